@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tbr-replay's input checks and its refusal to run on any GL driver but the project's softpipe.
+# usage: replay_cli.sh BIN_DIR MESA_PREFIX TRACE
+set -uo pipefail
+bin="$1"; mesa="$2"; trace="$3"
+fails=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+expect() { # expect NAME CODE PATTERN -- command...
+  local name="$1" code="$2" pattern="$3"; shift 4
+  "$@" > "$tmp/out" 2>&1; local rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -q -- "$pattern" "$tmp/out"; then
+    echo "FAIL $name: exit $rc (want $code), output:"; sed 's/^/    /' "$tmp/out"; fails=$((fails+1))
+  else echo "ok   $name"; fi
+}
+[ -n "$mesa" ] || { echo "FAIL: TBR_MESA_PREFIX is empty: build with scripts/test"; exit 1; }
+[ -f "$trace" ] || { echo "FAIL: sample trace $trace missing"; exit 1; }
+
+echo "not a trace" > "$tmp/text.trace"
+expect missing-input 2 "cannot open" -- "$bin/tbr-replay" "$tmp/nope.trace" -o "$tmp/o1"
+expect not-apitrace 2 "not an apitrace trace" -- "$bin/tbr-replay" "$tmp/text.trace" -o "$tmp/o2"
+expect no-output 2 "usage" -- "$bin/tbr-replay" "$trace"
+expect bad-frames 2 "expected A-B" -- "$bin/tbr-replay" "$trace" -o "$tmp/o3" --frames 5-2
+expect frames-beyond 2 "only" -- "$bin/tbr-replay" "$trace" -o "$tmp/o4" --frames 100000-100001
+head -c 3000 "$trace" > "$tmp/truncated.trace"
+expect truncated 2 "" -- "$bin/tbr-replay" "$tmp/truncated.trace" -o "$tmp/o5"
+mkdir -p "$tmp/exists"
+expect exists 2 "already exists" -- "$bin/tbr-replay" "$trace" -o "$tmp/exists"
+
+# The GL probe: our Mesa is softpipe; without LD_LIBRARY_PATH Debian's llvmpipe is found and
+# the probe must say so and fail.
+expect probe-ours 0 "GL_RENDERER=softpipe" -- env LD_LIBRARY_PATH="$mesa/lib" "$bin/tbr-mesa-check"
+expect probe-debian 1 "not 'softpipe'" -- env -u LD_LIBRARY_PATH "$bin/tbr-mesa-check"
+
+# A prefix that has a softpipe driver file but not our libEGL: eglretrace then loads Debian's
+# GL stack, our instrumentation is never loaded, and tbr-replay must fail loudly.
+mkdir -p "$tmp/fake/lib/dri"
+ln -s "$mesa/lib/dri/swrast_dri.so" "$tmp/fake/lib/dri/swrast_dri.so"
+expect wrong-mesa 1 "instrumented Mesa was not loaded" -- "$bin/tbr-replay" "$trace" -o "$tmp/o6" --mesa-prefix "$tmp/fake" -q
+[ -e "$tmp/o6" ] && { echo "FAIL wrong-mesa: output directory published"; fails=$((fails+1)); }
+
+[ $fails -eq 0 ] && echo "all replay CLI checks passed" || exit 1
