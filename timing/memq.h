@@ -1,0 +1,46 @@
+/* Memory messages and the bounded FIFO queues that connect memory-hierarchy
+ * units (project rule: explicit queues between units).
+ *
+ * A queue is in-order: a message becomes visible to the consumer at its
+ * `ready` cycle, and a message that is not ready yet blocks the ones behind
+ * it (a pipelined link, not a reorder buffer). Capacity is fixed; a
+ * producer that finds it full must stall and count the stall.
+ */
+#ifndef TBR_TIMING_MEMQ_H
+#define TBR_TIMING_MEMQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+  uint64_t addr;   /* byte address */
+  uint64_t id;     /* requester's tag, returned unchanged in the response */
+  uint64_t issued; /* cycle the original request was created (latency stats) */
+  uint64_t ready;  /* cycle from which the consumer may take it */
+  uint32_t src;    /* requester port / unit index */
+  uint8_t write;   /* 1 = write */
+  uint8_t wb;      /* 1 = full-line write-back from an upper cache: no response */
+  uint8_t hit;     /* response only: 1 if it hit in the responding cache */
+  uint8_t pad;
+} tbr_mem_msg;
+
+typedef struct {
+  tbr_mem_msg *buf;
+  uint32_t cap, head, count;
+} tbr_memq;
+
+void tbr_memq_init(tbr_memq *q, uint32_t capacity);
+void tbr_memq_free(tbr_memq *q);
+
+static inline bool tbr_memq_full(const tbr_memq *q) { return q->count == q->cap; }
+static inline bool tbr_memq_empty(const tbr_memq *q) { return q->count == 0; }
+static inline uint32_t tbr_memq_space(const tbr_memq *q) { return q->cap - q->count; }
+
+/* Returns false (and does nothing) when full. */
+bool tbr_memq_push(tbr_memq *q, const tbr_mem_msg *m);
+/* Head message if it is ready at `now`, else NULL. */
+const tbr_mem_msg *tbr_memq_peek(const tbr_memq *q, uint64_t now);
+/* Remove the head (call after a successful peek). */
+void tbr_memq_pop(tbr_memq *q);
+
+#endif
