@@ -318,7 +318,10 @@ int main(int argc, char **argv)
     struct stat st;
     if (stat(output, &st) == 0 && !force)
         die(EXIT_BAD_INPUT, "%s: already exists (use --force to replace it)", output);
-    char tmpdir[PATH_MAX];
+    /* Shorter than PATH_MAX so that file names appended below always fit. */
+    char tmpdir[PATH_MAX - 64];
+    if (strlen(output) > sizeof tmpdir - 32)
+        die(EXIT_BAD_INPUT, "%s: output path too long", output);
     snprintf(tmpdir, sizeof tmpdir, "%s.tmp-%ld", output, (long)getpid());
     remove_tree(tmpdir);
     if (mkdir(tmpdir, 0777) != 0)

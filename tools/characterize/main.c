@@ -1,0 +1,1045 @@
+/* tbr-characterize: workload characterization of a GPU activity trace, per
+ * trace and per frame: the columns of thesis Tables 3.2 (geometry) and 3.3
+ * (fragments), and texture-block sharing between tiles / replication across
+ * private texture caches when the trace has texel records.
+ * Every metric is defined in docs/tools-characterize.md. */
+#include "tbr/records.h"
+#include "tbr/trace.h"
+#include "texblocks.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef TBR_VERSION
+#define TBR_VERSION "unknown"
+#endif
+
+enum { EXIT_OK = 0, EXIT_BAD = 2 };
+enum { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+static const char *prog = "tbr-characterize";
+
+static void oom(void)
+{
+    fprintf(stderr, "%s: out of memory\n", prog);
+    exit(EXIT_BAD);
+}
+
+/* ---- small u64 -> u64 hash map (open addressing, key+1 stored) ---------- */
+
+typedef struct hmap {
+    uint64_t *keys; /* 0 = empty, else key + 1 */
+    uint64_t *vals;
+    size_t cap, len;
+} hmap;
+
+static uint64_t hmix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static void hmap_free(hmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static void hmap_clear(hmap *m)
+{
+    if (m->keys)
+        memset(m->keys, 0, m->cap * sizeof *m->keys);
+    m->len = 0;
+}
+
+static uint64_t *hmap_slot(hmap *m, uint64_t key, int create)
+{
+    if (create && (m->len + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        hmap n = { calloc(ncap, sizeof(uint64_t)), calloc(ncap, sizeof(uint64_t)), ncap, 0 };
+        if (!n.keys || !n.vals)
+            oom();
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t j = hmix(m->keys[i] - 1) & (ncap - 1);
+                while (n.keys[j])
+                    j = (j + 1) & (ncap - 1);
+                n.keys[j] = m->keys[i];
+                n.vals[j] = m->vals[i];
+                n.len++;
+            }
+        hmap_free(m);
+        *m = n;
+    }
+    if (!m->cap)
+        return NULL;
+    size_t j = hmix(key) & (m->cap - 1);
+    while (m->keys[j]) {
+        if (m->keys[j] == key + 1)
+            return &m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!create)
+        return NULL;
+    m->keys[j] = key + 1;
+    m->vals[j] = 0;
+    m->len++;
+    return &m->vals[j];
+}
+
+/* ---- TGSI instruction classes --------------------------------------------- */
+
+enum { CL_ALU = 0, CL_TEX = 1, CL_FLOW = 2 };
+
+static const char *const tex_ops[] = {
+    "TEX", "TEX_LZ", "TXB", "TXB2", "TXD", "TXF", "TXF_LZ", "TXL", "TXL2", "TXP", "TEX2",
+    "TG4", "SAMPLE", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L", "SAMPLE_I",
+    "SAMPLE_I_MS", "GATHER4", NULL
+};
+static const char *const flow_ops[] = {
+    "IF", "UIF", "ELSE", "ENDIF", "BGNLOOP", "ENDLOOP", "BRK", "CONT", "CAL", "RET", "END",
+    "NOP", "BGNSUB", "ENDSUB", "SWITCH", "CASE", "DEFAULT", "ENDSWITCH", NULL
+};
+
+static int classify(const char *op, size_t n)
+{
+    char buf[32];
+    if (n >= sizeof buf)
+        return CL_ALU;
+    memcpy(buf, op, n);
+    buf[n] = '\0';
+    size_t bl = strlen(buf);
+    if (bl > 4 && strcmp(buf + bl - 4, "_SAT") == 0)
+        buf[bl - 4] = '\0';
+    for (int i = 0; tex_ops[i]; i++)
+        if (strcmp(buf, tex_ops[i]) == 0)
+            return CL_TEX;
+    for (int i = 0; flow_ops[i]; i++)
+        if (strcmp(buf, flow_ops[i]) == 0)
+            return CL_FLOW;
+    return CL_ALU;
+}
+
+typedef struct shader_info {
+    uint32_t id, stage, num_instructions;
+    int have_text;
+    uint32_t n_alu, n_tex;       /* static counts from the text */
+    uint8_t *pc_class;           /* [pc] = CL_* (0xff = no such pc) */
+    uint32_t npc;
+} shader_info;
+
+static shader_info *shaders;
+static size_t nshaders, capshaders;
+static hmap shader_map; /* id -> index */
+
+static shader_info *shader_get(uint32_t id, int create)
+{
+    uint64_t *s = hmap_slot(&shader_map, id, 0);
+    if (s)
+        return &shaders[*s];
+    if (!create)
+        return NULL;
+    if (nshaders == capshaders) {
+        capshaders = capshaders ? capshaders * 2 : 64;
+        shaders = realloc(shaders, capshaders * sizeof *shaders);
+        if (!shaders)
+            oom();
+    }
+    shader_info *si = &shaders[nshaders];
+    memset(si, 0, sizeof *si);
+    si->id = id;
+    *hmap_slot(&shader_map, id, 1) = nshaders++;
+    return si;
+}
+
+static void shader_parse_text(shader_info *si, const char *text, size_t len)
+{
+    free(si->pc_class);
+    si->pc_class = NULL;
+    si->npc = 0;
+    si->n_alu = si->n_tex = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        size_t k = i;
+        while (k < e && text[k] == ' ')
+            k++;
+        size_t d = k;
+        uint64_t pc = 0;
+        while (d < e && isdigit((unsigned char)text[d]) && pc < 1000000)
+            pc = pc * 10 + (uint64_t)(text[d++] - '0');
+        if (d > k && d < e && text[d] == ':') {
+            d++;
+            while (d < e && text[d] == ' ')
+                d++;
+            size_t o = d;
+            while (o < e && (isupper((unsigned char)text[o]) || isdigit((unsigned char)text[o]) ||
+                             text[o] == '_'))
+                o++;
+            if (o > d && pc < 1000000) {
+                if (pc >= si->npc) {
+                    uint32_t nn = (uint32_t)pc + 1;
+                    uint8_t *c = realloc(si->pc_class, nn);
+                    if (!c)
+                        oom();
+                    memset(c + si->npc, 0xff, nn - si->npc);
+                    si->pc_class = c;
+                    si->npc = nn;
+                }
+                int cl = classify(text + d, o - d);
+                si->pc_class[pc] = (uint8_t)cl;
+                si->n_alu += cl == CL_ALU;
+                si->n_tex += cl == CL_TEX;
+            }
+        }
+        i = e + 1;
+    }
+    si->have_text = 1;
+}
+
+/* ---- accumulators ---------------------------------------------------------- */
+
+typedef struct acc {
+    uint64_t frames, draws, internal_draws;
+    uint64_t vertices, vs_static_insns, vs_unknown_draws;
+    uint64_t prims, prims_culled, prims_raster, attrs;
+    uint64_t bins_bbox, bins_covered, tiles, prims_unbinned;
+    uint64_t shaded_quads, shaded_frags;
+    uint64_t fs_static_insns, fs_static_alu, fs_static_tex, fs_static_frags;
+    uint64_t fs_exec_insns, fs_exec_alu, fs_exec_tex, fs_exec_frags, fs_exec_missing;
+    uint64_t screen_pixels, frames_without_screen;
+    uint64_t texel_records, texels;
+    texblocks_result tb;
+} acc;
+
+static void acc_add(acc *a, const acc *b)
+{
+    const uint64_t *s = (const uint64_t *)b;
+    uint64_t *d = (uint64_t *)a;
+    for (size_t i = 0; i < sizeof(acc) / sizeof(uint64_t); i++)
+        d[i] += s[i];
+}
+
+/* ---- per-frame state ------------------------------------------------------- */
+
+typedef struct draw_info {
+    uint32_t vs_id, fs_id, early_z;
+    float point_size, line_width;
+} draw_info;
+
+typedef struct path_info {
+    uint64_t insns, alu, tex; /* lane-weighted */
+    int classes_known;
+} path_info;
+
+static struct state {
+    unsigned tw, th;
+    /* current render pass grid */
+    int have_pass;
+    uint32_t pass_w, pass_h, tiles_x, tiles_y;
+    uint8_t *tile_mark;      /* tiles_x*tiles_y, for the covered set of one primitive */
+    uint32_t *touched;
+    size_t ntouched, tile_cap;
+    int have_cur_prim;
+    uint32_t cur_draw, cur_prim;
+    /* draws and paths of the frame */
+    draw_info *draws;
+    hmap draw_map; /* seq -> index */
+    size_t ndraws, capdraws;
+    path_info *paths;
+    hmap path_map;
+    size_t npaths, cappaths;
+    /* screen */
+    int have_last_screen;
+    uint64_t last_screen_pixels;
+} S;
+
+static void finish_prim(acc *a)
+{
+    if (!S.have_cur_prim)
+        return;
+    a->bins_covered += S.ntouched;
+    for (size_t i = 0; i < S.ntouched; i++)
+        S.tile_mark[S.touched[i]] = 0;
+    S.ntouched = 0;
+    S.have_cur_prim = 0;
+}
+
+static void set_pass(acc *a, uint32_t w, uint32_t h)
+{
+    finish_prim(a);
+    S.have_pass = 1;
+    S.pass_w = w;
+    S.pass_h = h;
+    S.tiles_x = (w + S.tw - 1) / S.tw;
+    S.tiles_y = (h + S.th - 1) / S.th;
+    size_t n = (size_t)S.tiles_x * S.tiles_y;
+    if (n > S.tile_cap) {
+        free(S.tile_mark);
+        free(S.touched);
+        S.tile_mark = calloc(n, 1);
+        S.touched = malloc(n * sizeof *S.touched);
+        if (!S.tile_mark || !S.touched)
+            oom();
+        S.tile_cap = n;
+    }
+    a->tiles += n;
+}
+
+static draw_info *draw_get(uint32_t seq)
+{
+    uint64_t *s = hmap_slot(&S.draw_map, seq, 0);
+    return s ? &S.draws[*s] : NULL;
+}
+
+static void reset_frame_state(void)
+{
+    S.have_pass = 0;
+    S.have_cur_prim = 0;
+    S.ntouched = 0;
+    if (S.tile_mark)
+        memset(S.tile_mark, 0, S.tile_cap);
+    hmap_clear(&S.draw_map);
+    S.ndraws = 0;
+    hmap_clear(&S.path_map);
+    S.npaths = 0;
+}
+
+static unsigned popcount4(uint32_t m)
+{
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+}
+
+/* Number of tiles of the current pass overlapped by [minx,maxx]x[miny,maxy]
+ * (window coordinates), using pixel ranges floor(min) .. ceil(max)-1. */
+static uint64_t bbox_tiles(double minx, double maxx, double miny, double maxy)
+{
+    if (!(minx <= maxx) || !(miny <= maxy)) /* also rejects NaN */
+        return 0;
+    double x0 = floor(minx), y0 = floor(miny);
+    double x1 = ceil(maxx) - 1, y1 = ceil(maxy) - 1;
+    if (x1 < x0)
+        x1 = x0;
+    if (y1 < y0)
+        y1 = y0;
+    if (x1 < 0 || y1 < 0 || x0 >= S.pass_w || y0 >= S.pass_h)
+        return 0;
+    if (x0 < 0)
+        x0 = 0;
+    if (y0 < 0)
+        y0 = 0;
+    if (x1 > S.pass_w - 1)
+        x1 = S.pass_w - 1;
+    if (y1 > S.pass_h - 1)
+        y1 = S.pass_h - 1;
+    uint64_t tx0 = (uint64_t)x0 / S.tw, tx1 = (uint64_t)x1 / S.tw;
+    uint64_t ty0 = (uint64_t)y0 / S.th, ty1 = (uint64_t)y1 / S.th;
+    return (tx1 - tx0 + 1) * (ty1 - ty0 + 1);
+}
+
+/* Returns 0, or -1 if the record does not decode (caller reports it). */
+static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
+{
+    switch (type) {
+    case TBR_REC_SHADER_CREATE:
+    case TBR_REC_SHADER: {
+        tbr_rec_shader r;
+        if ((type == TBR_REC_SHADER ? tbr_rec_shader_decode(p, len, &r)
+                                    : tbr_rec_shader_create_decode(p, len, &r)) != 0)
+            return -1;
+        shader_info *si = shader_get(r.id, 1);
+        si->stage = r.stage;
+        si->num_instructions = r.num_instructions;
+        if (type == TBR_REC_SHADER && r.text && !si->have_text)
+            shader_parse_text(si, r.text, r.text_len);
+        return 0;
+    }
+    case TBR_REC_RENDER_PASS: {
+        tbr_rec_render_pass r;
+        if (tbr_rec_render_pass_decode(p, len, &r))
+            return -1;
+        set_pass(a, r.width, r.height);
+        return 0;
+    }
+    case TBR_REC_DRAW: {
+        static tbr_rec_draw d;
+        if (tbr_rec_draw_decode(p, len, &d))
+            return -1;
+        finish_prim(a);
+        a->draws++;
+        a->internal_draws += d.internal != 0;
+        uint64_t verts = (uint64_t)d.count * (d.instance_count ? d.instance_count : 1);
+        shader_info *vs = shader_get(d.vs_id, 0);
+        if (vs) {
+            a->vertices += verts;
+            a->vs_static_insns += verts * vs->num_instructions;
+        } else {
+            a->vs_unknown_draws++;
+        }
+        if (S.ndraws == S.capdraws) {
+            S.capdraws = S.capdraws ? S.capdraws * 2 : 64;
+            S.draws = realloc(S.draws, S.capdraws * sizeof *S.draws);
+            if (!S.draws)
+                oom();
+        }
+        draw_info *di = &S.draws[S.ndraws];
+        di->vs_id = d.vs_id;
+        di->fs_id = d.fs_id;
+        di->early_z = d.early_z;
+        di->point_size = d.point_size;
+        di->line_width = d.line_width;
+        *hmap_slot(&S.draw_map, d.seq, 1) = S.ndraws++;
+        return 0;
+    }
+    case TBR_REC_DRAW_END: {
+        tbr_rec_draw_end r;
+        if (tbr_rec_draw_end_decode(p, len, &r))
+            return -1;
+        finish_prim(a);
+        return 0;
+    }
+    case TBR_REC_PRIM: {
+        static tbr_rec_prim r;
+        if (tbr_rec_prim_decode(p, len, &r))
+            return -1;
+        a->prims++;
+        if (r.flags & TBR_REC_PRIM_CULLED) {
+            a->prims_culled++;
+            return 0;
+        }
+        a->prims_raster++;
+        a->attrs += r.nr_attrs ? r.nr_attrs - 1 : 0;
+        if (!S.have_pass || r.kind < 1 || r.kind > 3) {
+            a->prims_unbinned++;
+            return 0;
+        }
+        double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
+        for (uint32_t v = 0; v < r.kind; v++) {
+            double x = r.v[v][0][0], y = r.v[v][0][1];
+            if (isnan(x) || isnan(y)) {
+                minx = NAN;
+                break;
+            }
+            minx = fmin(minx, x);
+            maxx = fmax(maxx, x);
+            miny = fmin(miny, y);
+            maxy = fmax(maxy, y);
+        }
+        if (r.kind < 3) { /* points and lines: widen by half their size */
+            draw_info *di = draw_get(r.draw_seq);
+            double h = di ? 0.5 * (r.kind == 1 ? di->point_size : di->line_width) : 0.5;
+            minx -= h;
+            maxx += h;
+            miny -= h;
+            maxy += h;
+        }
+        a->bins_bbox += bbox_tiles(minx, maxx, miny, maxy);
+        return 0;
+    }
+    case TBR_REC_PATH: {
+        tbr_rec_path r;
+        if (tbr_rec_path_decode(p, len, &r))
+            return -1;
+        if (r.stage != TBR_REC_STAGE_FS)
+            return 0;
+        if (S.npaths == S.cappaths) {
+            S.cappaths = S.cappaths ? S.cappaths * 2 : 64;
+            S.paths = realloc(S.paths, S.cappaths * sizeof *S.paths);
+            if (!S.paths)
+                oom();
+        }
+        path_info *pi = &S.paths[S.npaths];
+        memset(pi, 0, sizeof *pi);
+        shader_info *si = shader_get(r.shader_id, 0);
+        pi->classes_known = si && si->have_text;
+        for (uint32_t i = 0; i < r.n; i++) {
+            uint64_t lanes = popcount4(tbr_rec_path_mask(&r, i) & 15u);
+            uint16_t pc = tbr_rec_path_pc(&r, i);
+            pi->insns += lanes;
+            if (pi->classes_known) {
+                int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
+                if (cl == 0xff)
+                    pi->classes_known = 0;
+                else if (cl == CL_ALU)
+                    pi->alu += lanes;
+                else if (cl == CL_TEX)
+                    pi->tex += lanes;
+            }
+        }
+        *hmap_slot(&S.path_map, r.id, 1) = S.npaths++;
+        return 0;
+    }
+    case TBR_REC_QUADS: {
+        tbr_cursor c;
+        tbr_rec_quads_header h;
+        static tbr_rec_quad q;
+        if (tbr_rec_quads_open(&c, p, len, &h))
+            return -1;
+        draw_info *di = draw_get(h.draw_seq);
+        shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_quads_next(&c, &h, &q))
+                return -1;
+            /* exact primitive/tile overlap: tiles holding a covered fragment */
+            if (S.have_pass && q.in_mask) {
+                if (!S.have_cur_prim || S.cur_draw != h.draw_seq || S.cur_prim != q.prim) {
+                    finish_prim(a);
+                    S.have_cur_prim = 1;
+                    S.cur_draw = h.draw_seq;
+                    S.cur_prim = q.prim;
+                }
+                for (int j = 0; j < 4; j++) {
+                    if (!(q.in_mask & (1u << j)))
+                        continue;
+                    int64_t fx = (int64_t)q.x + (j & 1), fy = (int64_t)q.y + (j >> 1);
+                    if (fx < 0 || fy < 0 || fx >= S.pass_w || fy >= S.pass_h)
+                        continue;
+                    uint32_t t = (uint32_t)(fy / S.th) * S.tiles_x + (uint32_t)(fx / S.tw);
+                    if (!S.tile_mark[t]) {
+                        S.tile_mark[t] = 1;
+                        S.touched[S.ntouched++] = t;
+                    }
+                }
+            }
+            if (!(q.flags & TBR_REC_QUAD_SHADED))
+                continue;
+            uint32_t frags = popcount4(di && di->early_z ? q.depth_mask : q.in_mask);
+            a->shaded_quads++;
+            a->shaded_frags += frags;
+            if (fs) {
+                a->fs_static_frags += frags;
+                a->fs_static_insns += (uint64_t)frags * fs->num_instructions;
+                if (fs->have_text) {
+                    a->fs_static_alu += (uint64_t)frags * fs->n_alu;
+                    a->fs_static_tex += (uint64_t)frags * fs->n_tex;
+                }
+            }
+            uint64_t *ps = q.path ? hmap_slot(&S.path_map, q.path, 0) : NULL;
+            if (ps && S.paths[*ps].classes_known) {
+                const path_info *pi = &S.paths[*ps];
+                a->fs_exec_frags += frags;
+                a->fs_exec_insns += pi->insns;
+                a->fs_exec_alu += pi->alu;
+                a->fs_exec_tex += pi->tex;
+            } else {
+                a->fs_exec_missing += frags ? frags : 1;
+            }
+        }
+        return tbr_rec_quads_close(&c) ? -1 : 0;
+    }
+    case TBR_REC_FRAME_END: {
+        tbr_rec_frame_end r;
+        if (tbr_rec_frame_end_decode(p, len, &r))
+            return -1;
+        S.have_last_screen = 1;
+        S.last_screen_pixels = (uint64_t)r.width * r.height;
+        a->screen_pixels += S.last_screen_pixels;
+        return 1; /* marks "frame had FRAME_END" */
+    }
+    default:
+        return 0; /* other known types carry nothing we measure; unknown ones are skipped */
+    }
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+typedef struct metrics {
+    double v[16];
+    int ok[16];
+    int fs_exec, vs_exec;
+} metrics;
+
+enum {
+    M_DRAWS_PER_FRAME, M_VS_IPV, M_PRIMS_PER_DRAW, M_PRIMS_PER_TILE_BBOX, M_PRIMS_PER_TILE_COV,
+    M_FRAGS_PER_PRIM, M_ATTRS_PER_PRIM, M_FS_IPF, M_ALU_PER_TEX, M_TEXELS_PER_FRAG, M_OVERDRAW,
+    M_SHARED_D1, M_SHARED_D2, M_REPL_UNIQUE, M_COUNT
+};
+
+static const char *const mnames[M_COUNT] = {
+    "draws_per_frame", "vs_insns_per_vertex", "prims_per_draw", "prims_per_tile_bbox",
+    "prims_per_tile_covered", "frags_per_prim", "attrs_per_prim", "fs_insns_per_frag",
+    "alu_per_tex", "texels_per_frag", "overdraw", "tex_shared_d1", "tex_shared_d2",
+    "tex_unique_blocks",
+};
+
+static void ratio(metrics *m, int i, double num, double den)
+{
+    m->ok[i] = den > 0;
+    m->v[i] = den > 0 ? num / den : 0;
+}
+
+static void compute(const acc *a, metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    ratio(m, M_DRAWS_PER_FRAME, (double)a->draws, (double)a->frames);
+    m->vs_exec = 0; /* no vertex instruction streams in schema 1: static */
+    ratio(m, M_VS_IPV, (double)a->vs_static_insns, (double)a->vertices);
+    ratio(m, M_PRIMS_PER_DRAW, (double)a->prims, (double)a->draws);
+    ratio(m, M_PRIMS_PER_TILE_BBOX, (double)a->bins_bbox, (double)a->tiles);
+    ratio(m, M_PRIMS_PER_TILE_COV, (double)a->bins_covered, (double)a->tiles);
+    ratio(m, M_FRAGS_PER_PRIM, (double)a->shaded_frags, (double)a->prims_raster);
+    ratio(m, M_ATTRS_PER_PRIM, (double)a->attrs, (double)a->prims_raster);
+    m->fs_exec = a->fs_exec_missing == 0 && a->fs_exec_frags > 0;
+    if (m->fs_exec) {
+        ratio(m, M_FS_IPF, (double)a->fs_exec_insns, (double)a->fs_exec_frags);
+        ratio(m, M_ALU_PER_TEX, (double)a->fs_exec_alu, (double)a->fs_exec_tex);
+    } else {
+        ratio(m, M_FS_IPF, (double)a->fs_static_insns, (double)a->fs_static_frags);
+        ratio(m, M_ALU_PER_TEX, (double)a->fs_static_alu, (double)a->fs_static_tex);
+    }
+    if (a->texel_records) {
+        ratio(m, M_TEXELS_PER_FRAG, (double)a->texels, (double)a->shaded_frags);
+        ratio(m, M_SHARED_D1, (double)a->tb.shared_d1, (double)a->tb.blocks);
+        ratio(m, M_SHARED_D2, (double)a->tb.shared_d2, (double)a->tb.blocks);
+        ratio(m, M_REPL_UNIQUE, (double)a->tb.replication[1], (double)a->tb.blocks);
+    }
+    if (a->frames_without_screen == 0)
+        ratio(m, M_OVERDRAW, (double)a->shaded_frags, (double)a->screen_pixels);
+}
+
+struct opts {
+    int out;
+    unsigned procs;
+    enum texblocks_mapping mapping;
+    int have_frames;
+    uint64_t frame_lo, frame_hi;
+};
+
+static const char *fs_label(const metrics *m)
+{
+    return m->fs_exec ? "executed" : "static";
+}
+
+static void print_json_row(const char *indent, const acc *a, const metrics *m, const struct opts *o)
+{
+    for (int i = 0; i < M_COUNT; i++) {
+        printf("%s\"%s\": ", indent, mnames[i]);
+        if (m->ok[i])
+            printf("%.6f,\n", m->v[i]);
+        else
+            printf("null,\n");
+    }
+    printf("%s\"vs_insns_source\": \"static\",\n", indent);
+    printf("%s\"fs_insns_source\": \"%s\",\n", indent, fs_label(m));
+    printf("%s\"texel_metrics\": \"%s\",\n", indent,
+           a->texel_records ? "computed" : "n/a (trace has no texel records)");
+    printf("%s\"replication\": ", indent);
+    if (!a->texel_records) {
+        printf("null,\n");
+    } else {
+        printf("[");
+        for (unsigned k = 1; k <= o->procs; k++)
+            printf("%s%.6f", k > 1 ? ", " : "",
+                   a->tb.blocks ? (double)a->tb.replication[k] / (double)a->tb.blocks : 0.0);
+        printf("],\n");
+    }
+    printf("%s\"counts\": {\"frames\": %" PRIu64 ", \"draws\": %" PRIu64
+           ", \"internal_draws\": %" PRIu64 ", \"vertices\": %" PRIu64 ", \"prims\": %" PRIu64
+           ", \"prims_culled\": %" PRIu64 ", \"prims_rasterized\": %" PRIu64
+           ", \"prims_unbinned\": %" PRIu64 ", \"tiles\": %" PRIu64 ", \"bins_bbox\": %" PRIu64
+           ", \"bins_covered\": %" PRIu64 ", \"shaded_quads\": %" PRIu64
+           ", \"shaded_fragments\": %" PRIu64 ", \"screen_pixels\": %" PRIu64
+           ", \"fs_fragments_without_path\": %" PRIu64 ", \"vs_unknown_draws\": %" PRIu64
+           ", \"texel_records\": %" PRIu64 "}\n",
+           indent, a->frames, a->draws, a->internal_draws, a->vertices, a->prims, a->prims_culled,
+           a->prims_raster, a->prims_unbinned, a->tiles, a->bins_bbox, a->bins_covered,
+           a->shaded_quads, a->shaded_frags, a->screen_pixels, a->fs_exec_missing,
+           a->vs_unknown_draws, a->texel_records);
+}
+
+static void print_csv_row(const char *frame, const acc *a, const metrics *m)
+{
+    printf("%s", frame);
+    for (int i = 0; i < M_COUNT; i++) {
+        if (m->ok[i])
+            printf(",%.6f", m->v[i]);
+        else
+            printf(",");
+    }
+    printf(",static,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+           fs_label(m), a->draws, a->prims, a->prims_culled, a->shaded_frags, a->screen_pixels,
+           a->tiles);
+}
+
+static void fmt_val(char *buf, size_t n, const metrics *m, int i)
+{
+    if (m->ok[i])
+        snprintf(buf, n, "%.2f", m->v[i]);
+    else
+        snprintf(buf, n, "n/a");
+}
+
+
+static const char *const mapping_names[] = { "rr", "strips", "quadrant" };
+#define NA_TEXEL "n/a (trace has no texel records)"
+
+static void print_text(const char *path, const acc *tot, const metrics *mt, const acc *frames,
+                       const uint64_t *numbers, size_t nf, const struct opts *o)
+{
+    char b[64];
+    printf("%s: %" PRIu64 " frame%s, tile size %ux%u\n", path, tot->frames,
+           tot->frames == 1 ? "" : "s", S.tw, S.th);
+    printf("\n%-50s %12s\n", "Geometry (thesis Table 3.2)", "trace");
+    static const struct {
+        int m;
+        const char *label;
+    } geo[] = {
+        { M_DRAWS_PER_FRAME, "draw calls per frame" },
+        { M_VS_IPV, "VS instructions per vertex (static)" },
+        { M_PRIMS_PER_DRAW, "primitives per draw call" },
+        { M_PRIMS_PER_TILE_BBOX, "primitives per tile (bounding box)" },
+        { M_PRIMS_PER_TILE_COV, "primitives per tile (covered fragments)" },
+    };
+    for (size_t i = 0; i < sizeof geo / sizeof geo[0]; i++) {
+        fmt_val(b, sizeof b, mt, geo[i].m);
+        printf("  %-48s %12s\n", geo[i].label, b);
+    }
+    printf("Fragments (thesis Table 3.3)\n");
+    char lab[96];
+    fmt_val(b, sizeof b, mt, M_FRAGS_PER_PRIM);
+    printf("  %-48s %12s\n", "fragments per primitive", b);
+    fmt_val(b, sizeof b, mt, M_ATTRS_PER_PRIM);
+    printf("  %-48s %12s\n", "attributes per primitive", b);
+    snprintf(lab, sizeof lab, "FS instructions per fragment (%s)", fs_label(mt));
+    fmt_val(b, sizeof b, mt, M_FS_IPF);
+    printf("  %-48s %12s\n", lab, b);
+    snprintf(lab, sizeof lab, "ALU per TEX instruction (%s)", fs_label(mt));
+    fmt_val(b, sizeof b, mt, M_ALU_PER_TEX);
+    printf("  %-48s %12s\n", lab, b);
+    if (tot->texel_records) {
+        fmt_val(b, sizeof b, mt, M_TEXELS_PER_FRAG);
+        printf("  %-48s %12s\n", "texels per fragment", b);
+    } else {
+        printf("  %-48s %12s\n", "texels per fragment", NA_TEXEL);
+    }
+    fmt_val(b, sizeof b, mt, M_OVERDRAW);
+    printf("  %-48s %12s\n", "overdraw (shaded fragments / screen pixels)", b);
+    printf("Texture blocks (thesis Fig. 5.12, DTM-NUCA Fig. 1)\n");
+    if (!tot->texel_records) {
+        printf("  %-48s %12s\n", "blocks shared with a tile at distance 1", NA_TEXEL);
+        printf("  %-48s %12s\n", "blocks shared with a tile at distance 2", NA_TEXEL);
+        snprintf(lab, sizeof lab, "replication over %u caches (%s mapping)", o->procs,
+                 mapping_names[o->mapping]);
+        printf("  %-48s %12s\n", lab, NA_TEXEL);
+    } else {
+        fmt_val(b, sizeof b, mt, M_SHARED_D1);
+        printf("  %-48s %12s\n", "blocks shared with a tile at distance 1", b);
+        fmt_val(b, sizeof b, mt, M_SHARED_D2);
+        printf("  %-48s %12s\n", "blocks shared with a tile at distance 2", b);
+        for (unsigned k = 1; k <= o->procs; k++) {
+            snprintf(lab, sizeof lab, "blocks in exactly %u of %u caches (%s)", k, o->procs,
+                     mapping_names[o->mapping]);
+            snprintf(b, sizeof b, "%.2f",
+                     tot->tb.blocks ? (double)tot->tb.replication[k] / (double)tot->tb.blocks : 0.0);
+            printf("  %-48s %12s\n", lab, b);
+        }
+    }
+    if (tot->frames_without_screen)
+        printf("note: %" PRIu64 " frame(s) without FRAME_END and no earlier screen size: overdraw "
+               "n/a\n", tot->frames_without_screen);
+    if (tot->vs_unknown_draws)
+        printf("note: %" PRIu64 " draw(s) whose vertex shader is not in the trace are left out of "
+               "VS instructions per vertex\n", tot->vs_unknown_draws);
+    if (tot->prims_unbinned)
+        printf("note: %" PRIu64 " primitive(s) outside any RENDER_PASS were not binned\n",
+               tot->prims_unbinned);
+
+    printf("\nPer frame (vs_ipv static; fs_ipf and alu/tex from column fs_src):\n");
+    printf("%10s %6s %8s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", "frame", "draws", "vs_ipv",
+           "prims/draw", "p/tile_bb", "p/tile_cv", "frags/prim", "attrs/prim", "fs_ipf", "alu/tex",
+           "fs_src", "tx/frag", "overdraw");
+    for (size_t i = 0; i < nf; i++) {
+        metrics m;
+        compute(&frames[i], &m);
+        char v[M_COUNT][32];
+        for (int k = 0; k < M_COUNT; k++)
+            fmt_val(v[k], sizeof v[k], &m, k);
+        printf("%10" PRIu64 " %6" PRIu64 " %8s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n",
+               numbers[i], frames[i].draws, v[M_VS_IPV], v[M_PRIMS_PER_DRAW],
+               v[M_PRIMS_PER_TILE_BBOX], v[M_PRIMS_PER_TILE_COV], v[M_FRAGS_PER_PRIM],
+               v[M_ATTRS_PER_PRIM], v[M_FS_IPF], v[M_ALU_PER_TEX], m.fs_exec ? "exec" : "static",
+               v[M_TEXELS_PER_FRAG], v[M_OVERDRAW]);
+    }
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "Usage: %s [OPTIONS] TRACE\n"
+        "Workload characterization of a tbrsim GPU activity trace, per trace and\n"
+        "per frame: thesis Table 3.2 (draw calls per frame, VS instructions per\n"
+        "vertex, primitives per draw call, primitives per tile), Table 3.3\n"
+        "(fragments and attributes per primitive, FS instructions per fragment,\n"
+        "ALU per TEX instruction, texels per fragment, overdraw) and texture-block\n"
+        "sharing between tiles / replication across private texture caches.\n"
+        "Definitions: docs/tools-characterize.md.\n"
+        "\n"
+        "Options:\n"
+        "  -t, --tile-size=WxH   tile size for primitives per tile (default 32x32)\n"
+        "  -f, --frame=N|A-B     only frames with these source frame numbers\n"
+        "  -p, --processors=N    private texture caches for replication (default 4)\n"
+        "  -m, --mapping=NAME    quad-to-processor mapping: rr (default), strips,\n"
+        "                        quadrant (needs 4 processors)\n"
+        "  -c, --csv             CSV: one row per frame, then the row 'all'\n"
+        "  -j, --json            JSON\n"
+        "  -h, --help            show this help\n"
+        "  -V, --version         show the version\n"
+        "\n"
+        "Instruction counts are 'executed' when every shaded quad refers to a\n"
+        "recorded instruction stream (PATH records), otherwise 'static' (the\n"
+        "shader's instruction count, weighted per fragment/vertex); the label says\n"
+        "which. Texel metrics need texel records; without them they are n/a.\n"
+        "Exit status: 0 ok, 2 bad usage or unreadable/corrupt/truncated trace.\n",
+        prog);
+}
+
+static void bad_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    exit(EXIT_BAD);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void parse_frames(struct opts *o, const char *arg)
+{
+    char a[64];
+    const char *dash = strchr(arg, '-');
+    size_t n = dash ? (size_t)(dash - arg) : strlen(arg);
+    if (n == 0 || n >= sizeof a)
+        bad_usage("bad --frame value '%s' (expected N or A-B)", arg);
+    memcpy(a, arg, n);
+    a[n] = '\0';
+    if (parse_u64(a, &o->frame_lo))
+        bad_usage("bad --frame value '%s' (expected N or A-B)", arg);
+    o->frame_hi = o->frame_lo;
+    if (dash && (parse_u64(dash + 1, &o->frame_hi) || o->frame_hi < o->frame_lo))
+        bad_usage("bad --frame value '%s' (expected N or A-B with A <= B)", arg);
+    o->have_frames = 1;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = { OUT_TEXT, 4, TEXBLOCKS_MAP_RR, 0, 0, 0 };
+    S.tw = S.th = 32;
+    static const struct option longopts[] = {
+        { "tile-size", required_argument, NULL, 't' },
+        { "frame", required_argument, NULL, 'f' },
+        { "processors", required_argument, NULL, 'p' },
+        { "mapping", required_argument, NULL, 'm' },
+        { "csv", no_argument, NULL, 'c' },
+        { "json", no_argument, NULL, 'j' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":t:f:p:m:cjhV", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 't': {
+            unsigned w, h;
+            char extra;
+            if (sscanf(optarg, "%ux%u%c", &w, &h, &extra) != 2 || w < 1 || h < 1 || w > 4096 ||
+                h > 4096)
+                bad_usage("bad --tile-size '%s' (expected WxH, 1..4096, e.g. 32x32)", optarg);
+            S.tw = w;
+            S.th = h;
+            break;
+        }
+        case 'f': parse_frames(&o, optarg); break;
+        case 'p': {
+            uint64_t v;
+            if (parse_u64(optarg, &v) || v < 1 || v > TEXBLOCKS_MAX_PROCS)
+                bad_usage("bad --processors '%s' (expected 1..64)", optarg);
+            o.procs = (unsigned)v;
+            break;
+        }
+        case 'm': {
+            int found = -1;
+            for (int i = 0; i < 3; i++)
+                if (strcmp(optarg, mapping_names[i]) == 0)
+                    found = i;
+            if (found < 0)
+                bad_usage("unknown --mapping '%s' (rr, strips, quadrant)", optarg);
+            o.mapping = (enum texblocks_mapping)found;
+            break;
+        }
+        case 'c': o.out = OUT_CSV; break;
+        case 'j': o.out = OUT_JSON; break;
+        case 'h': usage(stdout); return EXIT_OK;
+        case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
+        case ':': bad_usage("option '%s' needs a value", argv[optind - 1]); break;
+        default:
+            bad_usage("unknown option '%s'", optopt ? (char[]){ '-', (char)optopt, 0 }
+                                                    : argv[optind - 1]);
+        }
+    }
+    if (o.mapping == TEXBLOCKS_MAP_QUADRANT && o.procs != 4)
+        bad_usage("%s", "--mapping quadrant needs --processors 4");
+    if (argc - optind != 1)
+        bad_usage("%s", argc - optind == 0 ? "missing TRACE argument" : "too many arguments");
+    const char *path = argv[optind];
+
+    tbr_trace_error err;
+    tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
+    if (!r) {
+        fprintf(stderr, "%s: %s\n", prog, err.msg);
+        return EXIT_BAD;
+    }
+    size_t slen;
+    const char *schema = tbr_trace_reader_metadata_get(r, "records_schema", &slen);
+    char want[16];
+    snprintf(want, sizeof want, "%d", TBR_RECORDS_SCHEMA_VERSION);
+    if (!schema || slen != strlen(want) || memcmp(schema, want, slen) != 0) {
+        fprintf(stderr, "%s: %s: records_schema is %.*s, this tool reads schema %s only\n", prog,
+                path, schema ? (int)slen : 9, schema ? schema : "(missing)", want);
+        tbr_trace_reader_close(r);
+        return EXIT_BAD;
+    }
+
+    size_t nframes = tbr_trace_reader_frame_count(r);
+    acc *frames = calloc(nframes ? nframes : 1, sizeof *frames);
+    uint64_t *numbers = calloc(nframes ? nframes : 1, sizeof *numbers);
+    if (!frames || !numbers)
+        oom();
+    size_t nf = 0;
+    acc tot;
+    memset(&tot, 0, sizeof tot);
+    int status = EXIT_OK;
+    for (size_t i = 0; i < nframes; i++) {
+        tbr_trace_frame_info fi;
+        if (tbr_trace_reader_frame_info(r, i, &fi) < 0)
+            break;
+        if (o.have_frames && (fi.number < o.frame_lo || fi.number > o.frame_hi))
+            continue;
+        if (tbr_trace_reader_seek_frame(r, i) < 0) {
+            status = EXIT_BAD;
+            break;
+        }
+        reset_frame_state();
+        acc *a = &frames[nf];
+        a->frames = 1;
+        int had_end = 0, rc;
+        uint16_t type;
+        const uint8_t *p;
+        size_t len;
+        while ((rc = tbr_trace_reader_next_record(r, &type, &p, &len)) > 0) {
+            int pr = process_record(a, type, p, len);
+            if (pr < 0) {
+                const char *nm = tbr_rec_type_name(type);
+                tbr_trace_reader_fail(r, "malformed %s record (%zu bytes)", nm ? nm : "?", len);
+                rc = -1;
+                break;
+            }
+            if (pr == 1)
+                had_end = 1;
+        }
+        if (rc < 0) {
+            status = EXIT_BAD;
+            break;
+        }
+        finish_prim(a);
+        if (!had_end) {
+            if (S.have_last_screen)
+                a->screen_pixels += S.last_screen_pixels;
+            else
+                a->frames_without_screen++;
+        }
+        numbers[nf++] = fi.number;
+        acc_add(&tot, a);
+    }
+    if (status != EXIT_OK) {
+        fprintf(stderr, "%s: %s\n", prog, tbr_trace_reader_error(r));
+    } else {
+        if (o.have_frames && nf == 0)
+            fprintf(stderr, "%s: warning: no frame in range %" PRIu64 "-%" PRIu64 "\n", prog,
+                    o.frame_lo, o.frame_hi);
+        metrics mt;
+        compute(&tot, &mt);
+        if (o.out == OUT_TEXT) {
+            print_text(path, &tot, &mt, frames, numbers, nf, &o);
+        } else if (o.out == OUT_CSV) {
+            printf("frame");
+            for (int k = 0; k < M_COUNT; k++)
+                printf(",%s", mnames[k]);
+            printf(",vs_insns_source,fs_insns_source,draws,prims,prims_culled,shaded_fragments,"
+                   "screen_pixels,tiles\n");
+            for (size_t i = 0; i < nf; i++) {
+                metrics m;
+                char num[32];
+                compute(&frames[i], &m);
+                snprintf(num, sizeof num, "%" PRIu64, numbers[i]);
+                print_csv_row(num, &frames[i], &m);
+            }
+            print_csv_row("all", &tot, &mt);
+        } else {
+            printf("{\n  \"file\": \"");
+            for (const char *c = path; *c; c++) {
+                if (*c == '"' || *c == '\\')
+                    printf("\\%c", *c);
+                else if ((unsigned char)*c < 0x20)
+                    printf("\\u%04x", (unsigned)(unsigned char)*c);
+                else
+                    putchar(*c);
+            }
+            printf("\",\n  \"tile_size\": [%u, %u],\n  \"processors\": %u,\n"
+                   "  \"mapping\": \"%s\",\n  \"trace\": {\n",
+                   S.tw, S.th, o.procs, mapping_names[o.mapping]);
+            print_json_row("    ", &tot, &mt, &o);
+            printf("  },\n  \"frames\": [");
+            for (size_t i = 0; i < nf; i++) {
+                metrics m;
+                compute(&frames[i], &m);
+                printf("%s\n    {\n      \"frame\": %" PRIu64 ",\n", i ? "," : "", numbers[i]);
+                print_json_row("      ", &frames[i], &m, &o);
+                printf("    }");
+            }
+            printf("\n  ]\n}\n");
+        }
+    }
+    free(frames);
+    free(numbers);
+    for (size_t i = 0; i < nshaders; i++)
+        free(shaders[i].pc_class);
+    free(shaders);
+    hmap_free(&shader_map);
+    hmap_free(&S.draw_map);
+    hmap_free(&S.path_map);
+    free(S.draws);
+    free(S.paths);
+    free(S.tile_mark);
+    free(S.touched);
+    tbr_trace_reader_close(r);
+    if (status == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "%s: write error on standard output\n", prog);
+        return EXIT_BAD;
+    }
+    return status;
+}
