@@ -4,6 +4,7 @@
 # Works on a copy of the real cached build in a private cache directory.
 set -euo pipefail
 top="$1"
+"$top/scripts/build-mesa" --check || { echo "FAIL: no verified Mesa build for the current patch series (run scripts/build-mesa)"; exit 1; }
 real_prefix=$("$top/scripts/build-mesa" --print-prefix)
 build_id=$("$top/scripts/build-mesa" --print-build-id)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
