@@ -69,6 +69,8 @@ static void usage(FILE *f)
             "                          are replayed with the instrumentation off (fast-forward)\n"
             "      --force             replace OUTDIR if it exists\n"
             "      --allow-gl-errors   report GL errors raised during replay but do not fail\n"
+            "      --allow-unsupported record even if the trace uses features the\n"
+            "                          instrumentation does not model (named on stderr)\n"
             "      --mesa-prefix DIR   instrumented Mesa install prefix (default: the build's,\n"
             "                          or $TBR_MESA_PREFIX)\n"
             "  -q, --quiet             no progress on stderr\n"
@@ -240,13 +242,14 @@ int main(int argc, char **argv)
 {
     const char *output = NULL, *frames_arg = NULL;
     const char *mesa_prefix = getenv("TBR_MESA_PREFIX");
-    int force = 0, allow_gl_errors = 0, quiet = 0;
+    int force = 0, allow_gl_errors = 0, allow_unsupported = 0, quiet = 0;
     if (!mesa_prefix || !*mesa_prefix)
         mesa_prefix = TBR_DEFAULT_MESA_PREFIX;
 
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, 'f'},
         {"force", no_argument, NULL, 'F'},        {"allow-gl-errors", no_argument, NULL, 'E'},
+        {"allow-unsupported", no_argument, NULL, 'U'},
         {"mesa-prefix", required_argument, NULL, 'M'}, {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
@@ -257,6 +260,7 @@ int main(int argc, char **argv)
         case 'f': frames_arg = optarg; break;
         case 'F': force = 1; break;
         case 'E': allow_gl_errors = 1; break;
+        case 'U': allow_unsupported = 1; break;
         case 'M': mesa_prefix = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -426,10 +430,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: interrupted\n", program);
         failed = 1;
     } else if (!WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0) {
-        fprintf(stderr, "%s: eglretrace failed (%s %d); its messages are in %s\n", program,
-                WIFEXITED(child_status) ? "exit status" : "signal",
-                WIFEXITED(child_status) ? WEXITSTATUS(child_status) : WTERMSIG(child_status),
-                logpath);
+        fprintf(stderr, "%s: eglretrace failed (%s %d); its messages are in replay.log\n",
+                program, WIFEXITED(child_status) ? "exit status" : "signal",
+                WIFEXITED(child_status) ? WEXITSTATUS(child_status) : WTERMSIG(child_status));
         failed = 1;
     }
     if (!status) {
@@ -441,7 +444,9 @@ int main(int argc, char **argv)
     }
     char *renderer = status ? status_value(status, "gl_renderer") : NULL;
     char *version = status ? status_value(status, "gl_version") : NULL;
-    char *errors = status ? status_value(status, "errors") : NULL;
+    char *state = status ? status_value(status, "status") : NULL;
+    char *errors = status ? status_value(status, "error") : NULL;
+    char *unsupported = status ? status_value(status, "unsupported") : NULL;
     char *width = status ? status_value(status, "width") : NULL;
     char *height = status ? status_value(status, "height") : NULL;
     if (status && (!renderer || !strstr(renderer, "softpipe"))) {
@@ -454,13 +459,21 @@ int main(int argc, char **argv)
                 version);
         failed = 1;
     }
-    if (errors && *errors && strcmp(errors, "none") != 0) {
-        fprintf(stderr, "%s: instrumentation reported: %s\n", program, errors);
+    if (status && (!state || strcmp(state, "ok") != 0)) {
+        fprintf(stderr, "%s: instrumentation reported an error: %s\n", program,
+                errors && *errors ? errors : "(no message)");
         failed = 1;
     }
+    if (unsupported && *unsupported) {
+        fprintf(stderr, "%s: the trace uses features the instrumentation does not model: %s%s\n",
+                program, unsupported,
+                allow_unsupported ? " (allowed by --allow-unsupported)" : "");
+        if (!allow_unsupported)
+            failed = 1;
+    }
     if (gl_errors) {
-        fprintf(stderr, "%s: %d GL error(s) during replay (see %s)%s\n", program, gl_errors,
-                logpath, allow_gl_errors ? "; allowed by --allow-gl-errors" : "");
+        fprintf(stderr, "%s: %d GL error(s) during replay (see replay.log)%s\n", program,
+                gl_errors, allow_gl_errors ? "; allowed by --allow-gl-errors" : "");
         if (!allow_gl_errors)
             failed = 1;
     }
@@ -528,6 +541,8 @@ int main(int argc, char **argv)
     free(renderer);
     free(version);
     free(errors);
+    free(state);
+    free(unsupported);
     free(width);
     free(height);
     free(mesa_info);
