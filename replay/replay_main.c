@@ -294,7 +294,7 @@ int main(int argc, char **argv)
     if (total_frames < 0)
         die(EXIT_BAD_INPUT, "%s: apitrace cannot read this trace (truncated or corrupt?)", trace);
     if (total_frames == 0)
-        die(EXIT_BAD_INPUT, "%s: the trace has no frames (no eglSwapBuffers)", trace);
+        die(EXIT_BAD_INPUT, "%s: no complete frame in the trace (no eglSwapBuffers; truncated?)", trace);
     reject_desktop_gl(trace);
     if (first >= total_frames)
         die(EXIT_BAD_INPUT, "--frames %ld-%ld: the trace has only %ld frames", first, last,

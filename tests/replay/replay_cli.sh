@@ -22,7 +22,7 @@ expect no-output 2 "usage" -- "$bin/tbr-replay" "$trace"
 expect bad-frames 2 "expected A-B" -- "$bin/tbr-replay" "$trace" -o "$tmp/o3" --frames 5-2
 expect frames-beyond 2 "only" -- "$bin/tbr-replay" "$trace" -o "$tmp/o4" --frames 100000-100001
 head -c 3000 "$trace" > "$tmp/truncated.trace"
-expect truncated 2 "" -- "$bin/tbr-replay" "$tmp/truncated.trace" -o "$tmp/o5"
+expect truncated 2 "no complete frame" -- "$bin/tbr-replay" "$tmp/truncated.trace" -o "$tmp/o5"
 mkdir -p "$tmp/exists"
 expect exists 2 "already exists" -- "$bin/tbr-replay" "$trace" -o "$tmp/exists"
 
