@@ -1,0 +1,211 @@
+/* Geometry pipeline of tbr-sim (thesis §2.2, Fig. 2.x "Geometry Pipeline"; Table 4.1):
+ * Command Processor -> Vertex Fetcher (+ Vertex Cache) -> vertex input queue -> Vertex
+ * Processors -> vertex output queue -> Primitive Assembly -> primitive queue -> Polygon
+ * List Builder (plb.c).
+ *
+ * There are no vertex records in the trace yet (docs/trace-records.md): the vertex work
+ * of a draw is DRAW.count * instance_count vertices, each fetching nr_attrs (of the
+ * draw's first PRIM) * vertex_fetch.bytes_per_attr bytes from a per-draw window of the
+ * vertex-buffer region, and running vs num_instructions instructions. Primitive
+ * Assembly emits the draw's recorded PRIMs (those that reached softpipe's setup) as the
+ * proportional number of vertices has arrived. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+void geometry_init(gpu *g)
+{
+  geometry_unit *ge = &g->geo;
+  memset(ge, 0, sizeof *ge);
+  char err[256];
+  tbr_cache_params p;
+  tbr_cache_params_from_config(g->cfg, "vertex_cache", "vertex_cache", &p);
+  ge->vcache = tbr_cache_new(&p, g->st, err, sizeof err);
+  if (!ge->vcache) { fprintf(stderr, "tbr-sim: vertex cache: %s\n", err); abort(); }
+  memsys_add_cache_port(g->mem, "vertex_cache", ge->vcache);
+  simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_in"));
+  simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_out"));
+  simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.primitive"));
+  ge->nvp = (uint32_t)tbr_cfg_uint(g->cfg, "vertex.processors");
+  ge->vp = calloc(ge->nvp, sizeof *ge->vp);
+  if (!ge->vp) abort();
+  for (uint32_t i = 0; i < ge->nvp; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "vp%u", i);
+    sc_init(&ge->vp[i], g->vp_threads, g->issue_width, g->lat_alu, g->st, name);
+  }
+  simq_init(&ge->vp_order, ge->nvp * g->vp_threads + 1);
+  ge->cp_busy = tbr_stats_counter(g->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
+  ge->vf_busy = tbr_stats_counter(g->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
+  ge->vf_stall = tbr_stats_counter(g->st, "vf.stall_cycles", "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
+  ge->pa_busy = tbr_stats_counter(g->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
+  ge->pa_stall = tbr_stats_counter(g->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
+  ge->verts = tbr_stats_counter(g->st, "geometry.vertices", "vertices fetched and shaded");
+  ge->qocc_vin = tbr_stats_average(g->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle");
+  ge->qocc_vout = tbr_stats_average(g->st, "queue.vertex_out.occupancy", "vertex output queue entries per cycle");
+  ge->qocc_prim = tbr_stats_average(g->st, "queue.primitive.occupancy", "primitive queue entries per cycle");
+}
+
+void geometry_free(gpu *g)
+{
+  geometry_unit *ge = &g->geo;
+  for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
+  free(ge->vp);
+  simq_free(&ge->vertex_in); simq_free(&ge->vertex_out); simq_free(&ge->prim_q); simq_free(&ge->vp_order);
+  free(ge->vf_lines_left);
+  tbr_cache_free(ge->vcache);
+}
+
+void geometry_begin_pass(gpu *g)
+{
+  geometry_unit *ge = &g->geo;
+  ge->next_draw = 0;
+  ge->cp_has_draw = false;
+  ge->vf_active = false;
+  ge->pa_draw = 0;
+  ge->pa_verts = ge->pa_prims = 0;
+  ge->pa_credit = 0;
+}
+
+static uint32_t draw_verts(const sim_draw *d)
+{
+  uint64_t n = (uint64_t)d->rec.count * (d->rec.instance_count ? d->rec.instance_count : 1);
+  return n > 0x3fffffff ? 0x3fffffff : (uint32_t)n;
+}
+
+void geometry_tick(gpu *g)
+{
+  geometry_unit *ge = &g->geo;
+  const sim_frame *f = g->frame;
+  const sim_pass *ps = &f->passes[g->pass];
+  uint64_t now = g->now;
+
+  /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
+  double rate = tbr_cfg_double(g->cfg, "prim_assembly.tris_per_cycle");
+  ge->pa_credit += rate;
+  if (ge->pa_credit > rate + 1) ge->pa_credit = rate + 1;
+  bool pa_emitted = false, pa_blocked = false;
+  while (ge->pa_draw < ps->ndraws) {
+    const sim_draw *d = &f->draws[ps->first_draw + ge->pa_draw];
+    uint32_t nv = draw_verts(d);
+    uint32_t tok;
+    for (int k = 0; k < 4 && ge->pa_verts < nv && simq_peek(&ge->vertex_out, now, &tok); k++) {
+      simq_pop(&ge->vertex_out);
+      ge->pa_verts++;
+    }
+    while (ge->pa_prims < d->nprims && ge->pa_credit >= 1) {
+      uint64_t need = ((uint64_t)(ge->pa_prims + 1) * nv + d->nprims - 1) / d->nprims;
+      if (ge->pa_verts < need) break;
+      if (!simq_push(&ge->prim_q, d->first_prim + ge->pa_prims, now + 1)) { pa_blocked = true; break; }
+      ge->pa_prims++;
+      ge->pa_credit -= 1;
+      pa_emitted = true;
+      ge->last_prim_cycle = now;
+    }
+    if (ge->pa_verts == nv && ge->pa_prims == d->nprims) {
+      ge->pa_draw++;
+      ge->pa_verts = ge->pa_prims = 0;
+      continue;
+    }
+    break;
+  }
+  if (pa_emitted) tbr_stat_inc(ge->pa_busy);
+  else if (pa_blocked) tbr_stat_inc(ge->pa_stall);
+
+  /* Vertex Processors: in-order retirement across processors, then dispatch. */
+  uint32_t vpi;
+  while (simq_peek(&ge->vp_order, now, &vpi)) {
+    uint32_t tok;
+    if (!sc_peek_done(&ge->vp[vpi], now, &tok)) break;
+    if (!simq_push(&ge->vertex_out, tok, now + 1)) break;
+    sc_pop_done(&ge->vp[vpi]);
+    simq_pop(&ge->vp_order);
+  }
+  for (uint32_t i = 0; i < ge->nvp; i++) sc_tick(&ge->vp[i], now);
+  uint32_t tok;
+  if (simq_peek(&ge->vertex_in, now, &tok)) {
+    for (uint32_t k = 0; k < ge->nvp; k++) {
+      uint32_t i = (ge->vp_rr + k) % ge->nvp;
+      if (!sc_can_accept(&ge->vp[i])) continue;
+      sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
+      simq_push(&ge->vp_order, i, now + 1);
+      simq_pop(&ge->vertex_in);
+      ge->vp_rr = (i + 1) % ge->nvp;
+      break;
+    }
+  }
+
+  /* Vertex Fetcher: responses, in-order hand-off of complete vertices, one request/cycle. */
+  const tbr_mem_msg *m;
+  tbr_memq *resp = tbr_cache_resp_out(ge->vcache);
+  while ((m = tbr_memq_peek(resp, now))) {
+    if (ge->vf_active && m->id < ge->vf_nverts && ge->vf_lines_left[m->id]) ge->vf_lines_left[m->id]--;
+    if (ge->vf_outstanding) ge->vf_outstanding--;
+    tbr_memq_pop(resp);
+  }
+  if (ge->vf_active) {
+    while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
+           ge->vf_done_head < ge->vf_sent_lines / ge->vf_lines_per_vert) {
+      if (!simq_push(&ge->vertex_in, ge->vf_draw, now + 1)) break;
+      ge->vf_done_head++;
+      tbr_stat_inc(ge->verts);
+    }
+    if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert) {
+      uint32_t v = ge->vf_sent_lines / ge->vf_lines_per_vert, l = ge->vf_sent_lines % ge->vf_lines_per_vert;
+      uint64_t bpv = (uint64_t)ge->vf_lines_per_vert * 64;
+      tbr_mem_msg rq = {.addr = ADDR_VERTEX_BASE + ((uint64_t)ge->vf_draw << 24) + (uint64_t)v * bpv + l * 64u,
+                        .id = v, .issued = now, .ready = now};
+      if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
+        ge->vf_sent_lines++;
+        ge->vf_outstanding++;
+        tbr_stat_inc(ge->vf_busy);
+      } else {
+        tbr_stat_inc(ge->vf_stall);
+      }
+    }
+    if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
+  }
+
+  /* Command Processor: decode the next draw, hand it to the Vertex Fetcher. */
+  if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) {
+    ge->cp_has_draw = true;
+    ge->cp_busy_until = now + g->cp_cycles;
+  }
+  if (ge->cp_has_draw) {
+    if (now < ge->cp_busy_until) tbr_stat_inc(ge->cp_busy);
+    else if (!ge->vf_active) {
+      uint32_t di = ps->first_draw + ge->next_draw;
+      const sim_draw *d = &f->draws[di];
+      ge->vf_draw = di;
+      ge->vf_nverts = draw_verts(d);
+      uint32_t attrs = d->nprims ? f->prims[d->first_prim].nr_attrs : 1;
+      if (!attrs) attrs = 1;
+      ge->vf_lines_per_vert = (attrs * g->bytes_per_attr + 63) / 64;
+      if (ge->vf_nverts > ge->vf_cap) {
+        ge->vf_cap = ge->vf_nverts;
+        free(ge->vf_lines_left);
+        ge->vf_lines_left = malloc(ge->vf_cap);
+        if (!ge->vf_lines_left) abort();
+      }
+      memset(ge->vf_lines_left, (int)ge->vf_lines_per_vert, ge->vf_nverts);
+      ge->vf_sent_lines = ge->vf_done_head = ge->vf_outstanding = 0;
+      ge->vf_active = ge->vf_nverts > 0;
+      ge->next_draw++;
+      ge->cp_has_draw = false;
+    }
+  }
+  tbr_cache_tick(ge->vcache, now);
+  tbr_stat_sample(ge->qocc_vin, ge->vertex_in.count);
+  tbr_stat_sample(ge->qocc_vout, ge->vertex_out.count);
+  tbr_stat_sample(ge->qocc_prim, ge->prim_q.count);
+}
+
+bool geometry_done(const gpu *g)
+{
+  const geometry_unit *ge = &g->geo;
+  const sim_pass *ps = &g->frame->passes[g->pass];
+  if (ge->next_draw < ps->ndraws || ge->cp_has_draw || ge->vf_active || ge->pa_draw < ps->ndraws) return false;
+  if (!simq_empty(&ge->vertex_in) || !simq_empty(&ge->vertex_out) || !simq_empty(&ge->vp_order)) return false;
+  return true;
+}

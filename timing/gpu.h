@@ -1,0 +1,189 @@
+/* tbr-sim GPU top level: the units of the TBR baseline (thesis §2.2, §4.1, Table 4.1)
+ * and the per-pass simulation loop. Unit state lives here; each unit's behaviour is in
+ * its own file: geometry.c (Command Processor, Vertex Fetcher + Vertex Cache, Vertex
+ * Processors, Primitive Assembly), plb.c (Polygon List Builder + Parameter Buffer),
+ * tile_fetcher.c (Tile Scheduler order + pipelined Tile Fetcher with Primitive Table),
+ * raster_unit.c (Rasterizer, Early-Z, Fragment Processors, Blending, tile buffer
+ * load/flush), shader_core.c, memsys.c (L2 + DRAM). See docs/timing-model.md. */
+#ifndef TBR_GPU_H
+#define TBR_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "config.h"
+#include "memsys.h"
+#include "shader_core.h"
+#include "sim_func.h"
+#include "sim_queue.h"
+#include "sim_trace.h"
+#include "stats.h"
+
+/* Simulated address map (docs/timing-model.md "Address map"). */
+#define ADDR_VERTEX_BASE 0x010000000ull /* vertex buffers: 1 MiB window per draw of a frame */
+#define ADDR_PB_LIST_BASE 0x100000000ull /* Parameter Buffer per-tile pointer lists */
+#define ADDR_PB_LIST_STRIDE 0x10000ull  /* 64 KiB per tile = 16384 primitive pointers */
+#define ADDR_PB_ATTR_BASE 0x180000000ull /* Parameter Buffer primitive attributes */
+#define ADDR_SURFACE_BASE 0x040000000ull /* render targets (frame buffer, RTT textures) */
+
+/* Raster Unit token encoding (tile queue, post-raster, color queues). */
+#define TOK_KIND(t) ((t) >> 30)
+#define TOK_VAL(t) ((t) & 0x3fffffffu)
+#define TOK_ITEM 0u   /* prim (tile queue) or quad index */
+#define TOK_BEGIN 1u  /* tile begins */
+#define TOK_END 2u    /* tile ends */
+#define TOK(k, v) (((uint32_t)(k) << 30) | (uint32_t)(v))
+
+typedef struct gpu gpu;
+
+typedef struct {
+  uint32_t *prims; uint32_t n, cap;
+} tile_list;
+
+/* ---- geometry ---- */
+typedef struct {
+  /* Command Processor */
+  uint32_t next_draw;      /* index within the pass */
+  uint64_t cp_busy_until;
+  bool cp_has_draw;
+  /* Vertex Fetcher (one draw at a time) */
+  bool vf_active;
+  uint32_t vf_draw;        /* frame draw index */
+  uint32_t vf_nverts, vf_sent_lines, vf_lines_per_vert, vf_done_head, vf_outstanding;
+  uint32_t vf_pushed;
+  uint8_t *vf_lines_left;  /* per vertex */
+  uint32_t vf_cap;
+  tbr_cache *vcache;
+  sim_queue vertex_in, vertex_out, prim_q;
+  /* Vertex Processors */
+  shader_core *vp;
+  uint32_t nvp, vp_rr;
+  sim_queue vp_order;      /* VP index of each dispatched vertex, in order */
+  /* Primitive Assembly: per draw in order */
+  uint32_t pa_draw;        /* index within the pass of the draw being assembled */
+  uint32_t pa_verts, pa_prims;
+  double pa_credit;
+  uint64_t last_prim_cycle;
+  tbr_stat *cp_busy, *vf_busy, *vf_stall, *pa_busy, *pa_stall, *verts, *qocc_vin, *qocc_vout, *qocc_prim;
+} geometry_unit;
+
+/* ---- Polygon List Builder ---- */
+typedef struct {
+  bool has_prim;
+  uint32_t prim;
+  uint32_t tx0, ty0, tx1, ty1, cx, cy; /* tile range being written */
+  uint32_t attr_lines_left;
+  uint64_t attr_addr;                  /* next Parameter Buffer attribute byte */
+  uint64_t attr_line_open;             /* write-combining: line being filled (+1, 0 = none) */
+  uint32_t *prim_attr_off;             /* per frame prim: offset of its attributes */
+  uint32_t cap_prim;
+  tile_list *lists;                    /* per tile of the pass */
+  uint32_t ntiles, cap_tiles;
+  int port;
+  tbr_stat *busy, *stall, *idle, *bins, *culled, *pb_bytes;
+} plb_unit;
+
+/* ---- Tile Fetcher ---- */
+typedef struct {
+  uint32_t marker;         /* 0 = primitive entry, else the TOK_BEGIN/TOK_END token to push */
+  bool ptr_done;
+  uint32_t tile, ru, prim, nattrs, pending, sent;
+} pt_entry;
+
+typedef struct {
+  uint32_t *order; uint32_t norder, cap_order; /* tile schedule */
+  uint32_t cur;            /* index in order of the tile being fetched */
+  uint32_t pos;            /* next primitive of the current tile */
+  bool began;              /* BEGIN pushed for the current tile */
+  pt_entry *pt; uint32_t npt;   /* Primitive Table entries (thesis §4.1.2: 16) */
+  uint32_t ring_cap, pt_head, pt_count, pt_prims; /* in-order ring: entries + tile markers */
+  uint32_t ru_of_cur;
+  int ptr_reg;             /* PT entry waiting to send its pointer request, -1 none */
+  sim_queue attr_wait;     /* PT entries whose attribute requests are pending issue */
+  tbr_cache *tcache;
+  uint64_t next_id;
+  tbr_stat *busy, *stall, *idle, *ptr_reqs, *attr_reqs, *pt_full;
+} tile_fetcher;
+
+/* ---- Raster Unit ---- */
+typedef struct {
+  uint32_t id;
+  sim_queue tile_q, post_raster, *fp_in, order, color_q;
+  /* rasterizer */
+  bool r_has_prim; uint32_t r_prim; uint64_t r_ready;
+  uint32_t r_tile; bool r_in_tile;
+  const uint32_t *r_items; uint32_t r_nitems, r_cursor;
+  uint8_t *r_emitted; uint32_t cap_emitted; /* per item of the tile: already emitted */
+  uint32_t pend_end;       /* END token waiting to be pushed after remaining quads */
+  bool r_flushing;
+  /* early Z */
+  uint32_t z_tile, z_load_left, z_outstanding; bool z_loading;
+  /* fragment processors */
+  shader_core *fp;
+  uint32_t nfp, fp_rr;
+  /* blending */
+  uint32_t c_tile, c_load_left, c_outstanding; bool c_loading;
+  uint32_t flush_left; bool flushing;
+  uint64_t tile_start_cycle;
+  uint32_t tiles_done;
+  int zport, cport;
+  tbr_stat *r_busy, *r_stall, *r_idle, *z_busy, *z_stall, *z_idle, *b_busy, *b_stall, *b_idle;
+  tbr_stat *qocc_tile, *qocc_post, *qocc_color;
+} raster_unit;
+
+struct gpu {
+  const tbr_config *cfg;
+  tbr_stats *st;
+  memsys *mem;
+  sim_func fn;
+  const sim_frame *frame;
+  size_t pass;
+  uint64_t now;
+  unsigned tile_w, tile_h, tiles_x, tiles_y;
+  geometry_unit geo;
+  plb_unit plb;
+  tile_fetcher tf;
+  raster_unit *ru; uint32_t nru;
+  uint32_t tiles_total_pass;
+  /* parameters read once */
+  uint32_t cp_cycles, bytes_per_attr, plb_tpc, raster_qpc, raster_setup, attrs_pc, ez_qpc, blend_qpc;
+  uint32_t zlat, clat, lat_alu, issue_width, fp_threads, vp_threads;
+  bool tf_pipelined;
+  int order_kind;
+  /* stats */
+  tbr_stat *cyc_total, *cyc_geom, *cyc_tiling, *cyc_raster, *frames, *passes, *draws, *prims;
+  tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
+  tbr_stat *tile_cycles, *mask_mismatch, *tile_loads, *tile_flush_lines;
+};
+
+/* gpu.c */
+gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen);
+void gpu_free(gpu *g);
+/* Simulates one pass of the loaded frame (functional rendering included). -1 on a
+ * deadlock (watchdog) or unusable pass, with err. */
+int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);
+
+/* unit entry points */
+void geometry_init(gpu *g);
+void geometry_free(gpu *g);
+void geometry_begin_pass(gpu *g);
+void geometry_tick(gpu *g);
+bool geometry_done(const gpu *g);
+void plb_init(gpu *g);
+void plb_free(gpu *g);
+void plb_begin_pass(gpu *g);
+void plb_tick(gpu *g);
+bool plb_done(const gpu *g);
+void tf_init(gpu *g);
+void tf_free(gpu *g);
+void tf_begin_pass(gpu *g);
+void tf_tick(gpu *g);
+bool tf_done(const gpu *g);
+void tile_schedule_order(int kind, unsigned tx, unsigned ty, uint32_t *out);
+void ru_init(gpu *g, raster_unit *r, uint32_t id);
+void ru_free(raster_unit *r);
+void ru_tick(gpu *g, raster_unit *r);
+bool ru_idle(const raster_unit *r);
+
+#endif

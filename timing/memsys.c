@@ -1,0 +1,155 @@
+/* Memory system: L2 + DRAM + port arbiter (see memsys.h). */
+#include "memsys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  char name[32];
+  tbr_memq *out; /* client -> L2 */
+  tbr_memq *in;  /* L2 -> client */
+  tbr_memq own_out, own_in;
+  bool owned;
+  tbr_stat *reads, *writes, *bytes, *stall;
+} port;
+
+struct memsys {
+  tbr_cache *l2;
+  tbr_dram *dram;
+  port ports[MEMSYS_MAX_PORTS];
+  int nports, rr;
+  uint32_t line;
+  bool have_pending;
+  tbr_mem_msg pending; /* DRAM response waiting for room in the L2 fill queue */
+};
+
+memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
+{
+  memsys *m = calloc(1, sizeof *m);
+  if (!m) abort();
+  tbr_cache_params p;
+  tbr_cache_params_from_config(cfg, "l2", "l2", &p);
+  m->line = p.line_bytes;
+  m->l2 = tbr_cache_new(&p, st, err, errlen);
+  if (!m->l2) { free(m); return NULL; }
+  m->dram = tbr_dram_new(cfg, st, err, errlen);
+  if (!m->dram) { tbr_cache_free(m->l2); free(m); return NULL; }
+  return m;
+}
+
+void memsys_free(memsys *m)
+{
+  if (!m) return;
+  for (int i = 0; i < m->nports; i++)
+    if (m->ports[i].owned) { tbr_memq_free(&m->ports[i].own_out); tbr_memq_free(&m->ports[i].own_in); }
+  tbr_cache_free(m->l2);
+  tbr_dram_free(m->dram);
+  free(m);
+}
+
+static int add(memsys *m, const char *name, tbr_stats *st)
+{
+  (void)st;
+  if (m->nports >= MEMSYS_MAX_PORTS) { fprintf(stderr, "tbr-sim: too many memory ports\n"); abort(); }
+  port *p = &m->ports[m->nports];
+  memset(p, 0, sizeof *p);
+  snprintf(p->name, sizeof p->name, "%s", name);
+  return m->nports++;
+}
+
+int memsys_add_cache_port(memsys *m, const char *name, tbr_cache *c)
+{
+  int i = add(m, name, NULL);
+  m->ports[i].out = tbr_cache_miss_out(c);
+  m->ports[i].in = tbr_cache_fill_in(c);
+  return i;
+}
+
+int memsys_add_port(memsys *m, const char *name, uint32_t qcap)
+{
+  int i = add(m, name, NULL);
+  port *p = &m->ports[i];
+  p->owned = true;
+  tbr_memq_init(&p->own_out, qcap);
+  tbr_memq_init(&p->own_in, qcap);
+  p->out = &p->own_out;
+  p->in = &p->own_in;
+  return i;
+}
+
+/* Stats are registered lazily by name so ports can be added before the registry is
+ * known; tbr-sim calls this once after adding every port. */
+void memsys_register_stats(memsys *m, tbr_stats *st)
+{
+  for (int i = 0; i < m->nports; i++) {
+    port *p = &m->ports[i];
+    p->reads = tbr_stats_counterf(st, "line reads sent to the L2 by this source", "mem.%s.reads", p->name);
+    p->writes = tbr_stats_counterf(st, "line writes sent to the L2 by this source", "mem.%s.writes", p->name);
+    p->bytes = tbr_stats_counterf(st, "bytes moved between this source and the L2", "mem.%s.bytes", p->name);
+    p->stall = tbr_stats_counterf(st, "cycles a request of this source waited for the L2 queue",
+                                  "mem.%s.stall_cycles", p->name);
+  }
+}
+
+tbr_memq *memsys_req(memsys *m, int port) { return m->ports[port].out; }
+tbr_memq *memsys_resp(memsys *m, int port) { return m->ports[port].in; }
+tbr_cache *memsys_l2(memsys *m) { return m->l2; }
+tbr_dram *memsys_dram(memsys *m) { return m->dram; }
+
+void memsys_tick(memsys *m, uint64_t now)
+{
+  /* L2 responses back to their source port (in order; a full port queue blocks). */
+  tbr_memq *resp = tbr_cache_resp_out(m->l2);
+  const tbr_mem_msg *r;
+  while ((r = tbr_memq_peek(resp, now))) {
+    if (r->src >= (uint32_t)m->nports) { tbr_memq_pop(resp); continue; }
+    tbr_mem_msg c = *r;
+    c.ready = now + 1;
+    if (!tbr_memq_push(m->ports[r->src].in, &c)) break;
+    tbr_memq_pop(resp);
+  }
+  /* DRAM <-> L2 across the clock domains. */
+  tbr_memq *fill = tbr_cache_fill_in(m->l2);
+  tbr_mem_msg d;
+  for (;;) {
+    if (!m->have_pending) {
+      if (!tbr_dram_gpu_recv(m->dram, now, &d)) break;
+      m->pending = d;
+      m->have_pending = true;
+    }
+    m->pending.ready = now;
+    if (!tbr_memq_push(fill, &m->pending)) break;
+    m->have_pending = false;
+  }
+  tbr_memq *miss = tbr_cache_miss_out(m->l2);
+  while ((r = tbr_memq_peek(miss, now))) {
+    if (!tbr_dram_gpu_send(m->dram, r, now)) break;
+    tbr_memq_pop(miss);
+  }
+  tbr_dram_gpu_advance(m->dram, now);
+  /* Arbiter: one request per port per cycle, round robin, into the L2 request queue. */
+  tbr_memq *req = tbr_cache_req_in(m->l2);
+  for (int k = 0; k < m->nports; k++) {
+    port *p = &m->ports[(m->rr + k) % m->nports];
+    const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
+    if (!q) continue;
+    tbr_mem_msg c = *q;
+    c.src = (uint32_t)((m->rr + k) % m->nports);
+    c.ready = now + 1;
+    if (!tbr_memq_push(req, &c)) { tbr_stat_inc(p->stall); continue; }
+    tbr_memq_pop(p->out);
+    tbr_stat_inc(c.write ? p->writes : p->reads);
+    tbr_stat_add(p->bytes, m->line);
+  }
+  m->rr = m->nports ? (m->rr + 1) % m->nports : 0;
+  tbr_cache_tick(m->l2, now);
+}
+
+bool memsys_idle(const memsys *m)
+{
+  if (m->have_pending || !tbr_cache_idle(m->l2) || !tbr_dram_idle(m->dram)) return false;
+  for (int i = 0; i < m->nports; i++)
+    if (!tbr_memq_empty(m->ports[i].out) || !tbr_memq_empty(m->ports[i].in)) return false;
+  return true;
+}

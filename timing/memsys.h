@@ -1,0 +1,41 @@
+/* Memory system of tbr-sim: the shared L2 cache (cache.h) in front of the LPDDR4 DRAM
+ * (dram.h), and the interconnect that connects the GPU's memory clients to the L2
+ * (thesis Table 4.1, §4.2). Each client is a port: either an L1 cache (vertex cache,
+ * tile cache: its miss_out/fill_in queues) or a unit that accesses memory directly
+ * (Polygon List Builder writes, tile buffer loads/stores). The arbiter forwards one
+ * request per port per cycle, round robin, stamps the port number into `src`, and routes
+ * L2 responses back by it; statistics are kept per port ("by source").
+ */
+#ifndef TBR_SIM_MEMSYS_H
+#define TBR_SIM_MEMSYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "config.h"
+#include "dram.h"
+#include "memq.h"
+#include "stats.h"
+
+#define MEMSYS_MAX_PORTS 48
+
+typedef struct memsys memsys;
+
+memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen);
+void memsys_free(memsys *m);
+/* Port for an upper-level cache: reads its miss_out, writes its fill_in. */
+int memsys_add_cache_port(memsys *m, const char *name, tbr_cache *c);
+/* Port with queues owned by the memory system: the client pushes requests into
+ * memsys_req(m, port) and pops responses from memsys_resp(m, port) (full-line
+ * write-backs, wb = 1, get none). */
+int memsys_add_port(memsys *m, const char *name, uint32_t qcap);
+tbr_memq *memsys_req(memsys *m, int port);
+tbr_memq *memsys_resp(memsys *m, int port);
+void memsys_tick(memsys *m, uint64_t now);
+bool memsys_idle(const memsys *m);
+tbr_cache *memsys_l2(memsys *m);
+tbr_dram *memsys_dram(memsys *m);
+void memsys_register_stats(memsys *m, tbr_stats *st);
+
+#endif

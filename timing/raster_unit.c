@@ -1,0 +1,421 @@
+/* Raster Unit (thesis §2.2 / §4.1, Table 4.1; one or more, §5.1 PTR):
+ * Tile Queue -> Rasterizer -> Post-Rasterization Queue -> Early-Z (on-chip Depth
+ * Buffer) -> per-Fragment-Processor input queues -> Fragment Processors -> in-order
+ * merge -> Color Queue -> Blending (on-chip Color Buffer; late Z for draws without
+ * early Z) -> Color Buffer flush to memory at tile end.
+ *
+ * Tile markers (BEGIN/END) flow through the queues, so each stage works on one tile at
+ * a time while different stages may hold different tiles (the thesis' per-stage tile
+ * barriers). The depth buffer is loaded from memory at BEGIN when the pass did not
+ * start with a depth clear, the color buffer likewise; at END the color buffer is
+ * written back (full lines) and the depth buffer is discarded.
+ *
+ * The fate of each quad (early-Z kill, shading, blending) is the trace's, which the
+ * functional back end re-derives bit-exactly (sim_func.c) when the tile is rendered. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+void ru_init(gpu *g, raster_unit *r, uint32_t id)
+{
+  memset(r, 0, sizeof *r);
+  r->id = id;
+  simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.tile"));
+  simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(g->cfg, "queue.post_raster"));
+  simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.color"));
+  r->nfp = (uint32_t)tbr_cfg_uint(g->cfg, "fragment.processors");
+  r->fp = calloc(r->nfp, sizeof *r->fp);
+  r->fp_in = calloc(r->nfp, sizeof *r->fp_in);
+  if (!r->fp || !r->fp_in) abort();
+  uint32_t pre = (uint32_t)tbr_cfg_uint(g->cfg, "queue.pre_fragment");
+  for (uint32_t i = 0; i < r->nfp; i++) {
+    char name[48];
+    snprintf(name, sizeof name, "ru%u.fp%u", id, i);
+    sc_init(&r->fp[i], g->fp_threads, g->issue_width, g->lat_alu, g->st, name);
+    simq_init(&r->fp_in[i], pre);
+  }
+  simq_init(&r->order, r->nfp * (pre + g->fp_threads) + 64);
+  char name[48];
+  snprintf(name, sizeof name, "ru%u.depth", id);
+  r->zport = memsys_add_port(g->mem, name, 16);
+  snprintf(name, sizeof name, "ru%u.color", id);
+  r->cport = memsys_add_port(g->mem, name, 16);
+#define C(field, fmt, desc) r->field = tbr_stats_counterf(g->st, desc, fmt, id)
+  C(r_busy, "ru%u.rasterizer.busy_cycles", "Rasterizer cycles emitting quads or setting up primitives");
+  C(r_stall, "ru%u.rasterizer.stall_cycles", "Rasterizer cycles blocked by a full post-rasterization queue");
+  C(r_idle, "ru%u.rasterizer.idle_cycles", "Rasterizer cycles without input");
+  C(z_busy, "ru%u.early_z.busy_cycles", "Early-Z cycles testing quads or loading the depth buffer");
+  C(z_stall, "ru%u.early_z.stall_cycles", "Early-Z cycles blocked by full fragment-processor queues");
+  C(z_idle, "ru%u.early_z.idle_cycles", "Early-Z cycles without input");
+  C(b_busy, "ru%u.blend.busy_cycles", "Blending cycles blending, loading or flushing the color buffer");
+  C(b_stall, "ru%u.blend.stall_cycles", "Blending cycles waiting for memory");
+  C(b_idle, "ru%u.blend.idle_cycles", "Blending cycles without input");
+#undef C
+  char n2[64];
+  snprintf(n2, sizeof n2, "ru%u.queue.tile.occupancy", id);
+  r->qocc_tile = tbr_stats_average(g->st, n2, "tile queue entries per cycle");
+  snprintf(n2, sizeof n2, "ru%u.queue.post_raster.occupancy", id);
+  r->qocc_post = tbr_stats_average(g->st, n2, "post-rasterization queue entries per cycle");
+  snprintf(n2, sizeof n2, "ru%u.queue.color.occupancy", id);
+  r->qocc_color = tbr_stats_average(g->st, n2, "color queue entries per cycle");
+}
+
+void ru_free(raster_unit *r)
+{
+  for (uint32_t i = 0; i < r->nfp; i++) { sc_free(&r->fp[i]); simq_free(&r->fp_in[i]); }
+  free(r->fp); free(r->fp_in);
+  simq_free(&r->tile_q); simq_free(&r->post_raster); simq_free(&r->color_q); simq_free(&r->order);
+  free(r->r_emitted);
+}
+
+/* Lines of surface s covered by tile t: row-major, lines_per_row per row. */
+static uint32_t tile_line_count(const gpu *g, const sim_surf *s, uint32_t tile, uint32_t *lpr)
+{
+  uint32_t tx = tile % g->tiles_x, ty = tile / g->tiles_x;
+  uint32_t x0 = tx * g->tile_w, y0 = ty * g->tile_h;
+  if (x0 >= s->w || y0 >= s->h) { *lpr = 0; return 0; }
+  uint32_t w = s->w - x0 < g->tile_w ? s->w - x0 : g->tile_w;
+  uint32_t h = s->h - y0 < g->tile_h ? s->h - y0 : g->tile_h;
+  uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
+  uint64_t a = (uint64_t)x0 * bpp, b = a + (uint64_t)w * bpp - 1;
+  *lpr = (uint32_t)(b / 64 - a / 64 + 1);
+  return *lpr * h;
+}
+
+static uint64_t tile_line_addr(const gpu *g, const sim_surf *s, uint32_t tile, uint32_t k, uint32_t lpr)
+{
+  uint32_t tx = tile % g->tiles_x, ty = tile / g->tiles_x;
+  uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
+  uint64_t stride = (uint64_t)s->w * bpp;
+  uint64_t row = ty * g->tile_h + k / lpr;
+  uint64_t a = s->base + row * stride + (uint64_t)tx * g->tile_w * bpp;
+  return (a & ~(uint64_t)63) + (uint64_t)(k % lpr) * 64;
+}
+
+/* Color surfaces bound in the pass: line j of the tile over all of them. */
+static uint32_t color_lines(const gpu *g, uint32_t tile, bool for_load, int *surfs, uint32_t *counts, uint32_t *lprs,
+                            uint32_t *nsurf)
+{
+  const sim_pass *ps = &g->frame->passes[g->pass];
+  uint32_t total = 0;
+  *nsurf = 0;
+  for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
+    int si = sim_func_cbuf_surface(&g->fn, i);
+    if (si < 0) continue;
+    if (for_load && (ps->color_cleared & (1u << i))) continue;
+    const sim_surf *s = sim_func_surface(&g->fn, si);
+    surfs[*nsurf] = si;
+    counts[*nsurf] = tile_line_count(g, s, tile, &lprs[*nsurf]);
+    total += counts[*nsurf];
+    (*nsurf)++;
+  }
+  return total;
+}
+
+static uint64_t color_line_addr(const gpu *g, uint32_t tile, uint32_t k, const int *surfs, const uint32_t *counts,
+                                const uint32_t *lprs, uint32_t nsurf)
+{
+  for (uint32_t i = 0; i < nsurf; i++) {
+    if (k < counts[i]) return tile_line_addr(g, sim_func_surface(&g->fn, surfs[i]), tile, k, lprs[i]);
+    k -= counts[i];
+  }
+  return 0;
+}
+
+static bool mem_send(gpu *g, int port, uint64_t addr, bool write)
+{
+  tbr_mem_msg m = {.addr = addr, .issued = g->now, .ready = g->now, .write = write, .wb = write};
+  return tbr_memq_push(memsys_req(g->mem, port), &m);
+}
+
+static void blend_tick(gpu *g, raster_unit *r)
+{
+  uint64_t now = g->now;
+  const sim_frame *f = g->frame;
+  const tbr_mem_msg *m;
+  while ((m = tbr_memq_peek(memsys_resp(g->mem, r->cport), now))) {
+    if (r->c_outstanding) r->c_outstanding--;
+    tbr_memq_pop(memsys_resp(g->mem, r->cport));
+  }
+  int surfs[TBR_MAX_COLOR_BUFS];
+  uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
+  if (r->c_loading) {
+    uint32_t total = color_lines(g, r->c_tile, true, surfs, counts, lprs, &ns);
+    if (r->c_load_left && mem_send(g, r->cport, color_line_addr(g, r->c_tile, total - r->c_load_left, surfs, counts, lprs, ns), false)) {
+      r->c_load_left--;
+      r->c_outstanding++;
+      tbr_stat_add(g->tile_loads, 1);
+    }
+    if (!r->c_load_left && !r->c_outstanding) r->c_loading = false;
+    tbr_stat_inc(r->b_stall);
+    return;
+  }
+  if (r->flushing) {
+    uint32_t total = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
+    if (r->flush_left && mem_send(g, r->cport, color_line_addr(g, r->c_tile, total - r->flush_left, surfs, counts, lprs, ns), true)) {
+      r->flush_left--;
+      tbr_stat_inc(g->tile_flush_lines);
+      tbr_stat_inc(r->b_busy);
+    } else {
+      tbr_stat_inc(r->b_stall);
+    }
+    if (!r->flush_left) {
+      r->flushing = false;
+      r->tiles_done++;
+      tbr_stat_inc(g->tiles);
+      tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
+      r->tile_start_cycle = now + 1;
+    }
+    return;
+  }
+  uint32_t done = 0, tok;
+  while (done < g->blend_qpc && simq_peek(&r->color_q, now, &tok)) {
+    if (TOK_KIND(tok) == TOK_BEGIN) {
+      r->c_tile = TOK_VAL(tok);
+      simq_pop(&r->color_q);
+      r->c_load_left = color_lines(g, r->c_tile, true, surfs, counts, lprs, &ns);
+      r->c_outstanding = 0;
+      r->c_loading = r->c_load_left > 0;
+      if (r->c_loading) break;
+      continue;
+    }
+    if (TOK_KIND(tok) == TOK_END) {
+      simq_pop(&r->color_q);
+      r->flush_left = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
+      r->flushing = true;
+      if (!r->flush_left) { /* nothing bound: tile done at once */
+        r->flushing = false;
+        r->tiles_done++;
+        tbr_stat_inc(g->tiles);
+        tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
+        r->tile_start_cycle = now + 1;
+      }
+      done++;
+      break;
+    }
+    const sim_quad *q = &f->quads[TOK_VAL(tok)];
+    if (!f->draws[q->draw].rec.early_z) tbr_stat_inc(g->q_late_z);
+    if ((q->flags & TBR_REC_QUAD_BLENDED) && q->blend_mask) {
+      tbr_stat_inc(g->q_blended);
+      tbr_stat_add(g->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
+    }
+    simq_pop(&r->color_q);
+    done++;
+  }
+  if (done) tbr_stat_inc(r->b_busy);
+  else if (r->c_loading) tbr_stat_inc(r->b_stall);
+  else tbr_stat_inc(r->b_idle);
+}
+
+static void merge_tick(gpu *g, raster_unit *r)
+{
+  uint32_t tok, n = 0;
+  while (n < g->blend_qpc && simq_peek(&r->order, g->now, &tok)) {
+    uint32_t out = tok;
+    if (TOK_KIND(tok) == TOK_ITEM) {
+      if (!sc_peek_done(&r->fp[TOK_VAL(tok)], g->now, &out)) break;
+      if (simq_full(&r->color_q)) break;
+      sc_pop_done(&r->fp[TOK_VAL(tok)]);
+      out = TOK(TOK_ITEM, out);
+    }
+    if (!simq_push(&r->color_q, out, g->now + 1)) break;
+    simq_pop(&r->order);
+    n++;
+  }
+}
+
+static void fp_tick(gpu *g, raster_unit *r)
+{
+  const sim_frame *f = g->frame;
+  for (uint32_t i = 0; i < r->nfp; i++) {
+    uint32_t qi;
+    if (sc_can_accept(&r->fp[i]) && simq_peek(&r->fp_in[i], g->now, &qi)) {
+      sc_dispatch(&r->fp[i], qi, f->draws[f->quads[qi].draw].fs_instructions, g->now);
+      simq_pop(&r->fp_in[i]);
+    }
+    sc_tick(&r->fp[i], g->now);
+  }
+}
+
+static void early_z_tick(gpu *g, raster_unit *r)
+{
+  uint64_t now = g->now;
+  const sim_frame *f = g->frame;
+  const tbr_mem_msg *m;
+  while ((m = tbr_memq_peek(memsys_resp(g->mem, r->zport), now))) {
+    if (r->z_outstanding) r->z_outstanding--;
+    tbr_memq_pop(memsys_resp(g->mem, r->zport));
+  }
+  if (r->z_loading) {
+    int zs = sim_func_zs_surface(&g->fn);
+    uint32_t lpr, total = tile_line_count(g, sim_func_surface(&g->fn, zs), r->z_tile, &lpr);
+    if (r->z_load_left &&
+        mem_send(g, r->zport, tile_line_addr(g, sim_func_surface(&g->fn, zs), r->z_tile, total - r->z_load_left, lpr), false)) {
+      r->z_load_left--;
+      r->z_outstanding++;
+      tbr_stat_add(g->tile_loads, 1);
+    }
+    if (!r->z_load_left && !r->z_outstanding) r->z_loading = false;
+    tbr_stat_inc(r->z_busy);
+    return;
+  }
+  uint32_t n = 0, tok;
+  bool blocked = false;
+  while (n < g->ez_qpc && simq_peek(&r->post_raster, now, &tok)) {
+    if (simq_full(&r->order)) { blocked = true; break; }
+    if (TOK_KIND(tok) != TOK_ITEM) {
+      simq_pop(&r->post_raster);
+      simq_push(&r->order, tok, now + g->zlat);
+      if (TOK_KIND(tok) == TOK_BEGIN) {
+        int zs = sim_func_zs_surface(&g->fn);
+        const sim_pass *ps = &f->passes[g->pass];
+        if (zs >= 0 && !ps->zs_cleared) {
+          uint32_t lpr;
+          r->z_tile = TOK_VAL(tok);
+          r->z_load_left = tile_line_count(g, sim_func_surface(&g->fn, zs), r->z_tile, &lpr);
+          r->z_outstanding = 0;
+          r->z_loading = r->z_load_left > 0;
+          if (r->z_loading) { n++; break; }
+        }
+      }
+      n++;
+      continue;
+    }
+    const sim_quad *q = &f->quads[TOK_VAL(tok)];
+    bool early = f->draws[q->draw].rec.early_z != 0;
+    if (early) {
+      tbr_stat_inc(g->q_ztested);
+      if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
+        tbr_stat_inc(g->q_zkilled);
+        simq_pop(&r->post_raster);
+        n++;
+        continue;
+      }
+    }
+    uint32_t fp = r->fp_rr;
+    if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + g->zlat)) { blocked = true; break; }
+    simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
+    r->fp_rr = (fp + 1) % r->nfp;
+    tbr_stat_inc(g->q_shaded);
+    simq_pop(&r->post_raster);
+    n++;
+  }
+  if (n) tbr_stat_inc(r->z_busy);
+  else if (blocked) tbr_stat_inc(r->z_stall);
+  else tbr_stat_inc(r->z_idle);
+}
+
+static bool emit_quad(gpu *g, raster_unit *r, uint32_t k)
+{
+  if (!simq_push(&r->post_raster, TOK(TOK_ITEM, g->frame->items[r->r_items[k]].idx), g->now + 1)) return false;
+  r->r_emitted[k] = 1;
+  tbr_stat_inc(g->q_raster);
+  return true;
+}
+
+static void rasterizer_tick(gpu *g, raster_unit *r)
+{
+  uint64_t now = g->now;
+  const sim_frame *f = g->frame;
+  uint32_t emitted = 0;
+  bool blocked = false;
+  if (r->r_flushing) { /* END: quads not matched to a fetched primitive, then the marker */
+    while (r->r_cursor < r->r_nitems && emitted < g->raster_qpc) {
+      uint32_t k = r->r_cursor;
+      if (f->items[r->r_items[k]].kind != SIM_ITEM_QUAD || r->r_emitted[k]) { r->r_cursor++; continue; }
+      if (!emit_quad(g, r, k)) { blocked = true; break; }
+      emitted++;
+      r->r_cursor++;
+    }
+    if (r->r_cursor >= r->r_nitems && !blocked && emitted < g->raster_qpc) {
+      if (simq_push(&r->post_raster, TOK(TOK_END, r->r_tile), now + 1)) {
+        r->r_flushing = false;
+        r->r_in_tile = false;
+        emitted++;
+      } else {
+        blocked = true;
+      }
+    }
+  } else if (r->r_has_prim) {
+    if (now < r->r_ready) { tbr_stat_inc(r->r_busy); return; }
+    /* quads of this primitive in the tile, in order; quads of earlier or unknown
+     * primitives are skipped (they go out at END) */
+    uint32_t k = r->r_cursor;
+    while (k < r->r_nitems && emitted < g->raster_qpc) {
+      const sim_item *it = &f->items[r->r_items[k]];
+      if (it->kind != SIM_ITEM_QUAD || r->r_emitted[k]) { k++; continue; }
+      uint32_t p = f->quads[it->idx].prim;
+      if (p == UINT32_MAX || p < r->r_prim) { k++; continue; }
+      if (p > r->r_prim) { r->r_has_prim = false; break; }
+      if (!emit_quad(g, r, k)) { blocked = true; break; }
+      emitted++;
+      k++;
+    }
+    if (k >= r->r_nitems) r->r_has_prim = false;
+    while (r->r_cursor < r->r_nitems &&
+           (f->items[r->r_items[r->r_cursor]].kind != SIM_ITEM_QUAD || r->r_emitted[r->r_cursor]))
+      r->r_cursor++;
+    if (!emitted && !blocked) r->r_has_prim = false;
+  } else {
+    uint32_t tok;
+    if (simq_peek(&r->tile_q, now, &tok)) {
+      if (TOK_KIND(tok) == TOK_BEGIN) {
+        if (simq_push(&r->post_raster, tok, now + 1)) {
+          simq_pop(&r->tile_q);
+          r->r_tile = TOK_VAL(tok);
+          r->r_in_tile = true;
+          r->r_items = sim_func_tile_items(&g->fn, r->r_tile % g->tiles_x, r->r_tile / g->tiles_x, &r->r_nitems);
+          if (r->r_nitems > r->cap_emitted) {
+            r->cap_emitted = r->r_nitems;
+            free(r->r_emitted);
+            r->r_emitted = malloc(r->cap_emitted);
+            if (!r->r_emitted) abort();
+          }
+          memset(r->r_emitted, 0, r->r_nitems);
+          r->r_cursor = 0;
+          emitted++;
+        } else {
+          blocked = true;
+        }
+      } else if (TOK_KIND(tok) == TOK_END) {
+        simq_pop(&r->tile_q);
+        r->r_flushing = true;
+        r->r_cursor = 0;
+        emitted++;
+      } else {
+        simq_pop(&r->tile_q);
+        r->r_has_prim = true;
+        r->r_prim = TOK_VAL(tok);
+        r->r_ready = now + g->raster_setup;
+        emitted++;
+      }
+    }
+  }
+  if (emitted) tbr_stat_inc(r->r_busy);
+  else if (blocked) tbr_stat_inc(r->r_stall);
+  else if (r->r_has_prim || r->r_flushing) tbr_stat_inc(r->r_busy);
+  else tbr_stat_inc(r->r_idle);
+}
+
+void ru_tick(gpu *g, raster_unit *r)
+{
+  blend_tick(g, r);
+  merge_tick(g, r);
+  fp_tick(g, r);
+  early_z_tick(g, r);
+  rasterizer_tick(g, r);
+  tbr_stat_sample(r->qocc_tile, r->tile_q.count);
+  tbr_stat_sample(r->qocc_post, r->post_raster.count);
+  tbr_stat_sample(r->qocc_color, r->color_q.count);
+}
+
+bool ru_idle(const raster_unit *r)
+{
+  if (r->r_has_prim || r->r_in_tile || r->r_flushing || r->z_loading || r->c_loading || r->flushing) return false;
+  if (!simq_empty(&r->tile_q) || !simq_empty(&r->post_raster) || !simq_empty(&r->color_q) || !simq_empty(&r->order))
+    return false;
+  for (uint32_t i = 0; i < r->nfp; i++)
+    if (!simq_empty(&r->fp_in[i]) || !sc_idle(&r->fp[i])) return false;
+  return true;
+}

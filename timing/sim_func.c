@@ -1,0 +1,481 @@
+/* Functional back end of tbr-sim (see sim_func.h). */
+#include "sim_func.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+  void *q = realloc(p, n ? n : 1);
+  if (!q) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
+  return q;
+}
+
+void sim_func_init(sim_func *fn, uint64_t surface_base)
+{
+  memset(fn, 0, sizeof *fn);
+  fn->surf_zs = -1;
+  for (unsigned i = 0; i < TBR_MAX_COLOR_BUFS; i++) fn->surf_cbuf[i] = -1;
+  fn->next_addr = surface_base;
+}
+
+void sim_func_free(sim_func *fn)
+{
+  for (size_t i = 0; i < fn->nsurfs; i++) {
+    free(fn->surfs[i].mem.data);
+    free(fn->surfs[i].cache);
+    free(fn->surfs[i].zs);
+  }
+  free(fn->surfs);
+  if (fn->tb_valid) tbr_tile_free(&fn->tb);
+  free(fn->bin_start); free(fn->bin_items);
+  free(fn->dsa); free(fn->blend); free(fn->bpath);
+  memset(fn, 0, sizeof *fn);
+}
+
+/* Finds or creates the surface (resource, level, layer). -1 if the resource or its format
+ * is unknown. */
+static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t level, uint32_t layer)
+{
+  for (size_t i = 0; i < fn->nsurfs; i++)
+    if (fn->surfs[i].res == res && fn->surfs[i].level == level && fn->surfs[i].layer == layer)
+      return (int)i;
+  const sim_resource *r = sim_frame_resource(f, res);
+  if (!r) return -1;
+  tbr_pixel_format fmt = tbr_format_from_name(r->rec.format_name);
+  const tbr_format_info *fi = tbr_format_get_info(fmt);
+  if (!fi) { fn->unknown_format_surfaces++; return -1; }
+  if (fn->nsurfs == fn->cap_surfs) {
+    fn->cap_surfs = fn->cap_surfs ? fn->cap_surfs * 2 : 16;
+    fn->surfs = xrealloc(fn->surfs, fn->cap_surfs * sizeof *fn->surfs);
+  }
+  sim_surf *s = &fn->surfs[fn->nsurfs];
+  memset(s, 0, sizeof *s);
+  s->res = res; s->level = level; s->layer = layer;
+  s->fmt = fmt;
+  s->is_zs = !fi->is_color;
+  s->w = r->rec.width >> level; if (!s->w) s->w = 1;
+  s->h = r->rec.height >> level; if (!s->h) s->h = 1;
+  size_t npix = (size_t)s->w * s->h;
+  if (s->is_zs) {
+    s->zs = calloc(npix, sizeof *s->zs);
+  } else {
+    s->mem.format = fmt;
+    s->mem.width = s->w;
+    s->mem.height = s->h;
+    s->mem.stride = (size_t)s->w * fi->bytes;
+    s->mem.data = calloc(npix, fi->bytes);
+    s->cache = calloc(npix * 4, sizeof(float));
+    if (!s->mem.data || !s->cache) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
+  }
+  if (s->is_zs && !s->zs) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
+  /* Simulated address map: surfaces are laid out linearly (softpipe's layout), 4 KiB
+   * aligned, in order of first use (docs/timing-model.md "Address map"). */
+  s->base = fn->next_addr;
+  fn->next_addr += ((uint64_t)npix * fi->bytes + 4095) & ~(uint64_t)4095;
+  return (int)fn->nsurfs++;
+}
+
+/* ---- tile events applied to whole-surface images (surfaces not bound in the pass) ---- */
+static void clip_rect(const sim_surf *s, const tbr_rec_tile *t, unsigned *x0, unsigned *y0, unsigned *x1,
+                      unsigned *y1)
+{
+  uint64_t ts = t->tile_size ? t->tile_size : 64;
+  uint64_t a = (uint64_t)t->tile_x * ts, b = (uint64_t)t->tile_y * ts;
+  *x0 = a < s->w ? (unsigned)a : s->w;
+  *y0 = b < s->h ? (unsigned)b : s->h;
+  *x1 = a + ts < s->w ? (unsigned)(a + ts) : s->w;
+  *y1 = b + ts < s->h ? (unsigned)(b + ts) : s->h;
+}
+
+static void surf_event(sim_surf *s, const sim_tile_ev *e)
+{
+  unsigned x0, y0, x1, y1;
+  clip_rect(s, &e->t, &x0, &y0, &x1, &y1);
+  const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+  for (unsigned y = y0; y < y1; y++)
+    for (unsigned x = x0; x < x1; x++) {
+      size_t i = (size_t)y * s->w + x;
+      if (s->is_zs) {
+        if (e->t.kind == TBR_REC_TILE_LOAD_CLEAR || e->t.kind == TBR_REC_TILE_STORE_CLEAR) s->zs[i] = e->zs_clear;
+        continue;
+      }
+      uint8_t *m = s->mem.data + (size_t)y * s->mem.stride + (size_t)x * fi->bytes;
+      float *c = s->cache + i * 4;
+      switch (e->t.kind) {
+      case TBR_REC_TILE_LOAD: tbr_unpack_rgba_float(s->fmt, m, c); break;
+      case TBR_REC_TILE_LOAD_CLEAR: memcpy(c, e->clear_color, 4 * sizeof(float)); break;
+      case TBR_REC_TILE_STORE: tbr_pack_rgba_float(s->fmt, c, m); break;
+      case TBR_REC_TILE_STORE_CLEAR: tbr_pack_rgba_float(s->fmt, e->clear_color, m); break;
+      default: break;
+      }
+    }
+}
+
+static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
+{
+  if (ps->ndraws > fn->cap_draw_state) {
+    fn->cap_draw_state = ps->ndraws;
+    fn->dsa = xrealloc(fn->dsa, ps->ndraws * sizeof *fn->dsa);
+    fn->blend = xrealloc(fn->blend, ps->ndraws * sizeof *fn->blend);
+    fn->bpath = xrealloc(fn->bpath, ps->ndraws * sizeof *fn->bpath);
+  }
+  tbr_pixel_format cf[TBR_MAX_COLOR_BUFS];
+  unsigned nr = ps->rp.nr_cbufs < TBR_MAX_COLOR_BUFS ? ps->rp.nr_cbufs : TBR_MAX_COLOR_BUFS;
+  for (unsigned i = 0; i < nr; i++) cf[i] = fn->surf_cbuf[i] >= 0 ? fn->surfs[fn->surf_cbuf[i]].fmt : TBR_PF_NONE;
+  for (uint32_t k = 0; k < ps->ndraws; k++) {
+    const tbr_rec_draw *d = &f->draws[ps->first_draw + k].rec;
+    tbr_dsa_state *st = &fn->dsa[k];
+    memset(st, 0, sizeof *st);
+    st->depth_enabled = d->depth_enabled;
+    st->depth_writemask = d->depth_writemask;
+    st->depth_func = (tbr_compare_func)(d->depth_func & 7);
+    for (int i = 0; i < 2; i++) {
+      st->stencil[i].enabled = d->stencil[i].enabled;
+      st->stencil[i].func = (tbr_compare_func)(d->stencil[i].func & 7);
+      st->stencil[i].fail_op = (tbr_stencil_op)(d->stencil[i].fail_op & 7);
+      st->stencil[i].zfail_op = (tbr_stencil_op)(d->stencil[i].zfail_op & 7);
+      st->stencil[i].zpass_op = (tbr_stencil_op)(d->stencil[i].zpass_op & 7);
+      st->stencil[i].valuemask = (uint8_t)d->stencil[i].valuemask;
+      st->stencil[i].writemask = (uint8_t)d->stencil[i].writemask;
+      st->stencil_ref[i] = (uint8_t)d->stencil[i].ref;
+    }
+    /* The alpha test needs the alpha of fragments that were not blended, which the
+     * trace does not carry: the trace's depth_mask is used instead (see render). */
+    st->alpha_enabled = false;
+    st->depth_bounds_test = d->depth_bounds_test;
+    st->depth_bounds_min = d->depth_bounds_min;
+    st->depth_bounds_max = d->depth_bounds_max;
+    st->depth_clamp = !d->depth_clip_near;
+    st->viewport_scale_z = d->viewport_scale[2];
+    st->viewport_translate_z = d->viewport_translate[2];
+
+    tbr_blend_state *bs = &fn->blend[k];
+    memset(bs, 0, sizeof *bs);
+    bs->independent_blend_enable = d->independent_blend_enable;
+    bs->logicop_enable = d->logicop_enable;
+    bs->logicop_func = (tbr_logicop)(d->logicop_func & 15);
+    for (unsigned i = 0; i < TBR_MAX_COLOR_BUFS; i++) {
+      bs->rt[i].blend_enable = d->rt[i].blend_enable;
+      bs->rt[i].rgb_func = (tbr_blend_func)d->rt[i].rgb_func;
+      bs->rt[i].alpha_func = (tbr_blend_func)d->rt[i].alpha_func;
+      bs->rt[i].rgb_src_factor = (tbr_blend_factor)d->rt[i].rgb_src;
+      bs->rt[i].rgb_dst_factor = (tbr_blend_factor)d->rt[i].rgb_dst;
+      bs->rt[i].alpha_src_factor = (tbr_blend_factor)d->rt[i].alpha_src;
+      bs->rt[i].alpha_dst_factor = (tbr_blend_factor)d->rt[i].alpha_dst;
+      bs->rt[i].colormask = (uint8_t)d->rt[i].colormask;
+    }
+    memcpy(bs->blend_color, d->blend_color, sizeof bs->blend_color);
+    fn->bpath[k] = tbr_blend_choose_path(bs, nr, cf);
+  }
+}
+
+int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned tile_w, unsigned tile_h,
+                        char *err, size_t errlen)
+{
+  const sim_pass *ps = &f->passes[pass];
+  fn->frame = f;
+  fn->pass = ps;
+  fn->tile_w = tile_w;
+  fn->tile_h = tile_h;
+  for (unsigned i = 0; i < TBR_MAX_COLOR_BUFS; i++) fn->surf_cbuf[i] = -1;
+  fn->surf_zs = -1;
+  unsigned nr = ps->rp.nr_cbufs < TBR_MAX_COLOR_BUFS ? ps->rp.nr_cbufs : TBR_MAX_COLOR_BUFS;
+  unsigned w = ps->rp.width, h = ps->rp.height;
+  for (unsigned i = 0; i < nr; i++) {
+    const tbr_rec_surface *s = &ps->rp.cbufs[i];
+    if (!s->valid) continue;
+    fn->surf_cbuf[i] = get_surf(fn, f, s->resource_id, s->level, s->first_layer);
+    if (fn->surf_cbuf[i] >= 0 && fn->surfs[fn->surf_cbuf[i]].is_zs) fn->surf_cbuf[i] = -1;
+  }
+  if (ps->rp.zsbuf.valid) {
+    fn->surf_zs = get_surf(fn, f, ps->rp.zsbuf.resource_id, ps->rp.zsbuf.level, ps->rp.zsbuf.first_layer);
+    if (fn->surf_zs >= 0 && !fn->surfs[fn->surf_zs].is_zs) fn->surf_zs = -1;
+  }
+  /* Remember the default framebuffer: EGL window buffer, or a target of the frame's size. */
+  if (nr && fn->surf_cbuf[0] >= 0 && f->has_end) {
+    const sim_surf *s0 = &fn->surfs[fn->surf_cbuf[0]];
+    if (ps->rp.is_default || (s0->w == f->end.width && s0->h == f->end.height && s0->level == 0)) {
+      fn->default_res = s0->res;
+      fn->have_default = true;
+    }
+  }
+
+  tbr_pixel_format cf[TBR_MAX_COLOR_BUFS];
+  for (unsigned i = 0; i < nr; i++) cf[i] = fn->surf_cbuf[i] >= 0 ? fn->surfs[fn->surf_cbuf[i]].fmt : TBR_PF_NONE;
+  if (fn->tb_valid) { tbr_tile_free(&fn->tb); fn->tb_valid = false; }
+  if (!tbr_tile_init(&fn->tb, tile_w, tile_h, nr, cf, fn->surf_zs >= 0 ? fn->surfs[fn->surf_zs].fmt : TBR_PF_NONE)) {
+    snprintf(err, errlen, "frame %llu pass %u: cannot allocate %ux%u tile buffers",
+             (unsigned long long)f->number, ps->rp.seq, tile_w, tile_h);
+    return -1;
+  }
+  fn->tb_valid = true;
+  draw_states(fn, f, ps);
+
+  if (!w || !h) { /* pass-less events: take the bound surfaces' size (none: no tiles) */
+    w = h = 0;
+  }
+  fn->tiles_x = (w + tile_w - 1) / tile_w;
+  fn->tiles_y = (h + tile_h - 1) / tile_h;
+  size_t ntiles = (size_t)fn->tiles_x * fn->tiles_y;
+  if (ntiles + 1 > fn->cap_bins) {
+    fn->cap_bins = ntiles + 1;
+    fn->bin_start = xrealloc(fn->bin_start, fn->cap_bins * sizeof *fn->bin_start);
+  }
+  memset(fn->bin_start, 0, (ntiles + 1) * sizeof *fn->bin_start);
+
+  /* Two passes over the items (count, fill): CSR tile lists in record order. Events of
+   * surfaces not bound here are applied to their images at once, in order. */
+  for (int fill = 0; fill < 2; fill++) {
+    uint32_t *pos = NULL;
+    if (fill) {
+      for (size_t t = 0; t < ntiles; t++) fn->bin_start[t + 1] += fn->bin_start[t];
+      if (fn->bin_start[ntiles] > fn->cap_bin_items) {
+        fn->cap_bin_items = fn->bin_start[ntiles];
+        fn->bin_items = xrealloc(fn->bin_items, fn->cap_bin_items * sizeof *fn->bin_items);
+      }
+      pos = malloc((ntiles ? ntiles : 1) * sizeof *pos);
+      if (!pos) abort();
+      memcpy(pos, fn->bin_start, ntiles * sizeof *pos);
+    }
+#define BIN(t, it) do { if (fill) fn->bin_items[pos[t]++] = (it); else fn->bin_start[(t) + 1]++; } while (0)
+    for (uint32_t k = 0; k < ps->nitems; k++) {
+      uint32_t it = ps->first_item + k;
+      const sim_item *item = &f->items[it];
+      if (item->kind == SIM_ITEM_QUAD) {
+        const sim_quad *q = &f->quads[item->idx];
+        if (q->x < 0 || q->y < 0) continue;
+        unsigned tx = (unsigned)q->x / tile_w, ty = (unsigned)q->y / tile_h;
+        if (tx >= fn->tiles_x || ty >= fn->tiles_y) continue;
+        BIN(ty * fn->tiles_x + tx, it);
+      } else if (item->kind == SIM_ITEM_TILE) {
+        const sim_tile_ev *e = &f->tiles[item->idx];
+        if (e->t.kind == TBR_REC_TILE_CLEAR_ALL) continue;
+        int bound = -1;
+        if (e->t.is_zs) {
+          if (fn->surf_zs >= 0 && fn->surfs[fn->surf_zs].res == e->t.resource_id &&
+              fn->surfs[fn->surf_zs].level == e->t.level && fn->surfs[fn->surf_zs].layer == e->t.layer)
+            bound = 0;
+        } else {
+          for (unsigned i = 0; i < nr; i++)
+            if (fn->surf_cbuf[i] >= 0 && fn->surfs[fn->surf_cbuf[i]].res == e->t.resource_id &&
+                fn->surfs[fn->surf_cbuf[i]].level == e->t.level && fn->surfs[fn->surf_cbuf[i]].layer == e->t.layer)
+              bound = (int)i;
+        }
+        if (bound < 0) {
+          if (fill) {
+            int s = get_surf(fn, f, e->t.resource_id, e->t.level, e->t.layer);
+            if (s >= 0 && fn->surfs[s].is_zs == (e->t.is_zs != 0)) surf_event(&fn->surfs[s], e);
+          }
+          continue;
+        }
+        uint64_t ts = e->t.tile_size ? e->t.tile_size : 64;
+        uint64_t x0 = e->t.tile_x * ts, y0 = e->t.tile_y * ts, x1 = x0 + ts, y1 = y0 + ts;
+        for (uint64_t ty = y0 / tile_h; ty < fn->tiles_y && ty * tile_h < y1; ty++)
+          for (uint64_t tx = x0 / tile_w; tx < fn->tiles_x && tx * tile_w < x1; tx++)
+            BIN(ty * fn->tiles_x + tx, it);
+      } else if (item->kind == SIM_ITEM_CLEAR) {
+        const tbr_rec_clear *c = &f->clears[item->idx];
+        if (!(c->zs_partial && (c->buffers & 3u))) continue; /* full clears act through TILE events */
+        for (size_t t = 0; t < ntiles; t++) BIN(t, it);
+      }
+    }
+#undef BIN
+    free(pos);
+  }
+  (void)err;
+  return 0;
+}
+
+unsigned sim_func_tiles_x(const sim_func *fn) { return fn->tiles_x; }
+unsigned sim_func_tiles_y(const sim_func *fn) { return fn->tiles_y; }
+
+const uint32_t *sim_func_tile_items(const sim_func *fn, unsigned tx, unsigned ty, uint32_t *count)
+{
+  size_t t = (size_t)ty * fn->tiles_x + tx;
+  *count = fn->bin_start[t + 1] - fn->bin_start[t];
+  return fn->bin_items + fn->bin_start[t];
+}
+
+/* Copy between the tile buffers and the surfaces' float / raw images. */
+static void tile_xfer(sim_func *fn, bool load)
+{
+  tbr_tile_buffers *tb = &fn->tb;
+  for (unsigned i = 0; i < tb->nr_cbufs; i++) {
+    if (fn->surf_cbuf[i] < 0) continue;
+    sim_surf *s = &fn->surfs[fn->surf_cbuf[i]];
+    for (unsigned y = 0; y < tb->h; y++) {
+      int sy = tb->y0 + (int)y;
+      if (sy >= (int)s->h) break;
+      for (unsigned x = 0; x < tb->w; x++) {
+        int sx = tb->x0 + (int)x;
+        if (sx >= (int)s->w) break;
+        float *c = tbr_tile_color_at(tb, i, (int)x, (int)y);
+        float *m = s->cache + ((size_t)sy * s->w + (size_t)sx) * 4;
+        if (load) memcpy(c, m, 4 * sizeof(float)); else memcpy(m, c, 4 * sizeof(float));
+      }
+    }
+  }
+  if (fn->surf_zs >= 0) {
+    sim_surf *s = &fn->surfs[fn->surf_zs];
+    for (unsigned y = 0; y < tb->h; y++) {
+      int sy = tb->y0 + (int)y;
+      if (sy >= (int)s->h) break;
+      for (unsigned x = 0; x < tb->w; x++) {
+        int sx = tb->x0 + (int)x;
+        if (sx >= (int)s->w) break;
+        uint64_t *z = tbr_tile_zs_at(tb, (int)x, (int)y);
+        uint64_t *m = &s->zs[(size_t)sy * s->w + (size_t)sx];
+        if (load) *z = *m; else *m = *z;
+      }
+    }
+  }
+}
+
+static void tile_event(sim_func *fn, const sim_tile_ev *e)
+{
+  tbr_tile_buffers *tb = &fn->tb;
+  unsigned ts = e->t.tile_size ? e->t.tile_size : 64;
+  int x = (int)(e->t.tile_x * ts), y = (int)(e->t.tile_y * ts);
+  if (e->t.is_zs) {
+    if (e->t.kind != TBR_REC_TILE_LOAD_CLEAR && e->t.kind != TBR_REC_TILE_STORE_CLEAR) return;
+    for (int py = 0; py < (int)tb->h; py++)
+      for (int px = 0; px < (int)tb->w; px++) {
+        int sx = tb->x0 + px, sy = tb->y0 + py;
+        if (sx < x || sy < y || sx >= x + (int)ts || sy >= y + (int)ts) continue;
+        uint64_t *z = tbr_tile_zs_at(tb, px, py);
+        if (z) *z = e->zs_clear;
+      }
+    return;
+  }
+  for (unsigned i = 0; i < tb->nr_cbufs; i++) {
+    if (fn->surf_cbuf[i] < 0) continue;
+    sim_surf *s = &fn->surfs[fn->surf_cbuf[i]];
+    if (s->res != e->t.resource_id || s->level != e->t.level || s->layer != e->t.layer) continue;
+    switch (e->t.kind) {
+    case TBR_REC_TILE_LOAD: tbr_tile_load_color_rect(tb, i, &s->mem, x, y, ts, ts); break;
+    case TBR_REC_TILE_LOAD_CLEAR: tbr_tile_clear_color_rect(tb, i, e->clear_color, x, y, ts, ts); break;
+    case TBR_REC_TILE_STORE: tbr_tile_store_color_rect(tb, i, &s->mem, x, y, ts, ts); break;
+    case TBR_REC_TILE_STORE_CLEAR:
+      /* The tile is not cached in softpipe (pending clear): its float contents are dead,
+       * so writing the clear color through the tile buffer is safe. */
+      tbr_tile_clear_color_rect(tb, i, e->clear_color, x, y, ts, ts);
+      tbr_tile_store_color_rect(tb, i, &s->mem, x, y, ts, ts);
+      break;
+    default: break;
+    }
+  }
+}
+
+void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_result *res)
+{
+  memset(res, 0, sizeof *res);
+  const sim_frame *f = fn->frame;
+  const sim_pass *ps = fn->pass;
+  tbr_tile_set_origin(&fn->tb, (int)(tx * fn->tile_w), (int)(ty * fn->tile_h));
+  tile_xfer(fn, true);
+  uint32_t n;
+  const uint32_t *items = sim_func_tile_items(fn, tx, ty, &n);
+  unsigned nr = fn->tb.nr_cbufs;
+  for (uint32_t k = 0; k < n; k++) {
+    const sim_item *item = &f->items[items[k]];
+    if (item->kind == SIM_ITEM_TILE) { tile_event(fn, &f->tiles[item->idx]); continue; }
+    if (item->kind == SIM_ITEM_CLEAR) {
+      const tbr_rec_clear *c = &f->clears[item->idx];
+      tbr_tile_clear_zs_masked(&fn->tb, c->buffers & 1u, (c->buffers & 2u) != 0, c->depth, (uint8_t)c->stencil);
+      continue;
+    }
+    const sim_quad *q = &f->quads[item->idx];
+    const sim_draw *d = &f->draws[q->draw];
+    uint32_t di = q->draw - ps->first_draw;
+    res->quads++;
+    bool early = d->rec.early_z != 0;
+    unsigned in;
+    if (early) in = q->in_mask;
+    else in = (q->flags & TBR_REC_QUAD_SHADE_OUT) ? q->shade_mask : 0;
+    unsigned mask = 0;
+    if (in) {
+      tbr_ds_quad dq;
+      memset(&dq, 0, sizeof dq);
+      dq.mask = in;
+      dq.facing_back = (q->flags & TBR_REC_QUAD_FACING_BACK) != 0;
+      dq.zint = (q->flags & TBR_REC_QUAD_HAS_Z) ? q->z : NULL;
+      mask = tbr_tile_ds_quad(&fn->tb, &fn->dsa[di], q->x, q->y, &dq);
+      res->ztested++;
+    }
+    unsigned trace_depth = (q->flags & TBR_REC_QUAD_DEPTH_OUT) ? q->depth_mask : 0;
+    if (d->rec.alpha_enabled) mask &= trace_depth; /* alpha test: see draw_states() */
+    if (in && !mask) res->zkilled++;
+    if (q->flags & TBR_REC_QUAD_SHADED) res->shaded++;
+    unsigned blend = mask;
+    if (early) {
+      unsigned shade_out = (q->flags & TBR_REC_QUAD_SHADE_OUT) ? q->shade_mask : 0;
+      unsigned kill = trace_depth & ~shade_out;
+      blend = mask & ~kill;
+    }
+    unsigned trace_blend = (q->flags & TBR_REC_QUAD_BLENDED) ? q->blend_mask : 0;
+    if (blend != trace_blend || (in && mask != trace_depth)) res->mask_mismatch++;
+    if (blend && (q->flags & TBR_REC_QUAD_BLENDED) && nr) {
+      tbr_tile_blend_quad(&fn->tb, &fn->blend[di], fn->bpath[di], q->x, q->y, blend,
+                          (const float(*)[4][4])f->colors[q->color], nr);
+      res->blended_quads++;
+      res->blended_frags += (uint32_t)__builtin_popcount(blend);
+    }
+  }
+  tile_xfer(fn, false);
+  fn->mask_mismatch_total += res->mask_mismatch;
+}
+
+void sim_func_end_pass(sim_func *fn)
+{
+  fn->pass = NULL;
+}
+
+const sim_surf *sim_func_surface(const sim_func *fn, int idx)
+{
+  return idx >= 0 && (size_t)idx < fn->nsurfs ? &fn->surfs[idx] : NULL;
+}
+int sim_func_cbuf_surface(const sim_func *fn, unsigned cbuf)
+{
+  return cbuf < TBR_MAX_COLOR_BUFS ? fn->surf_cbuf[cbuf] : -1;
+}
+int sim_func_zs_surface(const sim_func *fn) { return fn->surf_zs; }
+
+int sim_func_frame_rgba8(sim_func *fn, const sim_frame *f, uint8_t **out, uint32_t *w, uint32_t *h, char *err,
+                         size_t errlen)
+{
+  const sim_surf *s = NULL;
+  if (fn->have_default)
+    for (size_t i = 0; i < fn->nsurfs; i++)
+      if (fn->surfs[i].res == fn->default_res && fn->surfs[i].level == 0 && !fn->surfs[i].is_zs) s = &fn->surfs[i];
+  if (!s) { /* no pass of this run drew to it: a display target of the frame's size */
+    for (size_t i = 0; i < f->nres; i++) {
+      const tbr_rec_resource *r = &f->res[i].rec;
+      if (r->is_display_target && r->width == f->end.width && r->height == f->end.height) {
+        int k = get_surf(fn, f, r->id, 0, 0);
+        if (k >= 0 && !fn->surfs[k].is_zs) s = &fn->surfs[k];
+        break;
+      }
+    }
+  }
+  if (!s) {
+    snprintf(err, errlen, "frame %llu: no default framebuffer of %ux%u found in the trace",
+             (unsigned long long)f->number, f->end.width, f->end.height);
+    return -1;
+  }
+  *w = f->end.width ? f->end.width : s->w;
+  *h = f->end.height ? f->end.height : s->h;
+  uint8_t *px = calloc((size_t)*w * *h, 4);
+  if (!px) abort();
+  const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+  for (uint32_t y = 0; y < *h && y < s->h; y++)
+    for (uint32_t x = 0; x < *w && x < s->w; x++) {
+      float c[4];
+      tbr_unpack_rgba_float(s->fmt, s->mem.data + (size_t)y * s->mem.stride + (size_t)x * fi->bytes, c);
+      uint8_t *o = px + ((size_t)y * *w + x) * 4;
+      for (int k = 0; k < 4; k++) o[k] = tbr_float_to_ubyte(c[k]);
+    }
+  *out = px;
+  return 0;
+}

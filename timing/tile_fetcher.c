@@ -1,0 +1,210 @@
+/* Tile Scheduler and Tile Fetcher (thesis §4.1.2, Fig. 4.4 / 4.5; §5.1 for several
+ * Raster Units).
+ *
+ * Scheduler: tiles in scanline (baseline), Z-order (Morton) or snake order
+ * (tile.order), assigned statically round robin to the Raster Units (thesis §5.1).
+ *
+ * Fetcher, four stages: (1) compute the address of the next primitive pointer of the
+ * tile into the Primitive Pointer register and reserve a Primitive Table entry (16
+ * entries); (2) when the pointer arrives, compute the attribute addresses (Attribute
+ * Pointer register); (3) each returned attribute decrements the entry's pending count;
+ * (4) the OLDEST complete entry is pushed to its Raster Unit's Tile Queue (in order).
+ * An arbiter sends at most one request per cycle to the single-ported Tile Cache,
+ * attributes first. With tile.fetcher_pipelined the next tile is fetched while the
+ * current one renders; otherwise the fetcher waits for the Raster Units to drain
+ * (the thesis' baseline design). One attribute = 3 vertices x 16 B. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+static uint32_t morton(uint32_t x, uint32_t y)
+{
+  uint32_t r = 0;
+  for (unsigned b = 0; b < 16; b++) r |= ((x >> b) & 1u) << (2 * b) | ((y >> b) & 1u) << (2 * b + 1);
+  return r;
+}
+
+void tile_schedule_order(int kind, unsigned tx, unsigned ty, uint32_t *out)
+{
+  uint32_t n = 0;
+  if (kind == 1) { /* zorder: walk the Morton curve of the enclosing power-of-two square */
+    unsigned side = 1;
+    while (side < tx || side < ty) side <<= 1;
+    for (uint32_t m = 0; m < side * side; m++) {
+      uint32_t x = 0, y = 0;
+      for (unsigned b = 0; b < 16; b++) { x |= ((m >> (2 * b)) & 1u) << b; y |= ((m >> (2 * b + 1)) & 1u) << b; }
+      if (x < tx && y < ty) out[n++] = y * tx + x;
+    }
+    (void)morton;
+    return;
+  }
+  for (unsigned y = 0; y < ty; y++)
+    for (unsigned i = 0; i < tx; i++) {
+      unsigned x = (kind == 2 && (y & 1)) ? tx - 1 - i : i; /* snake: odd rows right to left */
+      out[n++] = y * tx + x;
+    }
+}
+
+void tf_init(gpu *g)
+{
+  tile_fetcher *t = &g->tf;
+  memset(t, 0, sizeof *t);
+  char err[256];
+  tbr_cache_params p;
+  tbr_cache_params_from_config(g->cfg, "tile_cache", "tile_cache", &p);
+  t->tcache = tbr_cache_new(&p, g->st, err, sizeof err);
+  if (!t->tcache) { fprintf(stderr, "tbr-sim: tile cache: %s\n", err); abort(); }
+  memsys_add_cache_port(g->mem, "tile_cache", t->tcache);
+  t->npt = (uint32_t)tbr_cfg_uint(g->cfg, "tile.primitive_table_entries");
+  t->ring_cap = t->npt + 64;
+  t->pt = calloc(t->ring_cap, sizeof *t->pt);
+  if (!t->pt) abort();
+  simq_init(&t->attr_wait, t->ring_cap);
+  t->busy = tbr_stats_counter(g->st, "tf.busy_cycles", "Tile Fetcher cycles that sent a Tile Cache request");
+  t->stall = tbr_stats_counter(g->st, "tf.stall_cycles", "Tile Fetcher cycles with work but no request sent");
+  t->idle = tbr_stats_counter(g->st, "tf.idle_cycles", "Tile Fetcher cycles without work");
+  t->ptr_reqs = tbr_stats_counter(g->st, "tf.pointer_requests", "primitive pointer reads");
+  t->attr_reqs = tbr_stats_counter(g->st, "tf.attribute_requests", "primitive attribute reads");
+  t->pt_full = tbr_stats_counter(g->st, "tf.primitive_table_full_cycles", "cycles stage 1 waited for a Primitive Table entry");
+}
+
+void tf_free(gpu *g)
+{
+  tile_fetcher *t = &g->tf;
+  free(t->pt);
+  free(t->order);
+  simq_free(&t->attr_wait);
+  tbr_cache_free(t->tcache);
+}
+
+void tf_begin_pass(gpu *g)
+{
+  tile_fetcher *t = &g->tf;
+  uint32_t n = g->tiles_x * g->tiles_y;
+  if (n > t->cap_order) {
+    t->order = realloc(t->order, n * sizeof *t->order);
+    if (!t->order) abort();
+    t->cap_order = n;
+  }
+  tile_schedule_order(g->order_kind, g->tiles_x, g->tiles_y, t->order);
+  t->norder = n;
+  t->cur = t->pos = 0;
+  t->began = false;
+  t->pt_head = t->pt_count = t->pt_prims = 0;
+  t->ptr_reg = -1;
+}
+
+static pt_entry *ring_push(tile_fetcher *t)
+{
+  pt_entry *e = &t->pt[(t->pt_head + t->pt_count) % t->ring_cap];
+  memset(e, 0, sizeof *e);
+  e->ru = t->ru_of_cur;
+  t->pt_count++;
+  return e;
+}
+
+static bool all_ru_idle(const gpu *g)
+{
+  for (uint32_t i = 0; i < g->nru; i++)
+    if (!ru_idle(&g->ru[i])) return false;
+  return true;
+}
+
+void tf_tick(gpu *g)
+{
+  tile_fetcher *t = &g->tf;
+  uint64_t now = g->now;
+  t->ru_of_cur = g->nru ? t->cur % g->nru : 0; /* static interleaved assignment (thesis §5.1) */
+  /* stage 3: responses from the Tile Cache */
+  const tbr_mem_msg *m;
+  tbr_memq *resp = tbr_cache_resp_out(t->tcache);
+  while ((m = tbr_memq_peek(resp, now))) {
+    pt_entry *e = &t->pt[(m->id >> 1) % t->ring_cap];
+    if (m->id & 1) { if (e->pending) e->pending--; }
+    else { e->ptr_done = true; simq_push(&t->attr_wait, (uint32_t)(m->id >> 1), now + 1); }
+    tbr_memq_pop(resp);
+  }
+  /* stage 4: in-order push of the oldest entry into its Raster Unit's Tile Queue */
+  while (t->pt_count) {
+    pt_entry *e = &t->pt[t->pt_head];
+    raster_unit *ru = &g->ru[e->ru];
+    uint32_t tok;
+    if (e->marker) tok = e->marker;
+    else if (e->ptr_done && !e->pending && e->sent == e->nattrs) tok = TOK(TOK_ITEM, e->prim);
+    else break;
+    if (!simq_push(&ru->tile_q, tok, now + 1)) break;
+    if (!e->marker) t->pt_prims--;
+    t->pt_head = (t->pt_head + 1) % t->ring_cap;
+    t->pt_count--;
+  }
+  /* arbiter: one request per cycle to the single-ported Tile Cache, attributes first */
+  bool sent = false;
+  tbr_memq *req = tbr_cache_req_in(t->tcache);
+  uint32_t ei;
+  if (simq_peek(&t->attr_wait, now, &ei)) {
+    pt_entry *e = &t->pt[ei];
+    tbr_mem_msg rq = {.addr = ADDR_PB_ATTR_BASE + g->plb.prim_attr_off[e->prim] + (uint64_t)e->sent * 48,
+                      .id = ((uint64_t)ei << 1) | 1, .issued = now, .ready = now};
+    if (tbr_memq_push(req, &rq)) {
+      sent = true;
+      tbr_stat_inc(t->attr_reqs);
+      if (++e->sent == e->nattrs) simq_pop(&t->attr_wait);
+    }
+  } else if (t->ptr_reg >= 0) {
+    pt_entry *e = &t->pt[t->ptr_reg];
+    tbr_mem_msg rq = {.addr = ADDR_PB_LIST_BASE + (uint64_t)e->tile * ADDR_PB_LIST_STRIDE + (uint64_t)t->pos * 4 - 4,
+                      .id = (uint64_t)t->ptr_reg << 1, .issued = now, .ready = now};
+    if (tbr_memq_push(req, &rq)) {
+      sent = true;
+      tbr_stat_inc(t->ptr_reqs);
+      t->ptr_reg = -1;
+    }
+  }
+  /* stage 1: next primitive pointer of the current tile */
+  bool waiting = false;
+  if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) {
+    uint32_t tile = t->order[t->cur];
+    if (!t->began) {
+      if (g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) {
+        pt_entry *e = ring_push(t);
+        e->marker = TOK(TOK_BEGIN, tile);
+        e->tile = tile;
+        t->began = true;
+        t->pos = 0;
+      } else {
+        waiting = true;
+      }
+    } else if (t->pos < g->plb.lists[tile].n) {
+      if (t->pt_prims < t->npt) {
+        pt_entry *e = ring_push(t);
+        e->tile = tile;
+        e->prim = g->plb.lists[tile].prims[t->pos];
+        e->nattrs = g->frame->prims[e->prim].nr_attrs ? g->frame->prims[e->prim].nr_attrs : 1;
+        e->pending = e->nattrs;
+        t->pt_prims++;
+        t->pos++;
+        t->ptr_reg = (int)((t->pt_head + t->pt_count - 1) % t->ring_cap);
+      } else {
+        tbr_stat_inc(t->pt_full);
+        waiting = true;
+      }
+    } else {
+      pt_entry *e = ring_push(t);
+      e->marker = TOK(TOK_END, tile);
+      e->tile = tile;
+      t->cur++;
+      t->began = false;
+    }
+  }
+  if (sent) tbr_stat_inc(t->busy);
+  else if (t->pt_count || t->cur < t->norder || waiting) tbr_stat_inc(t->stall);
+  else tbr_stat_inc(t->idle);
+  tbr_cache_tick(t->tcache, now);
+}
+
+bool tf_done(const gpu *g)
+{
+  const tile_fetcher *t = &g->tf;
+  return t->cur >= t->norder && !t->pt_count && tbr_cache_idle(t->tcache);
+}
