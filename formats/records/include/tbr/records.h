@@ -1,0 +1,311 @@
+/*
+ * tbr/records.h - the RECORD SCHEMA of the GPU activity trace.
+ *
+ * The container (tbr/trace.h) stores typed records with opaque payloads; this
+ * library defines what each record type contains, as C structs with
+ * encode (struct -> tbr_buf payload) and decode (payload -> struct) functions.
+ * Written by libtbr_functional (functional/), read by the timing simulator and
+ * the tools. Field-by-field documentation: docs/trace-records.md.
+ *
+ * Conventions:
+ *  - Enum-like values are Gallium (Mesa 22.3.6) values: PIPE_FUNC_*,
+ *    PIPE_BLENDFACTOR_*, PIPE_BLEND_*, PIPE_FORMAT_*, PIPE_PRIM_*,
+ *    PIPE_TEX_WRAP_*, PIPE_TEX_FILTER_*, PIPE_TEX_MIPFILTER_*, PIPE_STENCIL_OP_*,
+ *    PIPE_FACE_*, PIPE_MASK_* (see docs/trace-records.md for the tables).
+ *  - Integers are LEB128 varints unless said otherwise, floats raw IEEE-754.
+ *  - Decoders return 0 on success, -1 if the payload is malformed (short,
+ *    trailing bytes, out-of-range values). Pointers in decoded structs
+ *    (text, constant data) point INTO the payload: valid until the next
+ *    reader call.
+ *  - Each frame is self-contained: a RESOURCE and a SHADER record describing
+ *    an object appear in the frame before the first record referencing it.
+ *  - Encoders append to the buffer (callers reset it); they return 0, or -1 if
+ *    the buffer ran out of memory or a value does not fit the schema.
+ */
+#ifndef TBR_RECORDS_H
+#define TBR_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tbr/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Schema version, stored in the container metadata as "records_schema=N".
+ * A reader must refuse a different major. */
+#define TBR_RECORDS_SCHEMA_VERSION 1
+
+enum tbr_rec_type {
+    TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
+    TBR_REC_RESOURCE = 2,       /* description of a texture/render target/buffer */
+    TBR_REC_UPLOAD = 3,         /* CPU write into a resource (texture/buffer upload) */
+    TBR_REC_SHADER_CREATE = 4,  /* a shader was created (sizes only) */
+    TBR_REC_SHADER = 5,         /* shader text (TGSI), once per frame before first use */
+    TBR_REC_RENDER_PASS = 6,    /* framebuffer binding (render targets) */
+    TBR_REC_CLEAR = 7,
+    TBR_REC_DRAW = 8,           /* draw call with its complete render state */
+    TBR_REC_DRAW_END = 9,       /* all primitives/quads of the draw were emitted */
+    TBR_REC_PRIM = 10,          /* primitive reaching triangle/line/point setup */
+    TBR_REC_QUADS = 11,         /* batch of 2x2 quads from the rasterizer, with their fate */
+    TBR_REC_TILE = 12,          /* softpipe tile-cache event (pack/unpack points) */
+    TBR_REC_FLUSH = 13,         /* pipe->flush */
+    TBR_REC_UNSUPPORTED = 14,   /* a feature the recorder does not model was used */
+    TBR_REC_PATH = 15,          /* a distinct executed instruction path of a shader */
+    TBR_REC_TYPE_COUNT
+};
+
+const char *tbr_rec_type_name(uint16_t type); /* "QUADS", ... or NULL if unknown */
+
+#define TBR_REC_MAX_CBUFS 8u
+#define TBR_REC_MAX_TEXTURES 16u
+#define TBR_REC_MAX_CONSTBUFS 4u
+#define TBR_REC_MAX_ATTRIBS 32u
+#define TBR_REC_MAX_QUADS 1024u   /* quads per QUADS record */
+
+/* ---- FRAME_END ---------------------------------------------------------- */
+typedef struct tbr_rec_frame_end {
+    uint64_t frame;          /* 0-based swap count in the source trace */
+    uint32_t width, height;  /* default framebuffer (reference PNG) size */
+    uint64_t draws, quads, shaded_quads, shaded_fragments, prims, clears;
+    char png[64];            /* reference PNG path relative to TBR_OUT_DIR ("" if none) */
+} tbr_rec_frame_end;
+
+/* ---- RESOURCE ----------------------------------------------------------- */
+typedef struct tbr_rec_resource {
+    uint32_t id, target, format, width, height, depth, array_size, last_level;
+    uint32_t nr_samples, bind, block_bytes, is_display_target;
+    char format_name[64];    /* e.g. "PIPE_FORMAT_B8G8R8A8_UNORM" */
+} tbr_rec_resource;
+
+/* ---- UPLOAD ------------------------------------------------------------- */
+typedef struct tbr_rec_upload {
+    uint32_t resource_id, level;
+    int32_t box[6];          /* x, y, z, width, height, depth (texels; bytes for buffers) */
+    uint64_t bytes;
+} tbr_rec_upload;
+
+/* ---- SHADER_CREATE / SHADER ---------------------------------------------- */
+enum tbr_rec_stage { TBR_REC_STAGE_VS = 0, TBR_REC_STAGE_FS = 1 };
+
+typedef struct tbr_rec_shader {
+    uint32_t id, stage, internal, num_tokens, num_instructions;
+    uint32_t parent_id;      /* SHADER only: for FS variants, the SHADER_CREATE id they derive from (else = id) */
+    uint32_t text_len;       /* bytes of TGSI text (both record types) */
+    const char *text;        /* SHADER only: tgsi_dump text, NOT NUL-terminated; NULL in SHADER_CREATE */
+} tbr_rec_shader;
+
+/* ---- RENDER_PASS -------------------------------------------------------- */
+typedef struct tbr_rec_surface {
+    uint32_t valid, resource_id, format, level, first_layer, last_layer, width, height;
+} tbr_rec_surface;
+
+typedef struct tbr_rec_render_pass {
+    uint32_t seq;            /* render pass number within the frame (0-based) */
+    uint32_t width, height, layers, samples, nr_cbufs;
+    tbr_rec_surface cbufs[TBR_REC_MAX_CBUFS];
+    tbr_rec_surface zsbuf;
+    uint32_t is_default;     /* cbuf 0 is the EGL surface's buffer */
+} tbr_rec_render_pass;
+
+/* ---- CLEAR -------------------------------------------------------------- */
+typedef struct tbr_rec_clear {
+    uint32_t buffers;        /* PIPE_CLEAR_COLOR0 (4) << i, PIPE_CLEAR_DEPTH 1, PIPE_CLEAR_STENCIL 2 */
+    float color_f[4];
+    uint32_t color_ui[4];
+    double depth;
+    uint32_t stencil;
+    uint64_t zs_packed;
+    uint32_t zs_partial, has_scissor;
+    uint32_t scissor[4];
+} tbr_rec_clear;
+
+/* ---- DRAW --------------------------------------------------------------- */
+/* Scalar fields of the draw, in encoding order (X(name) for uint32, F(name)
+ * for float). */
+#define TBR_REC_DRAW_FIELDS(X, F) \
+    X(seq) X(mode) X(index_size) X(start) X(count) X(instance_count) X(start_instance) \
+    X(min_index) X(max_index) X(vs_id) X(fs_id) X(internal) X(early_z) \
+    X(fs_uses_kill) X(fs_writes_z) X(fs_writes_stencil) \
+    X(flatshade) X(flatshade_first) X(light_twoside) X(front_ccw) X(cull_face) \
+    X(fill_front) X(fill_back) X(scissor_enable) X(half_pixel_center) X(bottom_edge_rule) \
+    X(multisample) X(rasterizer_discard) X(depth_clip_near) X(depth_clip_far) X(clip_halfz) \
+    X(point_quad_rasterization) X(sprite_coord_enable) X(sprite_coord_mode) \
+    X(line_smooth) X(poly_smooth) X(poly_stipple_enable) X(line_stipple_enable) \
+    X(offset_tri) X(offset_line) X(offset_point) \
+    F(offset_units) F(offset_scale) F(offset_clamp) F(point_size) F(line_width) \
+    X(depth_enabled) X(depth_writemask) X(depth_func) \
+    X(alpha_enabled) X(alpha_func) F(alpha_ref) \
+    X(depth_bounds_test) F(depth_bounds_min) F(depth_bounds_max) \
+    X(independent_blend_enable) X(logicop_enable) X(logicop_func) X(dither) \
+    X(alpha_to_coverage) X(alpha_to_one) \
+    X(nr_cbufs) X(zs_format) X(num_vs_textures)
+
+typedef struct tbr_rec_stencil {
+    uint32_t enabled, func, fail_op, zpass_op, zfail_op, valuemask, writemask, ref;
+} tbr_rec_stencil;
+
+typedef struct tbr_rec_rt_blend {
+    uint32_t blend_enable, rgb_func, rgb_src, rgb_dst, alpha_func, alpha_src, alpha_dst, colormask;
+} tbr_rec_rt_blend;
+
+typedef struct tbr_rec_texture {
+    uint32_t unit;           /* sampler view slot */
+    uint32_t resource_id, view_format, first_level, last_level, first_layer, last_layer;
+    uint32_t swizzle[4];
+    uint32_t has_sampler, wrap_s, wrap_t, wrap_r, min_img_filter, min_mip_filter, mag_img_filter;
+    uint32_t compare_mode, compare_func, normalized_coords, seamless_cube_map, max_anisotropy;
+    float lod_bias, min_lod, max_lod;
+    float border_color[4];
+} tbr_rec_texture;
+
+typedef struct tbr_rec_constbuf {
+    uint32_t size;           /* bytes (0: unbound) */
+    const uint8_t *data;     /* into the payload */
+} tbr_rec_constbuf;
+
+typedef struct tbr_rec_draw {
+#define TBR_REC_X_(name) uint32_t name;
+#define TBR_REC_F_(name) float name;
+    TBR_REC_DRAW_FIELDS(TBR_REC_X_, TBR_REC_F_)
+#undef TBR_REC_X_
+#undef TBR_REC_F_
+    int32_t index_bias;
+    tbr_rec_stencil stencil[2];
+    tbr_rec_rt_blend rt[TBR_REC_MAX_CBUFS];
+    float blend_color[4];
+    float viewport_scale[3], viewport_translate[3];
+    uint32_t scissor[4];
+    uint32_t cbuf_format[TBR_REC_MAX_CBUFS];
+    uint32_t num_textures;   /* entries used in textures[] (bound units only) */
+    tbr_rec_texture textures[TBR_REC_MAX_TEXTURES];
+    tbr_rec_constbuf vs_const[TBR_REC_MAX_CONSTBUFS];
+    tbr_rec_constbuf fs_const[TBR_REC_MAX_CONSTBUFS];
+    char unsupported[256];   /* comma-separated feature names, "" if none */
+} tbr_rec_draw;
+
+/* ---- DRAW_END ----------------------------------------------------------- */
+typedef struct tbr_rec_draw_end {
+    uint32_t seq;
+    uint64_t prims, quads, shaded_quads, shaded_fragments, blended_fragments;
+} tbr_rec_draw_end;
+
+/* ---- PRIM --------------------------------------------------------------- */
+#define TBR_REC_PRIM_CULLED 0x1u
+typedef struct tbr_rec_prim {
+    uint32_t draw_seq, index, kind, flags;  /* kind: 1 point, 2 line, 3 triangle */
+    float det;
+    uint32_t nr_attrs;       /* attribute 0 = window position x, y, z, w */
+    float v[3][TBR_REC_MAX_ATTRIBS][4]; /* kind vertices used */
+} tbr_rec_prim;
+
+/* ---- QUADS -------------------------------------------------------------- */
+#define TBR_REC_QUAD_HAS_Z       0x01u
+#define TBR_REC_QUAD_SHADED      0x02u
+#define TBR_REC_QUAD_SHADE_OUT   0x04u
+#define TBR_REC_QUAD_DEPTH_OUT   0x08u
+#define TBR_REC_QUAD_BLENDED     0x10u
+#define TBR_REC_QUAD_FACING_BACK 0x20u
+
+typedef struct tbr_rec_quad {
+    int32_t x, y;            /* top-left pixel, even; y down */
+    uint32_t prim, prim_kind, flags;
+    uint32_t in_mask, depth_mask, shade_mask, blend_mask; /* 4-bit, bit j = fragment j */
+    uint32_t path;           /* if SHADED: PATH id of the fragment shader execution (0 = not recorded) */
+    uint32_t z[4];           /* if HAS_Z */
+    float color[TBR_REC_MAX_CBUFS][4][4]; /* [cbuf][rgba][fragment]; only blend_mask lanes stored, others 0 */
+} tbr_rec_quad;
+
+typedef struct tbr_rec_quads_header {
+    uint32_t draw_seq, nr_cbufs, count;
+} tbr_rec_quads_header;
+
+/* ---- TILE --------------------------------------------------------------- */
+enum tbr_rec_tile_kind {
+    TBR_REC_TILE_LOAD = 1, TBR_REC_TILE_LOAD_CLEAR = 2, TBR_REC_TILE_STORE = 3,
+    TBR_REC_TILE_STORE_CLEAR = 4, TBR_REC_TILE_CLEAR_ALL = 5
+};
+typedef struct tbr_rec_tile {
+    uint32_t kind, is_zs, cbuf, resource_id, level, layer, tile_x, tile_y, tile_size;
+} tbr_rec_tile;
+
+/* ---- PATH --------------------------------------------------------------- */
+/* n entries of (u16 pc, u8 active-lane mask), stored fixed-width in the payload:
+ * read them with tbr_rec_path_pc() / tbr_rec_path_mask(). */
+typedef struct tbr_rec_path {
+    uint32_t id, shader_id, stage, truncated, n;
+    const uint8_t *entries;  /* 3 * n bytes (encode: may be NULL, then pc/mask arrays are used) */
+    const uint16_t *pc;      /* encode only */
+    const uint8_t *mask;     /* encode only */
+} tbr_rec_path;
+
+static inline uint16_t tbr_rec_path_pc(const tbr_rec_path *p, uint32_t i)
+{
+    return (uint16_t)(p->entries[3 * i] | (p->entries[3 * i + 1] << 8));
+}
+static inline uint8_t tbr_rec_path_mask(const tbr_rec_path *p, uint32_t i)
+{
+    return p->entries[3 * i + 2];
+}
+
+/* ---- FLUSH / UNSUPPORTED ------------------------------------------------- */
+typedef struct tbr_rec_flush {
+    uint32_t flags;
+} tbr_rec_flush;
+
+typedef struct tbr_rec_unsupported {
+    char name[64];
+} tbr_rec_unsupported;
+
+/* ---- encode / decode ------------------------------------------------------ */
+int tbr_rec_frame_end_encode(tbr_buf *b, const tbr_rec_frame_end *r);
+int tbr_rec_frame_end_decode(const uint8_t *p, size_t n, tbr_rec_frame_end *r);
+int tbr_rec_resource_encode(tbr_buf *b, const tbr_rec_resource *r);
+int tbr_rec_resource_decode(const uint8_t *p, size_t n, tbr_rec_resource *r);
+int tbr_rec_upload_encode(tbr_buf *b, const tbr_rec_upload *r);
+int tbr_rec_upload_decode(const uint8_t *p, size_t n, tbr_rec_upload *r);
+/* SHADER_CREATE: text is not stored (text_len is). SHADER: text stored. */
+int tbr_rec_shader_create_encode(tbr_buf *b, const tbr_rec_shader *r);
+int tbr_rec_shader_create_decode(const uint8_t *p, size_t n, tbr_rec_shader *r);
+int tbr_rec_shader_encode(tbr_buf *b, const tbr_rec_shader *r);
+int tbr_rec_shader_decode(const uint8_t *p, size_t n, tbr_rec_shader *r);
+int tbr_rec_render_pass_encode(tbr_buf *b, const tbr_rec_render_pass *r);
+int tbr_rec_render_pass_decode(const uint8_t *p, size_t n, tbr_rec_render_pass *r);
+int tbr_rec_clear_encode(tbr_buf *b, const tbr_rec_clear *r);
+int tbr_rec_clear_decode(const uint8_t *p, size_t n, tbr_rec_clear *r);
+int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r);
+int tbr_rec_draw_decode(const uint8_t *p, size_t n, tbr_rec_draw *r);
+int tbr_rec_draw_end_encode(tbr_buf *b, const tbr_rec_draw_end *r);
+int tbr_rec_draw_end_decode(const uint8_t *p, size_t n, tbr_rec_draw_end *r);
+int tbr_rec_prim_encode(tbr_buf *b, const tbr_rec_prim *r);
+int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r);
+int tbr_rec_tile_encode(tbr_buf *b, const tbr_rec_tile *r);
+int tbr_rec_tile_decode(const uint8_t *p, size_t n, tbr_rec_tile *r);
+int tbr_rec_flush_encode(tbr_buf *b, const tbr_rec_flush *r);
+int tbr_rec_flush_decode(const uint8_t *p, size_t n, tbr_rec_flush *r);
+int tbr_rec_unsupported_encode(tbr_buf *b, const tbr_rec_unsupported *r);
+int tbr_rec_unsupported_decode(const uint8_t *p, size_t n, tbr_rec_unsupported *r);
+int tbr_rec_path_encode(tbr_buf *b, const tbr_rec_path *r);
+int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r);
+
+/* QUADS is streamed: header, then `count` quads.
+ * Encode: tbr_rec_quads_begin() writes a header with a count placeholder;
+ * append quads with tbr_rec_quads_add(); tbr_rec_quads_finish() patches the
+ * count (the header is written as fixed-width u32s so it can be patched).
+ * Decode: tbr_rec_quads_open() reads the header into h and sets up cursor c;
+ * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
+ * checks that the payload was consumed exactly. */
+int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs);
+int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q);
+int tbr_rec_quads_finish(tbr_buf *b, uint32_t count);
+int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h);
+int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_quad *q);
+int tbr_rec_quads_close(tbr_cursor *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TBR_RECORDS_H */

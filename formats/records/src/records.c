@@ -1,0 +1,731 @@
+/* Record schema encode/decode (tbr/records.h, docs/trace-records.md). */
+#include "tbr/records.h"
+
+#include <string.h>
+
+static const char *const type_names[TBR_REC_TYPE_COUNT] = {
+    [TBR_REC_FRAME_END] = "FRAME_END",   [TBR_REC_RESOURCE] = "RESOURCE",
+    [TBR_REC_UPLOAD] = "UPLOAD",         [TBR_REC_SHADER_CREATE] = "SHADER_CREATE",
+    [TBR_REC_SHADER] = "SHADER",         [TBR_REC_RENDER_PASS] = "RENDER_PASS",
+    [TBR_REC_CLEAR] = "CLEAR",           [TBR_REC_DRAW] = "DRAW",
+    [TBR_REC_DRAW_END] = "DRAW_END",     [TBR_REC_PRIM] = "PRIM",
+    [TBR_REC_QUADS] = "QUADS",           [TBR_REC_TILE] = "TILE",
+    [TBR_REC_FLUSH] = "FLUSH",           [TBR_REC_UNSUPPORTED] = "UNSUPPORTED",
+    [TBR_REC_PATH] = "PATH",
+};
+
+const char *tbr_rec_type_name(uint16_t type)
+{
+    return type < TBR_REC_TYPE_COUNT ? type_names[type] : NULL;
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static void put_u(tbr_buf *b, uint64_t v) { tbr_buf_put_uvarint(b, v); }
+static void put_s(tbr_buf *b, int64_t v) { tbr_buf_put_svarint(b, v); }
+static void put_f(tbr_buf *b, float v) { tbr_buf_put_f32(b, v); }
+
+static int put_cstr(tbr_buf *b, const char *s, size_t max)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n >= max)
+        return -1;
+    tbr_buf_put_lbytes(b, s ? s : "", n);
+    return 0;
+}
+
+static int done(const tbr_buf *b, int rc)
+{
+    return (rc == 0 && tbr_buf_ok(b)) ? 0 : -1;
+}
+
+static uint32_t get_u(tbr_cursor *c) { return tbr_cursor_uvarint32(c); }
+static uint64_t get_u64(tbr_cursor *c) { return tbr_cursor_uvarint(c); }
+static float get_f(tbr_cursor *c) { return tbr_cursor_f32(c); }
+
+static void get_cstr(tbr_cursor *c, char *out, size_t max)
+{
+    size_t n = 0;
+    const uint8_t *p = tbr_cursor_lbytes(c, &n);
+    if (!p || n >= max) {
+        tbr_cursor_fail(c);
+        out[0] = 0;
+        return;
+    }
+    memcpy(out, p, n);
+    out[n] = 0;
+}
+
+static int get_u_max(tbr_cursor *c, uint32_t max, uint32_t *out)
+{
+    uint32_t v = get_u(c);
+    if (v > max) {
+        tbr_cursor_fail(c);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int finish(tbr_cursor *c)
+{
+    return tbr_cursor_at_end(c) ? 0 : -1;
+}
+
+/* ---- FRAME_END ------------------------------------------------------------ */
+
+int tbr_rec_frame_end_encode(tbr_buf *b, const tbr_rec_frame_end *r)
+{
+    put_u(b, r->frame);
+    put_u(b, r->width);
+    put_u(b, r->height);
+    put_u(b, r->draws);
+    put_u(b, r->quads);
+    put_u(b, r->shaded_quads);
+    put_u(b, r->shaded_fragments);
+    put_u(b, r->prims);
+    put_u(b, r->clears);
+    return done(b, put_cstr(b, r->png, sizeof(r->png)));
+}
+
+int tbr_rec_frame_end_decode(const uint8_t *p, size_t n, tbr_rec_frame_end *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->frame = get_u64(&c);
+    r->width = get_u(&c);
+    r->height = get_u(&c);
+    r->draws = get_u64(&c);
+    r->quads = get_u64(&c);
+    r->shaded_quads = get_u64(&c);
+    r->shaded_fragments = get_u64(&c);
+    r->prims = get_u64(&c);
+    r->clears = get_u64(&c);
+    get_cstr(&c, r->png, sizeof(r->png));
+    return finish(&c);
+}
+
+/* ---- RESOURCE ------------------------------------------------------------- */
+
+int tbr_rec_resource_encode(tbr_buf *b, const tbr_rec_resource *r)
+{
+    const uint32_t v[] = { r->id, r->target, r->format, r->width, r->height, r->depth,
+                           r->array_size, r->last_level, r->nr_samples, r->bind,
+                           r->block_bytes, r->is_display_target };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        put_u(b, v[i]);
+    return done(b, put_cstr(b, r->format_name, sizeof(r->format_name)));
+}
+
+int tbr_rec_resource_decode(const uint8_t *p, size_t n, tbr_rec_resource *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    uint32_t *v[] = { &r->id, &r->target, &r->format, &r->width, &r->height, &r->depth,
+                      &r->array_size, &r->last_level, &r->nr_samples, &r->bind,
+                      &r->block_bytes, &r->is_display_target };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        *v[i] = get_u(&c);
+    get_cstr(&c, r->format_name, sizeof(r->format_name));
+    return finish(&c);
+}
+
+/* ---- UPLOAD --------------------------------------------------------------- */
+
+int tbr_rec_upload_encode(tbr_buf *b, const tbr_rec_upload *r)
+{
+    put_u(b, r->resource_id);
+    put_u(b, r->level);
+    for (int i = 0; i < 6; i++)
+        put_s(b, r->box[i]);
+    put_u(b, r->bytes);
+    return done(b, 0);
+}
+
+int tbr_rec_upload_decode(const uint8_t *p, size_t n, tbr_rec_upload *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->resource_id = get_u(&c);
+    r->level = get_u(&c);
+    for (int i = 0; i < 6; i++)
+        r->box[i] = tbr_cursor_svarint32(&c);
+    r->bytes = get_u64(&c);
+    return finish(&c);
+}
+
+/* ---- SHADER_CREATE / SHADER ----------------------------------------------- */
+
+static void shader_put_common(tbr_buf *b, const tbr_rec_shader *r)
+{
+    put_u(b, r->id);
+    put_u(b, r->stage);
+    put_u(b, r->internal);
+    put_u(b, r->num_tokens);
+    put_u(b, r->num_instructions);
+}
+
+static void shader_get_common(tbr_cursor *c, tbr_rec_shader *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->id = get_u(c);
+    r->stage = get_u(c);
+    r->internal = get_u(c);
+    r->num_tokens = get_u(c);
+    r->num_instructions = get_u(c);
+    if (r->stage > TBR_REC_STAGE_FS || r->internal > 1)
+        tbr_cursor_fail(c);
+}
+
+int tbr_rec_shader_create_encode(tbr_buf *b, const tbr_rec_shader *r)
+{
+    shader_put_common(b, r);
+    put_u(b, r->text_len);
+    return done(b, 0);
+}
+
+int tbr_rec_shader_create_decode(const uint8_t *p, size_t n, tbr_rec_shader *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    shader_get_common(&c, r);
+    r->text_len = get_u(&c);
+    return finish(&c);
+}
+
+int tbr_rec_shader_encode(tbr_buf *b, const tbr_rec_shader *r)
+{
+    shader_put_common(b, r);
+    put_u(b, r->parent_id);
+    if (!r->text && r->text_len)
+        return -1;
+    tbr_buf_put_lbytes(b, r->text ? r->text : "", r->text_len);
+    return done(b, 0);
+}
+
+int tbr_rec_shader_decode(const uint8_t *p, size_t n, tbr_rec_shader *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    shader_get_common(&c, r);
+    r->parent_id = get_u(&c);
+    size_t len = 0;
+    const uint8_t *t = tbr_cursor_lbytes(&c, &len);
+    if (t && len <= UINT32_MAX) {
+        r->text = (const char *)t;
+        r->text_len = (uint32_t)len;
+    }
+    return finish(&c);
+}
+
+/* ---- RENDER_PASS ---------------------------------------------------------- */
+
+static void surface_put(tbr_buf *b, const tbr_rec_surface *s)
+{
+    put_u(b, s->valid);
+    if (!s->valid)
+        return;
+    put_u(b, s->resource_id);
+    put_u(b, s->format);
+    put_u(b, s->level);
+    put_u(b, s->first_layer);
+    put_u(b, s->last_layer);
+    put_u(b, s->width);
+    put_u(b, s->height);
+}
+
+static void surface_get(tbr_cursor *c, tbr_rec_surface *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->valid = get_u(c);
+    if (s->valid > 1)
+        tbr_cursor_fail(c);
+    if (!s->valid)
+        return;
+    s->resource_id = get_u(c);
+    s->format = get_u(c);
+    s->level = get_u(c);
+    s->first_layer = get_u(c);
+    s->last_layer = get_u(c);
+    s->width = get_u(c);
+    s->height = get_u(c);
+}
+
+int tbr_rec_render_pass_encode(tbr_buf *b, const tbr_rec_render_pass *r)
+{
+    if (r->nr_cbufs > TBR_REC_MAX_CBUFS)
+        return -1;
+    put_u(b, r->seq);
+    put_u(b, r->width);
+    put_u(b, r->height);
+    put_u(b, r->layers);
+    put_u(b, r->samples);
+    put_u(b, r->is_default);
+    put_u(b, r->nr_cbufs);
+    for (uint32_t i = 0; i < r->nr_cbufs; i++)
+        surface_put(b, &r->cbufs[i]);
+    surface_put(b, &r->zsbuf);
+    return done(b, 0);
+}
+
+int tbr_rec_render_pass_decode(const uint8_t *p, size_t n, tbr_rec_render_pass *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->seq = get_u(&c);
+    r->width = get_u(&c);
+    r->height = get_u(&c);
+    r->layers = get_u(&c);
+    r->samples = get_u(&c);
+    r->is_default = get_u(&c);
+    if (get_u_max(&c, TBR_REC_MAX_CBUFS, &r->nr_cbufs))
+        return -1;
+    for (uint32_t i = 0; i < r->nr_cbufs; i++)
+        surface_get(&c, &r->cbufs[i]);
+    surface_get(&c, &r->zsbuf);
+    return finish(&c);
+}
+
+/* ---- CLEAR ---------------------------------------------------------------- */
+
+int tbr_rec_clear_encode(tbr_buf *b, const tbr_rec_clear *r)
+{
+    put_u(b, r->buffers);
+    for (int i = 0; i < 4; i++)
+        put_f(b, r->color_f[i]);
+    for (int i = 0; i < 4; i++)
+        tbr_buf_put_u32(b, r->color_ui[i]);
+    tbr_buf_put_f64(b, r->depth);
+    put_u(b, r->stencil);
+    put_u(b, r->zs_packed);
+    put_u(b, r->zs_partial);
+    put_u(b, r->has_scissor);
+    for (int i = 0; i < 4; i++)
+        put_u(b, r->scissor[i]);
+    return done(b, 0);
+}
+
+int tbr_rec_clear_decode(const uint8_t *p, size_t n, tbr_rec_clear *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->buffers = get_u(&c);
+    for (int i = 0; i < 4; i++)
+        r->color_f[i] = get_f(&c);
+    for (int i = 0; i < 4; i++)
+        r->color_ui[i] = tbr_cursor_u32(&c);
+    r->depth = tbr_cursor_f64(&c);
+    r->stencil = get_u(&c);
+    r->zs_packed = get_u64(&c);
+    r->zs_partial = get_u(&c);
+    r->has_scissor = get_u(&c);
+    for (int i = 0; i < 4; i++)
+        r->scissor[i] = get_u(&c);
+    return finish(&c);
+}
+
+/* ---- DRAW ----------------------------------------------------------------- */
+
+static void constbuf_put(tbr_buf *b, const tbr_rec_constbuf *cb)
+{
+    tbr_buf_put_lbytes(b, cb->data, cb->data ? cb->size : 0);
+}
+
+static void constbuf_get(tbr_cursor *c, tbr_rec_constbuf *cb)
+{
+    size_t len = 0;
+    const uint8_t *d = tbr_cursor_lbytes(c, &len);
+    cb->data = (d && len) ? d : NULL;
+    cb->size = (d && len <= UINT32_MAX) ? (uint32_t)len : 0;
+}
+
+int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r)
+{
+    if (r->nr_cbufs > TBR_REC_MAX_CBUFS || r->num_textures > TBR_REC_MAX_TEXTURES)
+        return -1;
+#define TBR_REC_X_(name) put_u(b, r->name);
+#define TBR_REC_F_(name) put_f(b, r->name);
+    TBR_REC_DRAW_FIELDS(TBR_REC_X_, TBR_REC_F_)
+#undef TBR_REC_X_
+#undef TBR_REC_F_
+    put_s(b, r->index_bias);
+    for (int i = 0; i < 2; i++) {
+        const tbr_rec_stencil *s = &r->stencil[i];
+        const uint32_t v[] = { s->enabled, s->func, s->fail_op, s->zpass_op, s->zfail_op,
+                               s->valuemask, s->writemask, s->ref };
+        for (size_t k = 0; k < 8; k++)
+            put_u(b, v[k]);
+    }
+    for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++) {
+        const tbr_rec_rt_blend *t = &r->rt[i];
+        const uint32_t v[] = { t->blend_enable, t->rgb_func, t->rgb_src, t->rgb_dst,
+                               t->alpha_func, t->alpha_src, t->alpha_dst, t->colormask };
+        for (size_t k = 0; k < 8; k++)
+            put_u(b, v[k]);
+    }
+    for (int i = 0; i < 4; i++)
+        put_f(b, r->blend_color[i]);
+    for (int i = 0; i < 3; i++)
+        put_f(b, r->viewport_scale[i]);
+    for (int i = 0; i < 3; i++)
+        put_f(b, r->viewport_translate[i]);
+    for (int i = 0; i < 4; i++)
+        put_u(b, r->scissor[i]);
+    for (uint32_t i = 0; i < r->nr_cbufs; i++)
+        put_u(b, r->cbuf_format[i]);
+    put_u(b, r->num_textures);
+    for (uint32_t i = 0; i < r->num_textures; i++) {
+        const tbr_rec_texture *t = &r->textures[i];
+        const uint32_t v[] = { t->unit, t->resource_id, t->view_format, t->first_level,
+                               t->last_level, t->first_layer, t->last_layer, t->swizzle[0],
+                               t->swizzle[1], t->swizzle[2], t->swizzle[3], t->has_sampler,
+                               t->wrap_s, t->wrap_t, t->wrap_r, t->min_img_filter,
+                               t->min_mip_filter, t->mag_img_filter, t->compare_mode,
+                               t->compare_func, t->normalized_coords, t->seamless_cube_map,
+                               t->max_anisotropy };
+        for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+            put_u(b, v[k]);
+        put_f(b, t->lod_bias);
+        put_f(b, t->min_lod);
+        put_f(b, t->max_lod);
+        for (int k = 0; k < 4; k++)
+            put_f(b, t->border_color[k]);
+    }
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
+        constbuf_put(b, &r->vs_const[i]);
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
+        constbuf_put(b, &r->fs_const[i]);
+    return done(b, put_cstr(b, r->unsupported, sizeof(r->unsupported)));
+}
+
+int tbr_rec_draw_decode(const uint8_t *p, size_t n, tbr_rec_draw *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+#define TBR_REC_X_(name) r->name = get_u(&c);
+#define TBR_REC_F_(name) r->name = get_f(&c);
+    TBR_REC_DRAW_FIELDS(TBR_REC_X_, TBR_REC_F_)
+#undef TBR_REC_X_
+#undef TBR_REC_F_
+    if (r->nr_cbufs > TBR_REC_MAX_CBUFS)
+        return -1;
+    r->index_bias = tbr_cursor_svarint32(&c);
+    for (int i = 0; i < 2; i++) {
+        tbr_rec_stencil *s = &r->stencil[i];
+        uint32_t *v[] = { &s->enabled, &s->func, &s->fail_op, &s->zpass_op, &s->zfail_op,
+                          &s->valuemask, &s->writemask, &s->ref };
+        for (size_t k = 0; k < 8; k++)
+            *v[k] = get_u(&c);
+    }
+    for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++) {
+        tbr_rec_rt_blend *t = &r->rt[i];
+        uint32_t *v[] = { &t->blend_enable, &t->rgb_func, &t->rgb_src, &t->rgb_dst,
+                          &t->alpha_func, &t->alpha_src, &t->alpha_dst, &t->colormask };
+        for (size_t k = 0; k < 8; k++)
+            *v[k] = get_u(&c);
+    }
+    for (int i = 0; i < 4; i++)
+        r->blend_color[i] = get_f(&c);
+    for (int i = 0; i < 3; i++)
+        r->viewport_scale[i] = get_f(&c);
+    for (int i = 0; i < 3; i++)
+        r->viewport_translate[i] = get_f(&c);
+    for (int i = 0; i < 4; i++)
+        r->scissor[i] = get_u(&c);
+    for (uint32_t i = 0; i < r->nr_cbufs; i++)
+        r->cbuf_format[i] = get_u(&c);
+    if (get_u_max(&c, TBR_REC_MAX_TEXTURES, &r->num_textures))
+        return -1;
+    for (uint32_t i = 0; i < r->num_textures; i++) {
+        tbr_rec_texture *t = &r->textures[i];
+        uint32_t *v[] = { &t->unit, &t->resource_id, &t->view_format, &t->first_level,
+                          &t->last_level, &t->first_layer, &t->last_layer, &t->swizzle[0],
+                          &t->swizzle[1], &t->swizzle[2], &t->swizzle[3], &t->has_sampler,
+                          &t->wrap_s, &t->wrap_t, &t->wrap_r, &t->min_img_filter,
+                          &t->min_mip_filter, &t->mag_img_filter, &t->compare_mode,
+                          &t->compare_func, &t->normalized_coords, &t->seamless_cube_map,
+                          &t->max_anisotropy };
+        for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+            *v[k] = get_u(&c);
+        t->lod_bias = get_f(&c);
+        t->min_lod = get_f(&c);
+        t->max_lod = get_f(&c);
+        for (int k = 0; k < 4; k++)
+            t->border_color[k] = get_f(&c);
+    }
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
+        constbuf_get(&c, &r->vs_const[i]);
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
+        constbuf_get(&c, &r->fs_const[i]);
+    get_cstr(&c, r->unsupported, sizeof(r->unsupported));
+    return finish(&c);
+}
+
+/* ---- DRAW_END ------------------------------------------------------------- */
+
+int tbr_rec_draw_end_encode(tbr_buf *b, const tbr_rec_draw_end *r)
+{
+    put_u(b, r->seq);
+    put_u(b, r->prims);
+    put_u(b, r->quads);
+    put_u(b, r->shaded_quads);
+    put_u(b, r->shaded_fragments);
+    put_u(b, r->blended_fragments);
+    return done(b, 0);
+}
+
+int tbr_rec_draw_end_decode(const uint8_t *p, size_t n, tbr_rec_draw_end *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->seq = get_u(&c);
+    r->prims = get_u64(&c);
+    r->quads = get_u64(&c);
+    r->shaded_quads = get_u64(&c);
+    r->shaded_fragments = get_u64(&c);
+    r->blended_fragments = get_u64(&c);
+    return finish(&c);
+}
+
+/* ---- PRIM ----------------------------------------------------------------- */
+
+static uint32_t prim_nverts(uint32_t kind)
+{
+    return (kind >= 1 && kind <= 3) ? kind : 0;
+}
+
+int tbr_rec_prim_encode(tbr_buf *b, const tbr_rec_prim *r)
+{
+    uint32_t nv = prim_nverts(r->kind);
+    if (!nv || r->nr_attrs > TBR_REC_MAX_ATTRIBS)
+        return -1;
+    put_u(b, r->draw_seq);
+    put_u(b, r->index);
+    put_u(b, r->kind);
+    put_u(b, r->flags);
+    put_f(b, r->det);
+    put_u(b, r->nr_attrs);
+    for (uint32_t v = 0; v < nv; v++)
+        for (uint32_t a = 0; a < r->nr_attrs; a++)
+            for (int k = 0; k < 4; k++)
+                put_f(b, r->v[v][a][k]);
+    return done(b, 0);
+}
+
+int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->draw_seq = get_u(&c);
+    r->index = get_u(&c);
+    r->kind = get_u(&c);
+    r->flags = get_u(&c);
+    r->det = get_f(&c);
+    uint32_t nv = prim_nverts(r->kind);
+    if (!nv || get_u_max(&c, TBR_REC_MAX_ATTRIBS, &r->nr_attrs))
+        return -1;
+    for (uint32_t v = 0; v < nv; v++)
+        for (uint32_t a = 0; a < r->nr_attrs; a++)
+            for (int k = 0; k < 4; k++)
+                r->v[v][a][k] = get_f(&c);
+    return finish(&c);
+}
+
+/* ---- QUADS ---------------------------------------------------------------- */
+
+int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs)
+{
+    if (nr_cbufs > TBR_REC_MAX_CBUFS)
+        return -1;
+    tbr_buf_put_u32(b, draw_seq);
+    tbr_buf_put_u32(b, nr_cbufs);
+    tbr_buf_put_u32(b, 0); /* count, patched by finish */
+    return done(b, 0);
+}
+
+int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q)
+{
+    if (nr_cbufs > TBR_REC_MAX_CBUFS || (q->flags & ~0x3fu) || q->in_mask > 15 ||
+        q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 || q->prim_kind > 3)
+        return -1;
+    put_s(b, q->x);
+    put_s(b, q->y);
+    put_u(b, q->prim);
+    tbr_buf_put_u8(b, (uint8_t)(q->flags | (q->prim_kind << 6)));
+    if (q->flags & TBR_REC_QUAD_SHADED)
+        put_u(b, q->path);
+    tbr_buf_put_u8(b, (uint8_t)(q->in_mask | (q->depth_mask << 4)));
+    tbr_buf_put_u8(b, (uint8_t)(q->shade_mask | (q->blend_mask << 4)));
+    if (q->flags & TBR_REC_QUAD_HAS_Z)
+        for (int j = 0; j < 4; j++)
+            tbr_buf_put_u32(b, q->z[j]);
+    if (q->flags & TBR_REC_QUAD_BLENDED)
+        for (uint32_t cb = 0; cb < nr_cbufs; cb++)
+            for (int j = 0; j < 4; j++)
+                if (q->blend_mask & (1u << j))
+                    for (int ch = 0; ch < 4; ch++)
+                        put_f(b, q->color[cb][ch][j]);
+    return done(b, 0);
+}
+
+int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
+{
+    if (!tbr_buf_ok(b) || b->len < 12 || count > TBR_REC_MAX_QUADS)
+        return -1;
+    uint8_t *p = b->data + 8;
+    p[0] = (uint8_t)count;
+    p[1] = (uint8_t)(count >> 8);
+    p[2] = (uint8_t)(count >> 16);
+    p[3] = (uint8_t)(count >> 24);
+    return 0;
+}
+
+int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h)
+{
+    tbr_cursor_init(c, p, n);
+    h->draw_seq = tbr_cursor_u32(c);
+    h->nr_cbufs = tbr_cursor_u32(c);
+    h->count = tbr_cursor_u32(c);
+    if (!tbr_cursor_ok(c) || h->nr_cbufs > TBR_REC_MAX_CBUFS || h->count > TBR_REC_MAX_QUADS) {
+        tbr_cursor_fail(c);
+        return -1;
+    }
+    return 0;
+}
+
+int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_quad *q)
+{
+    memset(q, 0, sizeof(*q));
+    q->x = tbr_cursor_svarint32(c);
+    q->y = tbr_cursor_svarint32(c);
+    q->prim = get_u(c);
+    uint8_t f = tbr_cursor_u8(c);
+    q->flags = f & 0x3fu;
+    q->prim_kind = f >> 6;
+    if (q->flags & TBR_REC_QUAD_SHADED)
+        q->path = get_u(c);
+    uint8_t m1 = tbr_cursor_u8(c);
+    uint8_t m2 = tbr_cursor_u8(c);
+    q->in_mask = m1 & 15u;
+    q->depth_mask = m1 >> 4;
+    q->shade_mask = m2 & 15u;
+    q->blend_mask = m2 >> 4;
+    if (q->flags & TBR_REC_QUAD_HAS_Z)
+        for (int j = 0; j < 4; j++)
+            q->z[j] = tbr_cursor_u32(c);
+    if (q->flags & TBR_REC_QUAD_BLENDED)
+        for (uint32_t cb = 0; cb < h->nr_cbufs; cb++)
+            for (int j = 0; j < 4; j++)
+                if (q->blend_mask & (1u << j))
+                    for (int ch = 0; ch < 4; ch++)
+                        q->color[cb][ch][j] = get_f(c);
+    return tbr_cursor_ok(c) ? 0 : -1;
+}
+
+int tbr_rec_quads_close(tbr_cursor *c)
+{
+    return finish(c);
+}
+
+/* ---- TILE / FLUSH / UNSUPPORTED ------------------------------------------- */
+
+int tbr_rec_tile_encode(tbr_buf *b, const tbr_rec_tile *r)
+{
+    if (r->kind < TBR_REC_TILE_LOAD || r->kind > TBR_REC_TILE_CLEAR_ALL)
+        return -1;
+    const uint32_t v[] = { r->kind, r->is_zs, r->cbuf, r->resource_id, r->level, r->layer,
+                           r->tile_x, r->tile_y, r->tile_size };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        put_u(b, v[i]);
+    return done(b, 0);
+}
+
+int tbr_rec_tile_decode(const uint8_t *p, size_t n, tbr_rec_tile *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    uint32_t *v[] = { &r->kind, &r->is_zs, &r->cbuf, &r->resource_id, &r->level, &r->layer,
+                      &r->tile_x, &r->tile_y, &r->tile_size };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        *v[i] = get_u(&c);
+    if (r->kind < TBR_REC_TILE_LOAD || r->kind > TBR_REC_TILE_CLEAR_ALL)
+        return -1;
+    return finish(&c);
+}
+
+int tbr_rec_flush_encode(tbr_buf *b, const tbr_rec_flush *r)
+{
+    put_u(b, r->flags);
+    return done(b, 0);
+}
+
+int tbr_rec_flush_decode(const uint8_t *p, size_t n, tbr_rec_flush *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    r->flags = get_u(&c);
+    return finish(&c);
+}
+
+int tbr_rec_unsupported_encode(tbr_buf *b, const tbr_rec_unsupported *r)
+{
+    return done(b, put_cstr(b, r->name, sizeof(r->name)));
+}
+
+int tbr_rec_unsupported_decode(const uint8_t *p, size_t n, tbr_rec_unsupported *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    get_cstr(&c, r->name, sizeof(r->name));
+    return finish(&c);
+}
+
+/* ---- PATH ----------------------------------------------------------------- */
+
+int tbr_rec_path_encode(tbr_buf *b, const tbr_rec_path *r)
+{
+    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1)
+        return -1;
+    put_u(b, r->id);
+    put_u(b, r->shader_id);
+    put_u(b, r->stage);
+    put_u(b, r->truncated);
+    put_u(b, r->n);
+    if (r->entries) {
+        tbr_buf_put_bytes(b, r->entries, (size_t)r->n * 3);
+    } else {
+        if (r->n && (!r->pc || !r->mask))
+            return -1;
+        for (uint32_t i = 0; i < r->n; i++) {
+            tbr_buf_put_u16(b, r->pc[i]);
+            tbr_buf_put_u8(b, r->mask[i]);
+        }
+    }
+    return done(b, 0);
+}
+
+int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->id = get_u(&c);
+    r->shader_id = get_u(&c);
+    r->stage = get_u(&c);
+    r->truncated = get_u(&c);
+    r->n = get_u(&c);
+    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1 ||
+        (size_t)r->n * 3 > tbr_cursor_remaining(&c))
+        return -1;
+    r->entries = tbr_cursor_bytes(&c, (size_t)r->n * 3);
+    return finish(&c);
+}

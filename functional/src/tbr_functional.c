@@ -1,0 +1,1229 @@
+/*
+ * libtbr_functional.so - the recording side of tbrsim's instrumented Mesa.
+ *
+ * Loaded by the patched softpipe/libEGL when TBR_FUNCTIONAL_LIB names it (see
+ * functional/mesa/overlay/include/tbr_mesa_hooks.h). Writes, into TBR_OUT_DIR:
+ *   activity.tbrt               GPU activity trace (formats/trace container,
+ *                               records of formats/records)
+ *   reference/frame_NNNNN.png   the default framebuffer at each recorded swap
+ *   functional-status.txt       key=value summary (rewritten at each frame and at exit)
+ * TBR_FRAMES=A-B (or A, or A-) limits recording to frames A..B (0-based swap
+ * count); other frames are fast-forwarded with every hook returning at once.
+ * Documentation: docs/instrumentation.md, docs/trace-records.md.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tbr/png_io.h"
+#include "tbr/records.h"
+#include "tbr/trace.h"
+#include "tbr_mesa_hooks.h"
+
+#include "idset.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* GL / EGL subset used for the frame-end readback (values from the Khronos headers). */
+typedef unsigned int GLenum;
+typedef int GLint;
+typedef unsigned int GLuint;
+typedef int GLsizei;
+typedef unsigned char GLubyte;
+#define GL_NO_ERROR 0
+#define GL_RENDERER 0x1F01
+#define GL_VERSION 0x1F02
+#define GL_VENDOR 0x1F00
+#define GL_RGBA 0x1908
+#define GL_UNSIGNED_BYTE 0x1401
+#define GL_FRAMEBUFFER 0x8D40
+#define GL_READ_FRAMEBUFFER 0x8CA8
+#define GL_DRAW_FRAMEBUFFER_BINDING 0x8CA6
+#define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
+#define GL_PIXEL_PACK_BUFFER 0x88EB
+#define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
+#define GL_PACK_ALIGNMENT 0x0D05
+#define GL_PACK_ROW_LENGTH 0x0D02
+#define GL_PACK_SKIP_ROWS 0x0D03
+#define GL_PACK_SKIP_PIXELS 0x0D04
+#define GL_MAJOR_VERSION 0x821B
+#define EGL_WIDTH 0x3057
+#define EGL_HEIGHT 0x3056
+#define EGL_DRAW 0x3059
+
+struct gl_fns {
+    void (*Flush)(void);
+    const GLubyte *(*GetString)(GLenum);
+    GLenum (*GetError)(void);
+    void (*GetIntegerv)(GLenum, GLint *);
+    void (*BindFramebuffer)(GLenum, GLuint);
+    void (*BindBuffer)(GLenum, GLuint);
+    void (*PixelStorei)(GLenum, GLint);
+    void (*ReadPixels)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void *);
+    void *(*GetCurrentDisplay)(void);
+    void *(*GetCurrentSurface)(GLint);
+    unsigned (*QuerySurface)(void *, void *, GLint, GLint *);
+};
+
+#define MAX_UNSUPPORTED 32
+
+struct counters {
+    uint64_t draws, internal_draws, quads, shaded_quads, shaded_fragments, blended_fragments;
+    uint64_t prims, culled_prims, clears, uploads, upload_bytes, shaders_created, tiles, flushes;
+};
+
+static struct state {
+    int initialized;
+    int ok;                   /* 0 after a fatal error: nothing more is recorded */
+    char error[512];
+    char out_dir[PATH_MAX];
+    char trace_path[PATH_MAX];
+    char status_path[PATH_MAX];
+    uint64_t first, last;     /* recording window, inclusive */
+    int contexts;
+    int atexit_done;
+
+    uint64_t frame;           /* 0-based swap count */
+    int paused;
+    int gl_checked;
+    struct gl_fns gl;
+    char gl_renderer[128], gl_version[128];
+    uint32_t width, height;
+
+    tbr_trace_writer *writer;
+    int frame_open;
+    int writer_closed;
+    tbr_buf buf;              /* scratch payload */
+    tbr_buf quads;            /* pending QUADS record */
+    uint32_t quads_count, quads_cbufs;
+    tbr_idset resources, shaders;
+    tbr_buf last_pass;        /* encoding of the current render pass (seq excluded) */
+    uint32_t pass_seq, draw_seq;
+    int in_draw;
+    tbr_rec_draw_end draw_end;
+
+    struct counters frame_cnt, total;
+    uint64_t frames_recorded, recorded_first, recorded_last;
+    int partial_last_frame;
+    struct { char name[64]; uint64_t count; } unsupported[MAX_UNSUPPORTED];
+    int n_unsupported;
+
+    /* per-frame table of distinct executed paths */
+    struct path_entry { uint64_t hash; uint32_t id, shader, stage, n; size_t off; } *paths;
+    uint32_t npaths, cap_paths;
+    uint32_t *path_buckets;   /* open addressing: index+1 into paths, 0 = empty */
+    uint32_t nbuckets;
+    tbr_buf path_arena;       /* pc (u16 LE) + mask bytes, 3 per entry */
+    int logical_open;         /* per-frame state initialised for S.frame */
+    tbr_buf pending;          /* records waiting for the container frame: u16 type, u32 len, payload */
+    uint64_t pending_count, trailing_dropped;
+    uint64_t path_execs, path_records;
+} S;
+
+/* ------------------------------------------------------------------------ */
+/* status / errors                                                          */
+/* ------------------------------------------------------------------------ */
+
+static void write_status(void);
+
+static void fail(const char *fmt, ...)
+{
+    if (S.error[0] == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(S.error, sizeof(S.error), fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "tbr_functional: error: %s\n", S.error);
+    }
+    S.ok = 0;
+}
+
+static void note_unsupported(const char *name)
+{
+    for (int i = 0; i < S.n_unsupported; i++) {
+        if (strcmp(S.unsupported[i].name, name) == 0) {
+            S.unsupported[i].count++;
+            return;
+        }
+    }
+    if (S.n_unsupported < MAX_UNSUPPORTED) {
+        snprintf(S.unsupported[S.n_unsupported].name, sizeof(S.unsupported[0].name), "%s", name);
+        S.unsupported[S.n_unsupported].count = 1;
+        S.n_unsupported++;
+    }
+}
+
+static void write_status(void)
+{
+    if (!S.status_path[0])
+        return;
+    char tmp[PATH_MAX + 8];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", S.status_path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    fprintf(f, "status=%s\n", S.ok ? "ok" : "error");
+    fprintf(f, "error=%s\n", S.error);
+    fprintf(f, "gl_renderer=%s\n", S.gl_renderer);
+    fprintf(f, "gl_version=%s\n", S.gl_version);
+    fprintf(f, "frames_window=%llu-%llu\n", (unsigned long long)S.first,
+            (unsigned long long)S.last);
+    fprintf(f, "swaps_seen=%llu\n", (unsigned long long)S.frame);
+    fprintf(f, "frames_recorded=%llu\n", (unsigned long long)S.frames_recorded);
+    if (S.frames_recorded) {
+        fprintf(f, "first_frame=%llu\n", (unsigned long long)S.recorded_first);
+        fprintf(f, "last_frame=%llu\n", (unsigned long long)S.recorded_last);
+    } else {
+        fprintf(f, "first_frame=\nlast_frame=\n");
+    }
+    fprintf(f, "width=%u\nheight=%u\n", S.width, S.height);
+    const struct counters *c = &S.total;
+    fprintf(f, "draws=%llu\ninternal_draws=%llu\nprims=%llu\nculled_prims=%llu\n",
+            (unsigned long long)c->draws, (unsigned long long)c->internal_draws,
+            (unsigned long long)c->prims, (unsigned long long)c->culled_prims);
+    fprintf(f, "quads=%llu\nshaded_quads=%llu\nshaded_fragments=%llu\nblended_fragments=%llu\n",
+            (unsigned long long)c->quads, (unsigned long long)c->shaded_quads,
+            (unsigned long long)c->shaded_fragments, (unsigned long long)c->blended_fragments);
+    fprintf(f, "clears=%llu\nuploads=%llu\nupload_bytes=%llu\nshaders_created=%llu\n",
+            (unsigned long long)c->clears, (unsigned long long)c->uploads,
+            (unsigned long long)c->upload_bytes, (unsigned long long)c->shaders_created);
+    fprintf(f, "tile_events=%llu\nflushes=%llu\n", (unsigned long long)c->tiles,
+            (unsigned long long)c->flushes);
+    fprintf(f, "fs_path_executions=%llu\nfs_path_records=%llu\n",
+            (unsigned long long)S.path_execs, (unsigned long long)S.path_records);
+    fprintf(f, "unsupported=");
+    for (int i = 0; i < S.n_unsupported; i++)
+        fprintf(f, "%s%s:%llu", i ? "," : "", S.unsupported[i].name,
+                (unsigned long long)S.unsupported[i].count);
+    fprintf(f, "\n");
+    fprintf(f, "partial_last_frame=%d\n", S.partial_last_frame);
+    fprintf(f, "trailing_records_dropped=%llu\n", (unsigned long long)S.trailing_dropped);
+    fprintf(f, "activity_trace=%s\n", S.writer_closed ? S.trace_path : "");
+    fprintf(f, "contexts=%d\n", S.contexts);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        unlink(tmp);
+        return;
+    }
+    rename(tmp, S.status_path);
+}
+
+/* ------------------------------------------------------------------------ */
+/* configuration                                                            */
+/* ------------------------------------------------------------------------ */
+
+static void finalize(void);
+
+static void at_exit(void)
+{
+    finalize();
+}
+
+static int parse_frames(const char *s, uint64_t *a, uint64_t *b)
+{
+    char *end;
+    *a = 0;
+    *b = UINT64_MAX;
+    if (!s || !*s)
+        return 0;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (end == s || errno)
+        return -1;
+    *a = x;
+    if (*end == 0) {
+        *b = x;
+        return 0;
+    }
+    if (*end != '-')
+        return -1;
+    s = end + 1;
+    if (*s == 0)
+        return 0;
+    unsigned long long y = strtoull(s, &end, 10);
+    if (end == s || *end || errno || y < x)
+        return -1;
+    *b = y;
+    return 0;
+}
+
+static void init_once(void)
+{
+    if (S.initialized)
+        return;
+    S.initialized = 1;
+    S.ok = 1;
+    tbr_buf_init(&S.buf);
+    tbr_buf_init(&S.quads);
+    tbr_buf_init(&S.last_pass);
+    tbr_buf_init(&S.path_arena);
+    tbr_buf_init(&S.pending);
+    const char *out = getenv("TBR_OUT_DIR");
+    if (!out || !*out) {
+        fprintf(stderr, "tbr_functional: TBR_OUT_DIR is not set; nothing is recorded\n");
+        S.ok = 0;
+        return;
+    }
+    if (strlen(out) + 40 >= sizeof(S.out_dir)) {
+        fprintf(stderr, "tbr_functional: TBR_OUT_DIR too long\n");
+        S.ok = 0;
+        return;
+    }
+    snprintf(S.out_dir, sizeof(S.out_dir), "%s", out);
+    snprintf(S.status_path, sizeof(S.status_path), "%s/functional-status.txt", out);
+    snprintf(S.trace_path, sizeof(S.trace_path), "%s/activity.tbrt", out);
+    char ref[PATH_MAX];
+    snprintf(ref, sizeof(ref), "%s/reference", out);
+    if ((mkdir(out, 0777) != 0 && errno != EEXIST) || (mkdir(ref, 0777) != 0 && errno != EEXIST))
+        fail("cannot create %s: %s", ref, strerror(errno));
+    if (parse_frames(getenv("TBR_FRAMES"), &S.first, &S.last) != 0)
+        fail("TBR_FRAMES='%s' is not A, A-B or A-", getenv("TBR_FRAMES"));
+    atexit(at_exit);
+    write_status();
+}
+
+static int in_window(void)
+{
+    return S.frame >= S.first && S.frame <= S.last;
+}
+
+/* ------------------------------------------------------------------------ */
+/* writing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The LOGICAL frame (per-frame sets and counters) starts with the first record
+ * after a swap; the CONTAINER frame is begun only when a significant record
+ * (draw, clear, frame end) arrives: until then records wait in S.pending, so
+ * that work after the last swap without any draw or clear (context teardown
+ * flushes) is dropped instead of forming an extra frame. */
+static int ensure_frame(void)
+{
+    if (!S.ok || S.writer_closed)
+        return -1;
+    if (!S.logical_open) {
+        S.logical_open = 1;
+        memset(&S.frame_cnt, 0, sizeof(S.frame_cnt));
+        tbr_idset_clear(&S.resources);
+        tbr_idset_clear(&S.shaders);
+        tbr_buf_reset(&S.last_pass);
+        S.pass_seq = 0;
+        S.draw_seq = 0;
+        S.npaths = 0;
+        tbr_buf_reset(&S.path_arena);
+        tbr_buf_reset(&S.pending);
+        S.pending_count = 0;
+        if (S.path_buckets)
+            memset(S.path_buckets, 0, S.nbuckets * sizeof(*S.path_buckets));
+    }
+    return 0;
+}
+
+static int significant(uint16_t type)
+{
+    return type == TBR_REC_DRAW || type == TBR_REC_CLEAR || type == TBR_REC_FRAME_END ||
+           type == TBR_REC_QUADS || type == TBR_REC_PRIM || type == TBR_REC_DRAW_END ||
+           type == TBR_REC_PATH;
+}
+
+static int open_container_frame(void)
+{
+    if (!S.writer) {
+        char meta[512];
+        snprintf(meta, sizeof(meta),
+                 "producer=tbr_functional " TBR_VERSION "\nrecords_schema=%d\n"
+                 "driver=softpipe\nmesa_version=22.3.6\ntile_size=64\n",
+                 TBR_RECORDS_SCHEMA_VERSION);
+        tbr_trace_error err;
+        S.writer = tbr_trace_writer_open(S.trace_path, meta, &err);
+        if (!S.writer) {
+            fail("%s", err.msg);
+            return -1;
+        }
+    }
+    if (tbr_trace_writer_begin_frame(S.writer, S.frame) != 0) {
+        fail("%s", tbr_trace_writer_error(S.writer));
+        return -1;
+    }
+    S.frame_open = 1;
+    /* replay the records that waited for the frame */
+    size_t pos = 0;
+    while (pos + 6 <= S.pending.len) {
+        const uint8_t *h = S.pending.data + pos;
+        uint16_t t = (uint16_t)(h[0] | (h[1] << 8));
+        uint32_t len = (uint32_t)h[2] | ((uint32_t)h[3] << 8) | ((uint32_t)h[4] << 16) |
+                       ((uint32_t)h[5] << 24);
+        if (tbr_trace_writer_append(S.writer, t, h + 6, len) != 0) {
+            fail("%s", tbr_trace_writer_error(S.writer));
+            return -1;
+        }
+        pos += 6 + (size_t)len;
+    }
+    tbr_buf_reset(&S.pending);
+    S.pending_count = 0;
+    return 0;
+}
+
+static void append_raw(uint16_t type, const tbr_buf *b)
+{
+    if (ensure_frame() != 0)
+        return;
+    if (!tbr_buf_ok(b)) {
+        fail("out of memory encoding a %s record", tbr_rec_type_name(type));
+        return;
+    }
+    if (!S.frame_open) {
+        if (!significant(type)) {
+            tbr_buf_put_u16(&S.pending, type);
+            tbr_buf_put_u32(&S.pending, (uint32_t)b->len);
+            tbr_buf_put_bytes(&S.pending, b->data, b->len);
+            if (!tbr_buf_ok(&S.pending))
+                fail("out of memory (pending records)");
+            S.pending_count++;
+            return;
+        }
+        if (open_container_frame() != 0)
+            return;
+    }
+    if (tbr_trace_writer_append_buf(S.writer, type, b) != 0)
+        fail("%s", tbr_trace_writer_error(S.writer));
+}
+
+static void flush_quads(void)
+{
+    if (!S.quads_count)
+        return;
+    if (tbr_rec_quads_finish(&S.quads, S.quads_count) != 0)
+        fail("cannot finish a QUADS record");
+    else
+        append_raw(TBR_REC_QUADS, &S.quads);
+    S.quads_count = 0;
+    tbr_buf_reset(&S.quads);
+}
+
+/* Every non-QUADS record goes through here: pending quads come first. */
+static void emit(uint16_t type, int rc)
+{
+    if (rc != 0) {
+        fail("cannot encode a %s record", tbr_rec_type_name(type));
+        return;
+    }
+    flush_quads();
+    append_raw(type, &S.buf);
+}
+
+static void copy_name(char *dst, size_t size, const char *src)
+{
+    snprintf(dst, size, "%s", src ? src : "");
+}
+
+static void describe_resource(const struct tbr_hook_resource *r)
+{
+    if (!r->id || tbr_idset_has(&S.resources, r->id))
+        return;
+    if (ensure_frame() != 0)
+        return;
+    if (tbr_idset_add(&S.resources, r->id) < 0) {
+        fail("out of memory");
+        return;
+    }
+    tbr_rec_resource rec;
+    memset(&rec, 0, sizeof(rec));
+    rec.id = r->id;
+    rec.target = r->target;
+    rec.format = r->format;
+    rec.width = r->width;
+    rec.height = r->height;
+    rec.depth = r->depth;
+    rec.array_size = r->array_size;
+    rec.last_level = r->last_level;
+    rec.nr_samples = r->nr_samples;
+    rec.bind = r->bind;
+    rec.block_bytes = r->block_bytes;
+    rec.is_display_target = r->is_display_target;
+    copy_name(rec.format_name, sizeof(rec.format_name), r->format_name);
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_RESOURCE, tbr_rec_resource_encode(&S.buf, &rec));
+}
+
+/* ------------------------------------------------------------------------ */
+/* hooks                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static int recording(void)
+{
+    return S.ok && !S.paused && S.contexts > 0 && in_window() && !S.writer_closed;
+}
+
+static int h_context_create(const struct tbr_hook_context_info *info)
+{
+    init_once();
+    S.contexts++;
+    if (S.contexts == 2)
+        note_unsupported("multiple_contexts");
+    if (info && info->driver && strcmp(info->driver, "softpipe") != 0)
+        fail("driver is '%s', not softpipe", info->driver);
+    return 0;
+}
+
+static void h_context_destroy(void)
+{
+    if (S.contexts > 0)
+        S.contexts--;
+}
+
+static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
+{
+    if (!recording())
+        return;
+    if (ensure_frame() != 0)
+        return;
+    tbr_rec_render_pass rp;
+    memset(&rp, 0, sizeof(rp));
+    rp.width = fb->width;
+    rp.height = fb->height;
+    rp.layers = fb->layers;
+    rp.samples = fb->samples;
+    rp.nr_cbufs = fb->nr_cbufs > TBR_REC_MAX_CBUFS ? TBR_REC_MAX_CBUFS : fb->nr_cbufs;
+    const struct tbr_hook_surface *in[TBR_REC_MAX_CBUFS + 1];
+    tbr_rec_surface *out[TBR_REC_MAX_CBUFS + 1];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < rp.nr_cbufs; i++) {
+        in[n] = &fb->cbufs[i];
+        out[n++] = &rp.cbufs[i];
+    }
+    in[n] = &fb->zsbuf;
+    out[n++] = &rp.zsbuf;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!in[i]->valid)
+            continue;
+        out[i]->valid = 1;
+        out[i]->resource_id = in[i]->res.id;
+        out[i]->format = in[i]->format;
+        out[i]->level = in[i]->level;
+        out[i]->first_layer = in[i]->first_layer;
+        out[i]->last_layer = in[i]->last_layer;
+        out[i]->width = in[i]->width;
+        out[i]->height = in[i]->height;
+    }
+    rp.is_default = rp.nr_cbufs > 0 && fb->cbufs[0].valid && fb->cbufs[0].res.is_display_target;
+    /* Same binding as the current pass? (compare encodings without seq) */
+    tbr_buf_reset(&S.buf);
+    if (tbr_rec_render_pass_encode(&S.buf, &rp) != 0) {
+        fail("cannot encode a RENDER_PASS record");
+        return;
+    }
+    if (S.last_pass.len == S.buf.len && memcmp(S.last_pass.data, S.buf.data, S.buf.len) == 0)
+        return;
+    tbr_buf_reset(&S.last_pass);
+    tbr_buf_put_bytes(&S.last_pass, S.buf.data, S.buf.len);
+    for (uint32_t i = 0; i < n; i++)
+        if (in[i]->valid)
+            describe_resource(&in[i]->res);
+    rp.seq = S.pass_seq++;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&S.buf, &rp));
+}
+
+static void h_clear(const struct tbr_hook_clear *c)
+{
+    if (!recording())
+        return;
+    tbr_rec_clear r;
+    memset(&r, 0, sizeof(r));
+    r.buffers = c->buffers;
+    memcpy(r.color_f, c->color_f, sizeof(r.color_f));
+    memcpy(r.color_ui, c->color_ui, sizeof(r.color_ui));
+    r.depth = c->depth;
+    r.stencil = c->stencil;
+    r.zs_packed = c->zs_packed;
+    r.zs_partial = c->zs_partial;
+    r.has_scissor = c->has_scissor;
+    memcpy(r.scissor, c->scissor, sizeof(r.scissor));
+    S.frame_cnt.clears++;
+    S.total.clears++;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_CLEAR, tbr_rec_clear_encode(&S.buf, &r));
+}
+
+static void h_upload(const struct tbr_hook_upload *u)
+{
+    if (!recording())
+        return;
+    if (ensure_frame() != 0)
+        return;
+    describe_resource(&u->res);
+    tbr_rec_upload r;
+    memset(&r, 0, sizeof(r));
+    r.resource_id = u->res.id;
+    r.level = u->level;
+    memcpy(r.box, u->box, sizeof(r.box));
+    r.bytes = u->bytes;
+    S.total.uploads++;
+    S.total.upload_bytes += u->bytes;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_UPLOAD, tbr_rec_upload_encode(&S.buf, &r));
+}
+
+static void h_shader(const struct tbr_hook_shader *s)
+{
+    if (!recording())
+        return;
+    if (ensure_frame() != 0)
+        return;
+    if (s->created) {
+        tbr_rec_shader c;
+        memset(&c, 0, sizeof(c));
+        c.id = s->id;
+        c.stage = s->stage;
+        c.internal = s->internal ? 1 : 0;
+        c.num_tokens = s->num_tokens;
+        c.num_instructions = s->num_instructions;
+        c.text_len = s->text ? (uint32_t)strlen(s->text) : 0;
+        S.total.shaders_created++;
+        tbr_buf_reset(&S.buf);
+        emit(TBR_REC_SHADER_CREATE, tbr_rec_shader_create_encode(&S.buf, &c));
+        return;
+    }
+    if (tbr_idset_add(&S.shaders, s->id) < 0) {
+        fail("out of memory");
+        return;
+    }
+    tbr_rec_shader r;
+    memset(&r, 0, sizeof(r));
+    r.id = s->id;
+    r.stage = s->stage;
+    r.internal = s->internal ? 1 : 0;
+    r.num_tokens = s->num_tokens;
+    r.num_instructions = s->num_instructions;
+    r.parent_id = s->parent_id;
+    r.text = s->text;
+    r.text_len = s->text ? (uint32_t)strlen(s->text) : 0;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_SHADER, tbr_rec_shader_encode(&S.buf, &r));
+}
+
+static int h_shader_known(uint32_t id)
+{
+    /* Outside recording, claim it is known so that Mesa does not dump text. */
+    if (!recording())
+        return 1;
+    if (!S.logical_open)
+        return 0;
+    return tbr_idset_has(&S.shaders, id);
+}
+
+static void fill_constbufs(tbr_rec_constbuf *out, const struct tbr_hook_constbuf *in)
+{
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) {
+        out[i].data = in[i].data;
+        out[i].size = in[i].data ? in[i].size : 0;
+    }
+}
+
+static tbr_rec_draw draw_rec; /* large: keep off the stack */
+
+static void h_draw_begin(const struct tbr_hook_draw *d)
+{
+    if (!recording())
+        return;
+    if (ensure_frame() != 0)
+        return;
+    tbr_rec_draw *r = &draw_rec;
+    memset(r, 0, sizeof(*r));
+    r->seq = S.draw_seq++;
+#define COPY(name) r->name = d->name;
+    COPY(mode) COPY(index_size) COPY(start) COPY(count) COPY(instance_count)
+    COPY(start_instance) COPY(min_index) COPY(max_index) COPY(vs_id) COPY(fs_id)
+    COPY(internal) COPY(early_z) COPY(fs_uses_kill) COPY(fs_writes_z) COPY(fs_writes_stencil)
+    COPY(flatshade) COPY(flatshade_first) COPY(light_twoside) COPY(front_ccw) COPY(cull_face)
+    COPY(fill_front) COPY(fill_back) COPY(scissor_enable) COPY(half_pixel_center)
+    COPY(bottom_edge_rule) COPY(multisample) COPY(rasterizer_discard) COPY(depth_clip_near)
+    COPY(depth_clip_far) COPY(clip_halfz) COPY(point_quad_rasterization)
+    COPY(sprite_coord_enable) COPY(sprite_coord_mode) COPY(line_smooth) COPY(poly_smooth)
+    COPY(poly_stipple_enable) COPY(line_stipple_enable) COPY(offset_tri) COPY(offset_line)
+    COPY(offset_point) COPY(offset_units) COPY(offset_scale) COPY(offset_clamp)
+    COPY(point_size) COPY(line_width) COPY(depth_enabled) COPY(depth_writemask)
+    COPY(depth_func) COPY(alpha_enabled) COPY(alpha_func) COPY(depth_bounds_test)
+    COPY(depth_bounds_min) COPY(depth_bounds_max) COPY(independent_blend_enable)
+    COPY(logicop_enable) COPY(logicop_func) COPY(dither) COPY(alpha_to_coverage)
+    COPY(alpha_to_one) COPY(zs_format) COPY(num_vs_textures) COPY(index_bias)
+#undef COPY
+    r->alpha_ref = d->alpha_ref;
+    r->nr_cbufs = d->nr_cbufs > TBR_REC_MAX_CBUFS ? TBR_REC_MAX_CBUFS : d->nr_cbufs;
+    for (int i = 0; i < 2; i++) {
+        r->stencil[i].enabled = d->stencil[i].enabled;
+        r->stencil[i].func = d->stencil[i].func;
+        r->stencil[i].fail_op = d->stencil[i].fail_op;
+        r->stencil[i].zpass_op = d->stencil[i].zpass_op;
+        r->stencil[i].zfail_op = d->stencil[i].zfail_op;
+        r->stencil[i].valuemask = d->stencil[i].valuemask;
+        r->stencil[i].writemask = d->stencil[i].writemask;
+        r->stencil[i].ref = d->stencil[i].ref;
+    }
+    for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++) {
+        r->rt[i].blend_enable = d->rt[i].blend_enable;
+        r->rt[i].rgb_func = d->rt[i].rgb_func;
+        r->rt[i].rgb_src = d->rt[i].rgb_src;
+        r->rt[i].rgb_dst = d->rt[i].rgb_dst;
+        r->rt[i].alpha_func = d->rt[i].alpha_func;
+        r->rt[i].alpha_src = d->rt[i].alpha_src;
+        r->rt[i].alpha_dst = d->rt[i].alpha_dst;
+        r->rt[i].colormask = d->rt[i].colormask;
+    }
+    memcpy(r->blend_color, d->blend_color, sizeof(r->blend_color));
+    memcpy(r->viewport_scale, d->viewport_scale, sizeof(r->viewport_scale));
+    memcpy(r->viewport_translate, d->viewport_translate, sizeof(r->viewport_translate));
+    memcpy(r->scissor, d->scissor, sizeof(r->scissor));
+    for (uint32_t i = 0; i < r->nr_cbufs; i++)
+        r->cbuf_format[i] = d->cbuf_format[i];
+    uint32_t nt = 0;
+    for (uint32_t i = 0; i < d->num_textures && i < TBR_HOOK_MAX_TEXTURES; i++) {
+        const struct tbr_hook_texture *t = &d->textures[i];
+        if (!t->valid)
+            continue;
+        describe_resource(&t->res);
+        tbr_rec_texture *o = &r->textures[nt++];
+        o->unit = i;
+        o->resource_id = t->res.id;
+        o->view_format = t->view_format;
+        o->first_level = t->first_level;
+        o->last_level = t->last_level;
+        o->first_layer = t->first_layer;
+        o->last_layer = t->last_layer;
+        memcpy(o->swizzle, t->swizzle, sizeof(o->swizzle));
+        o->has_sampler = t->has_sampler;
+        o->wrap_s = t->wrap_s;
+        o->wrap_t = t->wrap_t;
+        o->wrap_r = t->wrap_r;
+        o->min_img_filter = t->min_img_filter;
+        o->min_mip_filter = t->min_mip_filter;
+        o->mag_img_filter = t->mag_img_filter;
+        o->compare_mode = t->compare_mode;
+        o->compare_func = t->compare_func;
+        o->normalized_coords = t->normalized_coords;
+        o->seamless_cube_map = t->seamless_cube_map;
+        o->max_anisotropy = t->max_anisotropy;
+        o->lod_bias = t->lod_bias;
+        o->min_lod = t->min_lod;
+        o->max_lod = t->max_lod;
+        memcpy(o->border_color, t->border_color, sizeof(o->border_color));
+    }
+    r->num_textures = nt;
+    fill_constbufs(r->vs_const, d->vs_const);
+    fill_constbufs(r->fs_const, d->fs_const);
+    copy_name(r->unsupported, sizeof(r->unsupported), d->unsupported);
+    if (d->unsupported && d->unsupported[0]) {
+        char tmp[256];
+        copy_name(tmp, sizeof(tmp), d->unsupported);
+        for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ","))
+            note_unsupported(tok);
+    }
+    S.frame_cnt.draws++;
+    S.total.draws++;
+    if (d->internal)
+        S.total.internal_draws++;
+    S.in_draw = 1;
+    memset(&S.draw_end, 0, sizeof(S.draw_end));
+    S.draw_end.seq = r->seq;
+    S.quads_cbufs = r->nr_cbufs;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
+}
+
+static void h_draw_end(void)
+{
+    if (!S.in_draw)
+        return;
+    S.in_draw = 0;
+    if (!recording())
+        return;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&S.buf, &S.draw_end));
+}
+
+static tbr_rec_prim prim_rec;
+
+static void h_prim(const struct tbr_hook_prim *p)
+{
+    if (!recording() || !S.in_draw)
+        return;
+    tbr_rec_prim *r = &prim_rec;
+    r->draw_seq = S.draw_end.seq;
+    r->index = p->index;
+    r->kind = p->kind;
+    r->flags = p->flags;
+    r->det = p->det;
+    r->nr_attrs = p->nr_attrs > TBR_REC_MAX_ATTRIBS ? TBR_REC_MAX_ATTRIBS : p->nr_attrs;
+    for (uint32_t v = 0; v < p->kind && v < 3; v++)
+        for (uint32_t a = 0; a < r->nr_attrs; a++)
+            for (int k = 0; k < 4; k++)
+                r->v[v][a][k] = p->v[v][a][k];
+    S.draw_end.prims++;
+    S.frame_cnt.prims++;
+    S.total.prims++;
+    if (p->flags & TBR_HOOK_PRIM_CULLED)
+        S.total.culled_prims++;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_PRIM, tbr_rec_prim_encode(&S.buf, r));
+}
+
+static unsigned popcount4(uint32_t m)
+{
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+}
+
+static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
+{
+    if (!recording() || !S.in_draw)
+        return;
+    if (ensure_frame() != 0)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct tbr_hook_quad *q = &qs[i];
+        if (S.quads_count == 0 && tbr_rec_quads_begin(&S.quads, S.draw_end.seq, S.quads_cbufs)) {
+            fail("cannot start a QUADS record");
+            return;
+        }
+        tbr_rec_quad r;
+        r.x = q->x;
+        r.y = q->y;
+        r.prim = q->prim;
+        r.prim_kind = q->prim_kind;
+        r.flags = q->flags & 0x3fu;
+        r.in_mask = q->in_mask & 15u;
+        r.depth_mask = q->depth_mask & 15u;
+        r.shade_mask = q->shade_mask & 15u;
+        r.blend_mask = q->blend_mask & 15u;
+        r.path = (q->flags & TBR_HOOK_QUAD_SHADED) ? q->path_id : 0;
+        memcpy(r.z, q->z, sizeof(r.z));
+        uint32_t nc = S.quads_cbufs < q->nr_cbufs ? S.quads_cbufs : q->nr_cbufs;
+        memset(r.color, 0, sizeof(r.color));
+        memcpy(r.color, q->color, nc * sizeof(r.color[0]));
+        if (tbr_rec_quads_add(&S.quads, S.quads_cbufs, &r) != 0) {
+            fail("cannot encode a quad");
+            return;
+        }
+        S.quads_count++;
+        /* counters */
+        S.draw_end.quads++;
+        unsigned shaded_in = 0;
+        if (q->flags & TBR_HOOK_QUAD_SHADED) {
+            S.draw_end.shaded_quads++;
+            shaded_in = popcount4(draw_rec.early_z ? q->depth_mask : q->in_mask);
+            S.draw_end.shaded_fragments += shaded_in;
+        }
+        if (q->flags & TBR_HOOK_QUAD_BLENDED)
+            S.draw_end.blended_fragments += popcount4(q->blend_mask);
+        S.frame_cnt.quads++;
+        S.total.quads++;
+        if (q->flags & TBR_HOOK_QUAD_SHADED) {
+            S.frame_cnt.shaded_quads++;
+            S.total.shaded_quads++;
+            S.frame_cnt.shaded_fragments += shaded_in;
+            S.total.shaded_fragments += shaded_in;
+        }
+        if (q->flags & TBR_HOOK_QUAD_BLENDED)
+            S.total.blended_fragments += popcount4(q->blend_mask);
+        if (S.quads_count >= 256)
+            flush_quads();
+    }
+}
+
+static void h_tile(const struct tbr_hook_tile *t)
+{
+    if (!recording())
+        return;
+    tbr_rec_tile r = {
+        .kind = t->kind, .is_zs = t->is_zs, .cbuf = t->cbuf, .resource_id = t->resource_id,
+        .level = t->level, .layer = t->layer, .tile_x = t->tile_x, .tile_y = t->tile_y,
+        .tile_size = t->tile_size,
+    };
+    S.total.tiles++;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_TILE, tbr_rec_tile_encode(&S.buf, &r));
+}
+
+static void h_flush(uint32_t flags)
+{
+    if (!recording())
+        return;
+    tbr_rec_flush r = { .flags = flags };
+    S.total.flushes++;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_FLUSH, tbr_rec_flush_encode(&S.buf, &r));
+}
+
+static uint64_t path_hash(uint32_t shader, uint32_t stage, const uint16_t *pc,
+                          const uint8_t *mask, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(v) do { h ^= (uint64_t)(v); h *= 1099511628211ULL; } while (0)
+    MIX(shader);
+    MIX(stage);
+    MIX(n);
+    for (uint32_t i = 0; i < n; i++) {
+        MIX(pc[i]);
+        MIX(mask[i]);
+    }
+#undef MIX
+    return h;
+}
+
+static int path_equal(const struct path_entry *e, uint32_t shader, uint32_t stage,
+                      const uint16_t *pc, const uint8_t *mask, uint32_t n)
+{
+    if (e->shader != shader || e->stage != stage || e->n != n)
+        return 0;
+    const uint8_t *a = S.path_arena.data + e->off;
+    for (uint32_t i = 0; i < n; i++)
+        if (a[3 * i] != (pc[i] & 0xff) || a[3 * i + 1] != (pc[i] >> 8) || a[3 * i + 2] != mask[i])
+            return 0;
+    return 1;
+}
+
+static int path_rehash(uint32_t nb)
+{
+    uint32_t *b = calloc(nb, sizeof(*b));
+    if (!b)
+        return -1;
+    for (uint32_t i = 0; i < S.npaths; i++) {
+        uint32_t k = (uint32_t)S.paths[i].hash & (nb - 1);
+        while (b[k])
+            k = (k + 1) & (nb - 1);
+        b[k] = i + 1;
+    }
+    free(S.path_buckets);
+    S.path_buckets = b;
+    S.nbuckets = nb;
+    return 0;
+}
+
+static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *pc,
+                            const uint8_t *mask, uint32_t n, uint32_t truncated)
+{
+    if (!recording() || ensure_frame() != 0)
+        return 0;
+    S.path_execs++;
+    if (truncated)
+        note_unsupported("exec_path_truncated");
+    uint64_t h = path_hash(shader_id, stage, pc, mask, n) ^ truncated;
+    if ((S.npaths + 1) * 2 > S.nbuckets && path_rehash(S.nbuckets ? S.nbuckets * 2 : 1024) != 0) {
+        fail("out of memory (paths)");
+        return 0;
+    }
+    uint32_t k = (uint32_t)h & (S.nbuckets - 1);
+    for (; S.path_buckets[k]; k = (k + 1) & (S.nbuckets - 1)) {
+        struct path_entry *e = &S.paths[S.path_buckets[k] - 1];
+        if (e->hash == h && path_equal(e, shader_id, stage, pc, mask, n))
+            return e->id;
+    }
+    if (S.npaths == S.cap_paths) {
+        uint32_t nc = S.cap_paths ? S.cap_paths * 2 : 256;
+        struct path_entry *np = realloc(S.paths, nc * sizeof(*np));
+        if (!np) {
+            fail("out of memory (paths)");
+            return 0;
+        }
+        S.paths = np;
+        S.cap_paths = nc;
+    }
+    struct path_entry *e = &S.paths[S.npaths];
+    e->hash = h;
+    e->id = S.npaths + 1;
+    e->shader = shader_id;
+    e->stage = stage;
+    e->n = n;
+    e->off = S.path_arena.len;
+    for (uint32_t i = 0; i < n; i++) {
+        tbr_buf_put_u16(&S.path_arena, pc[i]);
+        tbr_buf_put_u8(&S.path_arena, mask[i]);
+    }
+    if (!tbr_buf_ok(&S.path_arena)) {
+        fail("out of memory (paths)");
+        return 0;
+    }
+    S.path_buckets[k] = S.npaths + 1;
+    S.npaths++;
+    tbr_rec_path r = { .id = e->id, .shader_id = shader_id, .stage = stage,
+                       .truncated = truncated ? 1 : 0, .n = n,
+                       .entries = S.path_arena.data + e->off };
+    S.path_records++;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_PATH, tbr_rec_path_encode(&S.buf, &r));
+    return e->id;
+}
+
+static void h_unsupported(const char *name)
+{
+    if (!recording())
+        return;
+    note_unsupported(name);
+    tbr_rec_unsupported r;
+    copy_name(r.name, sizeof(r.name), name);
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_UNSUPPORTED, tbr_rec_unsupported_encode(&S.buf, &r));
+}
+
+/* ------------------------------------------------------------------------ */
+/* frame end                                                                */
+/* ------------------------------------------------------------------------ */
+
+static int resolve_gl(tbr_gl_proc (*gp)(const char *))
+{
+    struct gl_fns *g = &S.gl;
+#define GET(field, name) \
+    do { tbr_gl_proc p_ = gp(name); memcpy(&g->field, &p_, sizeof(p_)); } while (0)
+    GET(Flush, "glFlush");
+    GET(GetString, "glGetString");
+    GET(GetError, "glGetError");
+    GET(GetIntegerv, "glGetIntegerv");
+    GET(BindFramebuffer, "glBindFramebuffer");
+    GET(BindBuffer, "glBindBuffer");
+    GET(PixelStorei, "glPixelStorei");
+    GET(ReadPixels, "glReadPixels");
+    GET(GetCurrentDisplay, "eglGetCurrentDisplay");
+    GET(GetCurrentSurface, "eglGetCurrentSurface");
+    GET(QuerySurface, "eglQuerySurface");
+#undef GET
+    return g->Flush && g->GetString && g->GetError && g->GetIntegerv && g->BindFramebuffer &&
+           g->BindBuffer && g->PixelStorei && g->ReadPixels && g->GetCurrentDisplay &&
+           g->GetCurrentSurface && g->QuerySurface ? 0 : -1;
+}
+
+static void check_renderer(tbr_gl_proc (*gp)(const char *))
+{
+    S.gl_checked = 1;
+    if (resolve_gl(gp) != 0) {
+        fail("cannot resolve the GL/EGL functions needed for readback");
+        return;
+    }
+    const char *r = (const char *)S.gl.GetString(GL_RENDERER);
+    const char *v = (const char *)S.gl.GetString(GL_VERSION);
+    copy_name(S.gl_renderer, sizeof(S.gl_renderer), r);
+    copy_name(S.gl_version, sizeof(S.gl_version), v);
+    if (!r || strcmp(r, "softpipe") != 0)
+        fail("GL_RENDERER is '%s', not softpipe (is LD_LIBRARY_PATH set to the tbrsim Mesa?)",
+             r ? r : "(null)");
+    if (S.contexts == 0)
+        fail("no instrumented softpipe context was created (wrong Mesa?)");
+}
+
+static int readback(const char *png_path)
+{
+    struct gl_fns *g = &S.gl;
+    GLint w = 0, h = 0;
+    void *dpy = g->GetCurrentDisplay();
+    void *surf = g->GetCurrentSurface(EGL_DRAW);
+    if (!dpy || !surf || !g->QuerySurface(dpy, surf, EGL_WIDTH, &w) ||
+        !g->QuerySurface(dpy, surf, EGL_HEIGHT, &h) || w <= 0 || h <= 0) {
+        fail("cannot query the current EGL surface size");
+        return -1;
+    }
+    S.width = (uint32_t)w;
+    S.height = (uint32_t)h;
+    while (g->GetError() != GL_NO_ERROR) {
+    }
+    GLint draw_fb = 0, read_fb = 0, pack_buf = 0, align = 4, row_len = 0, skip_rows = 0,
+          skip_px = 0, major = 2;
+    g->GetIntegerv(GL_MAJOR_VERSION, &major);
+    if (g->GetError() != GL_NO_ERROR)
+        major = 2;
+    int es3 = major >= 3;
+    g->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
+    g->GetIntegerv(GL_PACK_ALIGNMENT, &align);
+    if (es3) {
+        g->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+        g->GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buf);
+        g->GetIntegerv(GL_PACK_ROW_LENGTH, &row_len);
+        g->GetIntegerv(GL_PACK_SKIP_ROWS, &skip_rows);
+        g->GetIntegerv(GL_PACK_SKIP_PIXELS, &skip_px);
+    }
+    size_t stride = (size_t)w * 4;
+    uint8_t *px = malloc(stride * (size_t)h);
+    uint8_t *row = malloc(stride);
+    if (!px || !row) {
+        free(px);
+        free(row);
+        fail("out of memory for the readback");
+        return -1;
+    }
+    if (es3) {
+        g->BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        g->BindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        g->PixelStorei(GL_PACK_ROW_LENGTH, 0);
+        g->PixelStorei(GL_PACK_SKIP_ROWS, 0);
+        g->PixelStorei(GL_PACK_SKIP_PIXELS, 0);
+    } else {
+        g->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+    g->PixelStorei(GL_PACK_ALIGNMENT, 1);
+    g->ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    GLenum err = g->GetError();
+    /* restore */
+    g->PixelStorei(GL_PACK_ALIGNMENT, align);
+    if (es3) {
+        g->PixelStorei(GL_PACK_ROW_LENGTH, row_len);
+        g->PixelStorei(GL_PACK_SKIP_ROWS, skip_rows);
+        g->PixelStorei(GL_PACK_SKIP_PIXELS, skip_px);
+        g->BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)pack_buf);
+        g->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)read_fb);
+    } else {
+        g->BindFramebuffer(GL_FRAMEBUFFER, (GLuint)draw_fb);
+    }
+    if (err != GL_NO_ERROR) {
+        free(px);
+        free(row);
+        fail("glReadPixels of the default framebuffer failed (GL error 0x%x)", err);
+        return -1;
+    }
+    for (GLint y = 0; y < h / 2; y++) {
+        uint8_t *a = px + (size_t)y * stride, *b = px + (size_t)(h - 1 - y) * stride;
+        memcpy(row, a, stride);
+        memcpy(a, b, stride);
+        memcpy(b, row, stride);
+    }
+    char perr[TBR_PNG_ERR_SIZE];
+    int rc = tbr_png_write_rgba8(png_path, px, (uint32_t)w, (uint32_t)h, stride, perr,
+                                 sizeof(perr));
+    free(px);
+    free(row);
+    if (rc != 0) {
+        fail("%s", perr);
+        return -1;
+    }
+    return 0;
+}
+
+static void close_writer(void)
+{
+    if (S.writer) {
+        tbr_trace_error err;
+        tbr_trace_writer *w = S.writer;
+        S.writer = NULL;
+        if (tbr_trace_writer_close(w, NULL, &err) != 0)
+            fail("%s", err.msg);
+        else
+            S.writer_closed = 1;
+    }
+}
+
+static void h_swap_buffers(tbr_gl_proc (*gp)(const char *))
+{
+    init_once();
+    if (!S.gl_checked && S.status_path[0])
+        check_renderer(gp);
+    if (S.ok && in_window() && !S.writer_closed) {
+        S.gl.Flush(); /* rasterizes nothing new (softpipe draws synchronously) but packs the tile caches */
+        S.paused = 1;
+        char rel[64], path[PATH_MAX + 64];
+        snprintf(rel, sizeof(rel), "reference/frame_%05llu.png", (unsigned long long)S.frame);
+        snprintf(path, sizeof(path), "%s/%s", S.out_dir, rel);
+        readback(path);
+        S.paused = 0;
+        if (S.ok && ensure_frame() == 0) {
+            tbr_rec_frame_end fe;
+            memset(&fe, 0, sizeof(fe));
+            fe.frame = S.frame;
+            fe.width = S.width;
+            fe.height = S.height;
+            fe.draws = S.frame_cnt.draws;
+            fe.quads = S.frame_cnt.quads;
+            fe.shaded_quads = S.frame_cnt.shaded_quads;
+            fe.shaded_fragments = S.frame_cnt.shaded_fragments;
+            fe.prims = S.frame_cnt.prims;
+            fe.clears = S.frame_cnt.clears;
+            copy_name(fe.png, sizeof(fe.png), rel);
+            tbr_buf_reset(&S.buf);
+            emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&S.buf, &fe));
+            if (S.frame_open && tbr_trace_writer_end_frame(S.writer) != 0)
+                fail("%s", tbr_trace_writer_error(S.writer));
+            S.frame_open = 0;
+            S.logical_open = 0;
+            if (!S.frames_recorded)
+                S.recorded_first = S.frame;
+            S.recorded_last = S.frame;
+            S.frames_recorded++;
+        }
+    }
+    S.frame++;
+    if (S.frame > S.last && S.writer)
+        close_writer(); /* window done: the rest is fast-forward */
+    write_status();
+    if (!S.ok && S.error[0] && S.gl_checked && strstr(S.error, "not softpipe")) {
+        fprintf(stderr, "tbr_functional: refusing to record a non-softpipe renderer\n");
+        exit(3);
+    }
+}
+
+static void finalize(void)
+{
+    if (S.atexit_done || !S.initialized)
+        return;
+    S.atexit_done = 1;
+    if (!S.frame_open && S.pending_count) {
+        /* records after the last swap without any draw or clear: dropped */
+        S.trailing_dropped = S.pending_count;
+        tbr_buf_reset(&S.pending);
+        S.pending_count = 0;
+    }
+    if (S.writer) {
+        if (S.frame_open) {
+            /* draws/clears after the last swap: kept, marked partial (no FRAME_END) */
+            flush_quads();
+            S.partial_last_frame = 1;
+            if (tbr_trace_writer_end_frame(S.writer) != 0)
+                fail("%s", tbr_trace_writer_error(S.writer));
+            S.frame_open = 0;
+        }
+        if (S.ok)
+            close_writer();
+        else {
+            tbr_trace_writer_abort(S.writer);
+            S.writer = NULL;
+        }
+    }
+    write_status();
+    tbr_buf_free(&S.buf);
+    tbr_buf_free(&S.quads);
+    tbr_buf_free(&S.last_pass);
+    tbr_idset_free(&S.resources);
+    tbr_idset_free(&S.shaders);
+    tbr_buf_free(&S.path_arena);
+    tbr_buf_free(&S.pending);
+    free(S.paths);
+    free(S.path_buckets);
+    S.paths = NULL;
+    S.path_buckets = NULL;
+}
+
+static const struct tbr_mesa_hooks hooks = {
+    .version = TBR_MESA_HOOKS_VERSION,
+    .size = sizeof(struct tbr_mesa_hooks),
+    .context_create = h_context_create,
+    .context_destroy = h_context_destroy,
+    .recording = recording,
+    .swap_buffers = h_swap_buffers,
+    .framebuffer = h_framebuffer,
+    .clear = h_clear,
+    .upload = h_upload,
+    .shader = h_shader,
+    .shader_known = h_shader_known,
+    .draw_begin = h_draw_begin,
+    .draw_end = h_draw_end,
+    .prim = h_prim,
+    .quads = h_quads,
+    .tile = h_tile,
+    .flush = h_flush,
+    .unsupported = h_unsupported,
+    .exec_path = h_exec_path,
+};
+
+EXPORT const struct tbr_mesa_hooks *tbr_mesa_hooks_get(void)
+{
+    return &hooks;
+}

@@ -1,0 +1,205 @@
+/*
+ * tbr-functional-known-geometry: a tiny GLES2 program whose per-frame work is
+ * known analytically, captured with `apitrace trace --api egl` by the
+ * functional tests (tests/functional/CMakeLists.txt).
+ *
+ * 320x240 pbuffer (surfaceless EGL), 16-bit depth. Rectangles are given in
+ * window pixels with edges on pixel boundaries, so exactly the pixels inside
+ * are covered (pixel centres at +0.5). Frames:
+ *   0: clear; one full-screen rectangle, blended     -> 76800 fragments, 19200 distinct quads
+ *   1: clear color+depth; depth test LESS (Z16 fast path): rect A [40,200)x[40,160) z=0.5,
+ *      then rect B [120,280)x[80,200) z=0.25 (in front), then rect C [0,80)x[0,60) z=0.75
+ *      behind A where they overlap.
+ *   2: clear; rect [0,64)x[0,64) whose fragment shader discards x < 32 (late Z not
+ *      involved: no depth), plus 3 GL_POINTS of size 1 and one horizontal GL_LINES.
+ * Prints the expected counts on stdout as key=value lines when run with --expect.
+ */
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES2/gl2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 320
+#define H 240
+
+static void die(const char *what)
+{
+    fprintf(stderr, "known_geometry: %s failed (egl 0x%x, gl 0x%x)\n", what, eglGetError(),
+            glGetError());
+    exit(1);
+}
+
+static GLuint shader(GLenum type, const char *src)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetShaderInfoLog(s, sizeof(log), NULL, log);
+        fprintf(stderr, "known_geometry: shader: %s\n", log);
+        exit(1);
+    }
+    return s;
+}
+
+static GLuint program(const char *vs, const char *fs)
+{
+    GLuint p = glCreateProgram();
+    glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
+    glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
+    glBindAttribLocation(p, 0, "a_pos");
+    glLinkProgram(p);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok)
+        die("glLinkProgram");
+    return p;
+}
+
+/* rectangle in window pixels (y down from the top, like the PNGs) at depth z in [0,1] */
+static void rect(float x0, float y0, float x1, float y1, float z)
+{
+    float nz = z * 2.0f - 1.0f;
+    float v[] = {
+        x0, y0, nz, x1, y0, nz, x1, y1, nz,
+        x0, y0, nz, x1, y1, nz, x0, y1, nz,
+    };
+    for (int i = 0; i < 6; i++) {
+        v[i * 3 + 0] = v[i * 3 + 0] / (W / 2.0f) - 1.0f;
+        v[i * 3 + 1] = 1.0f - v[i * 3 + 1] / (H / 2.0f);
+    }
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, v);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+static const char *vs_src =
+    "attribute vec3 a_pos;\n"
+    "void main() { gl_Position = vec4(a_pos, 1.0); gl_PointSize = 1.0; }\n";
+static const char *fs_color =
+    "precision mediump float;\n"
+    "uniform vec4 u_color;\n"
+    "void main() { gl_FragColor = u_color; }\n";
+static const char *fs_discard =
+    "precision mediump float;\n"
+    "uniform vec4 u_color;\n"
+    "void main() { if (gl_FragCoord.x < 32.0) discard; gl_FragColor = u_color; }\n";
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--expect") == 0) {
+        /* frame 1: A = 160x120 = 19200 fragments, B = 160x120 = 19200, C = 80x60 = 4800.
+         * Fragments reaching the depth test = 43200; passing: A all 19200 (cleared to 1.0),
+         * B all 19200 (0.25 < everything), C: only where not covered by A:
+         * C = [0,80)x[0,60), A = [40,200)x[40,160): overlap [40,80)x[40,60) = 40x20 = 800
+         * -> C passes 4000. Frame 2: 64x64 rect = 4096 covered, 2048 survive the discard;
+         * 3 points = 3 fragments; line from (100.5,200.5) to (140.5,200.5) = 40 fragments. */
+        printf("frames=3\n");
+        printf("frame0_draws=1\nframe0_fragments=76800\nframe0_distinct_quads=19200\n");
+        printf("frame0_blended_fragments=76800\n");
+        printf("frame1_draws=3\nframe1_fragments=43200\nframe1_depth_passed=42400\n");
+        printf("frame2_draws=3\nframe2_fragments=4139\nframe2_blended_fragments=2091\n");
+        return 0;
+    }
+    EGLDisplay dpy = EGL_NO_DISPLAY;
+    PFNEGLGETPLATFORMDISPLAYEXTPROC gpd =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    if (gpd)
+        dpy = gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL))
+        die("eglInitialize");
+    eglBindAPI(EGL_OPENGL_ES_API);
+    const EGLint cfg_attribs[] = {
+        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
+        EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
+        EGL_DEPTH_SIZE, 16, EGL_NONE,
+    };
+    EGLConfig cfgs[64], cfg = NULL;
+    EGLint n = 0;
+    if (!eglChooseConfig(dpy, cfg_attribs, cfgs, 64, &n) || n < 1)
+        die("eglChooseConfig");
+    for (EGLint i = 0; i < n && !cfg; i++) {
+        EGLint d = 0, r = 0, a = 0;
+        eglGetConfigAttrib(dpy, cfgs[i], EGL_DEPTH_SIZE, &d);
+        eglGetConfigAttrib(dpy, cfgs[i], EGL_RED_SIZE, &r);
+        eglGetConfigAttrib(dpy, cfgs[i], EGL_ALPHA_SIZE, &a);
+        if (d == 16 && r == 8 && a == 8)
+            cfg = cfgs[i];
+    }
+    if (!cfg)
+        cfg = cfgs[0];
+    const EGLint surf_attribs[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
+    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, surf_attribs);
+    if (surf == EGL_NO_SURFACE)
+        die("eglCreatePbufferSurface");
+    const EGLint ctx_attribs[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
+    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attribs);
+    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx))
+        die("eglCreateContext/eglMakeCurrent");
+
+    GLuint p_color = program(vs_src, fs_color);
+    GLuint p_discard = program(vs_src, fs_discard);
+    glViewport(0, 0, W, H);
+    glEnableVertexAttribArray(0);
+
+    /* frame 0 */
+    glClearColor(0.2f, 0.3f, 0.4f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUseProgram(p_color);
+    glUniform4f(glGetUniformLocation(p_color, "u_color"), 0.9f, 0.5f, 0.1f, 0.37f);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    rect(0, 0, W, H, 0.5f);
+    glDisable(GL_BLEND);
+    eglSwapBuffers(dpy, surf);
+
+    /* frame 1 */
+    glClearDepthf(1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    GLint loc = glGetUniformLocation(p_color, "u_color");
+    glUniform4f(loc, 1.0f, 0.0f, 0.0f, 1.0f);
+    rect(40, 40, 200, 160, 0.5f);
+    glUniform4f(loc, 0.0f, 1.0f, 0.0f, 1.0f);
+    rect(120, 80, 280, 200, 0.25f);
+    glUniform4f(loc, 0.0f, 0.0f, 1.0f, 1.0f);
+    rect(0, 0, 80, 60, 0.75f);
+    glDisable(GL_DEPTH_TEST);
+    eglSwapBuffers(dpy, surf);
+
+    /* frame 2 */
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUseProgram(p_discard);
+    glUniform4f(glGetUniformLocation(p_discard, "u_color"), 1.0f, 1.0f, 0.0f, 1.0f);
+    rect(0, 0, 64, 64, 0.5f);
+    glUseProgram(p_color);
+    glUniform4f(glGetUniformLocation(p_color, "u_color"), 1.0f, 1.0f, 1.0f, 1.0f);
+    {
+        /* pixel centres (200.5, 100.5), (210.5, 100.5), (220.5, 100.5) */
+        float pts[] = { 200.5f, 100.5f, 210.5f, 100.5f, 220.5f, 100.5f };
+        float v[9];
+        for (int i = 0; i < 3; i++) {
+            v[i * 3 + 0] = pts[i * 2] / (W / 2.0f) - 1.0f;
+            v[i * 3 + 1] = 1.0f - pts[i * 2 + 1] / (H / 2.0f);
+            v[i * 3 + 2] = 0.0f;
+        }
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, v);
+        glDrawArrays(GL_POINTS, 0, 3);
+        float l[] = { 100.5f / (W / 2.0f) - 1.0f, 1.0f - 200.5f / (H / 2.0f), 0.0f,
+                      140.5f / (W / 2.0f) - 1.0f, 1.0f - 200.5f / (H / 2.0f), 0.0f };
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, l);
+        glDrawArrays(GL_LINES, 0, 2);
+    }
+    eglSwapBuffers(dpy, surf);
+
+    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(dpy, ctx);
+    eglDestroySurface(dpy, surf);
+    eglTerminate(dpy);
+    return 0;
+}

@@ -1,0 +1,648 @@
+/*
+ * tbr-test-functional-check: helper of the functional tests.
+ *
+ *   counts TRACE        decode every record of an activity trace (fails on any
+ *                       malformed record) and print per-frame counts re-derived
+ *                       from the QUADS/DRAW records as "frameN_key=value" lines;
+ *                       also checks them against the FRAME_END / DRAW_END totals.
+ *   pngeq A.png B.png   exit 0 if the decoded RGBA pixels are identical
+ *   md5 A.png           print the pixel checksum (tbr_png_pixel_md5)
+ *   rerender TRACE DIR  redo depth test, blending and tile quantization from the
+ *                       trace alone and compare with the reference PNGs in DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tbr/png_io.h"
+#include "tbr/records.h"
+#include "tbr/trace.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static unsigned pc4(uint32_t m)
+{
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+}
+
+static int counts(const char *path)
+{
+    tbr_trace_error err;
+    tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
+    if (!r) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    int bad = 0, rc;
+    tbr_trace_frame_info fi;
+    static tbr_rec_draw draw;
+    static tbr_rec_prim prim;
+    uint64_t *keys = NULL;
+    size_t nkeys = 0, capkeys = 0;
+    printf("frames=%zu\n", tbr_trace_reader_frame_count(r));
+    while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
+        uint64_t f = fi.number;
+        uint64_t draws = 0, app_draws = 0, quads = 0, fragments = 0, shaded_quads = 0,
+                 shaded_fragments = 0, depth_passed = 0, blended = 0, prims = 0, clears = 0,
+                 passes = 0, shaders = 0, tiles = 0, uploads = 0, paths = 0, quads_no_path = 0;
+        int early = 0, have_end = 0;
+        tbr_rec_draw_end de_sum;
+        memset(&de_sum, 0, sizeof(de_sum));
+        nkeys = 0;
+        uint16_t type;
+        const uint8_t *p;
+        size_t n;
+        while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
+            int drc = 0;
+            switch (type) {
+            case TBR_REC_DRAW:
+                drc = tbr_rec_draw_decode(p, n, &draw);
+                draws++;
+                app_draws += !draw.internal;
+                early = (int)draw.early_z;
+                break;
+            case TBR_REC_DRAW_END: {
+                tbr_rec_draw_end de;
+                drc = tbr_rec_draw_end_decode(p, n, &de);
+                de_sum.quads += de.quads;
+                de_sum.shaded_fragments += de.shaded_fragments;
+                de_sum.blended_fragments += de.blended_fragments;
+                break;
+            }
+            case TBR_REC_PRIM:
+                drc = tbr_rec_prim_decode(p, n, &prim);
+                prims++;
+                break;
+            case TBR_REC_QUADS: {
+                tbr_cursor c;
+                tbr_rec_quads_header h;
+                drc = tbr_rec_quads_open(&c, p, n, &h);
+                for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
+                    tbr_rec_quad q;
+                    drc = tbr_rec_quads_next(&c, &h, &q);
+                    quads++;
+                    fragments += pc4(q.in_mask);
+                    if (q.flags & TBR_REC_QUAD_SHADED) {
+                        shaded_quads++;
+                        if (q.path == 0 || q.path > paths)
+                            quads_no_path++;
+                        shaded_fragments += pc4(early ? q.depth_mask : q.in_mask);
+                    }
+                    if (q.flags & TBR_REC_QUAD_DEPTH_OUT)
+                        depth_passed += pc4(q.depth_mask);
+                    if (q.flags & TBR_REC_QUAD_BLENDED)
+                        blended += pc4(q.blend_mask);
+                    if (nkeys == capkeys) {
+                        capkeys = capkeys ? capkeys * 2 : 4096;
+                        keys = realloc(keys, capkeys * sizeof(*keys));
+                        if (!keys)
+                            return 1;
+                    }
+                    keys[nkeys++] = ((uint64_t)(uint32_t)q.x << 32) | (uint32_t)q.y;
+                }
+                if (drc == 0)
+                    drc = tbr_rec_quads_close(&c);
+                break;
+            }
+            case TBR_REC_FRAME_END: {
+                tbr_rec_frame_end fe;
+                drc = tbr_rec_frame_end_decode(p, n, &fe);
+                have_end = 1;
+                if (drc == 0 && (fe.frame != f || fe.draws != draws || fe.quads != quads ||
+                                 fe.shaded_quads != shaded_quads ||
+                                 fe.shaded_fragments != shaded_fragments || fe.prims != prims ||
+                                 fe.clears != clears)) {
+                    fprintf(stderr, "frame %llu: FRAME_END totals differ from the records\n",
+                            (unsigned long long)f);
+                    bad = 1;
+                }
+                break;
+            }
+            case TBR_REC_CLEAR: {
+                tbr_rec_clear x;
+                drc = tbr_rec_clear_decode(p, n, &x);
+                clears++;
+                break;
+            }
+            case TBR_REC_RENDER_PASS: {
+                tbr_rec_render_pass x;
+                drc = tbr_rec_render_pass_decode(p, n, &x);
+                passes++;
+                break;
+            }
+            case TBR_REC_SHADER: {
+                tbr_rec_shader x;
+                drc = tbr_rec_shader_decode(p, n, &x);
+                shaders++;
+                break;
+            }
+            case TBR_REC_SHADER_CREATE: {
+                tbr_rec_shader x;
+                drc = tbr_rec_shader_create_decode(p, n, &x);
+                break;
+            }
+            case TBR_REC_RESOURCE: {
+                tbr_rec_resource x;
+                drc = tbr_rec_resource_decode(p, n, &x);
+                break;
+            }
+            case TBR_REC_UPLOAD: {
+                tbr_rec_upload x;
+                drc = tbr_rec_upload_decode(p, n, &x);
+                uploads++;
+                break;
+            }
+            case TBR_REC_TILE: {
+                tbr_rec_tile x;
+                drc = tbr_rec_tile_decode(p, n, &x);
+                tiles++;
+                break;
+            }
+            case TBR_REC_FLUSH: {
+                tbr_rec_flush x;
+                drc = tbr_rec_flush_decode(p, n, &x);
+                break;
+            }
+            case TBR_REC_PATH: {
+                tbr_rec_path x;
+                drc = tbr_rec_path_decode(p, n, &x);
+                paths++;
+                break;
+            }
+            case TBR_REC_UNSUPPORTED: {
+                tbr_rec_unsupported x;
+                drc = tbr_rec_unsupported_decode(p, n, &x);
+                printf("frame%llu_unsupported=%s\n", (unsigned long long)f, x.name);
+                break;
+            }
+            default:
+                fprintf(stderr, "frame %llu: unknown record type %u\n", (unsigned long long)f, type);
+                bad = 1;
+            }
+            if (drc != 0) {
+                fprintf(stderr, "frame %llu: malformed %s record\n", (unsigned long long)f,
+                        tbr_rec_type_name(type));
+                bad = 1;
+            }
+        }
+        if (rc < 0)
+            break;
+        if (de_sum.quads != quads || de_sum.shaded_fragments != shaded_fragments ||
+            de_sum.blended_fragments != blended) {
+            fprintf(stderr, "frame %llu: DRAW_END totals differ from the QUADS records\n",
+                    (unsigned long long)f);
+            bad = 1;
+        }
+        qsort(keys, nkeys, sizeof(*keys), cmp_u64);
+        size_t distinct = 0;
+        for (size_t i = 0; i < nkeys; i++)
+            distinct += (i == 0 || keys[i] != keys[i - 1]);
+        unsigned long long F = (unsigned long long)f;
+        printf("frame%llu_complete=%d\n", F, have_end);
+        printf("frame%llu_draws=%llu\nframe%llu_app_draws=%llu\n", F, (unsigned long long)draws, F,
+               (unsigned long long)app_draws);
+        printf("frame%llu_quads=%llu\nframe%llu_distinct_quads=%zu\n", F, (unsigned long long)quads,
+               F, distinct);
+        printf("frame%llu_fragments=%llu\n", F, (unsigned long long)fragments);
+        printf("frame%llu_shaded_quads=%llu\nframe%llu_shaded_fragments=%llu\n", F,
+               (unsigned long long)shaded_quads, F, (unsigned long long)shaded_fragments);
+        printf("frame%llu_depth_passed=%llu\n", F, (unsigned long long)depth_passed);
+        printf("frame%llu_blended_fragments=%llu\n", F, (unsigned long long)blended);
+        printf("frame%llu_prims=%llu\nframe%llu_clears=%llu\nframe%llu_render_passes=%llu\n", F,
+               (unsigned long long)prims, F, (unsigned long long)clears, F,
+               (unsigned long long)passes);
+        printf("frame%llu_shaders=%llu\nframe%llu_tile_events=%llu\nframe%llu_uploads=%llu\n", F,
+               (unsigned long long)shaders, F, (unsigned long long)tiles, F,
+               (unsigned long long)uploads);
+        printf("frame%llu_paths=%llu\nframe%llu_shaded_quads_without_path=%llu\n", F,
+               (unsigned long long)paths, F, (unsigned long long)quads_no_path);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", tbr_trace_reader_error(r));
+        bad = 1;
+    }
+    free(keys);
+    tbr_trace_reader_close(r);
+    return bad;
+}
+
+static int pngeq(const char *a, const char *b)
+{
+    tbr_image x, y;
+    char err[TBR_PNG_ERR_SIZE];
+    if (tbr_png_read_rgba8(a, &x, err, sizeof(err)) != 0 ||
+        tbr_png_read_rgba8(b, &y, err, sizeof(err)) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    int rc = 0;
+    if (x.width != y.width || x.height != y.height) {
+        fprintf(stderr, "size differs: %ux%u vs %ux%u\n", x.width, x.height, y.width, y.height);
+        rc = 1;
+    } else {
+        uint64_t diff = 0;
+        for (uint32_t yy = 0; yy < x.height; yy++) {
+            for (uint32_t xx = 0; xx < x.width; xx++) {
+                const uint8_t *p = x.pixels + yy * x.stride + xx * 4;
+                const uint8_t *q = y.pixels + yy * y.stride + xx * 4;
+                if (memcmp(p, q, 4) != 0) {
+                    if (!diff)
+                        fprintf(stderr, "first difference at (%u,%u): %u,%u,%u,%u vs %u,%u,%u,%u\n",
+                                xx, yy, p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]);
+                    diff++;
+                }
+            }
+        }
+        if (diff) {
+            fprintf(stderr, "%llu pixels differ\n", (unsigned long long)diff);
+            rc = 1;
+        }
+    }
+    tbr_image_free(&x);
+    tbr_image_free(&y);
+    return rc;
+}
+
+/* ---- rerender: a minimal re-implementation of softpipe's depth test, blend and
+ * tile-cache quantization driven ONLY by the trace, compared with the reference
+ * PNGs. Supports what the known-geometry program uses: one 8-bit UNORM RGBA
+ * color buffer, blend off or ADD with factors ZERO/ONE/SRC_ALPHA/INV_SRC_ALPHA,
+ * color mask, and a depth test on 16/24/32-bit integer depth values. ---- */
+
+#define BF_ONE 0x1
+#define BF_SRC_ALPHA 0x3
+#define BF_ZERO 0x11
+#define BF_INV_SRC_ALPHA 0x13
+
+static uint8_t pack_unorm8(float f)
+{
+    /* round to nearest (ties as the float addition rounds: to even), clamp, NaN -> 0 */
+    if (!(f > 0.0f))
+        return 0;
+    if (f >= 1.0f)
+        return 255;
+    union { float f; uint32_t u; } v;
+    v.f = f * (255.0f / 256.0f) + 32768.0f;
+    return (uint8_t)v.u;
+}
+
+static float unpack_unorm8(uint8_t u)
+{
+    return (float)u * (1.0f / 255.0f);
+}
+
+static float clamp01(float f)
+{
+    return f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+}
+
+static int factor(uint32_t f, const float src[4], float *out, int ch)
+{
+    (void)ch;
+    switch (f) {
+    case BF_ONE: *out = 1.0f; return 0;
+    case BF_ZERO: *out = 0.0f; return 0;
+    case BF_SRC_ALPHA: *out = src[3]; return 0;
+    case BF_INV_SRC_ALPHA: *out = 1.0f - src[3]; return 0;
+    default: return -1;
+    }
+}
+
+static int depth_pass(uint32_t func, uint32_t z, uint32_t d)
+{
+    switch (func) {
+    case 0: return 0;
+    case 1: return z < d;
+    case 2: return z == d;
+    case 3: return z <= d;
+    case 4: return z > d;
+    case 5: return z != d;
+    case 6: return z >= d;
+    default: return 1;
+    }
+}
+
+/* One modelled surface (resource, level, layer): 4x8-bit UNORM color (MEM bytes +
+ * CACHE floats) or a depth buffer (raw integers). */
+struct surf {
+    uint32_t res, level, layer, w, h, is_zs;
+    uint8_t *mem;    /* RGBA8 */
+    float *cache;    /* RGBA float */
+    uint8_t *cached; /* per pixel: CACHE valid */
+    uint32_t *depth;
+    float clear_color[4];
+};
+
+#define MAX_SURFS 256
+static struct surf surfs[MAX_SURFS];
+static int nsurfs;
+
+static struct surf *find_surf(uint32_t res, uint32_t level, uint32_t layer)
+{
+    for (int i = 0; i < nsurfs; i++)
+        if (surfs[i].res == res && surfs[i].level == level && surfs[i].layer == layer)
+            return &surfs[i];
+    return NULL;
+}
+
+static struct surf *get_surf(const tbr_rec_surface *rs, int is_zs)
+{
+    struct surf *s = find_surf(rs->resource_id, rs->level, rs->first_layer);
+    if (s)
+        return s;
+    if (nsurfs == MAX_SURFS)
+        return NULL;
+    s = &surfs[nsurfs++];
+    memset(s, 0, sizeof(*s));
+    s->res = rs->resource_id;
+    s->level = rs->level;
+    s->layer = rs->first_layer;
+    s->w = rs->width;
+    s->h = rs->height;
+    s->is_zs = (uint32_t)is_zs;
+    size_t np = (size_t)s->w * s->h;
+    if (is_zs) {
+        s->depth = calloc(np ? np : 1, sizeof(uint32_t));
+    } else {
+        s->mem = calloc(np ? np : 1, 4);
+        s->cache = calloc(np ? np : 1, 4 * sizeof(float));
+        s->cached = calloc(np ? np : 1, 1);
+    }
+    return s;
+}
+
+static void tile_event(const tbr_rec_tile *t)
+{
+    if (t->is_zs)
+        return; /* raw integers: loads/stores do not change values */
+    struct surf *m = find_surf(t->resource_id, t->level, t->layer);
+    if (!m)
+        return;
+    uint32_t x0 = t->tile_x * t->tile_size, y0 = t->tile_y * t->tile_size;
+    if (t->kind == TBR_REC_TILE_CLEAR_ALL) {
+        memset(m->cached, 0, (size_t)m->w * m->h);
+        return;
+    }
+    for (uint32_t y = y0; y < y0 + t->tile_size && y < m->h; y++) {
+        for (uint32_t x = x0; x < x0 + t->tile_size && x < m->w; x++) {
+            size_t i = (size_t)y * m->w + x;
+            for (int c = 0; c < 4; c++) {
+                switch (t->kind) {
+                case TBR_REC_TILE_LOAD: m->cache[i * 4 + c] = unpack_unorm8(m->mem[i * 4 + c]); break;
+                case TBR_REC_TILE_LOAD_CLEAR: m->cache[i * 4 + c] = m->clear_color[c]; break;
+                case TBR_REC_TILE_STORE: m->mem[i * 4 + c] = pack_unorm8(m->cache[i * 4 + c]); break;
+                case TBR_REC_TILE_STORE_CLEAR: m->mem[i * 4 + c] = pack_unorm8(m->clear_color[c]); break;
+                }
+            }
+            if (t->kind == TBR_REC_TILE_LOAD || t->kind == TBR_REC_TILE_LOAD_CLEAR)
+                m->cached[i] = 1;
+            if (t->kind == TBR_REC_TILE_STORE)
+                m->cached[i] = 0;
+        }
+    }
+}
+
+/* formats the model implements: 4 x 8-bit UNORM with alpha */
+static int format_ok(const char *name)
+{
+    return strstr(name, "R8G8B8A8_UNORM") || strstr(name, "B8G8R8A8_UNORM") ||
+           strstr(name, "A8R8G8B8_UNORM") || strstr(name, "A8B8G8R8_UNORM");
+}
+
+#define MAX_RES 4096
+static uint8_t res_ok[MAX_RES]; /* 1 ok, 2 unsupported format */
+
+static int rerender(const char *trace, const char *refdir)
+{
+    tbr_trace_error err;
+    tbr_trace_reader *r = tbr_trace_reader_open(trace, &err);
+    if (!r) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    static tbr_rec_draw draw;
+    int rc, bad = 0, have_draw = 0;
+    struct surf *cb = NULL, *zs = NULL;
+    uint64_t depth_checked = 0, depth_mismatch = 0, blended = 0, unsupported = 0, passes = 0;
+    tbr_trace_frame_info fi;
+    while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
+        uint16_t type;
+        const uint8_t *p;
+        size_t n;
+        struct surf *last_cb = NULL;
+        while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
+            if (type == TBR_REC_RESOURCE) {
+                tbr_rec_resource res;
+                if (tbr_rec_resource_decode(p, n, &res) != 0)
+                    return 1;
+                if (res.id < MAX_RES)
+                    res_ok[res.id] = format_ok(res.format_name) ? 1 : 2;
+            } else if (type == TBR_REC_RENDER_PASS) {
+                tbr_rec_render_pass rp;
+                if (tbr_rec_render_pass_decode(p, n, &rp) != 0)
+                    return 1;
+                passes++;
+                cb = zs = NULL;
+                if (rp.nr_cbufs > 1 || (rp.nr_cbufs == 1 && !rp.cbufs[0].valid)) {
+                    fprintf(stderr, "rerender: MRT / holes not modelled\n");
+                    unsupported++;
+                    continue;
+                }
+                if (rp.nr_cbufs == 1) {
+                    uint32_t id = rp.cbufs[0].resource_id;
+                    if (id >= MAX_RES || res_ok[id] != 1) {
+                        fprintf(stderr, "rerender: color format not modelled\n");
+                        unsupported++;
+                        continue;
+                    }
+                    cb = get_surf(&rp.cbufs[0], 0);
+                    last_cb = cb;
+                }
+                if (rp.zsbuf.valid)
+                    zs = get_surf(&rp.zsbuf, 1);
+            } else if (type == TBR_REC_CLEAR) {
+                tbr_rec_clear c;
+                if (tbr_rec_clear_decode(p, n, &c) != 0)
+                    return 1;
+                if ((c.buffers & 4) && cb)
+                    memcpy(cb->clear_color, c.color_f, sizeof(cb->clear_color));
+                if ((c.buffers & 1) && zs)
+                    for (size_t i = 0; i < (size_t)zs->w * zs->h; i++)
+                        zs->depth[i] = (uint32_t)c.zs_packed;
+            } else if (type == TBR_REC_TILE) {
+                tbr_rec_tile t;
+                if (tbr_rec_tile_decode(p, n, &t) != 0)
+                    return 1;
+                tile_event(&t);
+            } else if (type == TBR_REC_DRAW) {
+                if (tbr_rec_draw_decode(p, n, &draw) != 0)
+                    return 1;
+                have_draw = 1;
+                if (draw.stencil[0].enabled || draw.alpha_enabled || draw.logicop_enable) {
+                    fprintf(stderr, "rerender: stencil/alpha test/logicop not modelled\n");
+                    unsupported++;
+                }
+            } else if (type == TBR_REC_QUADS && have_draw) {
+                tbr_cursor c;
+                tbr_rec_quads_header h;
+                if (tbr_rec_quads_open(&c, p, n, &h) != 0)
+                    return 1;
+                for (uint32_t qi = 0; qi < h.count; qi++) {
+                    tbr_rec_quad q;
+                    if (tbr_rec_quads_next(&c, &h, &q) != 0)
+                        return 1;
+                    /* depth: redo the test from the recorded values */
+                    if (draw.depth_enabled && zs && (q.flags & TBR_REC_QUAD_HAS_Z)) {
+                        uint32_t in = draw.early_z ? q.in_mask : q.shade_mask;
+                        uint32_t mine = 0;
+                        for (int j = 0; j < 4; j++) {
+                            int x = q.x + (j & 1), y = q.y + (j >> 1);
+                            if (!(in & (1u << j)) || x < 0 || y < 0 || (uint32_t)x >= zs->w ||
+                                (uint32_t)y >= zs->h)
+                                continue;
+                            size_t i = (size_t)y * zs->w + (uint32_t)x;
+                            if (depth_pass(draw.depth_func, q.z[j], zs->depth[i])) {
+                                mine |= 1u << j;
+                                if (draw.depth_writemask)
+                                    zs->depth[i] = q.z[j];
+                            }
+                        }
+                        uint32_t theirs = (q.flags & TBR_REC_QUAD_DEPTH_OUT) ? q.depth_mask : 0;
+                        depth_checked++;
+                        if (mine != theirs)
+                            depth_mismatch++;
+                    }
+                    if (!(q.flags & TBR_REC_QUAD_BLENDED) || !cb)
+                        continue;
+                    const tbr_rec_rt_blend *bl = &draw.rt[0];
+                    for (int j = 0; j < 4; j++) {
+                        if (!(q.blend_mask & (1u << j)))
+                            continue;
+                        int x = q.x + (j & 1), y = q.y + (j >> 1);
+                        if (x < 0 || y < 0 || (uint32_t)x >= cb->w || (uint32_t)y >= cb->h)
+                            continue;
+                        size_t i = (size_t)y * cb->w + (uint32_t)x;
+                        if (!cb->cached[i]) {
+                            fprintf(stderr, "rerender: blend into a tile that is not cached (%d,%d)\n", x, y);
+                            bad = 1;
+                            continue;
+                        }
+                        float src[4], out[4];
+                        for (int ch = 0; ch < 4; ch++)
+                            src[ch] = q.color[0][ch][j];
+                        if (!bl->blend_enable) {
+                            memcpy(out, src, sizeof(out));
+                        } else {
+                            for (int ch = 0; ch < 4; ch++)
+                                src[ch] = clamp01(src[ch]); /* UNORM target: softpipe clamps */
+                            for (int ch = 0; ch < 4; ch++) {
+                                float sf, df;
+                                uint32_t fs = ch < 3 ? bl->rgb_src : bl->alpha_src;
+                                uint32_t fd = ch < 3 ? bl->rgb_dst : bl->alpha_dst;
+                                uint32_t fn = ch < 3 ? bl->rgb_func : bl->alpha_func;
+                                if (factor(fs, src, &sf, ch) || factor(fd, src, &df, ch) || fn != 0) {
+                                    unsupported++;
+                                    sf = 1.0f;
+                                    df = 0.0f;
+                                }
+                                float s = src[ch] * sf;
+                                float d = cb->cache[i * 4 + ch] * df;
+                                out[ch] = clamp01(s + d);
+                            }
+                        }
+                        for (int ch = 0; ch < 4; ch++)
+                            if (bl->colormask & (1u << ch))
+                                cb->cache[i * 4 + ch] = out[ch];
+                        blended++;
+                    }
+                }
+            } else if (type == TBR_REC_FRAME_END) {
+                tbr_rec_frame_end fe;
+                if (tbr_rec_frame_end_decode(p, n, &fe) != 0)
+                    return 1;
+                /* the default framebuffer: the last color surface of the frame with the
+                 * EGL surface's size */
+                struct surf *m = NULL;
+                for (int i = nsurfs - 1; i >= 0 && !m; i--)
+                    if (&surfs[i] == last_cb && surfs[i].w == fe.width && surfs[i].h == fe.height)
+                        m = &surfs[i];
+                if (!m) {
+                    fprintf(stderr, "rerender: frame %llu: default framebuffer not identified\n",
+                            (unsigned long long)fe.frame);
+                    unsupported++;
+                    continue;
+                }
+                char path[4096];
+                snprintf(path, sizeof(path), "%s/%s", refdir, fe.png);
+                tbr_image ref;
+                char perr[TBR_PNG_ERR_SIZE];
+                if (tbr_png_read_rgba8(path, &ref, perr, sizeof(perr)) != 0) {
+                    fprintf(stderr, "%s\n", perr);
+                    return 1;
+                }
+                uint64_t diff = 0;
+                for (uint32_t y = 0; y < m->h && y < ref.height; y++)
+                    for (uint32_t x = 0; x < m->w && x < ref.width; x++)
+                        if (memcmp(m->mem + ((size_t)y * m->w + x) * 4, ref.pixels + y * ref.stride + x * 4, 4)) {
+                            if (!diff) {
+                                const uint8_t *a = m->mem + ((size_t)y * m->w + x) * 4;
+                                const uint8_t *b = ref.pixels + y * ref.stride + x * 4;
+                                fprintf(stderr, "frame %llu: first difference at (%u,%u): model %u,%u,%u,%u reference %u,%u,%u,%u\n",
+                                        (unsigned long long)fe.frame, x, y, a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
+                            }
+                            diff++;
+                        }
+                printf("frame%llu_rerender_diff_pixels=%llu\n", (unsigned long long)fe.frame, (unsigned long long)diff);
+                if (diff || ref.width != m->w || ref.height != m->h)
+                    bad = 1;
+                tbr_image_free(&ref);
+            }
+        }
+        if (rc < 0)
+            break;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", tbr_trace_reader_error(r));
+        bad = 1;
+    }
+    printf("rerender_render_passes=%llu\nrerender_surfaces=%d\n", (unsigned long long)passes, nsurfs);
+    printf("rerender_blended_fragments=%llu\nrerender_depth_quads_checked=%llu\n"
+           "rerender_depth_mismatches=%llu\nrerender_unsupported=%llu\n",
+           (unsigned long long)blended, (unsigned long long)depth_checked,
+           (unsigned long long)depth_mismatch, (unsigned long long)unsupported);
+    if (depth_mismatch || unsupported)
+        bad = 1;
+    for (int i = 0; i < nsurfs; i++) {
+        free(surfs[i].mem);
+        free(surfs[i].cache);
+        free(surfs[i].cached);
+        free(surfs[i].depth);
+    }
+    tbr_trace_reader_close(r);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "rerender") == 0)
+        return rerender(argv[2], argv[3]);
+    if (argc == 3 && strcmp(argv[1], "counts") == 0)
+        return counts(argv[2]);
+    if (argc == 4 && strcmp(argv[1], "pngeq") == 0)
+        return pngeq(argv[2], argv[3]);
+    if (argc == 3 && strcmp(argv[1], "md5") == 0) {
+        char hex[33], err[TBR_PNG_ERR_SIZE];
+        if (tbr_png_pixel_md5(argv[2], hex, err, sizeof(err)) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        printf("%s\n", hex);
+        return 0;
+    }
+    fprintf(stderr, "usage: %s counts TRACE | pngeq A.png B.png | md5 A.png | rerender TRACE OUTDIR\n", argv[0]);
+    return 2;
+}

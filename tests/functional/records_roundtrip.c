@@ -1,0 +1,532 @@
+/*
+ * functional.records_roundtrip: every record type of formats/records is
+ * encoded, written through the container (tbr_trace writer, a real file),
+ * read back and decoded; the decoded struct must equal the original. Also
+ * checks that truncated payloads and trailing bytes are rejected.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tbr/records.h"
+#include "tbr/trace.h"
+
+static int failures;
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+static uint32_t rng = 12345;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+static float rndf(void) { return (float)(rnd() % 100000) / 997.0f - 30.0f; }
+
+/* originals, kept so that pointer fields (text/constants) can be compared */
+static tbr_rec_frame_end o_fe;
+static tbr_rec_resource o_res;
+static tbr_rec_upload o_up;
+static tbr_rec_shader o_shc, o_sh;
+static tbr_rec_render_pass o_rp;
+static tbr_rec_clear o_cl;
+static tbr_rec_draw o_dr;
+static tbr_rec_draw_end o_de;
+static tbr_rec_prim o_pr;
+static tbr_rec_quad o_q[5];
+static tbr_rec_tile o_ti;
+static tbr_rec_flush o_fl;
+static tbr_rec_unsupported o_un;
+static const uint16_t path_pc[5] = { 0, 1, 2, 5, 300 };
+static const uint8_t path_mask[5] = { 15, 15, 3, 0, 8 };
+static const char shader_text[] = "FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
+static const float consts[8] = { 1, 2, 3, 4, 0.5f, -1, 1e-7f, 3.25f };
+
+static void make_records(void)
+{
+    o_fe.frame = 7;
+    o_fe.width = 320;
+    o_fe.height = 240;
+    o_fe.draws = 3;
+    o_fe.quads = 19200;
+    o_fe.shaded_quads = 19000;
+    o_fe.shaded_fragments = 76000;
+    o_fe.prims = 6;
+    o_fe.clears = 1;
+    strcpy(o_fe.png, "reference/frame_00007.png");
+
+    o_res.id = 42;
+    o_res.target = 2;
+    o_res.format = 1;
+    o_res.width = 320;
+    o_res.height = 240;
+    o_res.depth = 1;
+    o_res.array_size = 1;
+    o_res.last_level = 0;
+    o_res.nr_samples = 0;
+    o_res.bind = 0x12;
+    o_res.block_bytes = 4;
+    o_res.is_display_target = 1;
+    strcpy(o_res.format_name, "PIPE_FORMAT_B8G8R8A8_UNORM");
+
+    o_up.resource_id = 42;
+    o_up.level = 2;
+    int32_t box[6] = { 0, 4, -1, 64, 32, 1 };
+    memcpy(o_up.box, box, sizeof(box));
+    o_up.bytes = 8192;
+
+    o_shc.id = 9;
+    o_shc.stage = TBR_REC_STAGE_FS;
+    o_shc.internal = 1;
+    o_shc.num_tokens = 55;
+    o_shc.num_instructions = 2;
+    o_shc.text_len = (uint32_t)strlen(shader_text);
+    o_sh = o_shc;
+    o_sh.parent_id = 8;
+    o_sh.text = shader_text;
+
+    o_rp.seq = 1;
+    o_rp.width = 320;
+    o_rp.height = 240;
+    o_rp.layers = 1;
+    o_rp.samples = 0;
+    o_rp.nr_cbufs = 2;
+    o_rp.is_default = 1;
+    o_rp.cbufs[0] = (tbr_rec_surface){ 1, 42, 1, 0, 0, 0, 320, 240 };
+    o_rp.cbufs[1] = (tbr_rec_surface){ 0, 0, 0, 0, 0, 0, 0, 0 };
+    o_rp.zsbuf = (tbr_rec_surface){ 1, 43, 17, 1, 2, 3, 160, 120 };
+
+    o_cl.buffers = 4 | 1;
+    o_cl.color_f[0] = 0.2f;
+    o_cl.color_f[1] = 0.3f;
+    o_cl.color_f[2] = NAN;
+    o_cl.color_f[3] = 1.0f;
+    memcpy(o_cl.color_ui, o_cl.color_f, sizeof(o_cl.color_ui));
+    o_cl.depth = 0.999999;
+    o_cl.stencil = 255;
+    o_cl.zs_packed = 0xffffff00ffULL;
+    o_cl.has_scissor = 1;
+    o_cl.scissor[2] = 320;
+    o_cl.scissor[3] = 240;
+
+    /* draw: fill every scalar with distinct values */
+    uint32_t k = 1;
+#define X_(name) o_dr.name = k++;
+#define F_(name) o_dr.name = (float)k++ * 0.25f;
+    TBR_REC_DRAW_FIELDS(X_, F_)
+#undef X_
+#undef F_
+    o_dr.nr_cbufs = 2;
+    o_dr.index_bias = -5;
+    for (int i = 0; i < 2; i++)
+        o_dr.stencil[i] = (tbr_rec_stencil){ 1, 3, 1, 2, 3, 0xff, 0x0f, 7 + (uint32_t)i };
+    for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++)
+        o_dr.rt[i] = (tbr_rec_rt_blend){ 1, 0, 0x14, 0x3, 0, 1, 0x11, 0xf - i };
+    for (int i = 0; i < 4; i++)
+        o_dr.blend_color[i] = rndf();
+    for (int i = 0; i < 3; i++) {
+        o_dr.viewport_scale[i] = rndf();
+        o_dr.viewport_translate[i] = rndf();
+    }
+    o_dr.scissor[2] = 320;
+    o_dr.scissor[3] = 240;
+    o_dr.cbuf_format[0] = 1;
+    o_dr.cbuf_format[1] = 2;
+    o_dr.num_textures = 2;
+    for (uint32_t t = 0; t < 2; t++) {
+        tbr_rec_texture *x = &o_dr.textures[t];
+        uint32_t f[23];
+        for (size_t i = 0; i < 23; i++)
+            f[i] = rnd() % 1000;
+        _Static_assert(offsetof(tbr_rec_texture, lod_bias) == sizeof(f), "texture layout");
+        memcpy(x, f, sizeof(f));
+        x->lod_bias = rndf();
+        x->min_lod = rndf();
+        x->max_lod = rndf();
+        for (int i = 0; i < 4; i++)
+            x->border_color[i] = rndf();
+    }
+    o_dr.vs_const[0].data = (const uint8_t *)consts;
+    o_dr.vs_const[0].size = sizeof(consts);
+    o_dr.fs_const[1].data = (const uint8_t *)consts + 4;
+    o_dr.fs_const[1].size = 12;
+    strcpy(o_dr.unsupported, "geometry_shader,polygon_stipple");
+
+    o_de.seq = 3;
+    o_de.prims = 2;
+    o_de.quads = 100;
+    o_de.shaded_quads = 90;
+    o_de.shaded_fragments = 300;
+    o_de.blended_fragments = 299;
+
+    o_pr.draw_seq = 3;
+    o_pr.index = 1;
+    o_pr.kind = 3;
+    o_pr.flags = TBR_REC_PRIM_CULLED;
+    o_pr.det = -12.5f;
+    o_pr.nr_attrs = 3;
+    for (int v = 0; v < 3; v++)
+        for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 4; c++)
+                o_pr.v[v][a][c] = rndf();
+
+    for (int i = 0; i < 5; i++) {
+        tbr_rec_quad *q = &o_q[i];
+        q->x = 2 * (int32_t)(rnd() % 160);
+        q->y = 2 * (int32_t)(rnd() % 120);
+        q->prim = rnd() % 4;
+        q->prim_kind = 1 + rnd() % 3;
+        q->flags = rnd() & 0x3f;
+        q->in_mask = rnd() & 15;
+        q->depth_mask = rnd() & 15;
+        q->shade_mask = rnd() & 15;
+        q->blend_mask = rnd() & 15;
+        if (q->flags & TBR_REC_QUAD_SHADED)
+            q->path = 1 + rnd() % 1000;
+        if (q->flags & TBR_REC_QUAD_HAS_Z)
+            for (int j = 0; j < 4; j++)
+                q->z[j] = rnd();
+        if (q->flags & TBR_REC_QUAD_BLENDED)
+            for (int cb = 0; cb < 2; cb++)
+                for (int j = 0; j < 4; j++)
+                    if (q->blend_mask & (1u << j))
+                        for (int ch = 0; ch < 4; ch++)
+                            q->color[cb][ch][j] = rndf();
+    }
+    o_q[0].x = -2; /* negative coordinates are representable */
+
+    o_ti = (tbr_rec_tile){ TBR_REC_TILE_STORE, 0, 1, 42, 0, 0, 4, 3, 64 };
+    o_fl.flags = 5;
+    strcpy(o_un.name, "compute");
+}
+
+static int append(tbr_trace_writer *w, tbr_buf *b, uint16_t type, int rc)
+{
+    if (rc != 0) {
+        fprintf(stderr, "encode of type %u failed\n", type);
+        failures++;
+        return -1;
+    }
+    return tbr_trace_writer_append_buf(w, type, b);
+}
+
+/* check that every strict prefix of a payload is rejected */
+static void check_truncations(uint16_t type, const uint8_t *p, size_t n)
+{
+    for (size_t cut = 0; cut < n; cut++) {
+        int rc = 0;
+        union {
+            tbr_rec_frame_end fe;
+            tbr_rec_resource res;
+            tbr_rec_upload up;
+            tbr_rec_shader sh;
+            tbr_rec_render_pass rp;
+            tbr_rec_clear cl;
+            tbr_rec_draw_end de;
+            tbr_rec_tile ti;
+            tbr_rec_flush fl;
+            tbr_rec_unsupported un;
+        } u;
+        static tbr_rec_draw dr;
+        static tbr_rec_prim pr;
+        switch (type) {
+        case TBR_REC_FRAME_END: rc = tbr_rec_frame_end_decode(p, cut, &u.fe); break;
+        case TBR_REC_RESOURCE: rc = tbr_rec_resource_decode(p, cut, &u.res); break;
+        case TBR_REC_UPLOAD: rc = tbr_rec_upload_decode(p, cut, &u.up); break;
+        case TBR_REC_SHADER_CREATE: rc = tbr_rec_shader_create_decode(p, cut, &u.sh); break;
+        case TBR_REC_SHADER: rc = tbr_rec_shader_decode(p, cut, &u.sh); break;
+        case TBR_REC_RENDER_PASS: rc = tbr_rec_render_pass_decode(p, cut, &u.rp); break;
+        case TBR_REC_CLEAR: rc = tbr_rec_clear_decode(p, cut, &u.cl); break;
+        case TBR_REC_DRAW: rc = tbr_rec_draw_decode(p, cut, &dr); break;
+        case TBR_REC_DRAW_END: rc = tbr_rec_draw_end_decode(p, cut, &u.de); break;
+        case TBR_REC_PRIM: rc = tbr_rec_prim_decode(p, cut, &pr); break;
+        case TBR_REC_TILE: rc = tbr_rec_tile_decode(p, cut, &u.ti); break;
+        case TBR_REC_FLUSH: rc = tbr_rec_flush_decode(p, cut, &u.fl); break;
+        case TBR_REC_UNSUPPORTED: rc = tbr_rec_unsupported_decode(p, cut, &u.un); break;
+        case TBR_REC_PATH: {
+            tbr_rec_path x;
+            rc = tbr_rec_path_decode(p, cut, &x);
+            break;
+        }
+        case TBR_REC_QUADS: {
+            tbr_cursor c;
+            tbr_rec_quads_header h;
+            tbr_rec_quad q;
+            rc = tbr_rec_quads_open(&c, p, cut, &h);
+            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
+                rc = tbr_rec_quads_next(&c, &h, &q);
+            if (rc == 0)
+                rc = tbr_rec_quads_close(&c);
+            break;
+        }
+        default: rc = -1;
+        }
+        if (rc == 0) {
+            fprintf(stderr, "type %s: payload truncated to %zu of %zu bytes was accepted\n",
+                    tbr_rec_type_name(type), cut, n);
+            failures++;
+            return;
+        }
+    }
+}
+
+static int same_bits(const void *a, const void *b, size_t n)
+{
+    return memcmp(a, b, n) == 0;
+}
+
+int main(void)
+{
+    make_records();
+    char path[] = "/tmp/tbr-records-rt-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        perror("mkstemp");
+        return 1;
+    }
+    close(fd);
+    tbr_trace_error err;
+    tbr_trace_writer *w = tbr_trace_writer_open(path, "records_schema=1\n", &err);
+    if (!w) {
+        fprintf(stderr, "writer: %s\n", err.msg);
+        return 1;
+    }
+    tbr_buf b;
+    tbr_buf_init(&b);
+    CHECK(tbr_trace_writer_begin_frame(w, 7) == 0);
+#define PUT(type, call)                   \
+    do {                                  \
+        tbr_buf_reset(&b);                \
+        CHECK(append(w, &b, type, call) == 0); \
+    } while (0)
+    PUT(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &o_res));
+    PUT(TBR_REC_UPLOAD, tbr_rec_upload_encode(&b, &o_up));
+    PUT(TBR_REC_SHADER_CREATE, tbr_rec_shader_create_encode(&b, &o_shc));
+    PUT(TBR_REC_SHADER, tbr_rec_shader_encode(&b, &o_sh));
+    PUT(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&b, &o_rp));
+    PUT(TBR_REC_CLEAR, tbr_rec_clear_encode(&b, &o_cl));
+    PUT(TBR_REC_DRAW, tbr_rec_draw_encode(&b, &o_dr));
+    PUT(TBR_REC_PRIM, tbr_rec_prim_encode(&b, &o_pr));
+    tbr_buf_reset(&b);
+    CHECK(tbr_rec_quads_begin(&b, 3, 2) == 0);
+    for (int i = 0; i < 5; i++)
+        CHECK(tbr_rec_quads_add(&b, 2, &o_q[i]) == 0);
+    CHECK(tbr_rec_quads_finish(&b, 5) == 0);
+    CHECK(append(w, &b, TBR_REC_QUADS, 0) == 0);
+    PUT(TBR_REC_TILE, tbr_rec_tile_encode(&b, &o_ti));
+    PUT(TBR_REC_FLUSH, tbr_rec_flush_encode(&b, &o_fl));
+    PUT(TBR_REC_UNSUPPORTED, tbr_rec_unsupported_encode(&b, &o_un));
+    PUT(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &o_de));
+    {
+        tbr_rec_path pth = { .id = 4, .shader_id = 9, .stage = TBR_REC_STAGE_FS, .truncated = 1,
+                             .n = 5, .pc = path_pc, .mask = path_mask };
+        PUT(TBR_REC_PATH, tbr_rec_path_encode(&b, &pth));
+    }
+    PUT(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &o_fe));
+    CHECK(tbr_trace_writer_end_frame(w) == 0);
+    CHECK(tbr_trace_writer_close(w, NULL, &err) == 0);
+
+    /* invalid values are refused by encoders */
+    tbr_rec_quad bad = o_q[1];
+    bad.in_mask = 16;
+    tbr_buf_reset(&b);
+    CHECK(tbr_rec_quads_add(&b, 2, &bad) != 0);
+    tbr_rec_tile badt = o_ti;
+    badt.kind = 9;
+    CHECK(tbr_rec_tile_encode(&b, &badt) != 0);
+
+    tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
+    if (!r) {
+        fprintf(stderr, "reader: %s\n", err.msg);
+        return 1;
+    }
+    tbr_trace_frame_info fi;
+    CHECK(tbr_trace_reader_next_frame(r, &fi) == 1);
+    CHECK(fi.number == 7);
+    uint16_t type;
+    const uint8_t *p;
+    size_t n;
+    int seen[TBR_REC_TYPE_COUNT] = { 0 };
+    static tbr_rec_draw dr;
+    static tbr_rec_prim pr;
+    while (tbr_trace_reader_next_record(r, &type, &p, &n) == 1) {
+        CHECK(type < TBR_REC_TYPE_COUNT && tbr_rec_type_name(type) != NULL);
+        if (type >= TBR_REC_TYPE_COUNT)
+            continue;
+        seen[type]++;
+        check_truncations(type, p, n);
+        /* a trailing byte is rejected too (except QUADS, checked by close) */
+        uint8_t *longer = malloc(n + 1);
+        memcpy(longer, p, n);
+        longer[n] = 0;
+        switch (type) {
+        case TBR_REC_FRAME_END: {
+            tbr_rec_frame_end x;
+            CHECK(tbr_rec_frame_end_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_fe, sizeof(x)));
+            CHECK(tbr_rec_frame_end_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_RESOURCE: {
+            tbr_rec_resource x;
+            CHECK(tbr_rec_resource_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_res, sizeof(x)));
+            CHECK(tbr_rec_resource_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_UPLOAD: {
+            tbr_rec_upload x;
+            CHECK(tbr_rec_upload_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_up, sizeof(x)));
+            CHECK(tbr_rec_upload_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_SHADER_CREATE: {
+            tbr_rec_shader x;
+            CHECK(tbr_rec_shader_create_decode(p, n, &x) == 0);
+            CHECK(x.id == o_shc.id && x.stage == o_shc.stage && x.internal == o_shc.internal &&
+                  x.num_tokens == o_shc.num_tokens && x.num_instructions == o_shc.num_instructions &&
+                  x.text_len == o_shc.text_len && x.text == NULL);
+            CHECK(tbr_rec_shader_create_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_SHADER: {
+            tbr_rec_shader x;
+            CHECK(tbr_rec_shader_decode(p, n, &x) == 0);
+            CHECK(x.id == o_sh.id && x.stage == o_sh.stage && x.internal == o_sh.internal &&
+                  x.num_tokens == o_sh.num_tokens && x.parent_id == o_sh.parent_id &&
+                  x.num_instructions == o_sh.num_instructions && x.text_len == o_sh.text_len);
+            CHECK(x.text && memcmp(x.text, shader_text, x.text_len) == 0);
+            CHECK(tbr_rec_shader_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_RENDER_PASS: {
+            tbr_rec_render_pass x;
+            CHECK(tbr_rec_render_pass_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_rp, sizeof(x)));
+            CHECK(tbr_rec_render_pass_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_CLEAR: {
+            tbr_rec_clear x;
+            CHECK(tbr_rec_clear_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_cl, sizeof(x))); /* NaN compared bitwise */
+            CHECK(tbr_rec_clear_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_DRAW: {
+            CHECK(tbr_rec_draw_decode(p, n, &dr) == 0);
+            /* compare pointers separately, then the rest with them zeroed */
+            for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) {
+                CHECK(dr.vs_const[i].size == o_dr.vs_const[i].size);
+                CHECK(dr.fs_const[i].size == o_dr.fs_const[i].size);
+                if (dr.vs_const[i].size)
+                    CHECK(memcmp(dr.vs_const[i].data, o_dr.vs_const[i].data, dr.vs_const[i].size) == 0);
+                if (dr.fs_const[i].size)
+                    CHECK(memcmp(dr.fs_const[i].data, o_dr.fs_const[i].data, dr.fs_const[i].size) == 0);
+            }
+            static tbr_rec_draw a, c2;
+            a = dr;
+            c2 = o_dr;
+            memset(a.vs_const, 0, sizeof(a.vs_const));
+            memset(a.fs_const, 0, sizeof(a.fs_const));
+            memset(c2.vs_const, 0, sizeof(c2.vs_const));
+            memset(c2.fs_const, 0, sizeof(c2.fs_const));
+            CHECK(same_bits(&a, &c2, sizeof(a)));
+            CHECK(tbr_rec_draw_decode(longer, n + 1, &dr) != 0);
+            break;
+        }
+        case TBR_REC_DRAW_END: {
+            tbr_rec_draw_end x;
+            CHECK(tbr_rec_draw_end_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_de, sizeof(x)));
+            CHECK(tbr_rec_draw_end_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_PRIM:
+            CHECK(tbr_rec_prim_decode(p, n, &pr) == 0);
+            CHECK(same_bits(&pr, &o_pr, sizeof(pr)));
+            CHECK(tbr_rec_prim_decode(longer, n + 1, &pr) != 0);
+            break;
+        case TBR_REC_QUADS: {
+            tbr_cursor c;
+            tbr_rec_quads_header h;
+            CHECK(tbr_rec_quads_open(&c, p, n, &h) == 0);
+            CHECK(h.draw_seq == 3 && h.nr_cbufs == 2 && h.count == 5);
+            for (uint32_t i = 0; i < h.count && i < 5; i++) {
+                tbr_rec_quad q;
+                CHECK(tbr_rec_quads_next(&c, &h, &q) == 0);
+                CHECK(same_bits(&q, &o_q[i], sizeof(q)));
+            }
+            CHECK(tbr_rec_quads_close(&c) == 0);
+            tbr_cursor c2;
+            CHECK(tbr_rec_quads_open(&c2, longer, n + 1, &h) == 0);
+            for (uint32_t i = 0; i < h.count; i++) {
+                tbr_rec_quad q;
+                CHECK(tbr_rec_quads_next(&c2, &h, &q) == 0);
+            }
+            CHECK(tbr_rec_quads_close(&c2) != 0);
+            break;
+        }
+        case TBR_REC_TILE: {
+            tbr_rec_tile x;
+            CHECK(tbr_rec_tile_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_ti, sizeof(x)));
+            CHECK(tbr_rec_tile_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_FLUSH: {
+            tbr_rec_flush x;
+            CHECK(tbr_rec_flush_decode(p, n, &x) == 0);
+            CHECK(x.flags == o_fl.flags);
+            CHECK(tbr_rec_flush_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_UNSUPPORTED: {
+            tbr_rec_unsupported x;
+            CHECK(tbr_rec_unsupported_decode(p, n, &x) == 0);
+            CHECK(strcmp(x.name, o_un.name) == 0);
+            CHECK(tbr_rec_unsupported_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_PATH: {
+            tbr_rec_path x;
+            CHECK(tbr_rec_path_decode(p, n, &x) == 0);
+            CHECK(x.id == 4 && x.shader_id == 9 && x.stage == TBR_REC_STAGE_FS && x.truncated == 1 && x.n == 5);
+            for (uint32_t i = 0; i < x.n && i < 5; i++)
+                CHECK(tbr_rec_path_pc(&x, i) == path_pc[i] && tbr_rec_path_mask(&x, i) == path_mask[i]);
+            CHECK(tbr_rec_path_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        default:
+            CHECK(!"unknown record type");
+        }
+        free(longer);
+    }
+    CHECK(*tbr_trace_reader_error(r) == 0);
+    for (int t = 1; t < TBR_REC_TYPE_COUNT; t++) {
+        if (seen[t] != 1) {
+            fprintf(stderr, "record type %s seen %d times\n", tbr_rec_type_name((uint16_t)t), seen[t]);
+            failures++;
+        }
+    }
+    tbr_trace_reader_close(r);
+    tbr_buf_free(&b);
+    unlink(path);
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("all %d record types round-trip\n", TBR_REC_TYPE_COUNT - 1);
+    return 0;
+}
