@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Test driver for tbr-capture (tests/capture/CMakeLists.txt).
+#   capture-test.sh CASE SRC_DIR BIN_DIR
+# Exit 0 pass, 1 fail, 77 skipped (an optional program is not installed:
+# scripts/install-capture-extras).
+set -euo pipefail
+
+case_name=${1:-} src=${2:-} bin=${3:-}
+cap=$bin/tbr-capture
+app=$bin/tbr-capture-test-app
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+[ -x "$cap" ] || fail "$cap not built"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/capture-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+mkdir -p "$out"
+
+# Runs tbr-capture; sets $rc and leaves its stderr in $tmp/err.
+run_cap() {
+  rc=0
+  timeout 300 "$cap" "$@" 2> "$tmp/err" || rc=$?
+  sed 's/^/  | /' "$tmp/err" >&2
+}
+expect_rc() { [ "$rc" = "$1" ] || fail "tbr-capture exited $rc, expected $1"; }
+expect_err() { grep -q -- "$1" "$tmp/err" || fail "stderr does not say '$1'"; }
+# Nothing at all may be left in the output directory (no trace, no temporary files).
+expect_clean() {
+  local left
+  left=$(ls -A "$out")
+  [ -z "$left" ] || fail "files left behind in the output directory: $left"
+}
+frames_of() { apitrace info "$1" | sed -n 's/.*"FramesCount": *\([0-9]*\).*/\1/p'; }
+json_has() { grep -q -- "$2" "$1.json" || fail "$1.json lacks $2"; }
+
+case "$case_name" in
+help)
+  "$cap" --help > "$tmp/help" || fail "--help exited $?"
+  grep -q -- "--frames" "$tmp/help" && grep -q -- "--cut" "$tmp/help" || fail "--help incomplete"
+  "$cap" --version | grep -Eq '^tbr-capture [0-9]+\.[0-9]+' || fail "--version output"
+  run_cap; expect_rc 2
+  run_cap -o "$out/x.trace"; expect_rc 2; expect_err "no program to run"
+  run_cap -o "$out/x.trace" --frames 0 -- /bin/true; expect_rc 2
+  run_cap -o "$out/x.trace" --platform vulkan -- /bin/true; expect_rc 2
+  expect_clean
+  ;;
+missing_program)
+  run_cap -o "$out/x.trace" --platform surfaceless -- tbr-no-such-program --frames 3
+  expect_rc 2; expect_err "program not found: tbr-no-such-program"
+  run_cap -o "$out/x.trace" --platform surfaceless -- "$tmp/nonexistent"
+  expect_rc 2; expect_err "program not found"
+  expect_clean
+  ;;
+unwritable_output)
+  run_cap -o "$tmp/no-such-dir/x.trace" --platform surfaceless -- "$bin/tbr-sample-blend"
+  expect_rc 2; expect_err "cannot write"
+  [ ! -e "$tmp/no-such-dir" ] || fail "created the missing directory"
+  run_cap -o /proc/tbr-capture-test.trace --platform surfaceless -- "$bin/tbr-sample-blend"
+  expect_rc 2; expect_err "cannot write"
+  mkdir "$out/adir"
+  run_cap -o "$out/adir" --platform surfaceless -- "$bin/tbr-sample-blend"
+  expect_rc 2; expect_err "is a directory"
+  rmdir "$out/adir"
+  expect_clean
+  ;;
+no_frames)
+  run_cap -o "$out/x.trace" --platform surfaceless -- /bin/false
+  expect_rc 2; expect_err "exited before its first frame"; expect_clean
+  run_cap -o "$out/x.trace" --platform surfaceless -- /bin/true
+  expect_rc 2; expect_err "no EGL/GLES calls seen"; expect_clean
+  [ -x "$app" ] || fail "$app not built"
+  run_cap -o "$out/x.trace" --platform surfaceless -- "$app" --exit-before-swap
+  expect_rc 2; expect_err "before its first frame"; expect_clean
+  ;;
+desktop_gl)
+  gears=$(command -v glxgears || command -v glxgears.x86_64-linux-gnu || true)
+  [ -n "$gears" ] || skip "glxgears not installed (mesa-utils-bin: scripts/install-capture-extras)"
+  run_cap -o "$out/x.trace" --platform x11 --seconds 2 -- "$gears"
+  expect_rc 2; expect_err "desktop OpenGL/GLX program"; expect_clean
+  ;;
+frames3)
+  # The sample renders 5 frames by itself; the trace must keep exactly 3.
+  run_cap -o "$out/b.trace" --platform surfaceless --frames 3 -- "$bin/tbr-sample-blend"
+  expect_rc 0
+  [ "$(frames_of "$out/b.trace")" = 3 ] || fail "trace has $(frames_of "$out/b.trace") frames, expected 3"
+  json_has "$out/b.trace" '"frames": 3,'
+  json_has "$out/b.trace" '"validation": {[^}]*"frames": 3'
+  json_has "$out/b.trace" '"egl_platform": "surfaceless"'
+  json_has "$out/b.trace" '"resolution": {"width": 320, "height": 240}'
+  json_has "$out/b.trace" '"gl_renderer": "'
+  expect_err "3 complete frames"
+  [ "$(ls -A "$out" | LC_ALL=C sort | tr '\n' ' ')" = "b.trace b.trace.json " ] || fail "unexpected files: $(ls -A "$out")"
+  ;;
+stop_running)
+  # A program that would run for a long time is stopped once 4 frames are recorded.
+  run_cap -o "$out/c.trace" --platform surfaceless --frames 4 -- "$bin/tbr-sample-casual2d" --frames 1000000
+  expect_rc 0
+  [ "$(frames_of "$out/c.trace")" = 4 ] || fail "trace has $(frames_of "$out/c.trace") frames, expected 4"
+  json_has "$out/c.trace" '"stopped_by_tbr_capture": true'
+  json_has "$out/c.trace" '"validation": {[^}]*"frames": 4'
+  ;;
+seconds)
+  # --no-validate: the replay of the many frames recorded in that time is not the point here.
+  run_cap -o "$out/c.trace" --platform surfaceless --seconds 1 --no-validate -- "$bin/tbr-sample-casual2d" --frames 1000000
+  expect_rc 0
+  n=$(frames_of "$out/c.trace")
+  [ "$n" -ge 1 ] || fail "no frames"
+  # Ends on a complete frame: the last call is an eglSwapBuffers.
+  last=$(apitrace dump "$out/c.trace" | grep '^[0-9]' | tail -n 1)
+  case "$last" in *eglSwapBuffers*) ;; *) fail "last call is not eglSwapBuffers: $last" ;; esac
+  json_has "$out/c.trace" "\"frames\": $n,"
+  ;;
+gl_errors)
+  [ -x "$app" ] || fail "$app not built"
+  run_cap -o "$out/e.trace" --platform surfaceless -- "$app" --app-error
+  expect_rc 0
+  expect_err "raised by the tracer itself"
+  expect_err "glEnable raised GL_INVALID_ENUM in the validation replay"
+  json_has "$out/e.trace" '"error": "GL_INVALID_ENUM", "origin": "tracer", "cause_call": [0-9]'
+  json_has "$out/e.trace" '"function": "glEnable", "error": "GL_INVALID_ENUM", "origin": "replay"'
+  json_has "$out/e.trace" '"origin": "capture"'
+  ;;
+cut)
+  src_trace=$src/samples/traces/depth3d.trace
+  [ -r "$src_trace" ] || fail "$src_trace missing"
+  run_cap --cut 2-3 "$src_trace" -o "$out/cut.trace"
+  expect_rc 0
+  [ "$(frames_of "$out/cut.trace")" = 2 ] || fail "cut has $(frames_of "$out/cut.trace") frames, expected 2"
+  json_has "$out/cut.trace" '"first_frame": 2, "last_frame": 3'
+  # The cut replays to the same pixels as frames 2 and 3 of the whole trace.
+  [ -x "$bin/tbr-compare" ] || fail "$bin/tbr-compare not built"
+  for t in full:"$src_trace" cut:"$out/cut.trace"; do
+    mkdir "$tmp/${t%%:*}"
+    WAFFLE_PLATFORM=surfaceless_egl eglretrace --call-nos=no -s "$tmp/${t%%:*}/" "${t#*:}" > /dev/null 2>&1 ||
+      fail "replay of ${t#*:} failed"
+  done
+  f=($(ls "$tmp/full" | LC_ALL=C sort)) c=($(ls "$tmp/cut" | LC_ALL=C sort))
+  [ ${#c[@]} = 2 ] || fail "the cut replayed ${#c[@]} frames"
+  for k in 0 1; do
+    a=$("$bin/tbr-compare" --checksum "$tmp/full/${f[$((k + 2))]}" | cut -d' ' -f1)
+    b=$("$bin/tbr-compare" --checksum "$tmp/cut/${c[$k]}" | cut -d' ' -f1)
+    [ "$a" = "$b" ] || fail "frame $k of the cut differs from frame $((k + 2)) of the source"
+  done
+  run_cap --cut 3-9 "$src_trace" -o "$out/bad.trace"
+  expect_rc 2; expect_err "cannot cut 3-9"
+  [ ! -e "$out/bad.trace" ] || fail "bad cut left a trace"
+  ;;
+x11)
+  # A private Xvfb is started and stopped (the sample itself needs no window).
+  run_cap -o "$out/c.trace" --platform x11 --size 640x480 --frames 2 -- "$bin/tbr-sample-casual2d"
+  expect_rc 0; expect_err "started Xvfb"
+  json_has "$out/c.trace" '"server": "Xvfb :[0-9]*", "screen": "640x480"'
+  ;;
+x11_gears)
+  # A real X11 EGL program in a window.
+  gears=$(command -v es2gears_x11 || command -v es2gears_x11.x86_64-linux-gnu || true)
+  [ -n "$gears" ] || skip "es2gears_x11 not installed (mesa-utils-bin: scripts/install-capture-extras)"
+  run_cap -o "$out/g.trace" --platform x11 --frames 10 -- "$gears"
+  expect_rc 0
+  [ "$(frames_of "$out/g.trace")" = 10 ] || fail "es2gears trace has $(frames_of "$out/g.trace") frames"
+  json_has "$out/g.trace" '"surface": "window"'
+  ;;
+wayland)
+  command -v weston > /dev/null || skip "weston not installed (scripts/install-capture-extras)"
+  gears=$(command -v es2gears_wayland || command -v es2gears_wayland.x86_64-linux-gnu || true)
+  [ -n "$gears" ] || skip "es2gears_wayland not installed (mesa-utils-bin: scripts/install-capture-extras)"
+  # --seconds: es2gears_wayland is paced by the compositor and writes little per frame,
+  # so --frames would wait for apitrace's first 1 MiB chunk.
+  run_cap -o "$out/w.trace" --platform wayland --size 640x480 --seconds 3 --no-validate -- "$gears"
+  expect_rc 0; expect_err "started headless weston"
+  [ "$(frames_of "$out/w.trace")" -ge 1 ] || fail "wayland trace has no frames"
+  json_has "$out/w.trace" '"used": "wayland", "server": "weston tbr-capture-[0-9]*"'
+  json_has "$out/w.trace" '"surface": "window"'
+  ;;
+*)
+  echo "usage: capture-test.sh CASE SRC_DIR BIN_DIR" >&2
+  exit 2
+  ;;
+esac
+echo "PASS: capture.$case_name"
