@@ -109,7 +109,7 @@ int display_start_wayland(struct display *d, int w, int h, struct env *env, cons
     d->kind = "wayland";
     char *exe = find_program("weston");
     if (!exe) {
-        msg("weston not found: install it with scripts/install-capture-extras (Debian package weston)");
+        msg("weston not found: install it with scripts/install-deps (Debian package weston)");
         return -1;
     }
     free(exe);

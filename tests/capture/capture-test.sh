@@ -2,14 +2,15 @@
 # Test driver for tbr-capture (tests/capture/CMakeLists.txt).
 #   capture-test.sh CASE SRC_DIR BIN_DIR
 # Exit 0 pass, 1 fail, 77 skipped (an optional program is not installed:
-# scripts/install-capture-extras).
+# scripts/install-deps).
 set -euo pipefail
 
 case_name=${1:-} src=${2:-} bin=${3:-}
 cap=$bin/tbr-capture
 app=$bin/tbr-capture-test-app
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
+# A missing prerequisite is a failure: scripts/install-deps installs every one of them.
+skip() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$cap" ] || fail "$cap not built"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/capture-test.XXXXXX")
@@ -75,7 +76,7 @@ no_frames)
   ;;
 desktop_gl)
   gears=$(command -v glxgears || command -v glxgears.x86_64-linux-gnu || true)
-  [ -n "$gears" ] || skip "glxgears not installed (mesa-utils-bin: scripts/install-capture-extras)"
+  [ -n "$gears" ] || skip "glxgears not installed (mesa-utils-bin: scripts/install-deps)"
   run_cap -o "$out/x.trace" --platform x11 --seconds 2 -- "$gears"
   expect_rc 2; expect_err "desktop OpenGL/GLX program"; expect_clean
   ;;
@@ -155,16 +156,16 @@ x11)
 x11_gears)
   # A real X11 EGL program in a window.
   gears=$(command -v es2gears_x11 || command -v es2gears_x11.x86_64-linux-gnu || true)
-  [ -n "$gears" ] || skip "es2gears_x11 not installed (mesa-utils-bin: scripts/install-capture-extras)"
+  [ -n "$gears" ] || skip "es2gears_x11 not installed (mesa-utils-bin: scripts/install-deps)"
   run_cap -o "$out/g.trace" --platform x11 --frames 10 -- "$gears"
   expect_rc 0
   [ "$(frames_of "$out/g.trace")" = 10 ] || fail "es2gears trace has $(frames_of "$out/g.trace") frames"
   json_has "$out/g.trace" '"surface": "window"'
   ;;
 wayland)
-  command -v weston > /dev/null || skip "weston not installed (scripts/install-capture-extras)"
+  command -v weston > /dev/null || skip "weston not installed (scripts/install-deps)"
   gears=$(command -v es2gears_wayland || command -v es2gears_wayland.x86_64-linux-gnu || true)
-  [ -n "$gears" ] || skip "es2gears_wayland not installed (mesa-utils-bin: scripts/install-capture-extras)"
+  [ -n "$gears" ] || skip "es2gears_wayland not installed (mesa-utils-bin: scripts/install-deps)"
   # --seconds: es2gears_wayland is paced by the compositor and writes little per frame,
   # so --frames would wait for apitrace's first 1 MiB chunk.
   run_cap -o "$out/w.trace" --platform wayland --size 640x480 --seconds 3 --no-validate -- "$gears"
