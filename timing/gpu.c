@@ -62,6 +62,36 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   g->tile_loads = tbr_stats_counter(st, "tiles.buffer_load_lines", "tile buffer lines loaded from memory (pass without clear)");
   g->tile_flush_lines = tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
 
+  /* Rendering / Transaction Elimination (RE paper sec. III, IV-C; docs/techniques.md) */
+  g->re_enabled = tbr_cfg_bool(cfg, "re.enabled");
+  g->te_enabled = tbr_cfg_bool(cfg, "te.enabled");
+  g->re_refresh = (uint32_t)tbr_cfg_uint(cfg, "re.refresh_period");
+  g->re_compare_cycles = (uint32_t)tbr_cfg_uint(cfg, "re.compare_cycles");
+  g->re_sb.dbl = tbr_cfg_enum(cfg, "re.buffering") == 1;
+  g->te_sb.dbl = tbr_cfg_enum(cfg, "te.buffering") == 1;
+  su_init(&g->su, (uint32_t)tbr_cfg_uint(cfg, "re.crc_cycles_per_subblock"),
+          (uint32_t)tbr_cfg_uint(cfg, "re.accumulate_cycles_per_subblock"), (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), st);
+  g->re_fr_on = tbr_stats_counter(st, "re.frames_enabled", "frames in which RE could skip tiles");
+  g->re_fr_upload = tbr_stats_counter(st, "re.frames_disabled_upload", "frames with RE disabled: texture/buffer UPLOAD (sec. III-E)");
+  g->re_fr_shader = tbr_stats_counter(st, "re.frames_disabled_shader", "frames with RE disabled: SHADER_CREATE (sec. III-E)");
+  g->re_fr_multi = tbr_stats_counter(st, "re.frames_disabled_multipass", "frames with RE disabled: more than one render pass (sec. III-E)");
+  g->re_fr_refresh = tbr_stats_counter(st, "re.frames_disabled_refresh", "frames with RE disabled for the periodic refresh");
+  g->re_fr_noref = tbr_stats_counter(st, "re.frames_no_reference", "RE-enabled frames without a valid reference frame in the Signature Buffer");
+  g->re_skipped = tbr_stats_counter(st, "re.tiles_skipped", "tiles whose raster pipeline was skipped (equal signatures)");
+  g->re_rendered = tbr_stats_counter(st, "re.tiles_rendered", "tiles rendered in passes where RE computed signatures");
+  g->re_equal_in = tbr_stats_counter(st, "re.tiles_equal_inputs", "tiles whose signature equals the reference frame's");
+  g->re_fn = tbr_stats_counter(st, "re.tiles_equal_colors_diff_inputs", "tiles with equal colors but different signatures (false negatives, RE Fig. 15a)");
+  g->re_fp = tbr_stats_counter(st, "re.false_positives", "tiles with equal signatures but different colors (must be 0)");
+  g->re_unsignable = tbr_stats_counter(st, "re.tiles_unsignable", "tiles whose colors depend on more than the signed inputs (never skipped)");
+  g->te_flushes = tbr_stats_counter(st, "te.flushes", "color buffer flushes checked by Transaction Elimination");
+  g->te_elim_n = tbr_stats_counter(st, "te.flushes_eliminated", "flushes dropped: color signature equals the reference frame's");
+  g->te_bytes = tbr_stats_counter(st, "te.bytes_saved", "frame-buffer write bytes saved by Transaction Elimination");
+  g->te_sb_n = tbr_stats_counter(st, "te.crc_subblocks", "64-bit subblocks signed by the TE Compute CRC unit");
+  g->te_cmp = tbr_stats_counter(st, "te.sigbuf_accesses", "TE Signature Buffer reads + writes");
+  g->te_fp = tbr_stats_counter(st, "te.false_positives", "eliminated flushes whose colors differed (must be 0)");
+  g->ru_policy = tbr_cfg_enum(cfg, "tile.ru_assignment");
+  g->ptr_imbalance = tbr_stats_counter(st, "ptr.tile_imbalance", "per pass: tiles of the busiest minus the least busy Raster Unit");
+
   geometry_init(g);
   plb_init(g);
   tf_init(g);
@@ -69,6 +99,14 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   g->ru = calloc(g->nru, sizeof *g->ru);
   if (!g->ru) abort();
   for (uint32_t i = 0; i < g->nru; i++) ru_init(g, &g->ru[i], i);
+  g->ru_assigned = calloc(g->nru, sizeof *g->ru_assigned);
+  g->ru_tiles = calloc(g->nru, sizeof *g->ru_tiles);
+  g->ru_active = calloc(g->nru, sizeof *g->ru_active);
+  if (!g->ru_assigned || !g->ru_tiles || !g->ru_active) abort();
+  for (uint32_t i = 0; i < g->nru; i++) {
+    g->ru_tiles[i] = tbr_stats_counterf(st, "tiles rendered by this Raster Unit", "ru%u.tiles", i);
+    g->ru_active[i] = tbr_stats_counterf(st, "cycles with a tile in this Raster Unit", "ru%u.active_cycles", i);
+  }
   memsys_register_stats(g->mem, st);
   return g;
 }
@@ -78,12 +116,117 @@ void gpu_free(gpu *g)
   if (!g) return;
   for (uint32_t i = 0; i < g->nru; i++) ru_free(&g->ru[i]);
   free(g->ru);
+  free(g->ru_assigned); free(g->ru_tiles); free(g->ru_active);
+  su_free(&g->su);
+  sigbuf_free(&g->re_sb); sigbuf_free(&g->te_sb);
+  free(g->re_skip); free(g->te_elim);
+  tile_snap_free(&g->snap);
+  free(g->scratch);
   tf_free(g);
   plb_free(g);
   geometry_free(g);
   memsys_free(g->mem);
   sim_func_free(&g->fn);
   free(g);
+}
+
+/* Per frame: rotate the Signature Buffers and decide whether RE may skip tiles this
+ * frame (RE paper sec. III-E: not after texture/shader uploads or creations, not with
+ * several render passes, optionally not every re.refresh_period frames). */
+static void frame_start(gpu *g, const sim_frame *f)
+{
+  g->frame_index++;
+  sigbuf_next_frame(&g->re_sb);
+  sigbuf_next_frame(&g->te_sb);
+  const su_frame_data *fd = g->sufd;
+  g->re_sign_frame = g->re_enabled && fd && fd->valid && f->npasses == 1;
+  /* An upload/creation may come after the frame's draws: this frame's signatures are
+   * then no valid reference for the next frame either. */
+  g->re_ref_invalid = fd && (fd->uploads || fd->shader_creates);
+  g->re_skip_frame = g->re_sign_frame && !g->re_ref_invalid && !(g->re_refresh && g->frame_index % g->re_refresh == 0);
+  if (!g->re_enabled) return;
+  if (f->npasses != 1) tbr_stat_inc(g->re_fr_multi);
+  else if (fd && fd->uploads) tbr_stat_inc(g->re_fr_upload);
+  else if (fd && fd->shader_creates) tbr_stat_inc(g->re_fr_shader);
+  else if (g->re_sign_frame && !g->re_skip_frame) tbr_stat_inc(g->re_fr_refresh);
+  else if (g->re_skip_frame) tbr_stat_inc(g->re_fr_on);
+}
+
+/* Functional rendering of every tile of the pass, with the RE decision (skip = the
+ * frame buffer keeps its colors: the tile is rendered only to measure false positives /
+ * negatives, then its previous colors are put back) and the TE flush check. */
+static void render_pass_tiles(gpu *g)
+{
+  uint32_t nt = g->tiles_x * g->tiles_y;
+  if (nt > g->cap_tflags) {
+    g->cap_tflags = nt;
+    g->re_skip = realloc(g->re_skip, nt);
+    g->te_elim = realloc(g->te_elim, nt);
+    if (!g->re_skip || !g->te_elim) abort();
+  }
+  if (nt) { memset(g->re_skip, 0, nt); memset(g->te_elim, 0, nt); }
+  uint32_t tlen, target = re_target_crc(&g->fn, &tlen);
+  const sig_slot *ref = NULL, *teref = NULL;
+  bool te_pass = g->te_enabled && g->frame->npasses == 1 && nt;
+  if (g->re_pass) {
+    sigbuf_begin(&g->re_sb, target, nt);
+    ref = sigbuf_ref(&g->re_sb);
+    if (g->re_skip_frame && !ref) tbr_stat_inc(g->re_fr_noref);
+  }
+  if (te_pass) { sigbuf_begin(&g->te_sb, target, nt); teref = sigbuf_ref(&g->te_sb); }
+  for (unsigned ty = 0; ty < g->tiles_y; ty++)
+    for (unsigned tx = 0; tx < g->tiles_x; tx++) {
+      uint32_t t = ty * g->tiles_x + tx;
+      bool elig = false;
+      uint32_t sig = 0;
+      if (g->re_pass) {
+        sig = re_tile_signature(&g->fn, g->sufd, tx, ty, g->plb.lists[t].prims, g->plb.lists[t].n, target, &elig,
+                                &g->scratch, &g->scratch_cap);
+        g->re_sb.s[2].sig[t] = sig;
+        g->re_sb.s[2].ok[t] = elig;
+        if (!elig) tbr_stat_inc(g->re_unsignable);
+      }
+      bool snap = g->re_pass || te_pass;
+      if (snap) tile_snap_take(&g->snap, &g->fn, tx, ty);
+      sim_tile_result tr;
+      sim_func_render_tile(&g->fn, tx, ty, &tr);
+      tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
+      bool same_packed = snap && tile_snap_colors_equal(&g->snap, &g->fn, tx, ty, true);
+      bool same_all = same_packed && tile_snap_colors_equal(&g->snap, &g->fn, tx, ty, false);
+      if (g->re_pass) {
+        if (ref) {
+          tbr_stat_inc(g->su.cmp);
+          bool eq = elig && ref->ok[t] && ref->sig[t] == sig;
+          if (eq) tbr_stat_inc(g->re_equal_in);
+          else if (same_packed) tbr_stat_inc(g->re_fn);
+          if (eq && !same_all) tbr_stat_inc(g->re_fp);
+          if (eq && g->re_skip_frame) {
+            g->re_skip[t] = 1;
+            tile_snap_restore(&g->snap, &g->fn, tx, ty, false); /* keep the frame buffer's colors */
+          }
+        }
+        tbr_stat_inc(g->re_skip[t] ? g->re_skipped : g->re_rendered);
+      }
+      if (te_pass) {
+        uint64_t sb, bytes;
+        uint32_t crc = te_tile_color_crc(&g->fn, tx, ty, &sb, &bytes);
+        g->te_sb.s[2].sig[t] = crc;
+        g->te_sb.s[2].ok[t] = 1;
+        if (!g->re_skip[t]) {
+          tbr_stat_add(g->te_sb_n, sb);
+          tbr_stat_add(g->te_cmp, teref ? 2 : 1);
+          tbr_stat_inc(g->te_flushes);
+          if (teref && teref->ok[t] && teref->sig[t] == crc) {
+            g->te_elim[t] = 1;
+            tbr_stat_inc(g->te_elim_n);
+            if (!same_packed) tbr_stat_inc(g->te_fp);
+            tile_snap_restore(&g->snap, &g->fn, tx, ty, true); /* the write is dropped */
+          }
+        }
+      }
+    }
+  if (g->re_pass) g->re_sb.s[2].valid = !g->re_ref_invalid;
+  if (te_pass) g->te_sb.s[2].valid = true;
 }
 
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
@@ -93,13 +236,10 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   if (sim_func_begin_pass(&g->fn, f, pass, g->tile_w, g->tile_h, err, errlen)) return -1;
   g->tiles_x = sim_func_tiles_x(&g->fn);
   g->tiles_y = sim_func_tiles_y(&g->fn);
-  /* Functional rendering of the pass, tile by tile (values do not depend on timing). */
-  for (unsigned ty = 0; ty < g->tiles_y; ty++)
-    for (unsigned tx = 0; tx < g->tiles_x; tx++) {
-      sim_tile_result tr;
-      sim_func_render_tile(&g->fn, tx, ty, &tr);
-      tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
-    }
+  if (pass == 0) frame_start(g, f);
+  uint32_t nt = g->tiles_x * g->tiles_y;
+  g->re_pass = g->re_sign_frame && nt;
+  su_begin_pass(&g->su, g->re_pass, f, g->sufd, nt);
   tbr_stat_inc(g->passes);
   tbr_stat_add(g->draws, f->passes[pass].ndraws);
   for (uint32_t k = 0; k < f->passes[pass].ndraws; k++) tbr_stat_add(g->prims, f->draws[f->passes[pass].first_draw + k].nprims);
@@ -110,8 +250,9 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   plb_begin_pass(g);
   g->geo.last_prim_cycle = start;
   uint64_t idle_since = g->now;
-  while (!(plb_done(g) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache))) {
+  while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache))) {
     memsys_tick(g->mem, g->now);
+    su_tick(&g->su);
     plb_tick(g);
     geometry_tick(g);
     g->now++;
@@ -127,7 +268,13 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   tbr_stat_add(g->cyc_geom, geom);
   tbr_stat_add(g->cyc_tiling, geo_end - start - geom);
 
+  /* Functional rendering of the pass, tile by tile (values do not depend on timing),
+   * after binning: RE signs each tile's Polygon List Builder list. */
+  render_pass_tiles(g);
+
   /* raster phase */
+  uint32_t tiles0[16] = {0};
+  for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
   tf_begin_pass(g);
   for (uint32_t i = 0; i < g->nru; i++) g->ru[i].tile_start_cycle = g->now;
   uint64_t rstart = g->now;
@@ -136,7 +283,10 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
     for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
     if (done) break;
     memsys_tick(g->mem, g->now);
-    for (uint32_t i = 0; i < g->nru; i++) ru_tick(g, &g->ru[i]);
+    for (uint32_t i = 0; i < g->nru; i++) {
+      if (!ru_idle(&g->ru[i])) tbr_stat_inc(g->ru_active[i]);
+      ru_tick(g, &g->ru[i]);
+    }
     tf_tick(g);
     g->now++;
     if (g->now - rstart > WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024) {
@@ -145,6 +295,14 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
       return -1;
     }
   }
+  uint32_t tmin = UINT32_MAX, tmax = 0;
+  for (uint32_t i = 0; i < g->nru && i < 16; i++) {
+    uint32_t d = g->ru[i].tiles_done - tiles0[i];
+    tbr_stat_add(g->ru_tiles[i], d);
+    if (d < tmin) tmin = d;
+    if (d > tmax) tmax = d;
+  }
+  if (g->nru) tbr_stat_add(g->ptr_imbalance, tmax - tmin);
   tbr_stat_add(g->cyc_raster, g->now - rstart);
   tbr_stat_add(g->cyc_total, g->now - start);
   sim_func_end_pass(&g->fn);

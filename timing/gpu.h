@@ -15,10 +15,12 @@
 #include "config.h"
 #include "memsys.h"
 #include "shader_core.h"
+#include "signature_unit.h"
 #include "sim_func.h"
 #include "sim_queue.h"
 #include "sim_trace.h"
 #include "stats.h"
+#include "transaction_elim.h"
 
 /* Simulated address map (docs/timing-model.md "Address map"). */
 #define ADDR_VERTEX_BASE 0x010000000ull /* vertex buffers: 1 MiB window per draw of a frame */
@@ -99,6 +101,7 @@ typedef struct {
   pt_entry *pt; uint32_t npt;   /* Primitive Table entries (thesis §4.1.2: 16) */
   uint32_t ring_cap, pt_head, pt_count, pt_prims; /* in-order ring: entries + tile markers */
   uint32_t ru_of_cur;
+  uint32_t cmp_wait;        /* RE: cycles spent comparing the current tile's signatures */
   int ptr_reg;             /* PT entry waiting to send its pointer request, -1 none */
   sim_queue attr_wait;     /* PT entries whose attribute requests are pending issue */
   tbr_cache *tcache;
@@ -155,6 +158,25 @@ struct gpu {
   tbr_stat *cyc_total, *cyc_geom, *cyc_tiling, *cyc_raster, *frames, *passes, *draws, *prims;
   tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
   tbr_stat *tile_cycles, *mask_mismatch, *tile_loads, *tile_flush_lines;
+  /* Rendering Elimination / Transaction Elimination (docs/techniques.md) */
+  bool re_enabled, te_enabled;
+  uint32_t re_refresh, re_compare_cycles;
+  const su_frame_data *sufd;   /* set per frame by the driver (sim_main) */
+  uint64_t frame_index;
+  bool re_sign_frame, re_skip_frame, re_ref_invalid; /* per frame */
+  bool re_pass;                /* RE signatures computed in the current pass */
+  sig_unit su;
+  sig_buffer re_sb, te_sb;
+  uint8_t *re_skip, *te_elim; uint32_t cap_tflags;
+  tile_snap snap;
+  uint8_t *scratch; size_t scratch_cap;
+  tbr_stat *re_fr_on, *re_fr_upload, *re_fr_shader, *re_fr_multi, *re_fr_refresh, *re_fr_noref;
+  tbr_stat *re_skipped, *re_rendered, *re_equal_in, *re_fn, *re_fp, *re_unsignable;
+  tbr_stat *te_flushes, *te_elim_n, *te_bytes, *te_sb_n, *te_fp, *te_cmp;
+  /* Parallel Tile Rendering (thesis §5.1) */
+  int ru_policy;               /* 0 static, 1 fastest, 2 mixed */
+  uint32_t *ru_assigned, ru_rr;
+  tbr_stat **ru_tiles, **ru_active, *ptr_imbalance;
 };
 
 /* gpu.c */

@@ -78,10 +78,16 @@ void plb_tick(gpu *g)
   if (!p->has_prim) {
     uint32_t prim;
     if (simq_peek(&g->geo.prim_q, g->now, &prim)) {
-      simq_pop(&g->geo.prim_q);
       const sim_prim *sp = &f->prims[prim];
-      if ((sp->flags & TBR_REC_PRIM_CULLED) || !p->ntiles || sp->maxx < 0 || sp->maxy < 0 ||
-          sp->minx >= (float)(g->tiles_x * g->tile_w) || sp->miny >= (float)(g->tiles_y * g->tile_h)) {
+      bool culled = (sp->flags & TBR_REC_PRIM_CULLED) || !p->ntiles || sp->maxx < 0 || sp->maxy < 0 ||
+                    sp->minx >= (float)(g->tiles_x * g->tile_w) || sp->miny >= (float)(g->tiles_y * g->tile_h);
+      if (!culled && !su_can_accept(&g->su)) { /* RE: Compute CRC unit still busy (sec. III-F) */
+        tbr_stat_inc(p->stall);
+        tbr_stat_inc(g->su.ot_stall);
+        return;
+      }
+      simq_pop(&g->geo.prim_q);
+      if (culled) {
         tbr_stat_inc(p->culled);
         tbr_stat_inc(p->busy);
         return;
@@ -94,6 +100,7 @@ void plb_tick(gpu *g)
       p->ty1 = clampu(sp->maxy, g->tile_h, g->tiles_y);
       p->cx = p->tx0;
       p->cy = p->ty0;
+      su_accept(&g->su, prim, (p->tx1 - p->tx0 + 1) * (p->ty1 - p->ty0 + 1));
       uint32_t nv = sp->kind >= 1 && sp->kind <= 3 ? sp->kind : 3;
       uint64_t bytes = (uint64_t)nv * (sp->nr_attrs ? sp->nr_attrs : 1) * 16;
       p->prim_attr_off[prim] = (uint32_t)p->attr_addr;
@@ -134,6 +141,11 @@ void plb_tick(gpu *g)
   for (uint32_t k = 0; k < g->plb_tpc && p->has_prim; k++) {
     uint32_t t = p->cy * g->tiles_x + p->cx;
     tile_list *l = &p->lists[t];
+    if (g->su.on && g->su.ot_count == g->su.ot_cap) { /* RE: Overlapped-Tiles queue full (sec. V) */
+      tbr_stat_inc(g->su.ot_stall);
+      stalled = true;
+      break;
+    }
     if ((l->n + 1) % 16 == 0 &&
         !write_line(g, ADDR_PB_LIST_BASE + (uint64_t)t * ADDR_PB_LIST_STRIDE + (uint64_t)l->n * 4)) {
       stalled = true;
@@ -145,6 +157,7 @@ void plb_tick(gpu *g)
       if (!l->prims) abort();
     }
     l->prims[l->n++] = p->prim;
+    su_ot_push(&g->su, t);
     tbr_stat_inc(p->bins);
     if (++p->cx > p->tx1) {
       p->cx = p->tx0;

@@ -183,6 +183,10 @@ static void blend_tick(gpu *g, raster_unit *r)
     if (TOK_KIND(tok) == TOK_END) {
       simq_pop(&r->color_q);
       r->flush_left = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
+      if (g->te_elim && g->te_elim[r->c_tile]) { /* Transaction Elimination: flush dropped (RE paper sec. IV-C) */
+        tbr_stat_add(g->te_bytes, (uint64_t)r->flush_left * 64);
+        r->flush_left = 0;
+      }
       r->flushing = true;
       if (!r->flush_left) { /* nothing bound: tile done at once */
         r->flushing = false;

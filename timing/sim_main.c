@@ -25,6 +25,7 @@ static const char *k_unmodeled[] = {
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
     "geometry/raster overlap across render passes and frames (passes run one after another)",
     "depth buffer store to memory (discarded at tile end)",
+    "Rendering Elimination / Transaction Elimination only in frames with a single render pass",
 };
 
 static void usage(FILE *o)
@@ -137,6 +138,15 @@ int main(int argc, char **argv)
   gpu *g = gpu_new(cfg, st, err, sizeof err);
   if (!g) { fprintf(stderr, "tbr-sim: %s\n", err); tbr_stats_free(st); tbr_trace_reader_close(r); tbr_config_free(cfg); return 2; }
 
+  /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: a second
+   * reader walks the same frames (docs/techniques.md). */
+  tbr_trace_reader *r2 = NULL;
+  su_frame_data sfd;
+  memset(&sfd, 0, sizeof sfd);
+  if (tbr_cfg_bool(cfg, "re.enabled")) {
+    r2 = tbr_trace_reader_open(trace_path, &terr);
+    if (!r2) { fprintf(stderr, "tbr-sim: %s\n", terr.msg); gpu_free(g); tbr_stats_free(st); tbr_trace_reader_close(r); tbr_config_free(cfg); return 2; }
+  }
   sim_frame fr;
   sim_frame_init(&fr);
   frame_out *fo = NULL;
@@ -146,8 +156,16 @@ int main(int argc, char **argv)
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
+    tbr_trace_frame_info fi2;
+    if (r2 && tbr_trace_reader_next_frame(r2, &fi2) <= 0) { fprintf(stderr, "tbr-sim: %s: second reader lost\n", trace_path); status = 2; break; }
     if (fi.number < fa || fi.number > fb) continue;
     if (sim_frame_load(&fr, r, fi.number, err, sizeof err)) { fprintf(stderr, "tbr-sim: %s\n", err); status = 2; break; }
+    g->sufd = NULL;
+    if (r2) {
+      if (su_frame_scan(&sfd, r2, err, sizeof err)) { fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err); status = 2; break; }
+      sfd.valid = sfd.nprims == fr.nprims && sfd.ndraws == fr.ndraws;
+      g->sufd = &sfd;
+    }
     uint64_t c0 = g->now;
     for (size_t p = 0; p < fr.npasses; p++)
       if (gpu_run_pass(g, &fr, p, err, sizeof err)) { fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err); status = 2; break; }
@@ -278,6 +296,8 @@ int main(int argc, char **argv)
     if (!status && ndiff) status = 1;
   }
   free(fo);
+  su_frame_data_free(&sfd);
+  if (r2) tbr_trace_reader_close(r2);
   sim_frame_free(&fr);
   gpu_free(g);
   tbr_stats_free(st);

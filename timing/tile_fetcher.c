@@ -91,6 +91,7 @@ void tf_begin_pass(gpu *g)
   t->norder = n;
   t->cur = t->pos = 0;
   t->began = false;
+  t->cmp_wait = 0;
   t->pt_head = t->pt_count = t->pt_prims = 0;
   t->ptr_reg = -1;
 }
@@ -111,11 +112,27 @@ static bool all_ru_idle(const gpu *g)
   return true;
 }
 
+/* Raster Unit for the next tile (thesis §5.1): static = interleaved round robin over the
+ * schedule; fastest = fewest tiles assigned and not yet flushed (lowest id on ties);
+ * mixed = fastest, ties broken round robin after the last chosen unit. */
+static uint32_t pick_ru(gpu *g)
+{
+  if (g->nru <= 1) return 0;
+  if (g->ru_policy == 0) return g->tf.cur % g->nru;
+  uint32_t best = 0, bq = UINT32_MAX;
+  for (uint32_t k = 0; k < g->nru; k++) {
+    uint32_t i = g->ru_policy == 2 ? (g->ru_rr + 1 + k) % g->nru : k;
+    uint32_t q = g->ru_assigned[i] - g->ru[i].tiles_done;
+    if (q < bq) { bq = q; best = i; }
+  }
+  g->ru_rr = best;
+  return best;
+}
+
 void tf_tick(gpu *g)
 {
   tile_fetcher *t = &g->tf;
   uint64_t now = g->now;
-  t->ru_of_cur = g->nru ? t->cur % g->nru : 0; /* static interleaved assignment (thesis §5.1) */
   /* stage 3: responses from the Tile Cache */
   const tbr_mem_msg *m;
   tbr_memq *resp = tbr_cache_resp_out(t->tcache);
@@ -165,8 +182,17 @@ void tf_tick(gpu *g)
   bool waiting = false;
   if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) {
     uint32_t tile = t->order[t->cur];
-    if (!t->began) {
+    if (!t->began && g->re_pass && t->cmp_wait < g->re_compare_cycles) {
+      t->cmp_wait++; /* RE: read and compare the tile's two signatures (sec. III-C) */
+      waiting = true;
+    } else if (!t->began && g->re_pass && g->re_skip[tile]) {
+      t->cmp_wait = 0; /* RE: equal signatures, the whole raster pipeline is skipped */
+      t->cur++;
+    } else if (!t->began) {
       if (g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) {
+        t->cmp_wait = 0;
+        t->ru_of_cur = pick_ru(g);
+        g->ru_assigned[t->ru_of_cur]++;
         pt_entry *e = ring_push(t);
         e->marker = TOK(TOK_BEGIN, tile);
         e->tile = tile;

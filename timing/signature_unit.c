@@ -1,0 +1,376 @@
+/* Rendering Elimination: Signature Unit, Signature Buffer, tile signatures (see
+ * signature_unit.h; RE paper seeds/001 sec. III-C..F, IV-C; docs/techniques.md). */
+#include "signature_unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+#include "tbr/records.h"
+
+static void *xrealloc(void *p, size_t n)
+{
+  void *q = realloc(p, n ? n : 1);
+  if (!q) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
+  return q;
+}
+
+#define GROWP(arr, n, cap) do { if ((n) == (cap)) { (cap) = (cap) ? (cap) * 2 : 256; (arr) = xrealloc((arr), (cap) * sizeof *(arr)); } } while (0)
+
+/* ---------------- per-frame input blocks ---------------- */
+
+void su_frame_data_free(su_frame_data *fd)
+{
+  free(fd->prim_crc); free(fd->prim_len); free(fd->draw_crc); free(fd->draw_len); free(fd->draw_slen);
+  memset(fd, 0, sizeof *fd);
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); } /* little-endian host (docs/pixel-exactness.md) */
+
+/* Attribute block of a primitive: 8-byte header (kind, nr_attrs), then kind vertices x
+ * nr_attrs x vec4 f32 as setup receives them; attribute 0 is the window position (x, y,
+ * z, 1/w), so the block also fixes where and at which depth the primitive lands. A
+ * multiple of 8 bytes: whole 64-bit subblocks for the Compute CRC unit (sec. III-F). */
+size_t su_prim_block(const tbr_rec_prim *p, uint8_t *out, size_t cap)
+{
+  unsigned nv = p->kind >= 1 && p->kind <= 3 ? p->kind : 3;
+  unsigned na = p->nr_attrs <= TBR_REC_MAX_ATTRIBS ? p->nr_attrs : TBR_REC_MAX_ATTRIBS;
+  size_t len = 8 + (size_t)nv * na * 16;
+  if (len > cap) return 0;
+  put32(out, p->kind);
+  put32(out + 4, na);
+  size_t o = 8;
+  for (unsigned v = 0; v < nv; v++)
+    for (unsigned a = 0; a < na; a++) { memcpy(out + o, p->v[v][a], 16); o += 16; }
+  return len;
+}
+
+int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errlen)
+{
+  static tbr_rec_prim prim; /* 12 KiB: off the stack */
+  static uint8_t buf[8 + 3 * TBR_REC_MAX_ATTRIBS * 16];
+  uint8_t *dbuf = NULL;
+  size_t dcap = 0;
+  fd->nprims = fd->ndraws = 0;
+  fd->uploads = fd->shader_creates = 0;
+  fd->valid = false;
+  uint16_t type;
+  const uint8_t *p;
+  size_t n;
+  int rc;
+  while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
+    if (type == TBR_REC_PRIM) {
+      if (tbr_rec_prim_decode(p, n, &prim)) { snprintf(err, errlen, "signature unit: bad PRIM record"); free(dbuf); return -1; }
+      size_t len = su_prim_block(&prim, buf, sizeof buf);
+      GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
+      fd->prim_len = xrealloc(fd->prim_len, fd->cap_prims * sizeof *fd->prim_len);
+      fd->prim_crc[fd->nprims] = tbr_crc32_blocks64(buf, len);
+      fd->prim_len[fd->nprims++] = (uint32_t)len;
+    } else if (type == TBR_REC_DRAW) {
+      /* Drawcall block = the whole DRAW record: constants (vs/fs constant buffers), the
+       * shader ids, the texture bindings and sampler state, and every piece of raster,
+       * depth/stencil and blend state softpipe used; zero-padded to 64-bit subblocks. */
+      size_t len = (n + 7) & ~(size_t)7;
+      if (len > dcap) { dcap = len; dbuf = xrealloc(dbuf, dcap); }
+      memcpy(dbuf, p, n);
+      memset(dbuf + n, 0, len - n);
+      GROWP(fd->draw_crc, fd->ndraws, fd->cap_draws);
+      fd->draw_len = xrealloc(fd->draw_len, fd->cap_draws * sizeof *fd->draw_len);
+      fd->draw_slen = xrealloc(fd->draw_slen, fd->cap_draws * sizeof *fd->draw_slen);
+      /* The Compute CRC unit signs the whole state once per drawcall into the Constant
+       * CRC register; the tile message then carries that CRC and the state length as
+       * one 64-bit subblock, so combining a drawcall into a tile costs one Accumulate
+       * shift instead of one per state subblock (our state block is far larger than
+       * the paper's 16 constants, sec. III-F). */
+      uint8_t blk[8];
+      put32(blk, tbr_crc32_blocks64(dbuf, len));
+      put32(blk + 4, (uint32_t)len);
+      fd->draw_crc[fd->ndraws] = tbr_crc32_blocks64(blk, 8);
+      fd->draw_slen[fd->ndraws] = (uint32_t)len;
+      fd->draw_len[fd->ndraws++] = 8;
+    } else if (type == TBR_REC_UPLOAD) {
+      fd->uploads++;
+    } else if (type == TBR_REC_SHADER_CREATE) {
+      fd->shader_creates++;
+    }
+  }
+  free(dbuf);
+  if (rc < 0) { snprintf(err, errlen, "signature unit: %s", tbr_trace_reader_error(r)); return -1; }
+  return 0;
+}
+
+/* ---------------- Signature Buffer ---------------- */
+
+void sigbuf_free(sig_buffer *b)
+{
+  for (int i = 0; i < 3; i++) { free(b->s[i].sig); free(b->s[i].ok); }
+  memset(b, 0, sizeof *b);
+}
+
+void sigbuf_next_frame(sig_buffer *b)
+{
+  sig_slot t = b->s[0];
+  b->s[0] = b->s[1];
+  b->s[1] = b->s[2];
+  b->s[2] = t;
+  b->s[2].valid = b->s[2].used = false;
+  b->s[2].target = 0;
+  b->s[2].ntiles = 0;
+}
+
+void sigbuf_begin(sig_buffer *b, uint32_t target, uint32_t ntiles)
+{
+  sig_slot *s = &b->s[2];
+  if (ntiles > s->cap) {
+    s->cap = ntiles;
+    s->sig = xrealloc(s->sig, ntiles * sizeof *s->sig);
+    s->ok = xrealloc(s->ok, ntiles);
+  }
+  memset(s->ok, 0, ntiles);
+  s->ntiles = ntiles;
+  s->target = target;
+  s->used = true;
+}
+
+/* The reference is the frame that last wrote the same target: the previous frame when
+ * single-buffered, the one before it when double-buffered (sec. IV-C), and only if the
+ * frame in between wrote elsewhere (otherwise the frame buffer no longer holds the
+ * reference frame's colors and a skip would keep the wrong ones). */
+const sig_slot *sigbuf_ref(const sig_buffer *b)
+{
+  const sig_slot *c = &b->s[2];
+  if (!c->used) return NULL;
+  const sig_slot *r = b->dbl ? &b->s[0] : &b->s[1];
+  if (!r->used || !r->valid || r->target != c->target || r->ntiles != c->ntiles) return NULL;
+  if (b->dbl && (!b->s[1].used || b->s[1].target == c->target)) return NULL;
+  return r;
+}
+
+/* ---------------- Signature Unit timing (sec. III-F, Fig. 7) ---------------- */
+
+void su_init(sig_unit *u, uint32_t cps, uint32_t aps, uint32_t ot_cap, tbr_stats *st)
+{
+  memset(u, 0, sizeof *u);
+  u->cps = cps; u->aps = aps; u->ot_cap = ot_cap ? ot_cap : 1;
+  u->ot = xrealloc(NULL, u->ot_cap * sizeof *u->ot);
+  u->last_draw_accepted = UINT32_MAX;
+  u->compute_sb = tbr_stats_counter(st, "re.su.compute_subblocks", "64-bit subblocks signed by the Compute CRC unit (8 LUT reads each)");
+  u->acc_sb = tbr_stats_counter(st, "re.su.accumulate_shifts", "64-bit shift steps of the Accumulate CRC unit (Algorithm 3)");
+  u->ot_push = tbr_stats_counter(st, "re.su.ot_pushes", "Overlapped-Tiles queue writes (tile ids from the Polygon List Builder)");
+  u->ot_pop = tbr_stats_counter(st, "re.su.ot_pops", "Overlapped-Tiles queue reads");
+  u->bm_read = tbr_stats_counter(st, "re.su.bitmap_reads", "constants bitmap reads (one per OT entry)");
+  u->bm_write = tbr_stats_counter(st, "re.su.bitmap_writes", "constants bitmap bit sets");
+  u->bm_clear = tbr_stats_counter(st, "re.su.bitmap_clears", "constants bitmap clears (new drawcall constants)");
+  u->sb_read = tbr_stats_counter(st, "re.su.sigbuf_reads", "Signature Buffer reads (accumulate + compare)");
+  u->sb_write = tbr_stats_counter(st, "re.su.sigbuf_writes", "Signature Buffer writes (accumulated tile signatures)");
+  u->const_comb = tbr_stats_counter(st, "re.su.constant_combines", "drawcall constant CRCs combined into a tile signature");
+  u->busy = tbr_stats_counter(st, "re.su.busy_cycles", "cycles the Compute or Accumulate CRC unit worked");
+  u->ot_stall = tbr_stats_counter(st, "re.su.plb_stall_cycles", "Polygon List Builder cycles stalled by the Signature Unit (OT queue full or CRC register busy)");
+  u->prims = tbr_stats_counter(st, "re.su.primitives", "primitives signed");
+  u->cmp = tbr_stats_counter(st, "re.compares", "tile signature comparisons at tile dispatch");
+}
+
+void su_free(sig_unit *u)
+{
+  free(u->ot);
+  free(u->bitmap);
+  memset(u, 0, sizeof *u);
+}
+
+void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles)
+{
+  u->on = on;
+  u->frame = f;
+  u->fd = fd;
+  u->jhead = u->jcount = 0;
+  u->ot_head = u->ot_count = 0;
+  u->acc_left = 0; u->acc_busy = false;
+  u->last_draw_accepted = UINT32_MAX;
+  if (ntiles > u->nbitmap) { u->bitmap = xrealloc(u->bitmap, ntiles * sizeof *u->bitmap); u->nbitmap = ntiles; }
+  memset(u->bitmap, 0, u->nbitmap * sizeof *u->bitmap);
+}
+
+static uint32_t sb8(uint32_t len) { return (len + 7) / 8; }
+
+bool su_can_accept(const sig_unit *u) { return !u->on || u->jcount < 2; }
+
+void su_accept(sig_unit *u, uint32_t prim, uint32_t ntiles)
+{
+  if (!u->on) return;
+  su_job *j = &u->jobs[(u->jhead + u->jcount++) % 2];
+  j->prim = prim;
+  j->draw = u->frame->prims[prim].draw;
+  j->ntiles = ntiles;
+  j->done = 0;
+  uint32_t sbs = sb8(u->fd->prim_len[prim]);
+  if (j->draw != u->last_draw_accepted) { /* new constants: sign them first, clear the bitmap */
+    sbs += sb8(u->fd->draw_slen[j->draw]) + 1; /* state, then its 8-byte {CRC, length} block */
+    u->last_draw_accepted = j->draw;
+    tbr_stat_inc(u->bm_clear);
+  }
+  tbr_stat_add(u->compute_sb, sbs);
+  tbr_stat_inc(u->prims);
+  j->compute_left = sbs * u->cps;
+}
+
+bool su_ot_push(sig_unit *u, uint32_t tile)
+{
+  if (!u->on) return true;
+  if (u->ot_count == u->ot_cap) { tbr_stat_inc(u->ot_stall); return false; }
+  u->ot[(u->ot_head + u->ot_count++) % u->ot_cap] = tile;
+  tbr_stat_inc(u->ot_push);
+  return true;
+}
+
+void su_tick(sig_unit *u)
+{
+  if (!u->on || !u->jcount) return;
+  bool worked = false;
+  /* Compute CRC: the oldest job not yet signed. */
+  for (uint32_t k = 0; k < u->jcount; k++) {
+    su_job *j = &u->jobs[(u->jhead + k) % 2];
+    if (j->compute_left) { j->compute_left--; worked = true; break; }
+  }
+  /* Accumulate CRC: the head job's tiles, once its Primitive CRC is ready. */
+  su_job *h = &u->jobs[u->jhead];
+  if (u->acc_busy) {
+    worked = true;
+    if (--u->acc_left == 0) {
+      u->acc_busy = false;
+      h->done++;
+      tbr_stat_inc(u->sb_write);
+    }
+  } else if (!h->compute_left && h->done < h->ntiles && u->ot_count) {
+    uint32_t t = u->ot[u->ot_head];
+    u->ot_head = (u->ot_head + 1) % u->ot_cap;
+    u->ot_count--;
+    tbr_stat_inc(u->ot_pop);
+    tbr_stat_inc(u->bm_read);
+    tbr_stat_inc(u->sb_read);
+    uint32_t n = sb8(u->fd->prim_len[h->prim]);
+    if (t < u->nbitmap && u->bitmap[t] != h->draw + 1) { /* constants not yet in this tile */
+      u->bitmap[t] = h->draw + 1;
+      n += sb8(u->fd->draw_len[h->draw]);
+      tbr_stat_inc(u->bm_write);
+      tbr_stat_inc(u->const_comb);
+    }
+    tbr_stat_add(u->acc_sb, n);
+    u->acc_left = n * u->aps;
+    if (u->acc_left) { u->acc_busy = true; worked = true; }
+    else { h->done++; tbr_stat_inc(u->sb_write); }
+  }
+  if (!h->compute_left && h->done == h->ntiles && !u->acc_busy) {
+    u->jhead = (u->jhead + 1) % 2;
+    u->jcount--;
+  }
+  if (worked) tbr_stat_inc(u->busy);
+}
+
+bool su_idle(const sig_unit *u) { return !u->on || (!u->jcount && !u->ot_count); }
+
+/* ---------------- functional tile signature ---------------- */
+
+static void grow_scratch(uint8_t **s, size_t *cap, size_t need)
+{
+  if (need > *cap) { *cap = need * 2; *s = xrealloc(*s, *cap); }
+}
+
+uint32_t re_target_crc(const sim_func *fn, uint32_t *len)
+{
+  uint8_t b[(TBR_MAX_COLOR_BUFS + 1) * 16];
+  memset(b, 0, sizeof b);
+  for (unsigned i = 0; i <= TBR_MAX_COLOR_BUFS; i++) {
+    int k = i < TBR_MAX_COLOR_BUFS ? fn->surf_cbuf[i] : fn->surf_zs;
+    if (k < 0) { put32(b + i * 16, 0xffffffffu); continue; }
+    const sim_surf *s = &fn->surfs[k];
+    put32(b + i * 16, s->res); put32(b + i * 16 + 4, s->level);
+    put32(b + i * 16 + 8, s->layer); put32(b + i * 16 + 12, (uint32_t)s->fmt);
+  }
+  *len = sizeof b;
+  return tbr_crc32_blocks64(b, sizeof b);
+}
+
+uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned tx, unsigned ty,
+                           const uint32_t *plist, uint32_t n, uint32_t target, bool *eligible,
+                           uint8_t **scratch, size_t *scratch_cap)
+{
+  const sim_frame *f = fn->frame;
+  *eligible = true;
+  /* 1. the bound render targets (they receive the colors; sec. "what the signature holds") */
+  uint32_t tlen;
+  uint32_t sig = re_target_crc(fn, &tlen);
+  (void)target;
+  /* 2. per drawcall its state block once (the constants bitmap), per primitive its
+   *    attribute block, in Polygon List Builder order (Algorithm 1). */
+  uint32_t last_draw = UINT32_MAX;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t p = plist[k];
+    if (k && p <= plist[k - 1]) *eligible = false; /* order assumption for the check below */
+    uint32_t d = f->prims[p].draw;
+    if (d != last_draw) { sig = tbr_crc32_combine(sig, fd->draw_crc[d], fd->draw_len[d]); last_draw = d; }
+    sig = tbr_crc32_combine(sig, fd->prim_crc[p], fd->prim_len[p]);
+  }
+  /* 3. the tile's softpipe tile-cache events (where softpipe quantized, with the clear
+   *    colors), each with its position among the tile's quads; and the checks that the
+   *    tile's colors depend on nothing but signed inputs. */
+  uint32_t ni;
+  const uint32_t *items = sim_func_tile_items(fn, tx, ty, &ni);
+  unsigned nr = fn->tb.nr_cbufs;
+  unsigned need_c = 0;
+  for (unsigned i = 0; i < nr; i++)
+    if (fn->surf_cbuf[i] >= 0) need_c |= 1u << i;
+  unsigned def_c = 0;
+  bool def_z = false;
+  uint32_t quads = 0, lk = 0;
+  size_t len = 0;
+  if (64 % fn->tile_w || 64 % fn->tile_h) *eligible = false; /* a tile inside one softpipe tile */
+  for (uint32_t k = 0; k < ni; k++) {
+    const sim_item *it = &f->items[items[k]];
+    if (it->kind == SIM_ITEM_QUAD) {
+      const sim_quad *q = &f->quads[it->idx];
+      quads++;
+      if (q->prim == UINT32_MAX) { *eligible = false; continue; }
+      while (lk < n && plist[lk] < q->prim) lk++;
+      if (lk == n || plist[lk] != q->prim) *eligible = false; /* quad of an unsigned primitive */
+      if ((def_c & need_c) != need_c) *eligible = false;   /* blends into unsigned contents */
+      const tbr_rec_draw *d = &f->draws[q->draw].rec;
+      if (fn->surf_zs >= 0 && !def_z && (d->depth_enabled || d->stencil[0].enabled || d->stencil[1].enabled))
+        *eligible = false;                                   /* tests against unsigned depth */
+      continue;
+    }
+    grow_scratch(scratch, scratch_cap, len + 64);
+    uint8_t *e = *scratch + len;
+    memset(e, 0, 64);
+    put32(e, quads);
+    if (it->kind == SIM_ITEM_TILE) {
+      const sim_tile_ev *ev = &f->tiles[it->idx];
+      const tbr_rec_tile *t = &ev->t;
+      uint32_t v[9] = {t->kind, t->is_zs, t->cbuf, t->resource_id, t->level, t->layer, t->tile_x, t->tile_y, t->tile_size};
+      for (int i = 0; i < 9; i++) put32(e + 4 + 4 * i, v[i]);
+      bool clr = t->kind == TBR_REC_TILE_LOAD_CLEAR || t->kind == TBR_REC_TILE_STORE_CLEAR;
+      if (clr) { memcpy(e + 40, ev->clear_color, 16); memcpy(e + 56, &ev->zs_clear, 8); }
+      if (t->is_zs) {
+        if (clr) def_z = true;
+      } else {
+        for (unsigned i = 0; i < nr; i++) {
+          int s = fn->surf_cbuf[i];
+          if (s < 0 || fn->surfs[s].res != t->resource_id || fn->surfs[s].level != t->level || fn->surfs[s].layer != t->layer)
+            continue;
+          if (clr) def_c |= 1u << i;
+          else if (!(def_c & (1u << i))) *eligible = false; /* LOAD/STORE of unsigned contents */
+        }
+      }
+    } else {
+      const tbr_rec_clear *c = &f->clears[it->idx];
+      put32(e + 4, 0x100u | c->buffers);
+      memcpy(e + 8, &c->depth, 8);
+      put32(e + 16, c->stencil);
+      memcpy(e + 24, &c->zs_packed, sizeof c->zs_packed < 8 ? sizeof c->zs_packed : 8);
+    }
+    len += 64;
+  }
+  if (len) sig = tbr_crc32_combine(sig, tbr_crc32_blocks64(*scratch, len), len);
+  (void)tlen;
+  return sig;
+}

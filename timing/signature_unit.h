@@ -1,0 +1,97 @@
+/* Rendering Elimination (RE paper seeds/001 sec. III, IV-C) and the Signature Buffer it
+ * shares with Transaction Elimination (transaction_elim.h).
+ *
+ * - su_frame_data: per frame, the CRC32 of every primitive's attribute block and of every
+ *   drawcall's state block, read from the trace's PRIM / DRAW records (sim_trace drops the
+ *   payloads), plus the UPLOAD / SHADER_CREATE counts that disable RE (sec. III-E).
+ * - sig_unit: timing of the Signature Unit beside the Polygon List Builder (sec. III-F,
+ *   Fig. 7): Compute CRC unit (one 64-bit subblock per re.crc_cycles_per_subblock,
+ *   Algorithm 2), Overlapped-Tiles queue filled by the PLB (full = PLB stall), constants
+ *   bitmap, Accumulate CRC unit (one shift step per subblock, Algorithm 3).
+ * - sig_buffer: the Signature Buffer, signatures of the current and the two previous
+ *   frames (front/back buffer, sec. IV-C).
+ * - re_tile_signature: the functional signature of a tile (what the SU computes).
+ * Docs: docs/techniques.md. */
+#ifndef TBR_SIGNATURE_UNIT_H
+#define TBR_SIGNATURE_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim_func.h"
+#include "sim_trace.h"
+#include "stats.h"
+#include "tbr/trace.h"
+
+typedef struct {
+  uint32_t *prim_crc, *prim_len; /* per frame prim (sim_frame.prims order): block CRC, bytes */
+  uint32_t *draw_crc, *draw_len; /* per frame draw: CRC / bytes of its block in the tile message */
+  uint32_t *draw_slen;           /* per frame draw: bytes of its state (Compute CRC work) */
+  size_t nprims, ndraws, cap_prims, cap_draws;
+  uint64_t uploads, shader_creates;
+  bool valid; /* counts match the loaded sim_frame */
+} su_frame_data;
+
+void su_frame_data_free(su_frame_data *fd);
+/* Reads the current frame's records of r (after tbr_trace_reader_next_frame). 0 or -1. */
+int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errlen);
+/* Serialized blocks (exposed for the tests: the CRC of the block equals zlib's crc32). */
+size_t su_prim_block(const tbr_rec_prim *p, uint8_t *out, size_t cap);
+
+/* ---- Signature Buffer: slot 0 = frame N-2, 1 = N-1, 2 = current ---- */
+typedef struct {
+  uint32_t *sig; uint8_t *ok; uint32_t ntiles, cap;
+  uint32_t target; bool valid, used;
+} sig_slot;
+typedef struct {
+  sig_slot s[3];
+  bool dbl; /* double-buffered: compare with N-2 */
+} sig_buffer;
+void sigbuf_free(sig_buffer *b);
+/* New frame: rotate slots; the current one starts invalid and unused. */
+void sigbuf_next_frame(sig_buffer *b);
+/* Current frame renders into target (CRC of the bound surfaces) with ntiles tiles. */
+void sigbuf_begin(sig_buffer *b, uint32_t target, uint32_t ntiles);
+/* Reference slot to compare with, or NULL (no valid frame that last wrote this target). */
+const sig_slot *sigbuf_ref(const sig_buffer *b);
+
+/* ---- Signature Unit timing ---- */
+typedef struct {
+  uint32_t prim, draw, ntiles, done, compute_left;
+} su_job;
+
+typedef struct sig_unit {
+  bool on;                 /* re.enabled and the frame is signable */
+  uint32_t cps, aps, ot_cap;
+  su_job jobs[2]; uint32_t jhead, jcount; /* Primitive CRC register + one in computation */
+  uint32_t *ot; uint32_t ot_head, ot_count;
+  uint32_t acc_left; bool acc_busy;
+  uint32_t last_draw_accepted;
+  uint32_t *bitmap; uint32_t nbitmap; /* per tile: draw+1 whose constants are combined */
+  const su_frame_data *fd;
+  const sim_frame *frame;
+  tbr_stat *compute_sb, *acc_sb, *ot_push, *ot_pop, *bm_read, *bm_write, *bm_clear, *sb_read, *sb_write,
+      *const_comb, *busy, *ot_stall, *prims, *cmp;
+} sig_unit;
+
+void su_init(sig_unit *u, uint32_t cps, uint32_t aps, uint32_t ot_cap, tbr_stats *st);
+void su_free(sig_unit *u);
+void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles);
+bool su_can_accept(const sig_unit *u);
+void su_accept(sig_unit *u, uint32_t prim, uint32_t ntiles);
+bool su_ot_push(sig_unit *u, uint32_t tile);
+void su_tick(sig_unit *u);
+bool su_idle(const sig_unit *u);
+
+/* Functional signature of tile (tx, ty) of the pass set up in fn: blocks in Polygon List
+ * Builder order (plist = the tile's primitive list): target block, then per drawcall
+ * (first primitive of that draw in the tile) its state block, per primitive its attribute
+ * block, then the tile's softpipe tile-event block. *eligible = false when the tile's
+ * colors also depend on memory contents not covered by the signature. */
+uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned tx, unsigned ty,
+                           const uint32_t *plist, uint32_t n, uint32_t target, bool *eligible,
+                           uint8_t **scratch, size_t *scratch_cap);
+/* CRC of the bound surfaces' identities (resource, level, layer, format). */
+uint32_t re_target_crc(const sim_func *fn, uint32_t *len);
+
+#endif
