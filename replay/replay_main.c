@@ -231,6 +231,23 @@ static void json_escape(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* True when the instrumentation reports the whole window recorded and the activity trace
+ * finalized (renamed from its temporary name). */
+static int activity_complete(const char *dir, long expected)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.*s/activity.tbrt", PATH_MAX - 32, dir);
+    if (access(path, R_OK) != 0)
+        return 0;
+    snprintf(path, sizeof path, "%.*s/functional-status.txt", PATH_MAX - 32, dir);
+    char *status = read_file(path);
+    char *recorded = status ? status_value(status, "frames_recorded") : NULL;
+    int done = recorded && strtol(recorded, NULL, 10) >= expected;
+    free(recorded);
+    free(status);
+    return done;
+}
+
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
@@ -373,7 +390,7 @@ int main(int argc, char **argv)
     snprintf(logpath, sizeof logpath, "%s/replay.log", tmpdir);
     FILE *log = fopen(logpath, "w");
     double start = now_seconds(), last_report = start;
-    int gl_errors = 0, child_status = 0, child_done = 0;
+    int gl_errors = 0, child_status = 0, child_done = 0, stopped_after_window = 0;
     char linebuf[8192];
     size_t linelen = 0;
     while (!child_done) {
@@ -405,6 +422,13 @@ int main(int argc, char **argv)
         if (interrupted) {
             kill(child, SIGTERM);
         }
+        /* The window is complete once the instrumentation has closed the activity trace
+         * (it does so right after the window's last frame): the rest of the source trace
+         * would only be replayed for nothing. */
+        if (!stopped_after_window && last < total_frames - 1 && activity_complete(tmpdir, expected)) {
+            kill(child, SIGTERM);
+            stopped_after_window = 1;
+        }
         pid_t w = waitpid(child, &child_status, WNOHANG);
         if (w == child)
             child_done = 1;
@@ -429,6 +453,9 @@ int main(int argc, char **argv)
     if (interrupted) {
         fprintf(stderr, "%s: interrupted\n", program);
         failed = 1;
+    } else if (stopped_after_window && WIFSIGNALED(child_status) &&
+               WTERMSIG(child_status) == SIGTERM) {
+        /* stopped on purpose after the window: not a failure */
     } else if (!WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0) {
         fprintf(stderr, "%s: eglretrace failed (%s %d); its messages are in replay.log\n",
                 program, WIFEXITED(child_status) ? "exit status" : "signal",
