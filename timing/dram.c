@@ -34,6 +34,10 @@ typedef struct {
   uint64_t next_rd; /* tWTR after writes to this rank */
   uint64_t refresh_due, last_ref;
   bool refresh_pending;
+  /* residency (energy model): banks open, cycle the rank last left precharge
+   * standby, and completed active-standby cycles */
+  uint32_t nopen;
+  uint64_t act_since, act_cycles;
 } rank_t;
 
 typedef struct {
@@ -339,6 +343,7 @@ static bool can_col(const tbr_dram *d, const chan_t *ch, const rank_t *rk, const
 /* ---- command issue ---- */
 
 static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t row, uint64_t t) {
+  if (rk->nopen++ == 0) rk->act_since = t;
   b->open_row = row;
   b->next_col = t + d->tRCD;
   b->next_pre = max64(b->next_pre, t + d->tRAS);
@@ -356,7 +361,8 @@ static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t r
   d->tot.act++;
 }
 
-static void issue_pre(tbr_dram *d, chan_t *ch, bank_t *b, uint64_t t) {
+static void issue_pre(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint64_t t) {
+  if (b->open_row >= 0 && --rk->nopen == 0) rk->act_cycles += t - rk->act_since;
   b->open_row = -1;
   b->next_act = max64(b->next_act, t + d->tRP);
   tbr_stat_inc(ch->st.pre);
@@ -467,7 +473,7 @@ static bool refresh_step(tbr_dram *d, chan_t *ch, rank_t *rk, uint64_t t) {
     bank_t *bk = &rk->banks[b];
     if (bk->open_row >= 0) {
       if (t >= bk->next_pre) {
-        issue_pre(d, ch, bk, t);
+        issue_pre(d, ch, rk, bk, t);
         return true;
       }
       return false; /* wait for this bank's tRAS/tRTP/tWR */
@@ -520,12 +526,25 @@ static void schedule_channel(tbr_dram *d, chan_t *ch, uint64_t t) {
       }
     } else if (b->open_row != (int64_t)q->row) {
       if (t >= b->next_pre && (d->fcfs || !row_protected(d, ch, q->rank, b, q->bank))) {
-        issue_pre(d, ch, b, t);
+        issue_pre(d, ch, rk, b, t);
         q->caused_pre = true;
         return;
       }
     }
   }
+}
+
+void tbr_dram_rank_cycles(const tbr_dram *d, uint64_t *active, uint64_t *precharged) {
+  uint64_t a = 0, n = 0;
+  for (uint32_t c = 0; c < d->channels; c++)
+    for (uint32_t r = 0; r < d->ranks; r++) {
+      const rank_t *rk = &d->ch[c].ranks[r];
+      uint64_t x = rk->act_cycles + (rk->nopen && d->now > rk->act_since ? d->now - rk->act_since : 0);
+      a += x;
+      n += d->now;
+    }
+  if (active) *active = a;
+  if (precharged) *precharged = n - a;
 }
 
 void tbr_dram_tick(tbr_dram *d) {

@@ -82,6 +82,12 @@ void tbr_dram_get_counts(const tbr_dram *d, tbr_dram_counts *out);
 /* Peak data bytes per DRAM cycle over all channels (2 beats per tCK). */
 double tbr_dram_peak_bytes_per_cycle(const tbr_dram *d);
 uint32_t tbr_dram_bursts_per_request(const tbr_dram *d);
+/* Rank residency for the energy model, cumulative DRAM cycles summed over all ranks of
+ * all channels up to tbr_dram_now(): `active` = cycles with at least one bank open
+ * (active standby; from the ACT that opened the first bank to the PRE that closed the
+ * last), `precharged` = the rest (precharge standby; refresh cycles included, the
+ * energy model charges refresh as an excess over standby). No power-down states. */
+void tbr_dram_rank_cycles(const tbr_dram *d, uint64_t *active, uint64_t *precharged);
 /* Cycle of the most recent REF on (channel, rank), UINT64_MAX if none. */
 uint64_t tbr_dram_last_refresh(const tbr_dram *d, uint32_t ch, uint32_t rank);
 

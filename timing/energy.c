@@ -558,6 +558,13 @@ static void jnum(FILE *out, const char *k, double v) {
   tbr_json_double(out, v);
 }
 
+/* Small magnitudes (seconds, J*s) in exponent notation: 6 decimals would round a
+ * frame's time and EDP to 0. printf("%.9e") is deterministic. */
+static void jsci(FILE *out, const char *k, double v) {
+  jkey(out, k);
+  fprintf(out, "%.9e", v);
+}
+
 static void json_dram(FILE *out, const tbr_dram_energy *d, const double *src) {
   fputc('{', out);
   jnum(out, "total_pj", d->total);
@@ -607,7 +614,7 @@ static void json_dram(FILE *out, const tbr_dram_energy *d, const double *src) {
 static void json_summary(FILE *out, const tbr_energy *e, size_t frame) {
   tbr_energy_summary s;
   tbr_energy_summary_of(e, frame, &s);
-  jnum(out, "seconds", s.seconds);
+  jsci(out, "seconds", s.seconds);
   fputc(',', out);
   jnum(out, "gpu_dynamic_pj", s.gpu_dynamic_pj);
   fputc(',', out);
@@ -621,7 +628,7 @@ static void json_summary(FILE *out, const tbr_energy *e, size_t frame) {
   fputc(',', out);
   jnum(out, "avg_power_w", s.avg_power_w);
   fputc(',', out);
-  jnum(out, "edp_js", s.edp_js);
+  jsci(out, "edp_js", s.edp_js);
   fputc(',', out);
   jkey(out, "dram");
   json_dram(out, &s.dram, s.dram_by_source);

@@ -72,8 +72,10 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   su_init(&g->su, (uint32_t)tbr_cfg_uint(cfg, "re.crc_cycles_per_subblock"),
           (uint32_t)tbr_cfg_uint(cfg, "re.accumulate_cycles_per_subblock"), (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), st);
   g->re_fr_on = tbr_stats_counter(st, "re.frames_enabled", "frames in which RE could skip tiles");
-  g->re_fr_upload = tbr_stats_counter(st, "re.frames_disabled_upload", "frames with RE disabled: texture/buffer UPLOAD (sec. III-E)");
-  g->re_fr_shader = tbr_stats_counter(st, "re.frames_disabled_shader", "frames with RE disabled: SHADER_CREATE (sec. III-E)");
+  g->re_fr_upload = tbr_stats_counter(st, "re.frames_disabled_upload", "frames with RE disabled: UPLOAD to a texture (non-buffer resource, sec. III-E)");
+  g->re_fr_shader = tbr_stats_counter(st, "re.frames_disabled_shader", "frames with RE disabled: SHADER_CREATE of an application shader (sec. III-E)");
+  g->re_fr_bufup = tbr_stats_counter(st, "re.frames_buffer_uploads_only", "frames whose uploads all went to buffers (RE stays enabled: PRIM attributes and DRAW constants are signed)");
+  g->re_fr_internal = tbr_stats_counter(st, "re.frames_internal_shader_creates", "frames with SHADER_CREATEs of Mesa-internal shaders only (RE stays enabled)");
   g->re_fr_multi = tbr_stats_counter(st, "re.frames_disabled_multipass", "frames with RE disabled: more than one render pass (sec. III-E)");
   g->re_fr_refresh = tbr_stats_counter(st, "re.frames_disabled_refresh", "frames with RE disabled for the periodic refresh");
   g->re_fr_noref = tbr_stats_counter(st, "re.frames_no_reference", "RE-enabled frames without a valid reference frame in the Signature Buffer");
@@ -108,6 +110,7 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->ru_active[i] = tbr_stats_counterf(st, "cycles with a tile in this Raster Unit", "ru%u.active_cycles", i);
   }
   memsys_register_stats(g->mem, st);
+  if (gpu_energy_init(g, err, errlen)) { gpu_free(g); return NULL; }
   return g;
 }
 
@@ -126,13 +129,16 @@ void gpu_free(gpu *g)
   plb_free(g);
   geometry_free(g);
   memsys_free(g->mem);
+  tbr_energy_free(g->en);
   sim_func_free(&g->fn);
   free(g);
 }
 
 /* Per frame: rotate the Signature Buffers and decide whether RE may skip tiles this
- * frame (RE paper sec. III-E: not after texture/shader uploads or creations, not with
- * several render passes, optionally not every re.refresh_period frames). */
+ * frame (RE paper sec. III-E: not after texture uploads or application shader
+ * creations, not with several render passes, optionally not every re.refresh_period
+ * frames). Buffer uploads and Mesa-internal shader creations keep RE on (see
+ * su_frame_scan and docs/techniques.md). */
 static void frame_start(gpu *g, const sim_frame *f)
 {
   g->frame_index++;
@@ -150,6 +156,8 @@ static void frame_start(gpu *g, const sim_frame *f)
   else if (fd && fd->shader_creates) tbr_stat_inc(g->re_fr_shader);
   else if (g->re_sign_frame && !g->re_skip_frame) tbr_stat_inc(g->re_fr_refresh);
   else if (g->re_skip_frame) tbr_stat_inc(g->re_fr_on);
+  if (fd && !fd->uploads && fd->buffer_uploads) tbr_stat_inc(g->re_fr_bufup);
+  if (fd && !fd->shader_creates && fd->internal_shader_creates) tbr_stat_inc(g->re_fr_internal);
 }
 
 /* Functional rendering of every tile of the pass, with the RE decision (skip = the

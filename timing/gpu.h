@@ -13,6 +13,7 @@
 
 #include "cache.h"
 #include "config.h"
+#include "energy.h"
 #include "memsys.h"
 #include "shader_core.h"
 #include "signature_unit.h"
@@ -170,13 +171,17 @@ struct gpu {
   uint8_t *re_skip, *te_elim; uint32_t cap_tflags;
   tile_snap snap;
   uint8_t *scratch; size_t scratch_cap;
-  tbr_stat *re_fr_on, *re_fr_upload, *re_fr_shader, *re_fr_multi, *re_fr_refresh, *re_fr_noref;
+  tbr_stat *re_fr_on, *re_fr_upload, *re_fr_shader, *re_fr_bufup, *re_fr_internal, *re_fr_multi, *re_fr_refresh, *re_fr_noref;
   tbr_stat *re_skipped, *re_rendered, *re_equal_in, *re_fn, *re_fp, *re_unsignable;
   tbr_stat *te_flushes, *te_elim_n, *te_bytes, *te_sb_n, *te_fp, *te_cmp;
   /* Parallel Tile Rendering (thesis §5.1) */
   int ru_policy;               /* 0 static, 1 fastest, 2 mixed */
   uint32_t *ru_assigned, ru_rr;
   tbr_stat **ru_tiles, **ru_active, *ptr_imbalance;
+  /* Energy accounting (sim_energy.c, docs/energy-model.md) */
+  tbr_energy *en;
+  tbr_energy_unit *eu_setup, *eu_raster, *eu_depth, *eu_color, *eu_ztest, *eu_noc;
+  uint64_t en_qpl_z, en_qpl_c; /* quad accesses of the depth / color buffer per memory line */
 };
 
 /* gpu.c */
@@ -185,6 +190,12 @@ void gpu_free(gpu *g);
 /* Simulates one pass of the loaded frame (functional rendering included). -1 on a
  * deadlock (watchdog) or unusable pass, with err. */
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);
+
+/* sim_energy.c: register the energy structures (baseline, "re" when RE is enabled, "te"
+ * when TE is, the interconnect), bind the statistics and hook the queues. */
+int gpu_energy_init(gpu *g, char *err, size_t errlen);
+/* End a frame for the energy model (derived counts, DRAM counts and rank residency). */
+void gpu_energy_frame_end(gpu *g, const char *label);
 
 /* unit entry points */
 void geometry_init(gpu *g);

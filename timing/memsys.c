@@ -22,7 +22,20 @@ struct memsys {
   uint32_t line;
   bool have_pending;
   tbr_mem_msg pending; /* DRAM response waiting for room in the L2 fill queue */
+  tbr_energy *en;
+  tbr_energy_unit *noc;
+  uint64_t data_flits; /* flits of one line */
+  tbr_dram_source (*classify)(uint64_t addr, bool write);
 };
+
+void memsys_set_energy(memsys *m, tbr_energy *e, tbr_energy_unit *noc, uint32_t flit_bits,
+                       tbr_dram_source (*classify)(uint64_t addr, bool write))
+{
+  m->en = e;
+  m->noc = noc;
+  m->data_flits = flit_bits ? ((uint64_t)m->line * 8 + flit_bits - 1) / flit_bits : 1;
+  m->classify = classify;
+}
 
 memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
 {
@@ -108,6 +121,7 @@ void memsys_tick(memsys *m, uint64_t now)
     c.ready = now + 1;
     if (!tbr_memq_push(m->ports[r->src].in, &c)) break;
     tbr_memq_pop(resp);
+    tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 : 1 + m->data_flits);
   }
   /* DRAM <-> L2 across the clock domains. */
   tbr_memq *fill = tbr_cache_fill_in(m->l2);
@@ -125,6 +139,7 @@ void memsys_tick(memsys *m, uint64_t now)
   tbr_memq *miss = tbr_cache_miss_out(m->l2);
   while ((r = tbr_memq_peek(miss, now))) {
     if (!tbr_dram_gpu_send(m->dram, r, now)) break;
+    if (m->en && m->classify) tbr_energy_dram_source(m->en, m->classify(r->addr, r->write), !r->write, r->write);
     tbr_memq_pop(miss);
   }
   tbr_dram_gpu_advance(m->dram, now);
@@ -139,6 +154,7 @@ void memsys_tick(memsys *m, uint64_t now)
     c.ready = now + 1;
     if (!tbr_memq_push(req, &c)) { tbr_stat_inc(p->stall); continue; }
     tbr_memq_pop(p->out);
+    tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
     tbr_stat_inc(c.write ? p->writes : p->reads);
     tbr_stat_add(p->bytes, m->line);
   }

@@ -15,6 +15,7 @@
 #include "cache.h"
 #include "config.h"
 #include "dram.h"
+#include "energy.h"
 #include "memq.h"
 #include "stats.h"
 
@@ -37,5 +38,11 @@ bool memsys_idle(const memsys *m);
 tbr_cache *memsys_l2(memsys *m);
 tbr_dram *memsys_dram(memsys *m);
 void memsys_register_stats(memsys *m, tbr_stats *st);
+/* Energy accounting (docs/energy-model.md): `noc` is charged one hop per flit of
+ * `flit_bits` crossing the port arbiter <-> L2 interconnect (a request's header flit, plus
+ * line/flit data flits for writes and read responses); every request sent to the DRAM is
+ * tagged with the source `classify(addr, write)` returns. */
+void memsys_set_energy(memsys *m, tbr_energy *e, tbr_energy_unit *noc, uint32_t flit_bits,
+                       tbr_dram_source (*classify)(uint64_t addr, bool write));
 
 #endif

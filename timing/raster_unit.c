@@ -146,6 +146,7 @@ static void blend_tick(gpu *g, raster_unit *r)
       r->c_load_left--;
       r->c_outstanding++;
       tbr_stat_add(g->tile_loads, 1);
+      tbr_energy_count(g->eu_color, TBR_EV_WRITE, g->en_qpl_c); /* loaded line written into the color buffer */
     }
     if (!r->c_load_left && !r->c_outstanding) r->c_loading = false;
     tbr_stat_inc(r->b_stall);
@@ -156,6 +157,7 @@ static void blend_tick(gpu *g, raster_unit *r)
     if (r->flush_left && mem_send(g, r->cport, color_line_addr(g, r->c_tile, total - r->flush_left, surfs, counts, lprs, ns), true)) {
       r->flush_left--;
       tbr_stat_inc(g->tile_flush_lines);
+      tbr_energy_count(g->eu_color, TBR_EV_READ, g->en_qpl_c); /* flushed line read from the color buffer */
       tbr_stat_inc(r->b_busy);
     } else {
       tbr_stat_inc(r->b_stall);
@@ -199,8 +201,15 @@ static void blend_tick(gpu *g, raster_unit *r)
       break;
     }
     const sim_quad *q = &f->quads[TOK_VAL(tok)];
-    if (!f->draws[q->draw].rec.early_z) tbr_stat_inc(g->q_late_z);
+    if (!f->draws[q->draw].rec.early_z) {
+      tbr_stat_inc(g->q_late_z);
+      tbr_energy_count(g->eu_depth, TBR_EV_READ, 1); /* late Z: read, 4 compares, write */
+      tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
+      tbr_energy_count(g->eu_ztest, TBR_EV_CMP, 4);
+    }
+    tbr_energy_count(g->eu_color, TBR_EV_WRITE, 1); /* the quad's colors into the color buffer */
     if ((q->flags & TBR_REC_QUAD_BLENDED) && q->blend_mask) {
+      tbr_energy_count(g->eu_color, TBR_EV_READ, 1); /* blending reads the destination */
       tbr_stat_inc(g->q_blended);
       tbr_stat_add(g->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
     }
@@ -259,6 +268,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
       r->z_load_left--;
       r->z_outstanding++;
       tbr_stat_add(g->tile_loads, 1);
+      tbr_energy_count(g->eu_depth, TBR_EV_WRITE, g->en_qpl_z); /* loaded line written into the depth buffer */
     }
     if (!r->z_load_left && !r->z_outstanding) r->z_loading = false;
     tbr_stat_inc(r->z_busy);
@@ -290,6 +300,8 @@ static void early_z_tick(gpu *g, raster_unit *r)
     bool early = f->draws[q->draw].rec.early_z != 0;
     if (early) {
       tbr_stat_inc(g->q_ztested);
+      tbr_energy_count(g->eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
+      tbr_energy_count(g->eu_ztest, TBR_EV_CMP, 4);
       if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
         tbr_stat_inc(g->q_zkilled);
         simq_pop(&r->post_raster);
@@ -298,6 +310,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
       }
     }
     uint32_t fp = r->fp_rr;
+    if (!simq_full(&r->fp_in[fp]) && early) tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
     if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + g->zlat)) { blocked = true; break; }
     simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
     r->fp_rr = (fp + 1) % r->nfp;
@@ -315,6 +328,11 @@ static bool emit_quad(gpu *g, raster_unit *r, uint32_t k)
   if (!simq_push(&r->post_raster, TOK(TOK_ITEM, g->frame->items[r->r_items[k]].idx), g->now + 1)) return false;
   r->r_emitted[k] = 1;
   tbr_stat_inc(g->q_raster);
+  if (g->eu_raster) { /* attribute interpolation: every attribute of the primitive for 4 pixels */
+    uint32_t p = g->frame->quads[g->frame->items[r->r_items[k]].idx].prim;
+    uint32_t na = p != UINT32_MAX && g->frame->prims[p].nr_attrs ? g->frame->prims[p].nr_attrs : 1;
+    tbr_energy_count(g->eu_raster, TBR_EV_ATTR, 4ull * na);
+  }
   return true;
 }
 
@@ -392,6 +410,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
         r->r_has_prim = true;
         r->r_prim = TOK_VAL(tok);
         r->r_ready = now + g->raster_setup;
+        tbr_energy_count(g->eu_setup, TBR_EV_PRIM_SETUP, 1); /* per primitive per tile (TBR) */
         emitted++;
       }
     }

@@ -53,7 +53,10 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   uint8_t *dbuf = NULL;
   size_t dcap = 0;
   fd->nprims = fd->ndraws = 0;
-  fd->uploads = fd->shader_creates = 0;
+  fd->uploads = fd->shader_creates = fd->buffer_uploads = fd->internal_shader_creates = 0;
+  uint64_t *rid = NULL; /* RESOURCE: id << 32 | is_buffer */
+  uint32_t *uid = NULL; /* UPLOAD: resource id */
+  size_t nres = 0, cres = 0, nup = 0, cup = 0;
   fd->valid = false;
   uint16_t type;
   const uint8_t *p;
@@ -61,7 +64,7 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   int rc;
   while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
     if (type == TBR_REC_PRIM) {
-      if (tbr_rec_prim_decode(p, n, &prim)) { snprintf(err, errlen, "signature unit: bad PRIM record"); free(dbuf); return -1; }
+      if (tbr_rec_prim_decode(p, n, &prim)) { snprintf(err, errlen, "signature unit: bad PRIM record"); free(dbuf); free(rid); free(uid); return -1; }
       size_t len = su_prim_block(&prim, buf, sizeof buf);
       GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
       fd->prim_len = xrealloc(fd->prim_len, fd->cap_prims * sizeof *fd->prim_len);
@@ -89,12 +92,37 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
       fd->draw_crc[fd->ndraws] = tbr_crc32_blocks64(blk, 8);
       fd->draw_slen[fd->ndraws] = (uint32_t)len;
       fd->draw_len[fd->ndraws++] = 8;
+    } else if (type == TBR_REC_RESOURCE) {
+      tbr_rec_resource res;
+      if (tbr_rec_resource_decode(p, n, &res)) { snprintf(err, errlen, "signature unit: bad RESOURCE record"); free(dbuf); free(rid); free(uid); return -1; }
+      GROWP(rid, nres, cres);
+      rid[nres++] = ((uint64_t)res.id << 32) | (res.target == 0 /* PIPE_BUFFER */);
     } else if (type == TBR_REC_UPLOAD) {
-      fd->uploads++;
+      tbr_rec_upload up;
+      if (tbr_rec_upload_decode(p, n, &up)) { snprintf(err, errlen, "signature unit: bad UPLOAD record"); free(dbuf); free(rid); free(uid); return -1; }
+      GROWP(uid, nup, cup);
+      uid[nup++] = up.resource_id;
     } else if (type == TBR_REC_SHADER_CREATE) {
-      fd->shader_creates++;
+      tbr_rec_shader sc;
+      if (tbr_rec_shader_create_decode(p, n, &sc)) { snprintf(err, errlen, "signature unit: bad SHADER_CREATE record"); free(dbuf); free(rid); free(uid); return -1; }
+      if (sc.internal) fd->internal_shader_creates++;
+      else fd->shader_creates++;
     }
   }
+  /* RE sec. III-E: uploads to buffers (vertex, index, constant data) reach the tiles
+   * through the signed PRIM attributes and DRAW constants, so only uploads to
+   * non-buffer resources (textures) disable RE. The resource is looked up among the
+   * frame's RESOURCE records (every resource a frame references has one); an upload
+   * whose resource is not found is taken as a texture upload (conservative). */
+  for (size_t i = 0; i < nup; i++) {
+    int buffer = 0;
+    for (size_t k = 0; k < nres; k++)
+      if ((uint32_t)(rid[k] >> 32) == uid[i]) { buffer = (int)(rid[k] & 1); break; }
+    if (buffer) fd->buffer_uploads++;
+    else fd->uploads++;
+  }
+  free(rid);
+  free(uid);
   free(dbuf);
   if (rc < 0) { snprintf(err, errlen, "signature unit: %s", tbr_trace_reader_error(r)); return -1; }
   return 0;

@@ -28,7 +28,10 @@ typedef struct {
   uint32_t *draw_crc, *draw_len; /* per frame draw: CRC / bytes of its block in the tile message */
   uint32_t *draw_slen;           /* per frame draw: bytes of its state (Compute CRC work) */
   size_t nprims, ndraws, cap_prims, cap_draws;
-  uint64_t uploads, shader_creates;
+  /* RE disable rule (sec. III-E, docs/techniques.md): `uploads` = UPLOADs to non-buffer
+   * resources (textures), `shader_creates` = application SHADER_CREATEs; both disable RE.
+   * Buffer uploads and Mesa-internal shader creations do not (counted for the stats). */
+  uint64_t uploads, shader_creates, buffer_uploads, internal_shader_creates;
   bool valid; /* counts match the loaded sim_frame */
 } su_frame_data;
 

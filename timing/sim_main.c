@@ -174,6 +174,7 @@ int main(int argc, char **argv)
     char label[32];
     snprintf(label, sizeof label, "frame %llu", (unsigned long long)fi.number);
     tbr_stats_snapshot(st, label);
+    gpu_energy_frame_end(g, label);
     fo = realloc(fo, (nfo + 1) * sizeof *fo);
     if (!fo) abort();
     frame_out *o = &fo[nfo++];
@@ -261,6 +262,8 @@ int main(int argc, char **argv)
       }
       fprintf(o, "],\n\"config\": ");
       tbr_config_dump_json(cfg, o);
+      fprintf(o, ",\n\"energy\": ");
+      tbr_energy_report_json(g->en, o);
       fprintf(o, ",\n\"stats\": ");
       tbr_stats_dump_json(st, o);
       fprintf(o, "\n}\n");
@@ -281,10 +284,23 @@ int main(int argc, char **argv)
         else
           fprintf(o, ", no reference to check\n");
       }
+      {
+        tbr_energy_summary es;
+        for (size_t i = 0; i < tbr_energy_frames(g->en); i++)
+          if (tbr_energy_summary_of(g->en, i, &es) == 0)
+            fprintf(o, "  energy frame %llu: %.3f uJ (GPU %.3f uJ: dynamic %.3f, static %.3f; DRAM %.3f uJ), %.3f W\n",
+                    (unsigned long long)fo[i].frame, es.total_pj * 1e-6, es.gpu_pj * 1e-6, es.gpu_dynamic_pj * 1e-6,
+                    es.gpu_static_pj * 1e-6, es.dram_pj * 1e-6, es.avg_power_w);
+        if (tbr_energy_summary_of(g->en, TBR_ENERGY_TOTAL, &es) == 0)
+          fprintf(o, "energy total: %.3f uJ (GPU %.3f uJ, DRAM %.3f uJ), average power %.3f W, EDP %.6g J*s\n",
+                  es.total_pj * 1e-6, es.gpu_pj * 1e-6, es.dram_pj * 1e-6, es.avg_power_w, es.edp_js);
+      }
       fprintf(o, "not modeled yet:\n");
       for (size_t i = 0; i < sizeof k_unmodeled / sizeof *k_unmodeled; i++) fprintf(o, "  - %s\n", k_unmodeled[i]);
       fprintf(o, "statistics (totals):\n");
       tbr_stats_dump_text(st, o);
+      fprintf(o, "energy (docs/energy-model.md):\n");
+      tbr_energy_report_text(g->en, o);
       fclose(o);
       rename(tmp, path);
     }

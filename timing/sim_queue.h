@@ -15,6 +15,7 @@ typedef struct {
   uint32_t *buf;
   uint64_t *ready; /* cycle from which the consumer may take the entry */
   uint32_t cap, head, count;
+  uint64_t *en_push, *en_pop; /* energy event counters (energy.h handle), NULL = not counted */
 } sim_queue;
 
 static inline void simq_init(sim_queue *q, uint32_t cap)
@@ -24,6 +25,7 @@ static inline void simq_init(sim_queue *q, uint32_t cap)
   if (!q->buf || !q->ready) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
   q->cap = cap ? cap : 1;
   q->head = q->count = 0;
+  q->en_push = q->en_pop = NULL;
 }
 static inline void simq_free(sim_queue *q) { free(q->buf); free(q->ready); q->buf = NULL; q->ready = NULL; }
 static inline bool simq_full(const sim_queue *q) { return q->count == q->cap; }
@@ -35,6 +37,7 @@ static inline bool simq_push(sim_queue *q, uint32_t v, uint64_t ready)
   q->buf[i] = v;
   q->ready[i] = ready;
   q->count++;
+  if (q->en_push) (*q->en_push)++;
   return true;
 }
 /* Head visible at cycle now? */
@@ -48,6 +51,7 @@ static inline void simq_pop(sim_queue *q)
 {
   q->head = (q->head + 1) % q->cap;
   q->count--;
+  if (q->en_pop) (*q->en_pop)++;
 }
 
 #endif

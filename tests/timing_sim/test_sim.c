@@ -246,6 +246,64 @@ static void gen_fill(const char *dir, uint32_t instr, int ndraws)
   close_trace();
 }
 
+/* Energy: the fill frame (ndraws full-screen draws of FS `instr` instructions) followed,
+ * when `idle`, by a frame with no render pass at all (zero work). */
+static void gen_energy(const char *dir, uint32_t instr, int ndraws, int idle)
+{
+  open_trace(dir);
+  tbr_trace_writer_begin_frame(w, 0);
+  resource(1, BGRA, 64, 64, 4, 1);
+  shader(1, 0, 4); shader(2, 1, instr);
+  pass(0, 64, 64, 1, 0);
+  clear(4, 0, 0, 0, 1, 0);
+  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+  for (int i = 0; i < ndraws; i++) {
+    draw((uint32_t)i, 0, 0, 2);
+    prim((uint32_t)i, 0, 0, 0, 64, 64);
+    if (i == 0) tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    quads((uint32_t)i, 0, 0, 64, 64, RED, 0, 0, 0);
+  }
+  tile(TBR_REC_TILE_STORE, 0, 1);
+  frame_end(0, 64, 64);
+  tbr_trace_writer_end_frame(w);
+  if (idle) {
+    tbr_trace_writer_begin_frame(w, 1);
+    frame_end(1, 64, 64);
+    tbr_trace_writer_end_frame(w);
+  }
+  close_trace();
+}
+
+/* The number after "KEY": (JSON written without spaces by the energy report), searched
+ * from p; -1e300 if absent. */
+static double jnum_after(const char *p, const char *key)
+{
+  char k[256];
+  snprintf(k, sizeof k, "\"%s\":", key);
+  const char *q = p ? strstr(p, k) : NULL;
+  return q ? strtod(q + strlen(k), NULL) : -1e300;
+}
+/* The "total" object of the energy report, or frame i's object. */
+static const char *energy_section(const char *j, int frame)
+{
+  const char *e = j ? strstr(j, "\"energy\": {") : NULL;
+  if (!e) return NULL;
+  if (frame < 0) return strstr(e, "\"total\":{");
+  const char *f = strstr(e, "\"frames\":[");
+  for (int i = 0; f && i <= frame; i++) f = strstr(f + 1, "{\"label\":");
+  return f;
+}
+/* dynamic (what=0) or static (1) energy of unit `name` in a section. */
+static double unit_pj(const char *sec, const char *name, int what)
+{
+  char k[256];
+  snprintf(k, sizeof k, "\"%s\":{\"dynamic_pj\":", name);
+  const char *u = sec ? strstr(sec, "\"units\":{") : NULL;
+  u = u ? strstr(u, k) : NULL;
+  return u ? jnum_after(u, what ? "static_pj" : "dynamic_pj") : -1e300;
+}
+static int near(double a, double b, double rel) { double d = a - b; if (d < 0) d = -d; return d <= rel * (b < 0 ? -b : b) + 1e-6; }
+
 static const char *g_sim;
 
 static int run(const char *in, const char *out, const char *extra)
@@ -437,6 +495,82 @@ int main(int argc, char **argv)
     CHECK(c2 >= 65536);
     CHECK(c4 > 0 && (double)c2 / (double)c4 >= 1.7 && (double)c2 / (double)c4 <= 2.1);
   }
+  if (!which || !strcmp(which, "energy")) {
+    /* docs/energy-model.md "Driven by tbr-sim" */
+    snprintf(in, sizeof in, "%s/energy1", work); snprintf(out, sizeof out, "%s/energy1.out", work);
+    gen_energy(in, 8, 1, 1);
+    CHECK(run(in, out, NULL) == 0);
+    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    const char *tot = energy_section(j, -1), *f0 = energy_section(j, 0), *f1 = energy_section(j, 1);
+    CHECK(tot && f0 && f1 && !energy_section(j, 2));
+    if (tot && f0 && f1) {
+      /* per-unit sums equal the GPU totals; groups, DRAM sources and frames add up */
+      double dyn = 0, sta = 0;
+      const char *u = strstr(tot, "\"units\":{"), *end = u ? strstr(u, "}}") : NULL;
+      int nunits = 0;
+      for (const char *q = u; q && end && (q = strstr(q, "{\"dynamic_pj\":")) && q < end; q++, nunits++) {
+        dyn += jnum_after(q, "dynamic_pj");
+        sta += jnum_after(q, "static_pj");
+      }
+      CHECK(nunits >= 25);
+      CHECK(near(dyn, jnum_after(tot, "gpu_dynamic_pj"), 1e-9));
+      CHECK(near(sta, jnum_after(tot, "gpu_static_pj"), 1e-9));
+      CHECK(near(jnum_after(tot, "gpu_pj") + jnum_after(tot, "dram_pj"), jnum_after(tot, "total_pj"), 1e-9));
+      const char *gr = strstr(tot, "\"groups\":{");
+      CHECK(near(jnum_after(gr, "pj"), jnum_after(tot, "gpu_pj") - unit_pj(tot, "primitive_table", 0) -
+                                           unit_pj(tot, "primitive_table", 1), 1e-9)); /* baseline = all but ptr_tf */
+      CHECK(!strstr(tot, "\"re\":{\"pj\""));
+      const char *bs = strstr(tot, "\"by_source\":{");
+      double srcsum = 0;
+      static const char *const srcs[] = {"vertices", "parameter_buffer", "textures", "color_flush", "tile_loads",
+                                         "instructions", "other", "background"};
+      for (int i = 0; i < 8; i++) srcsum += jnum_after(bs, srcs[i]);
+      CHECK(near(srcsum, jnum_after(strstr(tot, "\"dram\":{"), "total_pj"), 1e-9));
+      CHECK(jnum_after(bs, "vertices") > 0); /* 4 vertex fetch lines x ... reached the DRAM */
+      CHECK(near(jnum_after(f0, "total_pj") + jnum_after(f1, "total_pj"), jnum_after(tot, "total_pj"), 1e-9));
+      /* the fill frame: fragment work, exact residency */
+      CHECK(unit_pj(f0, "fragment.alu", 0) > 0 && unit_pj(f0, "rasterizer", 0) > 0 && unit_pj(f0, "l2", 1) > 0);
+      CHECK(strstr(f0, "\"residency_estimated\":0") || strstr(f0, "\"residency_estimated\":false"));
+      /* the zero-work frame: no dynamic GPU energy, no DRAM command but refresh: only
+       * static + DRAM background/refresh */
+      const char *d1 = strstr(f1, "\"dram\":{");
+      CHECK(jnum_after(f1, "gpu_dynamic_pj") == 0);
+      CHECK(jnum_after(d1, "act") == 0 && jnum_after(d1, "pre") == 0 && jnum_after(d1, "rd") == 0 && jnum_after(d1, "wr") == 0);
+      CHECK(near(jnum_after(f1, "total_pj"), jnum_after(f1, "gpu_static_pj") + jnum_after(d1, "ref") +
+                                                 jnum_after(strstr(d1, "\"background\":{"), "total"), 1e-9));
+      fprintf(stderr, "energy: frame 0 %.0f pJ (%llu cycles), idle frame %.0f pJ (%.0f cycles)\n",
+              jnum_after(f0, "total_pj"), (unsigned long long)jnum_after(f0, "gpu_cycles"), jnum_after(f1, "total_pj"),
+              jnum_after(f1, "gpu_cycles"));
+    }
+    char *sum = slurp(strcat(strcpy(out2, out), "/summary.txt"));
+    CHECK(sum && strstr(sum, "energy total: ") && strstr(sum, "energy frame 0: "));
+    free(sum);
+
+    /* doubling the fragment work (2 full-screen draws instead of 1): the fragment ALU and
+     * register file execute exactly twice the instructions -> 2x their dynamic energy */
+    snprintf(in, sizeof in, "%s/energy2", work); snprintf(out, sizeof out, "%s/energy2.out", work);
+    gen_energy(in, 8, 2, 0);
+    CHECK(run(in, out, NULL) == 0);
+    char *j2 = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    const char *t2 = energy_section(j2, -1);
+    double fp1 = unit_pj(f0, "fragment.alu", 0) + unit_pj(f0, "fragment.regfile", 0);
+    double fp2 = unit_pj(t2, "fragment.alu", 0) + unit_pj(t2, "fragment.regfile", 0);
+    fprintf(stderr, "energy: fragment processors %.0f pJ (1 draw) vs %.0f pJ (2 draws)\n", fp1, fp2);
+    CHECK(fp1 > 0 && fp2 / fp1 > 1.95 && fp2 / fp1 < 2.05);
+    CHECK(unit_pj(t2, "rasterizer", 0) / unit_pj(f0, "rasterizer", 0) > 1.95);
+    /* Rendering Elimination adds the "re" group: > 0, small next to the GPU total */
+    snprintf(out, sizeof out, "%s/energy2_re.out", work);
+    CHECK(run(in, out, "--set re.enabled=true") == 0);
+    char *j3 = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    const char *t3 = energy_section(j3, -1);
+    const char *g3 = t3 ? strstr(t3, "\"re\":{\"pj\":") : NULL;
+    double re = g3 ? jnum_after(g3, "pj") : -1, gpu3 = jnum_after(t3, "gpu_pj");
+    fprintf(stderr, "energy: re group %.0f pJ of GPU %.0f pJ (%.3f %%)\n", re, gpu3, 100 * re / gpu3);
+    CHECK(re > 0 && re < 0.02 * gpu3);
+    CHECK(unit_pj(t3, "re.crc_compute", 0) > 0 && unit_pj(t3, "re.signature_buffer", 0) > 0);
+    free(j); free(j2); free(j3);
+  }
+
   if (!which || !strcmp(which, "cli")) {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "'%s' --version >/dev/null", g_sim);

@@ -223,13 +223,34 @@ static void upload(uint32_t res)
   EMIT(TBR_REC_UPLOAD, tbr_rec_upload_encode, &u);
 }
 
-/* One frame of the casual scene (header comment); upload_in_frame adds an UPLOAD. */
-static void casual_frame(uint32_t f, int upload_in_frame)
+/* Frame events that may disable RE (sec. III-E). */
+enum { EV_UPLOAD_RT = 1, EV_UPLOAD_BUFFER, EV_UPLOAD_TEXTURE, EV_CREATE_INTERNAL, EV_CREATE_APP };
+static void shader_create(uint32_t id, uint32_t internal)
+{
+  tbr_rec_shader s = {0};
+  s.id = id; s.stage = 1; s.internal = internal; s.num_instructions = 4; s.parent_id = id;
+  EMIT(TBR_REC_SHADER_CREATE, tbr_rec_shader_create_encode, &s);
+}
+
+/* One frame of the casual scene (header comment); `ev` adds an UPLOAD (to the render
+ * target, to a vertex buffer = PIPE_BUFFER resource, to a texture) or a SHADER_CREATE
+ * (Mesa-internal or application). */
+static void casual_frame(uint32_t f, int ev)
 {
   tbr_trace_writer_begin_frame(w, f);
   resource(1, BGRA, 64, 64, 4, 1);
   shader(1, 0, 4); shader(2, 1, 4);
-  if (upload_in_frame) upload(1);
+  if (ev == EV_UPLOAD_RT) upload(1);
+  if (ev == EV_UPLOAD_BUFFER || ev == EV_UPLOAD_TEXTURE) {
+    tbr_rec_resource r = {0};
+    r.id = 7; r.target = ev == EV_UPLOAD_BUFFER ? 0 /* PIPE_BUFFER */ : 2 /* PIPE_TEXTURE_2D */;
+    r.width = ev == EV_UPLOAD_BUFFER ? 4096 : 16; r.height = ev == EV_UPLOAD_BUFFER ? 1 : 16;
+    r.depth = 1; r.array_size = 1; r.block_bytes = ev == EV_UPLOAD_BUFFER ? 1 : 4;
+    snprintf(r.format_name, sizeof r.format_name, "%s", ev == EV_UPLOAD_BUFFER ? "PIPE_FORMAT_R8_UNORM" : BGRA);
+    EMIT(TBR_REC_RESOURCE, tbr_rec_resource_encode, &r);
+    upload(7);
+  }
+  if (ev == EV_CREATE_INTERNAL || ev == EV_CREATE_APP) shader_create(9, ev == EV_CREATE_INTERNAL);
   pass(0, 64, 64, 1, 0);
   clear(4, 0, 0, 0, 1, 0);
   tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
@@ -250,10 +271,16 @@ static void casual_frame(uint32_t f, int upload_in_frame)
   tbr_trace_writer_end_frame(w);
 }
 
+static void gen_casual_ev(const char *dir, int ev_frame, int ev)
+{
+  open_trace(dir);
+  for (uint32_t f = 0; f < 4; f++) casual_frame(f, (int)f == ev_frame ? ev : 0);
+  close_trace();
+}
 static void gen_casual(const char *dir, int upload_frame)
 {
   open_trace(dir);
-  for (uint32_t f = 0; f < 4; f++) casual_frame(f, (int)f == upload_frame);
+  for (uint32_t f = 0; f < 4; f++) casual_frame(f, (int)f == upload_frame ? EV_UPLOAD_RT : 0);
   close_trace();
 }
 
@@ -451,6 +478,26 @@ int main(int argc, char **argv)
     CHECKEQ(j, "re.frames_no_reference", 2); /* frames 0 and 3 */
     CHECKEQ(j, "re.false_positives", 0);
     free(j);
+    /* the same with the frame-2 event being an upload to a texture (disables RE, like
+     * above), an upload to a buffer (does not: vertex/index/constant data is signed
+     * through the PRIM attributes and DRAW constants), a Mesa-internal SHADER_CREATE
+     * (does not) or an application SHADER_CREATE (does): 3 skipped tiles when
+     * disabled, the 8 of re_casual when not */
+    static const struct { const char *name; int ev; long long skipped, dis_up, dis_sh, bufonly, internal; } k[] = {
+        {"casual_tex", EV_UPLOAD_TEXTURE, 3, 1, 0, 0, 0},  {"casual_buf", EV_UPLOAD_BUFFER, 8, 0, 0, 1, 0},
+        {"casual_int", EV_CREATE_INTERNAL, 8, 0, 0, 0, 1}, {"casual_app", EV_CREATE_APP, 3, 0, 1, 0, 0}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+      snprintf(p, sizeof p, "%s/%s", g_dir, k[i].name);
+      gen_casual_ev(p, 2, k[i].ev);
+      j = sim_stats(k[i].name, k[i].name, "--set re.enabled=true", 0);
+      CHECKEQ(j, "re.tiles_skipped", k[i].skipped);
+      CHECKEQ(j, "re.frames_disabled_upload", k[i].dis_up);
+      CHECKEQ(j, "re.frames_disabled_shader", k[i].dis_sh);
+      CHECKEQ(j, "re.frames_buffer_uploads_only", k[i].bufonly);
+      CHECKEQ(j, "re.frames_internal_shader_creates", k[i].internal);
+      CHECKEQ(j, "re.false_positives", 0);
+      free(j);
+    }
   } else if (!strcmp(t, "te_static")) {
     snprintf(p, sizeof p, "%s/casual", g_dir); gen_casual(p, -1);
     char *j = sim_stats("casual", "te", "--set te.enabled=true", 0);
