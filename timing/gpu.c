@@ -123,6 +123,8 @@ void gpu_free(gpu *g)
   su_free(&g->su);
   sigbuf_free(&g->re_sb); sigbuf_free(&g->te_sb);
   free(g->re_skip); free(g->te_elim);
+  free(g->pt_begin); free(g->pt_cycles); free(g->pt_frags); free(g->pt_ru);
+  free(g->ft_cycles); free(g->ft_frags); free(g->ft_ru); free(g->ft_re); free(g->ft_te);
   tile_snap_free(&g->snap);
   free(g->scratch);
   tf_free(g);
@@ -237,6 +239,104 @@ static void render_pass_tiles(gpu *g)
   if (te_pass) g->te_sb.s[2].valid = true;
 }
 
+/* ---- per-tile data (docs/timing-model.md "Per-tile data") ---- */
+
+void gpu_tiles_frame_begin(gpu *g) { g->ft_valid = false; }
+
+/* The pass draws into the default framebuffer (the surface written as the frame PNG):
+ * its resource id, else -1. */
+static int64_t pass_default_res(const gpu *g)
+{
+  if (!g->fn.have_default) return -1;
+  const sim_pass *ps = &g->frame->passes[g->pass];
+  for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
+    int si = sim_func_cbuf_surface(&g->fn, i);
+    if (si < 0) continue;
+    const sim_surf *s = sim_func_surface(&g->fn, si);
+    if (s->res == g->fn.default_res && s->level == 0 && !s->is_zs) return s->res;
+  }
+  return -1;
+}
+
+static void tiles_pass_begin(gpu *g, uint32_t nt)
+{
+  if (nt > g->cap_pt) {
+    g->pt_begin = realloc(g->pt_begin, nt * sizeof *g->pt_begin);
+    g->pt_cycles = realloc(g->pt_cycles, nt * sizeof *g->pt_cycles);
+    g->pt_frags = realloc(g->pt_frags, nt * sizeof *g->pt_frags);
+    g->pt_ru = realloc(g->pt_ru, nt * sizeof *g->pt_ru);
+    if (!g->pt_begin || !g->pt_cycles || !g->pt_frags || !g->pt_ru) abort();
+    g->cap_pt = nt;
+  }
+  for (uint32_t t = 0; t < g->cap_pt; t++) { g->pt_begin[t] = g->pt_cycles[t] = g->pt_frags[t] = 0; g->pt_ru[t] = -1; }
+}
+
+/* After the raster phase: a pass that renders the default framebuffer adds its tiles to
+ * the frame's (a pass into another default surface than the one gathered so far starts
+ * over). cycles and fragments are summed over such passes; RE/TE flags and the Raster
+ * Unit are the last pass's. */
+static void tiles_pass_end(gpu *g, uint32_t nt, bool te_pass)
+{
+  int64_t res = pass_default_res(g);
+  if (res < 0 || !nt) return;
+  if (!g->ft_valid || g->ft_res != (uint32_t)res || g->ft_cols != g->tiles_x || g->ft_rows != g->tiles_y) {
+    if (nt > g->cap_ft) {
+      g->ft_cycles = realloc(g->ft_cycles, nt * sizeof *g->ft_cycles);
+      g->ft_frags = realloc(g->ft_frags, nt * sizeof *g->ft_frags);
+      g->ft_ru = realloc(g->ft_ru, nt * sizeof *g->ft_ru);
+      g->ft_re = realloc(g->ft_re, nt);
+      g->ft_te = realloc(g->ft_te, nt);
+      if (!g->ft_cycles || !g->ft_frags || !g->ft_ru || !g->ft_re || !g->ft_te) abort();
+      g->cap_ft = nt;
+    }
+    for (uint32_t t = 0; t < nt; t++) { g->ft_cycles[t] = -1; g->ft_frags[t] = 0; g->ft_ru[t] = -1; }
+    g->ft_valid = true;
+    g->ft_res = (uint32_t)res;
+    g->ft_cols = g->tiles_x;
+    g->ft_rows = g->tiles_y;
+  }
+  for (uint32_t t = 0; t < nt; t++) {
+    bool skipped = g->re_pass && g->re_skip[t];
+    if (g->pt_ru[t] >= 0) {
+      g->ft_cycles[t] = (g->ft_cycles[t] < 0 ? 0 : g->ft_cycles[t]) + (int64_t)g->pt_cycles[t];
+      g->ft_ru[t] = g->pt_ru[t];
+    }
+    g->ft_frags[t] += (int64_t)g->pt_frags[t];
+    g->ft_re[t] = (int8_t)(g->re_pass ? (skipped ? 1 : 0) : -1);
+    g->ft_te[t] = (int8_t)(te_pass && !skipped ? (g->te_elim[t] ? 1 : 0) : -1);
+  }
+}
+
+void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols, uint32_t rows)
+{
+  static const char *const keys[] = {"cycles", "fragments", "re_skipped", "te_eliminated", "raster_unit"};
+  fprintf(o, "\n  {\"frame\": %llu", (unsigned long long)frame);
+  for (int k = 0; k < 5; k++) {
+    fprintf(o, ",\n   \"%s\": [", keys[k]);
+    for (uint32_t ty = 0; ty < rows; ty++)
+      for (uint32_t tx = 0; tx < cols; tx++) {
+        int64_t v = -1;
+        if (g->ft_valid && tx < g->ft_cols && ty < g->ft_rows) {
+          /* simulator tile (tx, ty) covers surface rows [ty*tile_h, ...): PNG rows are
+           * surface rows, so no flip */
+          uint32_t t = ty * g->ft_cols + tx;
+          switch (k) {
+          case 0: v = g->ft_cycles[t]; break;
+          case 1: v = g->ft_frags[t]; break;
+          case 2: v = g->ft_re[t]; break;
+          case 3: v = g->ft_te[t]; break;
+          default: v = g->ft_ru[t]; break;
+          }
+        }
+        const char *sep = ty == 0 && tx == 0 ? "" : ",";
+        if (v < 0) fprintf(o, "%snull", sep);
+        else fprintf(o, "%s%lld", sep, (long long)v);
+      }
+    fputc(']', o);
+  }
+  fputc('}', o);
+}
+
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
   g->frame = f;
@@ -283,6 +383,7 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   /* raster phase */
   uint32_t tiles0[16] = {0};
   for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
+  tiles_pass_begin(g, nt);
   tf_begin_pass(g);
   for (uint32_t i = 0; i < g->nru; i++) g->ru[i].tile_start_cycle = g->now;
   uint64_t rstart = g->now;
@@ -313,6 +414,7 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   if (g->nru) tbr_stat_add(g->ptr_imbalance, tmax - tmin);
   tbr_stat_add(g->cyc_raster, g->now - rstart);
   tbr_stat_add(g->cyc_total, g->now - start);
+  tiles_pass_end(g, nt, g->te_enabled && f->npasses == 1 && nt);
   sim_func_end_pass(&g->fn);
   return 0;
 }

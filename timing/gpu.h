@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cache.h"
 #include "config.h"
@@ -131,6 +132,7 @@ typedef struct {
   uint32_t flush_left; bool flushing;
   uint64_t tile_start_cycle;
   uint32_t tiles_done;
+  uint32_t ez_tile;        /* tile whose quads Early-Z is passing (per-tile fragment counts) */
   int zport, cport;
   tbr_stat *r_busy, *r_stall, *r_idle, *z_busy, *z_stall, *z_idle, *b_busy, *b_stall, *b_idle;
   tbr_stat *qocc_tile, *qocc_post, *qocc_color;
@@ -178,6 +180,13 @@ struct gpu {
   int ru_policy;               /* 0 static, 1 fastest, 2 mixed */
   uint32_t *ru_assigned, ru_rr;
   tbr_stat **ru_tiles, **ru_active, *ptr_imbalance;
+  /* Per-tile data (docs/timing-model.md "Per-tile data"): the current pass ... */
+  uint64_t *pt_begin, *pt_cycles, *pt_frags; int32_t *pt_ru; uint32_t cap_pt;
+  /* ... and the frame: passes that render the default framebuffer (cycles and fragments
+   * summed, flags and unit of the last such pass). -1 = no value. */
+  int64_t *ft_cycles, *ft_frags; int32_t *ft_ru; int8_t *ft_re, *ft_te; uint32_t cap_ft;
+  uint32_t ft_cols, ft_rows, ft_res;
+  bool ft_valid;
   /* Energy accounting (sim_energy.c, docs/energy-model.md) */
   tbr_energy *en;
   tbr_energy_unit *eu_setup, *eu_raster, *eu_depth, *eu_color, *eu_ztest, *eu_noc;
@@ -190,6 +199,12 @@ void gpu_free(gpu *g);
 /* Simulates one pass of the loaded frame (functional rendering included). -1 on a
  * deadlock (watchdog) or unusable pass, with err. */
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);
+/* Per-tile data: forget the previous frame's (call before the frame's first pass). */
+void gpu_tiles_frame_begin(gpu *g);
+/* Writes the frame's per-tile entry of the "tiles" object ({"frame": N, "cycles": [...],
+ * ...}) for a cols x rows grid (row-major, row 0 = the top row of the frame PNG); tiles
+ * the frame has no value for are null. */
+void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols, uint32_t rows);
 
 /* sim_energy.c: register the energy structures (baseline, "re" when RE is enabled, "te"
  * when TE is, the interconnect), bind the statistics and hook the queues. */

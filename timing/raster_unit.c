@@ -123,6 +123,12 @@ static uint64_t color_line_addr(const gpu *g, uint32_t tile, uint32_t k, const i
   return 0;
 }
 
+/* Per-tile data: the tile's last flush line has been sent (its time in the unit ends). */
+static void tile_flushed(gpu *g, uint32_t tile, uint64_t end)
+{
+  if (tile < g->cap_pt && g->pt_ru[tile] >= 0) g->pt_cycles[tile] = end - g->pt_begin[tile];
+}
+
 static bool mem_send(gpu *g, int port, uint64_t addr, bool write)
 {
   tbr_mem_msg m = {.addr = addr, .issued = g->now, .ready = g->now, .write = write, .wb = write};
@@ -164,6 +170,7 @@ static void blend_tick(gpu *g, raster_unit *r)
     }
     if (!r->flush_left) {
       r->flushing = false;
+      tile_flushed(g, r->c_tile, now + 1);
       r->tiles_done++;
       tbr_stat_inc(g->tiles);
       tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
@@ -192,6 +199,7 @@ static void blend_tick(gpu *g, raster_unit *r)
       r->flushing = true;
       if (!r->flush_left) { /* nothing bound: tile done at once */
         r->flushing = false;
+        tile_flushed(g, r->c_tile, now + 1);
         r->tiles_done++;
         tbr_stat_inc(g->tiles);
         tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
@@ -282,6 +290,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
       simq_pop(&r->post_raster);
       simq_push(&r->order, tok, now + g->zlat);
       if (TOK_KIND(tok) == TOK_BEGIN) {
+        r->ez_tile = TOK_VAL(tok);
         int zs = sim_func_zs_surface(&g->fn);
         const sim_pass *ps = &f->passes[g->pass];
         if (zs >= 0 && !ps->zs_cleared) {
@@ -315,6 +324,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
     simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
     r->fp_rr = (fp + 1) % r->nfp;
     tbr_stat_inc(g->q_shaded);
+    if (r->ez_tile < g->cap_pt) g->pt_frags[r->ez_tile] += 4;
     simq_pop(&r->post_raster);
     n++;
   }
@@ -387,6 +397,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
           simq_pop(&r->tile_q);
           r->r_tile = TOK_VAL(tok);
           r->r_in_tile = true;
+          if (r->r_tile < g->cap_pt) { g->pt_begin[r->r_tile] = now; g->pt_ru[r->r_tile] = (int32_t)r->id; }
           r->r_items = sim_func_tile_items(&g->fn, r->r_tile % g->tiles_x, r->r_tile / g->tiles_x, &r->r_nitems);
           if (r->r_nitems > r->cap_emitted) {
             r->cap_emitted = r->r_nitems;

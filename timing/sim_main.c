@@ -34,7 +34,7 @@ static void usage(FILE *o)
           "usage: tbr-sim DIR_OR_TRACE -o OUT [--config FILE] [--set KEY=VALUE]... [--frames A-B] [--quiet]\n"
           "       tbr-sim --list-params | --help | --version\n"
           "  DIR_OR_TRACE  tbr-replay output directory (activity.tbrt + reference/) or an activity trace\n"
-          "  -o OUT        output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/summary.txt\n"
+          "  -o OUT        output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/tiles.json, OUT/summary.txt\n"
           "  --config FILE configuration file (key = value; see --list-params), repeatable\n"
           "  --set K=V     override one parameter, repeatable (applied after --config)\n"
           "  --frames A-B  simulate source frames A..B only (also A, A-)\n"
@@ -151,6 +151,10 @@ int main(int argc, char **argv)
   sim_frame_init(&fr);
   frame_out *fo = NULL;
   size_t nfo = 0;
+  FILE *tiles_o = NULL;
+  char tiles_tmp[4700];
+  uint32_t tiles_w = 0, tiles_h = 0, tiles_cols = 0, tiles_rows = 0;
+  size_t tiles_n = 0;
   int rc = 0, status = 0;
   tbr_trace_frame_info fi;
   struct timespec t0, t1;
@@ -167,6 +171,7 @@ int main(int argc, char **argv)
       g->sufd = &sfd;
     }
     uint64_t c0 = g->now;
+    gpu_tiles_frame_begin(g);
     for (size_t p = 0; p < fr.npasses; p++)
       if (gpu_run_pass(g, &fr, p, err, sizeof err)) { fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err); status = 2; break; }
     if (status) break;
@@ -197,6 +202,22 @@ int main(int argc, char **argv)
         status = 2;
         break;
       }
+      /* Per-tile data (OUT/tiles.json, docs/timing-model.md "Per-tile data"): the grid of
+       * the first frame with a PNG, written frame by frame through a temp file. */
+      if (!tiles_o) {
+        tiles_w = (uint32_t)tbr_cfg_uint(cfg, "tile.width");
+        tiles_h = (uint32_t)tbr_cfg_uint(cfg, "tile.height");
+        tiles_cols = (w + tiles_w - 1) / tiles_w;
+        tiles_rows = (h + tiles_h - 1) / tiles_h;
+        snprintf(tiles_tmp, sizeof tiles_tmp, "%s/tiles.json.tmp", out);
+        tiles_o = fopen(tiles_tmp, "w");
+        if (!tiles_o) { fprintf(stderr, "tbr-sim: %s: %s\n", tiles_tmp, strerror(errno)); free(px); status = 2; break; }
+        fprintf(tiles_o, "{\"tiles\": {\n \"tile_width\": %u, \"tile_height\": %u, \"cols\": %u, \"rows\": %u,\n"
+                         " \"fragments_are\": \"4 x shaded quads\",\n \"frames\": [",
+                tiles_w, tiles_h, tiles_cols, tiles_rows);
+      }
+      if (tiles_n++) fputc(',', tiles_o);
+      gpu_tiles_write_frame(g, tiles_o, fi.number, tiles_cols, tiles_rows);
       /* Check against the reference frame when the replay directory has it. */
       char ref[4600];
       snprintf(ref, sizeof ref, "%s/%s", ref_dir, fr.end.png[0] ? fr.end.png : "");
@@ -269,6 +290,16 @@ int main(int argc, char **argv)
       fprintf(o, "\n}\n");
       if (fclose(o) != 0 || rename(tmp, path) != 0) { fprintf(stderr, "tbr-sim: cannot write %s\n", path); remove(tmp); status = 2; }
     }
+    /* per-tile data */
+    snprintf(path, sizeof path, "%s/tiles.json", out);
+    if (tiles_o) {
+      fprintf(tiles_o, "\n ]}}\n");
+      int bad = fclose(tiles_o) != 0;
+      tiles_o = NULL;
+      if (bad || rename(tiles_tmp, path) != 0) { fprintf(stderr, "tbr-sim: cannot write %s\n", path); remove(tiles_tmp); status = 2; }
+    } else {
+      remove(path); /* no frame with a PNG: no stale per-tile data of an earlier run */
+    }
     /* text summary */
     snprintf(path, sizeof path, "%s/summary.txt", out);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -311,6 +342,7 @@ int main(int argc, char **argv)
     }
     if (!status && ndiff) status = 1;
   }
+  if (tiles_o) { fclose(tiles_o); remove(tiles_tmp); }
   free(fo);
   su_frame_data_free(&sfd);
   if (r2) tbr_trace_reader_close(r2);

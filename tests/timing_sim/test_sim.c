@@ -14,7 +14,12 @@
  *          killed): image = blue x<4, red x>=4; quads.early_z_killed = 16.
  *  fill:   64x64 window (4 tiles), N draws of 1024 quads each (full screen), FS of
  *          `instr` instructions, no depth, no blending writes: fragment-bound when
- *          instr is large; used for throughput and scaling checks. */
+ *          instr is large; used for throughput and scaling checks.
+ *  tiles:  96x64 window = 3x2 tiles of 32x32 (tile 0..2 top row, 3..5 bottom row), cleared
+ *          to black; frames 1..3 (frame 0 only creates the shaders): draw 0 = 16x16 quads
+ *          filling tile 0 (1024 fragments), draw 1 = 4x2 quads in tile 1 (32), draw 2 =
+ *          16x8 quads at x 64..95, y 32..47 = tile 5 (512) in frames 1 and 2, moved to
+ *          x 32..63 = tile 4 in frame 3. Per-tile data (OUT/tiles.json) checked by hand. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +249,81 @@ static void gen_fill(const char *dir, uint32_t instr, int ndraws)
   frame_end(0, 64, 64);
   tbr_trace_writer_end_frame(w);
   close_trace();
+}
+
+static void tile_at(uint32_t kind, uint32_t res, uint32_t tx)
+{
+  tbr_rec_tile t = {kind, 0, 0, res, 0, 0, tx, 0, 64};
+  EMIT(TBR_REC_TILE, tbr_rec_tile_encode, &t);
+}
+
+static void gen_tiles(const char *dir)
+{
+  open_trace(dir);
+  for (uint32_t f = 0; f < 4; f++) {
+    tbr_trace_writer_begin_frame(w, f);
+    resource(1, BGRA, 96, 64, 4, 1);
+    if (f == 0) { shader(1, 0, 4); shader(2, 1, 2); }
+    pass(0, 96, 64, 1, 0);
+    clear(4, 0, 0, 0, 1, 0);
+    tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    if (f > 0) {
+      draw(0, 0, 0, 2);
+      prim(0, 0, 0, 0, 31.5f, 31.5f); /* bounding boxes inside their tiles */
+      tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 0);
+      tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 1);
+      quads(0, 0, 0, 32, 32, RED, 0, 0, 0);
+      draw(1, 0, 0, 2);
+      prim(1, 0, 32, 0, 39.5f, 3.5f);
+      quads(1, 32, 0, 40, 4, GREEN, 0, 0, 0);
+      int x0 = f == 3 ? 32 : 64;
+      draw(2, 0, 0, 2);
+      prim(2, 0, (float)x0, 32, (float)x0 + 31.5f, 47.5f);
+      quads(2, x0, 32, x0 + 32, 48, BLUE, 0, 0, 0);
+    } else {
+      tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 0);
+      tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 1);
+    }
+    tile_at(TBR_REC_TILE_STORE, 1, 0);
+    tile_at(TBR_REC_TILE_STORE, 1, 1);
+    frame_end(f, 96, 64);
+    tbr_trace_writer_end_frame(w);
+  }
+  close_trace();
+}
+
+/* The 6 values of tiles.frames[frame].KEY in a tiles.json written by tbr-sim (-2 = null,
+ * -3 = missing / malformed). */
+static void tile_values(const char *j, int frame, const char *key, long long v[6])
+{
+  for (int i = 0; i < 6; i++) v[i] = -3;
+  char k[64];
+  snprintf(k, sizeof k, "{\"frame\": %d,", frame);
+  const char *p = j ? strstr(j, k) : NULL;
+  snprintf(k, sizeof k, "\"%s\": [", key);
+  p = p ? strstr(p, k) : NULL;
+  if (!p) return;
+  p += strlen(k);
+  for (int i = 0; i < 6; i++) {
+    if (!strncmp(p, "null", 4)) { v[i] = -2; p += 4; }
+    else { char *e; v[i] = strtoll(p, &e, 10); if (e == p) { v[i] = -3; return; } p = e; }
+    if (*p != (i == 5 ? ']' : ',')) { v[i] = -3; return; }
+    p++;
+  }
+}
+
+static void tiles_are(const char *j, int frame, const char *key, long long a, long long b, long long c, long long d,
+                      long long e, long long f)
+{
+  long long v[6], x[6] = {a, b, c, d, e, f};
+  tile_values(j, frame, key, v);
+  for (int i = 0; i < 6; i++)
+    if (v[i] != x[i]) {
+      fprintf(stderr, "tiles frame %d %s: [%lld,%lld,%lld,%lld,%lld,%lld], expected [%lld,%lld,%lld,%lld,%lld,%lld] (-2 = null)\n",
+              frame, key, v[0], v[1], v[2], v[3], v[4], v[5], a, b, c, d, e, f);
+      failures++;
+      return;
+    }
 }
 
 /* Energy: the fill frame (ndraws full-screen draws of FS `instr` instructions) followed,
@@ -569,6 +649,99 @@ int main(int argc, char **argv)
     CHECK(re > 0 && re < 0.02 * gpu3);
     CHECK(unit_pj(t3, "re.crc_compute", 0) > 0 && unit_pj(t3, "re.signature_buffer", 0) > 0);
     free(j); free(j2); free(j3);
+  }
+
+  if (!which || !strcmp(which, "tiles")) {
+    enum { N = -2 }; /* null */
+    snprintf(in, sizeof in, "%s/tiles", work); snprintf(out, sizeof out, "%s/tiles.out", work);
+    gen_tiles(in);
+    CHECK(run(in, out, "--set tile.raster_units=2") == 0);
+    char *j = slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    CHECK(j && strstr(j, "{\"tiles\": {") && strstr(j, "\"tile_width\": 32, \"tile_height\": 32, \"cols\": 3, \"rows\": 2,"));
+    for (int f = 0; f < 4; f++) {
+      long long v[6];
+      /* static assignment, scanline order, 2 units: schedule position mod 2 */
+      tiles_are(j, f, "raster_unit", 0, 1, 0, 1, 0, 1);
+      tiles_are(j, f, "re_skipped", N, N, N, N, N, N);    /* RE off */
+      tiles_are(j, f, "te_eliminated", N, N, N, N, N, N); /* TE off */
+      tile_values(j, f, "cycles", v);
+      for (int i = 0; i < 6; i++) CHECK(v[i] > 0);
+    }
+    tiles_are(j, 0, "fragments", 0, 0, 0, 0, 0, 0);
+    tiles_are(j, 1, "fragments", 1024, 32, 0, 0, 0, 512); /* row 1 = y 32..63 = bottom of the PNG */
+    tiles_are(j, 3, "fragments", 1024, 32, 0, 0, 512, 0);
+    /* fragment-heavy tile 0 takes longer in its unit than the empty tile 2 */
+    long long c[6];
+    tile_values(j, 1, "cycles", c);
+    CHECK(c[0] > c[2] && c[5] > c[2]);
+    if (!read_png(out, 1, &im)) { /* orientation: the blue rectangle is in PNG rows 32..47 */
+      pixel_is(&im, 70, 40, 0, 0, 255, 255); pixel_is(&im, 70, 8, 0, 0, 0, 255);
+      tbr_image_free(&im);
+    }
+    const char *hm = getenv("TBR_HEATMAP");
+    if (hm && *hm) {
+      char cmd[4096];
+      snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 1 --metric fragments -o '%s/map_fragments.png'", hm, out, out);
+      CHECK(system(cmd) == 0);
+      tbr_image hmi;
+      char p[1200], e[TBR_PNG_ERR_SIZE];
+      snprintf(p, sizeof p, "%s/map_fragments.png", out);
+      if (tbr_png_read_rgba8(p, &hmi, e, sizeof e) == 0) {
+        /* tile 0 max (viridis top (253,231,37) over red), tile 2 min ((68,1,84) over black),
+         * out = (153*C + 102*F + 127) / 255 (docs/tools-pictures.md) */
+        pixel_is(&hmi, 16, 16, 254, 139, 22, 255);
+        pixel_is(&hmi, 80, 16, 41, 1, 50, 255);
+        tbr_image_free(&hmi);
+      } else { fprintf(stderr, "%s\n", e); failures++; }
+      snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 2 --metric raster-unit -o '%s/map_ru.png'", hm, out, out);
+      CHECK(system(cmd) == 0);
+    }
+    free(j);
+
+    /* RE + TE (the SHADER records are no SHADER_CREATEs: RE on in every frame): frame 1 vs
+     * the empty frame 0: tiles 2, 3, 4 (no primitive) skipped; frame 2 equals frame 1 (every
+     * tile skipped); frame 3 moves the blue rectangle (tiles 4 and 5 rendered) */
+    snprintf(out, sizeof out, "%s/tiles_re.out", work);
+    CHECK(run(in, out, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
+    j = slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    tiles_are(j, 0, "re_skipped", 0, 0, 0, 0, 0, 0); /* no reference yet */
+    tiles_are(j, 1, "re_skipped", 0, 0, 1, 1, 1, 0);
+    tiles_are(j, 1, "raster_unit", 0, 1, N, N, N, 1);
+    tiles_are(j, 1, "fragments", 1024, 32, 0, 0, 0, 512);
+    tiles_are(j, 2, "re_skipped", 1, 1, 1, 1, 1, 1);
+    tiles_are(j, 3, "re_skipped", 1, 1, 1, 1, 0, 0);
+    tiles_are(j, 2, "raster_unit", N, N, N, N, N, N);
+    tiles_are(j, 3, "raster_unit", N, N, N, N, 0, 1); /* schedule positions 4 and 5 */
+    tiles_are(j, 3, "fragments", 0, 0, 0, 0, 512, 0);
+    tiles_are(j, 2, "cycles", N, N, N, N, N, N);
+    tiles_are(j, 2, "te_eliminated", N, N, N, N, N, N); /* skipped: no flush */
+    tiles_are(j, 3, "te_eliminated", N, N, N, N, 0, 0); /* colors changed: flushed */
+    tiles_are(j, 1, "te_eliminated", 0, 0, N, N, N, 0); /* rendered tiles changed colors */
+    tiles_are(j, 0, "te_eliminated", 0, 0, 0, 0, 0, 0); /* no TE reference yet */
+    if (hm && *hm) {
+      char cmd[4096];
+      snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 3 --metric re-skipped -o '%s/map_re.png'", hm, out, out);
+      CHECK(system(cmd) == 0);
+    }
+    free(j);
+    /* TE alone: frame 2 repeats frame 1, every flush eliminated; RE off -> null */
+    snprintf(out, sizeof out, "%s/tiles_te.out", work);
+    CHECK(run(in, out, "--set tile.raster_units=2 --set te.enabled=true") == 0);
+    j = slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    tiles_are(j, 2, "te_eliminated", 1, 1, 1, 1, 1, 1);
+    tiles_are(j, 3, "te_eliminated", 1, 1, 1, 1, 0, 0);
+    tiles_are(j, 2, "re_skipped", N, N, N, N, N, N);
+    tiles_are(j, 2, "raster_unit", 0, 1, 0, 1, 0, 1);
+    free(j);
+    snprintf(out, sizeof out, "%s/tiles_re.out", work);
+    /* deterministic */
+    snprintf(out2, sizeof out2, "%s/tiles_re2.out", work);
+    CHECK(run(in, out2, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
+    char a[1200], bb[1200];
+    snprintf(a, sizeof a, "%s/tiles.json", out); snprintf(bb, sizeof bb, "%s/tiles.json", out2);
+    char *ja = slurp(a), *jb = slurp(bb);
+    CHECK(ja && jb && !strcmp(ja, jb));
+    free(ja); free(jb);
   }
 
   if (!which || !strcmp(which, "cli")) {
