@@ -93,6 +93,7 @@ void geometry_tick(gpu *g)
     for (int k = 0; k < 4 && ge->pa_verts < nv && simq_peek(&ge->vertex_out, now, &tok); k++) {
       simq_pop(&ge->vertex_out);
       ge->pa_verts++;
+      ge->progress++;
     }
     while (ge->pa_prims < d->nprims && ge->pa_credit >= 1) {
       uint64_t need = ((uint64_t)(ge->pa_prims + 1) * nv + d->nprims - 1) / d->nprims;
@@ -100,12 +101,14 @@ void geometry_tick(gpu *g)
       if (!simq_push(&ge->prim_q, d->first_prim + ge->pa_prims, now + 1)) { pa_blocked = true; break; }
       ge->pa_prims++;
       ge->pa_credit -= 1;
+      ge->progress++;
       pa_emitted = true;
       ge->last_prim_cycle = now;
     }
     if (ge->pa_verts == nv && ge->pa_prims == d->nprims) {
       ge->pa_draw++;
       ge->pa_verts = ge->pa_prims = 0;
+      ge->progress++;
       continue;
     }
     break;
@@ -121,6 +124,7 @@ void geometry_tick(gpu *g)
     if (!simq_push(&ge->vertex_out, tok, now + 1)) break;
     sc_pop_done(&ge->vp[vpi]);
     simq_pop(&ge->vp_order);
+    ge->progress++;
   }
   for (uint32_t i = 0; i < ge->nvp; i++) sc_tick(&ge->vp[i], now);
   uint32_t tok;
@@ -132,6 +136,7 @@ void geometry_tick(gpu *g)
       simq_push(&ge->vp_order, i, now + 1);
       simq_pop(&ge->vertex_in);
       ge->vp_rr = (i + 1) % ge->nvp;
+      ge->progress++;
       break;
     }
   }
@@ -143,6 +148,7 @@ void geometry_tick(gpu *g)
     if (ge->vf_active && m->id < ge->vf_nverts && ge->vf_lines_left[m->id]) ge->vf_lines_left[m->id]--;
     if (ge->vf_outstanding) ge->vf_outstanding--;
     tbr_memq_pop(resp);
+    ge->progress++;
   }
   if (ge->vf_active) {
     while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
@@ -150,6 +156,7 @@ void geometry_tick(gpu *g)
       if (!simq_push(&ge->vertex_in, ge->vf_draw, now + 1)) break;
       ge->vf_done_head++;
       tbr_stat_inc(ge->verts);
+      ge->progress++;
     }
     if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert) {
       uint32_t v = ge->vf_sent_lines / ge->vf_lines_per_vert, l = ge->vf_sent_lines % ge->vf_lines_per_vert;
@@ -160,6 +167,7 @@ void geometry_tick(gpu *g)
         ge->vf_sent_lines++;
         ge->vf_outstanding++;
         tbr_stat_inc(ge->vf_busy);
+        ge->progress++;
       } else {
         tbr_stat_inc(ge->vf_stall);
       }
@@ -193,6 +201,7 @@ void geometry_tick(gpu *g)
       ge->vf_active = ge->vf_nverts > 0;
       ge->next_draw++;
       ge->cp_has_draw = false;
+      ge->progress++;
     }
   }
   tbr_cache_tick(ge->vcache, now);

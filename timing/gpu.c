@@ -337,6 +337,12 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
   fputc('}', o);
 }
 
+/* Monotonic count of geometry + tiling phase events that moved work forward. */
+static uint64_t geometry_progress(const gpu *g)
+{
+  return g->geo.progress + g->plb.progress + g->su.progress;
+}
+
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
   g->frame = f;
@@ -357,14 +363,26 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   geometry_begin_pass(g);
   plb_begin_pass(g);
   g->geo.last_prim_cycle = start;
+  /* Deadlock watchdog: the phase fails only if no unit moved work forward (a vertex
+   * request, response, hand-off or shading, a primitive assembled or binned, a Parameter
+   * Buffer line written, a CRC step) for WATCHDOG_CYCLES. It is not a budget on the
+   * phase's length: a pass's geometry time grows with its vertex count, which the
+   * frame's primitive and quad counts do not bound (a draw whose triangles are mostly
+   * clipped or culled before setup still fetches and shades all of its vertices). */
   uint64_t idle_since = g->now;
+  uint64_t progress = geometry_progress(g);
   while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache))) {
     memsys_tick(g->mem, g->now);
     su_tick(&g->su);
     plb_tick(g);
     geometry_tick(g);
     g->now++;
-    if (g->now - idle_since > WATCHDOG_CYCLES + (uint64_t)f->nprims * 64 + (uint64_t)f->nquads * 4) {
+    uint64_t pr = geometry_progress(g);
+    if (pr != progress) {
+      progress = pr;
+      idle_since = g->now;
+    }
+    if (g->now - idle_since > WATCHDOG_CYCLES) {
       snprintf(err, errlen, "frame %llu pass %zu: geometry phase made no progress (model deadlock at cycle %llu)",
                (unsigned long long)f->number, pass, (unsigned long long)g->now);
       return -1;

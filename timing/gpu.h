@@ -69,6 +69,7 @@ typedef struct {
   uint32_t pa_verts, pa_prims;
   double pa_credit;
   uint64_t last_prim_cycle;
+  uint64_t progress;       /* events that moved work forward (deadlock watchdog, gpu.c) */
   tbr_stat *cp_busy, *vf_busy, *vf_stall, *pa_busy, *pa_stall, *verts, *qocc_vin, *qocc_vout, *qocc_prim;
 } geometry_unit;
 
@@ -85,6 +86,7 @@ typedef struct {
   tile_list *lists;                    /* per tile of the pass */
   uint32_t ntiles, cap_tiles;
   int port;
+  uint64_t progress;                   /* events that moved work forward (deadlock watchdog) */
   tbr_stat *busy, *stall, *idle, *bins, *culled, *pb_bytes;
 } plb_unit;
 

@@ -61,6 +61,7 @@ static bool write_line(gpu *g, uint64_t addr)
   tbr_mem_msg m = {.addr = addr & ~(uint64_t)63, .issued = g->now, .ready = g->now, .write = 1, .wb = 1};
   if (!tbr_memq_push(memsys_req(g->mem, g->plb.port), &m)) return false;
   tbr_stat_add(g->plb.pb_bytes, 64);
+  g->plb.progress++;
   return true;
 }
 
@@ -87,6 +88,7 @@ void plb_tick(gpu *g)
         return;
       }
       simq_pop(&g->geo.prim_q);
+      p->progress++;
       if (culled) {
         tbr_stat_inc(p->culled);
         tbr_stat_inc(p->busy);
@@ -159,6 +161,7 @@ void plb_tick(gpu *g)
     l->prims[l->n++] = p->prim;
     su_ot_push(&g->su, t);
     tbr_stat_inc(p->bins);
+    p->progress++;
     if (++p->cx > p->tx1) {
       p->cx = p->tx0;
       if (++p->cy > p->ty1) p->has_prim = false;

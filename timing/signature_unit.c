@@ -292,7 +292,7 @@ void su_tick(sig_unit *u)
     u->jhead = (u->jhead + 1) % 2;
     u->jcount--;
   }
-  if (worked) tbr_stat_inc(u->busy);
+  if (worked) { tbr_stat_inc(u->busy); u->progress++; }
 }
 
 bool su_idle(const sig_unit *u) { return !u->on || (!u->jcount && !u->ot_count); }

@@ -69,6 +69,7 @@ typedef struct sig_unit {
   su_job jobs[2]; uint32_t jhead, jcount; /* Primitive CRC register + one in computation */
   uint32_t *ot; uint32_t ot_head, ot_count;
   uint32_t acc_left; bool acc_busy;
+  uint64_t progress; /* cycles that did CRC work (deadlock watchdog, gpu.c) */
   uint32_t last_draw_accepted;
   uint32_t *bitmap; uint32_t nbitmap; /* per tile: draw+1 whose constants are combined */
   const su_frame_data *fd;

@@ -77,10 +77,11 @@ static void tile(uint32_t kind, uint32_t is_zs, uint32_t res)
 }
 
 static tbr_rec_draw d;
+static uint32_t draw_count = 6; /* DRAW.count (vertices) of the next draw() */
 static void draw(uint32_t seq, int blend, int depth, uint32_t fs_id)
 {
   memset(&d, 0, sizeof d);
-  d.seq = seq; d.mode = 4; d.count = 6; d.instance_count = 1; d.vs_id = 1; d.fs_id = fs_id;
+  d.seq = seq; d.mode = 4; d.count = draw_count; d.instance_count = 1; d.vs_id = 1; d.fs_id = fs_id;
   d.nr_cbufs = 1; d.depth_clip_near = 1; d.depth_clip_far = 1;
   d.early_z = depth ? 1 : 0;
   d.depth_enabled = depth ? 1 : 0; d.depth_writemask = depth ? 1 : 0; d.depth_func = 1; /* LESS */
@@ -292,24 +293,117 @@ static void gen_tiles(const char *dir)
   close_trace();
 }
 
-/* The 6 values of tiles.frames[frame].KEY in a tiles.json written by tbr-sim (-2 = null,
- * -3 = missing / malformed). */
-static void tile_values(const char *j, int frame, const char *key, long long v[6])
+/* Vertex-heavy pass (the shape of glmark2 "terrain" frame 410's terrain pass: 393216
+ * vertices, 25170 of 131072 triangles reach setup): one draw of VERTEX_HEAVY_VERTS
+ * vertices of which a single triangle survives clipping/culling, so the pass's geometry
+ * time (every vertex fetched from DRAM and shaded) is millions of cycles while the
+ * frame has 1 primitive and 16 quads. The geometry-phase watchdog used to be a budget
+ * of 2M + 64 * prims + 4 * quads cycles and reported this pass as a model deadlock. */
+#define VERTEX_HEAVY_VERTS 262144u
+static void gen_vertex_heavy(const char *dir)
 {
-  for (int i = 0; i < 6; i++) v[i] = -3;
+  open_trace(dir);
+  tbr_trace_writer_begin_frame(w, 0);
+  resource(1, BGRA, 8, 8, 4, 1);
+  shader(1, 0, 4); shader(2, 1, 2);
+  pass(0, 8, 8, 1, 0);
+  clear(4, 0, 0, 0, 1, 0);
+  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+  draw_count = VERTEX_HEAVY_VERTS;
+  draw(0, 0, 0, 2);
+  draw_count = 6;
+  prim(0, 0, 0, 0, 8, 8);
+  tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+  quads(0, 0, 0, 8, 8, RED, 0, 0, 0);
+  tile(TBR_REC_TILE_STORE, 0, 1);
+  frame_end(0, 8, 8);
+  tbr_trace_writer_end_frame(w);
+  close_trace();
+}
+
+/* The frame object {"frame": FRAME, ...} of a tiles.json written by tbr-sim: *beg at
+ * its '{', *end just past its matching '}' (brackets counted; tbr-sim writes no strings
+ * containing brackets). 0 if found. */
+static int frame_object(const char *j, int frame, const char **beg, const char **end)
+{
   char k[64];
   snprintf(k, sizeof k, "{\"frame\": %d,", frame);
   const char *p = j ? strstr(j, k) : NULL;
+  if (!p) return -1;
+  int depth = 0;
+  for (const char *q = p; *q; q++) {
+    if (*q == '{' || *q == '[') depth++;
+    else if ((*q == '}' || *q == ']') && --depth == 0) {
+      if (*q != '}') return -1;
+      *beg = p;
+      *end = q + 1;
+      return 0;
+    }
+  }
+  return -1; /* unterminated */
+}
+
+/* The grid size ("cols" x "rows") of a tiles.json; 0 if absent. */
+static long long tiles_grid(const char *j)
+{
+  const char *c = j ? strstr(j, "\"cols\": ") : NULL, *r = j ? strstr(j, "\"rows\": ") : NULL;
+  return c && r ? atoll(c + 8) * atoll(r + 8) : 0;
+}
+
+/* The 6 values of tiles.frames[frame].KEY in a tiles.json written by tbr-sim (-2 = null,
+ * -3 = missing / malformed). KEY is looked up only inside that frame's object, and the
+ * array must hold exactly cols*rows (= 6 in these tests) values. */
+static void tile_values(const char *j, int frame, const char *key, long long v[6])
+{
+  for (int i = 0; i < 6; i++) v[i] = -3;
+  const char *beg, *end;
+  if (frame_object(j, frame, &beg, &end)) {
+    fprintf(stderr, "tiles.json: no complete object for frame %d\n", frame);
+    return;
+  }
+  long long n = tiles_grid(j);
+  if (n != 6) {
+    fprintf(stderr, "tiles.json: grid of %lld tiles, the tests expect 3x2\n", n);
+    return;
+  }
+  char k[64];
   snprintf(k, sizeof k, "\"%s\": [", key);
-  p = p ? strstr(p, k) : NULL;
-  if (!p) return;
-  p += strlen(k);
-  for (int i = 0; i < 6; i++) {
-    if (!strncmp(p, "null", 4)) { v[i] = -2; p += 4; }
-    else { char *e; v[i] = strtoll(p, &e, 10); if (e == p) { v[i] = -3; return; } p = e; }
-    if (*p != (i == 5 ? ']' : ',')) { v[i] = -3; return; }
+  size_t kl = strlen(k);
+  const char *p = NULL;
+  for (const char *q = beg; q + kl <= end; q++)
+    if (!strncmp(q, k, kl)) { p = q; break; }
+  if (!p) {
+    fprintf(stderr, "tiles.json: frame %d has no \"%s\" array\n", frame, key);
+    return;
+  }
+  p += kl;
+  long long tmp[6];
+  for (long long i = 0;; i++) {
+    if (p >= end) { fprintf(stderr, "tiles.json: frame %d \"%s\": unterminated array\n", frame, key); return; }
+    long long x;
+    if (!strncmp(p, "null", 4)) { x = -2; p += 4; }
+    else {
+      char *e;
+      x = strtoll(p, &e, 10);
+      if (e == p || x < 0) { fprintf(stderr, "tiles.json: frame %d \"%s\": bad value\n", frame, key); return; }
+      p = e;
+    }
+    if (i >= n) { /* more values than tiles */
+      fprintf(stderr, "tiles.json: frame %d \"%s\": more than %lld values\n", frame, key, n);
+      return;
+    }
+    tmp[i] = x;
+    if (*p == ']') {
+      if (i + 1 != n) {
+        fprintf(stderr, "tiles.json: frame %d \"%s\": %lld values, expected %lld\n", frame, key, i + 1, n);
+        return;
+      }
+      break;
+    }
+    if (*p != ',') { fprintf(stderr, "tiles.json: frame %d \"%s\": malformed array\n", frame, key); return; }
     p++;
   }
+  for (int i = 0; i < 6; i++) v[i] = tmp[i];
 }
 
 static void tiles_are(const char *j, int frame, const char *key, long long a, long long b, long long c, long long d,
@@ -653,6 +747,30 @@ int main(int argc, char **argv)
 
   if (!which || !strcmp(which, "tiles")) {
     enum { N = -2 }; /* null */
+    { /* the helper itself: a key is read from its own frame only, arrays hold exactly
+       * cols*rows values (the "tiles.json: ..." lines below are expected) */
+      const char *hdr = "{\"tiles\": {\"tile_width\": 32, \"tile_height\": 32, \"cols\": 3, \"rows\": 2,\n \"frames\": [";
+      const char *fr[] = {
+          "\n  {\"frame\": 0,\n   \"cycles\": [1,2,3,4,5,6]}",                  /* no "fragments" */
+          ",\n  {\"frame\": 1,\n   \"fragments\": [7,null,9,10,11,12],\n   \"cycles\": [1,2,3,4,5]}", /* 5 */
+          ",\n  {\"frame\": 2,\n   \"cycles\": [1,2,3,4,5,6,7]}",                 /* 7 */
+          "]}}\n"};
+      char tj[1024];
+      snprintf(tj, sizeof tj, "%s%s%s%s%s", hdr, fr[0], fr[1], fr[2], fr[3]);
+      long long v[6];
+      tile_values(tj, 0, "cycles", v);
+      CHECK(v[0] == 1 && v[5] == 6);
+      tile_values(tj, 1, "fragments", v);
+      CHECK(v[0] == 7 && v[1] == N && v[5] == 12);
+      tile_values(tj, 0, "fragments", v); /* frame 1's must not be used */
+      CHECK(v[0] == -3);
+      tile_values(tj, 1, "cycles", v); /* too short */
+      CHECK(v[0] == -3);
+      tile_values(tj, 2, "cycles", v); /* too long */
+      CHECK(v[0] == -3);
+      tile_values(tj, 3, "cycles", v); /* no such frame */
+      CHECK(v[0] == -3);
+    }
     snprintf(in, sizeof in, "%s/tiles", work); snprintf(out, sizeof out, "%s/tiles.out", work);
     gen_tiles(in);
     CHECK(run(in, out, "--set tile.raster_units=2") == 0);
@@ -742,6 +860,23 @@ int main(int argc, char **argv)
     char *ja = slurp(a), *jb = slurp(bb);
     CHECK(ja && jb && !strcmp(ja, jb));
     free(ja); free(jb);
+  }
+
+  if (!which || !strcmp(which, "vertex_heavy")) {
+    snprintf(in, sizeof in, "%s/vertex_heavy", work); snprintf(out, sizeof out, "%s/vertex_heavy.out", work);
+    gen_vertex_heavy(in);
+    CHECK(run(in, out, NULL) == 0); /* simulated (no false deadlock) and bit-exact */
+    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    CHECK(j && stat_value(j, "geometry.vertices") == VERTEX_HEAVY_VERTS);
+    CHECK(j && stat_value(j, "quads.blended") == 16);
+    /* the regression's premise: geometry alone outlasts the old 2M-cycle budget */
+    const char *tc = j ? strstr(j, "\"total_cycles\": ") : NULL;
+    CHECK(tc && atoll(tc + 16) > 2 * (2000000 + 64 + 16 * 4));
+    if (!read_png(out, 0, &im)) {
+      pixel_is(&im, 0, 0, 255, 0, 0, 255); pixel_is(&im, 7, 7, 255, 0, 0, 255);
+      tbr_image_free(&im);
+    }
+    free(j);
   }
 
   if (!which || !strcmp(which, "cli")) {
