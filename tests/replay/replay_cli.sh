@@ -26,6 +26,34 @@ expect truncated 2 "no complete frame" -- "$bin/tbr-replay" "$tmp/truncated.trac
 mkdir -p "$tmp/exists"
 expect exists 2 "already exists" -- "$bin/tbr-replay" "$trace" -o "$tmp/exists"
 
+# A desktop-GL (GLX) trace is rejected before any replay.
+gears=$(command -v glxgears || command -v glxgears.x86_64-linux-gnu || true)
+glxtrace=/usr/lib/x86_64-linux-gnu/apitrace/wrappers/glxtrace.so
+if [ -z "$gears" ] || [ ! -f "$glxtrace" ]; then
+  echo "FAIL desktop-gl: glxgears or apitrace's glxtrace.so missing (scripts/install-deps)"; fails=$((fails+1))
+else
+  xvfb-run -a timeout -s INT 3 env LD_PRELOAD="$glxtrace" TRACE_FILE="$tmp/glx.trace" "$gears" > /dev/null 2>&1 || true
+  expect desktop-gl 2 "not an OpenGL ES trace: it uses GLX" -- "$bin/tbr-replay" "$tmp/glx.trace" -o "$tmp/o7"
+fi
+
+# A frame window: exactly frames 1-2 are recorded (the replay stops after them), and their
+# reference images have the checked-in pixel checksums of those frames.
+if "$bin/tbr-replay" -q "$trace" -o "$tmp/win" --frames 1-2 > "$tmp/out" 2>&1; then
+  got=$(cd "$tmp/win/reference" && ls)
+  want=$(printf 'frame_00001.png\nframe_00002.png')
+  sums="${trace%.trace}.md5"
+  if [ "$got" != "$want" ]; then
+    echo "FAIL window: reference frames are: $got"; fails=$((fails+1))
+  elif ! grep -E 'frame_0000[12]\.png' "$sums" > "$tmp/win.md5" ||
+       ! "$bin/tbr-compare" --check-sums "$tmp/win.md5" "$tmp/win/reference" > /dev/null; then
+    echo "FAIL window: frames 1-2 differ from $sums"; fails=$((fails+1))
+  elif ! grep -q '"first_frame": 1' "$tmp/win/replay.json"; then
+    echo "FAIL window: replay.json does not record the window"; fails=$((fails+1))
+  else echo "ok   window"; fi
+else
+  echo "FAIL window: tbr-replay --frames 1-2 failed:"; sed 's/^/    /' "$tmp/out"; fails=$((fails+1))
+fi
+
 # The GL probe: our Mesa is softpipe; without LD_LIBRARY_PATH Debian's llvmpipe is found and
 # the probe must say so and fail.
 expect probe-ours 0 "GL_RENDERER=softpipe" -- env LD_LIBRARY_PATH="$mesa/lib" "$bin/tbr-mesa-check"
