@@ -24,6 +24,8 @@
 #define K_H_MUL 1.1         /* pJ: 16-bit FP multiply (Horowitz) */
 #define K_XOR32 (0.5 * K_INT_ADD) /* pJ: 32-bit XOR (estimate: half an adder) */
 #define K_CMP_PER_BIT (K_INT_ADD / 32.0) /* pJ/bit: comparator = subtractor (estimate) */
+#define K_QUEUE_MUX_PER_BIT K_CMP_PER_BIT /* pJ per bit per 2:1 mux level of a FIFO read mux/write bus (estimate: ~1 adder bit) */
+#define K_QUEUE_DEC_PER_ROW K_CMP_PER_BIT /* pJ per entry of a FIFO row decoder (estimate: one gate ~ 1 adder bit) */
 #define K_HOP_PER_BIT 0.25  /* pJ/bit/hop: router + 1 mm link (estimate, DSENT/ORION order) */
 /* composite fixed-function operations, built from the primitives above */
 #define K_TEX (2.0 * K_FMA + 4.0 * K_INT_ADD + 12.0 * (K_H_MUL + 2.0 * K_H_ADD)) /* 32.4 */
@@ -110,13 +112,24 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
     return 0;
   }
   case TBR_EK_QUEUE: {
+    /* A FIFO of N entries x W bits is a register array (docs/energy-model.md "Queues"):
+     * every access moves exactly one entry, so its energy is W x the per-bit cost of a
+     * register-sized array (the SRAM law at its 64 B register clamp, with the port
+     * factor), plus an N:1 read-mux/write-bus tree of log2(N) levels per bit and an
+     * N-output row decoder. The capacity N x W enters only through log2(N) and N. */
     uint32_t ports = g->ports ? g->ports : 2;
     if (!g->width_bits || (!g->entries && !g->bytes)) {
       set_err(err, errlen, "queue needs entries (or bytes) and width_bits");
       return -1;
     }
     uint64_t bytes = g->bytes ? g->bytes : ((uint64_t)g->entries * g->width_bits + 7) / 8;
-    double e = tbr_em_sram_access_pj(t, (double)bytes, g->width_bits, 1, ports);
+    double entries = g->entries ? (double)g->entries : (double)bytes * 8.0 / g->width_bits;
+    if (entries < 1.0) entries = 1.0;
+    double w = (double)g->width_bits;
+    double e_cells = w / 64.0 * tbr_em_sram_access_pj(t, K_SRAM_MIN_BYTES, 64.0, 1, ports);
+    double e_mux = w * log2(entries) * K_QUEUE_MUX_PER_BIT * s;
+    double e_dec = entries * K_QUEUE_DEC_PER_ROW * s;
+    double e = e_cells + e_mux + e_dec;
     price(o, TBR_EV_PUSH, e);
     price(o, TBR_EV_POP, e);
     price(o, TBR_EV_WRITE, e);

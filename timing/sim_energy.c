@@ -102,13 +102,19 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     tbr_energy_bind(g->en, vrf, TBR_EV_READ, s);
     tbr_energy_bind(g->en, vrf, TBR_EV_WRITE, s);
   }
+  /* a fragment-processor thread is a 2x2 quad and `instructions` counts the FS
+   * instructions issued per quad (docs/timing-model.md), while the ALU and register file
+   * are priced per fragment (one vec4 op / one 128-bit register): each issued quad
+   * instruction is 4 fragment instructions, so every binding is made 4 times */
   for (uint32_t i = 0; i < g->nru; i++)
     for (uint32_t j = 0; j < g->ru[i].nfp; j++) {
       const tbr_stat *s = g->ru[i].fp[j].instr;
-      tbr_energy_bind(g->en, falu, TBR_EV_FMA, s);
-      tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
-      tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
-      tbr_energy_bind(g->en, frf, TBR_EV_WRITE, s);
+      for (int px = 0; px < 4; px++) {
+        tbr_energy_bind(g->en, falu, TBR_EV_FMA, s);
+        tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
+        tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
+        tbr_energy_bind(g->en, frf, TBR_EV_WRITE, s);
+      }
     }
   /* fixed function */
   tbr_energy_bind(g->en, g->eu_raster, TBR_EV_QUAD, g->q_raster);

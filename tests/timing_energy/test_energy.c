@@ -98,6 +98,25 @@ static void test_sram(void) {
   CHECK(tbr_em_costs(TBR_EK_CRC, &g, &t, &c, err, sizeof err) == 0);
   CHECK_NEAR(c.pj[TBR_EV_CRC], (8 * 10.0 * sqrt(0.125) * 0.75 + 0.35) * S_22, 1e-9);
   CHECK_EQ_U(c.bits, 8 * 8192);
+  /* queue (register-array FIFO): the post-raster queue, 512 entries x 233 B (1864 bits), 2 ports
+   * cells: 1864/64 * 10*sqrt(64/8192)*(0.5+0.5)*1.5 = 29.125 * 1.325825 = 38.614659
+   * mux:   1864 * log2(512) * 0.1/32 = 1864 * 9 * 0.003125 = 52.425
+   * dec:   512 * 0.003125 = 1.6
+   * E = 92.639659 * s = 55.914198 pJ (per push and per pop; the capacity-law formula gave 520 pJ) */
+  memset(&g, 0, sizeof g);
+  g.entries = 512;
+  g.width_bits = 1864;
+  CHECK(tbr_em_costs(TBR_EK_QUEUE, &g, &t, &c, err, sizeof err) == 0);
+  CHECK_NEAR(c.pj[TBR_EV_PUSH], (29.125 * 10.0 * sqrt(64.0 / 8192.0) * 1.5 + 52.425 + 1.6) * S_22, 1e-9);
+  CHECK_NEAR(c.pj[TBR_EV_PUSH], 55.914198, 1e-5);
+  CHECK_NEAR(c.pj[TBR_EV_POP], c.pj[TBR_EV_PUSH], 1e-12);
+  CHECK_EQ_U(c.bits, 512 * 1864);
+  /* width-proportional: 4x entries adds only 2 mux levels and 3 x 512 decoder rows
+   * (1864*2 + 1536) * 0.003125 = 16.45 pJ at 45 nm */
+  double e512 = c.pj[TBR_EV_PUSH];
+  g.entries = 2048;
+  CHECK(tbr_em_costs(TBR_EK_QUEUE, &g, &t, &c, err, sizeof err) == 0);
+  CHECK_NEAR(c.pj[TBR_EV_PUSH] - e512, 16.45 * S_22, 1e-9);
   /* bad geometry is an error */
   memset(&g, 0, sizeof g);
   CHECK(tbr_em_costs(TBR_EK_SRAM, &g, &t, &c, err, sizeof err) == -1);
