@@ -24,6 +24,8 @@ typedef struct {
   int64_t open_row; /* -1 = precharged */
   uint64_t next_act, next_pre, next_col;
   uint32_t hits_since_act;
+  uint64_t prot_stamp; /* row_protected() memo: valid while == tbr_dram.scan (no state change) */
+  bool prot_val;
 } bank_t;
 
 typedef struct {
@@ -52,6 +54,10 @@ typedef struct {
   uint64_t bus_free; /* first cycle the data bus is free */
   int last_dir;      /* 0 none, 1 read, 2 write */
   uint32_t last_rank;
+  /* Event skipping (exact): no command can issue on this channel before cycle `wake`
+   * (every legality condition is a monotone `t >= X` on state that only changes when a
+   * command issues or a request is enqueued; enqueue resets wake to 0). */
+  uint64_t wake;
   chstats_t st;
 } chan_t;
 
@@ -71,6 +77,7 @@ struct tbr_dram {
   tbr_memq req_cdc, resp_cdc;
 
   uint64_t now, seq;
+  uint64_t scan; /* incremented before every schedule/wake scan (row_protected memo) */
   chan_t *ch;
   /* completions sorted by (ready, seq) */
   tbr_mem_msg *done;
@@ -294,6 +301,7 @@ bool tbr_dram_enqueue(tbr_dram *d, const tbr_mem_msg *m) {
     return false;
   }
   dreq_t *r = &ch->q[ch->qn++];
+  ch->wake = 0;
   memset(r, 0, sizeof *r);
   r->msg = *m;
   r->arrival = d->now;
@@ -457,13 +465,23 @@ static void issue_col(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t) {
 
 /* Is the open row of (rank, bank) still wanted by a queued request? Then
  * FR-FCFS must not close it (until the row-hit cap is reached). */
-static bool row_protected(const tbr_dram *d, const chan_t *ch, uint32_t rank, const bank_t *b, uint32_t bank) {
+static bool row_protected_scan(const tbr_dram *d, const chan_t *ch, uint32_t rank, const bank_t *b, uint32_t bank) {
   if (d->hit_cap && b->hits_since_act >= d->hit_cap) return false;
   for (uint32_t i = 0; i < ch->qn; i++) {
     const dreq_t *q = &ch->q[i];
     if (q->rank == rank && q->bank == bank && (int64_t)q->row == b->open_row) return true;
   }
   return false;
+}
+/* Memoized per scan: the channel's queue and bank state do not change during one scan
+ * until a command issues (which ends the scan). */
+static bool row_protected(const tbr_dram *d, const chan_t *ch, uint32_t rank, const bank_t *b, uint32_t bank) {
+  bank_t *mb = (bank_t *)b;
+  if (mb->prot_stamp != d->scan) {
+    mb->prot_stamp = d->scan;
+    mb->prot_val = row_protected_scan(d, ch, rank, b, bank);
+  }
+  return mb->prot_val;
 }
 
 /* Refresh handling for one rank; returns true if it used the command slot. */
@@ -491,7 +509,72 @@ static bool refresh_step(tbr_dram *d, chan_t *ch, rank_t *rk, uint64_t t) {
   return true;
 }
 
+/* The earliest cycle > t at which schedule_channel could issue a command, given that it
+ * issued none at t and the channel state does not change meanwhile (all conditions of
+ * refresh_step, can_col, can_act and the precharge rule are `t >= X` on that state).
+ * Returning a cycle too early only costs a rescan; it must never be too late. */
+static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+static uint64_t channel_wake(tbr_dram *d, const chan_t *ch, uint64_t t) {
+  uint64_t w = NONE;
+  d->scan++;
+  if (d->refresh) {
+    for (uint32_t r = 0; r < d->ranks; r++) {
+      const rank_t *rk = &ch->ranks[r];
+      if (!rk->refresh_pending) {
+        if (rk->refresh_due < w) w = rk->refresh_due;
+        continue;
+      }
+      uint64_t ready = 0;
+      bool open = false;
+      for (uint32_t b = 0; b < d->banks; b++) {
+        const bank_t *bk = &rk->banks[b];
+        if (bk->open_row >= 0) {
+          if (bk->next_pre < w) w = bk->next_pre;
+          open = true;
+          break;
+        }
+        ready = max64(ready, bk->next_act);
+      }
+      if (!open && ready < w) w = ready;
+    }
+  }
+  uint32_t n = d->fcfs ? (ch->qn ? 1 : 0) : ch->qn;
+  for (uint32_t i = 0; i < n; i++) {
+    const dreq_t *q = &ch->q[i];
+    const rank_t *rk = &ch->ranks[q->rank];
+    if (rk->refresh_pending) continue;
+    const bank_t *b = &rk->banks[q->bank];
+    uint64_t x;
+    if (b->open_row == (int64_t)q->row) {
+      x = max64(b->next_col, ch->next_col);
+      if (q->msg.write) {
+        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 2, q->rank), d->tCWL));
+      } else {
+        x = max64(x, rk->next_rd);
+        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 1, q->rank), d->tCL));
+      }
+    } else if (b->open_row < 0) {
+      x = max64(max64(b->next_act, rk->next_act), rk->faw_n < 4 ? 0 : rk->faw[rk->faw_pos] + d->tFAW);
+    } else {
+      if (!d->fcfs && row_protected(d, ch, q->rank, b, q->bank)) continue;
+      x = b->next_pre;
+    }
+    if (x < w) w = x;
+  }
+  return w > t ? w : t + 1;
+}
+
+static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t);
+
 static void schedule_channel(tbr_dram *d, chan_t *ch, uint64_t t) {
+  if (t < ch->wake) return;
+  uint64_t before = d->tot.act + d->tot.pre + d->tot.rd + d->tot.wr + d->tot.ref;
+  schedule_channel_scan(d, ch, t);
+  if (d->tot.act + d->tot.pre + d->tot.rd + d->tot.wr + d->tot.ref == before) ch->wake = channel_wake(d, ch, t);
+}
+
+static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t) {
+  d->scan++;
   /* 1. refresh has priority: a rank that is due stops taking new commands,
    *    closes its banks and refreshes. */
   if (d->refresh) {

@@ -28,6 +28,7 @@ void geometry_init(gpu *g)
   simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_out"));
   simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.primitive"));
   ge->nvp = (uint32_t)tbr_cfg_uint(g->cfg, "vertex.processors");
+  ge->pa_rate = tbr_cfg_double(g->cfg, "prim_assembly.tris_per_cycle");
   ge->vp = calloc(ge->nvp, sizeof *ge->vp);
   if (!ge->vp) abort();
   for (uint32_t i = 0; i < ge->nvp; i++) {
@@ -82,7 +83,7 @@ void geometry_tick(gpu *g)
   uint64_t now = g->now;
 
   /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
-  double rate = tbr_cfg_double(g->cfg, "prim_assembly.tris_per_cycle");
+  double rate = ge->pa_rate;
   ge->pa_credit += rate;
   if (ge->pa_credit > rate + 1) ge->pa_credit = rate + 1;
   bool pa_emitted = false, pa_blocked = false;

@@ -68,6 +68,7 @@ typedef struct {
   uint32_t pa_draw;        /* index within the pass of the draw being assembled */
   uint32_t pa_verts, pa_prims;
   double pa_credit;
+  double pa_rate;          /* prim_assembly.tris_per_cycle (looked up once) */
   uint64_t last_prim_cycle;
   uint64_t progress;       /* events that moved work forward (deadlock watchdog, gpu.c) */
   tbr_stat *cp_busy, *vf_busy, *vf_stall, *pa_busy, *pa_stall, *verts, *qocc_vin, *qocc_vout, *qocc_prim;

@@ -10,6 +10,7 @@
 #define TBR_TIMING_MEMQ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -37,10 +38,25 @@ static inline bool tbr_memq_empty(const tbr_memq *q) { return q->count == 0; }
 static inline uint32_t tbr_memq_space(const tbr_memq *q) { return q->cap - q->count; }
 
 /* Returns false (and does nothing) when full. */
-bool tbr_memq_push(tbr_memq *q, const tbr_mem_msg *m);
+static inline bool tbr_memq_push(tbr_memq *q, const tbr_mem_msg *m) {
+  if (q->count == q->cap) return false;
+  uint32_t i = q->head + q->count;
+  if (i >= q->cap) i -= q->cap;
+  q->buf[i] = *m;
+  q->count++;
+  return true;
+}
 /* Head message if it is ready at `now`, else NULL. */
-const tbr_mem_msg *tbr_memq_peek(const tbr_memq *q, uint64_t now);
+static inline const tbr_mem_msg *tbr_memq_peek(const tbr_memq *q, uint64_t now) {
+  if (q->count == 0) return NULL;
+  const tbr_mem_msg *m = &q->buf[q->head];
+  return m->ready <= now ? m : NULL;
+}
 /* Remove the head (call after a successful peek). */
-void tbr_memq_pop(tbr_memq *q);
+static inline void tbr_memq_pop(tbr_memq *q) {
+  if (q->count == 0) return;
+  q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
+  q->count--;
+}
 
 #endif

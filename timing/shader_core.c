@@ -38,6 +38,7 @@ void sc_dispatch(shader_core *c, uint32_t token, uint32_t ninstr, uint64_t now)
   c->t[s].token = token;
   c->t[s].remaining = ninstr ? ninstr : 1;
   c->t[s].ready = now + 1; /* dispatch takes a cycle */
+  if (now + 1 < c->next_ready || c->count == 0) c->next_ready = now + 1;
   c->order[(c->head + c->count) % c->threads] = s;
   c->count++;
 }
@@ -45,15 +46,25 @@ void sc_dispatch(shader_core *c, uint32_t token, uint32_t ninstr, uint64_t now)
 void sc_tick(shader_core *c, uint64_t now)
 {
   if (!c->count) { tbr_stat_inc(c->idle); return; }
+  /* Fast path (exact): every thread with work waits for its latency (the common case
+   * with lat_alu > 1): nothing can issue this cycle. */
+  if (now < c->next_ready) { tbr_stat_inc(c->stall); return; }
   uint32_t issued = 0;
-  for (uint32_t k = 0; k < c->count && issued < c->issue_width; k++) { /* oldest first */
-    sc_thread *t = &c->t[c->order[(c->head + k) % c->threads]];
-    if (t->remaining && t->ready <= now) {
+  uint64_t next = UINT64_MAX;
+  uint32_t idx = c->head;
+  for (uint32_t k = 0; k < c->count; k++) { /* oldest first */
+    sc_thread *t = &c->t[c->order[idx]];
+    if (++idx == c->threads) idx = 0;
+    if (!t->remaining) continue;
+    if (issued < c->issue_width && t->ready <= now) {
       t->remaining--;
       t->ready = now + c->lat;
       issued++;
+      if (!t->remaining) continue;
     }
+    if (t->ready < next) next = t->ready;
   }
+  c->next_ready = next;
   tbr_stat_add(c->instr, issued);
   tbr_stat_inc(issued ? c->busy : c->stall);
 }

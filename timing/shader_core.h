@@ -23,6 +23,7 @@ typedef struct {
   uint32_t *order; /* thread slots in dispatch order (ring) */
   uint32_t head, count;
   uint32_t *free_slots, nfree;
+  uint64_t next_ready; /* no resident thread with work is ready before this cycle (a lower bound) */
   tbr_stat *busy, *stall, *idle, *instr, *items;
 } shader_core;
 

@@ -33,7 +33,8 @@ static inline bool simq_empty(const sim_queue *q) { return q->count == 0; }
 static inline bool simq_push(sim_queue *q, uint32_t v, uint64_t ready)
 {
   if (q->count == q->cap) return false;
-  uint32_t i = (q->head + q->count) % q->cap;
+  uint32_t i = q->head + q->count;
+  if (i >= q->cap) i -= q->cap;
   q->buf[i] = v;
   q->ready[i] = ready;
   q->count++;
@@ -49,7 +50,7 @@ static inline bool simq_peek(const sim_queue *q, uint64_t now, uint32_t *v)
 }
 static inline void simq_pop(sim_queue *q)
 {
-  q->head = (q->head + 1) % q->cap;
+  q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
   q->count--;
   if (q->en_pop) (*q->en_pop)++;
 }

@@ -7,23 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct tbr_stat {
-  char *name, *desc;
-  size_t id; /* registration position */
-  tbr_stat_kind kind;
-  uint64_t count; /* counter value / number of samples */
-  double sum, min, max;
-  /* since the last snapshot, for per-frame min/max */
-  uint64_t fcount;
-  double fmin, fmax;
-  uint64_t width;
-  uint32_t nb;
-  uint64_t *buckets;      /* nb + 1 (overflow) */
-  uint64_t prev_count;    /* raw values at the previous snapshot */
-  double prev_sum;
-  uint64_t *prev_buckets; /* nb + 1 */
-};
-
 typedef struct {
   uint64_t count;
   double sum, min, max;
@@ -148,35 +131,10 @@ tbr_stat *tbr_stats_counterf(tbr_stats *s, const char *desc, const char *fmt, ..
   return tbr_stats_counter(s, name, desc);
 }
 
-void tbr_stat_inc(tbr_stat *st) {
-  if (st) st->count++;
-}
-void tbr_stat_add(tbr_stat *st, uint64_t n) {
-  if (st) st->count += n;
-}
-
-static void sample(tbr_stat *st, double v) {
-  if (st->count == 0 || v < st->min) st->min = v;
-  if (st->count == 0 || v > st->max) st->max = v;
-  if (st->fcount == 0 || v < st->fmin) st->fmin = v;
-  if (st->fcount == 0 || v > st->fmax) st->fmax = v;
-  st->count++;
-  st->fcount++;
-  st->sum += v;
-}
-
-void tbr_stat_sample(tbr_stat *st, double v) {
-  if (!st) return;
-  if (st->kind == TBR_STAT_HISTOGRAM) {
-    tbr_stat_hsample(st, v < 0 ? 0 : (uint64_t)v);
-    return;
-  }
-  sample(st, v);
-}
 
 void tbr_stat_hsample(tbr_stat *st, uint64_t v) {
   if (!st) return;
-  sample(st, (double)v);
+  tbr_stat_sample_raw_(st, (double)v);
   if (st->kind == TBR_STAT_HISTOGRAM) {
     uint64_t k = v / st->width;
     st->buckets[k < st->nb ? k : st->nb]++;

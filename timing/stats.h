@@ -44,10 +44,53 @@ tbr_stat *tbr_stats_find(const tbr_stats *s, const char *name);
 size_t tbr_stats_size(const tbr_stats *s);
 
 /* Updates. */
-void tbr_stat_inc(tbr_stat *st);
-void tbr_stat_add(tbr_stat *st, uint64_t n);
-void tbr_stat_sample(tbr_stat *st, double v);   /* AVERAGE */
 void tbr_stat_hsample(tbr_stat *st, uint64_t v); /* HISTOGRAM (also fine for AVERAGE) */
+/* The per-cycle updates are inline (hot in tbr-sim's inner loops); the struct is
+ * private to stats.c otherwise. */
+struct tbr_stat { /* private: use the functions below */
+  char *name, *desc;
+  size_t id; /* registration position */
+  tbr_stat_kind kind;
+  uint64_t count; /* counter value / number of samples */
+  double sum, min, max;
+  /* since the last snapshot, for per-frame min/max */
+  uint64_t fcount;
+  double fmin, fmax;
+  uint64_t width;
+  uint32_t nb;
+  uint64_t *buckets;      /* nb + 1 (overflow) */
+  uint64_t prev_count;    /* raw values at the previous snapshot */
+  double prev_sum;
+  uint64_t *prev_buckets; /* nb + 1 */
+};
+
+static inline void tbr_stat_inc(tbr_stat *st)
+{
+  if (st) st->count++;
+}
+static inline void tbr_stat_add(tbr_stat *st, uint64_t n)
+{
+  if (st) st->count += n;
+}
+static inline void tbr_stat_sample_raw_(tbr_stat *st, double v)
+{
+  if (st->count == 0 || v < st->min) st->min = v;
+  if (st->count == 0 || v > st->max) st->max = v;
+  if (st->fcount == 0 || v < st->fmin) st->fmin = v;
+  if (st->fcount == 0 || v > st->fmax) st->fmax = v;
+  st->count++;
+  st->fcount++;
+  st->sum += v;
+}
+static inline void tbr_stat_sample(tbr_stat *st, double v) /* AVERAGE */
+{
+  if (!st) return;
+  if (st->kind == TBR_STAT_HISTOGRAM) {
+    tbr_stat_hsample(st, v < 0 ? 0 : (uint64_t)v);
+    return;
+  }
+  tbr_stat_sample_raw_(st, v);
+}
 
 /* Reads (totals). */
 tbr_stat_kind tbr_stat_kind_of(const tbr_stat *st);
