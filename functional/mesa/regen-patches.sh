@@ -24,3 +24,5 @@ gen 0003-softpipe-quad-and-tile-hooks.patch $sp/sp_quad_pipe.c $sp/sp_quad_depth
   $sp/sp_quad_depth_test_tmp.h $sp/sp_setup.c $sp/sp_tile_cache.c
 gen 0004-tgsi-exec-instruction-hook.patch src/gallium/auxiliary/tgsi/tgsi_exec.h \
   src/gallium/auxiliary/tgsi/tgsi_exec.c
+gen 0005-texel-and-vertex-hooks.patch $sp/sp_tex_sample.c src/gallium/auxiliary/draw/draw_private.h \
+  src/gallium/auxiliary/draw/draw_pt_fetch.c src/gallium/auxiliary/draw/draw_vs_variant.c

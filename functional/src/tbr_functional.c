@@ -75,6 +75,7 @@ struct gl_fns {
 struct counters {
     uint64_t draws, internal_draws, quads, shaded_quads, shaded_fragments, blended_fragments;
     uint64_t prims, culled_prims, clears, uploads, upload_bytes, shaders_created, tiles, flushes;
+    uint64_t texel_fetches, texels, vertices, vertex_groups, vertices_fetched;
 };
 
 static struct state {
@@ -101,6 +102,14 @@ static struct state {
     tbr_buf buf;              /* scratch payload */
     tbr_buf quads;            /* pending QUADS record */
     uint32_t quads_count, quads_cbufs;
+    uint32_t batch_first;     /* draw ordinal of the first quad of the last quads() batch */
+    /* pending TEXELS record (flushed right after the QUADS record) */
+    tbr_rec_texfetch *tx_fetch;
+    uint32_t tx_nfetch, tx_capfetch;
+    tbr_rec_texel *tx_texel;
+    size_t tx_ntexel, tx_captexel;
+    tbr_buf tx_buf;
+    uint32_t tx_draw_seq;
     tbr_idset resources, shaders;
     tbr_buf last_pass;        /* encoding of the current render pass (seq excluded) */
     uint32_t pass_seq, draw_seq;
@@ -196,6 +205,11 @@ static void write_status(void)
             (unsigned long long)c->flushes);
     fprintf(f, "fs_path_executions=%llu\nfs_path_records=%llu\n",
             (unsigned long long)S.path_execs, (unsigned long long)S.path_records);
+    fprintf(f, "texel_fetches=%llu\ntexels=%llu\n", (unsigned long long)c->texel_fetches,
+            (unsigned long long)c->texels);
+    fprintf(f, "vertices_fetched=%llu\nvertices_shaded=%llu\nvertex_groups=%llu\n",
+            (unsigned long long)c->vertices_fetched, (unsigned long long)c->vertices,
+            (unsigned long long)c->vertex_groups);
     fprintf(f, "unsupported=");
     for (int i = 0; i < S.n_unsupported; i++)
         fprintf(f, "%s%s:%llu", i ? "," : "", S.unsupported[i].name,
@@ -260,6 +274,7 @@ static void init_once(void)
     S.ok = 1;
     tbr_buf_init(&S.buf);
     tbr_buf_init(&S.quads);
+    tbr_buf_init(&S.tx_buf);
     tbr_buf_init(&S.last_pass);
     tbr_buf_init(&S.path_arena);
     tbr_buf_init(&S.pending);
@@ -336,8 +351,9 @@ static int open_container_frame(void)
         char meta[512];
         snprintf(meta, sizeof(meta),
                  "producer=tbr_functional " TBR_VERSION "\nrecords_schema=%d\n"
+                 "records_schema_minor=%d\n"
                  "driver=softpipe\nmesa_version=22.3.6\ntile_size=64\n",
-                 TBR_RECORDS_SCHEMA_VERSION);
+                 TBR_RECORDS_SCHEMA_VERSION, TBR_RECORDS_SCHEMA_MINOR);
         tbr_trace_error err;
         S.writer = tbr_trace_writer_open(S.trace_path, meta, &err);
         if (!S.writer) {
@@ -393,16 +409,32 @@ static void append_raw(uint16_t type, const tbr_buf *b)
         fail("%s", tbr_trace_writer_error(S.writer));
 }
 
+static void flush_texels(void)
+{
+    if (!S.tx_nfetch)
+        return;
+    for (uint32_t i = 0; i < S.tx_nfetch; i++) /* offsets -> pointers */
+        S.tx_fetch[i].texels = S.tx_texel + (size_t)(uintptr_t)S.tx_fetch[i].texels;
+    tbr_buf_reset(&S.tx_buf);
+    if (tbr_rec_texels_encode(&S.tx_buf, S.tx_draw_seq, S.tx_fetch, S.tx_nfetch) != 0)
+        fail("cannot encode a TEXELS record");
+    else
+        append_raw(TBR_REC_TEXELS, &S.tx_buf);
+    S.tx_nfetch = 0;
+    S.tx_ntexel = 0;
+}
+
 static void flush_quads(void)
 {
-    if (!S.quads_count)
-        return;
-    if (tbr_rec_quads_finish(&S.quads, S.quads_count) != 0)
-        fail("cannot finish a QUADS record");
-    else
-        append_raw(TBR_REC_QUADS, &S.quads);
-    S.quads_count = 0;
-    tbr_buf_reset(&S.quads);
+    if (S.quads_count) {
+        if (tbr_rec_quads_finish(&S.quads, S.quads_count) != 0)
+            fail("cannot finish a QUADS record");
+        else
+            append_raw(TBR_REC_QUADS, &S.quads);
+        S.quads_count = 0;
+        tbr_buf_reset(&S.quads);
+    }
+    flush_texels();
 }
 
 /* Every non-QUADS record goes through here: pending quads come first. */
@@ -783,6 +815,7 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         return;
     if (ensure_frame() != 0)
         return;
+    S.batch_first = (uint32_t)S.draw_end.quads;
     for (uint32_t i = 0; i < n; i++) {
         const struct tbr_hook_quad *q = &qs[i];
         if (S.quads_count == 0 && tbr_rec_quads_begin(&S.quads, S.draw_end.seq, S.quads_cbufs)) {
@@ -832,6 +865,126 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         if (S.quads_count >= 256)
             flush_quads();
     }
+}
+
+/* Texels of the batch just given to h_quads: consecutive entries with the same
+ * (slot, fetch) are one texture instruction execution on one quad. Kept in the
+ * pending TEXELS record, written right after the pending QUADS record. */
+static void h_texels(const struct tbr_hook_texel *t, uint32_t n)
+{
+    if (!recording() || !S.in_draw)
+        return;
+    if (S.tx_nfetch && S.tx_draw_seq != S.draw_end.seq)
+        flush_quads();
+    S.tx_draw_seq = S.draw_end.seq;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
+               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
+            j++;
+        if (S.tx_nfetch == S.tx_capfetch) {
+            uint32_t nc = S.tx_capfetch ? S.tx_capfetch * 2 : 1024;
+            tbr_rec_texfetch *nf = realloc(S.tx_fetch, nc * sizeof(*nf));
+            if (!nf) {
+                fail("out of memory (texels)");
+                return;
+            }
+            S.tx_fetch = nf;
+            S.tx_capfetch = nc;
+        }
+        if (S.tx_ntexel + (j - i) > S.tx_captexel) {
+            size_t nc = S.tx_captexel ? S.tx_captexel : 16384;
+            while (nc < S.tx_ntexel + (j - i))
+                nc *= 2;
+            tbr_rec_texel *nt = realloc(S.tx_texel, nc * sizeof(*nt));
+            if (!nt) {
+                fail("out of memory (texels)");
+                return;
+            }
+            S.tx_texel = nt;
+            S.tx_captexel = nc;
+        }
+        tbr_rec_texfetch *f = &S.tx_fetch[S.tx_nfetch++];
+        f->quad = S.batch_first + t[i].slot;
+        f->pc = t[i].pc;
+        f->unit = t[i].unit;
+        f->resource_id = t[i].resource_id;
+        f->n_texels = j - i;
+        f->texels = (const tbr_rec_texel *)(uintptr_t)S.tx_ntexel; /* offset until flush */
+        for (uint32_t k = i; k < j; k++) {
+            tbr_rec_texel *o = &S.tx_texel[S.tx_ntexel++];
+            o->lane = t[k].lane & 3u;
+            o->level = t[k].level;
+            o->layer = t[k].layer;
+            o->x = t[k].x;
+            o->y = t[k].y;
+        }
+        S.frame_cnt.texel_fetches++;
+        S.total.texel_fetches++;
+        S.frame_cnt.texels += j - i;
+        S.total.texels += j - i;
+        i = j;
+    }
+    if (S.tx_ntexel > (1u << 20))
+        flush_quads();
+}
+
+static tbr_rec_vertices_header vert_rec;
+static tbr_rec_vertex_group *vert_groups;
+static uint32_t vert_cap;
+
+static void h_vertices(const struct tbr_hook_vertices *v)
+{
+    if (!recording() || !S.in_draw || ensure_frame() != 0)
+        return;
+    tbr_rec_vertices_header *h = &vert_rec;
+    memset(h, 0, sizeof(*h));
+    h->draw_seq = S.draw_end.seq;
+    h->vs_id = v->vs_id;
+    h->instance_id = v->instance_id;
+    h->start_instance = v->start_instance;
+    h->num_outputs = v->num_outputs;
+    h->position_slot = v->position_slot;
+    h->nr_streams = v->nr_streams < TBR_REC_MAX_STREAMS ? v->nr_streams : TBR_REC_MAX_STREAMS;
+    for (uint32_t i = 0; i < h->nr_streams; i++) {
+        const struct tbr_hook_vertex_stream *s = &v->streams[i];
+        describe_resource(&s->res);
+        h->streams[i] = (tbr_rec_vertex_stream){ s->res.id, s->buffer_index, s->offset, s->stride,
+                                                 s->size, s->format, s->instance_divisor };
+    }
+    h->fetched = v->fetched;
+    h->count = v->n_groups;
+    if (v->n_groups > vert_cap) {
+        uint32_t nc = vert_cap ? vert_cap : 64;
+        while (nc < v->n_groups)
+            nc *= 2;
+        tbr_rec_vertex_group *ng = realloc(vert_groups, nc * sizeof(*ng));
+        if (!ng) {
+            fail("out of memory (vertices)");
+            return;
+        }
+        vert_groups = ng;
+        vert_cap = nc;
+    }
+    uint64_t nverts = 0;
+    for (uint32_t i = 0; i < v->n_groups; i++) {
+        const struct tbr_hook_vertex_group *g = &v->groups[i];
+        tbr_rec_vertex_group *o = &vert_groups[i];
+        o->path = g->path_id;
+        o->n = g->n;
+        memcpy(o->index, g->index, sizeof(o->index));
+        memcpy(o->pos, g->pos, sizeof(o->pos));
+        memcpy(o->out_hash, g->out_hash, sizeof(o->out_hash));
+        nverts += g->n;
+    }
+    S.frame_cnt.vertices += nverts;
+    S.total.vertices += nverts;
+    S.frame_cnt.vertex_groups += v->n_groups;
+    S.total.vertex_groups += v->n_groups;
+    S.frame_cnt.vertices_fetched += v->fetched;
+    S.total.vertices_fetched += v->fetched;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_VERTICES, tbr_rec_vertices_encode(&S.buf, h, vert_groups));
 }
 
 static void h_tile(const struct tbr_hook_tile *t)
@@ -1197,6 +1350,16 @@ static void finalize(void)
     tbr_buf_free(&S.pending);
     free(S.paths);
     free(S.path_buckets);
+    free(S.tx_fetch);
+    free(S.tx_texel);
+    tbr_buf_free(&S.tx_buf);
+    free(vert_groups);
+    vert_groups = NULL;
+    vert_cap = 0;
+    S.tx_fetch = NULL;
+    S.tx_texel = NULL;
+    S.tx_capfetch = 0;
+    S.tx_captexel = 0;
     S.paths = NULL;
     S.path_buckets = NULL;
 }
@@ -1221,6 +1384,8 @@ static const struct tbr_mesa_hooks hooks = {
     .flush = h_flush,
     .unsupported = h_unsupported,
     .exec_path = h_exec_path,
+    .texels = h_texels,
+    .vertices = h_vertices,
 };
 
 EXPORT const struct tbr_mesa_hooks *tbr_mesa_hooks_get(void)

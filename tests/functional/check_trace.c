@@ -29,6 +29,60 @@ static unsigned pc4(uint32_t m)
     return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
 }
 
+/* per-frame PATH table (ids are 1..n within a frame) */
+struct cpath { uint32_t shader, stage, n; uint8_t *e; };
+static struct cpath *cpaths;
+static uint32_t ncpaths;
+
+static void cpaths_reset(void)
+{
+    for (uint32_t i = 0; i < ncpaths; i++)
+        free(cpaths[i].e);
+    free(cpaths);
+    cpaths = NULL;
+    ncpaths = 0;
+}
+
+static int cpaths_add(const tbr_rec_path *x)
+{
+    if (x->id == 0 || x->id > 10000000u)
+        return -1;
+    if (x->id > ncpaths) {
+        struct cpath *np = realloc(cpaths, x->id * sizeof(*np));
+        if (!np)
+            return -1;
+        memset(np + ncpaths, 0, (x->id - ncpaths) * sizeof(*np));
+        cpaths = np;
+        ncpaths = x->id;
+    }
+    struct cpath *c = &cpaths[x->id - 1];
+    free(c->e);
+    c->shader = x->shader_id;
+    c->stage = x->stage;
+    c->n = x->n;
+    c->e = malloc((size_t)x->n * 3 + 1);
+    if (!c->e)
+        return -1;
+    memcpy(c->e, x->entries, (size_t)x->n * 3);
+    return 0;
+}
+
+static const struct cpath *cpath_get(uint32_t id)
+{
+    return (id && id <= ncpaths && cpaths[id - 1].e) ? &cpaths[id - 1] : NULL;
+}
+
+static int cpath_has_pc(const struct cpath *c, uint32_t pc)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        if ((uint32_t)(c->e[3 * i] | (c->e[3 * i + 1] << 8)) == pc)
+            return 1;
+    return 0;
+}
+
+/* quads of the current draw, by ordinal */
+struct cquad { int32_t x, y; uint32_t path; uint8_t mask, shaded; };
+
 static int counts(const char *path)
 {
     tbr_trace_error err;
@@ -43,12 +97,27 @@ static int counts(const char *path)
     static tbr_rec_prim prim;
     uint64_t *keys = NULL;
     size_t nkeys = 0, capkeys = 0;
+    uint64_t *tkeys = NULL;
+    size_t ntkeys = 0, captkeys = 0;
+    struct cquad *dq = NULL;
+    size_t ndq = 0, capdq = 0;
+    static tbr_rec_texel tx[TBR_REC_MAX_TEXELS_PER_FETCH];
+    static tbr_rec_vertices_header vh;
+    uint8_t *vseen = NULL;
+    size_t vseen_n = 0;
+    int draw_open = 0;
     printf("frames=%zu\n", tbr_trace_reader_frame_count(r));
     while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
         uint64_t f = fi.number;
         uint64_t draws = 0, app_draws = 0, quads = 0, fragments = 0, shaded_quads = 0,
                  shaded_fragments = 0, depth_passed = 0, blended = 0, prims = 0, clears = 0,
                  passes = 0, shaders = 0, tiles = 0, uploads = 0, paths = 0, quads_no_path = 0;
+        uint64_t tx_fetches = 0, tx_texels = 0, tx_covered = 0, tx_internal = 0, tx_bad = 0,
+                 tx_lanes[10] = { 0 }, tx_has_pixel = 0, tx_records = 0;
+        uint64_t v_vertices = 0, v_groups = 0, v_fetched = 0, v_nopath = 0, v_mismatch = 0,
+                 v_records = 0, v_indexed_dups = 0;
+        cpaths_reset();
+        ntkeys = 0;
         int early = 0, have_end = 0;
         tbr_rec_draw_end de_sum;
         memset(&de_sum, 0, sizeof(de_sum));
@@ -64,10 +133,31 @@ static int counts(const char *path)
                 draws++;
                 app_draws += !draw.internal;
                 early = (int)draw.early_z;
+                ndq = 0;
+                draw_open = 1;
+                free(vseen);
+                vseen = NULL;
+                vseen_n = 0;
+                if (drc == 0 && draw.index_size == 0 && draw.count <= (1u << 24)) {
+                    vseen_n = draw.count;
+                    vseen = calloc(vseen_n + 1, 1);
+                }
                 break;
             case TBR_REC_DRAW_END: {
                 tbr_rec_draw_end de;
                 drc = tbr_rec_draw_end_decode(p, n, &de);
+                /* non-indexed: every vertex start..start+count-1 was fetched and shaded */
+                if (draw_open && draw.index_size == 0 && draw.vs_id && !draw.rasterizer_discard) {
+                    size_t seen = 0;
+                    for (size_t k = 0; vseen && k < vseen_n; k++)
+                        seen += vseen[k];
+                    if (!vseen || seen != vseen_n) {
+                        fprintf(stderr, "frame %llu draw %u: %zu of %u vertices shaded\n",
+                                (unsigned long long)f, draw.seq, seen, draw.count);
+                        v_mismatch++;
+                    }
+                }
+                draw_open = 0;
                 de_sum.quads += de.quads;
                 de_sum.shaded_fragments += de.shaded_fragments;
                 de_sum.blended_fragments += de.blended_fragments;
@@ -103,6 +193,18 @@ static int counts(const char *path)
                             return 1;
                     }
                     keys[nkeys++] = ((uint64_t)(uint32_t)q.x << 32) | (uint32_t)q.y;
+                    if (ndq == capdq) {
+                        capdq = capdq ? capdq * 2 : 4096;
+                        dq = realloc(dq, capdq * sizeof(*dq));
+                        if (!dq)
+                            return 1;
+                    }
+                    dq[ndq].x = q.x;
+                    dq[ndq].y = q.y;
+                    dq[ndq].path = q.path;
+                    dq[ndq].shaded = (q.flags & TBR_REC_QUAD_SHADED) != 0;
+                    dq[ndq].mask = (uint8_t)(early ? q.depth_mask : q.in_mask);
+                    ndq++;
                 }
                 if (drc == 0)
                     drc = tbr_rec_quads_close(&c);
@@ -171,6 +273,118 @@ static int counts(const char *path)
                 tbr_rec_path x;
                 drc = tbr_rec_path_decode(p, n, &x);
                 paths++;
+                if (drc == 0 && cpaths_add(&x) != 0) {
+                    fprintf(stderr, "frame %llu: bad PATH id %u\n", (unsigned long long)f, x.id);
+                    bad = 1;
+                }
+                break;
+            }
+            case TBR_REC_TEXELS: {
+                tbr_cursor c;
+                tbr_rec_texels_header h;
+                tx_records++;
+                drc = tbr_rec_texels_open(&c, p, n, &h);
+                if (drc == 0 && (!draw_open || h.draw_seq != draw.seq)) {
+                    fprintf(stderr, "frame %llu: TEXELS for draw %u outside it\n",
+                            (unsigned long long)f, h.draw_seq);
+                    bad = 1;
+                }
+                for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
+                    tbr_rec_texfetch fe;
+                    drc = tbr_rec_texels_next(&c, &h, &fe, tx, TBR_REC_MAX_TEXELS_PER_FETCH);
+                    if (drc != 0)
+                        break;
+                    tx_fetches++;
+                    tx_texels += fe.n_texels;
+                    if (draw.internal)
+                        tx_internal += fe.n_texels;
+                    const struct cquad *q = fe.quad < ndq ? &dq[fe.quad] : NULL;
+                    const struct cpath *cp = q ? cpath_get(q->path) : NULL;
+                    if (!q || !q->shaded || !cp || cp->stage != 1 || cp->shader != draw.fs_id ||
+                        !cpath_has_pc(cp, fe.pc)) {
+                        tx_bad++;
+                        continue;
+                    }
+                    for (uint32_t l = 0; l < 4; l++) {
+                        if (!(q->mask & (1u << l)))
+                            continue;
+                        uint32_t cnt = 0;
+                        int has = 0;
+                        for (uint32_t k = 0; k < fe.n_texels; k++) {
+                            const tbr_rec_texel *t = &tx[k];
+                            if (t->lane != l)
+                                continue;
+                            cnt++;
+                            if (t->x == q->x + (int32_t)(l & 1) && t->y == q->y + (int32_t)(l >> 1))
+                                has = 1;
+                            if (ntkeys == captkeys) {
+                                captkeys = captkeys ? captkeys * 2 : 65536;
+                                tkeys = realloc(tkeys, captkeys * sizeof(*tkeys));
+                                if (!tkeys)
+                                    return 1;
+                            }
+                            tkeys[ntkeys++] = ((uint64_t)(fe.resource_id & 0xffffu) << 48) |
+                                              ((uint64_t)(t->level & 0xffu) << 40) |
+                                              ((uint64_t)(t->layer & 0xffu) << 32) |
+                                              ((uint64_t)((uint32_t)t->y & 0xffffu) << 16) |
+                                              ((uint32_t)t->x & 0xffffu);
+                        }
+                        tx_covered += cnt;
+                        tx_lanes[cnt < 9 ? cnt : 9]++;
+                        tx_has_pixel += has;
+                    }
+                }
+                if (drc == 0)
+                    drc = tbr_rec_texels_close(&c);
+                break;
+            }
+            case TBR_REC_VERTICES: {
+                tbr_cursor c;
+                v_records++;
+                drc = tbr_rec_vertices_open(&c, p, n, &vh);
+                if (drc == 0 && (!draw_open || vh.draw_seq != draw.seq || vh.vs_id != draw.vs_id)) {
+                    fprintf(stderr, "frame %llu: VERTICES for draw %u outside it\n",
+                            (unsigned long long)f, vh.draw_seq);
+                    bad = 1;
+                }
+                uint64_t in_rec = 0;
+                uint32_t idx[4096];
+                uint32_t nidx = 0;
+                for (uint32_t i = 0; drc == 0 && i < vh.count; i++) {
+                    tbr_rec_vertex_group g;
+                    drc = tbr_rec_vertices_next(&c, &vh, &g);
+                    if (drc != 0)
+                        break;
+                    v_groups++;
+                    v_vertices += g.n;
+                    in_rec += g.n;
+                    const struct cpath *cp = cpath_get(g.path);
+                    if (!cp || cp->stage != 0 || cp->shader != vh.vs_id)
+                        v_nopath++;
+                    for (uint32_t j = 0; j < g.n; j++) {
+                        uint32_t v = g.index[j];
+                        if (draw.index_size == 0) {
+                            if (v < draw.start || v - draw.start >= vseen_n)
+                                v_mismatch++;
+                            else if (vseen)
+                                vseen[v - draw.start] = 1;
+                        } else if (nidx < 4096) {
+                            for (uint32_t k = 0; k < nidx; k++)
+                                if (idx[k] == v)
+                                    v_indexed_dups++;
+                            idx[nidx++] = v;
+                        }
+                    }
+                }
+                v_fetched += vh.fetched;
+                if (drc == 0 && in_rec != vh.fetched) {
+                    fprintf(stderr, "frame %llu draw %u: VERTICES fetched %u, shaded %llu\n",
+                            (unsigned long long)f, vh.draw_seq, vh.fetched,
+                            (unsigned long long)in_rec);
+                    v_mismatch++;
+                }
+                if (drc == 0)
+                    drc = tbr_rec_vertices_close(&c);
                 break;
             }
             case TBR_REC_UNSUPPORTED: {
@@ -197,7 +411,8 @@ static int counts(const char *path)
                     (unsigned long long)f);
             bad = 1;
         }
-        qsort(keys, nkeys, sizeof(*keys), cmp_u64);
+        if (nkeys)
+            qsort(keys, nkeys, sizeof(*keys), cmp_u64);
         size_t distinct = 0;
         for (size_t i = 0; i < nkeys; i++)
             distinct += (i == 0 || keys[i] != keys[i - 1]);
@@ -220,12 +435,40 @@ static int counts(const char *path)
                (unsigned long long)uploads);
         printf("frame%llu_paths=%llu\nframe%llu_shaded_quads_without_path=%llu\n", F,
                (unsigned long long)paths, F, (unsigned long long)quads_no_path);
+        if (ntkeys)
+            qsort(tkeys, ntkeys, sizeof(*tkeys), cmp_u64);
+        size_t tdistinct = 0;
+        for (size_t i = 0; i < ntkeys; i++)
+            tdistinct += (i == 0 || tkeys[i] != tkeys[i - 1]);
+        printf("frame%llu_texel_records=%llu\nframe%llu_texel_fetches=%llu\nframe%llu_texels=%llu\n",
+               F, (unsigned long long)tx_records, F, (unsigned long long)tx_fetches, F,
+               (unsigned long long)tx_texels);
+        printf("frame%llu_texels_internal=%llu\nframe%llu_texel_fetches_bad=%llu\n", F,
+               (unsigned long long)tx_internal, F, (unsigned long long)tx_bad);
+        printf("frame%llu_texels_covered=%llu\nframe%llu_texels_distinct=%zu\n", F,
+               (unsigned long long)tx_covered, F, tdistinct);
+        printf("frame%llu_texel_lane_has_pixel=%llu\n", F, (unsigned long long)tx_has_pixel);
+        for (int k = 0; k < 10; k++)
+            if (tx_lanes[k])
+                printf("frame%llu_texel_lanes_%d%s=%llu\n", F, k, k == 9 ? "_or_more" : "",
+                       (unsigned long long)tx_lanes[k]);
+        printf("frame%llu_vertex_records=%llu\nframe%llu_vertices=%llu\nframe%llu_vertex_groups=%llu\n",
+               F, (unsigned long long)v_records, F, (unsigned long long)v_vertices, F,
+               (unsigned long long)v_groups);
+        printf("frame%llu_vertices_fetched=%llu\nframe%llu_vertex_groups_without_path=%llu\n", F,
+               (unsigned long long)v_fetched, F, (unsigned long long)v_nopath);
+        printf("frame%llu_vertex_draw_mismatch=%llu\nframe%llu_vertex_indexed_duplicates=%llu\n", F,
+               (unsigned long long)v_mismatch, F, (unsigned long long)v_indexed_dups);
     }
     if (rc < 0) {
         fprintf(stderr, "%s\n", tbr_trace_reader_error(r));
         bad = 1;
     }
     free(keys);
+    free(tkeys);
+    free(dq);
+    free(vseen);
+    cpaths_reset();
     tbr_trace_reader_close(r);
     return bad;
 }

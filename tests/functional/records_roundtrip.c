@@ -52,8 +52,55 @@ static const uint8_t path_mask[5] = { 15, 15, 3, 0, 8 };
 static const char shader_text[] = "FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
 static const float consts[8] = { 1, 2, 3, 4, 0.5f, -1, 1e-7f, 3.25f };
 
+/* TEXELS: a bilinear footprint per lane, a trilinear pair, a non-rectangular
+ * group, extreme coordinates, an empty fetch, a quad ordinal going back */
+static const tbr_rec_texel tx0[] = {
+    { 0, 1, 2, 10, 20 }, { 0, 1, 2, 11, 20 }, { 0, 1, 2, 10, 21 }, { 0, 1, 2, 11, 21 },
+    { 1, 1, 2, 11, 20 }, { 1, 1, 2, 12, 20 }, { 1, 1, 2, 11, 21 }, { 1, 1, 2, 12, 21 },
+    { 2, 0, 0, 7, 7 },
+    { 3, 1, 2, 63, 0 }, { 3, 1, 2, 0, 0 }, { 3, 1, 2, 63, 1 }, { 3, 1, 2, 0, 1 },
+};
+static const tbr_rec_texel tx1[] = {
+    { 0, 2, 0, -5, 3 }, { 0, 2, 0, -4, 3 }, { 0, 2, 0, -5, 4 }, { 0, 2, 0, -4, 4 },
+    { 0, 3, 0, -2, 1 }, { 0, 3, 0, -1, 1 }, { 0, 3, 0, -2, 2 }, { 0, 3, 0, -1, 2 },
+    { 1, 3, 0, 4, 4 }, { 1, 3, 0, 5, 4 }, { 1, 3, 0, 5, 5 }, { 1, 3, 0, 4, 5 },
+    { 2, 0, 7, INT32_MIN, INT32_MAX }, { 3, 0, 0, INT32_MAX, INT32_MIN },
+};
+static const tbr_rec_texfetch o_tf[3] = {
+    { 5, 3, 0, 17, 13, tx0 }, { 2, 300, 15, 18, 14, tx1 }, { 2, 7, 1, 17, 0, NULL },
+};
+static tbr_rec_vertices_header o_vh;
+static tbr_rec_vertex_group o_vg[2];
+
 static void make_records(void)
 {
+    memset(&o_vh, 0, sizeof(o_vh));
+    o_vh.draw_seq = 3;
+    o_vh.vs_id = 12;
+    o_vh.instance_id = 2;
+    o_vh.start_instance = 1;
+    o_vh.num_outputs = 3;
+    o_vh.position_slot = 0;
+    o_vh.nr_streams = 2;
+    o_vh.streams[0] = (tbr_rec_vertex_stream){ 40, 0, 0, 16, 8, 104, 0 };
+    o_vh.streams[1] = (tbr_rec_vertex_stream){ 0, 1, 8, 16, 8, 104, 3 };
+    o_vh.fetched = 6;
+    o_vh.count = 2;
+    memset(o_vg, 0, sizeof(o_vg));
+    o_vg[0].path = 7;
+    o_vg[0].n = 4;
+    o_vg[1].path = 8;
+    o_vg[1].n = 2;
+    const uint32_t idx[6] = { 100, 3, 70000, 0, 4000000000u, 5 };
+    for (int i = 0; i < 6; i++) {
+        tbr_rec_vertex_group *g = &o_vg[i / 4];
+        g->index[i % 4] = idx[i];
+        for (int k = 0; k < 4; k++)
+            g->pos[i % 4][k] = rndf();
+        g->out_hash[i % 4] = rnd();
+    }
+    uint32_t nanbits = 0x7fc12345u;
+    memcpy(&o_vg[1].pos[1][3], &nanbits, 4);
     o_fe.frame = 7;
     o_fe.width = 320;
     o_fe.height = 240;
@@ -258,6 +305,29 @@ static void check_truncations(uint16_t type, const uint8_t *p, size_t n)
             rc = tbr_rec_path_decode(p, cut, &x);
             break;
         }
+        case TBR_REC_TEXELS: {
+            tbr_cursor c;
+            tbr_rec_texels_header h;
+            tbr_rec_texfetch f;
+            static tbr_rec_texel t[64];
+            rc = tbr_rec_texels_open(&c, p, cut, &h);
+            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
+                rc = tbr_rec_texels_next(&c, &h, &f, t, 64);
+            if (rc == 0)
+                rc = tbr_rec_texels_close(&c);
+            break;
+        }
+        case TBR_REC_VERTICES: {
+            tbr_cursor c;
+            static tbr_rec_vertices_header h;
+            tbr_rec_vertex_group g;
+            rc = tbr_rec_vertices_open(&c, p, cut, &h);
+            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
+                rc = tbr_rec_vertices_next(&c, &h, &g);
+            if (rc == 0)
+                rc = tbr_rec_vertices_close(&c);
+            break;
+        }
         case TBR_REC_QUADS: {
             tbr_cursor c;
             tbr_rec_quads_header h;
@@ -326,6 +396,8 @@ int main(void)
     PUT(TBR_REC_TILE, tbr_rec_tile_encode(&b, &o_ti));
     PUT(TBR_REC_FLUSH, tbr_rec_flush_encode(&b, &o_fl));
     PUT(TBR_REC_UNSUPPORTED, tbr_rec_unsupported_encode(&b, &o_un));
+    PUT(TBR_REC_TEXELS, tbr_rec_texels_encode(&b, 3, o_tf, 3));
+    PUT(TBR_REC_VERTICES, tbr_rec_vertices_encode(&b, &o_vh, o_vg));
     PUT(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &o_de));
     {
         tbr_rec_path pth = { .id = 4, .shader_id = 9, .stage = TBR_REC_STAGE_FS, .truncated = 1,
@@ -344,6 +416,14 @@ int main(void)
     tbr_rec_tile badt = o_ti;
     badt.kind = 9;
     CHECK(tbr_rec_tile_encode(&b, &badt) != 0);
+    tbr_rec_texel badtx[1] = { { 4, 0, 0, 0, 0 } };
+    tbr_rec_texfetch badf = { 0, 0, 0, 1, 1, badtx };
+    CHECK(tbr_rec_texels_encode(&b, 0, &badf, 1) != 0);
+    tbr_rec_vertex_group badg = o_vg[0];
+    badg.n = 5;
+    CHECK(tbr_rec_vertices_encode(&b, &o_vh, &badg) != 0);
+    badg.n = 0;
+    CHECK(tbr_rec_vertices_encode(&b, &o_vh, &badg) != 0);
 
     tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
     if (!r) {
@@ -506,6 +586,55 @@ int main(void)
             for (uint32_t i = 0; i < x.n && i < 5; i++)
                 CHECK(tbr_rec_path_pc(&x, i) == path_pc[i] && tbr_rec_path_mask(&x, i) == path_mask[i]);
             CHECK(tbr_rec_path_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_TEXELS: {
+            tbr_cursor c;
+            tbr_rec_texels_header h;
+            static tbr_rec_texel t[64];
+            CHECK(tbr_rec_texels_open(&c, p, n, &h) == 0);
+            CHECK(h.draw_seq == 3 && h.count == 3);
+            for (uint32_t i = 0; i < h.count && i < 3; i++) {
+                tbr_rec_texfetch f;
+                CHECK(tbr_rec_texels_next(&c, &h, &f, t, 64) == 0);
+                CHECK(f.quad == o_tf[i].quad && f.pc == o_tf[i].pc && f.unit == o_tf[i].unit &&
+                      f.resource_id == o_tf[i].resource_id && f.n_texels == o_tf[i].n_texels);
+                for (uint32_t k = 0; k < f.n_texels && k < o_tf[i].n_texels; k++)
+                    CHECK(same_bits(&t[k], &o_tf[i].texels[k], sizeof(t[k])));
+            }
+            CHECK(tbr_rec_texels_close(&c) == 0);
+            /* too small a caller buffer is refused */
+            tbr_rec_texfetch f;
+            CHECK(tbr_rec_texels_open(&c, p, n, &h) == 0);
+            CHECK(tbr_rec_texels_next(&c, &h, &f, t, 12) != 0);
+            /* trailing byte */
+            CHECK(tbr_rec_texels_open(&c, longer, n + 1, &h) == 0);
+            int rc = 0;
+            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
+                rc = tbr_rec_texels_next(&c, &h, &f, t, 64);
+            CHECK(rc == 0 && tbr_rec_texels_close(&c) != 0);
+            break;
+        }
+        case TBR_REC_VERTICES: {
+            tbr_cursor c;
+            static tbr_rec_vertices_header h;
+            CHECK(tbr_rec_vertices_open(&c, p, n, &h) == 0);
+            tbr_rec_vertices_header hh = h;
+            hh.prev_index = 0;
+            CHECK(same_bits(&hh, &o_vh, sizeof(hh)));
+            for (uint32_t i = 0; i < h.count && i < 2; i++) {
+                tbr_rec_vertex_group g;
+                CHECK(tbr_rec_vertices_next(&c, &h, &g) == 0);
+                CHECK(same_bits(&g, &o_vg[i], sizeof(g)));
+            }
+            CHECK(tbr_rec_vertices_close(&c) == 0);
+            CHECK(tbr_rec_vertices_open(&c, longer, n + 1, &h) == 0);
+            int rc = 0;
+            for (uint32_t i = 0; rc == 0 && i < h.count; i++) {
+                tbr_rec_vertex_group g;
+                rc = tbr_rec_vertices_next(&c, &h, &g);
+            }
+            CHECK(rc == 0 && tbr_rec_vertices_close(&c) != 0);
             break;
         }
         default:

@@ -4,7 +4,10 @@
 # (status=ok, nothing unsupported), frames_recorded = apitrace's FramesCount, every
 # reference PNG equals `eglretrace -s` through the same Mesa (library not loaded),
 # every record decodes and the per-frame/per-draw totals agree, and every shaded quad
-# has an executed-path record. Where the trace stays within what the test's
+# has an executed-path record; every TEXELS fetch belongs to a shaded quad whose path
+# contains the fetch's pc, every VS group has a PATH, non-indexed draws shade all their
+# vertices, indexed chunks have unique indices; mipmap: texels in the mipmap-generation
+# (internal) draws and trilinear 8-texel footprints. Where the trace stays within what the test's
 # re-render model implements (one render target, simple blends), a re-render from
 # the trace alone must equal the reference PNGs bit for bit.
 #
@@ -43,6 +46,20 @@ for t in "${list[@]}"; do
   "$check" counts "$n/out/activity.tbrt" > "$n/counts.txt" || fail "$n: trace decode / totals"
   grep -qx "frames=$frames" "$n/counts.txt" || fail "$n: trace frame count"
   if grep -q '_shaded_quads_without_path=[1-9]' "$n/counts.txt"; then fail "$n: shaded quads without PATH"; fi
+  # texels tied to shaded quads + pcs of their paths; every VS group has a PATH;
+  # non-indexed draws shade each vertex of the draw; indexed chunks hold unique indices
+  for k in texel_fetches_bad vertex_groups_without_path vertex_draw_mismatch vertex_indexed_duplicates; do
+    if grep -q "_${k}=[1-9]" "$n/counts.txt"; then grep "_${k}=" "$n/counts.txt"; fail "$n: $k"; fi
+  done
+  grep -q '_vertex_groups=[1-9]' "$n/counts.txt" || fail "$n: no vertex records"
+  tx=$(sed -n 's/^frame[0-9]*_texels=//p' "$n/counts.txt" | paste -sd+ | bc)
+  txi=$(sed -n 's/^frame[0-9]*_texels_internal=//p' "$n/counts.txt" | paste -sd+ | bc)
+  tl8=$(sed -n 's/^frame[0-9]*_texel_lanes_8=//p' "$n/counts.txt" | paste -sd+ | bc)
+  echo "$n: texels $tx (internal draws $txi), trilinear lanes ${tl8:-0}, vertices $(sed -n 's/^frame[0-9]*_vertices=//p' "$n/counts.txt" | paste -sd+ | bc)"
+  if [ "$n" = mipmap ]; then
+    [ "${txi:-0}" -gt 0 ] || fail "mipmap: no texels in the mipmap-generation (internal) draws"
+    [ "${tl8:-0}" -gt 0 ] || fail "mipmap: no trilinear (8-texel) footprints"
+  fi
   "$check" rerender "$n/out/activity.tbrt" "$n/out" > "$n/rerender.txt" 2>&1
   rc=$?
   if grep -q '^rerender_unsupported=0$' "$n/rerender.txt"; then

@@ -11,7 +11,8 @@ static const char *const type_names[TBR_REC_TYPE_COUNT] = {
     [TBR_REC_DRAW_END] = "DRAW_END",     [TBR_REC_PRIM] = "PRIM",
     [TBR_REC_QUADS] = "QUADS",           [TBR_REC_TILE] = "TILE",
     [TBR_REC_FLUSH] = "FLUSH",           [TBR_REC_UNSUPPORTED] = "UNSUPPORTED",
-    [TBR_REC_PATH] = "PATH",
+    [TBR_REC_PATH] = "PATH",             [TBR_REC_TEXELS] = "TEXELS",
+    [TBR_REC_VERTICES] = "VERTICES",
 };
 
 const char *tbr_rec_type_name(uint16_t type)
@@ -728,4 +729,265 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
         return -1;
     r->entries = tbr_cursor_bytes(&c, (size_t)r->n * 3);
     return finish(&c);
+}
+
+/* ---- TEXELS --------------------------------------------------------------- */
+
+#define TX_QUAD 0x01u   /* group = 2x2 footprint (x0,y0) (x1,y0) (x0,y1) (x1,y1) */
+#define TX_NEWLL 0x08u  /* level and layer follow */
+#define TX_LANE_SHIFT 1
+
+static int tx_is_quad(const tbr_rec_texel *t, uint32_t left)
+{
+    if (left < 4)
+        return 0;
+    for (int k = 1; k < 4; k++)
+        if (t[k].lane != t[0].lane || t[k].level != t[0].level || t[k].layer != t[0].layer)
+            return 0;
+    return t[1].y == t[0].y && t[2].x == t[0].x && t[3].x == t[1].x && t[3].y == t[2].y;
+}
+
+int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch *f, uint32_t count)
+{
+    put_u(b, draw_seq);
+    put_u(b, count);
+    uint32_t prev_quad = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const tbr_rec_texfetch *x = &f[i];
+        if (x->n_texels > TBR_REC_MAX_TEXELS_PER_FETCH || (x->n_texels && !x->texels))
+            return -1;
+        put_s(b, (int64_t)x->quad - (int64_t)prev_quad);
+        prev_quad = x->quad;
+        put_u(b, x->pc);
+        put_u(b, x->unit);
+        put_u(b, x->resource_id);
+        put_u(b, x->n_texels);
+        uint32_t level = 0, layer = 0;
+        int64_t px = 0, py = 0;
+        for (uint32_t k = 0; k < x->n_texels;) {
+            const tbr_rec_texel *t = &x->texels[k];
+            if (t->lane > 3)
+                return -1;
+            int quad = tx_is_quad(t, x->n_texels - k);
+            int newll = t->level != level || t->layer != layer;
+            tbr_buf_put_u8(b, (uint8_t)((quad ? TX_QUAD : 0) | (t->lane << TX_LANE_SHIFT) |
+                                        (newll ? TX_NEWLL : 0)));
+            if (newll) {
+                put_u(b, t->level);
+                put_u(b, t->layer);
+                level = t->level;
+                layer = t->layer;
+            }
+            put_s(b, (int64_t)t->x - px);
+            put_s(b, (int64_t)t->y - py);
+            px = t->x;
+            py = t->y;
+            if (quad) {
+                put_s(b, (int64_t)t[1].x - t->x);
+                put_s(b, (int64_t)t[2].y - t->y);
+                k += 4;
+            } else {
+                k += 1;
+            }
+        }
+    }
+    return done(b, 0);
+}
+
+int tbr_rec_texels_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_texels_header *h)
+{
+    tbr_cursor_init(c, p, n);
+    memset(h, 0, sizeof(*h));
+    h->draw_seq = get_u(c);
+    h->count = get_u(c);
+    /* every fetch takes at least 5 bytes */
+    if (!tbr_cursor_ok(c) || (uint64_t)h->count * 5 > tbr_cursor_remaining(c))
+        return -1;
+    return 0;
+}
+
+static int32_t get_s32(tbr_cursor *c)
+{
+    int64_t v = tbr_cursor_svarint(c);
+    if (v < INT32_MIN || v > INT32_MAX) {
+        tbr_cursor_fail(c);
+        return 0;
+    }
+    return (int32_t)v;
+}
+
+int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetch *f, tbr_rec_texel *texels, uint32_t cap)
+{
+    memset(f, 0, sizeof(*f));
+    int64_t q = (int64_t)h->prev_quad + tbr_cursor_svarint(c);
+    if (q < 0 || q > UINT32_MAX) {
+        tbr_cursor_fail(c);
+        return -1;
+    }
+    f->quad = (uint32_t)q;
+    h->prev_quad = f->quad;
+    f->pc = get_u(c);
+    f->unit = get_u(c);
+    f->resource_id = get_u(c);
+    f->n_texels = get_u(c);
+    if (!tbr_cursor_ok(c) || f->n_texels > cap || f->n_texels > TBR_REC_MAX_TEXELS_PER_FETCH ||
+        (f->n_texels && !texels)) {
+        tbr_cursor_fail(c);
+        return -1;
+    }
+    f->texels = texels;
+    uint32_t level = 0, layer = 0;
+    int64_t px = 0, py = 0;
+    for (uint32_t k = 0; k < f->n_texels;) {
+        uint8_t hdr = tbr_cursor_u8(c);
+        if (!tbr_cursor_ok(c) || (hdr & ~(TX_QUAD | TX_NEWLL | (3u << TX_LANE_SHIFT)))) {
+            tbr_cursor_fail(c);
+            return -1;
+        }
+        if (hdr & TX_NEWLL) {
+            uint32_t nl = get_u(c), ny = get_u(c);
+            if (nl == level && ny == layer) { /* canonical: NEWLL only on change */
+                tbr_cursor_fail(c);
+                return -1;
+            }
+            level = nl;
+            layer = ny;
+        }
+        int64_t x = px + tbr_cursor_svarint(c);
+        int64_t y = py + tbr_cursor_svarint(c);
+        if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) {
+            tbr_cursor_fail(c);
+            return -1;
+        }
+        px = x;
+        py = y;
+        uint32_t lane = (hdr >> TX_LANE_SHIFT) & 3u;
+        tbr_rec_texel t0 = { lane, level, layer, (int32_t)x, (int32_t)y };
+        if (hdr & TX_QUAD) {
+            int64_t x1 = x + get_s32(c), y1 = y + get_s32(c);
+            if (f->n_texels - k < 4 || x1 < INT32_MIN || x1 > INT32_MAX || y1 < INT32_MIN ||
+                y1 > INT32_MAX) {
+                tbr_cursor_fail(c);
+                return -1;
+            }
+            texels[k] = t0;
+            texels[k + 1] = t0;
+            texels[k + 1].x = (int32_t)x1;
+            texels[k + 2] = t0;
+            texels[k + 2].y = (int32_t)y1;
+            texels[k + 3] = texels[k + 1];
+            texels[k + 3].y = (int32_t)y1;
+            k += 4;
+        } else {
+            texels[k++] = t0;
+        }
+    }
+    return tbr_cursor_ok(c) ? 0 : -1;
+}
+
+int tbr_rec_texels_close(tbr_cursor *c)
+{
+    return finish(c);
+}
+
+/* ---- VERTICES ------------------------------------------------------------- */
+
+int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
+                            const tbr_rec_vertex_group *g)
+{
+    if (h->nr_streams > TBR_REC_MAX_STREAMS || (h->count && !g))
+        return -1;
+    put_u(b, h->draw_seq);
+    put_u(b, h->vs_id);
+    put_u(b, h->instance_id);
+    put_u(b, h->start_instance);
+    put_u(b, h->num_outputs);
+    put_u(b, (uint64_t)h->position_slot + 1 > UINT32_MAX ? 0 : (uint64_t)h->position_slot + 1);
+    put_u(b, h->nr_streams);
+    for (uint32_t i = 0; i < h->nr_streams; i++) {
+        const tbr_rec_vertex_stream *s = &h->streams[i];
+        put_u(b, s->resource_id);
+        put_u(b, s->buffer_index);
+        put_u(b, s->offset);
+        put_u(b, s->stride);
+        put_u(b, s->size);
+        put_u(b, s->format);
+        put_u(b, s->instance_divisor);
+    }
+    put_u(b, h->fetched);
+    put_u(b, h->count);
+    int64_t prev = 0;
+    for (uint32_t i = 0; i < h->count; i++) {
+        if (g[i].n < 1 || g[i].n > 4)
+            return -1;
+        put_u(b, g[i].path);
+        put_u(b, g[i].n);
+        for (uint32_t j = 0; j < g[i].n; j++) {
+            put_s(b, (int64_t)g[i].index[j] - prev);
+            prev = g[i].index[j];
+            for (int k = 0; k < 4; k++)
+                put_f(b, g[i].pos[j][k]);
+            tbr_buf_put_u32(b, g[i].out_hash[j]);
+        }
+    }
+    return done(b, 0);
+}
+
+int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_vertices_header *h)
+{
+    tbr_cursor_init(c, p, n);
+    memset(h, 0, sizeof(*h));
+    h->draw_seq = get_u(c);
+    h->vs_id = get_u(c);
+    h->instance_id = get_u(c);
+    h->start_instance = get_u(c);
+    h->num_outputs = get_u(c);
+    h->position_slot = get_u(c) - 1u; /* 0 -> UINT32_MAX */
+    if (get_u_max(c, TBR_REC_MAX_STREAMS, &h->nr_streams))
+        return -1;
+    for (uint32_t i = 0; i < h->nr_streams; i++) {
+        tbr_rec_vertex_stream *s = &h->streams[i];
+        s->resource_id = get_u(c);
+        s->buffer_index = get_u(c);
+        s->offset = get_u(c);
+        s->stride = get_u(c);
+        s->size = get_u(c);
+        s->format = get_u(c);
+        s->instance_divisor = get_u(c);
+    }
+    h->fetched = get_u(c);
+    h->count = get_u(c);
+    /* a group takes at least 2 + 21 bytes */
+    if (!tbr_cursor_ok(c) || (uint64_t)h->count * 23 > tbr_cursor_remaining(c))
+        return -1;
+    return 0;
+}
+
+int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_vertex_group *g)
+{
+    memset(g, 0, sizeof(*g));
+    g->path = get_u(c);
+    g->n = get_u(c);
+    if (!tbr_cursor_ok(c) || g->n < 1 || g->n > 4) {
+        tbr_cursor_fail(c);
+        return -1;
+    }
+    for (uint32_t j = 0; j < g->n; j++) {
+        int64_t v = (int64_t)h->prev_index + tbr_cursor_svarint(c);
+        if (v < 0 || v > UINT32_MAX) {
+            tbr_cursor_fail(c);
+            return -1;
+        }
+        g->index[j] = (uint32_t)v;
+        h->prev_index = g->index[j];
+        for (int k = 0; k < 4; k++)
+            g->pos[j][k] = get_f(c);
+        g->out_hash[j] = tbr_cursor_u32(c);
+    }
+    return tbr_cursor_ok(c) ? 0 : -1;
+}
+
+int tbr_rec_vertices_close(tbr_cursor *c)
+{
+    return finish(c);
 }

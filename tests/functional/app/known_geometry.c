@@ -103,6 +103,12 @@ int main(int argc, char **argv)
         printf("frame0_blended_fragments=76800\n");
         printf("frame1_draws=3\nframe1_fragments=43200\nframe1_depth_passed=42400\n");
         printf("frame2_draws=3\nframe2_fragments=4139\nframe2_blended_fragments=2091\n");
+        /* vertices: non-indexed draws of 6 (rect), 3 (points), 2 (line) vertices, shaded
+         * 4 at a time: frame 0 one rect, frame 1 three, frame 2 rect + points + line */
+        printf("frame0_vertices=6\nframe0_vertex_groups=2\nframe1_vertices=18\n");
+        printf("frame1_vertex_groups=6\nframe2_vertices=11\nframe2_vertex_groups=4\n");
+        for (int f = 0; f < 3; f++)
+            printf("frame%d_vertex_groups_without_path=0\nframe%d_vertex_draw_mismatch=0\n", f, f);
         return 0;
     }
     EGLDisplay dpy = EGL_NO_DISPLAY;

@@ -37,6 +37,10 @@ extern "C" {
 /* Schema version, stored in the container metadata as "records_schema=N".
  * A reader must refuse a different major. */
 #define TBR_RECORDS_SCHEMA_VERSION 1
+/* Minor version (container metadata records_schema_minor): record types added
+ * compatibly; readers skip types they do not know. 0: types 1-15;
+ * 1: + TEXELS (16), VERTICES (17). */
+#define TBR_RECORDS_SCHEMA_MINOR 1
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
@@ -54,6 +58,8 @@ enum tbr_rec_type {
     TBR_REC_FLUSH = 13,         /* pipe->flush */
     TBR_REC_UNSUPPORTED = 14,   /* a feature the recorder does not model was used */
     TBR_REC_PATH = 15,          /* a distinct executed instruction path of a shader */
+    TBR_REC_TEXELS = 16,        /* texels read by texture instructions of shaded quads (minor 1) */
+    TBR_REC_VERTICES = 17,      /* vertex fetches, VS paths and outputs of a fetch run (minor 1) */
     TBR_REC_TYPE_COUNT
 };
 
@@ -289,6 +295,70 @@ int tbr_rec_unsupported_encode(tbr_buf *b, const tbr_rec_unsupported *r);
 int tbr_rec_unsupported_decode(const uint8_t *p, size_t n, tbr_rec_unsupported *r);
 int tbr_rec_path_encode(tbr_buf *b, const tbr_rec_path *r);
 int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r);
+
+/* ---- TEXELS (16) ----------------------------------------------------------
+ * Texels read by softpipe's sampler for the quads of one draw: for each
+ * execution of a texture instruction on a quad (a "fetch"), every texel
+ * the filter read, per lane, in the order softpipe read them. */
+#define TBR_REC_MAX_TEXELS_PER_FETCH 65536u
+typedef struct tbr_rec_texel {
+    uint32_t lane;           /* 0..3: fragment of the quad (helper lanes included) */
+    uint32_t level, layer;   /* mip level; layer/face/slice as the texture tile cache addresses it */
+    int32_t x, y;            /* integer texel coordinates within the level (buffers: element in x) */
+} tbr_rec_texel;
+
+typedef struct tbr_rec_texfetch {
+    uint32_t quad;           /* ordinal of the quad within the draw (0-based, QUADS order) */
+    uint32_t pc;             /* TGSI pc of the texture instruction */
+    uint32_t unit;           /* sampler view slot (DRAW textures[].unit) */
+    uint32_t resource_id;
+    uint32_t n_texels;
+    const tbr_rec_texel *texels; /* encode: input; decode: the caller's buffer */
+} tbr_rec_texfetch;
+
+typedef struct tbr_rec_texels_header {
+    uint32_t draw_seq, count; /* count = fetches */
+    uint32_t prev_quad;       /* decoder state */
+} tbr_rec_texels_header;
+
+int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch *f, uint32_t count);
+int tbr_rec_texels_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_texels_header *h);
+/* texels: caller buffer of cap entries (TBR_REC_MAX_TEXELS_PER_FETCH always suffices) */
+int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetch *f, tbr_rec_texel *texels, uint32_t cap);
+int tbr_rec_texels_close(tbr_cursor *c);
+
+/* ---- VERTICES (17) --------------------------------------------------------
+ * One draw-module vertex fetch run: the fetch layout (vertex elements), then
+ * every vertex-shader execution (up to 4 vertices) in order. */
+#define TBR_REC_MAX_STREAMS 32u
+typedef struct tbr_rec_vertex_stream {
+    uint32_t resource_id;    /* 0: user memory */
+    uint32_t buffer_index, offset, stride, size, format, instance_divisor;
+} tbr_rec_vertex_stream;
+
+typedef struct tbr_rec_vertices_header {
+    uint32_t draw_seq, vs_id, instance_id, start_instance;
+    uint32_t num_outputs, position_slot; /* position_slot = UINT32_MAX: none */
+    uint32_t nr_streams;
+    tbr_rec_vertex_stream streams[TBR_REC_MAX_STREAMS];
+    uint32_t fetched;        /* vertices fetched by the run */
+    uint32_t count;          /* vertex groups that follow */
+    uint32_t prev_index;     /* decoder state */
+} tbr_rec_vertices_header;
+
+typedef struct tbr_rec_vertex_group {
+    uint32_t path;           /* PATH id (stage 0) of the VS execution */
+    uint32_t n;              /* 1..4 vertices */
+    uint32_t index[4];       /* fetched vertex index per lane */
+    float pos[4][4];         /* clip-space position output per lane */
+    uint32_t out_hash[4];    /* FNV-1a 32 of the other outputs' raw bits per lane */
+} tbr_rec_vertex_group;
+
+int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
+                            const tbr_rec_vertex_group *g);
+int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_vertices_header *h);
+int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_vertex_group *g);
+int tbr_rec_vertices_close(tbr_cursor *c);
 
 /* QUADS is streamed: header, then `count` quads.
  * Encode: tbr_rec_quads_begin() writes a header with a count placeholder;

@@ -31,13 +31,14 @@
 extern "C" {
 #endif
 
-#define TBR_MESA_HOOKS_VERSION 1u
+#define TBR_MESA_HOOKS_VERSION 2u /* 2: texels, vertices */
 #define TBR_MESA_HOOKS_SYMBOL "tbr_mesa_hooks_get"
 
 #define TBR_HOOK_MAX_CBUFS 8u
 #define TBR_HOOK_MAX_TEXTURES 16u   /* fragment shader units recorded */
 #define TBR_HOOK_MAX_CONSTBUFS 4u   /* constant buffer slots recorded per stage */
 #define TBR_HOOK_MAX_ATTRIBS 32u    /* setup vertex attributes (incl. position) */
+#define TBR_HOOK_MAX_STREAMS 32u    /* vertex elements (PIPE_MAX_ATTRIBS) */
 
 /* A Gallium resource (texture, render target or buffer). id is a process-wide
  * counter assigned at creation, never reused. */
@@ -241,6 +242,60 @@ struct tbr_hook_tile {
     uint32_t tile_size;   /* 64 */
 };
 
+/* One texel read by softpipe's sampler for a fragment quad: every access to the
+ * texture tile cache (get_texel_*_no_border), in the order the filter made
+ * them. Texels outside the level (border color) read no memory and are not
+ * reported. Coordinates are those the tile cache is addressed with: level,
+ * layer (2D: the view's first layer; array: layer; cube: 6*layer+face; 3D: z;
+ * 1D array: 0, with y = layer), integer x, y (buffers: element index in x). */
+struct tbr_hook_texel {
+    uint32_t slot;        /* index in the quad batch of the quads() call just made */
+    uint32_t fetch;       /* sampler call number within the batch (one per texture instruction execution) */
+    uint32_t pc;          /* TGSI pc of the texture instruction */
+    uint32_t unit;        /* sampler view slot */
+    uint32_t lane;        /* 0..3: the quad fragment whose sample needed the texel */
+    uint32_t resource_id;
+    uint32_t level, layer;
+    int32_t x, y;
+};
+
+/* A vertex element as the draw module fetches it: the element of vertex index
+ * i is read at byte offset + i * stride of the resource (instance_divisor != 0:
+ * index = start_instance + instance_id / instance_divisor). */
+struct tbr_hook_vertex_stream {
+    struct tbr_hook_resource res; /* res.id == 0: user memory (client-side array) */
+    uint32_t buffer_index;/* vertex buffer slot */
+    uint32_t offset;      /* buffer_offset + src_offset (bytes) */
+    uint32_t stride;      /* bytes */
+    uint32_t size;        /* bytes read per vertex (util_format_get_blocksize(src_format)) */
+    uint32_t format;      /* enum pipe_format of the element */
+    uint32_t instance_divisor;
+};
+
+/* One execution of the vertex shader on up to 4 vertices (tgsi_exec lanes). */
+struct tbr_hook_vertex_group {
+    uint32_t path_id;     /* exec_path id of the executed VS instruction stream */
+    uint32_t n;           /* vertices (lanes) 1..4 */
+    uint32_t index[4];    /* vertex index fetched for each lane (after index bias and the
+                           * draw module's clamp to max_index) */
+    float pos[4][4];      /* [lane][xyzw]: clip-space position output */
+    uint32_t out_hash[4]; /* per lane: FNV-1a 32 of the raw bytes of every other output
+                           * (slot order, x,y,z,w f32 little-endian) */
+};
+
+/* The vertices of one vertex-fetch run (one draw-module chunk): fetch layout,
+ * then the VS groups in execution order. */
+struct tbr_hook_vertices {
+    uint32_t vs_id;
+    uint32_t instance_id, start_instance;
+    uint32_t num_outputs, position_slot; /* VS outputs (position_slot = ~0u if none) */
+    uint32_t nr_streams;
+    struct tbr_hook_vertex_stream streams[TBR_HOOK_MAX_STREAMS];
+    uint32_t fetched;     /* vertices fetched by the run */
+    uint32_t n_groups;
+    const struct tbr_hook_vertex_group *groups;
+};
+
 typedef void (*tbr_gl_proc)(void);
 
 struct tbr_hook_context_info {
@@ -286,6 +341,12 @@ struct tbr_mesa_hooks {
      * path's id in the current frame (identical sequences get the same id). */
     uint32_t (*exec_path)(uint32_t shader_id, uint32_t stage, const uint16_t *pc,
                           const uint8_t *mask, uint32_t n, uint32_t truncated);
+    /* version 2 */
+    /* Texels read while shading the quads of the quads() call just made
+     * (called right after it, only if there were any). */
+    void (*texels)(const struct tbr_hook_texel *t, uint32_t n);
+    /* Vertex fetch + vertex shading of one draw-module chunk. */
+    void (*vertices)(const struct tbr_hook_vertices *v);
 };
 
 typedef const struct tbr_mesa_hooks *(*tbr_mesa_hooks_get_fn)(void);

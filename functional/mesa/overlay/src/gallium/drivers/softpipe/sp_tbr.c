@@ -22,6 +22,7 @@
 #include "tgsi/tgsi_parse.h"
 #include "tgsi/tgsi_scan.h"
 #include "nir.h"
+#include "draw/draw_private.h"
 #include "util/format/u_format.h"
 #include "util/u_math.h"
 #include "util/u_memory.h"
@@ -40,6 +41,9 @@
 
 const struct tbr_mesa_hooks *sp_tbr_hooks;
 static unsigned sp_tbr_next_id;
+bool sp_tbr_tex_on;
+unsigned sp_tbr_tex_lane;
+static struct sp_tbr *sp_tbr_tex_t; /* context whose FS run enabled sp_tbr_tex_on */
 
 struct sp_tbr {
    struct softpipe_context *sp;
@@ -62,9 +66,83 @@ struct sp_tbr {
    bool path_truncated;
    uint16_t path_pc[SP_TBR_MAX_PATH];
    uint8_t path_mask[SP_TBR_MAX_PATH];
+   /* texels read while shading the current quad batch */
+   int cur_pc;
+   unsigned tex_unit, tex_fetch;
+   struct tbr_hook_texel *texels;
+   unsigned ntexels, texels_cap;
+   bool texels_lost;
+   /* vertices of the current fetch run */
+   bool vs_active;
+   uint32_t vs_pos_slot, vs_num_outputs;
+   struct tbr_hook_vertices verts;
+   uint32_t *vidx;
+   unsigned vidx_cap, vcount, vpos;
+   struct tbr_hook_vertex_group *groups;
+   unsigned groups_cap;
 };
 
+static bool grow(void **buf, unsigned *cap, unsigned need, size_t elem);
+static void vs_flush(struct sp_tbr *t);
+static uint32_t fnv1a(uint32_t h, uint32_t v);
+
 #ifdef TGSI_EXEC_TBR_HOOK
+static void
+path_add(struct sp_tbr *t, const struct tgsi_exec_machine *m, int pc)
+{
+   if (t->path_len < SP_TBR_MAX_PATH) {
+      t->path_pc[t->path_len] = (uint16_t)pc;
+      t->path_mask[t->path_len] = (uint8_t)(m->ExecMask & m->NonHelperMask & ~m->KillMask & 0xf);
+      t->path_len++;
+   } else {
+      t->path_truncated = true;
+   }
+}
+
+/* tgsi_exec callback for the draw module's vertex shader machine: one run =
+ * up to 4 vertices of the current fetch run, in order. */
+static void
+vs_exec_hook(void *data, const struct tgsi_exec_machine *m, int pc)
+{
+   struct sp_tbr *t = data;
+   if (!t->vs_active)
+      return;
+   if (pc == -1) {
+      t->path_len = 0;
+      t->path_truncated = false;
+      return;
+   }
+   if (pc >= 0) {
+      path_add(t, m, pc);
+      return;
+   }
+   if (!grow((void **)&t->groups, &t->groups_cap, t->verts.n_groups + 1, sizeof(*t->groups))) {
+      sp_tbr_hooks->unsupported("vertices_dropped");
+      return;
+   }
+   struct tbr_hook_vertex_group *g = &t->groups[t->verts.n_groups++];
+   memset(g, 0, sizeof(*g));
+   g->path_id = sp_tbr_hooks->exec_path(t->verts.vs_id, TBR_HOOK_STAGE_VS, t->path_pc,
+                                        t->path_mask, t->path_len, t->path_truncated);
+   g->n = util_bitcount(m->NonHelperMask & 0xf);
+   for (unsigned j = 0; j < g->n; j++) {
+      g->index[j] = t->vpos + j < t->vcount ? t->vidx[t->vpos + j] : ~0u;
+      uint32_t h = 2166136261u;
+      for (unsigned slot = 0; slot < t->vs_num_outputs && slot < PIPE_MAX_SHADER_OUTPUTS; slot++) {
+         for (unsigned c = 0; c < 4; c++) {
+            if (slot == t->vs_pos_slot)
+               g->pos[j][c] = m->Outputs[slot].xyzw[c].f[j];
+            else
+               h = fnv1a(h, m->Outputs[slot].xyzw[c].u[j]);
+         }
+      }
+      g->out_hash[j] = h;
+   }
+   t->vpos += g->n;
+   if (t->vpos >= t->vcount)
+      vs_flush(t);
+}
+
 /* tgsi_exec callback for the fragment shader machine: the shading stage runs
  * the quads in the order it received them (shade_slot[]). */
 static void
@@ -77,29 +155,138 @@ fs_exec_hook(void *data, const struct tgsi_exec_machine *m, int pc)
       t->cur_slot = t->shade_pos < t->shade_n ? (int)t->shade_slot[t->shade_pos++] : -1;
       t->path_len = 0;
       t->path_truncated = false;
+      t->cur_pc = -1;
+      sp_tbr_tex_on = t->cur_slot >= 0;
+      sp_tbr_tex_t = t;
       return;
    }
    if (t->cur_slot < 0)
       return;
+   t->cur_pc = pc;
    if (pc == -2) {
+      sp_tbr_tex_on = false;
       t->slot[t->cur_slot].path_id =
          sp_tbr_hooks->exec_path(t->draw.fs_id, TBR_HOOK_STAGE_FS, t->path_pc, t->path_mask,
                                  t->path_len, t->path_truncated);
       t->cur_slot = -1;
       return;
    }
-   if (t->path_len < SP_TBR_MAX_PATH) {
-      t->path_pc[t->path_len] = (uint16_t)pc;
-      t->path_mask[t->path_len] = (uint8_t)(m->ExecMask & m->NonHelperMask & ~m->KillMask & 0xf);
-      t->path_len++;
-   } else {
-      t->path_truncated = true;
-   }
+   path_add(t, m, pc);
 }
 #endif
 
 static void
 set_shade_list(struct sp_tbr *t, struct quad_header *quads[], unsigned nr);
+static unsigned new_id(void);
+
+/* ------------------------------------------------------------------------ */
+/* Texels (sp_tex_sample.c calls these while sp_tbr_tex_on)                 */
+/* ------------------------------------------------------------------------ */
+
+void
+sp_tbr_tex_fetch(unsigned unit)
+{
+   struct sp_tbr *t = sp_tbr_tex_t;
+   t->tex_unit = unit;
+   t->tex_fetch++;
+   sp_tbr_tex_lane = 0;
+}
+
+static bool
+grow(void **buf, unsigned *cap, unsigned need, size_t elem)
+{
+   if (need <= *cap)
+      return true;
+   unsigned ncap = *cap ? *cap : 256;
+   while (ncap < need) {
+      if (ncap > (1u << 26))
+         return false;
+      ncap *= 2;
+   }
+   void *n = REALLOC(*buf, (size_t)*cap * elem, (size_t)ncap * elem);
+   if (!n)
+      return false;
+   *buf = n;
+   *cap = ncap;
+   return true;
+}
+
+void
+sp_tbr_texel(const struct pipe_sampler_view *view, unsigned level, unsigned layer, int x, int y)
+{
+   struct sp_tbr *t = sp_tbr_tex_t;
+   if (!t || t->cur_slot < 0 || !view->texture)
+      return;
+   if (!grow((void **)&t->texels, &t->texels_cap, t->ntexels + 1, sizeof(*t->texels))) {
+      if (!t->texels_lost)
+         sp_tbr_hooks->unsupported("texels_dropped");
+      t->texels_lost = true;
+      return;
+   }
+   struct softpipe_resource *spr = softpipe_resource(view->texture);
+   if (!spr->tbr_id)
+      spr->tbr_id = new_id();
+   struct tbr_hook_texel *e = &t->texels[t->ntexels++];
+   e->slot = (uint32_t)t->cur_slot;
+   e->fetch = t->tex_fetch;
+   e->pc = t->cur_pc < 0 ? 0 : (uint32_t)t->cur_pc;
+   e->unit = t->tex_unit;
+   e->lane = sp_tbr_tex_lane;
+   e->resource_id = spr->tbr_id;
+   e->level = level;
+   e->layer = layer;
+   e->x = x;
+   e->y = y;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Vertices: draw-module fetch hook + VS machine hook                       */
+/* ------------------------------------------------------------------------ */
+
+static void
+vs_flush(struct sp_tbr *t)
+{
+   if (!t->vcount && !t->verts.n_groups)
+      return;
+   t->verts.fetched = t->vcount;
+   t->verts.groups = t->groups;
+   sp_tbr_hooks->vertices(&t->verts);
+   t->vcount = t->vpos = 0;
+   t->verts.n_groups = 0;
+}
+
+static void
+vs_fetch_hook(void *data, const unsigned *elts, unsigned start, unsigned count)
+{
+   struct sp_tbr *t = data;
+   if (!t->vs_active)
+      return;
+   vs_flush(t);
+   if (!grow((void **)&t->vidx, &t->vidx_cap, count, sizeof(*t->vidx))) {
+      sp_tbr_hooks->unsupported("vertices_dropped");
+      return;
+   }
+   const struct draw_context *draw = t->sp->draw;
+   const unsigned max_index = draw->pt.max_index;
+   for (unsigned i = 0; i < count; i++) {
+      unsigned idx = elts ? elts[i] : start + i;
+      t->vidx[i] = MIN2(idx, max_index);
+   }
+   t->vcount = count;
+   t->vpos = 0;
+   t->verts.instance_id = draw->instance_id;
+   t->verts.start_instance = draw->start_instance;
+}
+
+static uint32_t
+fnv1a(uint32_t h, uint32_t v)
+{
+   for (unsigned b = 0; b < 4; b++) {
+      h ^= (v >> (8 * b)) & 0xffu;
+      h *= 16777619u;
+   }
+   return h;
+}
 
 static unsigned
 new_id(void)
@@ -363,8 +550,14 @@ in_run(struct quad_stage *qs, struct quad_header *quads[], unsigned nr)
    t->cur_slot = -1;
    if (!early)
       set_shade_list(t, quads, nr);
+   t->ntexels = 0;
+   t->tex_fetch = 0;
    qs->next->run(qs->next, quads, nr);
+   sp_tbr_tex_on = false;
    sp_tbr_hooks->quads(t->slot, nr);
+   if (t->ntexels)
+      sp_tbr_hooks->texels(t->texels, t->ntexels);
+   t->ntexels = 0;
    t->nslots = 0;
 }
 
@@ -510,8 +703,60 @@ sp_tbr_context_destroy(struct softpipe_context *sp)
    if (!sp->tbr)
       return;
    sp_tbr_hooks->context_destroy();
+   if (sp_tbr_tex_t == sp->tbr) {
+      sp_tbr_tex_t = NULL;
+      sp_tbr_tex_on = false;
+   }
+   FREE(sp->tbr->texels);
+   FREE(sp->tbr->vidx);
+   FREE(sp->tbr->groups);
    FREE(sp->tbr);
    sp->tbr = NULL;
+}
+
+/* Vertex fetch layout of the draw (softpipe's vertex elements and buffers) and
+ * the VS/fetch hooks. */
+static void
+fill_vertex_streams(struct sp_tbr *t)
+{
+   struct softpipe_context *sp = t->sp;
+   struct draw_context *draw = sp->draw;
+   struct tbr_hook_vertices *v = &t->verts;
+   memset(v, 0, sizeof(*v));
+   t->vcount = t->vpos = 0;
+   v->vs_id = t->draw.vs_id;
+   v->num_outputs = draw->vs.num_vs_outputs;
+   v->position_slot = draw->vs.position_output < v->num_outputs ? draw->vs.position_output : ~0u;
+   t->vs_num_outputs = v->num_outputs;
+   t->vs_pos_slot = v->position_slot;
+   const struct sp_velems_state *ve = sp->velems;
+   v->nr_streams = ve ? MIN2(ve->count, TBR_HOOK_MAX_STREAMS) : 0;
+   for (unsigned i = 0; i < v->nr_streams; i++) {
+      const struct pipe_vertex_element *e = &ve->velem[i];
+      struct tbr_hook_vertex_stream *o = &v->streams[i];
+      if (e->vertex_buffer_index >= PIPE_MAX_ATTRIBS)
+         continue;
+      const struct pipe_vertex_buffer *vb = &sp->vertex_buffer[e->vertex_buffer_index];
+      if (!vb->is_user_buffer && vb->buffer.resource)
+         fill_resource(&o->res, vb->buffer.resource);
+      o->buffer_index = e->vertex_buffer_index;
+      o->offset = vb->buffer_offset + e->src_offset;
+      o->stride = vb->stride;
+      o->size = util_format_get_blocksize(e->src_format);
+      o->format = e->src_format;
+      o->instance_divisor = e->instance_divisor;
+   }
+   if (!sp->vs)
+      return;
+   t->vs_active = true;
+   draw->tbr_fetch_hook = vs_fetch_hook;
+   draw->tbr_fetch_data = t;
+#ifdef TGSI_EXEC_TBR_HOOK
+   if (draw->vs.tgsi.machine) {
+      draw->vs.tgsi.machine->tbr_exec_hook = vs_exec_hook;
+      draw->vs.tgsi.machine->tbr_exec_data = t;
+   }
+#endif
 }
 
 void
@@ -698,6 +943,7 @@ sp_tbr_draw_begin(struct softpipe_context *sp, const struct pipe_draw_info *info
    sp->fs_machine->tbr_exec_hook = fs_exec_hook;
    sp->fs_machine->tbr_exec_data = t;
 #endif
+   fill_vertex_streams(t);
    sp_tbr_hooks->framebuffer(&t->fb);
    sp_tbr_hooks->draw_begin(d);
 }
@@ -712,6 +958,16 @@ sp_tbr_draw_end(struct softpipe_context *sp)
 #ifdef TGSI_EXEC_TBR_HOOK
    sp->fs_machine->tbr_exec_hook = NULL;
    sp->fs_machine->tbr_exec_data = NULL;
+#endif
+   vs_flush(t);
+   t->vs_active = false;
+   sp->draw->tbr_fetch_hook = NULL;
+   sp->draw->tbr_fetch_data = NULL;
+#ifdef TGSI_EXEC_TBR_HOOK
+   if (sp->draw->vs.tgsi.machine) {
+      sp->draw->vs.tgsi.machine->tbr_exec_hook = NULL;
+      sp->draw->vs.tgsi.machine->tbr_exec_data = NULL;
+   }
 #endif
    sp_tbr_hooks->draw_end();
 }

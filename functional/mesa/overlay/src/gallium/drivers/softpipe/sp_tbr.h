@@ -50,4 +50,20 @@ void sp_tbr_prim(struct softpipe_context *sp, unsigned kind, const float (*v0)[4
 void sp_tbr_tile(struct softpipe_tile_cache *tc, unsigned kind, unsigned x, unsigned y,
                  unsigned layer);
 
+/* Texel recording (sp_tex_sample.c). sp_tbr_tex_on is true only while the
+ * fragment shader runs on a recorded quad, so the sampler's inner loops test
+ * one global when nothing is recorded. */
+extern bool sp_tbr_tex_on;
+extern unsigned sp_tbr_tex_lane;
+struct pipe_sampler_view;
+void sp_tbr_tex_fetch(unsigned unit);
+void sp_tbr_texel(const struct pipe_sampler_view *view, unsigned level, unsigned layer,
+                  int x, int y);
+#define SP_TBR_TEX_FETCH(unit) \
+   do { if (unlikely(sp_tbr_tex_on)) sp_tbr_tex_fetch(unit); } while (0)
+#define SP_TBR_TEX_LANE(j) \
+   do { if (unlikely(sp_tbr_tex_on)) sp_tbr_tex_lane = (j); } while (0)
+#define SP_TBR_TEXEL(sview, level, layer, x, y) \
+   do { if (unlikely(sp_tbr_tex_on)) sp_tbr_texel(&(sview)->base, level, layer, x, y); } while (0)
+
 #endif /* SP_TBR_H */
