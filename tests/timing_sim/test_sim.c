@@ -1,4 +1,4 @@
-/* tbr-sim tests on synthetic activity traces written with tbr_records/tbr_trace.
+/* tbr-sim tests on synthetic activity traces (written with tests/common/synth_trace.h).
  * usage: test_sim TBR_SIM_BINARY WORKDIR
  * Scenes (8x8 B8G8R8A8 window, one 32x32 tile unless said otherwise):
  *  blend:  clear to (0,0,0,1); draw 1 opaque red on x<4; draw 2 blue with alpha 0.5,
@@ -25,132 +25,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sim_output.h"
+#include "synth_trace.h"
 #include "tbr/png_io.h"
-#include "tbr/records.h"
-#include "tbr/trace.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
 
-static tbr_trace_writer *w;
-static tbr_buf b;
-#define EMIT(type, fn, rec) do { tbr_buf_reset(&b); if (fn(&b, rec)) abort(); if (tbr_trace_writer_append_buf(w, type, &b)) abort(); } while (0)
-
-static void resource(uint32_t id, const char *fmt, uint32_t wd, uint32_t ht, uint32_t bytes, int display)
-{
-  tbr_rec_resource r = {0};
-  r.id = id; r.target = 2; r.width = wd; r.height = ht; r.depth = 1; r.array_size = 1;
-  r.block_bytes = bytes; r.is_display_target = (uint32_t)display;
-  snprintf(r.format_name, sizeof r.format_name, "%s", fmt);
-  EMIT(TBR_REC_RESOURCE, tbr_rec_resource_encode, &r);
-}
-
-static void shader(uint32_t id, uint32_t stage, uint32_t ninstr)
-{
-  tbr_rec_shader s = {0};
-  s.id = id; s.stage = stage; s.num_instructions = ninstr; s.parent_id = id;
-  s.text = "END\n"; s.text_len = 4;
-  EMIT(TBR_REC_SHADER, tbr_rec_shader_encode, &s);
-}
-
-static void pass(uint32_t seq, uint32_t wd, uint32_t ht, uint32_t cres, uint32_t zres)
-{
-  tbr_rec_render_pass p = {0};
-  p.seq = seq; p.width = wd; p.height = ht; p.layers = 1; p.nr_cbufs = 1; p.is_default = 1;
-  p.cbufs[0] = (tbr_rec_surface){1, cres, 0, 0, 0, 0, wd, ht};
-  if (zres) p.zsbuf = (tbr_rec_surface){1, zres, 0, 0, 0, 0, wd, ht};
-  EMIT(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode, &p);
-}
-
-static void clear(uint32_t buffers, float r, float g, float bl, float a, uint64_t zs)
-{
-  tbr_rec_clear c = {0};
-  c.buffers = buffers; c.color_f[0] = r; c.color_f[1] = g; c.color_f[2] = bl; c.color_f[3] = a;
-  c.depth = 1.0; c.zs_packed = zs;
-  EMIT(TBR_REC_CLEAR, tbr_rec_clear_encode, &c);
-}
-
-static void tile(uint32_t kind, uint32_t is_zs, uint32_t res)
-{
-  tbr_rec_tile t = {kind, is_zs, 0, res, 0, 0, 0, 0, 64};
-  EMIT(TBR_REC_TILE, tbr_rec_tile_encode, &t);
-}
-
-static tbr_rec_draw d;
-static uint32_t draw_count = 6; /* DRAW.count (vertices) of the next draw() */
-static void draw(uint32_t seq, int blend, int depth, uint32_t fs_id)
-{
-  memset(&d, 0, sizeof d);
-  d.seq = seq; d.mode = 4; d.count = draw_count; d.instance_count = 1; d.vs_id = 1; d.fs_id = fs_id;
-  d.nr_cbufs = 1; d.depth_clip_near = 1; d.depth_clip_far = 1;
-  d.early_z = depth ? 1 : 0;
-  d.depth_enabled = depth ? 1 : 0; d.depth_writemask = depth ? 1 : 0; d.depth_func = 1; /* LESS */
-  for (int i = 0; i < 8; i++) {
-    d.rt[i].colormask = 0xf;
-    d.rt[i].rgb_src = d.rt[i].alpha_src = 0x1; d.rt[i].rgb_dst = d.rt[i].alpha_dst = 0x11;
-    if (blend) { d.rt[i].blend_enable = 1; d.rt[i].rgb_src = d.rt[i].alpha_src = 0x3; d.rt[i].rgb_dst = d.rt[i].alpha_dst = 0x13; }
-  }
-  d.viewport_scale[2] = 0.5f; d.viewport_translate[2] = 0.5f;
-  EMIT(TBR_REC_DRAW, tbr_rec_draw_encode, &d);
-}
-
-static void prim(uint32_t seq, uint32_t idx, float x0, float y0, float x1, float y1)
-{
-  static tbr_rec_prim p;
-  memset(&p, 0, sizeof p);
-  p.draw_seq = seq; p.index = idx; p.kind = 3; p.nr_attrs = 2; p.det = 1;
-  p.v[0][0][0] = x0; p.v[0][0][1] = y0; p.v[1][0][0] = x1; p.v[1][0][1] = y0; p.v[2][0][0] = x1; p.v[2][0][1] = y1;
-  EMIT(TBR_REC_PRIM, tbr_rec_prim_encode, &p);
-}
-
-/* Quads of a rectangle [x0,x1) x [y0,y1) (even bounds) of one primitive. */
-static void quads(uint32_t seq, int x0, int y0, int x1, int y1, const float c[4], uint32_t z, int depth, int killed)
-{
-  static tbr_rec_quad q;
-  uint32_t n = 0;
-  tbr_buf_reset(&b);
-  tbr_rec_quads_begin(&b, seq, 1);
-  for (int y = y0; y < y1; y += 2)
-    for (int x = x0; x < x1; x += 2) {
-      memset(&q, 0, sizeof q);
-      q.x = x; q.y = y; q.prim = 0; q.prim_kind = 3; q.in_mask = 0xf;
-      q.flags = depth ? TBR_REC_QUAD_HAS_Z : 0;
-      for (int j = 0; j < 4; j++) q.z[j] = z;
-      if (!killed) {
-        q.flags |= TBR_REC_QUAD_SHADED | TBR_REC_QUAD_SHADE_OUT | TBR_REC_QUAD_DEPTH_OUT | TBR_REC_QUAD_BLENDED;
-        q.depth_mask = q.shade_mask = q.blend_mask = 0xf;
-        for (int k = 0; k < 4; k++) for (int j = 0; j < 4; j++) q.color[0][k][j] = c[k];
-      }
-      if (tbr_rec_quads_add(&b, 1, &q)) abort();
-      n++;
-    }
-  tbr_rec_quads_finish(&b, n);
-  if (tbr_trace_writer_append_buf(w, TBR_REC_QUADS, &b)) abort();
-}
-
-static void frame_end(uint64_t f, uint32_t wd, uint32_t ht)
-{
-  tbr_rec_flush fl = {0};
-  EMIT(TBR_REC_FLUSH, tbr_rec_flush_encode, &fl);
-  tbr_rec_frame_end e = {0};
-  e.frame = f; e.width = wd; e.height = ht;
-  EMIT(TBR_REC_FRAME_END, tbr_rec_frame_end_encode, &e);
-}
-
-static void open_trace(const char *dir)
-{
-  char p[1024];
-  mkdir(dir, 0777);
-  snprintf(p, sizeof p, "%s/activity.tbrt", dir);
-  tbr_trace_error err;
-  w = tbr_trace_writer_open(p, "producer=test_sim\nrecords_schema=1\n", &err);
-  if (!w) { fprintf(stderr, "%s\n", err.msg); exit(2); }
-}
-static void close_trace(void)
-{
-  tbr_trace_error err;
-  if (tbr_trace_writer_close(w, NULL, &err)) { fprintf(stderr, "%s\n", err.msg); exit(2); }
-}
+static void open_trace(const char *dir) { synth_trace_open(dir, "test_sim"); }
 
 #define BGRA "PIPE_FORMAT_B8G8R8A8_UNORM"
 static const float RED[4] = {1, 0, 0, 1}, BLUE_HALF[4] = {0, 0, 1, 0.5f}, BLUE[4] = {0, 0, 1, 1}, GREEN[4] = {0, 1, 0, 1};
@@ -158,139 +40,135 @@ static const float RED[4] = {1, 0, 0, 1}, BLUE_HALF[4] = {0, 0, 1, 0.5f}, BLUE[4
 static void gen_blend(const char *dir)
 {
   open_trace(dir);
-  tbr_trace_writer_begin_frame(w, 0);
-  resource(1, BGRA, 8, 8, 4, 1);
-  shader(1, 0, 4); shader(2, 1, 2);
-  pass(0, 8, 8, 1, 0);
-  clear(4, 0, 0, 0, 1, 0);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  draw(0, 0, 0, 2);
-  prim(0, 0, 0, 0, 4, 8);
-  tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-  quads(0, 0, 0, 4, 8, RED, 0, 0, 0);
-  draw(1, 1, 0, 2);
-  prim(1, 0, 2, 0, 6, 8);
-  quads(1, 2, 0, 6, 8, BLUE_HALF, 0, 0, 0);
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  frame_end(0, 8, 8);
-  tbr_trace_writer_end_frame(w);
-  close_trace();
+  synth_frame_begin_cleared(0, 8, 8, 2);
+  synth_draw(0, 0, 0, 2);
+  synth_prim(0, 0, 0, 0, 4, 8);
+  synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+  synth_quads(0, 0, 0, 4, 8, RED, 0, 0, 0);
+  synth_draw(1, 1, 0, 2);
+  synth_prim(1, 0, 2, 0, 6, 8);
+  synth_quads(1, 2, 0, 6, 8, BLUE_HALF, 0, 0, 0);
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_frame_end(0, 8, 8);
+  synth_end_frame();
+  synth_trace_close();
 }
 
 static void gen_load(const char *dir)
 {
   open_trace(dir);
-  tbr_trace_writer_begin_frame(w, 0);
-  resource(1, BGRA, 8, 8, 4, 1);
-  pass(0, 8, 8, 1, 0);
-  clear(4, 0, 1, 0, 1, 0);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  tile(TBR_REC_TILE_STORE_CLEAR, 0, 1);
-  frame_end(0, 8, 8);
-  tbr_trace_writer_end_frame(w);
-  tbr_trace_writer_begin_frame(w, 1);
-  resource(1, BGRA, 8, 8, 4, 1);
-  shader(1, 0, 4); shader(2, 1, 2);
-  pass(0, 8, 8, 1, 0);
-  draw(0, 0, 0, 2);
-  prim(0, 0, 0, 0, 2, 2);
-  tile(TBR_REC_TILE_LOAD, 0, 1);
-  quads(0, 0, 0, 2, 2, RED, 0, 0, 0);
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  frame_end(1, 8, 8);
-  tbr_trace_writer_end_frame(w);
-  close_trace();
+  synth_begin_frame(0);
+  synth_resource(1, BGRA, 8, 8, 4, 1);
+  synth_render_pass(0, 8, 8, 1, 0);
+  synth_clear(4, 0, 1, 0, 1, 0);
+  synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+  synth_tile(TBR_REC_TILE_STORE_CLEAR, 0, 1);
+  synth_frame_end(0, 8, 8);
+  synth_end_frame();
+  synth_begin_frame(1);
+  synth_resource(1, BGRA, 8, 8, 4, 1);
+  synth_shader(1, 0, 4); synth_shader(2, 1, 2);
+  synth_render_pass(0, 8, 8, 1, 0);
+  synth_draw(0, 0, 0, 2);
+  synth_prim(0, 0, 0, 0, 2, 2);
+  synth_tile(TBR_REC_TILE_LOAD, 0, 1);
+  synth_quads(0, 0, 0, 2, 2, RED, 0, 0, 0);
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_frame_end(1, 8, 8);
+  synth_end_frame();
+  synth_trace_close();
 }
 
 static void gen_depth(const char *dir)
 {
   open_trace(dir);
-  tbr_trace_writer_begin_frame(w, 0);
-  resource(1, BGRA, 8, 8, 4, 1);
-  resource(2, "PIPE_FORMAT_Z24_UNORM_S8_UINT", 8, 8, 4, 0);
-  shader(1, 0, 4); shader(2, 1, 2);
-  pass(0, 8, 8, 1, 2);
-  clear(7, 0, 0, 0, 1, 0xffffff);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  tile(TBR_REC_TILE_CLEAR_ALL, 1, 2);
-  draw(0, 0, 1, 2);
-  prim(0, 0, 0, 0, 8, 8);
-  tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-  tile(TBR_REC_TILE_LOAD_CLEAR, 1, 2);
-  quads(0, 0, 0, 8, 8, RED, 0x800000, 1, 0);
-  draw(1, 0, 1, 2);
-  prim(1, 0, 0, 0, 4, 8);
-  quads(1, 0, 0, 4, 8, BLUE, 0x400000, 1, 0);
-  draw(2, 0, 1, 2);
-  prim(2, 0, 0, 0, 8, 8);
-  quads(2, 0, 0, 8, 8, GREEN, 0xC00000, 1, 1);
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  tile(TBR_REC_TILE_STORE, 1, 2);
-  frame_end(0, 8, 8);
-  tbr_trace_writer_end_frame(w);
-  close_trace();
+  synth_begin_frame(0);
+  synth_resource(1, BGRA, 8, 8, 4, 1);
+  synth_resource(2, "PIPE_FORMAT_Z24_UNORM_S8_UINT", 8, 8, 4, 0);
+  synth_shader(1, 0, 4); synth_shader(2, 1, 2);
+  synth_render_pass(0, 8, 8, 1, 2);
+  synth_clear(7, 0, 0, 0, 1, 0xffffff);
+  synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+  synth_tile(TBR_REC_TILE_CLEAR_ALL, 1, 2);
+  synth_draw(0, 0, 1, 2);
+  synth_prim(0, 0, 0, 0, 8, 8);
+  synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+  synth_tile(TBR_REC_TILE_LOAD_CLEAR, 1, 2);
+  synth_quads(0, 0, 0, 8, 8, RED, 0x800000, 1, 0);
+  synth_draw(1, 0, 1, 2);
+  synth_prim(1, 0, 0, 0, 4, 8);
+  synth_quads(1, 0, 0, 4, 8, BLUE, 0x400000, 1, 0);
+  synth_draw(2, 0, 1, 2);
+  synth_prim(2, 0, 0, 0, 8, 8);
+  synth_quads(2, 0, 0, 8, 8, GREEN, 0xC00000, 1, 1);
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_tile(TBR_REC_TILE_STORE, 1, 2);
+  synth_frame_end(0, 8, 8);
+  synth_end_frame();
+  synth_trace_close();
+}
+
+/* Frame 0 of the fill scene (header comment). */
+static void fill_frame(uint32_t instr, int ndraws)
+{
+  synth_frame_begin_cleared(0, 64, 64, instr);
+  for (int i = 0; i < ndraws; i++) {
+    synth_draw((uint32_t)i, 0, 0, 2);
+    synth_prim((uint32_t)i, 0, 0, 0, 64, 64);
+    if (i == 0) synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_quads((uint32_t)i, 0, 0, 64, 64, RED, 0, 0, 0);
+  }
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_frame_end(0, 64, 64);
+  synth_end_frame();
 }
 
 static void gen_fill(const char *dir, uint32_t instr, int ndraws)
 {
   open_trace(dir);
-  tbr_trace_writer_begin_frame(w, 0);
-  resource(1, BGRA, 64, 64, 4, 1);
-  shader(1, 0, 4); shader(2, 1, instr);
-  pass(0, 64, 64, 1, 0);
-  clear(4, 0, 0, 0, 1, 0);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  for (int i = 0; i < ndraws; i++) {
-    draw((uint32_t)i, 0, 0, 2);
-    prim((uint32_t)i, 0, 0, 0, 64, 64);
-    if (i == 0) tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-    quads((uint32_t)i, 0, 0, 64, 64, RED, 0, 0, 0);
-  }
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  frame_end(0, 64, 64);
-  tbr_trace_writer_end_frame(w);
-  close_trace();
+  fill_frame(instr, ndraws);
+  synth_trace_close();
 }
 
 static void tile_at(uint32_t kind, uint32_t res, uint32_t tx)
 {
   tbr_rec_tile t = {kind, 0, 0, res, 0, 0, tx, 0, 64};
-  EMIT(TBR_REC_TILE, tbr_rec_tile_encode, &t);
+  SYNTH_EMIT(TBR_REC_TILE, tbr_rec_tile_encode, &t);
 }
 
 static void gen_tiles(const char *dir)
 {
   open_trace(dir);
   for (uint32_t f = 0; f < 4; f++) {
-    tbr_trace_writer_begin_frame(w, f);
-    resource(1, BGRA, 96, 64, 4, 1);
-    if (f == 0) { shader(1, 0, 4); shader(2, 1, 2); }
-    pass(0, 96, 64, 1, 0);
-    clear(4, 0, 0, 0, 1, 0);
-    tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_begin_frame(f);
+    synth_resource(1, BGRA, 96, 64, 4, 1);
+    if (f == 0) { synth_shader(1, 0, 4); synth_shader(2, 1, 2); }
+    synth_render_pass(0, 96, 64, 1, 0);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
     if (f > 0) {
-      draw(0, 0, 0, 2);
-      prim(0, 0, 0, 0, 31.5f, 31.5f); /* bounding boxes inside their tiles */
+      synth_draw(0, 0, 0, 2);
+      synth_prim(0, 0, 0, 0, 31.5f, 31.5f); /* bounding boxes inside their tiles */
       tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 0);
       tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 1);
-      quads(0, 0, 0, 32, 32, RED, 0, 0, 0);
-      draw(1, 0, 0, 2);
-      prim(1, 0, 32, 0, 39.5f, 3.5f);
-      quads(1, 32, 0, 40, 4, GREEN, 0, 0, 0);
+      synth_quads(0, 0, 0, 32, 32, RED, 0, 0, 0);
+      synth_draw(1, 0, 0, 2);
+      synth_prim(1, 0, 32, 0, 39.5f, 3.5f);
+      synth_quads(1, 32, 0, 40, 4, GREEN, 0, 0, 0);
       int x0 = f == 3 ? 32 : 64;
-      draw(2, 0, 0, 2);
-      prim(2, 0, (float)x0, 32, (float)x0 + 31.5f, 47.5f);
-      quads(2, x0, 32, x0 + 32, 48, BLUE, 0, 0, 0);
+      synth_draw(2, 0, 0, 2);
+      synth_prim(2, 0, (float)x0, 32, (float)x0 + 31.5f, 47.5f);
+      synth_quads(2, x0, 32, x0 + 32, 48, BLUE, 0, 0, 0);
     } else {
       tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 0);
       tile_at(TBR_REC_TILE_LOAD_CLEAR, 1, 1);
     }
     tile_at(TBR_REC_TILE_STORE, 1, 0);
     tile_at(TBR_REC_TILE_STORE, 1, 1);
-    frame_end(f, 96, 64);
-    tbr_trace_writer_end_frame(w);
+    synth_frame_end(f, 96, 64);
+    synth_end_frame();
   }
-  close_trace();
+  synth_trace_close();
 }
 
 /* Vertex-heavy pass (the shape of glmark2 "terrain" frame 410's terrain pass: 393216
@@ -303,22 +181,17 @@ static void gen_tiles(const char *dir)
 static void gen_vertex_heavy(const char *dir)
 {
   open_trace(dir);
-  tbr_trace_writer_begin_frame(w, 0);
-  resource(1, BGRA, 8, 8, 4, 1);
-  shader(1, 0, 4); shader(2, 1, 2);
-  pass(0, 8, 8, 1, 0);
-  clear(4, 0, 0, 0, 1, 0);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  draw_count = VERTEX_HEAVY_VERTS;
-  draw(0, 0, 0, 2);
-  draw_count = 6;
-  prim(0, 0, 0, 0, 8, 8);
-  tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-  quads(0, 0, 0, 8, 8, RED, 0, 0, 0);
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  frame_end(0, 8, 8);
-  tbr_trace_writer_end_frame(w);
-  close_trace();
+  synth_frame_begin_cleared(0, 8, 8, 2);
+  synth_draw_vertex_count = VERTEX_HEAVY_VERTS;
+  synth_draw(0, 0, 0, 2);
+  synth_draw_vertex_count = 6;
+  synth_prim(0, 0, 0, 0, 8, 8);
+  synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+  synth_quads(0, 0, 0, 8, 8, RED, 0, 0, 0);
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_frame_end(0, 8, 8);
+  synth_end_frame();
+  synth_trace_close();
 }
 
 /* The frame object {"frame": FRAME, ...} of a tiles.json written by tbr-sim: *beg at
@@ -425,27 +298,13 @@ static void tiles_are(const char *j, int frame, const char *key, long long a, lo
 static void gen_energy(const char *dir, uint32_t instr, int ndraws, int idle)
 {
   open_trace(dir);
-  tbr_trace_writer_begin_frame(w, 0);
-  resource(1, BGRA, 64, 64, 4, 1);
-  shader(1, 0, 4); shader(2, 1, instr);
-  pass(0, 64, 64, 1, 0);
-  clear(4, 0, 0, 0, 1, 0);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  for (int i = 0; i < ndraws; i++) {
-    draw((uint32_t)i, 0, 0, 2);
-    prim((uint32_t)i, 0, 0, 0, 64, 64);
-    if (i == 0) tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-    quads((uint32_t)i, 0, 0, 64, 64, RED, 0, 0, 0);
-  }
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  frame_end(0, 64, 64);
-  tbr_trace_writer_end_frame(w);
+  fill_frame(instr, ndraws);
   if (idle) {
-    tbr_trace_writer_begin_frame(w, 1);
-    frame_end(1, 64, 64);
-    tbr_trace_writer_end_frame(w);
+    synth_begin_frame(1);
+    synth_frame_end(1, 64, 64);
+    synth_end_frame();
   }
-  close_trace();
+  synth_trace_close();
 }
 
 /* The number after "KEY": (JSON written without spaces by the energy report), searched
@@ -479,56 +338,9 @@ static double unit_pj(const char *sec, const char *name, int what)
 static int near(double a, double b, double rel) { double d = a - b; if (d < 0) d = -d; return d <= rel * (b < 0 ? -b : b) + 1e-6; }
 
 static const char *g_sim;
-
-static int run(const char *in, const char *out, const char *extra)
-{
-  char cmd[4096];
-  snprintf(cmd, sizeof cmd, "'%s' '%s' -o '%s' --quiet %s", g_sim, in, out, extra ? extra : "");
-  int rc = system(cmd);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static char *slurp(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
-  s[n] = 0;
-  fclose(f);
-  return s;
-}
-
-/* Value of the counter NAME in stats.json ("NAME": {... "value": N}) totals section. */
-static long long stat_value(const char *json, const char *name)
-{
-  char key[256];
-  snprintf(key, sizeof key, "\"%s\": {", name);
-  const char *p = strstr(json, key);
-  if (!p) return -1;
-  p = strstr(p, "\"value\": ");
-  return p ? atoll(p + 9) : -1;
-}
-
-static void pixel_is(const tbr_image *im, unsigned x, unsigned y, int r, int g, int bl, int a)
-{
-  const uint8_t *p = im->pixels + y * im->stride + x * 4;
-  if (p[0] != r || p[1] != g || p[2] != bl || p[3] != a) {
-    fprintf(stderr, "pixel (%u,%u) = (%d,%d,%d,%d), expected (%d,%d,%d,%d)\n", x, y, p[0], p[1], p[2], p[3], r, g, bl, a);
-    failures++;
-  }
-}
-
-static int read_png(const char *out, unsigned frame, tbr_image *im)
-{
-  char p[1200], e[TBR_PNG_ERR_SIZE];
-  snprintf(p, sizeof p, "%s/frames/frame_%05u.png", out, frame);
-  if (tbr_png_read_rgba8(p, im, e, sizeof e)) { fprintf(stderr, "%s\n", e); failures++; return -1; }
-  return 0;
-}
+static int run(const char *in, const char *out, const char *extra) { return sim_run(g_sim, in, out, extra); }
+static void pixel_is(const tbr_image *im, unsigned x, unsigned y, int r, int g, int bl, int a) { failures += sim_pixel_mismatch(im, x, y, r, g, bl, a); }
+static int read_png(const char *out, unsigned frame, tbr_image *im) { return sim_read_frame_png(out, frame, im) ? (failures++, -1) : 0; }
 
 int main(int argc, char **argv)
 {
@@ -536,7 +348,6 @@ int main(int argc, char **argv)
   g_sim = argv[1];
   const char *work = argv[2];
   mkdir(work, 0777);
-  tbr_buf_init(&b);
   char in[1024], out[1024], out2[1024];
   tbr_image im;
   const char *which = getenv("TBR_SIM_TEST");
@@ -555,17 +366,17 @@ int main(int argc, char **argv)
       }
       tbr_image_free(&im);
     }
-    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
     CHECK(j && strstr(j, "\"total_cycles\": "));
     /* 8 + 8 quads blended (each draw covers 4x8 px = 2x4 quads); 2 draws; 1 tile; no tile
      * load (the pass clears) */
-    CHECK(stat_value(j, "quads.blended") == 16);
-    CHECK(stat_value(j, "draws") == 2);
-    CHECK(stat_value(j, "tiles.rendered") == 1);
-    CHECK(stat_value(j, "tiles.buffer_load_lines") == 0);
-    CHECK(stat_value(j, "func.mask_mismatch_quads") == 0);
+    CHECK(sim_stat_value(j, "quads.blended") == 16);
+    CHECK(sim_stat_value(j, "draws") == 2);
+    CHECK(sim_stat_value(j, "tiles.rendered") == 1);
+    CHECK(sim_stat_value(j, "tiles.buffer_load_lines") == 0);
+    CHECK(sim_stat_value(j, "func.mask_mismatch_quads") == 0);
     /* color flush: 8 rows of 8 px x 4 B = 32 B -> 1 line each = 8 lines */
-    CHECK(stat_value(j, "tiles.flush_lines") == 8);
+    CHECK(sim_stat_value(j, "tiles.flush_lines") == 8);
     free(j);
   }
   if (!which || !strcmp(which, "load")) {
@@ -577,9 +388,9 @@ int main(int argc, char **argv)
       pixel_is(&im, 2, 0, 0, 255, 0, 255); pixel_is(&im, 7, 7, 0, 255, 0, 255); pixel_is(&im, 0, 2, 0, 255, 0, 255);
       tbr_image_free(&im);
     }
-    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
     /* frame 1 does not clear: 8 color lines loaded (8 rows x 32 B); frame 0 clears: none */
-    CHECK(j && stat_value(j, "tiles.buffer_load_lines") == 8);
+    CHECK(j && sim_stat_value(j, "tiles.buffer_load_lines") == 8);
     free(j);
   }
   if (!which || !strcmp(which, "depth")) {
@@ -593,12 +404,12 @@ int main(int argc, char **argv)
       }
       tbr_image_free(&im);
     }
-    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
     /* 16 + 8 + 16 quads tested early; the 16 green ones are killed */
-    CHECK(j && stat_value(j, "quads.early_z_tested") == 40);
-    CHECK(j && stat_value(j, "quads.early_z_killed") == 16);
-    CHECK(j && stat_value(j, "quads.shaded") == 24);
-    CHECK(j && stat_value(j, "func.mask_mismatch_quads") == 0);
+    CHECK(j && sim_stat_value(j, "quads.early_z_tested") == 40);
+    CHECK(j && sim_stat_value(j, "quads.early_z_killed") == 16);
+    CHECK(j && sim_stat_value(j, "quads.shaded") == 24);
+    CHECK(j && sim_stat_value(j, "func.mask_mismatch_quads") == 0);
     free(j);
   }
   if (!which || !strcmp(which, "determinism")) {
@@ -609,11 +420,11 @@ int main(int argc, char **argv)
     CHECK(run(in, out2, NULL) == 0);
     char a[1200], c[1200];
     snprintf(a, sizeof a, "%s/stats.json", out); snprintf(c, sizeof c, "%s/stats.json", out2);
-    char *ja = slurp(a), *jc = slurp(c);
+    char *ja = sim_slurp(a), *jc = sim_slurp(c);
     CHECK(ja && jc && strcmp(ja, jc) == 0);
     free(ja); free(jc);
     snprintf(a, sizeof a, "%s/frames/frame_00000.png", out); snprintf(c, sizeof c, "%s/frames/frame_00000.png", out2);
-    ja = slurp(a); jc = slurp(c);
+    ja = sim_slurp(a); jc = sim_slurp(c);
     CHECK(ja && jc && strlen(ja) == strlen(jc) && memcmp(ja, jc, strlen(ja)) == 0);
     free(ja); free(jc);
   }
@@ -627,19 +438,19 @@ int main(int argc, char **argv)
     long long base, slow_r, slow_z;
     snprintf(out, sizeof out, "%s/tp0.out", work);
     CHECK(run(in, out, NULL) == 0);
-    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
-    base = j ? stat_value(j, "cycles.raster") : -1;
-    CHECK(j && stat_value(j, "quads.rasterized") == 2048);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    base = j ? sim_stat_value(j, "cycles.raster") : -1;
+    CHECK(j && sim_stat_value(j, "quads.rasterized") == 2048);
     free(j);
     snprintf(out, sizeof out, "%s/tp1.out", work);
     CHECK(run(in, out, "--set raster.attrs_per_cycle=4") == 0);
-    j = slurp(strcat(strcpy(out2, out), "/stats.json"));
-    slow_r = j ? stat_value(j, "cycles.raster") : -1;
+    j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    slow_r = j ? sim_stat_value(j, "cycles.raster") : -1;
     free(j);
     snprintf(out, sizeof out, "%s/tp2.out", work);
     CHECK(run(in, out, "--set early_z.quads_per_cycle=1") == 0);
-    j = slurp(strcat(strcpy(out2, out), "/stats.json"));
-    slow_z = j ? stat_value(j, "cycles.raster") : -1;
+    j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    slow_z = j ? sim_stat_value(j, "cycles.raster") : -1;
     free(j);
     fprintf(stderr, "throughput: raster cycles default %lld, 1 quad/cycle rasterizer %lld, 1 quad/cycle early-Z %lld\n",
             base, slow_r, slow_z);
@@ -656,13 +467,13 @@ int main(int argc, char **argv)
     gen_fill(in, 64, 2);
     snprintf(out, sizeof out, "%s/fp4.out", work);
     CHECK(run(in, out, NULL) == 0);
-    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
-    long long c4 = j ? stat_value(j, "cycles.raster") : -1;
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    long long c4 = j ? sim_stat_value(j, "cycles.raster") : -1;
     free(j);
     snprintf(out, sizeof out, "%s/fp2.out", work);
     CHECK(run(in, out, "--set fragment.processors=2") == 0);
-    j = slurp(strcat(strcpy(out2, out), "/stats.json"));
-    long long c2 = j ? stat_value(j, "cycles.raster") : -1;
+    j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    long long c2 = j ? sim_stat_value(j, "cycles.raster") : -1;
     free(j);
     fprintf(stderr, "fp scaling: raster cycles 4 FPs %lld, 2 FPs %lld (ratio %.3f)\n", c4, c2, c4 > 0 ? (double)c2 / (double)c4 : 0.0);
     CHECK(c4 >= 32768);
@@ -674,7 +485,7 @@ int main(int argc, char **argv)
     snprintf(in, sizeof in, "%s/energy1", work); snprintf(out, sizeof out, "%s/energy1.out", work);
     gen_energy(in, 8, 1, 1);
     CHECK(run(in, out, NULL) == 0);
-    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
     const char *tot = energy_section(j, -1), *f0 = energy_section(j, 0), *f1 = energy_section(j, 1);
     CHECK(tot && f0 && f1 && !energy_section(j, 2));
     if (tot && f0 && f1) {
@@ -716,7 +527,7 @@ int main(int argc, char **argv)
               jnum_after(f0, "total_pj"), (unsigned long long)jnum_after(f0, "gpu_cycles"), jnum_after(f1, "total_pj"),
               jnum_after(f1, "gpu_cycles"));
     }
-    char *sum = slurp(strcat(strcpy(out2, out), "/summary.txt"));
+    char *sum = sim_slurp(strcat(strcpy(out2, out), "/summary.txt"));
     CHECK(sum && strstr(sum, "energy total: ") && strstr(sum, "energy frame 0: "));
     free(sum);
 
@@ -725,7 +536,7 @@ int main(int argc, char **argv)
     snprintf(in, sizeof in, "%s/energy2", work); snprintf(out, sizeof out, "%s/energy2.out", work);
     gen_energy(in, 8, 2, 0);
     CHECK(run(in, out, NULL) == 0);
-    char *j2 = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    char *j2 = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
     const char *t2 = energy_section(j2, -1);
     double fp1 = unit_pj(f0, "fragment.alu", 0) + unit_pj(f0, "fragment.regfile", 0);
     double fp2 = unit_pj(t2, "fragment.alu", 0) + unit_pj(t2, "fragment.regfile", 0);
@@ -735,7 +546,7 @@ int main(int argc, char **argv)
     /* Rendering Elimination adds the "re" group: > 0, small next to the GPU total */
     snprintf(out, sizeof out, "%s/energy2_re.out", work);
     CHECK(run(in, out, "--set re.enabled=true") == 0);
-    char *j3 = slurp(strcat(strcpy(out2, out), "/stats.json"));
+    char *j3 = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
     const char *t3 = energy_section(j3, -1);
     const char *g3 = t3 ? strstr(t3, "\"re\":{\"pj\":") : NULL;
     double re = g3 ? jnum_after(g3, "pj") : -1, gpu3 = jnum_after(t3, "gpu_pj");
@@ -774,7 +585,7 @@ int main(int argc, char **argv)
     snprintf(in, sizeof in, "%s/tiles", work); snprintf(out, sizeof out, "%s/tiles.out", work);
     gen_tiles(in);
     CHECK(run(in, out, "--set tile.raster_units=2") == 0);
-    char *j = slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
     CHECK(j && strstr(j, "{\"tiles\": {") && strstr(j, "\"tile_width\": 32, \"tile_height\": 32, \"cols\": 3, \"rows\": 2,"));
     for (int f = 0; f < 4; f++) {
       long long v[6];
@@ -821,7 +632,7 @@ int main(int argc, char **argv)
      * tile skipped); frame 3 moves the blue rectangle (tiles 4 and 5 rendered) */
     snprintf(out, sizeof out, "%s/tiles_re.out", work);
     CHECK(run(in, out, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
-    j = slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
     tiles_are(j, 0, "re_skipped", 0, 0, 0, 0, 0, 0); /* no reference yet */
     tiles_are(j, 1, "re_skipped", 0, 0, 1, 1, 1, 0);
     tiles_are(j, 1, "raster_unit", 0, 1, N, N, N, 1);
@@ -845,7 +656,7 @@ int main(int argc, char **argv)
     /* TE alone: frame 2 repeats frame 1, every flush eliminated; RE off -> null */
     snprintf(out, sizeof out, "%s/tiles_te.out", work);
     CHECK(run(in, out, "--set tile.raster_units=2 --set te.enabled=true") == 0);
-    j = slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
     tiles_are(j, 2, "te_eliminated", 1, 1, 1, 1, 1, 1);
     tiles_are(j, 3, "te_eliminated", 1, 1, 1, 1, 0, 0);
     tiles_are(j, 2, "re_skipped", N, N, N, N, N, N);
@@ -857,7 +668,7 @@ int main(int argc, char **argv)
     CHECK(run(in, out2, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
     char a[1200], bb[1200];
     snprintf(a, sizeof a, "%s/tiles.json", out); snprintf(bb, sizeof bb, "%s/tiles.json", out2);
-    char *ja = slurp(a), *jb = slurp(bb);
+    char *ja = sim_slurp(a), *jb = sim_slurp(bb);
     CHECK(ja && jb && !strcmp(ja, jb));
     free(ja); free(jb);
   }
@@ -866,9 +677,9 @@ int main(int argc, char **argv)
     snprintf(in, sizeof in, "%s/vertex_heavy", work); snprintf(out, sizeof out, "%s/vertex_heavy.out", work);
     gen_vertex_heavy(in);
     CHECK(run(in, out, NULL) == 0); /* simulated (no false deadlock) and bit-exact */
-    char *j = slurp(strcat(strcpy(out2, out), "/stats.json"));
-    CHECK(j && stat_value(j, "geometry.vertices") == VERTEX_HEAVY_VERTS);
-    CHECK(j && stat_value(j, "quads.blended") == 16);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    CHECK(j && sim_stat_value(j, "geometry.vertices") == VERTEX_HEAVY_VERTS);
+    CHECK(j && sim_stat_value(j, "quads.blended") == 16);
     /* the regression's premise: geometry alone outlasts the old 2M-cycle budget */
     const char *tc = j ? strstr(j, "\"total_cycles\": ") : NULL;
     CHECK(tc && atoll(tc + 16) > 2 * (2000000 + 64 + 16 * 4));
@@ -890,7 +701,6 @@ int main(int argc, char **argv)
     CHECK(run(in, out, "--set no.such=1") == 2);
     CHECK(run(in, out, "--frames 3-1") == 2);
   }
-  tbr_buf_free(&b);
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 /* Tests of the research techniques of tbr-sim (docs/techniques.md): Rendering
  * Elimination (RE paper seeds/001 sec. III), Transaction Elimination (sec. IV-C) and the
  * Parallel Tile Rendering assignment policies (thesis ch. 5). Synthetic activity traces,
- * written like tests/timing_sim/test_sim.c. usage: test_techniques TBR_SIM WORKDIR,
+ * written with tests/common/synth_trace.h. usage: test_techniques TBR_SIM WORKDIR,
  * test selected by TBR_TECH_TEST.
  *
  * Window 64x64 B8G8R8A8 = 4 simulator tiles of 32x32 (t0 (0,0), t1 (1,0), t2 (0,1),
@@ -23,204 +23,32 @@
 #include <zlib.h>
 
 #include "crc32.h"
+#include "sim_output.h"
+#include "synth_trace.h"
 #include "tbr/png_io.h"
-#include "tbr/records.h"
-#include "tbr/trace.h"
 
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
-#define EMIT(type, fn, rec) do { tbr_buf_reset(&b); if (fn(&b, rec)) abort(); if (tbr_trace_writer_append_buf(w, type, &b)) abort(); } while (0)
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
-
-static tbr_trace_writer *w;
-static tbr_buf b;
-#define EMIT(type, fn, rec) do { tbr_buf_reset(&b); if (fn(&b, rec)) abort(); if (tbr_trace_writer_append_buf(w, type, &b)) abort(); } while (0)
-
-static void resource(uint32_t id, const char *fmt, uint32_t wd, uint32_t ht, uint32_t bytes, int display)
-{
-  tbr_rec_resource r = {0};
-  r.id = id; r.target = 2; r.width = wd; r.height = ht; r.depth = 1; r.array_size = 1;
-  r.block_bytes = bytes; r.is_display_target = (uint32_t)display;
-  snprintf(r.format_name, sizeof r.format_name, "%s", fmt);
-  EMIT(TBR_REC_RESOURCE, tbr_rec_resource_encode, &r);
-}
-
-static void shader(uint32_t id, uint32_t stage, uint32_t ninstr)
-{
-  tbr_rec_shader s = {0};
-  s.id = id; s.stage = stage; s.num_instructions = ninstr; s.parent_id = id;
-  s.text = "END\n"; s.text_len = 4;
-  EMIT(TBR_REC_SHADER, tbr_rec_shader_encode, &s);
-}
-
-static void pass(uint32_t seq, uint32_t wd, uint32_t ht, uint32_t cres, uint32_t zres)
-{
-  tbr_rec_render_pass p = {0};
-  p.seq = seq; p.width = wd; p.height = ht; p.layers = 1; p.nr_cbufs = 1; p.is_default = 1;
-  p.cbufs[0] = (tbr_rec_surface){1, cres, 0, 0, 0, 0, wd, ht};
-  if (zres) p.zsbuf = (tbr_rec_surface){1, zres, 0, 0, 0, 0, wd, ht};
-  EMIT(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode, &p);
-}
-
-static void clear(uint32_t buffers, float r, float g, float bl, float a, uint64_t zs)
-{
-  tbr_rec_clear c = {0};
-  c.buffers = buffers; c.color_f[0] = r; c.color_f[1] = g; c.color_f[2] = bl; c.color_f[3] = a;
-  c.depth = 1.0; c.zs_packed = zs;
-  EMIT(TBR_REC_CLEAR, tbr_rec_clear_encode, &c);
-}
-
-static void tile(uint32_t kind, uint32_t is_zs, uint32_t res)
-{
-  tbr_rec_tile t = {kind, is_zs, 0, res, 0, 0, 0, 0, 64};
-  EMIT(TBR_REC_TILE, tbr_rec_tile_encode, &t);
-}
-
-static tbr_rec_draw d;
-static float g_blend_color0; /* unused by the color math when blending is off */
-static void draw(uint32_t seq, int blend, int depth, uint32_t fs_id)
-{
-  memset(&d, 0, sizeof d);
-  d.seq = seq; d.mode = 4; d.count = 6; d.instance_count = 1; d.vs_id = 1; d.fs_id = fs_id;
-  d.nr_cbufs = 1; d.depth_clip_near = 1; d.depth_clip_far = 1;
-  d.early_z = depth ? 1 : 0;
-  d.depth_enabled = depth ? 1 : 0; d.depth_writemask = depth ? 1 : 0; d.depth_func = 1; /* LESS */
-  for (int i = 0; i < 8; i++) {
-    d.rt[i].colormask = 0xf;
-    d.rt[i].rgb_src = d.rt[i].alpha_src = 0x1; d.rt[i].rgb_dst = d.rt[i].alpha_dst = 0x11;
-    if (blend) { d.rt[i].blend_enable = 1; d.rt[i].rgb_src = d.rt[i].alpha_src = 0x3; d.rt[i].rgb_dst = d.rt[i].alpha_dst = 0x13; }
-  }
-  d.viewport_scale[2] = 0.5f; d.viewport_translate[2] = 0.5f;
-  d.blend_color[0] = g_blend_color0;
-  EMIT(TBR_REC_DRAW, tbr_rec_draw_encode, &d);
-}
-
-static const float *g_prim_color; /* attribute 1 (the FS input color), NULL = zeros */
-static void prim(uint32_t seq, uint32_t idx, float x0, float y0, float x1, float y1)
-{
-  static tbr_rec_prim p;
-  memset(&p, 0, sizeof p);
-  p.draw_seq = seq; p.index = idx; p.kind = 3; p.nr_attrs = 2; p.det = 1;
-  p.v[0][0][0] = x0; p.v[0][0][1] = y0; p.v[1][0][0] = x1; p.v[1][0][1] = y0; p.v[2][0][0] = x1; p.v[2][0][1] = y1;
-  if (g_prim_color) for (int v = 0; v < 3; v++) memcpy(p.v[v][1], g_prim_color, 16);
-  EMIT(TBR_REC_PRIM, tbr_rec_prim_encode, &p);
-}
-
-static uint32_t g_quad_prim; /* PRIM index (within the draw) of the quads */
-/* Quads of a rectangle [x0,x1) x [y0,y1) (even bounds) of one primitive. */
-static void quads(uint32_t seq, int x0, int y0, int x1, int y1, const float c[4], uint32_t z, int depth, int killed)
-{
-  static tbr_rec_quad q;
-  uint32_t n = 0;
-  tbr_buf_reset(&b);
-  tbr_rec_quads_begin(&b, seq, 1);
-  for (int y = y0; y < y1; y += 2)
-    for (int x = x0; x < x1; x += 2) {
-      memset(&q, 0, sizeof q);
-      q.x = x; q.y = y; q.prim = g_quad_prim; q.prim_kind = 3; q.in_mask = 0xf;
-      q.flags = depth ? TBR_REC_QUAD_HAS_Z : 0;
-      for (int j = 0; j < 4; j++) q.z[j] = z;
-      if (!killed) {
-        q.flags |= TBR_REC_QUAD_SHADED | TBR_REC_QUAD_SHADE_OUT | TBR_REC_QUAD_DEPTH_OUT | TBR_REC_QUAD_BLENDED;
-        q.depth_mask = q.shade_mask = q.blend_mask = 0xf;
-        for (int k = 0; k < 4; k++) for (int j = 0; j < 4; j++) q.color[0][k][j] = c[k];
-      }
-      if (tbr_rec_quads_add(&b, 1, &q)) abort();
-      n++;
-    }
-  tbr_rec_quads_finish(&b, n);
-  if (tbr_trace_writer_append_buf(w, TBR_REC_QUADS, &b)) abort();
-}
-
-static void frame_end(uint64_t f, uint32_t wd, uint32_t ht)
-{
-  tbr_rec_flush fl = {0};
-  EMIT(TBR_REC_FLUSH, tbr_rec_flush_encode, &fl);
-  tbr_rec_frame_end e = {0};
-  e.frame = f; e.width = wd; e.height = ht;
-  EMIT(TBR_REC_FRAME_END, tbr_rec_frame_end_encode, &e);
-}
-
-static void open_trace(const char *dir)
-{
-  char p[1024];
-  mkdir(dir, 0777);
-  snprintf(p, sizeof p, "%s/activity.tbrt", dir);
-  tbr_trace_error err;
-  w = tbr_trace_writer_open(p, "producer=test_techniques\nrecords_schema=1\n", &err);
-  if (!w) { fprintf(stderr, "%s\n", err.msg); exit(2); }
-}
-static void close_trace(void)
-{
-  tbr_trace_error err;
-  if (tbr_trace_writer_close(w, NULL, &err)) { fprintf(stderr, "%s\n", err.msg); exit(2); }
-}
+static void open_trace(const char *dir) { synth_trace_open(dir, "test_techniques"); }
 
 #define BGRA "PIPE_FORMAT_B8G8R8A8_UNORM"
 static const float RED[4] = {1, 0, 0, 1}, BLUE_HALF[4] = {0, 0, 1, 0.5f}, BLUE[4] = {0, 0, 1, 1}, GREEN[4] = {0, 1, 0, 1};
 
 
 static const char *g_sim;
-
-static int run(const char *in, const char *out, const char *extra)
-{
-  char cmd[4096];
-  snprintf(cmd, sizeof cmd, "'%s' '%s' -o '%s' --quiet %s", g_sim, in, out, extra ? extra : "");
-  int rc = system(cmd);
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static char *slurp(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
-  s[n] = 0;
-  fclose(f);
-  return s;
-}
-
-/* Value of the counter NAME in stats.json ("NAME": {... "value": N}) totals section. */
-static long long stat_value(const char *json, const char *name)
-{
-  char key[256];
-  snprintf(key, sizeof key, "\"%s\": {", name);
-  const char *p = strstr(json, key);
-  if (!p) return -1;
-  p = strstr(p, "\"value\": ");
-  return p ? atoll(p + 9) : -1;
-}
-
-static void pixel_is(const tbr_image *im, unsigned x, unsigned y, int r, int g, int bl, int a)
-{
-  const uint8_t *p = im->pixels + y * im->stride + x * 4;
-  if (p[0] != r || p[1] != g || p[2] != bl || p[3] != a) {
-    fprintf(stderr, "pixel (%u,%u) = (%d,%d,%d,%d), expected (%d,%d,%d,%d)\n", x, y, p[0], p[1], p[2], p[3], r, g, bl, a);
-    failures++;
-  }
-}
-
-static int read_png(const char *out, unsigned frame, tbr_image *im)
-{
-  char p[1200], e[TBR_PNG_ERR_SIZE];
-  snprintf(p, sizeof p, "%s/frames/frame_%05u.png", out, frame);
-  if (tbr_png_read_rgba8(p, im, e, sizeof e)) { fprintf(stderr, "%s\n", e); failures++; return -1; }
-  return 0;
-}
+static int run(const char *in, const char *out, const char *extra) { return sim_run(g_sim, in, out, extra); }
+static void pixel_is(const tbr_image *im, unsigned x, unsigned y, int r, int g, int bl, int a) { failures += sim_pixel_mismatch(im, x, y, r, g, bl, a); }
+static int read_png(const char *out, unsigned frame, tbr_image *im) { return sim_read_frame_png(out, frame, im) ? (failures++, -1) : 0; }
 
 
-#define CHECKEQ(json, name, want) do { long long v_ = stat_value(json, name); \
+#define CHECKEQ(json, name, want) do { long long v_ = sim_stat_value(json, name); \
   if (v_ != (want)) { fprintf(stderr, "%s:%d: %s = %lld, expected %lld\n", __FILE__, __LINE__, name, v_, (long long)(want)); failures++; } } while (0)
 
 static void upload(uint32_t res)
 {
   tbr_rec_upload u = {0};
   u.resource_id = res; u.bytes = 64;
-  EMIT(TBR_REC_UPLOAD, tbr_rec_upload_encode, &u);
+  SYNTH_EMIT(TBR_REC_UPLOAD, tbr_rec_upload_encode, &u);
 }
 
 /* Frame events that may disable RE (sec. III-E). */
@@ -229,7 +57,7 @@ static void shader_create(uint32_t id, uint32_t internal)
 {
   tbr_rec_shader s = {0};
   s.id = id; s.stage = 1; s.internal = internal; s.num_instructions = 4; s.parent_id = id;
-  EMIT(TBR_REC_SHADER_CREATE, tbr_rec_shader_create_encode, &s);
+  SYNTH_EMIT(TBR_REC_SHADER_CREATE, tbr_rec_shader_create_encode, &s);
 }
 
 /* One frame of the casual scene (header comment); `ev` adds an UPLOAD (to the render
@@ -237,9 +65,9 @@ static void shader_create(uint32_t id, uint32_t internal)
  * (Mesa-internal or application). */
 static void casual_frame(uint32_t f, int ev)
 {
-  tbr_trace_writer_begin_frame(w, f);
-  resource(1, BGRA, 64, 64, 4, 1);
-  shader(1, 0, 4); shader(2, 1, 4);
+  synth_begin_frame(f);
+  synth_resource(1, BGRA, 64, 64, 4, 1);
+  synth_shader(1, 0, 4); synth_shader(2, 1, 4);
   if (ev == EV_UPLOAD_RT) upload(1);
   if (ev == EV_UPLOAD_BUFFER || ev == EV_UPLOAD_TEXTURE) {
     tbr_rec_resource r = {0};
@@ -247,103 +75,93 @@ static void casual_frame(uint32_t f, int ev)
     r.width = ev == EV_UPLOAD_BUFFER ? 4096 : 16; r.height = ev == EV_UPLOAD_BUFFER ? 1 : 16;
     r.depth = 1; r.array_size = 1; r.block_bytes = ev == EV_UPLOAD_BUFFER ? 1 : 4;
     snprintf(r.format_name, sizeof r.format_name, "%s", ev == EV_UPLOAD_BUFFER ? "PIPE_FORMAT_R8_UNORM" : BGRA);
-    EMIT(TBR_REC_RESOURCE, tbr_rec_resource_encode, &r);
+    SYNTH_EMIT(TBR_REC_RESOURCE, tbr_rec_resource_encode, &r);
     upload(7);
   }
   if (ev == EV_CREATE_INTERNAL || ev == EV_CREATE_APP) shader_create(9, ev == EV_CREATE_INTERNAL);
-  pass(0, 64, 64, 1, 0);
-  clear(4, 0, 0, 0, 1, 0);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  g_quad_prim = 0;
-  g_blend_color0 = 0; g_prim_color = RED;
-  draw(0, 0, 0, 2); prim(0, 0, 0, 0, 31.5f, 31.5f);
-  tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-  quads(0, 0, 0, 32, 32, RED, 0, 0, 0);
-  g_blend_color0 = f == 3 ? 0.5f : 0; g_prim_color = GREEN;
-  draw(1, 0, 0, 2); prim(1, 0, 32, 0, 63.5f, 31.5f);
-  quads(1, 32, 0, 64, 32, GREEN, 0, 0, 0);
-  g_blend_color0 = 0; g_prim_color = BLUE;
+  synth_render_pass(0, 64, 64, 1, 0);
+  synth_clear(4, 0, 0, 0, 1, 0);
+  synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+  synth_quad_prim = 0;
+  synth_draw_blend_color0 = 0; synth_prim_color = RED;
+  synth_draw(0, 0, 0, 2); synth_prim(0, 0, 0, 0, 31.5f, 31.5f);
+  synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+  synth_quads(0, 0, 0, 32, 32, RED, 0, 0, 0);
+  synth_draw_blend_color0 = f == 3 ? 0.5f : 0; synth_prim_color = GREEN;
+  synth_draw(1, 0, 0, 2); synth_prim(1, 0, 32, 0, 63.5f, 31.5f);
+  synth_quads(1, 32, 0, 64, 32, GREEN, 0, 0, 0);
+  synth_draw_blend_color0 = 0; synth_prim_color = BLUE;
   int o = (f & 1) ? 48 : 32;
-  draw(2, 0, 0, 2); prim(2, 0, (float)o, (float)o, o + 7.5f, o + 7.5f);
-  quads(2, o, o, o + 8, o + 8, BLUE, 0, 0, 0);
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  frame_end(f, 64, 64);
-  tbr_trace_writer_end_frame(w);
+  synth_draw(2, 0, 0, 2); synth_prim(2, 0, (float)o, (float)o, o + 7.5f, o + 7.5f);
+  synth_quads(2, o, o, o + 8, o + 8, BLUE, 0, 0, 0);
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_frame_end(f, 64, 64);
+  synth_end_frame();
 }
 
 static void gen_casual_ev(const char *dir, int ev_frame, int ev)
 {
   open_trace(dir);
   for (uint32_t f = 0; f < 4; f++) casual_frame(f, (int)f == ev_frame ? ev : 0);
-  close_trace();
+  synth_trace_close();
 }
 static void gen_casual(const char *dir, int upload_frame)
 {
   open_trace(dir);
   for (uint32_t f = 0; f < 4; f++) casual_frame(f, (int)f == upload_frame ? EV_UPLOAD_RT : 0);
-  close_trace();
+  synth_trace_close();
 }
 
 static void gen_swap(const char *dir)
 {
   open_trace(dir);
   for (uint32_t f = 0; f < 2; f++) {
-    tbr_trace_writer_begin_frame(w, f);
-    resource(1, BGRA, 64, 64, 4, 1);
-    shader(1, 0, 4); shader(2, 1, 4);
-    pass(0, 64, 64, 1, 0);
-    clear(4, 0, 0, 0, 1, 0);
-    tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-    g_blend_color0 = 0;
+    synth_frame_begin_cleared(f, 64, 64, 4);
+    synth_draw_blend_color0 = 0;
     const float *c0 = f ? GREEN : RED, *c1 = f ? RED : GREEN;
-    draw(0, 0, 0, 2);
+    synth_draw(0, 0, 0, 2);
     /* frame 0: P0 full tile, P1 top half; frame 1: the primitives' data swapped */
     if (!f) {
-      g_prim_color = c0; prim(0, 0, 0, 0, 31.5f, 31.5f);
-      g_prim_color = c1; prim(0, 1, 0, 0, 31.5f, 15.5f);
-      tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-      g_quad_prim = 0; quads(0, 0, 0, 32, 32, c0, 0, 0, 0);
-      g_quad_prim = 1; quads(0, 0, 0, 32, 16, c1, 0, 0, 0);
+      synth_prim_color = c0; synth_prim(0, 0, 0, 0, 31.5f, 31.5f);
+      synth_prim_color = c1; synth_prim(0, 1, 0, 0, 31.5f, 15.5f);
+      synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+      synth_quad_prim = 0; synth_quads(0, 0, 0, 32, 32, c0, 0, 0, 0);
+      synth_quad_prim = 1; synth_quads(0, 0, 0, 32, 16, c1, 0, 0, 0);
     } else {
-      g_prim_color = c1; prim(0, 0, 0, 0, 31.5f, 15.5f);
-      g_prim_color = c0; prim(0, 1, 0, 0, 31.5f, 31.5f);
-      tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-      g_quad_prim = 0; quads(0, 0, 0, 32, 16, c1, 0, 0, 0);
-      g_quad_prim = 1; quads(0, 0, 0, 32, 32, c0, 0, 0, 0);
+      synth_prim_color = c1; synth_prim(0, 0, 0, 0, 31.5f, 15.5f);
+      synth_prim_color = c0; synth_prim(0, 1, 0, 0, 31.5f, 31.5f);
+      synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+      synth_quad_prim = 0; synth_quads(0, 0, 0, 32, 16, c1, 0, 0, 0);
+      synth_quad_prim = 1; synth_quads(0, 0, 0, 32, 32, c0, 0, 0, 0);
     }
-    g_quad_prim = 0;
-    tile(TBR_REC_TILE_STORE, 0, 1);
-    frame_end(f, 64, 64);
-    tbr_trace_writer_end_frame(w);
+    synth_quad_prim = 0;
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
+    synth_frame_end(f, 64, 64);
+    synth_end_frame();
   }
-  close_trace();
+  synth_trace_close();
 }
 
 static void gen_fill(const char *dir, uint32_t instr, int ndraws)
 {
   open_trace(dir);
-  tbr_trace_writer_begin_frame(w, 0);
-  resource(1, BGRA, 64, 64, 4, 1);
-  shader(1, 0, 4); shader(2, 1, instr);
-  pass(0, 64, 64, 1, 0);
-  clear(4, 0, 0, 0, 1, 0);
-  tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-  g_prim_color = NULL; g_quad_prim = 0;
+  synth_frame_begin_cleared(0, 64, 64, instr);
+  synth_prim_color = NULL; synth_quad_prim = 0;
   for (int i = 0; i < ndraws; i++) {
-    draw((uint32_t)i, 1, 0, 2);
-    prim((uint32_t)i, 0, 0, 0, 63.5f, 63.5f);
-    if (i == 0) tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
-    quads((uint32_t)i, 0, 0, 64, 64, i & 1 ? BLUE_HALF : RED, 0, 0, 0);
+    synth_draw((uint32_t)i, 1, 0, 2);
+    synth_prim((uint32_t)i, 0, 0, 0, 63.5f, 63.5f);
+    if (i == 0) synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_quads((uint32_t)i, 0, 0, 64, 64, i & 1 ? BLUE_HALF : RED, 0, 0, 0);
   }
-  tile(TBR_REC_TILE_STORE, 0, 1);
-  frame_end(0, 64, 64);
-  tbr_trace_writer_end_frame(w);
-  close_trace();
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_frame_end(0, 64, 64);
+  synth_end_frame();
+  synth_trace_close();
 }
 
 static int same_file(const char *a, const char *b2)
 {
-  char *x = slurp(a), *y = slurp(b2);
+  char *x = sim_slurp(a), *y = sim_slurp(b2);
   int r = x && y && strcmp(x, y) == 0; /* PNG bytes: compared up to the first NUL, then sizes */
   if (r) {
     FILE *fa = fopen(a, "rb"), *fb = fopen(b2, "rb");
@@ -365,7 +183,7 @@ static char *sim_stats(const char *trace, const char *name, const char *extra, i
   int rc = run(in, out, extra);
   if (rc != want_rc) { fprintf(stderr, "tbr-sim %s %s: exit %d\n", trace, extra, rc); failures++; }
   snprintf(p, sizeof p, "%s/stats.json", out);
-  char *j = slurp(p);
+  char *j = sim_slurp(p);
   if (!j) { fprintf(stderr, "no %s\n", p); failures++; j = calloc(1, 1); }
   return j;
 }
@@ -519,7 +337,7 @@ int main(int argc, char **argv)
   } else if (!strcmp(t, "ptr")) {
     snprintf(p, sizeof p, "%s/fill", g_dir); gen_fill(p, 64, 2);
     char *j1 = sim_stats("fill", "ru1", "", 0);
-    long long c1 = stat_value(j1, "cycles.raster");
+    long long c1 = sim_stat_value(j1, "cycles.raster");
     const char *pol[] = {"static", "fastest", "mixed"};
     for (int n = 2; n <= 4; n += 2)
       for (int k = 0; k < 3; k++) {
@@ -527,7 +345,7 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "ru%d_%s", n, pol[k]);
         snprintf(extra, sizeof extra, "--set tile.raster_units=%d --set tile.ru_assignment=%s", n, pol[k]);
         char *j = sim_stats("fill", name, extra, 0);
-        long long c = stat_value(j, "cycles.raster");
+        long long c = sim_stat_value(j, "cycles.raster");
         snprintf(a, sizeof a, "%s/out_ru1/frames/frame_00000.png", g_dir);
         snprintf(pc, sizeof pc, "%s/out_%s/frames/frame_00000.png", g_dir, name);
         CHECK(same_file(a, pc)); /* bit-exact with 1 Raster Unit */

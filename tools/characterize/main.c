@@ -6,6 +6,7 @@
 #include "tbr/records.h"
 #include "tbr/trace.h"
 #include "texblocks.h"
+#include "tool_args.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -806,43 +807,7 @@ static void usage(FILE *f)
         prog);
 }
 
-static void bad_usage(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry '%s --help'.\n", prog);
-    exit(EXIT_BAD);
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static void parse_frames(struct opts *o, const char *arg)
-{
-    char a[64];
-    const char *dash = strchr(arg, '-');
-    size_t n = dash ? (size_t)(dash - arg) : strlen(arg);
-    if (n == 0 || n >= sizeof a)
-        bad_usage("bad --frame value '%s' (expected N or A-B)", arg);
-    memcpy(a, arg, n);
-    a[n] = '\0';
-    if (parse_u64(a, &o->frame_lo))
-        bad_usage("bad --frame value '%s' (expected N or A-B)", arg);
-    o->frame_hi = o->frame_lo;
-    if (dash && (parse_u64(dash + 1, &o->frame_hi) || o->frame_hi < o->frame_lo))
-        bad_usage("bad --frame value '%s' (expected N or A-B with A <= B)", arg);
-    o->have_frames = 1;
-}
+static void bad_usage(const char *fmt, const char *arg) { tbr_tool_bad_usage(prog, fmt, arg); }
 
 int main(int argc, char **argv)
 {
@@ -873,10 +838,13 @@ int main(int argc, char **argv)
             S.th = h;
             break;
         }
-        case 'f': parse_frames(&o, optarg); break;
+        case 'f':
+            tbr_tool_parse_frames(prog, optarg, &o.frame_lo, &o.frame_hi);
+            o.have_frames = 1;
+            break;
         case 'p': {
             uint64_t v;
-            if (parse_u64(optarg, &v) || v < 1 || v > TEXBLOCKS_MAX_PROCS)
+            if (tbr_tool_parse_u64(optarg, &v) || v < 1 || v > TEXBLOCKS_MAX_PROCS)
                 bad_usage("bad --processors '%s' (expected 1..64)", optarg);
             o.procs = (unsigned)v;
             break;

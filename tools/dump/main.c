@@ -3,6 +3,7 @@
  * See docs/tools-dump.md. */
 #include "tbr/records.h"
 #include "tbr/trace.h"
+#include "tool_args.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -63,47 +64,7 @@ static void usage(FILE *f)
         prog);
 }
 
-static void bad_usage(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry '%s --help'.\n", prog);
-    exit(EXIT_BAD);
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static void parse_frames(struct options *o, const char *arg)
-{
-    const char *dash = strchr(arg, '-');
-    if (!dash) {
-        if (parse_u64(arg, &o->frame_lo))
-            bad_usage("bad --frame value '%s' (expected N or A-B)", arg);
-        o->frame_hi = o->frame_lo;
-    } else {
-        char a[64];
-        size_t n = (size_t)(dash - arg);
-        if (n == 0 || n >= sizeof(a))
-            bad_usage("bad --frame value '%s' (expected N or A-B)", arg);
-        memcpy(a, arg, n);
-        a[n] = '\0';
-        if (parse_u64(a, &o->frame_lo) || parse_u64(dash + 1, &o->frame_hi) ||
-            o->frame_hi < o->frame_lo)
-            bad_usage("bad --frame value '%s' (expected N or A-B with A <= B)", arg);
-    }
-    o->have_frames = 1;
-}
+static void bad_usage(const char *fmt, const char *arg) { tbr_tool_bad_usage(prog, fmt, arg); }
 
 static void parse_types(struct options *o, const char *arg)
 {
@@ -117,7 +78,7 @@ static void parse_types(struct options *o, const char *arg)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         uint64_t num;
         int found = -1;
-        if (parse_u64(tok, &num) == 0) {
+        if (tbr_tool_parse_u64(tok, &num) == 0) {
             if (num <= 65535)
                 found = (int)num;
         } else {
@@ -652,16 +613,19 @@ int main(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":f:d:t:n:sRvhV", longopts, NULL)) != -1) {
         uint64_t v;
         switch (ch) {
-        case 'f': parse_frames(&o, optarg); break;
+        case 'f':
+            tbr_tool_parse_frames(prog, optarg, &o.frame_lo, &o.frame_hi);
+            o.have_frames = 1;
+            break;
         case 'd':
-            if (parse_u64(optarg, &v) || v > UINT32_MAX)
+            if (tbr_tool_parse_u64(optarg, &v) || v > UINT32_MAX)
                 bad_usage("bad --draw value '%s' (expected a draw sequence number)", optarg);
             o.have_draw = 1;
             o.draw = (uint32_t)v;
             break;
         case 't': parse_types(&o, optarg); break;
         case 'n':
-            if (parse_u64(optarg, &v))
+            if (tbr_tool_parse_u64(optarg, &v))
                 bad_usage("bad --limit value '%s'", optarg);
             o.have_limit = 1;
             o.limit = v;

@@ -1,0 +1,45 @@
+/* Command-line helpers of the trace tools: see tool_args.h. */
+#include "tool_args.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tbr_tool_bad_usage(const char *prog, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    exit(2);
+}
+
+int tbr_tool_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void tbr_tool_parse_frames(const char *prog, const char *arg, uint64_t *lo, uint64_t *hi)
+{
+    char a[64];
+    const char *dash = strchr(arg, '-');
+    size_t n = dash ? (size_t)(dash - arg) : strlen(arg);
+    if (n == 0 || n >= sizeof a)
+        tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
+    memcpy(a, arg, n);
+    a[n] = '\0';
+    if (tbr_tool_parse_u64(a, lo))
+        tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
+    *hi = *lo;
+    if (dash && (tbr_tool_parse_u64(dash + 1, hi) || *hi < *lo))
+        tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B with A <= B)", arg);
+}
