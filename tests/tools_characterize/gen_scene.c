@@ -3,8 +3,12 @@
  * the test scripts' comments from the description below.
  *
  * Usage: tools_characterize_gen_scene OUT [paths] [noschema]
+ *        tools_characterize_gen_scene OUT texels
+ *        tools_characterize_gen_scene OUT texloop
  *   paths     also write PATH records (executed FS instruction streams)
  *   noschema  omit records_schema from the metadata
+ *   texels    write the TEXTURED scene instead (records_schema_minor=1 with
+ *             TEXELS, VERTICES and VS PATH records), described below.
  *
  * Frame 5 (source frame number 5), screen 320x240:
  *   RESOURCE(1: 320x240 color), RENDER_PASS(seq 0, 320x240), CLEAR(color),
@@ -26,6 +30,34 @@
  *     record.
  *   DRAW_END 1, FLUSH, 20 TILE STORE events (5x4 tiles of 64), FRAME_END.
  * Frame 7: RENDER_PASS(seq 0, 320x240), CLEAR, FLUSH, FRAME_END (no draws).
+ *
+ * TEXTURED scene ("texels"): frames 0, 1, 2, each on a 128x64 screen:
+ *   RESOURCE 1 (128x64 display target), RESOURCE 2 (128x64 texture
+ *   R8G8B8A8, 4 bytes per texel, 1 level: a row = 512 bytes = 8 blocks of 64
+ *   bytes, block c of row r = texels 16c..16c+15), RENDER_PASS 128x64,
+ *   SHADER VS 10 (4 insns), FS 11 (TEX MOV END), PATH 3 (VS 10: pcs 0,1,2,3
+ *   mask F), PATH 4 (VS 10: pcs 0,1,3 mask 3), PATH 1 (FS 11: pcs 0,1,2 mask
+ *   F; frame 2: mask 3), DRAW 0 (vs 10, fs 11, count 6), VERTICES (draw 0:
+ *   group path 3 indices 0..3, group path 4 indices 4,5), PRIM 0 and 1 (the
+ *   full screen), the 64x32 = 2048 quads in row-major order (prim 0), all
+ *   SHADED, in QUADS records of 1024 quads, each followed by a TEXELS record
+ *   with one fetch (pc 0, unit 0, resource 2) per quad listing ALL 4 lanes:
+ *   frame 0: nearest at 1:1: lane j of quad (x,y) reads texel (x+(j&1),
+ *     y+(j>>1)), in_mask F;
+ *   frame 1: bilinear: lane j at pixel (px,py) reads (px,py) (px+1,py)
+ *     (px,py+1) (px+1,py+1), coordinates clamped to 127 / 63 (CLAMP_TO_EDGE);
+ *   frame 2: as frame 0 but in_mask = shade_mask = blend_mask = 3 (lanes 2,
+ *     3 are helper lanes, still listed in TEXELS), and the last quad has
+ *     path 0 (no PATH: its lanes come from the shading mask).
+ *   DRAW_END, FLUSH, FRAME_END (128x64).
+ *
+ * LOOP scene ("texloop"): frame 0, 4x2 screen, RESOURCE 1 (4x2 display),
+ *   RESOURCE 2 (4x2 texture, 4 bytes per texel), RENDER_PASS 4x2, FS 12
+ *   (BGNLOOP TEX ENDLOOP END: the loop runs twice, only lane 0 does the
+ *   second iteration): PATH 1 = pcs 0,1,2,1,2,3 with masks F,F,F,1,1,F.
+ *   DRAW 0 (vs 10, fs 12), PRIM 0, QUADS: (0,0) and (2,0), in_mask F, path
+ *   1; TEXELS: per quad 2 fetches of pc 1 (nearest, 4 lanes each: lane j
+ *   reads (x+(j&1), j>>1)). DRAW_END, FRAME_END.
  */
 #include "tbr/records.h"
 #include "tbr/trace.h"
@@ -137,6 +169,38 @@ static void prim(uint32_t seq, uint32_t index, const float xy[3][2])
 
 /* Quad batching. */
 static uint32_t qcount, qseq;
+static uint32_t quad_in_mask = 15; /* in/shade/blend mask of quad() */
+
+/* textured scene: fetches of the quads of the pending QUADS record */
+static int tex_mode;              /* 0 none, 1 nearest, 2 bilinear */
+static uint32_t tex_ordinal;      /* next quad ordinal of the draw */
+static tbr_rec_texfetch tex_f[TBR_REC_MAX_QUADS];
+static tbr_rec_texel tex_t[TBR_REC_MAX_QUADS * 16];
+static uint32_t tex_nf, tex_nt;
+
+static int32_t clampi(int32_t v, int32_t hi) { return v > hi ? hi : v; }
+
+static void tex_quad(int32_t x, int32_t y)
+{
+    tbr_rec_texfetch *f = &tex_f[tex_nf++];
+    memset(f, 0, sizeof *f);
+    f->quad = tex_ordinal++;
+    f->pc = 0;
+    f->unit = 0;
+    f->resource_id = 2;
+    f->texels = &tex_t[tex_nt];
+    for (uint32_t j = 0; j < 4; j++) {
+        int32_t px = x + (int32_t)(j & 1), py = y + (int32_t)(j >> 1);
+        if (tex_mode == 1) {
+            tex_t[tex_nt++] = (tbr_rec_texel){ j, 0, 0, px, py };
+        } else {
+            for (int k = 0; k < 4; k++)
+                tex_t[tex_nt++] = (tbr_rec_texel){ j, 0, 0, clampi(px + (k & 1), 127),
+                                                   clampi(py + (k >> 1), 63) };
+        }
+    }
+    f->n_texels = (uint32_t)(&tex_t[tex_nt] - f->texels);
+}
 
 static void quads_flush(void)
 {
@@ -146,6 +210,10 @@ static void quads_flush(void)
         die("quads_finish");
     emit(TBR_REC_QUADS, 0);
     qcount = 0;
+    if (tex_mode) {
+        emit(TBR_REC_TEXELS, tbr_rec_texels_encode(&b, qseq, tex_f, tex_nf));
+        tex_nf = tex_nt = 0;
+    }
 }
 
 static void quad(uint32_t seq, int32_t x, int32_t y, uint32_t primi, uint32_t path)
@@ -163,13 +231,15 @@ static void quad(uint32_t seq, int32_t x, int32_t y, uint32_t primi, uint32_t pa
     q.prim_kind = 3;
     q.flags = TBR_REC_QUAD_SHADED | TBR_REC_QUAD_SHADE_OUT | TBR_REC_QUAD_BLENDED;
     q.path = path;
-    q.in_mask = 15;
-    q.shade_mask = 15;
-    q.blend_mask = 15;
+    q.in_mask = quad_in_mask;
+    q.shade_mask = quad_in_mask;
+    q.blend_mask = quad_in_mask;
     for (int j = 0; j < 4; j++)
         q.color[0][3][j] = 1.0f;
     if (tbr_rec_quads_add(&b, 1, &q))
         die("quads_add");
+    if (tex_mode)
+        tex_quad(x, y);
     if (++qcount == TBR_REC_MAX_QUADS)
         quads_flush();
 }
@@ -204,18 +274,201 @@ static void frame_end(uint64_t frame, uint64_t draws, uint64_t quads, uint64_t p
     emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &e));
 }
 
-static void path_rec(uint32_t id, uint32_t shader_id, uint32_t n, const uint16_t *pc,
-                     const uint8_t *mask)
+static void path_rec_stage(uint32_t id, uint32_t shader_id, uint32_t stage, uint32_t n,
+                           const uint16_t *pc, const uint8_t *mask)
 {
     tbr_rec_path p;
     memset(&p, 0, sizeof p);
     p.id = id;
     p.shader_id = shader_id;
-    p.stage = TBR_REC_STAGE_FS;
+    p.stage = stage;
     p.n = n;
     p.pc = pc;
     p.mask = mask;
     emit(TBR_REC_PATH, tbr_rec_path_encode(&b, &p));
+}
+
+static void path_rec(uint32_t id, uint32_t shader_id, uint32_t n, const uint16_t *pc,
+                     const uint8_t *mask)
+{
+    path_rec_stage(id, shader_id, TBR_REC_STAGE_FS, n, pc, mask);
+}
+
+/* The TEXTURED scene (header comment). */
+static void texel_frame(uint64_t frame)
+{
+    if (tbr_trace_writer_begin_frame(w, frame) < 0)
+        die("begin_frame");
+    tbr_rec_resource res;
+    for (uint32_t id = 1; id <= 2; id++) {
+        memset(&res, 0, sizeof res);
+        res.id = id;
+        res.target = 2;
+        res.format = id == 1 ? 1 : 31;
+        res.width = 128;
+        res.height = 64;
+        res.depth = 1;
+        res.array_size = 1;
+        res.nr_samples = 1;
+        res.block_bytes = 4;
+        res.is_display_target = id == 1;
+        snprintf(res.format_name, sizeof res.format_name, "%s",
+                 id == 1 ? "PIPE_FORMAT_B8G8R8A8_UNORM" : "PIPE_FORMAT_R8G8B8A8_UNORM");
+        emit(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &res));
+    }
+    tbr_rec_render_pass rp;
+    memset(&rp, 0, sizeof rp);
+    rp.width = 128;
+    rp.height = 64;
+    rp.layers = 1;
+    rp.samples = 1;
+    rp.nr_cbufs = 1;
+    rp.is_default = 1;
+    rp.cbufs[0] = (tbr_rec_surface){ 1, 1, 1, 0, 0, 0, 128, 64 };
+    emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&b, &rp));
+    clear();
+    shader(10, TBR_REC_STAGE_VS, 4,
+           "VERT\n  0: MOV TEMP[0], IN[0]\n  1: MUL TEMP[0], TEMP[0], CONST[0]\n"
+           "  2: MOV OUT[1], IN[1]\n  3: END\n");
+    shader(11, TBR_REC_STAGE_FS, 3,
+           "FRAG\nDCL SAMP[0]\n  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
+           "  1: MOV OUT[0], TEMP[0]\n  2: END\n");
+    static const uint16_t vpc3[] = { 0, 1, 2, 3 }, vpc4[] = { 0, 1, 3 }, fpc[] = { 0, 1, 2 };
+    static const uint8_t vm3[] = { 15, 15, 15, 15 }, vm4[] = { 3, 3, 3 };
+    static const uint8_t fmF[] = { 15, 15, 15 }, fm3[] = { 3, 3, 3 };
+    path_rec_stage(3, 10, TBR_REC_STAGE_VS, 4, vpc3, vm3);
+    path_rec_stage(4, 10, TBR_REC_STAGE_VS, 3, vpc4, vm4);
+    path_rec(1, 11, 3, fpc, frame == 2 ? fm3 : fmF);
+    draw(0, 10, 11);
+    {
+        static tbr_rec_vertices_header vh;
+        tbr_rec_vertex_group g[2];
+        memset(&vh, 0, sizeof vh);
+        memset(g, 0, sizeof g);
+        vh.draw_seq = 0;
+        vh.vs_id = 10;
+        vh.num_outputs = 2;
+        vh.position_slot = 0;
+        vh.nr_streams = 1;
+        vh.streams[0] = (tbr_rec_vertex_stream){ 7, 0, 0, 16, 16, 31, 0 };
+        vh.fetched = 6;
+        vh.count = 2;
+        g[0].path = 3;
+        g[0].n = 4;
+        g[1].path = 4;
+        g[1].n = 2;
+        for (uint32_t i = 0; i < 6; i++) {
+            tbr_rec_vertex_group *gg = &g[i / 4];
+            gg->index[i % 4] = i;
+            gg->pos[i % 4][0] = (i & 1) ? 1.0f : -1.0f;
+            gg->pos[i % 4][1] = (i & 2) ? 1.0f : -1.0f;
+            gg->pos[i % 4][3] = 1.0f;
+            gg->out_hash[i % 4] = 0x811c9dc5u + i;
+        }
+        emit(TBR_REC_VERTICES, tbr_rec_vertices_encode(&b, &vh, g));
+    }
+    const float t0[3][2] = { { 0, 0 }, { 128, 0 }, { 128, 64 } };
+    const float t1[3][2] = { { 0, 0 }, { 128, 64 }, { 0, 64 } };
+    prim(0, 0, t0);
+    prim(0, 1, t1);
+    tex_mode = frame == 1 ? 2 : 1;
+    tex_ordinal = 0;
+    quad_in_mask = frame == 2 ? 3 : 15;
+    uint64_t n = 0;
+    for (int y = 0; y < 64; y += 2)
+        for (int x = 0; x < 128; x += 2) {
+            quad(0, x, y, 0, frame == 2 && x == 126 && y == 62 ? 0 : 1);
+            n++;
+        }
+    quads_flush();
+    uint32_t frags = (uint32_t)n * (frame == 2 ? 2 : 4);
+    tbr_rec_draw_end e = { 0, 2, n, n, frags, frags };
+    emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &e));
+    tex_mode = 0;
+    quad_in_mask = 15;
+    flush();
+    tbr_rec_frame_end fe;
+    memset(&fe, 0, sizeof fe);
+    fe.frame = frame;
+    fe.width = 128;
+    fe.height = 64;
+    fe.draws = 1;
+    fe.quads = n;
+    fe.shaded_quads = n;
+    fe.shaded_fragments = frags;
+    fe.prims = 2;
+    fe.clears = 1;
+    emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &fe));
+    if (tbr_trace_writer_end_frame(w) < 0)
+        die("end_frame");
+}
+
+static void texloop_frame(void)
+{
+    if (tbr_trace_writer_begin_frame(w, 0) < 0)
+        die("begin_frame");
+    tbr_rec_resource res;
+    for (uint32_t id = 1; id <= 2; id++) {
+        memset(&res, 0, sizeof res);
+        res.id = id;
+        res.target = 2;
+        res.width = 4;
+        res.height = 2;
+        res.depth = 1;
+        res.array_size = 1;
+        res.nr_samples = 1;
+        res.block_bytes = 4;
+        res.is_display_target = id == 1;
+        snprintf(res.format_name, sizeof res.format_name, "PIPE_FORMAT_R8G8B8A8_UNORM");
+        emit(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &res));
+    }
+    tbr_rec_render_pass rp;
+    memset(&rp, 0, sizeof rp);
+    rp.width = 4;
+    rp.height = 2;
+    rp.layers = 1;
+    rp.samples = 1;
+    rp.nr_cbufs = 1;
+    rp.is_default = 1;
+    rp.cbufs[0] = (tbr_rec_surface){ 1, 1, 1, 0, 0, 0, 4, 2 };
+    emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&b, &rp));
+    shader(10, TBR_REC_STAGE_VS, 2, "VERT\n  0: MOV OUT[0], IN[0]\n  1: END\n");
+    shader(12, TBR_REC_STAGE_FS, 4,
+           "FRAG\n  0: BGNLOOP\n  1: TEX TEMP[0], IN[0], SAMP[0], 2D\n  2: ENDLOOP\n"
+           "  3: END\n");
+    static const uint16_t pc[] = { 0, 1, 2, 1, 2, 3 };
+    static const uint8_t m[] = { 15, 15, 15, 1, 1, 15 };
+    path_rec(1, 12, 6, pc, m);
+    draw(0, 10, 12);
+    const float t0[3][2] = { { 0, 0 }, { 4, 0 }, { 4, 2 } };
+    prim(0, 0, t0);
+    tex_mode = 0;
+    quad(0, 0, 0, 0, 1);
+    quad(0, 2, 0, 0, 1);
+    quads_flush();
+    tbr_rec_texfetch f[4];
+    tbr_rec_texel t[16];
+    for (uint32_t i = 0; i < 4; i++) {
+        int32_t x = (int32_t)(i / 2) * 2;
+        f[i] = (tbr_rec_texfetch){ i / 2, 1, 0, 2, 4, &t[4 * i] };
+        for (uint32_t j = 0; j < 4; j++)
+            t[4 * i + j] = (tbr_rec_texel){ j, 0, 0, x + (int32_t)(j & 1), (int32_t)(j >> 1) };
+    }
+    emit(TBR_REC_TEXELS, tbr_rec_texels_encode(&b, 0, f, 4));
+    tbr_rec_draw_end e = { 0, 1, 2, 2, 8, 8 };
+    emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &e));
+    tbr_rec_frame_end fe;
+    memset(&fe, 0, sizeof fe);
+    fe.width = 4;
+    fe.height = 2;
+    fe.draws = 1;
+    fe.quads = 2;
+    fe.shaded_quads = 2;
+    fe.shaded_fragments = 8;
+    fe.prims = 1;
+    emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &fe));
+    if (tbr_trace_writer_end_frame(w) < 0)
+        die("end_frame");
 }
 
 int main(int argc, char **argv)
@@ -224,15 +477,42 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s OUT [paths] [noschema]\n", argv[0]);
         return 2;
     }
-    int paths = 0, noschema = 0;
+    int paths = 0, noschema = 0, texels = 0, texloop = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "paths") == 0)
             paths = 1;
+        else if (strcmp(argv[i], "texels") == 0)
+            texels = 1;
+        else if (strcmp(argv[i], "texloop") == 0)
+            texloop = 1;
         else if (strcmp(argv[i], "noschema") == 0)
             noschema = 1;
     }
     tbr_trace_error err;
     tbr_trace_writer_options wo = { 4096, 0, 0 }; /* small chunks: several per frame */
+    if (texels || texloop) {
+        tbr_trace_error terr;
+        w = tbr_trace_writer_open_ex(argv[1],
+                                     "producer=gen_scene\nrecords_schema=1\nrecords_schema_minor=1\n"
+                                     "driver=softpipe\ntile_size=64\n",
+                                     &wo, &terr);
+        if (!w) {
+            fprintf(stderr, "gen_scene: %s\n", terr.msg);
+            return 1;
+        }
+        tbr_buf_init(&b);
+        if (texloop)
+            texloop_frame();
+        else
+            for (uint64_t f = 0; f < 3; f++)
+                texel_frame(f);
+        tbr_buf_free(&b);
+        if (tbr_trace_writer_close(w, NULL, &terr) < 0) {
+            fprintf(stderr, "gen_scene: %s\n", terr.msg);
+            return 1;
+        }
+        return 0;
+    }
     w = tbr_trace_writer_open_ex(argv[1],
                                  noschema ? "producer=gen_scene\n"
                                           : "producer=gen_scene\nrecords_schema=1\n"

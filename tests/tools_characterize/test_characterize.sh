@@ -41,6 +41,44 @@
 # Frame 7: no draws, one 320x240 render pass (80 tiles), FRAME_END 320x240.
 # Trace: draws per frame 2/2 = 1; overdraw 77824 / 153600 = 0.506667;
 #   bbox 162 / 160 = 1.0125; covered 97 / 160 = 0.60625.
+#
+# TEXTURED scene (gen_scene texels; see gen_scene.c): 3 frames, 128x64 screen,
+# 2048 quads per frame, texture 128x64 x 4 bytes: a row = 8 blocks of 64 bytes,
+# block c = texels 16c..16c+15; 512 blocks. 32x32 tiles: 4 x 2 = 8 tiles,
+# tile order t = 4 ty + tx.
+#  texels per fragment: frame 0 (nearest, 1:1): 1 texel per lane, 4 lanes
+#    covered: 8192 / 8192 = 1. Frame 1 (bilinear): 4 per lane: 32768 / 8192
+#    = 4. Frame 2 (in_mask 3, PATH mask 3): TEXELS lists 4 lanes per quad
+#    (8192 texels) but lanes 2,3 are helpers: 4096 counted / 4096 fragments
+#    = 1 (2 if helper lanes were counted). The last quad has no PATH: its
+#    lanes come from the shading mask (3): same count; 1 fallback fetch.
+#    Trace: (8192 + 32768 + 4096) / (8192 + 8192 + 4096) = 45056/20480 = 2.2.
+#  sharing, frame 0: tile tx reads texels 32tx..32tx+31 = blocks 2tx, 2tx+1
+#    only; rows of ty: 32ty..32ty+31: every block private: d1 = d2 = 0.
+#  sharing, frame 1: tile (tx,ty) reads texels 32tx..32tx+32 (clamped to 127)
+#    of rows 32ty..32ty+32 (clamped to 63): block c = 2k (k = 1,2,3) is read
+#    by tiles tx = k-1 and k (distance 1): 3 x 64 rows = 192 blocks at d1;
+#    row 32 of blocks 0,1,3,5,7 is read by ty 0 and 1 (distance 4: farther):
+#    5; the other 315 private. d1 = 192/512 = 0.375, d2 = 0.
+#    64x32 tiles (2 x 2, t = 2 ty + tx): block 4 (texel 64) is read by tx 0
+#    and 1: 64 blocks at d1; row 32 of the 7 other blocks by ty 0 and 1
+#    (distance 2): 7 at d2: 64/512 = 0.125, 7/512 = 0.013672.
+#  replication, 2 caches: strips (processor = qx*2/16: tile pixels 0..15 ->
+#    0, 16..31 -> 1): frame 0: block 2tx only from pixels 32tx..+15 (p0),
+#    2tx+1 from +16..+31 (p1): all 512 in 1 cache: [1, 0]. Frame 1: block 0
+#    (texels 0..15) read by pixels 0..15 (p0) only; block 2k+1 by pixel
+#    32k+15 (p0) and 32k+16..31 (p1); block 2k (k >= 1) by pixel 32k-1 of
+#    tile k-1 (p1) and 32k..32k+15 (p0): 64 blocks in 1 cache, 448 in 2:
+#    [0.125, 0.875]. rr (processor = qx mod 2): each block spans 8 quads of
+#    a row: every block in both caches: [0, 1].
+#  VS executed: per frame group 1 = PATH 3 (4 insns x 4 lanes = 16), group
+#    2 = PATH 4 (3 insns x 2 lanes = 6): 22 / 6 vertices = 3.666667 (static:
+#    4 insns x 6 / 6 = 4).
+# LOOP scene (gen_scene texloop): 2 quads, 8 fragments; the TEX (pc 1) runs
+#  twice per quad: 1st execution PATH mask F (4 lanes), 2nd mask 1 (lane 0):
+#  texels counted 2 x (4 + 1) = 10 / 8 = 1.25 (2.0 if the quad's mask or the
+#  first occurrence's mask were used for both); all lanes 16; TEX lane
+#  executions 2 x 5 = 10 -> texels per texture instruction 1.
 set -u
 CHZ=$1
 GEN=$2
@@ -77,6 +115,7 @@ expect_csv() {
 
 "$GEN" scene.tbrt || fail "generator failed"
 "$GEN" paths.tbrt paths || fail "generator failed"
+"$GEN" texels.tbrt texels || fail "generator failed"
 
 case "$CASE" in
 table32)
@@ -92,6 +131,7 @@ table32)
     expect_csv 5 alu_per_tex 3.026667
     expect_csv 5 overdraw 1.013333
     expect_csv 5 texels_per_frag ""
+    expect_csv 5 texels_per_tex ""
     expect_csv 5 shaded_fragments 77824
     expect_csv 5 screen_pixels 76800
     expect_csv 5 tiles 80
@@ -163,13 +203,73 @@ text_labels)
     expect_grep 'FS instructions per fragment \(static\) +4\.97$' out.txt
     expect_grep 'ALU per TEX instruction \(static\) +3\.03$' out.txt
     expect_grep 'texels per fragment +n/a \(trace has no texel records\)$' out.txt
-    expect_count 'n/a \(trace has no texel records\)$' 4 out.txt
+    expect_count 'n/a \(trace has no texel records\)$' 5 out.txt
     expect_grep 'primitives per tile \(bounding box\) +1\.01$' out.txt
-    expect_grep '^ +5 +2 +5\.50 +2\.00 +2\.02 +1\.21 +19456\.00 +2\.00 +4\.97 +3\.03 +static +n/a +1\.01$' out.txt
+    expect_grep '^ +5 +2 +5\.50 +static +2\.00 +2\.02 +1\.21 +19456\.00 +2\.00 +4\.97 +3\.03 +static +n/a +1\.01$' out.txt
     run 0 paths.tbrt
     expect_grep 'FS instructions per fragment \(executed\) +4\.97$' out.txt
     expect_grep 'ALU per TEX instruction \(executed\) +3\.02$' out.txt
     expect_grep 'VS instructions per vertex \(static\)' out.txt
+    ;;
+texels_per_frag)
+    run 0 --csv texels.tbrt
+    expect_csv 0 texels_per_frag 1.000000
+    expect_csv 1 texels_per_frag 4.000000
+    expect_csv 2 texels_per_frag 1.000000
+    expect_csv all texels_per_frag 2.200000
+    # per texture instruction: 1 TEX per fragment here, so the same values
+    expect_csv 1 texels_per_tex 4.000000
+    expect_csv all texels_per_tex 2.200000
+    expect_csv 2 shaded_fragments 4096
+    run 0 --json -f 2 texels.tbrt
+    expect_grep '"texels": 4096, "texels_all_lanes": 8192, "tex_fetches": 2048, "tex_fetches_lane_fallback": 1,' out.txt
+    expect_grep '"texel_metrics": "computed"' out.txt
+    ;;
+tex_sharing)
+    run 0 --csv texels.tbrt
+    expect_csv 0 tex_shared_d1 0.000000
+    expect_csv 0 tex_shared_d2 0.000000
+    expect_csv 1 tex_shared_d1 0.375000
+    expect_csv 1 tex_shared_d2 0.000000
+    run 0 --json -f 1 texels.tbrt
+    expect_grep '"tex_blocks": 512, "tex_shared_d1": 192, "tex_shared_d2": 0, "tex_shared_far": 5, "tex_private": 315,' out.txt
+    run 0 --csv -t 64x32 texels.tbrt
+    expect_csv 1 tex_shared_d1 0.125000
+    expect_csv 1 tex_shared_d2 0.013672
+    ;;
+tex_replication)
+    run 0 --json -p 2 -m strips -f 0 texels.tbrt
+    expect_count '"replication": \[1\.000000, 0\.000000\],' 2 out.txt
+    run 0 --json -p 2 -m strips -f 1 texels.tbrt
+    expect_count '"replication": \[0\.125000, 0\.875000\],' 2 out.txt
+    run 0 --csv -p 2 -m strips texels.tbrt
+    expect_csv 1 tex_unique_blocks 0.125000
+    run 0 --json -p 2 -m rr -f 0-1 texels.tbrt
+    expect_count '"replication": \[0\.000000, 1\.000000\],' 3 out.txt
+    run 0 -p 2 -m strips -f 1 texels.tbrt
+    expect_grep 'blocks in exactly 1 of 2 caches \(strips\) +0\.12$' out.txt
+    expect_grep 'blocks in exactly 2 of 2 caches \(strips\) +0\.88$' out.txt
+    ;;
+tex_loop)
+    "$GEN" loop.tbrt texloop || fail "generator failed"
+    run 0 --json loop.tbrt
+    t() { grep -E -m1 -- "\"$1\": " out.txt | sed 's/^ *//; s/,$//'; }
+    [ "$(t texels_per_frag)" = '"texels_per_frag": 1.250000' ] || fail "texels $(t texels_per_frag)"
+    [ "$(t texels_per_tex)" = '"texels_per_tex": 1.000000' ] || fail "per tex $(t texels_per_tex)"
+    expect_grep '"texels": 10, "texels_all_lanes": 16, "tex_fetches": 4, "tex_fetches_lane_fallback": 0,' out.txt
+    ;;
+vs_executed)
+    run 0 --csv texels.tbrt
+    expect_csv all vs_insns_per_vertex 3.666667
+    expect_csv all vs_insns_source executed
+    expect_csv 0 vs_insns_per_vertex 3.666667
+    run 0 texels.tbrt
+    expect_grep 'VS instructions per vertex \(executed\) +3\.67$' out.txt
+    expect_grep 'texels per fragment +2\.20$' out.txt
+    expect_grep '^ +1 +1 +3\.67 +exec .* +4\.00 +1\.00$' out.txt
+    # the old scene keeps the static count
+    run 0 --csv scene.tbrt
+    expect_csv all vs_insns_source static
     ;;
 no_schema)
     "$GEN" noschema.tbrt noschema || fail "generator failed"

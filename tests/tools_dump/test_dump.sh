@@ -28,6 +28,11 @@ run() {
 }
 
 "$GEN" scene.tbrt || fail "generator failed"
+# TEXTURED scene (gen_scene.c "texels"): frames 0-2, each: RESOURCE x2,
+# RENDER_PASS, CLEAR, SHADER_CREATE+SHADER x2, PATH x3 (2 VS, 1 FS), DRAW,
+# VERTICES, PRIM x2, (QUADS, TEXELS) x2 (2048 quads = 2 x 1024), DRAW_END,
+# FLUSH, FRAME_END = 22 records; 1024 fetches per TEXELS record.
+"$GEN" texels.tbrt texels || fail "generator failed"
 
 # Record lines look like "  [K] NAME ..." (unknown types: "  [K] type N, len L").
 rec='^  \[[0-9]+\] '
@@ -153,6 +158,63 @@ corrupt)
     printf '\377\377\377\377' | dd of=bad.tbrt bs=1 seek=140 conv=notrunc 2>/dev/null
     run 2 bad.tbrt
     expect_grep 'bad\.tbrt: at offset 89: ' err.txt
+    ;;
+texels)
+    run 0 --type texels texels.tbrt
+    expect_count "${rec}TEXELS draw=0 fetches=1024$" 6 out.txt
+    # one line per fetch: 3 frames x 2048 quads
+    expect_count '^      quad=[0-9]+ pc=0 unit=0 resource=2 ' 6144 out.txt
+    expect_count '^      quad=0 pc=0 unit=0 resource=2 texels=4 per_lane=1,1,1,1 level=0$' 2 out.txt
+    expect_count '^      quad=0 pc=0 unit=0 resource=2 texels=16 per_lane=4,4,4,4 level=0$' 1 out.txt
+    # quad ordinals continue across the draw's QUADS/TEXELS records
+    expect_count '^      quad=2047 ' 3 out.txt
+    run 0 -v --frame 1 --type texels --limit 1 texels.tbrt
+    expect_count "$rec" 1 out.txt
+    # bilinear, clamped at x=127: lane 1 of quad 63 (pixel 127,0)
+    expect_grep '^        lane 0: L0/0: \(0,0\) \(1,0\) \(0,1\) \(1,1\)$' out.txt
+    expect_grep '^        lane 1: L0/0: \(127,0\) \(127,0\) \(127,1\) \(127,1\)$' out.txt
+    ;;
+vertices)
+    run 0 --type vertices texels.tbrt
+    expect_count "${rec}VERTICES draw=0 vs=10 instance=0 start_instance=0 outputs=2 position=OUT\[0\] streams=1 fetched=6 groups=2$" 3 out.txt
+    expect_count '^      stream\[0\] resource=7 buffer=0 offset=0 stride=16 size=16 format=31 divisor=0$' 3 out.txt
+    expect_count '^      group path=3 n=4 index=0,1,2,3$' 3 out.txt
+    expect_count '^      group path=4 n=2 index=4,5$' 3 out.txt
+    run 0 -v --type vertices --limit 1 texels.tbrt
+    expect_grep '^        index 5 pos=\(1,-1,0,1\) out_hash=811c9dca$' out.txt
+    ;;
+path)
+    run 0 --type path --frame 2 texels.tbrt
+    expect_count "$rec" 3 out.txt
+    expect_grep "${rec}PATH id=3 shader=10 stage=VS truncated=0 n=4$" out.txt
+    expect_grep '^      pc:mask 0:3 1:3 3:3$' out.txt
+    expect_grep "${rec}PATH id=1 shader=11 stage=FS truncated=0 n=3$" out.txt
+    run 0 -v --type path --frame 0 texels.tbrt
+    expect_count '^      pc=[0-9]+ mask=[0-9a-f]$' 10 out.txt
+    ;;
+texel_filters)
+    # --limit counts a TEXELS record as one record
+    run 0 --limit 5 --type quads,texels texels.tbrt
+    expect_count "$rec" 5 out.txt
+    expect_count "${rec}TEXELS " 2 out.txt
+    # --draw 0 keeps VERTICES and TEXELS (draw_seq 0): per frame DRAW,
+    # VERTICES, 2 PRIM, 2 QUADS, 2 TEXELS, DRAW_END = 9
+    run 0 --draw 0 --frame 0 texels.tbrt
+    expect_count "$rec" 9 out.txt
+    run 0 --draw 1 texels.tbrt
+    expect_count "$rec" 0 out.txt
+    ;;
+texel_summary)
+    run 0 --summary texels.tbrt
+    # frames 0 and 2: 4 texels per quad; frame 1 (bilinear): 16
+    expect_count '^  texels +8192 in 2048 fetches \(2 TEXELS records; all lanes\)$' 2 out.txt
+    expect_count '^  texels +32768 in 2048 fetches \(2 TEXELS records; all lanes\)$' 1 out.txt
+    expect_count '^  vertices +6 fetched in 2 VS groups \(1 VERTICES records\)$' 3 out.txt
+    expect_count '^  tile events +0, flushes 1, shaders 2, paths 3 \(2 VS\), uploads 0$' 3 out.txt
+    expect_count '^  FRAME_END +128x64, counts match$' 3 out.txt
+    # the old scene: no texels, no vertices
+    run 0 --summary scene.tbrt
+    expect_count '^  texels +0 in 0 fetches' 2 out.txt
     ;;
 usage)
     run 2 --bogus scene.tbrt

@@ -223,6 +223,8 @@ typedef struct acc {
     uint64_t fs_exec_insns, fs_exec_alu, fs_exec_tex, fs_exec_frags, fs_exec_missing;
     uint64_t screen_pixels, frames_without_screen;
     uint64_t texel_records, texels;
+    uint64_t texels_all_lanes, tex_fetches, tex_fetches_fallback, texels_unmatched;
+    uint64_t vertex_records, vs_exec_verts, vs_exec_insns, vs_exec_missing, vs_draws_no_vertices;
     texblocks_result tb;
 } acc;
 
@@ -237,14 +239,22 @@ static void acc_add(acc *a, const acc *b)
 /* ---- per-frame state ------------------------------------------------------- */
 
 typedef struct draw_info {
-    uint32_t vs_id, fs_id, early_z;
+    uint32_t vs_id, fs_id, early_z, has_vertices;
+    uint64_t verts;
     float point_size, line_width;
 } draw_info;
 
 typedef struct path_info {
     uint64_t insns, alu, tex; /* lane-weighted */
     int classes_known;
+    uint8_t *ent;             /* FS: copy of the (u16 pc, u8 mask) entries */
+    uint32_t n;
 } path_info;
+
+typedef struct res_info {
+    uint32_t w, h, bb, bw, bh; /* level-0 size, bytes per block, block size in texels */
+    uint64_t dense;            /* small number of the resource (block keys) */
+} res_info;
 
 static struct state {
     unsigned tw, th;
@@ -261,8 +271,25 @@ static struct state {
     hmap draw_map; /* seq -> index */
     size_t ndraws, capdraws;
     path_info *paths;
-    hmap path_map;
+    hmap path_map, vpath_map; /* FS / VS path id -> index */
     size_t npaths, cappaths;
+    /* quads of the current draw (TEXELS refer to them by ordinal) */
+    int have_qdraw;
+    uint32_t qdraw;
+    int32_t *qxy;             /* 2 per quad */
+    uint8_t *qmask;           /* shading input mask */
+    uint32_t *qpath;
+    size_t nq, capq;
+    /* texture blocks */
+    uint64_t tile_base;       /* tile order number of the current pass's first tile */
+    texblocks *tb;
+    unsigned procs;
+    enum texblocks_mapping mapping;
+    int texel_capable;        /* records_schema_minor >= 1 or a TEXELS record was seen */
+    tbr_rec_texel *texbuf;
+    res_info *res;
+    hmap res_map;
+    size_t nres, capres;
     /* screen */
     int have_last_screen;
     uint64_t last_screen_pixels;
@@ -288,6 +315,7 @@ static void set_pass(acc *a, uint32_t w, uint32_t h)
     S.tiles_x = (w + S.tw - 1) / S.tw;
     S.tiles_y = (h + S.th - 1) / S.th;
     size_t n = (size_t)S.tiles_x * S.tiles_y;
+    S.tile_base = a->tiles;
     if (n > S.tile_cap) {
         free(S.tile_mark);
         free(S.touched);
@@ -316,7 +344,12 @@ static void reset_frame_state(void)
     hmap_clear(&S.draw_map);
     S.ndraws = 0;
     hmap_clear(&S.path_map);
+    hmap_clear(&S.vpath_map);
+    for (size_t i = 0; i < S.npaths; i++)
+        free(S.paths[i].ent);
     S.npaths = 0;
+    S.have_qdraw = 0;
+    S.nq = 0;
 }
 
 static unsigned popcount4(uint32_t m)
@@ -349,6 +382,58 @@ static uint64_t bbox_tiles(double minx, double maxx, double miny, double maxy)
     uint64_t tx0 = (uint64_t)x0 / S.tw, tx1 = (uint64_t)x1 / S.tw;
     uint64_t ty0 = (uint64_t)y0 / S.th, ty1 = (uint64_t)y1 / S.th;
     return (tx1 - tx0 + 1) * (ty1 - ty0 + 1);
+}
+
+/* Texel block size of a format (compressed formats: the block's texels). */
+static void format_block_dims(const char *name, uint32_t *bw, uint32_t *bh)
+{
+    unsigned w, h;
+    const char *a = strstr(name, "ASTC_");
+    *bw = *bh = 1;
+    if (a && sscanf(a + 5, "%ux%u", &w, &h) == 2 && w >= 1 && h >= 1 && w <= 16 && h <= 16) {
+        *bw = w;
+        *bh = h;
+    } else if (strstr(name, "DXT") || strstr(name, "RGTC") || strstr(name, "LATC") ||
+               strstr(name, "ETC") || strstr(name, "BPTC") || strstr(name, "FXT1")) {
+        *bw = 4;
+        *bh = 4;
+    }
+}
+
+/* Key of the 64-byte block holding texel (x, y) of (level, layer) in
+ * softpipe's linear layout (sp_texture.c softpipe_resource_layout: row stride
+ * = blocks per row x block bytes, image stride = row stride x block rows, no
+ * padding): byte offset layer * image stride + (y / bh) * row stride +
+ * (x / bw) * block bytes, block = offset / 64, keyed with the resource and level. */
+static uint64_t block_key(const res_info *ri, uint32_t level, uint32_t layer, int32_t x, int32_t y)
+{
+    uint64_t w = ri->w >> (level < 31 ? level : 31), h = ri->h >> (level < 31 ? level : 31);
+    if (w < 1)
+        w = 1;
+    if (h < 1)
+        h = 1;
+    uint64_t nbx = (w + ri->bw - 1) / ri->bw, nby = (h + ri->bh - 1) / ri->bh;
+    uint64_t stride = nbx * ri->bb, img = stride * nby;
+    uint64_t ux = x < 0 ? 0 : (uint64_t)x, uy = y < 0 ? 0 : (uint64_t)y;
+    uint64_t off = (uint64_t)layer * img + (uy / ri->bh) * stride + (ux / ri->bw) * ri->bb;
+    uint64_t blk = off / 64;
+    uint64_t key = (ri->dense << 44) | ((uint64_t)(level & 31) << 39) | (blk & ((1ULL << 39) - 1));
+    if (ri->dense >= (1u << 20) || blk >= (1ULL << 39)) /* does not fit: hash (never in practice) */
+        key = hmix(hmix(ri->dense) ^ hmix(((uint64_t)level << 48) ^ blk));
+    return key;
+}
+
+static path_info *path_new(void)
+{
+    if (S.npaths == S.cappaths) {
+        S.cappaths = S.cappaths ? S.cappaths * 2 : 64;
+        S.paths = realloc(S.paths, S.cappaths * sizeof *S.paths);
+        if (!S.paths)
+            oom();
+    }
+    path_info *pi = &S.paths[S.npaths];
+    memset(pi, 0, sizeof *pi);
+    return pi;
 }
 
 /* Returns 0, or -1 if the record does not decode (caller reports it). */
@@ -402,7 +487,12 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
         di->early_z = d.early_z;
         di->point_size = d.point_size;
         di->line_width = d.line_width;
+        di->has_vertices = 0;
+        di->verts = verts;
         *hmap_slot(&S.draw_map, d.seq, 1) = S.ndraws++;
+        S.have_qdraw = 1;
+        S.qdraw = d.seq;
+        S.nq = 0;
         return 0;
     }
     case TBR_REC_DRAW_END: {
@@ -410,6 +500,9 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
         if (tbr_rec_draw_end_decode(p, len, &r))
             return -1;
         finish_prim(a);
+        draw_info *di = draw_get(r.seq);
+        if (di && !di->has_vertices && di->verts)
+            a->vs_draws_no_vertices++;
         return 0;
     }
     case TBR_REC_PRIM: {
@@ -454,16 +547,23 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
         tbr_rec_path r;
         if (tbr_rec_path_decode(p, len, &r))
             return -1;
+        if (r.stage == TBR_REC_STAGE_VS) {
+            path_info *pi = path_new();
+            for (uint32_t i = 0; i < r.n; i++)
+                pi->insns += popcount4(tbr_rec_path_mask(&r, i) & 15u);
+            *hmap_slot(&S.vpath_map, r.id, 1) = S.npaths++;
+            return 0;
+        }
         if (r.stage != TBR_REC_STAGE_FS)
             return 0;
-        if (S.npaths == S.cappaths) {
-            S.cappaths = S.cappaths ? S.cappaths * 2 : 64;
-            S.paths = realloc(S.paths, S.cappaths * sizeof *S.paths);
-            if (!S.paths)
+        path_info *pi = path_new();
+        if (r.n) {
+            pi->ent = malloc((size_t)r.n * 3);
+            if (!pi->ent)
                 oom();
+            memcpy(pi->ent, r.entries, (size_t)r.n * 3);
+            pi->n = r.n;
         }
-        path_info *pi = &S.paths[S.npaths];
-        memset(pi, 0, sizeof *pi);
         shader_info *si = shader_get(r.shader_id, 0);
         pi->classes_known = si && si->have_text;
         for (uint32_t i = 0; i < r.n; i++) {
@@ -491,9 +591,29 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
             return -1;
         draw_info *di = draw_get(h.draw_seq);
         shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
+        if (!S.have_qdraw || S.qdraw != h.draw_seq) {
+            S.have_qdraw = 1;
+            S.qdraw = h.draw_seq;
+            S.nq = 0;
+        }
         for (uint32_t i = 0; i < h.count; i++) {
             if (tbr_rec_quads_next(&c, &h, &q))
                 return -1;
+            if (S.nq == S.capq) {
+                S.capq = S.capq ? S.capq * 2 : 4096;
+                S.qxy = realloc(S.qxy, S.capq * 2 * sizeof *S.qxy);
+                S.qmask = realloc(S.qmask, S.capq);
+                S.qpath = realloc(S.qpath, S.capq * sizeof *S.qpath);
+                if (!S.qxy || !S.qmask || !S.qpath)
+                    oom();
+            }
+            S.qxy[2 * S.nq] = q.x;
+            S.qxy[2 * S.nq + 1] = q.y;
+            S.qmask[S.nq] = (q.flags & TBR_REC_QUAD_SHADED)
+                                ? (uint8_t)((di && di->early_z ? q.depth_mask : q.in_mask) & 15u)
+                                : 0;
+            S.qpath[S.nq] = (q.flags & TBR_REC_QUAD_SHADED) ? q.path : 0;
+            S.nq++;
             /* exact primitive/tile overlap: tiles holding a covered fragment */
             if (S.have_pass && q.in_mask) {
                 if (!S.have_cur_prim || S.cur_draw != h.draw_seq || S.cur_prim != q.prim) {
@@ -541,6 +661,125 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
         }
         return tbr_rec_quads_close(&c) ? -1 : 0;
     }
+    case TBR_REC_RESOURCE: {
+        tbr_rec_resource r;
+        if (tbr_rec_resource_decode(p, len, &r))
+            return -1;
+        if (hmap_slot(&S.res_map, r.id, 0))
+            return 0; /* ids are never reused: same resource */
+        if (S.nres == S.capres) {
+            S.capres = S.capres ? S.capres * 2 : 64;
+            S.res = realloc(S.res, S.capres * sizeof *S.res);
+            if (!S.res)
+                oom();
+        }
+        res_info *ri = &S.res[S.nres];
+        ri->w = r.width ? r.width : 1;
+        ri->h = r.height ? r.height : 1;
+        ri->bb = r.block_bytes ? r.block_bytes : 1;
+        format_block_dims(r.format_name, &ri->bw, &ri->bh);
+        ri->dense = S.nres;
+        *hmap_slot(&S.res_map, r.id, 1) = S.nres++;
+        return 0;
+    }
+    case TBR_REC_TEXELS: {
+        tbr_cursor c;
+        tbr_rec_texels_header h;
+        tbr_rec_texfetch f;
+        if (tbr_rec_texels_open(&c, p, len, &h))
+            return -1;
+        S.texel_capable = 1;
+        a->texel_records++;
+        uint32_t prevq = UINT32_MAX, ppos = 0;
+        uint64_t last_key = 0, last_tile = 0;
+        unsigned last_proc = 0;
+        int have_last = 0;
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_texels_next(&c, &h, &f, S.texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
+                return -1;
+            a->tex_fetches++;
+            a->texels_all_lanes += f.n_texels;
+            if (!S.have_qdraw || S.qdraw != h.draw_seq || f.quad >= S.nq) {
+                a->texels_unmatched += f.n_texels;
+                continue;
+            }
+            size_t qi = f.quad;
+            if (f.quad != prevq) {
+                prevq = f.quad;
+                ppos = 0;
+            }
+            /* lanes: the PATH's active mask at this execution of pc (k-th
+             * fetch of pc on the quad = k-th occurrence of pc in the path);
+             * without it the quad's shading input mask */
+            uint32_t mask = S.qmask[qi];
+            uint64_t *ps = S.qpath[qi] ? hmap_slot(&S.path_map, S.qpath[qi], 0) : NULL;
+            int found = 0;
+            if (ps) {
+                const path_info *pi = &S.paths[*ps];
+                for (uint32_t k = ppos; k < pi->n; k++) {
+                    const uint8_t *e = pi->ent + 3 * (size_t)k;
+                    if ((uint32_t)(e[0] | (e[1] << 8)) == f.pc) {
+                        mask = e[2] & 15u;
+                        ppos = k + 1;
+                        found = 1;
+                        break;
+                    }
+                }
+            }
+            if (!found)
+                a->tex_fetches_fallback++;
+            uint64_t *rs = hmap_slot(&S.res_map, f.resource_id, 0);
+            const res_info *ri = rs ? &S.res[*rs] : NULL;
+            for (uint32_t k = 0; k < f.n_texels; k++) {
+                const tbr_rec_texel *t = &S.texbuf[k];
+                if (!(mask & (1u << (t->lane & 3))))
+                    continue;
+                a->texels++;
+                if (!ri || !S.have_pass)
+                    continue;
+                int64_t px = (int64_t)S.qxy[2 * qi] + (t->lane & 1);
+                int64_t py = (int64_t)S.qxy[2 * qi + 1] + (t->lane >> 1);
+                if (px < 0 || py < 0 || px >= S.pass_w || py >= S.pass_h)
+                    continue;
+                uint64_t tile = S.tile_base + (uint64_t)(py / S.th) * S.tiles_x + (uint64_t)(px / S.tw);
+                unsigned proc = texblocks_map(S.mapping, S.procs, (unsigned)(px % S.tw) / 2,
+                                              (unsigned)(py % S.th) / 2, (S.tw + 1) / 2,
+                                              (S.th + 1) / 2);
+                uint64_t key = block_key(ri, t->level, t->layer, t->x, t->y);
+                if (have_last && key == last_key && tile == last_tile && proc == last_proc)
+                    continue;
+                if (texblocks_add(S.tb, tile, proc, key))
+                    oom();
+                have_last = 1;
+                last_key = key;
+                last_tile = tile;
+                last_proc = proc;
+            }
+        }
+        return tbr_rec_texels_close(&c) ? -1 : 0;
+    }
+    case TBR_REC_VERTICES: {
+        tbr_cursor c;
+        static tbr_rec_vertices_header h;
+        tbr_rec_vertex_group g;
+        if (tbr_rec_vertices_open(&c, p, len, &h))
+            return -1;
+        a->vertex_records++;
+        draw_info *di = draw_get(h.draw_seq);
+        if (di)
+            di->has_vertices = 1;
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_vertices_next(&c, &h, &g))
+                return -1;
+            uint64_t *ps = hmap_slot(&S.vpath_map, g.path, 0);
+            a->vs_exec_verts += g.n;
+            if (ps)
+                a->vs_exec_insns += S.paths[*ps].insns;
+            else
+                a->vs_exec_missing += g.n;
+        }
+        return tbr_rec_vertices_close(&c) ? -1 : 0;
+    }
     case TBR_REC_FRAME_END: {
         tbr_rec_frame_end r;
         if (tbr_rec_frame_end_decode(p, len, &r))
@@ -566,14 +805,14 @@ typedef struct metrics {
 enum {
     M_DRAWS_PER_FRAME, M_VS_IPV, M_PRIMS_PER_DRAW, M_PRIMS_PER_TILE_BBOX, M_PRIMS_PER_TILE_COV,
     M_FRAGS_PER_PRIM, M_ATTRS_PER_PRIM, M_FS_IPF, M_ALU_PER_TEX, M_TEXELS_PER_FRAG, M_OVERDRAW,
-    M_SHARED_D1, M_SHARED_D2, M_REPL_UNIQUE, M_COUNT
+    M_SHARED_D1, M_SHARED_D2, M_REPL_UNIQUE, M_TEXELS_PER_TEX, M_COUNT
 };
 
 static const char *const mnames[M_COUNT] = {
     "draws_per_frame", "vs_insns_per_vertex", "prims_per_draw", "prims_per_tile_bbox",
     "prims_per_tile_covered", "frags_per_prim", "attrs_per_prim", "fs_insns_per_frag",
     "alu_per_tex", "texels_per_frag", "overdraw", "tex_shared_d1", "tex_shared_d2",
-    "tex_unique_blocks",
+    "tex_unique_blocks", "texels_per_tex",
 };
 
 static void ratio(metrics *m, int i, double num, double den)
@@ -586,8 +825,11 @@ static void compute(const acc *a, metrics *m)
 {
     memset(m, 0, sizeof *m);
     ratio(m, M_DRAWS_PER_FRAME, (double)a->draws, (double)a->frames);
-    m->vs_exec = 0; /* no vertex instruction streams in schema 1: static */
-    ratio(m, M_VS_IPV, (double)a->vs_static_insns, (double)a->vertices);
+    m->vs_exec = a->vs_exec_verts > 0 && a->vs_exec_missing == 0;
+    if (m->vs_exec)
+        ratio(m, M_VS_IPV, (double)a->vs_exec_insns, (double)a->vs_exec_verts);
+    else
+        ratio(m, M_VS_IPV, (double)a->vs_static_insns, (double)a->vertices);
     ratio(m, M_PRIMS_PER_DRAW, (double)a->prims, (double)a->draws);
     ratio(m, M_PRIMS_PER_TILE_BBOX, (double)a->bins_bbox, (double)a->tiles);
     ratio(m, M_PRIMS_PER_TILE_COV, (double)a->bins_covered, (double)a->tiles);
@@ -601,11 +843,13 @@ static void compute(const acc *a, metrics *m)
         ratio(m, M_FS_IPF, (double)a->fs_static_insns, (double)a->fs_static_frags);
         ratio(m, M_ALU_PER_TEX, (double)a->fs_static_alu, (double)a->fs_static_tex);
     }
-    if (a->texel_records) {
+    if (a->texel_records || S.texel_capable) {
         ratio(m, M_TEXELS_PER_FRAG, (double)a->texels, (double)a->shaded_frags);
         ratio(m, M_SHARED_D1, (double)a->tb.shared_d1, (double)a->tb.blocks);
         ratio(m, M_SHARED_D2, (double)a->tb.shared_d2, (double)a->tb.blocks);
         ratio(m, M_REPL_UNIQUE, (double)a->tb.replication[1], (double)a->tb.blocks);
+        ratio(m, M_TEXELS_PER_TEX, (double)a->texels,
+              (double)(m->fs_exec ? a->fs_exec_tex : a->fs_static_tex));
     }
     if (a->frames_without_screen == 0)
         ratio(m, M_OVERDRAW, (double)a->shaded_frags, (double)a->screen_pixels);
@@ -624,6 +868,16 @@ static const char *fs_label(const metrics *m)
     return m->fs_exec ? "executed" : "static";
 }
 
+static const char *vs_label(const metrics *m)
+{
+    return m->vs_exec ? "executed" : "static";
+}
+
+static int texel_ok(const acc *a)
+{
+    return a->texel_records || S.texel_capable;
+}
+
 static void print_json_row(const char *indent, const acc *a, const metrics *m, const struct opts *o)
 {
     for (int i = 0; i < M_COUNT; i++) {
@@ -633,12 +887,12 @@ static void print_json_row(const char *indent, const acc *a, const metrics *m, c
         else
             printf("null,\n");
     }
-    printf("%s\"vs_insns_source\": \"static\",\n", indent);
+    printf("%s\"vs_insns_source\": \"%s\",\n", indent, vs_label(m));
     printf("%s\"fs_insns_source\": \"%s\",\n", indent, fs_label(m));
     printf("%s\"texel_metrics\": \"%s\",\n", indent,
-           a->texel_records ? "computed" : "n/a (trace has no texel records)");
+           texel_ok(a) ? "computed" : "n/a (trace has no texel records)");
     printf("%s\"replication\": ", indent);
-    if (!a->texel_records) {
+    if (!texel_ok(a) || !a->tb.blocks) {
         printf("null,\n");
     } else {
         printf("[");
@@ -654,11 +908,22 @@ static void print_json_row(const char *indent, const acc *a, const metrics *m, c
            ", \"bins_covered\": %" PRIu64 ", \"shaded_quads\": %" PRIu64
            ", \"shaded_fragments\": %" PRIu64 ", \"screen_pixels\": %" PRIu64
            ", \"fs_fragments_without_path\": %" PRIu64 ", \"vs_unknown_draws\": %" PRIu64
-           ", \"texel_records\": %" PRIu64 "}\n",
+           ", \"texel_records\": %" PRIu64 ", \"texels\": %" PRIu64
+           ", \"texels_all_lanes\": %" PRIu64 ", \"tex_fetches\": %" PRIu64
+           ", \"tex_fetches_lane_fallback\": %" PRIu64 ", \"texels_unmatched\": %" PRIu64
+           ", \"tex_blocks\": %" PRIu64 ", \"tex_shared_d1\": %" PRIu64
+           ", \"tex_shared_d2\": %" PRIu64 ", \"tex_shared_far\": %" PRIu64
+           ", \"tex_private\": %" PRIu64 ", \"vertex_records\": %" PRIu64
+           ", \"vs_exec_vertices\": %" PRIu64 ", \"vs_exec_insns\": %" PRIu64
+           ", \"vs_vertices_without_path\": %" PRIu64 ", \"vs_draws_without_vertices\": %" PRIu64
+           "}\n",
            indent, a->frames, a->draws, a->internal_draws, a->vertices, a->prims, a->prims_culled,
            a->prims_raster, a->prims_unbinned, a->tiles, a->bins_bbox, a->bins_covered,
            a->shaded_quads, a->shaded_frags, a->screen_pixels, a->fs_exec_missing,
-           a->vs_unknown_draws, a->texel_records);
+           a->vs_unknown_draws, a->texel_records, a->texels, a->texels_all_lanes, a->tex_fetches,
+           a->tex_fetches_fallback, a->texels_unmatched, a->tb.blocks, a->tb.shared_d1,
+           a->tb.shared_d2, a->tb.shared_far, a->tb.private_blocks, a->vertex_records,
+           a->vs_exec_verts, a->vs_exec_insns, a->vs_exec_missing, a->vs_draws_no_vertices);
 }
 
 static void print_csv_row(const char *frame, const acc *a, const metrics *m)
@@ -670,8 +935,8 @@ static void print_csv_row(const char *frame, const acc *a, const metrics *m)
         else
             printf(",");
     }
-    printf(",static,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-           fs_label(m), a->draws, a->prims, a->prims_culled, a->shaded_frags, a->screen_pixels,
+    printf(",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+           vs_label(m), fs_label(m), a->draws, a->prims, a->prims_culled, a->shaded_frags, a->screen_pixels,
            a->tiles);
 }
 
@@ -699,14 +964,16 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
         const char *label;
     } geo[] = {
         { M_DRAWS_PER_FRAME, "draw calls per frame" },
-        { M_VS_IPV, "VS instructions per vertex (static)" },
+        { M_VS_IPV, NULL },
         { M_PRIMS_PER_DRAW, "primitives per draw call" },
         { M_PRIMS_PER_TILE_BBOX, "primitives per tile (bounding box)" },
         { M_PRIMS_PER_TILE_COV, "primitives per tile (covered fragments)" },
     };
     for (size_t i = 0; i < sizeof geo / sizeof geo[0]; i++) {
         fmt_val(b, sizeof b, mt, geo[i].m);
-        printf("  %-48s %12s\n", geo[i].label, b);
+        char vl[64];
+        snprintf(vl, sizeof vl, "VS instructions per vertex (%s)", vs_label(mt));
+        printf("  %-48s %12s\n", geo[i].label ? geo[i].label : vl, b);
     }
     printf("Fragments (thesis Table 3.3)\n");
     char lab[96];
@@ -720,16 +987,23 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
     snprintf(lab, sizeof lab, "ALU per TEX instruction (%s)", fs_label(mt));
     fmt_val(b, sizeof b, mt, M_ALU_PER_TEX);
     printf("  %-48s %12s\n", lab, b);
-    if (tot->texel_records) {
+    if (texel_ok(tot)) {
         fmt_val(b, sizeof b, mt, M_TEXELS_PER_FRAG);
         printf("  %-48s %12s\n", "texels per fragment", b);
     } else {
         printf("  %-48s %12s\n", "texels per fragment", NA_TEXEL);
     }
+    snprintf(lab, sizeof lab, "texels per texture instruction (%s)", fs_label(mt));
+    if (texel_ok(tot)) {
+        fmt_val(b, sizeof b, mt, M_TEXELS_PER_TEX);
+        printf("  %-48s %12s\n", lab, b);
+    } else {
+        printf("  %-48s %12s\n", "texels per texture instruction", NA_TEXEL);
+    }
     fmt_val(b, sizeof b, mt, M_OVERDRAW);
     printf("  %-48s %12s\n", "overdraw (shaded fragments / screen pixels)", b);
     printf("Texture blocks (thesis Fig. 5.12, DTM-NUCA Fig. 1)\n");
-    if (!tot->texel_records) {
+    if (!texel_ok(tot)) {
         printf("  %-48s %12s\n", "blocks shared with a tile at distance 1", NA_TEXEL);
         printf("  %-48s %12s\n", "blocks shared with a tile at distance 2", NA_TEXEL);
         snprintf(lab, sizeof lab, "replication over %u caches (%s mapping)", o->procs,
@@ -743,8 +1017,11 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
         for (unsigned k = 1; k <= o->procs; k++) {
             snprintf(lab, sizeof lab, "blocks in exactly %u of %u caches (%s)", k, o->procs,
                      mapping_names[o->mapping]);
-            snprintf(b, sizeof b, "%.2f",
-                     tot->tb.blocks ? (double)tot->tb.replication[k] / (double)tot->tb.blocks : 0.0);
+            if (tot->tb.blocks)
+                snprintf(b, sizeof b, "%.2f",
+                         (double)tot->tb.replication[k] / (double)tot->tb.blocks);
+            else
+                snprintf(b, sizeof b, "n/a");
             printf("  %-48s %12s\n", lab, b);
         }
     }
@@ -757,10 +1034,16 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
     if (tot->prims_unbinned)
         printf("note: %" PRIu64 " primitive(s) outside any RENDER_PASS were not binned\n",
                tot->prims_unbinned);
+    if (tot->tex_fetches_fallback)
+        printf("note: %" PRIu64 " texture fetch(es) whose quad has no PATH entry "
+               "for the pc: lanes from the quad's shading mask\n", tot->tex_fetches_fallback);
+    if (tot->texels_unmatched)
+        printf("note: %" PRIu64 " texel(s) of fetches naming an unknown quad were ignored\n",
+               tot->texels_unmatched);
 
-    printf("\nPer frame (vs_ipv static; fs_ipf and alu/tex from column fs_src):\n");
-    printf("%10s %6s %8s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", "frame", "draws", "vs_ipv",
-           "prims/draw", "p/tile_bb", "p/tile_cv", "frags/prim", "attrs/prim", "fs_ipf", "alu/tex",
+    printf("\nPer frame (vs_ipv from column vs_src; fs_ipf and alu/tex from column fs_src):\n");
+    printf("%10s %6s %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", "frame", "draws", "vs_ipv",
+           "vs_src", "prims/draw", "p/tile_bb", "p/tile_cv", "frags/prim", "attrs/prim", "fs_ipf", "alu/tex",
            "fs_src", "tx/frag", "overdraw");
     for (size_t i = 0; i < nf; i++) {
         metrics m;
@@ -768,8 +1051,9 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
         char v[M_COUNT][32];
         for (int k = 0; k < M_COUNT; k++)
             fmt_val(v[k], sizeof v[k], &m, k);
-        printf("%10" PRIu64 " %6" PRIu64 " %8s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n",
-               numbers[i], frames[i].draws, v[M_VS_IPV], v[M_PRIMS_PER_DRAW],
+        printf("%10" PRIu64 " %6" PRIu64 " %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n",
+               numbers[i], frames[i].draws, v[M_VS_IPV], m.vs_exec ? "exec" : "static",
+               v[M_PRIMS_PER_DRAW],
                v[M_PRIMS_PER_TILE_BBOX], v[M_PRIMS_PER_TILE_COV], v[M_FRAGS_PER_PRIM],
                v[M_ATTRS_PER_PRIM], v[M_FS_IPF], v[M_ALU_PER_TEX], m.fs_exec ? "exec" : "static",
                v[M_TEXELS_PER_FRAG], v[M_OVERDRAW]);
@@ -799,10 +1083,13 @@ static void usage(FILE *f)
         "  -h, --help            show this help\n"
         "  -V, --version         show the version\n"
         "\n"
-        "Instruction counts are 'executed' when every shaded quad refers to a\n"
-        "recorded instruction stream (PATH records), otherwise 'static' (the\n"
-        "shader's instruction count, weighted per fragment/vertex); the label says\n"
-        "which. Texel metrics need texel records; without them they are n/a.\n"
+        "Instruction counts are 'executed' when every shaded quad (FS) / every\n"
+        "vertex group of the VERTICES records (VS) refers to a recorded\n"
+        "instruction stream (PATH records), otherwise 'static' (the shader's\n"
+        "instruction count, weighted per fragment/vertex); the label says which.\n"
+        "Texel metrics need texel records (TEXELS, records_schema_minor >= 1);\n"
+        "without them they are n/a. Texels count only lanes active at the texture\n"
+        "instruction (PATH mask; helper lanes excluded).\n"
         "Exit status: 0 ok, 2 bad usage or unreadable/corrupt/truncated trace.\n",
         prog);
 }
@@ -892,6 +1179,15 @@ int main(int argc, char **argv)
         return EXIT_BAD;
     }
 
+    const char *minor = tbr_trace_reader_metadata_get(r, "records_schema_minor", &slen);
+    if (minor && slen > 0 && !(slen == 1 && minor[0] == '0'))
+        S.texel_capable = 1; /* minor >= 1: TEXELS exist when textures are sampled */
+    S.procs = o.procs;
+    S.mapping = o.mapping;
+    S.tb = texblocks_new(o.procs);
+    S.texbuf = malloc(TBR_REC_MAX_TEXELS_PER_FETCH * sizeof *S.texbuf);
+    if (!S.tb || !S.texbuf)
+        oom();
     size_t nframes = tbr_trace_reader_frame_count(r);
     acc *frames = calloc(nframes ? nframes : 1, sizeof *frames);
     uint64_t *numbers = calloc(nframes ? nframes : 1, sizeof *numbers);
@@ -934,6 +1230,8 @@ int main(int argc, char **argv)
             break;
         }
         finish_prim(a);
+        if (texblocks_finish_frame(S.tb, &a->tb))
+            oom();
         if (!had_end) {
             if (S.have_last_screen)
                 a->screen_pixels += S.last_screen_pixels;
@@ -1000,8 +1298,18 @@ int main(int argc, char **argv)
     hmap_free(&shader_map);
     hmap_free(&S.draw_map);
     hmap_free(&S.path_map);
+    hmap_free(&S.vpath_map);
+    hmap_free(&S.res_map);
+    for (size_t i = 0; i < S.npaths; i++)
+        free(S.paths[i].ent);
     free(S.draws);
     free(S.paths);
+    free(S.res);
+    free(S.qxy);
+    free(S.qmask);
+    free(S.qpath);
+    free(S.texbuf);
+    texblocks_free(S.tb);
     free(S.tile_mark);
     free(S.touched);
     tbr_trace_reader_close(r);

@@ -44,8 +44,9 @@ static void usage(FILE *f)
         "\n"
         "Options:\n"
         "  -f, --frame=N|A-B    only frames with source frame number N (or A..B)\n"
-        "  -d, --draw=SEQ       only records of draw SEQ (DRAW, PRIM, QUADS, DRAW_END\n"
-        "                       with that draw sequence number, and every record\n"
+        "  -d, --draw=SEQ       only records of draw SEQ (DRAW, PRIM, QUADS, TEXELS,\n"
+        "                       VERTICES, DRAW_END with that draw sequence number,\n"
+        "                       and every record\n"
         "                       between that DRAW and its DRAW_END)\n"
         "  -t, --type=NAME[,NAME...]\n"
         "                       only records of these types (names as printed,\n"
@@ -54,7 +55,8 @@ static void usage(FILE *f)
         "  -s, --summary        one summary block per frame instead of records\n"
         "  -R, --no-records     header, metadata and frame index only\n"
         "  -v, --verbose        full DRAW state, PRIM attributes, quad colors,\n"
-        "                       PATH entries\n"
+        "                       all PATH entries, every texel (TEXELS), vertex\n"
+        "                       positions (VERTICES)\n"
         "  -h, --help           show this help\n"
         "  -V, --version        show the version\n"
         "\n"
@@ -222,6 +224,9 @@ static void print_draw(const tbr_rec_draw *d, int verbose)
             printf("      fs_const[%d]: %" PRIu32 " bytes\n", i, d->fs_const[i].size);
     }
 }
+
+/* decode buffer for TEXELS fetches (TBR_REC_MAX_TEXELS_PER_FETCH entries) */
+static tbr_rec_texel *texbuf;
 
 /* Prints one known record (after its "[k] NAME" prefix). Returns 0, or -1 if
  * the payload does not decode. */
@@ -405,14 +410,115 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
         tbr_rec_path r;
         if (tbr_rec_path_decode(p, len, &r))
             return -1;
-        printf(" id=%" PRIu32 " shader=%" PRIu32 " stage=%" PRIu32 " truncated=%" PRIu32
+        printf(" id=%" PRIu32 " shader=%" PRIu32 " stage=%s truncated=%" PRIu32
                " n=%" PRIu32 "\n",
-               r.id, r.shader_id, r.stage, r.truncated, r.n);
-        if (verbose)
+               r.id, r.shader_id,
+               r.stage == TBR_REC_STAGE_VS ? "VS" : r.stage == TBR_REC_STAGE_FS ? "FS" : "?",
+               r.truncated, r.n);
+        if (verbose) {
             for (uint32_t i = 0; i < r.n; i++)
                 printf("      pc=%u mask=%x\n", (unsigned)tbr_rec_path_pc(&r, i),
                        (unsigned)tbr_rec_path_mask(&r, i));
+        } else if (r.n) {
+            /* compact: pc:mask, up to 32 entries */
+            printf("      pc:mask");
+            for (uint32_t i = 0; i < r.n && i < 32; i++)
+                printf(" %u:%x", (unsigned)tbr_rec_path_pc(&r, i),
+                       (unsigned)tbr_rec_path_mask(&r, i));
+            if (r.n > 32)
+                printf(" ... (%" PRIu32 " more; -v shows all)", r.n - 32);
+            printf("\n");
+        }
         return 0;
+    }
+    case TBR_REC_TEXELS: {
+        tbr_cursor c;
+        tbr_rec_texels_header h;
+        tbr_rec_texfetch f;
+        if (tbr_rec_texels_open(&c, p, len, &h))
+            return -1;
+        printf(" draw=%" PRIu32 " fetches=%" PRIu32 "\n", h.draw_seq, h.count);
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_texels_next(&c, &h, &f, texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
+                return -1;
+            uint32_t per_lane[4] = { 0, 0, 0, 0 }, lo = UINT32_MAX, hi = 0;
+            for (uint32_t k = 0; k < f.n_texels; k++) {
+                per_lane[texbuf[k].lane & 3]++;
+                if (texbuf[k].level < lo)
+                    lo = texbuf[k].level;
+                if (texbuf[k].level > hi)
+                    hi = texbuf[k].level;
+            }
+            printf("      quad=%" PRIu32 " pc=%" PRIu32 " unit=%" PRIu32 " resource=%" PRIu32
+                   " texels=%" PRIu32 " per_lane=%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32,
+                   f.quad, f.pc, f.unit, f.resource_id, f.n_texels, per_lane[0], per_lane[1],
+                   per_lane[2], per_lane[3]);
+            if (f.n_texels)
+                printf(lo == hi ? " level=%" PRIu32 : " levels=%" PRIu32, lo);
+            if (f.n_texels && lo != hi)
+                printf("-%" PRIu32, hi);
+            printf("\n");
+            if (!verbose)
+                continue;
+            /* per lane: texels in read order, "L<level>/<layer>:" when they change */
+            for (uint32_t lane = 0; lane < 4; lane++) {
+                if (!per_lane[lane])
+                    continue;
+                printf("        lane %" PRIu32 ":", lane);
+                uint32_t cl = UINT32_MAX, cz = UINT32_MAX;
+                for (uint32_t k = 0; k < f.n_texels; k++) {
+                    const tbr_rec_texel *t = &texbuf[k];
+                    if (t->lane != lane)
+                        continue;
+                    if (t->level != cl || t->layer != cz) {
+                        printf(" L%" PRIu32 "/%" PRIu32 ":", t->level, t->layer);
+                        cl = t->level;
+                        cz = t->layer;
+                    }
+                    printf(" (%" PRId32 ",%" PRId32 ")", t->x, t->y);
+                }
+                printf("\n");
+            }
+        }
+        return tbr_rec_texels_close(&c) ? -1 : 0;
+    }
+    case TBR_REC_VERTICES: {
+        tbr_cursor c;
+        static tbr_rec_vertices_header h;
+        tbr_rec_vertex_group g;
+        if (tbr_rec_vertices_open(&c, p, len, &h))
+            return -1;
+        printf(" draw=%" PRIu32 " vs=%" PRIu32 " instance=%" PRIu32 " start_instance=%" PRIu32
+               " outputs=%" PRIu32,
+               h.draw_seq, h.vs_id, h.instance_id, h.start_instance, h.num_outputs);
+        if (h.position_slot == UINT32_MAX)
+            printf(" position=none");
+        else
+            printf(" position=OUT[%" PRIu32 "]", h.position_slot);
+        printf(" streams=%" PRIu32 " fetched=%" PRIu32 " groups=%" PRIu32 "\n", h.nr_streams,
+               h.fetched, h.count);
+        for (uint32_t i = 0; i < h.nr_streams && i < TBR_REC_MAX_STREAMS; i++) {
+            const tbr_rec_vertex_stream *st = &h.streams[i];
+            printf("      stream[%" PRIu32 "] resource=%" PRIu32 "%s buffer=%" PRIu32
+                   " offset=%" PRIu32 " stride=%" PRIu32 " size=%" PRIu32 " format=%" PRIu32
+                   " divisor=%" PRIu32 "\n",
+                   i, st->resource_id, st->resource_id ? "" : "(user memory)", st->buffer_index,
+                   st->offset, st->stride, st->size, st->format, st->instance_divisor);
+        }
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_vertices_next(&c, &h, &g))
+                return -1;
+            printf("      group path=%" PRIu32 " n=%" PRIu32 " index=", g.path, g.n);
+            for (uint32_t j = 0; j < g.n && j < 4; j++)
+                printf("%s%" PRIu32, j ? "," : "", g.index[j]);
+            printf("\n");
+            if (verbose)
+                for (uint32_t j = 0; j < g.n && j < 4; j++)
+                    printf("        index %" PRIu32 " pos=(%g,%g,%g,%g) out_hash=%08" PRIx32 "\n",
+                           g.index[j], (double)g.pos[j][0], (double)g.pos[j][1],
+                           (double)g.pos[j][2], (double)g.pos[j][3], g.out_hash[j]);
+        }
+        return tbr_rec_vertices_close(&c) ? -1 : 0;
     }
     default:
         return 1; /* not known to this tool */
@@ -425,6 +531,7 @@ struct summary {
     uint64_t records, draws, internal_draws, passes, clears, prims, culled, quads, shaded_quads,
         shaded_fragments, blended_fragments, tiles, flushes, paths, unsupported, shaders,
         uploads, unknown;
+    uint64_t vs_paths, texel_recs, tex_fetches, texels, vertex_recs, vertex_groups, vertices;
     int have_end;
     tbr_rec_frame_end end;
     /* early_z per draw seq (shaded fragments depend on it) */
@@ -467,7 +574,44 @@ static int summarize_record(struct summary *s, uint16_t type, const uint8_t *p, 
     case TBR_REC_CLEAR: s->clears++; return 0;
     case TBR_REC_TILE: s->tiles++; return 0;
     case TBR_REC_FLUSH: s->flushes++; return 0;
-    case TBR_REC_PATH: s->paths++; return 0;
+    case TBR_REC_PATH: {
+        tbr_rec_path r;
+        if (tbr_rec_path_decode(p, len, &r))
+            return -1;
+        s->paths++;
+        s->vs_paths += r.stage == TBR_REC_STAGE_VS;
+        return 0;
+    }
+    case TBR_REC_TEXELS: {
+        tbr_cursor c;
+        tbr_rec_texels_header h;
+        tbr_rec_texfetch f;
+        if (tbr_rec_texels_open(&c, p, len, &h))
+            return -1;
+        s->texel_recs++;
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_texels_next(&c, &h, &f, texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
+                return -1;
+            s->tex_fetches++;
+            s->texels += f.n_texels;
+        }
+        return tbr_rec_texels_close(&c) ? -1 : 0;
+    }
+    case TBR_REC_VERTICES: {
+        tbr_cursor c;
+        static tbr_rec_vertices_header h;
+        tbr_rec_vertex_group g;
+        if (tbr_rec_vertices_open(&c, p, len, &h))
+            return -1;
+        s->vertex_recs++;
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_vertices_next(&c, &h, &g))
+                return -1;
+            s->vertex_groups++;
+            s->vertices += g.n;
+        }
+        return tbr_rec_vertices_close(&c) ? -1 : 0;
+    }
     case TBR_REC_UNSUPPORTED: s->unsupported++; return 0;
     case TBR_REC_SHADER: s->shaders++; return 0;
     case TBR_REC_UPLOAD: s->uploads++; return 0;
@@ -533,8 +677,14 @@ static void print_summary(const struct summary *s, const tbr_trace_frame_info *f
     printf("  shaded fragments %" PRIu64 "\n", s->shaded_fragments);
     printf("  blended frags    %" PRIu64 "\n", s->blended_fragments);
     printf("  tile events      %" PRIu64 ", flushes %" PRIu64 ", shaders %" PRIu64
-           ", paths %" PRIu64 ", uploads %" PRIu64 "\n",
-           s->tiles, s->flushes, s->shaders, s->paths, s->uploads);
+           ", paths %" PRIu64 " (%" PRIu64 " VS), uploads %" PRIu64 "\n",
+           s->tiles, s->flushes, s->shaders, s->paths, s->vs_paths, s->uploads);
+    printf("  texels           %" PRIu64 " in %" PRIu64 " fetches (%" PRIu64
+           " TEXELS records; all lanes)\n",
+           s->texels, s->tex_fetches, s->texel_recs);
+    printf("  vertices         %" PRIu64 " fetched in %" PRIu64 " VS groups (%" PRIu64
+           " VERTICES records)\n",
+           s->vertices, s->vertex_groups, s->vertex_recs);
     if (s->unsupported || s->unknown)
         printf("  unsupported      %" PRIu64 ", records of unknown type %" PRIu64 "\n",
                s->unsupported, s->unknown);
@@ -587,6 +737,13 @@ static int record_draw_seq(uint16_t type, const uint8_t *p, size_t len, uint32_t
             return -1;
         *seq = h.draw_seq;
         return 1;
+    }
+    case TBR_REC_TEXELS:
+    case TBR_REC_VERTICES: {
+        tbr_cursor c;
+        tbr_cursor_init(&c, p, len);
+        *seq = tbr_cursor_uvarint32(&c); /* draw_seq is the first field */
+        return tbr_cursor_ok(&c) ? 1 : -1;
     }
     default:
         return 0;
@@ -645,10 +802,16 @@ int main(int argc, char **argv)
         bad_usage("%s", argc - optind == 0 ? "missing TRACE argument" : "too many arguments");
     const char *path = argv[optind];
 
+    texbuf = malloc(TBR_REC_MAX_TEXELS_PER_FETCH * sizeof *texbuf);
+    if (!texbuf) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_BAD;
+    }
     tbr_trace_error err;
     tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
     if (!r) {
         fprintf(stderr, "%s: %s\n", prog, err.msg);
+        free(texbuf);
         return EXIT_BAD;
     }
     tbr_trace_file_info info;
@@ -792,6 +955,7 @@ int main(int argc, char **argv)
     if (info.recovered)
         printf("note: index rebuilt by recovery scan\n");
     tbr_trace_reader_close(r);
+    free(texbuf);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: write error on standard output\n", prog);
         return EXIT_BAD;
