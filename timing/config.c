@@ -92,12 +92,12 @@ static const tbr_param_desc k_params[] = {
     {"texture_cache.organization", E, "private", "", NR, "private|dnuca|dtm_nuca|dtm_nuca_dist",
      "texture cache organization (NUCA variants used by the later DTM-NUCA model)", "DTM §IV"},
     {"texture.layout", E, "linear", "", NR, "linear|tiled",
-     "texture memory layout: linear = texel addresses as in the replay trace (softpipe's layout), tiled = "
-     "remapped to 4x4-texel blocks by the later texture model",
+     "texture memory layout of sampled textures (texture unit): linear = rows of texels (softpipe's layout), "
+     "tiled = 4x4-texel blocks (docs/timing-model.md \"Texture unit\")",
      "assumption (TEAPOT replays softpipe traces, linear)"},
     CACHE_PARAMS("inst_cache", "instruction cache", "16", "2", "2", "2", "4", "thesis Table 4.1 (x2)"),
     {"inst_cache.count", U, "2", "", 1, 64, NULL,
-     "instruction caches (thesis: one for the vertex and one for the fragment processors)",
+     "instruction caches: 1 = shared by vertex and fragment processors, >= 2 = one for each (thesis: 2)",
      "thesis Table 4.1 (x2)"},
     CACHE_PARAMS("l2", "shared L2 cache", "2048", "8", "8", "18", "32", "thesis Table 4.1"),
 

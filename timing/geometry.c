@@ -3,12 +3,16 @@
  * Processors -> vertex output queue -> Primitive Assembly -> primitive queue -> Polygon
  * List Builder (plb.c).
  *
- * There are no vertex records in the trace yet (docs/trace-records.md): the vertex work
- * of a draw is DRAW.count * instance_count vertices, each fetching nr_attrs (of the
- * draw's first PRIM) * vertex_fetch.bytes_per_attr bytes from a per-draw window of the
- * vertex-buffer region, and running vs num_instructions instructions. Primitive
- * Assembly emits the draw's recorded PRIMs (those that reached softpipe's setup) as the
- * proportional number of vertices has arrived. */
+ * With VERTICES records (docs/trace-records.md, schema minor 1) the work items of a
+ * draw are its VS groups (up to 4 vertices): the Vertex Fetcher requests each group's
+ * distinct vertex-buffer lines (fetch layout + indices -> resource addresses, mapped in
+ * sim_trace.c) through the Vertex Cache, and a Vertex Processor thread runs the group's
+ * executed VS stream (PATH). Without them (older traces) the vertex work of a draw is
+ * DRAW.count * instance_count vertices, each fetching nr_attrs (of the draw's first
+ * PRIM) * vertex_fetch.bytes_per_attr bytes from a per-draw window of the vertex-buffer
+ * region, and running vs num_instructions instructions. Primitive Assembly emits the
+ * draw's recorded PRIMs (those that reached softpipe's setup) as the proportional
+ * number of work items has arrived. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +39,8 @@ void geometry_init(gpu *g)
     char name[32];
     snprintf(name, sizeof name, "vp%u", i);
     sc_init(&ge->vp[i], g->vp_threads, g->issue_width, g->lat_alu, g->st, name);
+    sc_set_latencies(&ge->vp[i], g->lat_cls);
+    icache_attach(&g->icu[0], &ge->vp[i]);
   }
   simq_init(&ge->vp_order, ge->nvp * g->vp_threads + 1);
   ge->cp_busy = tbr_stats_counter(g->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
@@ -69,8 +75,12 @@ void geometry_begin_pass(gpu *g)
   ge->pa_credit = 0;
 }
 
+#define VTOK_GROUP 0x80000000u /* vertex token = frame VS group (VERTICES), else draw index */
+
+/* Work items of a draw: its VS groups when VERTICES records exist, else its vertices. */
 static uint32_t draw_verts(const sim_draw *d)
 {
+  if (d->nvgroups) return d->nvgroups;
   uint64_t n = (uint64_t)d->rec.count * (d->rec.instance_count ? d->rec.instance_count : 1);
   return n > 0x3fffffff ? 0x3fffffff : (uint32_t)n;
 }
@@ -133,7 +143,20 @@ void geometry_tick(gpu *g)
     for (uint32_t k = 0; k < ge->nvp; k++) {
       uint32_t i = (ge->vp_rr + k) % ge->nvp;
       if (!sc_can_accept(&ge->vp[i])) continue;
-      sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
+      if (tok & VTOK_GROUP) {
+        const sim_vgroup *vg = &f->vgroups[tok & ~VTOK_GROUP];
+        if (vg->path) {
+          const sim_path *pa = &f->paths[vg->path - 1];
+          sc_dispatch_stream(&ge->vp[i], tok, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, now);
+          tbr_stat_inc(g->instr_streamed);
+        } else {
+          sc_dispatch(&ge->vp[i], tok, f->draws[vg->draw].vs_instructions, now);
+          tbr_stat_inc(g->instr_static);
+        }
+      } else {
+        sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
+        tbr_stat_inc(g->instr_static);
+      }
       simq_push(&ge->vp_order, i, now + 1);
       simq_pop(&ge->vertex_in);
       ge->vp_rr = (i + 1) % ge->nvp;
@@ -151,7 +174,30 @@ void geometry_tick(gpu *g)
     tbr_memq_pop(resp);
     ge->progress++;
   }
-  if (ge->vf_active) {
+  if (ge->vf_active && ge->vf_groups) {
+    /* VERTICES: each VS group's distinct vertex-buffer lines (resource address map) */
+    while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
+           ge->vf_done_head < ge->vf_g) {
+      if (!simq_push(&ge->vertex_in, VTOK_GROUP | (ge->vf_first_group + ge->vf_done_head), now + 1)) break;
+      tbr_stat_add(ge->verts, f->vgroups[ge->vf_first_group + ge->vf_done_head].n);
+      ge->vf_done_head++;
+      ge->progress++;
+    }
+    while (ge->vf_g < ge->vf_nverts && f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0) { ge->vf_g++; ge->vf_l = 0; }
+    if (ge->vf_g < ge->vf_nverts) {
+      const sim_vgroup *vg = &f->vgroups[ge->vf_first_group + ge->vf_g];
+      tbr_mem_msg rq = {.addr = f->lines[vg->first_line + ge->vf_l], .id = ge->vf_g, .issued = now, .ready = now};
+      if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
+        if (++ge->vf_l == vg->nlines) { ge->vf_g++; ge->vf_l = 0; }
+        ge->vf_outstanding++;
+        tbr_stat_inc(ge->vf_busy);
+        ge->progress++;
+      } else {
+        tbr_stat_inc(ge->vf_stall);
+      }
+    }
+    if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
+  } else if (ge->vf_active) {
     while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
            ge->vf_done_head < ge->vf_sent_lines / ge->vf_lines_per_vert) {
       if (!simq_push(&ge->vertex_in, ge->vf_draw, now + 1)) break;
@@ -188,16 +234,21 @@ void geometry_tick(gpu *g)
       const sim_draw *d = &f->draws[di];
       ge->vf_draw = di;
       ge->vf_nverts = draw_verts(d);
+      ge->vf_groups = d->nvgroups > 0;
+      ge->vf_first_group = d->first_vgroup;
+      ge->vf_g = ge->vf_l = 0;
       uint32_t attrs = d->nprims ? f->prims[d->first_prim].nr_attrs : 1;
       if (!attrs) attrs = 1;
       ge->vf_lines_per_vert = (attrs * g->bytes_per_attr + 63) / 64;
       if (ge->vf_nverts > ge->vf_cap) {
         ge->vf_cap = ge->vf_nverts;
         free(ge->vf_lines_left);
-        ge->vf_lines_left = malloc(ge->vf_cap);
+        ge->vf_lines_left = malloc(ge->vf_cap * sizeof *ge->vf_lines_left);
         if (!ge->vf_lines_left) abort();
       }
-      memset(ge->vf_lines_left, (int)ge->vf_lines_per_vert, ge->vf_nverts);
+      for (uint32_t v = 0; v < ge->vf_nverts; v++)
+        ge->vf_lines_left[v] = ge->vf_groups ? (uint16_t)f->vgroups[d->first_vgroup + v].nlines
+                                             : (uint16_t)(uint8_t)ge->vf_lines_per_vert;
       ge->vf_sent_lines = ge->vf_done_head = ge->vf_outstanding = 0;
       ge->vf_active = ge->vf_nverts > 0;
       ge->next_draw++;

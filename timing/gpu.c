@@ -33,6 +33,13 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   g->zlat = (uint32_t)tbr_cfg_uint(cfg, "depth_buffer.latency");
   g->clat = (uint32_t)tbr_cfg_uint(cfg, "color_buffer.latency");
   g->lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
+  g->lat_cls[SIM_CL_ALU] = g->lat_alu;
+  g->lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
+  g->lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
+  g->lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
+  sim_trace_set_texture_layout(strcmp(tbr_cfg_str(cfg, "texture.layout"), "tiled") == 0,
+                               (uint32_t)tbr_cfg_uint(cfg, "texture_cache.line_bytes"),
+                               (uint32_t)tbr_cfg_uint(cfg, "vertex_cache.line_bytes"));
   g->issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
   g->fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
   g->vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
@@ -94,6 +101,12 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   g->ru_policy = tbr_cfg_enum(cfg, "tile.ru_assignment");
   g->ptr_imbalance = tbr_stats_counter(st, "ptr.tile_imbalance", "per pass: tiles of the busiest minus the least busy Raster Unit");
 
+  texture_stats_init(g);
+  /* instruction caches: inst_cache.count = 1 -> one shared by vertex and fragment
+   * processors, >= 2 -> one each (thesis Table 4.1: x2) */
+  g->icache_on = true;
+  g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
+  for (uint32_t i = 0; i < g->nicu; i++) icache_init(g, &g->icu[i], i);
   geometry_init(g);
   plb_init(g);
   tf_init(g);
@@ -130,6 +143,7 @@ void gpu_free(gpu *g)
   tf_free(g);
   plb_free(g);
   geometry_free(g);
+  for (uint32_t i = 0; i < g->nicu; i++) icache_free(&g->icu[i]);
   memsys_free(g->mem);
   tbr_energy_free(g->en);
   sim_func_free(&g->fn);
@@ -371,11 +385,13 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
    * clipped or culled before setup still fetches and shades all of its vertices). */
   uint64_t idle_since = g->now;
   uint64_t progress = geometry_progress(g);
-  while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache))) {
+  while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache) &&
+           icache_idle(&g->icu[0]))) {
     memsys_tick(g->mem, g->now);
     su_tick(&g->su);
     plb_tick(g);
     geometry_tick(g);
+    icache_tick(g, &g->icu[0]);
     g->now++;
     uint64_t pr = geometry_progress(g);
     if (pr != progress) {
@@ -406,10 +422,11 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   for (uint32_t i = 0; i < g->nru; i++) g->ru[i].tile_start_cycle = g->now;
   uint64_t rstart = g->now;
   for (;;) {
-    bool done = tf_done(g) && memsys_idle(g->mem);
+    bool done = tf_done(g) && memsys_idle(g->mem) && icache_idle(&g->icu[g->nicu - 1]);
     for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
     if (done) break;
     memsys_tick(g->mem, g->now);
+    icache_tick(g, &g->icu[g->nicu - 1]);
     for (uint32_t i = 0; i < g->nru; i++) {
       if (!ru_idle(&g->ru[i])) tbr_stat_inc(g->ru_active[i]);
       ru_tick(g, &g->ru[i]);

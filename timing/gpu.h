@@ -41,6 +41,33 @@
 
 typedef struct gpu gpu;
 
+/* ---- Texture unit (one per Fragment Processor, texture_unit.c) ---- */
+typedef struct {
+  uint32_t first_line, nlines, sent, back;
+  uint64_t start;          /* cycle the TEX instruction issued */
+} tex_req;
+
+typedef struct {
+  gpu *g;
+  shader_core *core;
+  tbr_cache *tc;           /* the processor's Texture Cache (texture_cache.<i>) */
+  char name[32];
+  tex_req *req;            /* per thread slot: its outstanding texture access */
+  uint32_t *fifo, head, count, cap; /* slots with lines still to send, in issue order */
+  uint32_t outstanding;    /* accesses not yet complete */
+} tex_unit;
+
+/* ---- Instruction cache (texture_unit.c): shared by the processors of one kind ---- */
+typedef struct {
+  gpu *g;
+  tbr_cache *ic;           /* inst_cache.<i> */
+  char name[32];
+  struct ic_wait { shader_core *core; uint32_t slot; uint64_t line; } *w;
+  uint32_t nw, capw;
+  tbr_stat *hits;          /* fetches that found their line (served by the pipelined fetch) */
+  tbr_stat *misses;        /* fetches that blocked their thread on a missing line */
+} icache_unit;
+
 typedef struct {
   uint32_t *prims; uint32_t n, cap;
 } tile_list;
@@ -56,7 +83,9 @@ typedef struct {
   uint32_t vf_draw;        /* frame draw index */
   uint32_t vf_nverts, vf_sent_lines, vf_lines_per_vert, vf_done_head, vf_outstanding;
   uint32_t vf_pushed;
-  uint8_t *vf_lines_left;  /* per vertex */
+  uint16_t *vf_lines_left; /* per vertex (per VS group with VERTICES records) */
+  bool vf_groups;          /* the draw has VERTICES records: work items are VS groups */
+  uint32_t vf_first_group, vf_g, vf_l; /* first frame vgroup; send cursor (group, line) */
   uint32_t vf_cap;
   tbr_cache *vcache;
   sim_queue vertex_in, vertex_out, prim_q;
@@ -127,8 +156,9 @@ typedef struct {
   bool r_flushing;
   /* early Z */
   uint32_t z_tile, z_load_left, z_outstanding; bool z_loading;
-  /* fragment processors */
+  /* fragment processors (+ their texture units) */
   shader_core *fp;
+  tex_unit *tu;
   uint32_t nfp, fp_rr;
   /* blending */
   uint32_t c_tile, c_load_left, c_outstanding; bool c_loading;
@@ -160,6 +190,12 @@ struct gpu {
   uint32_t zlat, clat, lat_alu, issue_width, fp_threads, vp_threads;
   bool tf_pipelined;
   int order_kind;
+  uint32_t lat_cls[SC_NCLASS]; /* shader.lat_alu / lat_sfu / lat_tex / lat_ctrl */
+  uint32_t ntex_units;         /* texture caches created so far (global index) */
+  bool icache_on;              /* instruction fetch modeled (executed streams only) */
+  uint32_t nicu;               /* 1 shared or 2 instruction caches */
+  icache_unit icu[2];          /* 0: vertex processors, 1: fragment processors (nicu = 2) */
+  tbr_stat *tex_requests, *tex_texels, *tex_samples, *tex_lines, *tex_nolines, *tex_wait_cycles, *instr_streamed, *instr_static;
   /* stats */
   tbr_stat *cyc_total, *cyc_geom, *cyc_tiling, *cyc_raster, *frames, *passes, *draws, *prims;
   tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
@@ -214,6 +250,18 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 int gpu_energy_init(gpu *g, char *err, size_t errlen);
 /* End a frame for the energy model (derived counts, DRAM counts and rank residency). */
 void gpu_energy_frame_end(gpu *g, const char *label);
+
+/* texture_unit.c */
+void tex_unit_init(gpu *g, tex_unit *u, shader_core *core);
+void tex_unit_free(tex_unit *u);
+void tex_unit_tick(gpu *g, tex_unit *u);
+bool tex_unit_idle(const tex_unit *u);
+void icache_init(gpu *g, icache_unit *u, uint32_t idx);
+void icache_free(icache_unit *u);
+void icache_attach(icache_unit *u, shader_core *core);
+void icache_tick(gpu *g, icache_unit *u);
+bool icache_idle(const icache_unit *u);
+void texture_stats_init(gpu *g);
 
 /* unit entry points */
 void geometry_init(gpu *g);

@@ -11,6 +11,7 @@ typedef struct {
   tbr_memq *in;  /* L2 -> client */
   tbr_memq own_out, own_in;
   bool owned;
+  bool aux; /* texture / instruction caches: arbitrated after the other ports */
   tbr_stat *reads, *writes, *bytes, *stall;
 } port;
 
@@ -19,6 +20,8 @@ struct memsys {
   tbr_dram *dram;
   port ports[MEMSYS_MAX_PORTS];
   int nports, rr;
+  int base[MEMSYS_MAX_PORTS], nbase;  /* ports in the main round robin */
+  int aux[MEMSYS_MAX_PORTS], naux, rr_aux;
   uint32_t line;
   bool have_pending;
   tbr_mem_msg pending; /* DRAM response waiting for room in the L2 fill queue */
@@ -26,6 +29,8 @@ struct memsys {
   tbr_energy_unit *noc;
   uint64_t data_flits; /* flits of one line */
   tbr_dram_source (*classify)(uint64_t addr, bool write);
+  tbr_stats *st;
+  tbr_stat *src_bytes[TBR_DSRC_COUNT]; /* DRAM bytes (line requests sent) by source */
 };
 
 void memsys_set_energy(memsys *m, tbr_energy *e, tbr_energy_unit *noc, uint32_t flit_bits,
@@ -35,6 +40,10 @@ void memsys_set_energy(memsys *m, tbr_energy *e, tbr_energy_unit *noc, uint32_t 
   m->noc = noc;
   m->data_flits = flit_bits ? ((uint64_t)m->line * 8 + flit_bits - 1) / flit_bits : 1;
   m->classify = classify;
+  if (m->st && classify)
+    for (int k = 0; k < TBR_DSRC_COUNT; k++)
+      m->src_bytes[k] = tbr_stats_counterf(m->st, "bytes of the requests the L2 sent to the DRAM caused by this source (reads + writes)",
+                                           "dram.bytes_by_source.%s", tbr_dram_source_name((tbr_dram_source)k));
 }
 
 memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
@@ -44,6 +53,7 @@ memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errle
   tbr_cache_params p;
   tbr_cache_params_from_config(cfg, "l2", "l2", &p);
   m->line = p.line_bytes;
+  m->st = st;
   m->l2 = tbr_cache_new(&p, st, err, errlen);
   if (!m->l2) { free(m); return NULL; }
   m->dram = tbr_dram_new(cfg, st, err, errlen);
@@ -68,6 +78,7 @@ static int add(memsys *m, const char *name, tbr_stats *st)
   port *p = &m->ports[m->nports];
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "%s", name);
+  m->base[m->nbase++] = m->nports;
   return m->nports++;
 }
 
@@ -105,6 +116,15 @@ void memsys_register_stats(memsys *m, tbr_stats *st)
   }
 }
 
+int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c)
+{
+  int i = memsys_add_cache_port(m, name, c);
+  m->nbase--; /* take it out of the main rotation */
+  m->ports[i].aux = true;
+  m->aux[m->naux++] = i;
+  return i;
+}
+
 tbr_memq *memsys_req(memsys *m, int port) { return m->ports[port].out; }
 tbr_memq *memsys_resp(memsys *m, int port) { return m->ports[port].in; }
 tbr_cache *memsys_l2(memsys *m) { return m->l2; }
@@ -139,18 +159,24 @@ void memsys_tick(memsys *m, uint64_t now)
   tbr_memq *miss = tbr_cache_miss_out(m->l2);
   while ((r = tbr_memq_peek(miss, now))) {
     if (!tbr_dram_gpu_send(m->dram, r, now)) break;
-    if (m->en && m->classify) tbr_energy_dram_source(m->en, m->classify(r->addr, r->write), !r->write, r->write);
+    if (m->en && m->classify) {
+      tbr_dram_source src = m->classify(r->addr, r->write);
+      tbr_energy_dram_source(m->en, src, !r->write, r->write);
+      tbr_stat_add(m->src_bytes[src], m->line);
+    }
     tbr_memq_pop(miss);
   }
   tbr_dram_gpu_advance(m->dram, now);
-  /* Arbiter: one request per port per cycle, round robin, into the L2 request queue. */
+  /* Arbiter: one request per port per cycle, round robin, into the L2 request queue;
+   * then the auxiliary ports (texture and instruction caches) in their own rotation. */
   tbr_memq *req = tbr_cache_req_in(m->l2);
-  for (int k = 0; k < m->nports; k++) {
-    port *p = &m->ports[(m->rr + k) % m->nports];
+  for (int k = 0; k < m->nbase; k++) {
+    int pi = m->base[(m->rr + k) % m->nbase];
+    port *p = &m->ports[pi];
     const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
     if (!q) continue;
     tbr_mem_msg c = *q;
-    c.src = (uint32_t)((m->rr + k) % m->nports);
+    c.src = (uint32_t)pi;
     c.ready = now + 1;
     if (!tbr_memq_push(req, &c)) { tbr_stat_inc(p->stall); continue; }
     tbr_memq_pop(p->out);
@@ -158,7 +184,24 @@ void memsys_tick(memsys *m, uint64_t now)
     tbr_stat_inc(c.write ? p->writes : p->reads);
     tbr_stat_add(p->bytes, m->line);
   }
-  m->rr = m->nports ? (m->rr + 1) % m->nports : 0;
+  m->rr = m->nbase ? (m->rr + 1) % m->nbase : 0;
+  if (m->naux) {
+    for (int k = 0; k < m->naux; k++) {
+      int pi = m->aux[(m->rr_aux + k) % m->naux];
+      port *p = &m->ports[pi];
+      const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
+      if (!q) continue;
+      tbr_mem_msg c = *q;
+      c.src = (uint32_t)pi;
+      c.ready = now + 1;
+      if (!tbr_memq_push(req, &c)) { tbr_stat_inc(p->stall); continue; }
+      tbr_memq_pop(p->out);
+      tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
+      tbr_stat_inc(c.write ? p->writes : p->reads);
+      tbr_stat_add(p->bytes, m->line);
+    }
+    m->rr_aux = (m->rr_aux + 1) % m->naux;
+  }
   tbr_cache_tick(m->l2, now);
 }
 

@@ -19,7 +19,7 @@
 #include "memq.h"
 #include "stats.h"
 
-#define MEMSYS_MAX_PORTS 48
+#define MEMSYS_MAX_PORTS 160
 
 typedef struct memsys memsys;
 
@@ -31,6 +31,10 @@ int memsys_add_cache_port(memsys *m, const char *name, tbr_cache *c);
  * memsys_req(m, port) and pops responses from memsys_resp(m, port) (full-line
  * write-backs, wb = 1, get none). */
 int memsys_add_port(memsys *m, const char *name, uint32_t qcap);
+/* Like memsys_add_cache_port, but arbitrated after the other ports in a rotation of its
+ * own (texture and instruction caches): with these idle the arbitration of the other
+ * ports is exactly what it was without them. */
+int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c);
 tbr_memq *memsys_req(memsys *m, int port);
 tbr_memq *memsys_resp(memsys *m, int port);
 void memsys_tick(memsys *m, uint64_t now);

@@ -27,12 +27,16 @@ void ru_init(gpu *g, raster_unit *r, uint32_t id)
   r->nfp = (uint32_t)tbr_cfg_uint(g->cfg, "fragment.processors");
   r->fp = calloc(r->nfp, sizeof *r->fp);
   r->fp_in = calloc(r->nfp, sizeof *r->fp_in);
-  if (!r->fp || !r->fp_in) abort();
+  r->tu = calloc(r->nfp, sizeof *r->tu);
+  if (!r->fp || !r->fp_in || !r->tu) abort();
   uint32_t pre = (uint32_t)tbr_cfg_uint(g->cfg, "queue.pre_fragment");
   for (uint32_t i = 0; i < r->nfp; i++) {
     char name[48];
     snprintf(name, sizeof name, "ru%u.fp%u", id, i);
     sc_init(&r->fp[i], g->fp_threads, g->issue_width, g->lat_alu, g->st, name);
+    sc_set_latencies(&r->fp[i], g->lat_cls);
+    tex_unit_init(g, &r->tu[i], &r->fp[i]);
+    icache_attach(&g->icu[g->nicu - 1], &r->fp[i]);
     simq_init(&r->fp_in[i], pre);
   }
   simq_init(&r->order, r->nfp * (pre + g->fp_threads) + 64);
@@ -63,8 +67,8 @@ void ru_init(gpu *g, raster_unit *r, uint32_t id)
 
 void ru_free(raster_unit *r)
 {
-  for (uint32_t i = 0; i < r->nfp; i++) { sc_free(&r->fp[i]); simq_free(&r->fp_in[i]); }
-  free(r->fp); free(r->fp_in);
+  for (uint32_t i = 0; i < r->nfp; i++) { sc_free(&r->fp[i]); simq_free(&r->fp_in[i]); tex_unit_free(&r->tu[i]); }
+  free(r->fp); free(r->fp_in); free(r->tu);
   simq_free(&r->tile_q); simq_free(&r->post_raster); simq_free(&r->color_q); simq_free(&r->order);
   free(r->r_emitted);
 }
@@ -252,10 +256,20 @@ static void fp_tick(gpu *g, raster_unit *r)
   for (uint32_t i = 0; i < r->nfp; i++) {
     uint32_t qi;
     if (sc_can_accept(&r->fp[i]) && simq_peek(&r->fp_in[i], g->now, &qi)) {
-      sc_dispatch(&r->fp[i], qi, f->draws[f->quads[qi].draw].fs_instructions, g->now);
+      const sim_quad *q = &f->quads[qi];
+      if (q->path) { /* executed instruction stream (PATH) */
+        const sim_path *pa = &f->paths[q->path - 1];
+        sc_dispatch_stream(&r->fp[i], qi, f->pcls + pa->first, f->ppc + pa->first, pa->n,
+                           pa->code, g->now);
+        tbr_stat_inc(g->instr_streamed);
+      } else { /* old trace: the shader's static instruction count, all ALU */
+        sc_dispatch(&r->fp[i], qi, f->draws[q->draw].fs_instructions, g->now);
+        tbr_stat_inc(g->instr_static);
+      }
       simq_pop(&r->fp_in[i]);
     }
     sc_tick(&r->fp[i], g->now);
+    tex_unit_tick(g, &r->tu[i]);
   }
 }
 
@@ -450,6 +464,6 @@ bool ru_idle(const raster_unit *r)
   if (!simq_empty(&r->tile_q) || !simq_empty(&r->post_raster) || !simq_empty(&r->color_q) || !simq_empty(&r->order))
     return false;
   for (uint32_t i = 0; i < r->nfp; i++)
-    if (!simq_empty(&r->fp_in[i]) || !sc_idle(&r->fp[i])) return false;
+    if (!simq_empty(&r->fp_in[i]) || !sc_idle(&r->fp[i]) || !tex_unit_idle(&r->tu[i])) return false;
   return true;
 }

@@ -1,9 +1,16 @@
 /* Multithreaded in-order programmable processor (Vertex and Fragment Processors,
  * thesis §2.2 / Table 4.1; ATTILA §3 multithreading). Each resident thread runs one work
- * item (a vertex or a 2x2 quad); every cycle up to issue_width instructions are issued
- * from the oldest ready threads; an instruction makes its thread wait `lat` cycles.
- * Work items complete in dispatch order (in-order retirement). Until instruction-stream
- * records exist every instruction is modeled as an ALU op (docs/timing-model.md). */
+ * item (a vertex group or a 2x2 quad); every cycle up to issue_width instructions are
+ * issued from the oldest ready threads; an instruction makes its thread wait the
+ * latency of its class (shader.lat_alu / lat_sfu / lat_tex / lat_ctrl). Work items
+ * complete in dispatch order (in-order retirement).
+ *
+ * A work item is either a static count of instructions (all ALU: traces without PATH
+ * records) or an executed instruction stream (PATH: per-instruction classes and pcs).
+ * A TEX instruction with a texture hook blocks its thread until the texture unit wakes
+ * it (sc_wake); other threads keep issuing (latency hiding, ATTILA §4). With an
+ * instruction-cache hook every issued instruction is fetched by address first; a miss
+ * blocks the thread until sc_wake. */
 #ifndef TBR_SHADER_CORE_H
 #define TBR_SHADER_CORE_H
 
@@ -12,26 +19,56 @@
 
 #include "stats.h"
 
+#define SC_NCLASS 4 /* SIM_CL_ALU, SFU, TEX, CTRL (sim_trace.h) */
+#define SC_BLOCKED UINT64_MAX
+
 typedef struct {
   uint32_t token, remaining;
   uint64_t ready;
+  const uint8_t *cls;   /* NULL: static count, every instruction ALU */
+  const uint16_t *pc;
+  uint64_t code;        /* code address of the shader (instruction fetch) */
+  uint32_t pos, ntex;   /* next stream position; TEX instructions issued so far */
+  bool blocked_tex;
 } sc_thread;
 
-typedef struct {
+typedef struct shader_core shader_core;
+/* Texture hook: thread `slot` running `token` issued its ntex-th (0-based) TEX
+ * instruction at pc. Return the cycle the thread may continue, or SC_BLOCKED (the unit
+ * calls sc_wake later). */
+typedef uint64_t (*sc_tex_fn)(void *ctx, shader_core *c, uint32_t slot, uint32_t token, uint32_t ntex,
+                              uint32_t pc, uint64_t now);
+/* Instruction-fetch hook: 0 = hit (issue now); else the cycle the thread may retry, or
+ * SC_BLOCKED (the cache calls sc_wake on the fill). */
+typedef uint64_t (*sc_ifetch_fn)(void *ctx, shader_core *c, uint32_t slot, uint64_t addr, uint64_t now);
+
+struct shader_core {
   uint32_t threads, issue_width, lat;
+  uint32_t lat_cls[SC_NCLASS];
   sc_thread *t;
   uint32_t *order; /* thread slots in dispatch order (ring) */
   uint32_t head, count;
   uint32_t *free_slots, nfree;
+  uint32_t nwork, ntexwait; /* threads with instructions left; of them blocked on a texture */
   uint64_t next_ready; /* no resident thread with work is ready before this cycle (a lower bound) */
+  sc_tex_fn tex; void *tex_ctx;
+  sc_ifetch_fn ifetch; void *ifetch_ctx;
   tbr_stat *busy, *stall, *idle, *instr, *items;
-} shader_core;
+  tbr_stat *cls_instr[SC_NCLASS], *tex_stall, *streams;
+};
 
 void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t lat, tbr_stats *st,
              const char *prefix);
+/* Per-class latencies (ALU, SFU, TEX, CTRL) for executed streams. */
+void sc_set_latencies(shader_core *c, const uint32_t lat[SC_NCLASS]);
 void sc_free(shader_core *c);
 bool sc_can_accept(const shader_core *c);
 void sc_dispatch(shader_core *c, uint32_t token, uint32_t ninstr, uint64_t now);
+/* Dispatch an executed stream of n instructions (classes cls, pcs pc). */
+void sc_dispatch_stream(shader_core *c, uint32_t token, const uint8_t *cls, const uint16_t *pc, uint32_t n,
+                        uint64_t code, uint64_t now);
+/* A blocked thread may continue at cycle `ready`. */
+void sc_wake(shader_core *c, uint32_t slot, uint64_t ready);
 void sc_tick(shader_core *c, uint64_t now);
 /* Oldest work item, if finished by cycle now. */
 bool sc_peek_done(const shader_core *c, uint64_t now, uint32_t *token);

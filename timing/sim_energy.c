@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Who caused a DRAM request, from the simulated address map (gpu.h). Surface reads are
- * tile-buffer loads at tile start (textures are not fetched yet); surface writes are
- * color flushes (or L2 write-backs of flushed lines). */
+/* Who caused a DRAM request, from the simulated address map (gpu.h, sim_trace.h). Surface
+ * reads are tile-buffer loads at tile start; surface writes are color flushes (or L2
+ * write-backs of flushed lines); sampled textures have their own region. */
 static tbr_dram_source classify(uint64_t a, bool write)
 {
+  if (a >= ADDR_CODE_BASE) return TBR_DSRC_INSTRUCTIONS;
+  if (a >= ADDR_VBUF_BASE) return TBR_DSRC_VERTICES;
+  if (a >= ADDR_TEXTURE_BASE) return TBR_DSRC_TEXTURES;
   if (a >= ADDR_PB_LIST_BASE) return TBR_DSRC_PARAMETER_BUFFER;
   if (a >= ADDR_SURFACE_BASE) return write ? TBR_DSRC_COLOR_FLUSH : TBR_DSRC_TILE_LOADS;
   if (a >= ADDR_VERTEX_BASE) return TBR_DSRC_VERTICES;
@@ -91,13 +94,18 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     for (uint32_t j = 0; j < r->nfp; j++) hook(&r->fp_in[j], FIND("queue.pre_fragment"));
   }
 
-  /* shader processors: no instruction classes in the trace yet, so every instruction is
-   * one vec4 FMA (the most common class) reading 2 and writing 1 register */
+  /* shader processors: instructions priced by class (executed streams, PATH): ALU = one
+   * vec4 FMA, SFU = one special-function op, flow control = one integer op, TEX = one
+   * texture-unit request (its samples are priced below); every instruction reads 2 and
+   * writes 1 register. Static counts (no PATH) are all ALU, as before. */
   tbr_energy_unit *valu = FIND("vertex.alu"), *vrf = FIND("vertex.regfile");
   tbr_energy_unit *falu = FIND("fragment.alu"), *frf = FIND("fragment.regfile");
   for (uint32_t i = 0; i < g->geo.nvp; i++) {
-    const tbr_stat *s = g->geo.vp[i].instr;
-    tbr_energy_bind(g->en, valu, TBR_EV_FMA, s);
+    const shader_core *c = &g->geo.vp[i];
+    const tbr_stat *s = c->instr;
+    tbr_energy_bind(g->en, valu, TBR_EV_FMA, c->cls_instr[SIM_CL_ALU]);
+    tbr_energy_bind(g->en, valu, TBR_EV_SFU, c->cls_instr[SIM_CL_SFU]);
+    tbr_energy_bind(g->en, valu, TBR_EV_INT, c->cls_instr[SIM_CL_CTRL]);
     tbr_energy_bind(g->en, vrf, TBR_EV_READ, s);
     tbr_energy_bind(g->en, vrf, TBR_EV_READ, s);
     tbr_energy_bind(g->en, vrf, TBR_EV_WRITE, s);
@@ -108,14 +116,24 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
    * instruction is 4 fragment instructions, so every binding is made 4 times */
   for (uint32_t i = 0; i < g->nru; i++)
     for (uint32_t j = 0; j < g->ru[i].nfp; j++) {
-      const tbr_stat *s = g->ru[i].fp[j].instr;
+      const shader_core *c = &g->ru[i].fp[j];
+      const tbr_stat *s = c->instr;
       for (int px = 0; px < 4; px++) {
-        tbr_energy_bind(g->en, falu, TBR_EV_FMA, s);
+        tbr_energy_bind(g->en, falu, TBR_EV_FMA, c->cls_instr[SIM_CL_ALU]);
+        tbr_energy_bind(g->en, falu, TBR_EV_SFU, c->cls_instr[SIM_CL_SFU]);
+        tbr_energy_bind(g->en, falu, TBR_EV_INT, c->cls_instr[SIM_CL_CTRL]);
         tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
         tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
         tbr_energy_bind(g->en, frf, TBR_EV_WRITE, s);
       }
     }
+  /* texture unit: one TBR_EV_TEX per bilinear sample (4 texels of a lane, rounded up per
+   * TEX request); texture caches are bound by tbr_energy_add_baseline
+   * (texture_cache.<i>.hits/misses/fills); instruction caches: every fetch that found its
+   * line reads the array once (the cache model counts the misses and fills) */
+  tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->tex_samples);
+  tbr_energy_unit *icu = FIND("inst_cache");
+  for (uint32_t i = 0; i < g->nicu; i++) tbr_energy_bind(g->en, icu, TBR_EV_READ, g->icu[i].hits);
   /* fixed function */
   tbr_energy_bind(g->en, g->eu_raster, TBR_EV_QUAD, g->q_raster);
   tbr_energy_bind(g->en, FIND("blend"), TBR_EV_BLEND, g->q_blended);

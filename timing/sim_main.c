@@ -19,9 +19,9 @@
 
 /* Units not modeled yet: printed in the summary and stats.json (never hidden). */
 static const char *k_unmodeled[] = {
-    "texture units / texture caches (no texel records in the trace yet)",
-    "instruction caches (no instruction-stream records; every shader instruction costs shader.lat_alu)",
-    "vertex reuse / index fetch (no vertex records; DRAW.count vertices fetched per draw)",
+    "traces without PATH/TEXELS/VERTICES records (schema minor 0 or no PATH): static instruction counts, all ALU, "
+    "no texture or instruction fetch, DRAW.count vertices estimated per draw (instruction_source static)",
+    "vertex texturing (not recorded), index buffer fetch, texture compression (a block = a texel), texture/render-target coherence",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
     "geometry/raster overlap across render passes and frames (passes run one after another)",
     "depth buffer store to memory (discarded at tile end)",
@@ -276,7 +276,11 @@ int main(int argc, char **argv)
                 i ? "," : "", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles,
                 fo[i].has_ref ? "true" : "false", fo[i].has_ref && fo[i].match ? "true" : "false",
                 (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
-      fprintf(o, "\n],\n\"not_modeled\": [");
+      {
+        uint64_t ex = tbr_stat_value(g->instr_streamed), sta = tbr_stat_value(g->instr_static);
+        fprintf(o, "\n],\n\"instruction_source\": \"%s\",", ex && sta ? "mixed" : ex ? "executed" : "static");
+      }
+      fprintf(o, "\n\"not_modeled\": [");
       for (size_t i = 0; i < sizeof k_unmodeled / sizeof *k_unmodeled; i++) {
         fprintf(o, "%s", i ? ", " : "");
         tbr_json_string(o, k_unmodeled[i]);
@@ -307,6 +311,13 @@ int main(int argc, char **argv)
     if (o) {
       fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, trace_path);
       fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->now);
+      {
+        uint64_t ex = tbr_stat_value(g->instr_streamed), sta = tbr_stat_value(g->instr_static);
+        fprintf(o, "instruction source: %s (work items from executed streams %llu, static counts %llu); texture requests %llu, texels %llu, lines %llu\n",
+                ex && sta ? "mixed" : ex ? "executed" : "static", (unsigned long long)ex, (unsigned long long)sta,
+                (unsigned long long)tbr_stat_value(g->tex_requests), (unsigned long long)tbr_stat_value(g->tex_texels),
+                (unsigned long long)tbr_stat_value(g->tex_lines));
+      }
       for (size_t i = 0; i < nfo; i++) {
         fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles);
         if (fo[i].has_ref)

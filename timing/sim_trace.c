@@ -23,6 +23,8 @@ void sim_frame_free(sim_frame *f)
 {
   free(f->passes); free(f->draws); free(f->prims); free(f->quads); free(f->tiles);
   free(f->clears); free(f->items); free(f->colors); free(f->res); free(f->cvals);
+  free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
+  free(f->lines); free(f->vgroups);
   memset(f, 0, sizeof *f);
 }
 
@@ -45,16 +47,169 @@ static struct sim_clear_val *clear_val(sim_frame *f, uint32_t res, uint32_t leve
   return c;
 }
 
-/* Shader instruction counts survive across frames (SHADER is re-sent per frame anyway). */
-typedef struct { uint32_t id, ninstr; } shader_info;
+/* Shader instruction counts and per-pc opcode classes survive across frames (SHADER is
+ * re-sent per frame anyway). */
+typedef struct { uint32_t id, ninstr; uint8_t *cls; uint32_t npc; uint32_t code_slot; } shader_info;
 static shader_info *g_shaders;
 static size_t g_nshaders, g_cap_shaders;
+static uint32_t g_code_slots;
 
 static uint32_t shader_instr(uint32_t id)
 {
   for (size_t i = 0; i < g_nshaders; i++)
     if (g_shaders[i].id == id) return g_shaders[i].ninstr;
   return 0;
+}
+
+static shader_info *shader_find(uint32_t id)
+{
+  for (size_t i = 0; i < g_nshaders; i++)
+    if (g_shaders[i].id == id) return &g_shaders[i];
+  return NULL;
+}
+
+uint64_t sim_shader_code_addr(uint32_t shader_id)
+{
+  shader_info *s = shader_find(shader_id);
+  if (!s) return ADDR_CODE_BASE;
+  if (!s->code_slot) s->code_slot = ++g_code_slots;
+  return ADDR_CODE_BASE + (uint64_t)(s->code_slot - 1) * 0x10000u;
+}
+
+/* TGSI opcode classes. TEX: the sampling ops (one texture-unit access); SFU:
+ * transcendental / divide ops; CTRL: flow control; everything else ALU (including
+ * TXQ / LODQ-style queries, which read no texels). */
+int sim_classify_opcode(const char *op, size_t n)
+{
+  static const char *const tex_ops[] = {
+      "TEX", "TEX_LZ", "TXB", "TXB2", "TXD", "TXF", "TXF_LZ", "TXL", "TXL2", "TXP", "TEX2",
+      "TG4", "SAMPLE", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L", "SAMPLE_I",
+      "SAMPLE_I_MS", "GATHER4", NULL};
+  static const char *const sfu_ops[] = {
+      "RCP", "RSQ", "SQRT", "EX2", "LG2", "POW", "EXP", "LOG", "SIN", "COS", "SCS", "DIV", "IDIV", "UDIV",
+      "MOD", "UMOD", "DRCP", "DRSQ", "DSQRT", "DDIV", "DRCP", NULL};
+  static const char *const ctrl_ops[] = {
+      "IF", "UIF", "ELSE", "ENDIF", "BGNLOOP", "ENDLOOP", "BRK", "BREAKC", "CONT", "CAL", "RET", "END",
+      "NOP", "BGNSUB", "ENDSUB", "SWITCH", "CASE", "DEFAULT", "ENDSWITCH", "KILL", "KILL_IF", NULL};
+  char buf[32];
+  if (n >= sizeof buf) return SIM_CL_ALU;
+  memcpy(buf, op, n);
+  buf[n] = '\0';
+  size_t bl = strlen(buf);
+  if (bl > 4 && strcmp(buf + bl - 4, "_SAT") == 0) buf[bl - 4] = '\0';
+  for (int i = 0; tex_ops[i]; i++) if (!strcmp(buf, tex_ops[i])) return SIM_CL_TEX;
+  for (int i = 0; sfu_ops[i]; i++) if (!strcmp(buf, sfu_ops[i])) return SIM_CL_SFU;
+  for (int i = 0; ctrl_ops[i]; i++) if (!strcmp(buf, ctrl_ops[i])) return SIM_CL_CTRL;
+  return SIM_CL_ALU;
+}
+
+/* "  12: TEX TEMP[0], ..." lines of the tgsi_dump text -> class of pc 12. */
+static void shader_parse(shader_info *si, const char *text, size_t len)
+{
+  free(si->cls);
+  si->cls = NULL;
+  si->npc = 0;
+  size_t i = 0;
+  while (i < len) {
+    size_t e = i;
+    while (e < len && text[e] != '\n') e++;
+    size_t k = i;
+    while (k < e && text[k] == ' ') k++;
+    size_t d = k;
+    uint32_t pc = 0;
+    while (d < e && text[d] >= '0' && text[d] <= '9' && pc < 1000000) pc = pc * 10 + (uint32_t)(text[d++] - '0');
+    if (d > k && d < e && text[d] == ':' && pc < 65536) {
+      d++;
+      while (d < e && text[d] == ' ') d++;
+      size_t o = d;
+      while (o < e && ((text[o] >= 'A' && text[o] <= 'Z') || (text[o] >= '0' && text[o] <= '9') || text[o] == '_')) o++;
+      if (o > d) {
+        if (pc >= si->npc) {
+          uint8_t *c = realloc(si->cls, pc + 1);
+          if (!c) abort();
+          memset(c + si->npc, SIM_CL_ALU, pc + 1 - si->npc);
+          si->cls = c;
+          si->npc = pc + 1;
+        }
+        si->cls[pc] = (uint8_t)sim_classify_opcode(text + d, o - d);
+      }
+    }
+    i = e + 1;
+  }
+}
+
+/* ---- texture / vertex-buffer address map -------------------------------------------- */
+static int g_tiled;
+static uint32_t g_tline = 64, g_vline = 64;
+typedef struct { uint32_t id; uint64_t base; } res_base;
+static res_base *g_tex, *g_vbuf;
+static size_t g_ntex, g_cap_tex, g_nvbuf, g_cap_vbuf;
+static uint64_t g_tex_next = ADDR_TEXTURE_BASE, g_vbuf_next = ADDR_VBUF_BASE;
+
+void sim_trace_set_texture_layout(int tiled, uint32_t line_bytes, uint32_t vline_bytes)
+{
+  g_tiled = tiled;
+  g_tline = line_bytes ? line_bytes : 64;
+  g_vline = vline_bytes ? vline_bytes : 64;
+}
+
+static uint32_t lvl_dim(uint32_t d, uint32_t l) { d = l < 32 ? d >> l : 0; return d ? d : 1; }
+static uint32_t res_layers(const tbr_rec_resource *r, uint32_t l)
+{
+  if (r->depth > 1) return lvl_dim(r->depth, l); /* 3D */
+  return r->array_size ? r->array_size : 1;
+}
+static uint32_t res_bpp(const tbr_rec_resource *r) { return r->block_bytes ? r->block_bytes : 4; }
+/* bytes of one layer of level l: linear rows, or whole 4x4-texel blocks when tiled */
+static uint64_t layer_bytes(const tbr_rec_resource *r, uint32_t l)
+{
+  uint64_t w = lvl_dim(r->width, l), h = lvl_dim(r->height, l), b = res_bpp(r);
+  if (g_tiled) return ((w + 3) / 4) * ((h + 3) / 4) * 16 * b;
+  return w * h * b;
+}
+static uint64_t level_offset(const tbr_rec_resource *r, uint32_t level)
+{
+  uint64_t off = 0;
+  for (uint32_t l = 0; l < level && l <= r->last_level; l++) off += layer_bytes(r, l) * res_layers(r, l);
+  return off;
+}
+static uint64_t res_size(const tbr_rec_resource *r) { return level_offset(r, r->last_level + 1); }
+
+static uint64_t alloc_base(res_base **arr, size_t *n, size_t *cap, uint64_t *next, uint32_t id, uint64_t size)
+{
+  for (size_t i = 0; i < *n; i++)
+    if ((*arr)[i].id == id) return (*arr)[i].base;
+  GROW(*arr, *n, *cap);
+  (*arr)[*n].id = id;
+  (*arr)[*n].base = *next;
+  (*n)++;
+  *next += (size + 4095) & ~(uint64_t)4095;
+  if (size == 0) *next += 4096;
+  return (*arr)[*n - 1].base;
+}
+
+/* Texel address (docs/timing-model.md "Texture unit"). */
+static uint64_t texel_addr(const tbr_rec_resource *r, uint64_t base, const tbr_rec_texel *t)
+{
+  uint64_t b = res_bpp(r), w = lvl_dim(r->width, t->level);
+  uint64_t x = (uint32_t)t->x, y = (uint32_t)t->y;
+  uint64_t a = base + level_offset(r, t->level) + (uint64_t)t->layer * layer_bytes(r, t->level);
+  if (g_tiled) return a + ((y / 4) * ((w + 3) / 4) + x / 4) * 16 * b + ((y % 4) * 4 + x % 4) * b;
+  return a + (y * w + x) * b;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void add_line_unique(sim_frame *f, uint32_t first, uint64_t line)
+{
+  for (size_t i = first; i < f->nlines; i++)
+    if (f->lines[i] == line) return;
+  GROW(f->lines, f->nlines, f->cap_lines);
+  f->lines[f->nlines++] = line;
 }
 
 static int fail(char *err, size_t errlen, tbr_trace_reader *r, const char *fmt, ...)
@@ -90,6 +245,9 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   memset(&f->end, 0, sizeof f->end);
   f->npasses = f->ndraws = f->nprims = f->nquads = f->ntiles = f->nclears = 0;
   f->nitems = f->ncolors = f->nres = 0;
+  f->npaths = f->npcls = f->nppc = f->nfetches = f->nlines = f->nvgroups = 0;
+  f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
+  if (f->path_of_id) memset(f->path_of_id, 0, f->cap_path_of_id * sizeof *f->path_of_id);
   f->uploads = f->upload_bytes = f->unsupported = f->flushes = 0;
 
   uint16_t type;
@@ -129,9 +287,134 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       if (tbr_rec_shader_decode(p, n, &s)) return fail(err, errlen, r, "bad SHADER record");
       size_t i;
       for (i = 0; i < g_nshaders && g_shaders[i].id != s.id; i++) {}
-      if (i == g_nshaders) { GROW(g_shaders, g_nshaders, g_cap_shaders); g_nshaders++; }
+      if (i == g_nshaders) {
+        GROW(g_shaders, g_nshaders, g_cap_shaders);
+        memset(&g_shaders[g_nshaders], 0, sizeof g_shaders[g_nshaders]);
+        g_nshaders++;
+      }
       g_shaders[i].id = s.id;
       g_shaders[i].ninstr = s.num_instructions;
+      if (s.text && s.text_len) shader_parse(&g_shaders[i], s.text, s.text_len);
+      break;
+    }
+    case TBR_REC_PATH: {
+      tbr_rec_path pr;
+      if (tbr_rec_path_decode(p, n, &pr)) return fail(err, errlen, r, "bad PATH record");
+      if (pr.id >= (1u << 24)) break;
+      if (pr.id >= f->cap_path_of_id) {
+        size_t nc = f->cap_path_of_id ? f->cap_path_of_id : 256;
+        while (nc <= pr.id) nc *= 2;
+        uint32_t *np = realloc(f->path_of_id, nc * sizeof *np);
+        if (!np) abort();
+        memset(np + f->cap_path_of_id, 0, (nc - f->cap_path_of_id) * sizeof *np);
+        f->path_of_id = np;
+        f->cap_path_of_id = nc;
+      }
+      const shader_info *si = shader_find(pr.shader_id);
+      GROW(f->paths, f->npaths, f->cap_paths);
+      sim_path *sp = &f->paths[f->npaths];
+      sp->shader = pr.shader_id;
+      sp->stage = pr.stage;
+      sp->first = (uint32_t)f->npcls;
+      sp->n = pr.n;
+      sp->code = sim_shader_code_addr(pr.shader_id);
+      for (uint32_t k = 0; k < pr.n; k++) {
+        uint16_t pc = tbr_rec_path_pc(&pr, k);
+        GROW(f->pcls, f->npcls, f->cap_pcls);
+        GROW(f->ppc, f->nppc, f->cap_ppc);
+        f->pcls[f->npcls++] = (uint8_t)(si && pc < si->npc ? si->cls[pc] : SIM_CL_ALU);
+        f->ppc[f->nppc++] = pc;
+      }
+      f->npaths++;
+      f->path_of_id[pr.id] = (uint32_t)f->npaths;
+      break;
+    }
+    case TBR_REC_TEXELS: {
+      static tbr_rec_texel tx[TBR_REC_MAX_TEXELS_PER_FETCH];
+      tbr_cursor c;
+      tbr_rec_texels_header h;
+      if (tbr_rec_texels_open(&c, p, n, &h)) return fail(err, errlen, r, "bad TEXELS header");
+      int d = find_draw(f, h.draw_seq);
+      if (d < 0) break; /* not a draw of this frame's passes: no quads to attach to */
+      const sim_draw *sd = &f->draws[d];
+      for (uint32_t i = 0; i < h.count; i++) {
+        tbr_rec_texfetch fe;
+        if (tbr_rec_texels_next(&c, &h, &fe, tx, TBR_REC_MAX_TEXELS_PER_FETCH))
+          return fail(err, errlen, r, "bad fetch %u in TEXELS", i);
+        if (fe.quad >= sd->nquads) continue;
+        const sim_resource *rs = sim_frame_resource(f, fe.resource_id);
+        tbr_rec_resource dummy;
+        if (!rs) { memset(&dummy, 0, sizeof dummy); dummy.width = dummy.height = 1; dummy.block_bytes = 4; }
+        const tbr_rec_resource *rr = rs ? &rs->rec : &dummy;
+        uint64_t base = alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, fe.resource_id, res_size(rr));
+        GROW(f->fetches, f->nfetches, f->cap_fetches);
+        sim_fetch *sf = &f->fetches[f->nfetches++];
+        sf->quad = sd->first_quad + fe.quad;
+        sf->pc = fe.pc;
+        sf->ntexels = fe.n_texels;
+        sf->first_line = (uint32_t)f->nlines;
+        /* the fetch's distinct lines, in ascending address order */
+        for (uint32_t k = 0; k < fe.n_texels; k++) {
+          GROW(f->lines, f->nlines, f->cap_lines);
+          f->lines[f->nlines++] = texel_addr(rr, base, &tx[k]) / g_tline * g_tline;
+        }
+        uint64_t *fl = f->lines + sf->first_line;
+        size_t nl = f->nlines - sf->first_line, u = 0;
+        qsort(fl, nl, sizeof *fl, cmp_u64);
+        for (size_t k = 0; k < nl; k++)
+          if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
+        f->nlines = sf->first_line + u;
+        sf->nlines = (uint32_t)u;
+        f->texels += fe.n_texels;
+        f->texel_fetches++;
+      }
+      if (tbr_rec_texels_close(&c)) return fail(err, errlen, r, "trailing bytes in TEXELS");
+      break;
+    }
+    case TBR_REC_VERTICES: {
+      static tbr_rec_vertices_header h;
+      tbr_rec_vertex_group vg;
+      tbr_cursor c;
+      if (tbr_rec_vertices_open(&c, p, n, &h)) return fail(err, errlen, r, "bad VERTICES header");
+      int d = find_draw(f, h.draw_seq);
+      /* the groups of a draw must be contiguous: a record of another than the latest draw
+       * is ignored (that draw keeps the groups it has, or the per-draw estimate) */
+      if (d < 0 || (size_t)d != f->ndraws - 1 || (f->draws[d].nvgroups && f->vgroups[f->nvgroups - 1].draw != (uint32_t)d)) {
+        f->vertex_records_ignored++;
+        break;
+      }
+      sim_draw *sd = &f->draws[d];
+      if (!sd->nvgroups) sd->first_vgroup = (uint32_t)f->nvgroups;
+      for (uint32_t i = 0; i < h.count; i++) {
+        if (tbr_rec_vertices_next(&c, &h, &vg)) return fail(err, errlen, r, "bad group %u in VERTICES", i);
+        GROW(f->vgroups, f->nvgroups, f->cap_vgroups);
+        sim_vgroup *g = &f->vgroups[f->nvgroups++];
+        g->path = vg.path < f->cap_path_of_id ? f->path_of_id[vg.path] : 0;
+        g->n = vg.n;
+        g->draw = (uint32_t)d;
+        g->first_line = (uint32_t)f->nlines;
+        for (uint32_t v = 0; v < vg.n && v < 4; v++)
+          for (uint32_t s2 = 0; s2 < h.nr_streams && s2 < TBR_REC_MAX_STREAMS; s2++) {
+            const tbr_rec_vertex_stream *st = &h.streams[s2];
+            uint64_t idx = st->instance_divisor ? (uint64_t)h.start_instance + h.instance_id / st->instance_divisor
+                                                : vg.index[v];
+            uint64_t base;
+            if (st->resource_id) {
+              const sim_resource *rs = sim_frame_resource(f, st->resource_id);
+              base = alloc_base(&g_vbuf, &g_nvbuf, &g_cap_vbuf, &g_vbuf_next, st->resource_id,
+                                rs ? (uint64_t)rs->rec.width * (rs->rec.block_bytes ? rs->rec.block_bytes : 1) : 1u << 20);
+            } else { /* client array: the draw's window of the vertex region (as before) */
+              base = 0x010000000ull + ((uint64_t)(f->ndraws - 1) << 24);
+            }
+            uint64_t a0 = base + st->offset + idx * st->stride, a1 = a0 + (st->size ? st->size : 1) - 1;
+            for (uint64_t l = a0 / g_vline; l <= a1 / g_vline; l++) add_line_unique(f, g->first_line, l * g_vline);
+          }
+        g->nlines = (uint32_t)f->nlines - g->first_line;
+        sd->nvgroups++;
+      }
+      sd->vertices += h.fetched;
+      f->vertex_records++;
+      if (tbr_rec_vertices_close(&c)) return fail(err, errlen, r, "trailing bytes in VERTICES");
       break;
     }
     case TBR_REC_RENDER_PASS: {
@@ -234,6 +517,8 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         sq->in_mask = (uint8_t)q.in_mask; sq->depth_mask = (uint8_t)q.depth_mask;
         sq->shade_mask = (uint8_t)q.shade_mask; sq->blend_mask = (uint8_t)q.blend_mask;
         memcpy(sq->z, q.z, sizeof sq->z);
+        sq->path = (q.flags & TBR_REC_QUAD_SHADED) && q.path && q.path < f->cap_path_of_id ? f->path_of_id[q.path] : 0;
+        sq->first_fetch = sq->nfetch = 0;
         sq->color = (uint32_t)f->ncolors;
         if (q.flags & TBR_REC_QUAD_BLENDED) {
           for (uint32_t cb = 0; cb < h.nr_cbufs && cb < TBR_REC_MAX_CBUFS; cb++) {
@@ -281,6 +566,20 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   if (rc < 0) {
     snprintf(err, errlen, "%s", tbr_trace_reader_error(r));
     return -1;
+  }
+  /* fetches grouped by quad, keeping record order within a quad (counting sort) */
+  if (f->nfetches) {
+    for (size_t i = 0; i < f->nfetches; i++) f->quads[f->fetches[i].quad].nfetch++;
+    uint32_t acc = 0;
+    for (size_t q2 = 0; q2 < f->nquads; q2++) { f->quads[q2].first_fetch = acc; acc += f->quads[q2].nfetch; f->quads[q2].nfetch = 0; }
+    sim_fetch *sorted = malloc(f->nfetches * sizeof *sorted);
+    if (!sorted) abort();
+    for (size_t i = 0; i < f->nfetches; i++) {
+      sim_quad *sq = &f->quads[f->fetches[i].quad];
+      sorted[sq->first_fetch + sq->nfetch++] = f->fetches[i];
+    }
+    memcpy(f->fetches, sorted, f->nfetches * sizeof *sorted);
+    free(sorted);
   }
   return 0;
 }

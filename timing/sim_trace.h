@@ -17,6 +17,11 @@
 #include "tbr/records.h"
 #include "tbr/trace.h"
 
+/* Address regions of the resources the trace names (the rest of the map is in gpu.h). */
+#define ADDR_TEXTURE_BASE 0x200000000ull /* sampled textures, in order of first texel read */
+#define ADDR_VBUF_BASE 0x300000000ull    /* vertex buffers (VERTICES resource ids) */
+#define ADDR_CODE_BASE 0x380000000ull    /* shader code: 64 KiB per shader, in order of first use */
+
 typedef enum { SIM_ITEM_QUAD = 0, SIM_ITEM_TILE = 1, SIM_ITEM_CLEAR = 2 } sim_item_kind;
 
 typedef struct {
@@ -31,7 +36,36 @@ typedef struct {
   uint8_t flags, in_mask, depth_mask, shade_mask, blend_mask;
   uint32_t z[4];
   uint32_t color; /* index of the first float[4][4] block in colors (nr_cbufs blocks) */
+  uint32_t path;  /* SHADED: index + 1 of the FS PATH in paths (0 = no PATH recorded) */
+  uint32_t first_fetch, nfetch; /* texture fetches of the quad (TEXELS), in fetches */
 } sim_quad;
+
+/* Instruction classes of TGSI opcodes (shader timing, docs/timing-model.md). */
+enum { SIM_CL_ALU = 0, SIM_CL_SFU = 1, SIM_CL_TEX = 2, SIM_CL_CTRL = 3, SIM_CL_COUNT = 4 };
+int sim_classify_opcode(const char *op, size_t n);
+
+/* One executed instruction stream (PATH record): per instruction its class and pc. */
+typedef struct {
+  uint32_t shader, stage;
+  uint32_t first, n; /* into frame pcls / ppc */
+  uint64_t code;      /* code address of the shader (sim_shader_code_addr) */
+} sim_path;
+
+/* One execution of a texture instruction on a quad (TEXELS fetch): the distinct memory
+ * lines its texels map to under texture.layout (sim_trace_set_texture_layout). */
+typedef struct {
+  uint32_t quad;        /* frame quad index */
+  uint32_t pc, ntexels;
+  uint32_t first_line, nlines; /* into frame lines */
+} sim_fetch;
+
+/* One VS group of a VERTICES record: PATH and the distinct vertex-buffer lines fetched. */
+typedef struct {
+  uint32_t path;        /* index + 1 into paths (0 = none) */
+  uint32_t n;           /* vertices */
+  uint32_t draw;        /* frame draw index */
+  uint32_t first_line, nlines;
+} sim_vgroup;
 
 typedef struct {
   tbr_rec_tile t;
@@ -52,6 +86,8 @@ typedef struct {
   uint32_t first_prim, nprims;
   uint64_t quads, shaded_quads;
   uint32_t first_quad, nquads; /* quads are contiguous per draw */
+  uint32_t first_vgroup, nvgroups; /* VERTICES groups of the draw (contiguous) */
+  uint64_t vertices;               /* sum of VERTICES `fetched` */
 } sim_draw;
 
 typedef struct {
@@ -80,6 +116,14 @@ typedef struct {
   sim_item *items;        size_t nitems, cap_items;
   float (*colors)[4][4];  size_t ncolors, cap_colors;
   sim_resource *res;      size_t nres, cap_res;
+  sim_path *paths;        size_t npaths, cap_paths;
+  uint8_t *pcls;          size_t npcls, cap_pcls;   /* instruction class per path entry */
+  uint16_t *ppc;          size_t nppc, cap_ppc;     /* pc per path entry */
+  uint32_t *path_of_id;   size_t cap_path_of_id;    /* PATH id -> index + 1 */
+  sim_fetch *fetches;     size_t nfetches, cap_fetches;
+  uint64_t *lines;        size_t nlines, cap_lines;
+  sim_vgroup *vgroups;    size_t nvgroups, cap_vgroups;
+  uint64_t texels, texel_fetches, vertex_records, vertex_records_ignored;
   uint64_t uploads, upload_bytes, unsupported, flushes;
   /* latest clear value per surface; kept across frames (a pending clear may outlive a
    * frame boundary only in theory, but costs nothing to keep) */
@@ -94,5 +138,11 @@ void sim_frame_free(sim_frame *f);
  * of the same reader only if they are re-declared (frames are self-contained). */
 int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err, size_t errlen);
 const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id);
+
+/* Texture / vertex-buffer address map (docs/timing-model.md "Address map"): set before
+ * loading frames. tiled: 4x4-texel blocks; line_bytes: texture-cache line size. */
+void sim_trace_set_texture_layout(int tiled, uint32_t line_bytes, uint32_t vline_bytes);
+/* Code address of a shader (instruction fetch: 16 B per TGSI instruction). */
+uint64_t sim_shader_code_addr(uint32_t shader_id);
 
 #endif

@@ -1,0 +1,208 @@
+/* Texture units and instruction caches of tbr-sim (thesis §2.2, §4.1, Table 4.1;
+ * ATTILA §4: a thread blocks on its texture access, other threads hide the latency).
+ * docs/timing-model.md "Texture unit" / "Instruction caches".
+ *
+ * Texture unit (one per Fragment Processor): a TEX instruction of an executed stream
+ * (PATH) takes the quad's next recorded fetch (TEXELS) of that pc; its texels were
+ * mapped to distinct memory lines when the frame was loaded (sim_trace.c, texture.layout).
+ * The unit sends the lines to the processor's Texture Cache, one line request per cycle,
+ * in issue order; when the last line is back the thread continues shader.lat_tex
+ * cycles later (address + filtering). A TEX with no recorded texels (trace without
+ * TEXELS, border texels only) costs shader.lat_tex without memory access.
+ *
+ * Instruction cache (one for the vertex and one for the fragment processors): every
+ * instruction of an executed stream is fetched at code(shader) + 16 * pc. A line
+ * present in the cache is a hit with no extra delay (fetch is pipelined ahead of issue);
+ * a missing line blocks the thread and is requested through the cache (L2 -> DRAM),
+ * waking every thread waiting for it on the fill. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+void texture_stats_init(gpu *g)
+{
+  tbr_stats *st = g->st;
+  g->tex_requests = tbr_stats_counter(st, "texture.requests", "TEX instructions executed by the fragment processors (executed streams)");
+  g->tex_texels = tbr_stats_counter(st, "texture.texels", "texels read by those TEX instructions (TEXELS records)");
+  g->tex_samples = tbr_stats_counter(st, "texture.bilinear_samples", "texture-unit filter operations: ceil(texels / 4) per TEX request (energy)");
+  g->tex_lines = tbr_stats_counter(st, "texture.line_requests", "distinct texture-memory lines requested from the texture caches (per TEX)");
+  g->tex_nolines = tbr_stats_counter(st, "texture.requests_without_texels", "TEX instructions with no recorded texels (no memory access)");
+  g->tex_wait_cycles = tbr_stats_counter(st, "texture.wait_cycles", "sum over TEX instructions of the cycles their thread was blocked");
+  g->instr_streamed = tbr_stats_counter(st, "shader.items_executed_stream", "work items run from their executed instruction stream (PATH)");
+  g->instr_static = tbr_stats_counter(st, "shader.items_static_count", "work items run as the shader's static instruction count (no PATH)");
+}
+
+static uint64_t tex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t token, uint32_t ntex, uint32_t pc,
+                          uint64_t now)
+{
+  tex_unit *u = ctx;
+  gpu *g = u->g;
+  const sim_frame *f = g->frame;
+  (void)c;
+  tbr_stat_inc(g->tex_requests);
+  const sim_quad *q = &f->quads[token];
+  const sim_fetch *fe = NULL;
+  for (uint32_t k = ntex; k < q->nfetch; k++)
+    if (f->fetches[q->first_fetch + k].pc == pc) { fe = &f->fetches[q->first_fetch + k]; break; }
+  if (!fe) /* the k-th TEX does not match: any fetch of this pc */
+    for (uint32_t k = 0; k < q->nfetch && k < ntex; k++)
+      if (f->fetches[q->first_fetch + k].pc == pc) { fe = &f->fetches[q->first_fetch + k]; break; }
+  if (!fe || !fe->nlines) {
+    tbr_stat_inc(g->tex_nolines);
+    return now + g->lat_cls[SIM_CL_TEX];
+  }
+  tbr_stat_add(g->tex_texels, fe->ntexels);
+  tbr_stat_add(g->tex_samples, (fe->ntexels + 3) / 4);
+  tex_req *r = &u->req[slot];
+  r->first_line = fe->first_line;
+  r->nlines = fe->nlines;
+  r->sent = r->back = 0;
+  r->start = now;
+  u->fifo[(u->head + u->count) % u->cap] = slot;
+  u->count++;
+  u->outstanding++;
+  return SC_BLOCKED;
+}
+
+void tex_unit_init(gpu *g, tex_unit *u, shader_core *core)
+{
+  memset(u, 0, sizeof *u);
+  u->g = g;
+  u->core = core;
+  snprintf(u->name, sizeof u->name, "texture_cache.%u", g->ntex_units++);
+  tbr_cache_params p;
+  tbr_cache_params_from_config(g->cfg, "texture_cache", u->name, &p);
+  char err[256];
+  u->tc = tbr_cache_new(&p, g->st, err, sizeof err);
+  if (!u->tc) { fprintf(stderr, "tbr-sim: texture cache: %s\n", err); abort(); }
+  memsys_add_aux_cache_port(g->mem, u->name, u->tc);
+  u->cap = core->threads;
+  u->req = calloc(u->cap, sizeof *u->req);
+  u->fifo = calloc(u->cap, sizeof *u->fifo);
+  if (!u->req || !u->fifo) abort();
+  core->tex = tex_issue;
+  core->tex_ctx = u;
+}
+
+void tex_unit_free(tex_unit *u)
+{
+  tbr_cache_free(u->tc);
+  free(u->req); free(u->fifo);
+  u->tc = NULL; u->req = NULL; u->fifo = NULL;
+}
+
+bool tex_unit_idle(const tex_unit *u) { return u->outstanding == 0 && tbr_cache_idle(u->tc); }
+
+void tex_unit_tick(gpu *g, tex_unit *u)
+{
+  if (!u->outstanding && tbr_cache_idle(u->tc)) return;
+  uint64_t now = g->now;
+  const sim_frame *f = g->frame;
+  tbr_memq *resp = tbr_cache_resp_out(u->tc);
+  const tbr_mem_msg *m;
+  while ((m = tbr_memq_peek(resp, now))) {
+    uint32_t slot = (uint32_t)m->id;
+    tex_req *r = &u->req[slot];
+    if (++r->back == r->nlines) {
+      tbr_stat_add(g->tex_wait_cycles, now + g->lat_cls[SIM_CL_TEX] - r->start);
+      sc_wake(u->core, slot, now + g->lat_cls[SIM_CL_TEX]);
+      u->outstanding--;
+    }
+    tbr_memq_pop(resp);
+  }
+  if (u->count) { /* one line request per cycle, oldest access first */
+    uint32_t slot = u->fifo[u->head];
+    tex_req *r = &u->req[slot];
+    tbr_mem_msg rq = {.addr = f->lines[r->first_line + r->sent], .id = slot, .issued = now, .ready = now};
+    if (tbr_memq_push(tbr_cache_req_in(u->tc), &rq)) {
+      tbr_stat_inc(g->tex_lines);
+      if (++r->sent == r->nlines) {
+        u->head = (u->head + 1) % u->cap;
+        u->count--;
+      }
+    }
+  }
+  tbr_cache_tick(u->tc, now);
+}
+
+/* ---- instruction caches ---- */
+static uint64_t ic_fetch(void *ctx, shader_core *c, uint32_t slot, uint64_t addr, uint64_t now)
+{
+  icache_unit *u = ctx;
+  (void)now;
+  uint64_t line = addr / 64 * 64;
+  bool dirty;
+  if (tbr_cache_contains(u->ic, line, &dirty)) { tbr_stat_inc(u->hits); return 0; }
+  /* miss: request the line (merged by the cache's MSHRs) and block the thread */
+  bool pending = false;
+  for (uint32_t i = 0; i < u->nw; i++) {
+    if (u->w[i].core == c && u->w[i].slot == slot) return SC_BLOCKED; /* already waiting */
+    if (u->w[i].line == line) pending = true;
+  }
+  if (!pending) { /* one request per missing line; later fetches of it wait for the same fill */
+    tbr_mem_msg rq = {.addr = line, .id = line, .issued = now, .ready = now};
+    if (!tbr_memq_push(tbr_cache_req_in(u->ic), &rq)) return now + 1; /* queue full: retry next cycle */
+  }
+  tbr_stat_inc(u->misses);
+  if (u->nw == u->capw) {
+    u->capw = u->capw ? u->capw * 2 : 64;
+    u->w = realloc(u->w, u->capw * sizeof *u->w);
+    if (!u->w) abort();
+  }
+  u->w[u->nw++] = (struct ic_wait){c, slot, line};
+  return SC_BLOCKED;
+}
+
+void icache_init(gpu *g, icache_unit *u, uint32_t idx)
+{
+  memset(u, 0, sizeof *u);
+  u->g = g;
+  snprintf(u->name, sizeof u->name, "inst_cache.%u", idx);
+  tbr_cache_params p;
+  tbr_cache_params_from_config(g->cfg, "inst_cache", u->name, &p);
+  char err[256];
+  u->ic = tbr_cache_new(&p, g->st, err, sizeof err);
+  if (!u->ic) { fprintf(stderr, "tbr-sim: instruction cache: %s\n", err); abort(); }
+  memsys_add_aux_cache_port(g->mem, u->name, u->ic);
+  u->hits = tbr_stats_counterf(g->st, "instruction fetches whose line was present (pipelined, no delay)",
+                               "%s.fetch_hits", u->name);
+  u->misses = tbr_stats_counterf(g->st, "instruction fetches that blocked their thread on a missing line",
+                                 "%s.fetch_misses", u->name);
+}
+
+void icache_free(icache_unit *u)
+{
+  tbr_cache_free(u->ic);
+  free(u->w);
+  u->ic = NULL; u->w = NULL;
+}
+
+void icache_attach(icache_unit *u, shader_core *core)
+{
+  core->ifetch = ic_fetch;
+  core->ifetch_ctx = u;
+}
+
+bool icache_idle(const icache_unit *u) { return u->nw == 0 && tbr_cache_idle(u->ic); }
+
+void icache_tick(gpu *g, icache_unit *u)
+{
+  if (!u->nw && tbr_cache_idle(u->ic)) return;
+  uint64_t now = g->now;
+  tbr_memq *resp = tbr_cache_resp_out(u->ic);
+  const tbr_mem_msg *m;
+  while ((m = tbr_memq_peek(resp, now))) {
+    uint64_t line = m->id;
+    for (uint32_t i = 0; i < u->nw;) {
+      if (u->w[i].line == line) {
+        sc_wake(u->w[i].core, u->w[i].slot, now + 1);
+        u->w[i] = u->w[--u->nw];
+      } else {
+        i++;
+      }
+    }
+    tbr_memq_pop(resp);
+  }
+  tbr_cache_tick(u->ic, now);
+}
