@@ -523,6 +523,14 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: incomplete output kept for inspection in %s\n", program, kept);
         else
             remove_tree(tmpdir);
+        free(status);
+        free(renderer);
+        free(version);
+        free(errors);
+        free(state);
+        free(unsupported);
+        free(width);
+        free(height);
         return EXIT_CHECK_FAILED;
     }
 
