@@ -55,7 +55,9 @@ void tf_init(gpu *g)
   tbr_cache_params_from_config(g->cfg, "tile_cache", "tile_cache", &p);
   t->tcache = tbr_cache_new(&p, g->st, err, sizeof err);
   if (!t->tcache) { fprintf(stderr, "tbr-sim: tile cache: %s\n", err); abort(); }
-  memsys_add_cache_port(g->mem, "tile_cache", t->tcache);
+  /* g->mem == NULL: the owner services the Tile Cache's miss_out/fill_in itself (unit test
+   * seam, tests/timing_tile_fetcher/); the simulator always has a memory system. */
+  if (g->mem) memsys_add_cache_port(g->mem, "tile_cache", t->tcache);
   t->npt = (uint32_t)tbr_cfg_uint(g->cfg, "tile.primitive_table_entries");
   t->ring_cap = t->npt + 64;
   t->pt = calloc(t->ring_cap, sizeof *t->pt);
