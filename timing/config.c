@@ -136,6 +136,10 @@ static const tbr_param_desc k_params[] = {
     {"fragment.threads_per_processor", U, "64", "threads", 1, 4096, NULL,
      "resident fragment threads (one per fragment) per fragment processor",
      "assumption (ATTILA §3 keeps 240 fragments in flight)"},
+    {"fragment.quad_mapping", E, "interleaved", "", NR, "interleaved|strips|quadrant|round_robin",
+     "quad-to-fragment-processor assignment by the quad's position (qx, qy) in the tile, in quads: "
+     "interleaved (qx + 2*qy) % n, strips qy * n / (tile.height / 2), quadrant (n regions), round_robin (by arrival)",
+     "thesis §4.1.1, ch. 5 (quad mappings); DTM-NUCA Fig. 1"},
     {"shader.issue_width", U, "1", "instr/cycle", 1, 16, NULL, "instructions issued per processor per cycle",
      "assumption"},
     {"shader.lat_alu", U, "2", "cycles", 1, 1000, NULL, "latency of simple ALU ops (add, mul, mad, mov, cmp)",

@@ -32,6 +32,12 @@
 #define ADDR_SURFACE_BASE 0x040000000ull /* render targets (frame buffer, RTT textures) */
 
 /* Raster Unit token encoding (tile queue, post-raster, color queues). */
+/* fragment.quad_mapping values (index in the config enum list) */
+#define RU_QMAP_INTERLEAVED 0
+#define RU_QMAP_STRIPS 1
+#define RU_QMAP_QUADRANT 2
+#define RU_QMAP_ROUND_ROBIN 3
+
 #define TOK_KIND(t) ((t) >> 30)
 #define TOK_VAL(t) ((t) & 0x3fffffffu)
 #define TOK_ITEM 0u   /* prim (tile queue) or quad index */
@@ -160,6 +166,9 @@ typedef struct {
   shader_core *fp;
   tex_unit *tu;
   uint32_t nfp, fp_rr;
+  /* quad -> FP (fragment.quad_mapping): RU_QMAP_*; quads per tile row/column; quadrant
+   * regions qm_rx x qm_ry (qm_rx * qm_ry = nfp) */
+  int qmap; uint32_t qm_w, qm_h, qm_rx, qm_ry;
   /* blending */
   uint32_t c_tile, c_load_left, c_outstanding; bool c_loading;
   uint32_t flush_left; bool flushing;

@@ -39,7 +39,17 @@ void ru_init(gpu *g, raster_unit *r, uint32_t id)
     icache_attach(&g->icu[g->nicu - 1], &r->fp[i]);
     simq_init(&r->fp_in[i], pre);
   }
+  /* Every ITEM token in `order` is a quad in some fp_in queue or resident in its FP
+   * (threads are freed only when the merge pops them), so at most nfp * (pre + threads)
+   * items whatever the quad mapping; tile markers use the rest. */
   simq_init(&r->order, r->nfp * (pre + g->fp_threads) + 64);
+  r->qmap = tbr_cfg_enum(g->cfg, "fragment.quad_mapping");
+  r->qm_w = (uint32_t)tbr_cfg_uint(g->cfg, "tile.width") / 2;
+  r->qm_h = (uint32_t)tbr_cfg_uint(g->cfg, "tile.height") / 2;
+  r->qm_ry = 1; /* quadrant: qm_ry = largest divisor of nfp <= sqrt(nfp) (nfp = 4: 2x2) */
+  for (uint32_t d = 1; d * d <= r->nfp; d++)
+    if (r->nfp % d == 0) r->qm_ry = d;
+  r->qm_rx = r->nfp / r->qm_ry;
   char name[48];
   snprintf(name, sizeof name, "ru%u.depth", id);
   r->zport = memsys_add_port(g->mem, name, 16);
@@ -273,6 +283,21 @@ static void fp_tick(gpu *g, raster_unit *r)
   }
 }
 
+/* Fragment processor of quad q (docs/timing-model.md "Quad mapping"). (qx, qy): the
+ * quad's position in its tile in 2x2-pixel units (tiles are aligned to the tile size). */
+static uint32_t quad_fp(const raster_unit *r, const sim_quad *q)
+{
+  uint32_t x = q->x > 0 ? (uint32_t)q->x : 0, y = q->y > 0 ? (uint32_t)q->y : 0;
+  uint32_t qx = (x / 2) % r->qm_w, qy = (y / 2) % r->qm_h;
+  switch (r->qmap) {
+  case RU_QMAP_INTERLEAVED: return (qx + 2 * qy) % r->nfp;
+  case RU_QMAP_STRIPS: return (uint32_t)((uint64_t)qy * r->nfp / r->qm_h);
+  case RU_QMAP_QUADRANT:
+    return (qy * r->qm_ry / r->qm_h) * r->qm_rx + qx * r->qm_rx / r->qm_w;
+  default: return r->fp_rr; /* RU_QMAP_ROUND_ROBIN: by arrival */
+  }
+}
+
 static void early_z_tick(gpu *g, raster_unit *r)
 {
   uint64_t now = g->now;
@@ -332,11 +357,11 @@ static void early_z_tick(gpu *g, raster_unit *r)
         continue;
       }
     }
-    uint32_t fp = r->fp_rr;
+    uint32_t fp = quad_fp(r, q);
     if (!simq_full(&r->fp_in[fp]) && early) tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
     if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + g->zlat)) { blocked = true; break; }
     simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
-    r->fp_rr = (fp + 1) % r->nfp;
+    if (r->qmap == RU_QMAP_ROUND_ROBIN) r->fp_rr = (fp + 1) % r->nfp;
     tbr_stat_inc(g->q_shaded);
     if (r->ez_tile < g->cap_pt) g->pt_frags[r->ez_tile] += 4;
     simq_pop(&r->post_raster);

@@ -19,7 +19,9 @@
  *          to black; frames 1..3 (frame 0 only creates the shaders): draw 0 = 16x16 quads
  *          filling tile 0 (1024 fragments), draw 1 = 4x2 quads in tile 1 (32), draw 2 =
  *          16x8 quads at x 64..95, y 32..47 = tile 5 (512) in frames 1 and 2, moved to
- *          x 32..63 = tile 4 in frame 3. Per-tile data (OUT/tiles.json) checked by hand. */
+ *          x 32..63 = tile 4 in frame 3. Per-tile data (OUT/tiles.json) checked by hand.
+ *  qmap:   32x32 window (one tile, 16x16 quads), draws of the quads of [0,w) x [0,h):
+ *          per-FP quad counts under each fragment.quad_mapping (quad_mapping test). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +129,24 @@ static void gen_fill(const char *dir, uint32_t instr, int ndraws)
 {
   open_trace(dir);
   fill_frame(instr, ndraws);
+  synth_trace_close();
+}
+
+/* Quad mapping (fragment.quad_mapping): 32x32 window = one 32x32 tile (16x16 quads),
+ * `ndraws` draws of the quads of [0,w) x [0,h), FS of `instr` instructions. */
+static void gen_qmap(const char *dir, int w, int h, uint32_t instr, int ndraws)
+{
+  open_trace(dir);
+  synth_frame_begin_cleared(0, 32, 32, instr);
+  for (int i = 0; i < ndraws; i++) {
+    synth_draw((uint32_t)i, 0, 0, 2);
+    synth_prim((uint32_t)i, 0, 0, 0, (float)w, (float)h);
+    if (i == 0) synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_quads((uint32_t)i, 0, 0, w, h, RED, 0, 0, 0);
+  }
+  synth_tile(TBR_REC_TILE_STORE, 0, 1);
+  synth_frame_end(0, 32, 32);
+  synth_end_frame();
   synth_trace_close();
 }
 
@@ -690,6 +710,71 @@ int main(int argc, char **argv)
     free(j);
   }
 
+  if (!which || !strcmp(which, "quad_mapping")) {
+    /* Quads of [0,12) x [0,20) in the one 32x32 tile: qx 0..5, qy 0..9, 60 quads, 4 FPs
+     * (docs/timing-model.md "Quad mapping"). Per-FP quads (ru0.fp<i>.items), by hand:
+     *  interleaved fp = (qx + 2*qy) % 4: even rows 0,1,2,3,0,1, odd rows 2,3,0,1,2,3;
+     *              5 rows of each -> 15 15 15 15
+     *  strips      fp = qy * 4 / 16 = qy / 4: rows 0-3 -> 0 (24), 4-7 -> 1 (24), 8-9 -> 2 (12)
+     *              -> 24 24 12 0
+     *  quadrant    2x2 regions of 8x8 quads: all qx < 8; qy < 8 -> 0 (48), qy 8-9 -> 2 (12)
+     *              -> 48 0 12 0
+     *  round_robin arrival order 0,1,2,3,0,... -> 15 15 15 15 */
+    static const char *maps[4] = {"interleaved", "strips", "quadrant", "round_robin"};
+    static const long long want[4][4] = {{15, 15, 15, 15}, {24, 24, 12, 0}, {48, 0, 12, 0}, {15, 15, 15, 15}};
+    snprintf(in, sizeof in, "%s/qmap", work);
+    gen_qmap(in, 12, 20, 4, 1);
+    for (int m = 0; m < 4; m++) {
+      char extra[128];
+      snprintf(out, sizeof out, "%s/qmap_%s.out", work, maps[m]);
+      snprintf(extra, sizeof extra, "--set fragment.quad_mapping=%s", maps[m]);
+      CHECK(run(in, out, extra) == 0); /* nonzero if the frame is not bit-exact */
+      char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+      for (int i = 0; i < 4; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "ru0.fp%d.items", i);
+        long long v = j ? sim_stat_value(j, name) : -1;
+        if (v != want[m][i]) {
+          fprintf(stderr, "quad_mapping %s: %s = %lld, expected %lld\n", maps[m], name, v, want[m][i]);
+          failures++;
+        }
+      }
+      CHECK(j && sim_stat_value(j, "quads.shaded") == 60);
+      free(j);
+    }
+    /* the default is interleaved: same counts without --set */
+    snprintf(out, sizeof out, "%s/qmap_default.out", work);
+    CHECK(run(in, out, NULL) == 0);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    for (int i = 0; i < 4; i++) {
+      char name[64];
+      snprintf(name, sizeof name, "ru0.fp%d.items", i);
+      CHECK(j && sim_stat_value(j, name) == 15);
+    }
+    free(j);
+    /* Skewed scene: 4 draws of the top-left 8x8 quads ([0,16) x [0,16)), 64-instruction
+     * FS (fragment-bound). quadrant puts all 256 quads on FP 0 (>= 256 * 64 = 16384
+     * cycles at 1 instr/cycle); interleaved gives each FP 2 quads per row = 64 quads
+     * (>= 4096 cycles). quadrant must be clearly slower (> 3x). */
+    snprintf(in, sizeof in, "%s/qmap_skew", work);
+    gen_qmap(in, 16, 16, 64, 4);
+    long long cyc[2] = {-1, -1};
+    for (int m = 0; m < 2; m++) {
+      const char *map = m ? "quadrant" : "interleaved";
+      char extra[128];
+      snprintf(out, sizeof out, "%s/qmap_skew_%s.out", work, map);
+      snprintf(extra, sizeof extra, "--set fragment.quad_mapping=%s", map);
+      CHECK(run(in, out, extra) == 0);
+      j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+      cyc[m] = j ? sim_stat_value(j, "cycles.raster") : -1;
+      CHECK(j && sim_stat_value(j, "ru0.fp0.items") == (m ? 256 : 64));
+      CHECK(j && sim_stat_value(j, "ru0.fp3.items") == (m ? 0 : 64));
+      free(j);
+    }
+    fprintf(stderr, "quad mapping skew: raster cycles interleaved %lld, quadrant %lld\n", cyc[0], cyc[1]);
+    CHECK(cyc[0] >= 4096 && cyc[1] >= 16384);
+    CHECK(cyc[0] > 0 && cyc[1] > 3 * cyc[0]);
+  }
   if (!which || !strcmp(which, "cli")) {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "'%s' --version >/dev/null", g_sim);
