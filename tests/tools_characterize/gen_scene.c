@@ -99,18 +99,51 @@ static void shader(uint32_t id, uint32_t stage, uint32_t ninsn, const char *text
     emit(TBR_REC_SHADER, tbr_rec_shader_encode(&b, &s));
 }
 
-static void render_pass(void)
+static void begin_frame(uint64_t frame)
+{
+    if (tbr_trace_writer_begin_frame(w, frame) < 0)
+        die("begin_frame");
+}
+
+static void end_frame(void)
+{
+    if (tbr_trace_writer_end_frame(w) < 0)
+        die("end_frame");
+}
+
+/* 2D resource ID of WIDTHxHEIGHT, 4 bytes per texel, one level */
+static void resource(uint32_t id, uint32_t format, uint32_t width, uint32_t height,
+                     int display_target, const char *format_name)
+{
+    tbr_rec_resource res;
+    memset(&res, 0, sizeof res);
+    res.id = id;
+    res.target = 2;
+    res.format = format;
+    res.width = width;
+    res.height = height;
+    res.depth = 1;
+    res.array_size = 1;
+    res.nr_samples = 1;
+    res.block_bytes = 4;
+    res.is_display_target = display_target;
+    snprintf(res.format_name, sizeof res.format_name, "%s", format_name);
+    emit(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &res));
+}
+
+/* render pass seq 0 on the default framebuffer (resource 1), WIDTHxHEIGHT */
+static void render_pass(uint32_t width, uint32_t height)
 {
     tbr_rec_render_pass rp;
     memset(&rp, 0, sizeof rp);
     rp.seq = 0;
-    rp.width = 320;
-    rp.height = 240;
+    rp.width = width;
+    rp.height = height;
     rp.layers = 1;
     rp.samples = 1;
     rp.nr_cbufs = 1;
     rp.is_default = 1;
-    rp.cbufs[0] = (tbr_rec_surface){ 1, 1, 1, 0, 0, 0, 320, 240 };
+    rp.cbufs[0] = (tbr_rec_surface){ 1, 1, 1, 0, 0, 0, width, height };
     emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&b, &rp));
 }
 
@@ -244,11 +277,16 @@ static void quad(uint32_t seq, int32_t x, int32_t y, uint32_t primi, uint32_t pa
         quads_flush();
 }
 
+static void draw_end_rec(uint32_t seq, uint64_t prims, uint64_t quads, uint64_t frags)
+{
+    tbr_rec_draw_end e = { seq, prims, quads, quads, frags, frags };
+    emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &e));
+}
+
 static void draw_end(uint32_t seq, uint64_t quads)
 {
     quads_flush();
-    tbr_rec_draw_end e = { seq, 2, quads, quads, quads * 4, quads * 4 };
-    emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &e));
+    draw_end_rec(seq, 2, quads, quads * 4);
 }
 
 static void flush(void)
@@ -257,21 +295,30 @@ static void flush(void)
     emit(TBR_REC_FLUSH, tbr_rec_flush_encode(&b, &f));
 }
 
-static void frame_end(uint64_t frame, uint64_t draws, uint64_t quads, uint64_t prims)
+/* FRAME_END of a WIDTHxHEIGHT frame; with_png: the reference PNG path is set */
+static void frame_end_rec(uint64_t frame, uint32_t width, uint32_t height, uint64_t draws,
+                          uint64_t quads, uint64_t frags, uint64_t prims, uint64_t clears,
+                          int with_png)
 {
     tbr_rec_frame_end e;
     memset(&e, 0, sizeof e);
     e.frame = frame;
-    e.width = 320;
-    e.height = 240;
+    e.width = width;
+    e.height = height;
     e.draws = draws;
     e.quads = quads;
     e.shaded_quads = quads;
-    e.shaded_fragments = quads * 4;
+    e.shaded_fragments = frags;
     e.prims = prims;
-    e.clears = 1;
-    snprintf(e.png, sizeof e.png, "reference/frame_%05llu.png", (unsigned long long)frame);
+    e.clears = clears;
+    if (with_png)
+        snprintf(e.png, sizeof e.png, "reference/frame_%05llu.png", (unsigned long long)frame);
     emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &e));
+}
+
+static void frame_end(uint64_t frame, uint64_t draws, uint64_t quads, uint64_t prims)
+{
+    frame_end_rec(frame, 320, 240, draws, quads, quads * 4, prims, 1, 1);
 }
 
 static void path_rec_stage(uint32_t id, uint32_t shader_id, uint32_t stage, uint32_t n,
@@ -297,35 +344,10 @@ static void path_rec(uint32_t id, uint32_t shader_id, uint32_t n, const uint16_t
 /* The TEXTURED scene (header comment). */
 static void texel_frame(uint64_t frame)
 {
-    if (tbr_trace_writer_begin_frame(w, frame) < 0)
-        die("begin_frame");
-    tbr_rec_resource res;
-    for (uint32_t id = 1; id <= 2; id++) {
-        memset(&res, 0, sizeof res);
-        res.id = id;
-        res.target = 2;
-        res.format = id == 1 ? 1 : 31;
-        res.width = 128;
-        res.height = 64;
-        res.depth = 1;
-        res.array_size = 1;
-        res.nr_samples = 1;
-        res.block_bytes = 4;
-        res.is_display_target = id == 1;
-        snprintf(res.format_name, sizeof res.format_name, "%s",
-                 id == 1 ? "PIPE_FORMAT_B8G8R8A8_UNORM" : "PIPE_FORMAT_R8G8B8A8_UNORM");
-        emit(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &res));
-    }
-    tbr_rec_render_pass rp;
-    memset(&rp, 0, sizeof rp);
-    rp.width = 128;
-    rp.height = 64;
-    rp.layers = 1;
-    rp.samples = 1;
-    rp.nr_cbufs = 1;
-    rp.is_default = 1;
-    rp.cbufs[0] = (tbr_rec_surface){ 1, 1, 1, 0, 0, 0, 128, 64 };
-    emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&b, &rp));
+    begin_frame(frame);
+    resource(1, 1, 128, 64, 1, "PIPE_FORMAT_B8G8R8A8_UNORM");
+    resource(2, 31, 128, 64, 0, "PIPE_FORMAT_R8G8B8A8_UNORM");
+    render_pass(128, 64);
     clear();
     shader(10, TBR_REC_STAGE_VS, 4,
            "VERT\n  0: MOV TEMP[0], IN[0]\n  1: MUL TEMP[0], TEMP[0], CONST[0]\n"
@@ -382,56 +404,20 @@ static void texel_frame(uint64_t frame)
         }
     quads_flush();
     uint32_t frags = (uint32_t)n * (frame == 2 ? 2 : 4);
-    tbr_rec_draw_end e = { 0, 2, n, n, frags, frags };
-    emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &e));
+    draw_end_rec(0, 2, n, frags);
     tex_mode = 0;
     quad_in_mask = 15;
     flush();
-    tbr_rec_frame_end fe;
-    memset(&fe, 0, sizeof fe);
-    fe.frame = frame;
-    fe.width = 128;
-    fe.height = 64;
-    fe.draws = 1;
-    fe.quads = n;
-    fe.shaded_quads = n;
-    fe.shaded_fragments = frags;
-    fe.prims = 2;
-    fe.clears = 1;
-    emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &fe));
-    if (tbr_trace_writer_end_frame(w) < 0)
-        die("end_frame");
+    frame_end_rec(frame, 128, 64, 1, n, frags, 2, 1, 0);
+    end_frame();
 }
 
 static void texloop_frame(void)
 {
-    if (tbr_trace_writer_begin_frame(w, 0) < 0)
-        die("begin_frame");
-    tbr_rec_resource res;
-    for (uint32_t id = 1; id <= 2; id++) {
-        memset(&res, 0, sizeof res);
-        res.id = id;
-        res.target = 2;
-        res.width = 4;
-        res.height = 2;
-        res.depth = 1;
-        res.array_size = 1;
-        res.nr_samples = 1;
-        res.block_bytes = 4;
-        res.is_display_target = id == 1;
-        snprintf(res.format_name, sizeof res.format_name, "PIPE_FORMAT_R8G8B8A8_UNORM");
-        emit(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &res));
-    }
-    tbr_rec_render_pass rp;
-    memset(&rp, 0, sizeof rp);
-    rp.width = 4;
-    rp.height = 2;
-    rp.layers = 1;
-    rp.samples = 1;
-    rp.nr_cbufs = 1;
-    rp.is_default = 1;
-    rp.cbufs[0] = (tbr_rec_surface){ 1, 1, 1, 0, 0, 0, 4, 2 };
-    emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&b, &rp));
+    begin_frame(0);
+    resource(1, 0, 4, 2, 1, "PIPE_FORMAT_R8G8B8A8_UNORM");
+    resource(2, 0, 4, 2, 0, "PIPE_FORMAT_R8G8B8A8_UNORM");
+    render_pass(4, 2);
     shader(10, TBR_REC_STAGE_VS, 2, "VERT\n  0: MOV OUT[0], IN[0]\n  1: END\n");
     shader(12, TBR_REC_STAGE_FS, 4,
            "FRAG\n  0: BGNLOOP\n  1: TEX TEMP[0], IN[0], SAMP[0], 2D\n  2: ENDLOOP\n"
@@ -455,20 +441,9 @@ static void texloop_frame(void)
             t[4 * i + j] = (tbr_rec_texel){ j, 0, 0, x + (int32_t)(j & 1), (int32_t)(j >> 1) };
     }
     emit(TBR_REC_TEXELS, tbr_rec_texels_encode(&b, 0, f, 4));
-    tbr_rec_draw_end e = { 0, 1, 2, 2, 8, 8 };
-    emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &e));
-    tbr_rec_frame_end fe;
-    memset(&fe, 0, sizeof fe);
-    fe.width = 4;
-    fe.height = 2;
-    fe.draws = 1;
-    fe.quads = 2;
-    fe.shaded_quads = 2;
-    fe.shaded_fragments = 8;
-    fe.prims = 1;
-    emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &fe));
-    if (tbr_trace_writer_end_frame(w) < 0)
-        die("end_frame");
+    draw_end_rec(0, 1, 2, 8);
+    frame_end_rec(0, 4, 2, 1, 2, 8, 1, 0, 0);
+    end_frame();
 }
 
 int main(int argc, char **argv)
@@ -525,23 +500,9 @@ int main(int argc, char **argv)
     tbr_buf_init(&b);
 
     /* ---- frame 5 ---- */
-    if (tbr_trace_writer_begin_frame(w, 5) < 0)
-        die("begin_frame");
-    tbr_rec_resource res;
-    memset(&res, 0, sizeof res);
-    res.id = 1;
-    res.target = 2;
-    res.format = 1;
-    res.width = 320;
-    res.height = 240;
-    res.depth = 1;
-    res.array_size = 1;
-    res.nr_samples = 1;
-    res.block_bytes = 4;
-    res.is_display_target = 1;
-    snprintf(res.format_name, sizeof res.format_name, "PIPE_FORMAT_B8G8R8A8_UNORM");
-    emit(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &res));
-    render_pass();
+    begin_frame(5);
+    resource(1, 1, 320, 240, 1, "PIPE_FORMAT_B8G8R8A8_UNORM");
+    render_pass(320, 240);
     clear();
     shader(10, TBR_REC_STAGE_VS, 4,
            "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n"
@@ -618,18 +579,15 @@ int main(int argc, char **argv)
             emit(TBR_REC_TILE, tbr_rec_tile_encode(&b, &t));
         }
     frame_end(5, 2, n0 + n1, 4);
-    if (tbr_trace_writer_end_frame(w) < 0)
-        die("end_frame");
+    end_frame();
 
     /* ---- frame 7 ---- */
-    if (tbr_trace_writer_begin_frame(w, 7) < 0)
-        die("begin_frame");
-    render_pass();
+    begin_frame(7);
+    render_pass(320, 240);
     clear();
     flush();
     frame_end(7, 0, 0, 0);
-    if (tbr_trace_writer_end_frame(w) < 0)
-        die("end_frame");
+    end_frame();
 
     tbr_buf_free(&b);
     if (tbr_trace_writer_close(w, NULL, &err) < 0) {

@@ -7,6 +7,7 @@
 #include "tbr/trace.h"
 #include "texblocks.h"
 #include "tool_args.h"
+#include "tool_trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1150,35 +1151,22 @@ int main(int argc, char **argv)
         case 'j': o.out = OUT_JSON; break;
         case 'h': usage(stdout); return EXIT_OK;
         case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
-        case ':': bad_usage("option '%s' needs a value", argv[optind - 1]); break;
-        default:
-            bad_usage("unknown option '%s'", optopt ? (char[]){ '-', (char)optopt, 0 }
-                                                    : argv[optind - 1]);
+        default: tbr_tool_bad_option(prog, argv, ch);
         }
     }
     if (o.mapping == TEXBLOCKS_MAP_QUADRANT && o.procs != 4)
         bad_usage("%s", "--mapping quadrant needs --processors 4");
-    if (argc - optind != 1)
-        bad_usage("%s", argc - optind == 0 ? "missing TRACE argument" : "too many arguments");
-    const char *path = argv[optind];
+    const char *path = tbr_tool_trace_operand(prog, argc, argv);
 
-    tbr_trace_error err;
-    tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
-    if (!r) {
-        fprintf(stderr, "%s: %s\n", prog, err.msg);
+    tbr_trace_reader *r = tbr_tool_open_trace(prog, path);
+    if (!r)
         return EXIT_BAD;
-    }
-    size_t slen;
-    const char *schema = tbr_trace_reader_metadata_get(r, "records_schema", &slen);
-    char want[16];
-    snprintf(want, sizeof want, "%d", TBR_RECORDS_SCHEMA_VERSION);
-    if (!schema || slen != strlen(want) || memcmp(schema, want, slen) != 0) {
-        fprintf(stderr, "%s: %s: records_schema is %.*s, this tool reads schema %s only\n", prog,
-                path, schema ? (int)slen : 9, schema ? schema : "(missing)", want);
+    if (!tbr_tool_records_schema_ok(r, prog, path, 0)) {
         tbr_trace_reader_close(r);
         return EXIT_BAD;
     }
 
+    size_t slen;
     const char *minor = tbr_trace_reader_metadata_get(r, "records_schema_minor", &slen);
     if (minor && slen > 0 && !(slen == 1 && minor[0] == '0'))
         S.texel_capable = 1; /* minor >= 1: TEXELS exist when textures are sampled */
@@ -1197,12 +1185,11 @@ int main(int argc, char **argv)
     acc tot;
     memset(&tot, 0, sizeof tot);
     int status = EXIT_OK;
-    for (size_t i = 0; i < nframes; i++) {
-        tbr_trace_frame_info fi;
-        if (tbr_trace_reader_frame_info(r, i, &fi) < 0)
-            break;
-        if (o.have_frames && (fi.number < o.frame_lo || fi.number > o.frame_hi))
-            continue;
+    tbr_tool_frames it;
+    tbr_tool_frames_init(&it, r, o.have_frames, o.frame_lo, o.frame_hi);
+    size_t i;
+    tbr_trace_frame_info fi;
+    while (tbr_tool_frames_next(&it, &i, &fi)) {
         if (tbr_trace_reader_seek_frame(r, i) < 0) {
             status = EXIT_BAD;
             break;
@@ -1217,8 +1204,7 @@ int main(int argc, char **argv)
         while ((rc = tbr_trace_reader_next_record(r, &type, &p, &len)) > 0) {
             int pr = process_record(a, type, p, len);
             if (pr < 0) {
-                const char *nm = tbr_rec_type_name(type);
-                tbr_trace_reader_fail(r, "malformed %s record (%zu bytes)", nm ? nm : "?", len);
+                tbr_tool_fail_malformed(r, type, len);
                 rc = -1;
                 break;
             }
@@ -1245,8 +1231,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", prog, tbr_trace_reader_error(r));
     } else {
         if (o.have_frames && nf == 0)
-            fprintf(stderr, "%s: warning: no frame in range %" PRIu64 "-%" PRIu64 "\n", prog,
-                    o.frame_lo, o.frame_hi);
+            tbr_tool_warn_no_frames(prog, o.frame_lo, o.frame_hi);
         metrics mt;
         compute(&tot, &mt);
         if (o.out == OUT_TEXT) {
@@ -1313,9 +1298,7 @@ int main(int argc, char **argv)
     free(S.tile_mark);
     free(S.touched);
     tbr_trace_reader_close(r);
-    if (status == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "%s: write error on standard output\n", prog);
+    if (status == EXIT_OK && tbr_tool_flush_stdout(prog) < 0)
         return EXIT_BAD;
-    }
     return status;
 }

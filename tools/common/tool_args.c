@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,4 +43,20 @@ void tbr_tool_parse_frames(const char *prog, const char *arg, uint64_t *lo, uint
     *hi = *lo;
     if (dash && (tbr_tool_parse_u64(dash + 1, hi) || *hi < *lo))
         tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B with A <= B)", arg);
+}
+
+void tbr_tool_bad_option(const char *prog, char **argv, int ch)
+{
+    if (ch == ':')
+        tbr_tool_bad_usage(prog, "option '%s' needs a value", argv[optind - 1]);
+    tbr_tool_bad_usage(prog, "unknown option '%s'",
+                       optopt ? (char[]){ '-', (char)optopt, 0 } : argv[optind - 1]);
+}
+
+const char *tbr_tool_trace_operand(const char *prog, int argc, char **argv)
+{
+    if (argc - optind != 1)
+        tbr_tool_bad_usage(prog, "%s",
+                           argc - optind == 0 ? "missing TRACE argument" : "too many arguments");
+    return argv[optind];
 }

@@ -4,6 +4,7 @@
 #include "tbr/records.h"
 #include "tbr/trace.h"
 #include "tool_args.h"
+#include "tool_trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -109,12 +110,6 @@ static void parse_types(struct options *o, const char *arg)
 }
 
 /* ---- record printing ------------------------------------------------------ */
-
-static const char *type_name(uint16_t t)
-{
-    const char *n = tbr_rec_type_name(t);
-    return n ? n : "?";
-}
 
 static void print_text_block(const char *text, size_t len, const char *indent)
 {
@@ -792,25 +787,18 @@ int main(int argc, char **argv)
         case 'v': o.verbose = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
         case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
-        case ':': bad_usage("option '%s' needs a value", argv[optind - 1]); break;
-        default:
-            bad_usage("unknown option '%s'", optopt ? (char[]){ '-', (char)optopt, 0 }
-                                                    : argv[optind - 1]);
+        default: tbr_tool_bad_option(prog, argv, ch);
         }
     }
-    if (argc - optind != 1)
-        bad_usage("%s", argc - optind == 0 ? "missing TRACE argument" : "too many arguments");
-    const char *path = argv[optind];
+    const char *path = tbr_tool_trace_operand(prog, argc, argv);
 
     texbuf = malloc(TBR_REC_MAX_TEXELS_PER_FETCH * sizeof *texbuf);
     if (!texbuf) {
         fprintf(stderr, "%s: out of memory\n", prog);
         return EXIT_BAD;
     }
-    tbr_trace_error err;
-    tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
+    tbr_trace_reader *r = tbr_tool_open_trace(prog, path);
     if (!r) {
-        fprintf(stderr, "%s: %s\n", prog, err.msg);
         free(texbuf);
         return EXIT_BAD;
     }
@@ -827,29 +815,16 @@ int main(int argc, char **argv)
     print_text_block(meta, mlen, "  ");
 
     /* Record decoding only for the schema this tool knows. */
-    int decode = 1;
-    size_t slen;
-    const char *schema = tbr_trace_reader_metadata_get(r, "records_schema", &slen);
-    char want[16];
-    snprintf(want, sizeof want, "%d", TBR_RECORDS_SCHEMA_VERSION);
-    if (!schema || slen != strlen(want) || memcmp(schema, want, slen) != 0) {
-        fprintf(stderr,
-                "%s: warning: %s: records_schema is %.*s, this tool knows schema %s; records are "
-                "shown undecoded\n",
-                prog, path, schema ? (int)slen : 9, schema ? schema : "(missing)", want);
-        decode = 0;
-    }
+    int decode = tbr_tool_records_schema_ok(r, prog, path, 1);
 
-    size_t nframes = tbr_trace_reader_frame_count(r);
     printf("frames\n  %10s %10s %7s %12s %14s %12s\n", "frame", "records", "chunks", "bytes",
            "uncompressed", "offset");
     size_t shown_frames = 0;
-    for (size_t i = 0; i < nframes; i++) {
-        tbr_trace_frame_info fi;
-        if (tbr_trace_reader_frame_info(r, i, &fi) < 0)
-            break;
-        if (o.have_frames && (fi.number < o.frame_lo || fi.number > o.frame_hi))
-            continue;
+    tbr_tool_frames it;
+    size_t i;
+    tbr_trace_frame_info fi;
+    tbr_tool_frames_init(&it, r, o.have_frames, o.frame_lo, o.frame_hi);
+    while (tbr_tool_frames_next(&it, &i, &fi)) {
         shown_frames++;
         printf("  %10" PRIu64 " %10" PRIu64 " %7" PRIu32 " %12" PRIu64 " %14" PRIu64 " %12" PRIu64
                "\n",
@@ -857,18 +832,13 @@ int main(int argc, char **argv)
                fi.uncompressed_bytes, fi.offset);
     }
     if (o.have_frames && shown_frames == 0)
-        fprintf(stderr, "%s: warning: no frame in range %" PRIu64 "-%" PRIu64 "\n", prog,
-                o.frame_lo, o.frame_hi);
+        tbr_tool_warn_no_frames(prog, o.frame_lo, o.frame_hi);
 
     int status = EXIT_OK;
     uint64_t printed = 0;
     int stop = o.no_records || (o.have_limit && o.limit == 0 && !o.summary);
-    for (size_t i = 0; i < nframes && !stop; i++) {
-        tbr_trace_frame_info fi;
-        if (tbr_trace_reader_frame_info(r, i, &fi) < 0)
-            break;
-        if (o.have_frames && (fi.number < o.frame_lo || fi.number > o.frame_hi))
-            continue;
+    tbr_tool_frames_init(&it, r, o.have_frames, o.frame_lo, o.frame_hi);
+    while (!stop && tbr_tool_frames_next(&it, &i, &fi)) {
         if (tbr_trace_reader_seek_frame(r, i) < 0) {
             fprintf(stderr, "%s: %s\n", prog, tbr_trace_reader_error(r));
             status = EXIT_BAD;
@@ -888,8 +858,7 @@ int main(int argc, char **argv)
             uint64_t idx = k++;
             if (o.summary) {
                 if (decode && summarize_record(&sum, type, p, len) < 0) {
-                    tbr_trace_reader_fail(r, "malformed %s record (%zu bytes)", type_name(type),
-                                          len);
+                    tbr_tool_fail_malformed(r, type, len);
                     rc = -1;
                     break;
                 }
@@ -901,8 +870,7 @@ int main(int argc, char **argv)
                 uint32_t seq = 0;
                 int has = decode ? record_draw_seq(type, p, len, &seq) : 0;
                 if (has < 0) {
-                    tbr_trace_reader_fail(r, "malformed %s record (%zu bytes)", type_name(type),
-                                          len);
+                    tbr_tool_fail_malformed(r, type, len);
                     rc = -1;
                     break;
                 }
@@ -936,7 +904,7 @@ int main(int argc, char **argv)
             fflush(stdout);
             if (pr < 0) {
                 printf("\n");
-                tbr_trace_reader_fail(r, "malformed %s record (%zu bytes)", nm, len);
+                tbr_tool_fail_malformed(r, type, len);
                 rc = -1;
                 break;
             }
@@ -956,9 +924,7 @@ int main(int argc, char **argv)
         printf("note: index rebuilt by recovery scan\n");
     tbr_trace_reader_close(r);
     free(texbuf);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error on standard output\n", prog);
+    if (tbr_tool_flush_stdout(prog) < 0)
         return EXIT_BAD;
-    }
     return status;
 }

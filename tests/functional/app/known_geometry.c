@@ -14,52 +14,14 @@
  *      involved: no depth), plus 3 GL_POINTS of size 1 and one horizontal GL_LINES.
  * Prints the expected counts on stdout as key=value lines when run with --expect.
  */
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GLES2/gl2.h>
+#include "known_app.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define W 320
 #define H 240
-
-static void die(const char *what)
-{
-    fprintf(stderr, "known_geometry: %s failed (egl 0x%x, gl 0x%x)\n", what, eglGetError(),
-            glGetError());
-    exit(1);
-}
-
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024];
-        glGetShaderInfoLog(s, sizeof(log), NULL, log);
-        fprintf(stderr, "known_geometry: shader: %s\n", log);
-        exit(1);
-    }
-    return s;
-}
-
-static GLuint program(const char *vs, const char *fs)
-{
-    GLuint p = glCreateProgram();
-    glAttachShader(p, shader(GL_VERTEX_SHADER, vs));
-    glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs));
-    glBindAttribLocation(p, 0, "a_pos");
-    glLinkProgram(p);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok)
-        die("glLinkProgram");
-    return p;
-}
 
 /* rectangle in window pixels (y down from the top, like the PNGs) at depth z in [0,1] */
 static void rect(float x0, float y0, float x1, float y1, float z)
@@ -111,44 +73,12 @@ int main(int argc, char **argv)
             printf("frame%d_vertex_groups_without_path=0\nframe%d_vertex_draw_mismatch=0\n", f, f);
         return 0;
     }
-    EGLDisplay dpy = EGL_NO_DISPLAY;
-    PFNEGLGETPLATFORMDISPLAYEXTPROC gpd =
-        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    if (gpd)
-        dpy = gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL))
-        die("eglInitialize");
-    eglBindAPI(EGL_OPENGL_ES_API);
-    const EGLint cfg_attribs[] = {
-        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
-        EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
-        EGL_DEPTH_SIZE, 16, EGL_NONE,
-    };
-    EGLConfig cfgs[64], cfg = NULL;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cfg_attribs, cfgs, 64, &n) || n < 1)
-        die("eglChooseConfig");
-    for (EGLint i = 0; i < n && !cfg; i++) {
-        EGLint d = 0, r = 0, a = 0;
-        eglGetConfigAttrib(dpy, cfgs[i], EGL_DEPTH_SIZE, &d);
-        eglGetConfigAttrib(dpy, cfgs[i], EGL_RED_SIZE, &r);
-        eglGetConfigAttrib(dpy, cfgs[i], EGL_ALPHA_SIZE, &a);
-        if (d == 16 && r == 8 && a == 8)
-            cfg = cfgs[i];
-    }
-    if (!cfg)
-        cfg = cfgs[0];
-    const EGLint surf_attribs[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, surf_attribs);
-    if (surf == EGL_NO_SURFACE)
-        die("eglCreatePbufferSurface");
-    const EGLint ctx_attribs[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attribs);
-    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx))
-        die("eglCreateContext/eglMakeCurrent");
+    struct known_app app;
+    known_app_init(&app, "known_geometry", W, H, 16);
 
-    GLuint p_color = program(vs_src, fs_color);
-    GLuint p_discard = program(vs_src, fs_discard);
+    static const char *const attribs[] = { "a_pos", NULL };
+    GLuint p_color = known_program(&app, vs_src, fs_color, attribs);
+    GLuint p_discard = known_program(&app, vs_src, fs_discard, attribs);
     glViewport(0, 0, W, H);
     glEnableVertexAttribArray(0);
 
@@ -161,7 +91,7 @@ int main(int argc, char **argv)
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
     rect(0, 0, W, H, 0.5f);
     glDisable(GL_BLEND);
-    eglSwapBuffers(dpy, surf);
+    eglSwapBuffers(app.dpy, app.surf);
 
     /* frame 1 */
     glClearDepthf(1.0f);
@@ -176,7 +106,7 @@ int main(int argc, char **argv)
     glUniform4f(loc, 0.0f, 0.0f, 1.0f, 1.0f);
     rect(0, 0, 80, 60, 0.75f);
     glDisable(GL_DEPTH_TEST);
-    eglSwapBuffers(dpy, surf);
+    eglSwapBuffers(app.dpy, app.surf);
 
     /* frame 2 */
     glClear(GL_COLOR_BUFFER_BIT);
@@ -201,11 +131,8 @@ int main(int argc, char **argv)
         glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, l);
         glDrawArrays(GL_LINES, 0, 2);
     }
-    eglSwapBuffers(dpy, surf);
+    eglSwapBuffers(app.dpy, app.surf);
 
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroyContext(dpy, ctx);
-    eglDestroySurface(dpy, surf);
-    eglTerminate(dpy);
+    known_app_fini(&app);
     return 0;
 }

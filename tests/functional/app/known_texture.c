@@ -19,38 +19,14 @@
  *      frame-0 texture: 4 vertices fetched and shaded (unique indices), 76800 texels.
  * Prints the expected counts on stdout as key=value lines when run with --expect.
  */
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GLES2/gl2.h>
+#include "known_app.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define W 320
 #define H 240
-
-static void die(const char *what)
-{
-    fprintf(stderr, "known_texture: %s failed (egl 0x%x, gl 0x%x)\n", what, eglGetError(),
-            glGetError());
-    exit(1);
-}
-
-static GLuint shader(GLenum type, const char *src)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024];
-        glGetShaderInfoLog(s, sizeof(log), NULL, log);
-        fprintf(stderr, "known_texture: shader: %s\n", log);
-        exit(1);
-    }
-    return s;
-}
 
 static const char *vs_src =
     "attribute vec2 a_pos;\n"
@@ -108,41 +84,11 @@ int main(int argc, char **argv)
                    "frame%d_texel_fetches_bad=0\n", f, f, f);
         return 0;
     }
-    EGLDisplay dpy = EGL_NO_DISPLAY;
-    PFNEGLGETPLATFORMDISPLAYEXTPROC gpd =
-        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    if (gpd)
-        dpy = gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, NULL, NULL))
-        die("eglInitialize");
-    eglBindAPI(EGL_OPENGL_ES_API);
-    const EGLint cfg_attribs[] = {
-        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
-        EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE,
-    };
-    EGLConfig cfg = NULL;
-    EGLint n = 0;
-    if (!eglChooseConfig(dpy, cfg_attribs, &cfg, 1, &n) || n < 1)
-        die("eglChooseConfig");
-    const EGLint surf_attribs[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
-    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, surf_attribs);
-    if (surf == EGL_NO_SURFACE)
-        die("eglCreatePbufferSurface");
-    const EGLint ctx_attribs[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
-    EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attribs);
-    if (ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx))
-        die("eglCreateContext/eglMakeCurrent");
+    struct known_app app;
+    known_app_init(&app, "known_texture", W, H, 0);
 
-    GLuint p = glCreateProgram();
-    glAttachShader(p, shader(GL_VERTEX_SHADER, vs_src));
-    glAttachShader(p, shader(GL_FRAGMENT_SHADER, fs_src));
-    glBindAttribLocation(p, 0, "a_pos");
-    glBindAttribLocation(p, 1, "a_tc");
-    glLinkProgram(p);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok)
-        die("glLinkProgram");
+    static const char *const attribs[] = { "a_pos", "a_tc", NULL };
+    GLuint p = known_program(&app, vs_src, fs_src, attribs);
     glUseProgram(p);
     glUniform1i(glGetUniformLocation(p, "u_tex"), 0);
     glViewport(0, 0, W, H);
@@ -163,7 +109,7 @@ int main(int argc, char **argv)
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     unsigned char *img = malloc(512 * 512 * 4);
     if (!img)
-        die("malloc");
+        known_die(&app, "malloc");
     glBindTexture(GL_TEXTURE_2D, tex[0]);
     pattern(img, W, H, 0);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, img);
@@ -196,12 +142,9 @@ int main(int argc, char **argv)
             glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_SHORT, (const void *)0);
         else
             glDrawArrays(GL_TRIANGLES, 0, 6);
-        eglSwapBuffers(dpy, surf);
+        eglSwapBuffers(app.dpy, app.surf);
     }
 
-    eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroyContext(dpy, ctx);
-    eglDestroySurface(dpy, surf);
-    eglTerminate(dpy);
+    known_app_fini(&app);
     return 0;
 }
