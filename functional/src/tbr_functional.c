@@ -11,8 +11,10 @@
  * count); other frames are fast-forwarded with every hook returning at once.
  * Documentation: docs/instrumentation.md, docs/trace-records.md.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,8 +88,27 @@ static struct state {
     char trace_path[PATH_MAX];
     char status_path[PATH_MAX];
     uint64_t first, last;     /* recording window, inclusive */
-    int contexts;
+    int contexts;             /* live softpipe contexts */
+    int contexts_created;
     int atexit_done;
+
+    /* Several contexts (docs/instrumentation.md "Several contexts and threads").
+     * Records of every context go into the one stream in submission order; the
+     * issuing GL context is identified by libglapi's current-context pointer. */
+    void *(*glapi_get_context)(void);
+    int glapi_resolved;
+    const void *pass_ctx;     /* GL context of the current render pass */
+    uint64_t context_switches;
+    pthread_t gl_thread;      /* thread of the last recorded GL work */
+    int have_gl_thread;
+    uint64_t thread_switches;
+    /* 64x64 tiles held in a softpipe tile cache (loaded, not yet stored), with the
+     * context that holds them: two contexts caching one tile at once is rejected */
+    struct held_tile {
+        const void *ctx;
+        uint32_t resource_id, level, layer, tile_x, tile_y, is_zs;
+    } *held;
+    uint32_t nheld, cap_held;
 
     uint64_t frame;           /* 0-based swap count */
     int paused;
@@ -219,6 +240,9 @@ static void write_status(void)
     fprintf(f, "trailing_records_dropped=%llu\n", (unsigned long long)S.trailing_dropped);
     fprintf(f, "activity_trace=%s\n", S.writer_closed ? S.trace_path : "");
     fprintf(f, "contexts=%d\n", S.contexts);
+    fprintf(f, "contexts_created=%d\n", S.contexts_created);
+    fprintf(f, "context_switches=%llu\n", (unsigned long long)S.context_switches);
+    fprintf(f, "thread_switches=%llu\n", (unsigned long long)S.thread_switches);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         unlink(tmp);
@@ -486,26 +510,145 @@ static void describe_resource(const struct tbr_hook_resource *r)
 /* hooks                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------ */
+/* several contexts and threads (docs/instrumentation.md)                   */
+/* ------------------------------------------------------------------------ */
+
+/* The GL context that issued the work being recorded: libglapi's current
+ * context of the calling thread (a TLS read). softpipe creates one pipe_context
+ * per GL context, and Mesa flushes the old context before it changes the current
+ * one, so this names the pipe_context whose hooks run. NULL if libglapi cannot
+ * be found (then context switches are not told apart). */
+static const void *current_gl_context(void)
+{
+    if (!S.glapi_resolved) {
+        S.glapi_resolved = 1;
+        void *h = dlopen("libglapi.so.0", RTLD_LAZY | RTLD_NOLOAD);
+        void *sym = dlsym(h ? h : RTLD_DEFAULT, "_glapi_get_context");
+        memcpy(&S.glapi_get_context, &sym, sizeof(sym));
+        if (h)
+            dlclose(h); /* RTLD_NOLOAD: drops only the reference just taken */
+    }
+    return S.glapi_get_context ? S.glapi_get_context() : NULL;
+}
+
+/* softpipe runs every context's hooks through process-wide state (and so does
+ * this library): GL work of two threads at the same time cannot be recorded.
+ * Work of several threads one after another (apitrace's retrace) is fine. */
+static void check_thread(void)
+{
+    pthread_t self = pthread_self();
+    if (S.have_gl_thread && pthread_equal(S.gl_thread, self))
+        return;
+    if (S.in_draw) {
+        fail("GL work from two threads at the same time (a draw of one thread was still being "
+             "recorded): softpipe's instrumentation records one thread at a time");
+        return;
+    }
+    if (S.have_gl_thread)
+        S.thread_switches++;
+    S.gl_thread = self;
+    S.have_gl_thread = 1;
+}
+
 static int recording(void)
 {
-    return S.ok && !S.paused && S.contexts > 0 && in_window() && !S.writer_closed;
+    if (!(S.ok && !S.paused && S.contexts > 0 && in_window() && !S.writer_closed))
+        return 0;
+    check_thread();
+    return S.ok;
 }
 
 static int h_context_create(const struct tbr_hook_context_info *info)
 {
     init_once();
     S.contexts++;
-    if (S.contexts == 2)
-        note_unsupported("multiple_contexts");
+    S.contexts_created++;
     if (info && info->driver && strcmp(info->driver, "softpipe") != 0)
         fail("driver is '%s', not softpipe", info->driver);
     return 0;
+}
+
+static void held_drop_context(const void *ctx)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < S.nheld; i++)
+        if (S.held[i].ctx != ctx)
+            S.held[k++] = S.held[i];
+    S.nheld = k;
 }
 
 static void h_context_destroy(void)
 {
     if (S.contexts > 0)
         S.contexts--;
+    /* st/mesa makes the dying context current while it is destroyed; softpipe
+     * frees its tile caches without storing them */
+    held_drop_context(current_gl_context());
+}
+
+/* Tile ownership across contexts. Each softpipe context has its own tile caches,
+ * but a trace (and tbr-sim, which keeps one image per surface) has one copy of
+ * each tile: a tile loaded by a context while another one still holds it
+ * (rendering into a surface that another context has not flushed, e.g. with
+ * EGL_CONTEXT_RELEASE_BEHAVIOR_NONE) has no correct representation. Mesa flushes
+ * the old context at every eglMakeCurrent, so ordinary switches never hit this. */
+static int same_surface(const struct held_tile *h, const struct tbr_hook_tile *t)
+{
+    return h->resource_id == t->resource_id && h->level == t->level && h->is_zs == t->is_zs;
+}
+
+static void track_tile(const struct tbr_hook_tile *t)
+{
+    const void *ctx = current_gl_context();
+    if (!ctx)
+        return;
+    uint32_t i = 0, k = 0;
+    switch (t->kind) {
+    case TBR_HOOK_TILE_CLEAR_ALL: /* this context's cache of the surface emptied */
+        for (i = 0; i < S.nheld; i++)
+            if (!(S.held[i].ctx == ctx && same_surface(&S.held[i], t)))
+                S.held[k++] = S.held[i];
+        S.nheld = k;
+        return;
+    case TBR_HOOK_TILE_LOAD:
+    case TBR_HOOK_TILE_LOAD_CLEAR:
+        for (i = 0; i < S.nheld; i++) {
+            struct held_tile *h = &S.held[i];
+            if (!same_surface(h, t) || h->layer != t->layer || h->tile_x != t->tile_x ||
+                h->tile_y != t->tile_y)
+                continue;
+            if (h->ctx != ctx)
+                fail("two GL contexts hold tile (%u,%u) of resource %u in their tile caches at "
+                     "once (one renders to a surface the other has not flushed): the trace "
+                     "cannot represent two copies of a tile",
+                     t->tile_x, t->tile_y, t->resource_id);
+            return;
+        }
+        if (S.nheld == S.cap_held) {
+            uint32_t nc = S.cap_held ? S.cap_held * 2 : 256;
+            struct held_tile *nh = realloc(S.held, nc * sizeof(*nh));
+            if (!nh) {
+                fail("out of memory (tiles)");
+                return;
+            }
+            S.held = nh;
+            S.cap_held = nc;
+        }
+        S.held[S.nheld++] = (struct held_tile){ ctx, t->resource_id, t->level, t->layer,
+                                                t->tile_x, t->tile_y, t->is_zs };
+        return;
+    default: /* STORE, STORE_CLEAR: the tile leaves the cache */
+        for (i = 0; i < S.nheld; i++) {
+            struct held_tile *h = &S.held[i];
+            if (same_surface(h, t) && h->layer == t->layer && h->tile_x == t->tile_x &&
+                h->tile_y == t->tile_y) {
+                S.held[i] = S.held[--S.nheld];
+                return;
+            }
+        }
+        return;
+    }
 }
 
 static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
@@ -543,14 +686,23 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
         out[i]->height = in[i]->height;
     }
     rp.is_default = rp.nr_cbufs > 0 && fb->cbufs[0].valid && fb->cbufs[0].res.is_display_target;
-    /* Same binding as the current pass? (compare encodings without seq) */
+    /* Same binding as the current pass, issued by the same GL context? (compare
+     * encodings without seq). A switch of context ends the pass even with the same
+     * binding: Mesa flushes the old context (its tile caches are stored), as a TBR
+     * driver submits and resolves at a context switch. */
     tbr_buf_reset(&S.buf);
     if (tbr_rec_render_pass_encode(&S.buf, &rp) != 0) {
         fail("cannot encode a RENDER_PASS record");
         return;
     }
-    if (S.last_pass.len == S.buf.len && memcmp(S.last_pass.data, S.buf.data, S.buf.len) == 0)
+    const void *ctx = current_gl_context();
+    int switched = S.last_pass.len > 0 && ctx != S.pass_ctx;
+    if (!switched && S.last_pass.len == S.buf.len &&
+        memcmp(S.last_pass.data, S.buf.data, S.buf.len) == 0)
         return;
+    if (switched)
+        S.context_switches++;
+    S.pass_ctx = ctx;
     tbr_buf_reset(&S.last_pass);
     tbr_buf_put_bytes(&S.last_pass, S.buf.data, S.buf.len);
     for (uint32_t i = 0; i < n; i++)
@@ -991,6 +1143,7 @@ static void h_tile(const struct tbr_hook_tile *t)
 {
     if (!recording())
         return;
+    track_tile(t);
     tbr_rec_tile r = {
         .kind = t->kind, .is_zs = t->is_zs, .cbuf = t->cbuf, .resource_id = t->resource_id,
         .level = t->level, .layer = t->layer, .tile_x = t->tile_x, .tile_y = t->tile_y,
@@ -1350,6 +1503,9 @@ static void finalize(void)
     tbr_buf_free(&S.pending);
     free(S.paths);
     free(S.path_buckets);
+    free(S.held);
+    S.held = NULL;
+    S.nheld = S.cap_held = 0;
     free(S.tx_fetch);
     free(S.tx_texel);
     tbr_buf_free(&S.tx_buf);

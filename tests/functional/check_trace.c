@@ -6,6 +6,7 @@
  *                       from the QUADS/DRAW records as "frameN_key=value" lines;
  *                       also checks them against the FRAME_END / DRAW_END totals.
  *   pngeq A.png B.png   exit 0 if the decoded RGBA pixels are identical
+ *   pngeq-rgb A B       the same, comparing R, G and B only (eglretrace -s PNGs are RGB)
  *   md5 A.png           print the pixel checksum (tbr_png_pixel_md5)
  *   rerender TRACE DIR  redo depth test, blending and tile quantization from the
  *                       trace alone and compare with the reference PNGs in DIR
@@ -473,7 +474,9 @@ static int counts(const char *path)
     return bad;
 }
 
-static int pngeq(const char *a, const char *b)
+/* channels: 4 = RGBA; 3 = RGB only (eglretrace -s writes RGB PNGs, so a frame whose
+ * framebuffer alpha is not 1 differs in alpha alone: docs/instrumentation.md) */
+static int pngeq(const char *a, const char *b, size_t channels)
 {
     tbr_image x, y;
     char err[TBR_PNG_ERR_SIZE];
@@ -492,7 +495,7 @@ static int pngeq(const char *a, const char *b)
             for (uint32_t xx = 0; xx < x.width; xx++) {
                 const uint8_t *p = x.pixels + yy * x.stride + xx * 4;
                 const uint8_t *q = y.pixels + yy * y.stride + xx * 4;
-                if (memcmp(p, q, 4) != 0) {
+                if (memcmp(p, q, channels) != 0) {
                     if (!diff)
                         fprintf(stderr, "first difference at (%u,%u): %u,%u,%u,%u vs %u,%u,%u,%u\n",
                                 xx, yy, p[0], p[1], p[2], p[3], q[0], q[1], q[2], q[3]);
@@ -876,7 +879,9 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "counts") == 0)
         return counts(argv[2]);
     if (argc == 4 && strcmp(argv[1], "pngeq") == 0)
-        return pngeq(argv[2], argv[3]);
+        return pngeq(argv[2], argv[3], 4);
+    if (argc == 4 && strcmp(argv[1], "pngeq-rgb") == 0)
+        return pngeq(argv[2], argv[3], 3);
     if (argc == 3 && strcmp(argv[1], "md5") == 0) {
         char hex[33], err[TBR_PNG_ERR_SIZE];
         if (tbr_png_pixel_md5(argv[2], hex, err, sizeof(err)) != 0) {
@@ -886,6 +891,6 @@ int main(int argc, char **argv)
         printf("%s\n", hex);
         return 0;
     }
-    fprintf(stderr, "usage: %s counts TRACE | pngeq A.png B.png | md5 A.png | rerender TRACE OUTDIR\n", argv[0]);
+    fprintf(stderr, "usage: %s counts TRACE | pngeq[-rgb] A.png B.png | md5 A.png | rerender TRACE OUTDIR\n", argv[0]);
     return 2;
 }
