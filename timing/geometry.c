@@ -208,7 +208,9 @@ void geometry_tick(gpu *g)
     if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert) {
       uint32_t v = ge->vf_sent_lines / ge->vf_lines_per_vert, l = ge->vf_sent_lines % ge->vf_lines_per_vert;
       uint64_t bpv = (uint64_t)ge->vf_lines_per_vert * 64;
-      tbr_mem_msg rq = {.addr = ADDR_VERTEX_BASE + ((uint64_t)ge->vf_draw << 24) + (uint64_t)v * bpv + l * 64u,
+      /* Wrap inside the vertex span so a frame with many draws never aliases render targets. */
+      uint64_t off = ((uint64_t)ge->vf_draw * ADDR_VERTEX_WINDOW + (uint64_t)v * bpv + l * 64u) % ADDR_VERTEX_SPAN;
+      tbr_mem_msg rq = {.addr = ADDR_VERTEX_BASE + off,
                         .id = v, .issued = now, .ready = now};
       if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
         ge->vf_sent_lines++;

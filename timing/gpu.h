@@ -25,7 +25,9 @@
 #include "transaction_elim.h"
 
 /* Simulated address map (docs/timing-model.md "Address map"). */
-#define ADDR_VERTEX_BASE 0x010000000ull /* vertex buffers: 1 MiB window per draw of a frame */
+#define ADDR_VERTEX_BASE 0x010000000ull /* vertex buffers of traces without VERTICES records: */
+#define ADDR_VERTEX_WINDOW 0x001000000ull /* 16 MiB per draw of a frame, wrapping inside */
+#define ADDR_VERTEX_SPAN (ADDR_SURFACE_BASE - ADDR_VERTEX_BASE) /* [VERTEX_BASE, SURFACE_BASE) */
 #define ADDR_PB_LIST_BASE 0x100000000ull /* Parameter Buffer per-tile pointer lists */
 #define ADDR_PB_LIST_STRIDE 0x10000ull  /* 64 KiB per tile = 16384 primitive pointers */
 #define ADDR_PB_ATTR_BASE 0x180000000ull /* Parameter Buffer primitive attributes */
