@@ -92,3 +92,10 @@ uint32_t tbr_crc32_accumulate64(uint32_t crc, uint64_t nsubblocks)
   for (uint64_t k = 0; k < nsubblocks; k++) crc = tbr_crc32_shift64(crc);
   return crc;
 }
+
+uint32_t tbr_crc32_op_identity(void) { return 1u << 31; /* x^0 in the reflected order */ }
+
+uint32_t tbr_crc32_combine_op(uint32_t crc_a, uint32_t crc_b, uint32_t op)
+{
+  return multmodp(op, crc_a) ^ crc_b;
+}

@@ -25,5 +25,12 @@ uint32_t tbr_crc32_blocks64(const void *buf, size_t len);
 /* Algorithm 3 (Accumulate CRC unit): shift crc by n 64-bit zero subblocks, one Shift
  * step per subblock. accumulate(prev, n) ^ crc(B) = crc(prev-message || B), |B| = 8n. */
 uint32_t tbr_crc32_accumulate64(uint32_t crc, uint64_t nsubblocks);
+/* The shift operator x^(64 n) mod P of n 64-bit subblocks (zlib crc32_combine_gen(8 n)),
+ * built one Shift step per subblock as the Compute CRC unit signs the block:
+ * op(0) = x^0, op(k+1) = tbr_crc32_shift64(op(k)). */
+uint32_t tbr_crc32_op_identity(void);
+/* crc(A||B) = crc_a * op ^ crc_b with op = x^(8|B|) mod P: one GF(2) multiplication
+ * (zlib crc32_combine_op). */
+uint32_t tbr_crc32_combine_op(uint32_t crc_a, uint32_t crc_b, uint32_t op);
 
 #endif

@@ -527,10 +527,17 @@ int tbr_energy_add_re(tbr_energy *e, const tbr_config *cfg, uint32_t ot_entries,
   g.width_bits = 32;
   g.ports = 2;
   if (add_simple(e, "re.signature_buffer", "re", TBR_EK_SRAM, &g, err, errlen)) return -1;
+  /* Compute CRC unit (Fig. 8): Sign subunit (8 LUTs) + Shift subunit (4 LUTs) per
+   * subblock; with the combine Accumulate unit a second Shift subunit builds the shift
+   * operator beside them (4 more LUTs). Accumulate: a Shift subunit (4 LUTs, Fig. 9) per
+   * step, or the GF(2) multiplier per combine. */
+  bool combine = tbr_cfg_enum(cfg, "re.accumulate_unit") == 0;
   memset(&g, 0, sizeof g);
-  g.luts = 8;
+  g.luts = combine ? 16 : 12;
   if (add_simple(e, "re.crc_compute", "re", TBR_EK_CRC, &g, err, errlen)) return -1;
-  g.luts = 4;
+  memset(&g, 0, sizeof g);
+  if (combine) g.multiplier = true;
+  else g.luts = 4;
   if (add_simple(e, "re.crc_accumulate", "re", TBR_EK_CRC, &g, err, errlen)) return -1;
   memset(&g, 0, sizeof g);
   g.entries = ot_entries ? ot_entries : 1;

@@ -190,6 +190,15 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
     return 0;
   }
   case TBR_EK_CRC: {
+    if (g->multiplier) {
+      /* 32 partial products (AND + 32-bit XOR row each) and the reduction modulo the
+       * polynomial (about as many XOR rows): 64 XOR32 equivalents (estimate). */
+      double e_mul = 64.0 * K_XOR32 * s;
+      price(o, TBR_EV_CRC, e_mul);
+      o->bits = 0;
+      o->leak_mw = n * logic_leak_mw(t, e_mul);
+      return 0;
+    }
     uint32_t luts = or1(g->luts);
     double e_lut = tbr_em_sram_access_pj(t, 1024.0, 32.0, 1, 1);
     double e_xor = (double)(luts - 1) * K_XOR32 * s;

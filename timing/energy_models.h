@@ -64,6 +64,7 @@ typedef struct {
   uint32_t entries;    /* QUEUE entries */
   uint32_t lanes;      /* ALU lanes / FIXED operations per cycle for leakage (0 = 1 / 4 for ALU) */
   uint32_t luts;       /* CRC: number of 1 KiB LUTs (RE: 8) */
+  bool multiplier;     /* CRC: a 32x32 GF(2) multiplier (CRC combine) instead of LUTs */
   uint32_t count;      /* identical instances (0 = 1): leakage x count; events are summed over them */
   bool sequential;     /* CACHE: tag first, then one data way (else all ways in parallel) */
   tbr_energy_event op; /* FIXED: main operation, sets the leakage (0 = TBR_EV_READ = use TBR_EV_QUAD) */

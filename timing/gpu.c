@@ -76,13 +76,15 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   g->re_compare_cycles = (uint32_t)tbr_cfg_uint(cfg, "re.compare_cycles");
   g->re_sb.dbl = tbr_cfg_enum(cfg, "re.buffering") == 1;
   g->te_sb.dbl = tbr_cfg_enum(cfg, "te.buffering") == 1;
-  su_init(&g->su, (uint32_t)tbr_cfg_uint(cfg, "re.crc_cycles_per_subblock"),
-          (uint32_t)tbr_cfg_uint(cfg, "re.accumulate_cycles_per_subblock"), (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), st);
+  su_init(&g->su, (uint32_t)tbr_cfg_uint(cfg, "re.crc_cycles_per_subblock"), tbr_cfg_enum(cfg, "re.accumulate_unit") == 0,
+          (uint32_t)tbr_cfg_uint(cfg, "re.accumulate_cycles_per_subblock"), (uint32_t)tbr_cfg_uint(cfg, "re.combine_cycles"),
+          (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), st);
   g->re_fr_on = tbr_stats_counter(st, "re.frames_enabled", "frames in which RE could skip tiles");
   g->re_fr_upload = tbr_stats_counter(st, "re.frames_disabled_upload", "frames with RE disabled: UPLOAD to a texture (non-buffer resource, sec. III-E)");
   g->re_fr_shader = tbr_stats_counter(st, "re.frames_disabled_shader", "frames with RE disabled: SHADER_CREATE of an application shader (sec. III-E)");
   g->re_fr_bufup = tbr_stats_counter(st, "re.frames_buffer_uploads_only", "frames whose uploads all went to buffers (RE stays enabled: PRIM attributes and DRAW constants are signed)");
   g->re_fr_internal = tbr_stats_counter(st, "re.frames_internal_shader_creates", "frames with SHADER_CREATEs of Mesa-internal shaders only (RE stays enabled)");
+  g->re_fr_zsclear = tbr_stats_counter(st, "re.frames_zs_clear_writes", "frames with a depth-only/stencil-only clear written to memory, recorded as an UPLOAD (part of the clear: RE stays enabled)");
   g->re_fr_multi = tbr_stats_counter(st, "re.frames_disabled_multipass", "frames with RE disabled: more than one render pass (sec. III-E)");
   g->re_fr_refresh = tbr_stats_counter(st, "re.frames_disabled_refresh", "frames with RE disabled for the periodic refresh");
   g->re_fr_noref = tbr_stats_counter(st, "re.frames_no_reference", "RE-enabled frames without a valid reference frame in the Signature Buffer");
@@ -174,6 +176,7 @@ static void frame_start(gpu *g, const sim_frame *f)
   else if (g->re_skip_frame) tbr_stat_inc(g->re_fr_on);
   if (fd && !fd->uploads && fd->buffer_uploads) tbr_stat_inc(g->re_fr_bufup);
   if (fd && !fd->shader_creates && fd->internal_shader_creates) tbr_stat_inc(g->re_fr_internal);
+  if (fd && fd->zs_clear_writes) tbr_stat_inc(g->re_fr_zsclear);
 }
 
 /* Functional rendering of every tile of the pass, with the RE decision (skip = the

@@ -223,7 +223,7 @@ struct gpu {
   uint8_t *re_skip, *te_elim; uint32_t cap_tflags;
   tile_snap snap;
   uint8_t *scratch; size_t scratch_cap;
-  tbr_stat *re_fr_on, *re_fr_upload, *re_fr_shader, *re_fr_bufup, *re_fr_internal, *re_fr_multi, *re_fr_refresh, *re_fr_noref;
+  tbr_stat *re_fr_on, *re_fr_upload, *re_fr_shader, *re_fr_bufup, *re_fr_internal, *re_fr_zsclear, *re_fr_multi, *re_fr_refresh, *re_fr_noref;
   tbr_stat *re_skipped, *re_rendered, *re_equal_in, *re_fn, *re_fp, *re_unsignable;
   tbr_stat *te_flushes, *te_elim_n, *te_bytes, *te_sb_n, *te_fp, *te_cmp;
   /* Parallel Tile Rendering (thesis §5.1) */

@@ -53,7 +53,15 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   uint8_t *dbuf = NULL;
   size_t dcap = 0;
   fd->nprims = fd->ndraws = 0;
-  fd->uploads = fd->shader_creates = fd->buffer_uploads = fd->internal_shader_creates = 0;
+  fd->uploads = fd->shader_creates = fd->buffer_uploads = fd->internal_shader_creates = fd->zs_clear_writes = 0;
+  /* softpipe clears only the depth (or only the stencil) of a combined depth/stencil
+   * buffer by writing memory (util_clear_depth_stencil): the recorder sees that write as
+   * an UPLOAD of the whole zsbuf level right after the CLEAR with zs_partial = 1, with
+   * only tile-cache events (and the resource's description) in between. That write is
+   * part of the clear, which the tile signature already holds, not an application
+   * upload: it must not disable RE (sec. III-E). */
+  tbr_rec_surface zsbuf = {0};
+  bool zs_clear_pending = false;
   uint64_t *rid = NULL; /* RESOURCE: id << 32 | is_buffer */
   uint32_t *uid = NULL; /* UPLOAD: resource id */
   size_t nres = 0, cres = 0, nup = 0, cup = 0;
@@ -63,7 +71,16 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   size_t n;
   int rc;
   while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
-    if (type == TBR_REC_PRIM) {
+    if (type != TBR_REC_TILE && type != TBR_REC_RESOURCE && type != TBR_REC_UPLOAD) zs_clear_pending = false;
+    if (type == TBR_REC_RENDER_PASS) {
+      tbr_rec_render_pass rp;
+      if (tbr_rec_render_pass_decode(p, n, &rp)) { snprintf(err, errlen, "signature unit: bad RENDER_PASS record"); free(dbuf); free(rid); free(uid); return -1; }
+      zsbuf = rp.zsbuf;
+    } else if (type == TBR_REC_CLEAR) {
+      tbr_rec_clear c;
+      if (tbr_rec_clear_decode(p, n, &c)) { snprintf(err, errlen, "signature unit: bad CLEAR record"); free(dbuf); free(rid); free(uid); return -1; }
+      zs_clear_pending = c.zs_partial && (c.buffers & 3u) && zsbuf.valid;
+    } else if (type == TBR_REC_PRIM) {
       if (tbr_rec_prim_decode(p, n, &prim)) { snprintf(err, errlen, "signature unit: bad PRIM record"); free(dbuf); free(rid); free(uid); return -1; }
       size_t len = su_prim_block(&prim, buf, sizeof buf);
       GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
@@ -100,6 +117,11 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
     } else if (type == TBR_REC_UPLOAD) {
       tbr_rec_upload up;
       if (tbr_rec_upload_decode(p, n, &up)) { snprintf(err, errlen, "signature unit: bad UPLOAD record"); free(dbuf); free(rid); free(uid); return -1; }
+      bool clear_write = zs_clear_pending && up.resource_id == zsbuf.resource_id && up.level == zsbuf.level &&
+                         up.box[0] == 0 && up.box[1] == 0 && (uint32_t)up.box[3] == zsbuf.width &&
+                         (uint32_t)up.box[4] == zsbuf.height;
+      zs_clear_pending = false;
+      if (clear_write) { fd->zs_clear_writes++; continue; }
       GROWP(uid, nup, cup);
       uid[nup++] = up.resource_id;
     } else if (type == TBR_REC_SHADER_CREATE) {
@@ -177,14 +199,15 @@ const sig_slot *sigbuf_ref(const sig_buffer *b)
 
 /* ---------------- Signature Unit timing (sec. III-F, Fig. 7) ---------------- */
 
-void su_init(sig_unit *u, uint32_t cps, uint32_t aps, uint32_t ot_cap, tbr_stats *st)
+void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy, uint32_t ot_cap, tbr_stats *st)
 {
   memset(u, 0, sizeof *u);
-  u->cps = cps; u->aps = aps; u->ot_cap = ot_cap ? ot_cap : 1;
+  u->cps = cps; u->combine = combine; u->aps = aps; u->ccy = ccy; u->ot_cap = ot_cap ? ot_cap : 1;
   u->ot = xrealloc(NULL, u->ot_cap * sizeof *u->ot);
   u->last_draw_accepted = UINT32_MAX;
   u->compute_sb = tbr_stats_counter(st, "re.su.compute_subblocks", "64-bit subblocks signed by the Compute CRC unit (8 LUT reads each)");
-  u->acc_sb = tbr_stats_counter(st, "re.su.accumulate_shifts", "64-bit shift steps of the Accumulate CRC unit (Algorithm 3)");
+  u->acc_sb = tbr_stats_counter(st, "re.su.accumulate_shifts", "64-bit shift steps of the iterative Accumulate CRC unit (Algorithm 3)");
+  u->combines = tbr_stats_counter(st, "re.su.combines", "GF(2) multiplies of the combine Accumulate CRC unit (one per block combined into a tile)");
   u->ot_push = tbr_stats_counter(st, "re.su.ot_pushes", "Overlapped-Tiles queue writes (tile ids from the Polygon List Builder)");
   u->ot_pop = tbr_stats_counter(st, "re.su.ot_pops", "Overlapped-Tiles queue reads");
   u->bm_read = tbr_stats_counter(st, "re.su.bitmap_reads", "constants bitmap reads (one per OT entry)");
@@ -276,15 +299,25 @@ void su_tick(sig_unit *u)
     tbr_stat_inc(u->ot_pop);
     tbr_stat_inc(u->bm_read);
     tbr_stat_inc(u->sb_read);
-    uint32_t n = sb8(u->fd->prim_len[h->prim]);
+    uint32_t n = sb8(u->fd->prim_len[h->prim]), blocks = 1;
     if (t < u->nbitmap && u->bitmap[t] != h->draw + 1) { /* constants not yet in this tile */
       u->bitmap[t] = h->draw + 1;
       n += sb8(u->fd->draw_len[h->draw]);
+      blocks++;
       tbr_stat_inc(u->bm_write);
       tbr_stat_inc(u->const_comb);
     }
-    tbr_stat_add(u->acc_sb, n);
-    u->acc_left = n * u->aps;
+    if (u->combine) {
+      /* The Compute CRC unit has built the block's shift operator x^(64 n) mod P (one
+       * Shift step per subblock, in parallel with Algorithm 2): each combine is one
+       * multiplication, independent of the block length (zlib crc32_combine_op). */
+      tbr_stat_add(u->combines, blocks);
+      u->acc_left = blocks * u->ccy;
+    } else {
+      /* Algorithm 3: one 64-bit Shift step per subblock of the combined blocks. */
+      tbr_stat_add(u->acc_sb, n);
+      u->acc_left = n * u->aps;
+    }
     if (u->acc_left) { u->acc_busy = true; worked = true; }
     else { h->done++; tbr_stat_inc(u->sb_write); }
   }
@@ -349,7 +382,7 @@ uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned
   for (unsigned i = 0; i < nr; i++)
     if (fn->surf_cbuf[i] >= 0) need_c |= 1u << i;
   unsigned def_c = 0;
-  bool def_z = false;
+  bool def_depth = false, def_stencil = false; /* cleared in this tile before use */
   uint32_t quads = 0, lk = 0;
   size_t len = 0;
   if (64 % fn->tile_w || 64 % fn->tile_h) *eligible = false; /* a tile inside one softpipe tile */
@@ -363,8 +396,8 @@ uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned
       if (lk == n || plist[lk] != q->prim) *eligible = false; /* quad of an unsigned primitive */
       if ((def_c & need_c) != need_c) *eligible = false;   /* blends into unsigned contents */
       const tbr_rec_draw *d = &f->draws[q->draw].rec;
-      if (fn->surf_zs >= 0 && !def_z && (d->depth_enabled || d->stencil[0].enabled || d->stencil[1].enabled))
-        *eligible = false;                                   /* tests against unsigned depth */
+      if (fn->surf_zs >= 0 && ((!def_depth && d->depth_enabled) || (!def_stencil && (d->stencil[0].enabled || d->stencil[1].enabled))))
+        *eligible = false;                                   /* tests against unsigned depth/stencil */
       continue;
     }
     grow_scratch(scratch, scratch_cap, len + 64);
@@ -379,7 +412,7 @@ uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned
       bool clr = t->kind == TBR_REC_TILE_LOAD_CLEAR || t->kind == TBR_REC_TILE_STORE_CLEAR;
       if (clr) { memcpy(e + 40, ev->clear_color, 16); memcpy(e + 56, &ev->zs_clear, 8); }
       if (t->is_zs) {
-        if (clr) def_z = true;
+        if (clr) def_depth = def_stencil = true;
       } else {
         for (unsigned i = 0; i < nr; i++) {
           int s = fn->surf_cbuf[i];
@@ -390,7 +423,11 @@ uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned
         }
       }
     } else {
+      /* a depth-only / stencil-only clear (softpipe writes memory; sim_func bins it to
+       * every tile): that part of the zs buffer is defined by the signed clear value */
       const tbr_rec_clear *c = &f->clears[it->idx];
+      if (c->buffers & 1u) def_depth = true;
+      if (c->buffers & 2u) def_stencil = true;
       put32(e + 4, 0x100u | c->buffers);
       memcpy(e + 8, &c->depth, 8);
       put32(e + 16, c->stencil);

@@ -7,7 +7,9 @@
  * - sig_unit: timing of the Signature Unit beside the Polygon List Builder (sec. III-F,
  *   Fig. 7): Compute CRC unit (one 64-bit subblock per re.crc_cycles_per_subblock,
  *   Algorithm 2), Overlapped-Tiles queue filled by the PLB (full = PLB stall), constants
- *   bitmap, Accumulate CRC unit (one shift step per subblock, Algorithm 3).
+ *   bitmap, Accumulate CRC unit: one GF(2) multiply per combine by the shift operator the
+ *   Compute unit built alongside (re.accumulate_unit=combine), or one shift step per
+ *   subblock (iterative, Algorithm 3).
  * - sig_buffer: the Signature Buffer, signatures of the current and the two previous
  *   frames (front/back buffer, sec. IV-C).
  * - re_tile_signature: the functional signature of a tile (what the SU computes).
@@ -32,6 +34,7 @@ typedef struct {
    * resources (textures), `shader_creates` = application SHADER_CREATEs; both disable RE.
    * Buffer uploads and Mesa-internal shader creations do not (counted for the stats). */
   uint64_t uploads, shader_creates, buffer_uploads, internal_shader_creates;
+  uint64_t zs_clear_writes; /* UPLOADs that are softpipe's depth-only/stencil-only clear writes */
   bool valid; /* counts match the loaded sim_frame */
 } su_frame_data;
 
@@ -65,7 +68,8 @@ typedef struct {
 
 typedef struct sig_unit {
   bool on;                 /* re.enabled and the frame is signable */
-  uint32_t cps, aps, ot_cap;
+  bool combine;            /* re.accumulate_unit = combine (else iterative, Algorithm 3) */
+  uint32_t cps, aps, ccy, ot_cap;
   su_job jobs[2]; uint32_t jhead, jcount; /* Primitive CRC register + one in computation */
   uint32_t *ot; uint32_t ot_head, ot_count;
   uint32_t acc_left; bool acc_busy;
@@ -74,11 +78,13 @@ typedef struct sig_unit {
   uint32_t *bitmap; uint32_t nbitmap; /* per tile: draw+1 whose constants are combined */
   const su_frame_data *fd;
   const sim_frame *frame;
-  tbr_stat *compute_sb, *acc_sb, *ot_push, *ot_pop, *bm_read, *bm_write, *bm_clear, *sb_read, *sb_write,
+  tbr_stat *compute_sb, *acc_sb, *combines, *ot_push, *ot_pop, *bm_read, *bm_write, *bm_clear, *sb_read, *sb_write,
       *const_comb, *busy, *ot_stall, *prims, *cmp;
 } sig_unit;
 
-void su_init(sig_unit *u, uint32_t cps, uint32_t aps, uint32_t ot_cap, tbr_stats *st);
+/* cps: Compute CRC cycles per subblock; combine/aps/ccy: Accumulate CRC unit kind and its
+ * cycles per shift step (iterative) or per combine (combine); ot_cap: OT queue entries. */
+void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy, uint32_t ot_cap, tbr_stats *st);
 void su_free(sig_unit *u);
 void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles);
 bool su_can_accept(const sig_unit *u);

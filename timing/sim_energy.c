@@ -148,7 +148,7 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     tbr_energy_bind(g->en, sb, TBR_EV_READ, u->sb_read);
     tbr_energy_bind(g->en, sb, TBR_EV_WRITE, u->sb_write);
     tbr_energy_bind(g->en, FIND("re.crc_compute"), TBR_EV_CRC, u->compute_sb);
-    tbr_energy_bind(g->en, FIND("re.crc_accumulate"), TBR_EV_CRC, u->acc_sb);
+    tbr_energy_bind(g->en, FIND("re.crc_accumulate"), TBR_EV_CRC, u->combine ? u->combines : u->acc_sb);
     tbr_energy_bind(g->en, ot, TBR_EV_PUSH, u->ot_push);
     tbr_energy_bind(g->en, ot, TBR_EV_POP, u->ot_pop);
     tbr_energy_bind(g->en, bm, TBR_EV_READ, u->bm_read);

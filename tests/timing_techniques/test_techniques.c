@@ -212,6 +212,18 @@ static void test_crc(void)
   sig = tbr_crc32_accumulate64(sig, 13) ^ tbr_crc32_blocks64(m + 96, 104);
   sig = tbr_crc32_accumulate64(sig, 13) ^ tbr_crc32_blocks64(m + 200, 104);
   CHECK(sig == (uint32_t)crc32(0, m, 304));
+  /* The combine Accumulate unit (re.accumulate_unit=combine): the shift operator built
+   * one Shift step per subblock beside Algorithm 2 equals zlib's crc32_combine_gen, and
+   * one multiplication by it equals zlib's crc32_combine_op and the iterated shifts. */
+  uint32_t op = tbr_crc32_op_identity();
+  for (uint64_t n = 0; n <= 80; n++) {
+    CHECK(op == (uint32_t)crc32_combine_gen((z_off_t)(8 * n)));
+    uint32_t ca = (uint32_t)crc32(0, m, 40), cb = (uint32_t)crc32(0, m + 40, (uInt)(8 * n));
+    CHECK(tbr_crc32_combine_op(ca, cb, op) == (uint32_t)crc32_combine_op(ca, cb, op));
+    CHECK(tbr_crc32_combine_op(ca, cb, op) == (uint32_t)crc32(0, m, (uInt)(40 + 8 * n)));
+    CHECK(tbr_crc32_combine_op(ca, cb, op) == (tbr_crc32_accumulate64(ca, n) ^ cb));
+    op = tbr_crc32_shift64(op);
+  }
   /* Order matters: swapping two blocks changes the CRC (the XOR of the two does not). */
   uint32_t s1 = tbr_crc32_combine(tbr_crc32(0, m, 104), tbr_crc32(0, m + 104, 104), 104);
   uint32_t s2 = tbr_crc32_combine(tbr_crc32(0, m + 104, 104), tbr_crc32(0, m, 104), 104);
