@@ -12,6 +12,7 @@
 #include "gpu.h"
 #include "stats.h"
 #include "tbr/png_io.h"
+#include "tbr/records.h"
 
 #ifndef TBR_VERSION
 #define TBR_VERSION "0"
@@ -122,8 +123,8 @@ int main(int argc, char **argv)
   if (!r) { fprintf(stderr, "tbr-sim: %s\n", terr.msg); tbr_config_free(cfg); return 2; }
   size_t mlen;
   const char *schema = tbr_trace_reader_metadata_get(r, "records_schema", &mlen);
-  if (schema && !(mlen == 1 && schema[0] == '1')) {
-    fprintf(stderr, "tbr-sim: %s: records_schema=%.*s is not supported (expected 1)\n", trace_path, (int)mlen, schema);
+  if (schema && !(mlen == strlen(TBR_RECORDS_SCHEMA_TEXT) && !memcmp(schema, TBR_RECORDS_SCHEMA_TEXT, mlen))) {
+    fprintf(stderr, "tbr-sim: %s: records_schema=%.*s is not supported (expected " TBR_RECORDS_SCHEMA_TEXT "; re-record the trace with this build's tbr-replay)\n", trace_path, (int)mlen, schema);
     tbr_trace_reader_close(r); tbr_config_free(cfg); return 2;
   }
 

@@ -21,7 +21,7 @@ void synth_trace_open(const char *dir, const char *producer)
   char p[1024], meta[256];
   mkdir(dir, 0777);
   snprintf(p, sizeof p, "%s/activity.tbrt", dir);
-  snprintf(meta, sizeof meta, "producer=%s\nrecords_schema=1\n", producer);
+  snprintf(meta, sizeof meta, "producer=%s\nrecords_schema=" TBR_RECORDS_SCHEMA_TEXT "\n", producer);
   tbr_buf_init(&b);
   tbr_trace_error err;
   w = tbr_trace_writer_open(p, meta, &err);

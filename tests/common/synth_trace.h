@@ -25,7 +25,7 @@ tbr_buf *synth_trace_buf(void);
     if (tbr_trace_writer_append_buf(synth_trace_writer(), type, synth_b_)) abort();      \
   } while (0)
 
-/* Creates DIR and opens DIR/activity.tbrt (metadata "producer=PRODUCER", records_schema=1). */
+/* Creates DIR and opens DIR/activity.tbrt (metadata "producer=PRODUCER", records_schema=TBR_RECORDS_SCHEMA_VERSION). */
 void synth_trace_open(const char *dir, const char *producer);
 void synth_trace_close(void);
 void synth_begin_frame(uint64_t frame);

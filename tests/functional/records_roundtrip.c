@@ -355,9 +355,180 @@ static int same_bits(const void *a, const void *b, size_t n)
     return memcmp(a, b, n) == 0;
 }
 
+
+/* TEXELS (schema 2) corner cases: the coding predicts each fetch from the previous
+ * fetch with the same (pc, unit, resource) key, so the cases below are the ones
+ * where a prediction is absent, wrong or only partly usable. Every decoded texel
+ * must equal the original; damaged payloads must fail cleanly. */
+#define TXC_MAX_FETCHES 256
+#define TXC_MAX_TEXELS 16384
+static tbr_rec_texel txc_texels[TXC_MAX_TEXELS];
+static tbr_rec_texfetch txc_fetches[TXC_MAX_FETCHES];
+static uint32_t txc_nf, txc_nt;
+
+static tbr_rec_texfetch *txc_fetch(uint32_t quad, uint32_t pc, uint32_t unit, uint32_t res)
+{
+    tbr_rec_texfetch *f = &txc_fetches[txc_nf++];
+    *f = (tbr_rec_texfetch){ quad, pc, unit, res, 0, &txc_texels[txc_nt] };
+    return f;
+}
+static void txc_texel(tbr_rec_texfetch *f, uint32_t lane, uint32_t level, uint32_t layer, int32_t x, int32_t y)
+{
+    txc_texels[txc_nt++] = (tbr_rec_texel){ lane, level, layer, x, y };
+    f->n_texels++;
+}
+/* bilinear footprint with explicit second coordinates (wrap, clamp) */
+static void txc_foot(tbr_rec_texfetch *f, uint32_t lane, uint32_t level, uint32_t layer, int32_t x0,
+                     int32_t y0, int32_t x1, int32_t y1)
+{
+    txc_texel(f, lane, level, layer, x0, y0);
+    txc_texel(f, lane, level, layer, x1, y0);
+    txc_texel(f, lane, level, layer, x0, y1);
+    txc_texel(f, lane, level, layer, x1, y1);
+}
+
+static int txc_decode_all(const uint8_t *p, size_t n, int compare)
+{
+    static tbr_rec_texel t[TBR_REC_MAX_TEXELS_PER_FETCH];
+    tbr_cursor c;
+    tbr_rec_texels_header h;
+    if (tbr_rec_texels_open(&c, p, n, &h) != 0)
+        return -1;
+    if (compare)
+        CHECK(h.draw_seq == 9 && h.count == txc_nf);
+    for (uint32_t i = 0; i < h.count; i++) {
+        tbr_rec_texfetch f;
+        if (tbr_rec_texels_next(&c, &h, &f, t, TBR_REC_MAX_TEXELS_PER_FETCH) != 0)
+            return -1;
+        if (!compare || i >= txc_nf)
+            continue;
+        const tbr_rec_texfetch *o = &txc_fetches[i];
+        CHECK(f.quad == o->quad && f.pc == o->pc && f.unit == o->unit &&
+              f.resource_id == o->resource_id && f.n_texels == o->n_texels);
+        for (uint32_t k = 0; k < f.n_texels && k < o->n_texels; k++)
+            if (!same_bits(&t[k], &o->texels[k], sizeof(t[k]))) {
+                fprintf(stderr, "fetch %u texel %u differs\n", i, k);
+                failures++;
+                break;
+            }
+    }
+    return tbr_rec_texels_close(&c);
+}
+
+static void check_texels_coding(void)
+{
+    txc_nf = txc_nt = 0;
+    /* first fetch of the record: no key yet; a trilinear fetch (levels 2 and 3 per
+     * lane), then neighbouring quads moving by 2 texels (prediction hits) */
+    for (uint32_t q = 0; q < 12; q++) {
+        tbr_rec_texfetch *f = txc_fetch(q, 4, 0, 30);
+        for (uint32_t lane = 0; lane < 4; lane++) {
+            int32_t x = (int32_t)(2 * q + (lane & 1)), y = (int32_t)(lane >> 1);
+            txc_foot(f, lane, 2, 0, x, y, x + 1, y + 1);
+            txc_foot(f, lane, 3, 0, x / 2, y / 2, x / 2 + 1, y / 2 + 1);
+        }
+        /* a second texture instruction on the same quad (another key) */
+        tbr_rec_texfetch *g = txc_fetch(q, 7, 1, 31);
+        for (uint32_t lane = 0; lane < 4; lane++)
+            txc_foot(g, lane, 0, 0, (int32_t)(100 - 3 * q), 5, (int32_t)(101 - 3 * q), 6);
+    }
+    /* level change between neighbours: lane 3 switches to level 3 (shape differs) */
+    {
+        tbr_rec_texfetch *f = txc_fetch(12, 4, 0, 30);
+        for (uint32_t lane = 0; lane < 4; lane++) {
+            uint32_t lv = lane == 3 ? 3 : 2;
+            txc_foot(f, lane, lv, 0, 24, 0, 25, 1);
+        }
+    }
+    /* wrapped footprints (REPEAT at x = w-1 and y = h-1) and clamp duplicates
+     * (CLAMP_TO_EDGE: x1 = x0), and a 2x2 whose second column goes left */
+    {
+        tbr_rec_texfetch *f = txc_fetch(13, 7, 1, 31);
+        txc_foot(f, 0, 0, 0, 63, 10, 0, 11);
+        txc_foot(f, 1, 0, 0, 5, 31, 6, 0);
+        txc_foot(f, 2, 0, 0, 0, 0, 0, 0);
+        txc_foot(f, 3, 0, 0, 63, 63, 63, 63);
+        tbr_rec_texfetch *g = txc_fetch(13, 7, 1, 31); /* same key again: same shape */
+        txc_foot(g, 0, 0, 0, 63, 12, 0, 13);
+        txc_foot(g, 1, 0, 0, 5, 33, 6, 2);
+        txc_foot(g, 2, 0, 0, 0, 2, 0, 2);
+        txc_foot(g, 3, 0, 0, 63, 63, 63, 63);
+        tbr_rec_texfetch *h = txc_fetch(14, 7, 1, 31);
+        txc_foot(h, 0, 0, 0, 9, 9, 8, 10);
+    }
+    /* nearest (single texels), layers (cube faces), three texels that almost form a
+     * 2x2, and an empty fetch followed by another empty one (same empty shape) */
+    {
+        tbr_rec_texfetch *f = txc_fetch(15, 9, 2, 32);
+        for (uint32_t lane = 0; lane < 4; lane++)
+            txc_texel(f, lane, 0, lane + 1, (int32_t)lane, 0);
+        txc_texel(f, 0, 1, 5, 1, 1);
+        txc_texel(f, 0, 1, 5, 2, 1);
+        txc_texel(f, 0, 1, 5, 1, 2);
+        txc_fetch(15, 10, 2, 32);
+        txc_fetch(16, 10, 2, 32);
+    }
+    /* extreme coordinates and residuals (escape coding), far apart levels */
+    {
+        tbr_rec_texfetch *f = txc_fetch(17, 11, 3, 33);
+        txc_texel(f, 0, 0, 0, INT32_MIN, INT32_MAX);
+        txc_texel(f, 1, 40, 0, INT32_MAX, INT32_MIN);
+        txc_foot(f, 2, 0, 7, INT32_MAX, INT32_MIN, INT32_MIN, INT32_MAX);
+        txc_texel(f, 3, 0, 0, -5, 3);
+        tbr_rec_texfetch *g = txc_fetch(17, 11, 3, 33);
+        txc_texel(g, 0, 0, 0, INT32_MAX, INT32_MIN);
+        txc_texel(g, 1, 40, 0, INT32_MIN, INT32_MAX);
+        txc_foot(g, 2, 0, 7, INT32_MIN, INT32_MAX, INT32_MAX, INT32_MIN);
+        txc_texel(g, 3, 0, 0, 5, -3);
+    }
+    /* a fetch with more footprints than the prediction keeps (anisotropic), twice */
+    for (uint32_t rep = 0; rep < 2; rep++) {
+        tbr_rec_texfetch *f = txc_fetch(18 + rep, 12, 0, 34);
+        for (uint32_t k = 0; k < TBR_REC_TEXELS_PRED_GROUPS + 9; k++)
+            txc_foot(f, k & 3, 1, 0, (int32_t)(k * 3 + rep), (int32_t)k, (int32_t)(k * 3 + rep + 1),
+                     (int32_t)k + 1);
+    }
+    /* more keys than the record remembers (slots are reused), then the early keys
+     * again; quad ordinals going back and jumping far ahead */
+    for (uint32_t k = 0; k < 2 * TBR_REC_TEXELS_KEYS + 3; k++) {
+        uint32_t pc = 100 + k % (TBR_REC_TEXELS_KEYS + 3);
+        uint32_t quad = k == 5 ? 3 : k == 6 ? 4000000000u : 20 + k;
+        tbr_rec_texfetch *f = txc_fetch(quad, pc, k % 4, 40 + k % 5);
+        txc_foot(f, 0, k % 3, 0, (int32_t)k, (int32_t)(k * 2), (int32_t)k + 1, (int32_t)(k * 2 + 1));
+    }
+    CHECK(txc_nf <= TXC_MAX_FETCHES && txc_nt <= TXC_MAX_TEXELS);
+
+    tbr_buf b;
+    tbr_buf_init(&b);
+    CHECK(tbr_rec_texels_encode(&b, 9, txc_fetches, txc_nf) == 0);
+    CHECK(txc_decode_all(b.data, b.len, 1) == 0);
+    /* the coding is compact where the prediction works: the 12 neighbouring
+     * trilinear quads cost less than 3 bytes per footprint in all */
+    tbr_buf small;
+    tbr_buf_init(&small);
+    CHECK(tbr_rec_texels_encode(&small, 9, txc_fetches, 24) == 0);
+    CHECK(small.len < 24 * 8 * 3);
+    /* every truncation and every single-byte change decodes cleanly or fails */
+    for (size_t cut = 0; cut < b.len; cut++)
+        CHECK(txc_decode_all(b.data, cut, 0) != 0);
+    uint8_t *mut = malloc(b.len);
+    if (mut) {
+        for (size_t i = 0; i < b.len; i++)
+            for (int bit = 0; bit < 8; bit += 3) {
+                memcpy(mut, b.data, b.len);
+                mut[i] ^= (uint8_t)(1u << bit);
+                (void)txc_decode_all(mut, b.len, 0);
+            }
+        free(mut);
+    }
+    tbr_buf_free(&small);
+    tbr_buf_free(&b);
+}
+
 int main(void)
 {
     make_records();
+    check_texels_coding();
     char path[] = "/tmp/tbr-records-rt-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) {
@@ -366,7 +537,7 @@ int main(void)
     }
     close(fd);
     tbr_trace_error err;
-    tbr_trace_writer *w = tbr_trace_writer_open(path, "records_schema=1\n", &err);
+    tbr_trace_writer *w = tbr_trace_writer_open(path, "records_schema=" TBR_RECORDS_SCHEMA_TEXT "\n", &err);
     if (!w) {
         fprintf(stderr, "writer: %s\n", err.msg);
         return 1;

@@ -468,7 +468,7 @@ int main(int argc, char **argv)
     if (texels || texloop) {
         tbr_trace_error terr;
         w = tbr_trace_writer_open_ex(argv[1],
-                                     "producer=gen_scene\nrecords_schema=1\nrecords_schema_minor=1\n"
+                                     "producer=gen_scene\nrecords_schema=" TBR_RECORDS_SCHEMA_TEXT "\nrecords_schema_minor=1\n"
                                      "driver=softpipe\ntile_size=64\n",
                                      &wo, &terr);
         if (!w) {
@@ -490,7 +490,7 @@ int main(int argc, char **argv)
     }
     w = tbr_trace_writer_open_ex(argv[1],
                                  noschema ? "producer=gen_scene\n"
-                                          : "producer=gen_scene\nrecords_schema=1\n"
+                                          : "producer=gen_scene\nrecords_schema=" TBR_RECORDS_SCHEMA_TEXT "\n"
                                             "driver=softpipe\ntile_size=64\n",
                                  &wo, &err);
     if (!w) {

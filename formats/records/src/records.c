@@ -732,66 +732,254 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
 }
 
 /* ---- TEXELS --------------------------------------------------------------- */
+/* Schema 2 coding (docs/trace-records.md "TEXELS (16)"): a fetch's texels are cut
+ * into footprints (single texels or 2x2 groups); the footprint SHAPE (lane, kind,
+ * level, layer of each) goes to the ops stream, usually as "same shape as the
+ * previous fetch with this key", and each footprint's first texel goes to the
+ * coords stream as the residual from a prediction made from that previous fetch
+ * (neighbouring quads read neighbouring texels). Encoder and decoder run the
+ * same state updates (texels_predict / texels_remember). */
 
-#define TX_QUAD 0x01u   /* group = 2x2 footprint (x0,y0) (x1,y0) (x0,y1) (x1,y1) */
-#define TX_NEWLL 0x08u  /* level and layer follow */
-#define TX_LANE_SHIFT 1
+#define TX_KIND_SINGLE 0u
+#define TX_KIND_UNIT 1u     /* (x,y) (x+1,y) (x,y+1) (x+1,y+1) */
+#define TX_KIND_GENERAL 2u  /* (x0,y0) (x1,y0) (x0,y1) (x1,y1), x1/y1 given */
+#define TX_G_NEWLL 0x10u    /* group header: level and layer follow */
+#define TX_F_KEY_MASK 0x1fu /* fetch byte: 0 new key, k = key slot k-1 */
+#define TX_F_SAME_SHAPE 0x20u
+#define TX_F_DQUAD_SHIFT 6  /* 0..2 = dquad, 3 = s dquad follows */
+#define TX_MAX_RESIDUAL ((int64_t)1 << 50)
+#define TX_MAX_LEVEL_SHIFT 16
 
-static int tx_is_quad(const tbr_rec_texel *t, uint32_t left)
+static uint32_t tx_group_size(uint32_t kind) { return kind == TX_KIND_SINGLE ? 1u : 4u; }
+
+/* Footprint starting at t[0] (left texels remain): kind and, for 2x2, (x1, y1). */
+static uint32_t tx_group_at(const tbr_rec_texel *t, uint32_t left)
 {
     if (left < 4)
-        return 0;
+        return TX_KIND_SINGLE;
     for (int k = 1; k < 4; k++)
         if (t[k].lane != t[0].lane || t[k].level != t[0].level || t[k].layer != t[0].layer)
+            return TX_KIND_SINGLE;
+    if (!(t[1].y == t[0].y && t[2].x == t[0].x && t[3].x == t[1].x && t[3].y == t[2].y))
+        return TX_KIND_SINGLE;
+    if ((int64_t)t[1].x == (int64_t)t[0].x + 1 && (int64_t)t[2].y == (int64_t)t[0].y + 1)
+        return TX_KIND_UNIT;
+    return TX_KIND_GENERAL;
+}
+
+/* floor(v / 2^d) for d > 0, v * 2^-d for d < 0 (|d| clamped) */
+static int64_t tx_scale(int64_t v, int64_t d)
+{
+    if (d > TX_MAX_LEVEL_SHIFT)
+        d = TX_MAX_LEVEL_SHIFT;
+    if (d < -TX_MAX_LEVEL_SHIFT)
+        d = -TX_MAX_LEVEL_SHIFT;
+    if (d >= 0)
+        return v >= 0 ? v >> d : -((-v - 1) >> d) - 1;
+    return v * ((int64_t)1 << -d);
+}
+
+/* Prediction of footprint g's first texel. cur0 = footprint 0 of this fetch (g > 0),
+ * prev = footprint g-1 of this fetch (g > 0). */
+static void tx_predict(const tbr_rec_texels_key *k, uint32_t g, uint32_t level, uint32_t layer,
+                       const tbr_rec_texels_group *cur0, const tbr_rec_texels_group *prev,
+                       int64_t *px, int64_t *py)
+{
+    uint32_t kept = k->ngroups < TBR_REC_TEXELS_PRED_GROUPS ? k->ngroups : TBR_REC_TEXELS_PRED_GROUPS;
+    if (k->has_prev && g < kept && k->g[g].level == level && k->g[g].layer == layer) {
+        const tbr_rec_texels_group *kg = &k->g[g];
+        if (g == 0) { /* the footprint moves as it did between the two fetches before */
+            *px = (int64_t)kg->x + k->dx0;
+            *py = (int64_t)kg->y + k->dy0;
+        } else if (cur0->level == k->g[0].level && cur0->layer == k->g[0].layer) {
+            /* same placement relative to footprint 0 as in the previous fetch */
+            *px = (int64_t)cur0->x + ((int64_t)kg->x - k->g[0].x);
+            *py = (int64_t)cur0->y + ((int64_t)kg->y - k->g[0].y);
+        } else {
+            *px = kg->x;
+            *py = kg->y;
+        }
+        return;
+    }
+    const tbr_rec_texels_group *ref = g ? prev : (k->has_prev && kept ? &k->g[0] : NULL);
+    if (!ref) {
+        *px = *py = 0;
+        return;
+    }
+    /* another mip level: coordinates scale by 2 per level */
+    int64_t d = (int64_t)level - (int64_t)ref->level;
+    *px = tx_scale(ref->x, d);
+    *py = tx_scale(ref->y, d);
+}
+
+/* After a fetch of n groups (the first PRED_GROUPS of them in g[]). */
+static void tx_remember(tbr_rec_texels_key *k, const tbr_rec_texels_group *g, uint32_t n)
+{
+    uint32_t kept = k->ngroups < TBR_REC_TEXELS_PRED_GROUPS ? k->ngroups : TBR_REC_TEXELS_PRED_GROUPS;
+    if (k->has_prev && kept && n && k->g[0].level == g[0].level && k->g[0].layer == g[0].layer) {
+        k->dx0 = (int64_t)g[0].x - k->g[0].x;
+        k->dy0 = (int64_t)g[0].y - k->g[0].y;
+    } else {
+        k->dx0 = k->dy0 = 0;
+    }
+    uint32_t m = n < TBR_REC_TEXELS_PRED_GROUPS ? n : TBR_REC_TEXELS_PRED_GROUPS;
+    memcpy(k->g, g, m * sizeof(*g));
+    k->ngroups = n;
+    k->has_prev = 1;
+}
+
+static tbr_rec_texels_key *tx_new_key(tbr_rec_texels_state *st, uint32_t pc, uint32_t unit,
+                                      uint32_t res, uint32_t *slot)
+{
+    *slot = st->next_key;
+    st->next_key = (st->next_key + 1) % TBR_REC_TEXELS_KEYS;
+    if (st->nkeys < TBR_REC_TEXELS_KEYS)
+        st->nkeys++;
+    tbr_rec_texels_key *k = &st->keys[*slot];
+    memset(k, 0, sizeof(*k));
+    k->pc = pc;
+    k->unit = unit;
+    k->resource_id = res;
+    return k;
+}
+
+static int tx_same_shape(const tbr_rec_texels_key *k, const tbr_rec_texels_group *g, uint32_t n)
+{
+    if (!k->has_prev || k->ngroups != n || n > TBR_REC_TEXELS_PRED_GROUPS)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (k->g[i].lane != g[i].lane || k->g[i].kind != g[i].kind || k->g[i].level != g[i].level ||
+            k->g[i].layer != g[i].layer)
             return 0;
-    return t[1].y == t[0].y && t[2].x == t[0].x && t[3].x == t[1].x && t[3].y == t[2].y;
+    return 1;
+}
+
+/* (rx, ry) residual pair: one byte zigzag(rx) | zigzag(ry) << 4 when zigzag(rx) < 15
+ * and zigzag(ry) < 16 (|r| <= 7: most of them), else byte 15 and two s. */
+#define TX_RES_ESCAPE 15u
+static void tx_put_residual(tbr_buf *b, int64_t rx, int64_t ry)
+{
+    uint64_t zx = tbr_zigzag_encode(rx), zy = tbr_zigzag_encode(ry);
+    if (zx < TX_RES_ESCAPE && zy < 16) {
+        tbr_buf_put_u8(b, (uint8_t)(zx | zy << 4));
+    } else {
+        tbr_buf_put_u8(b, TX_RES_ESCAPE);
+        put_s(b, rx);
+        put_s(b, ry);
+    }
+}
+
+static void tx_get_residual(tbr_cursor *c, int64_t *rx, int64_t *ry)
+{
+    uint8_t v = tbr_cursor_u8(c);
+    if ((v & 15u) == TX_RES_ESCAPE) {
+        *rx = tbr_cursor_svarint(c);
+        *ry = tbr_cursor_svarint(c);
+    } else {
+        *rx = tbr_zigzag_decode(v & 15u);
+        *ry = tbr_zigzag_decode(v >> 4);
+    }
 }
 
 int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch *f, uint32_t count)
 {
-    put_u(b, draw_seq);
-    put_u(b, count);
+    static const tbr_rec_texels_state empty;
+    tbr_rec_texels_state st = empty;
+    tbr_buf ops, co;
+    tbr_buf_init(&ops);
+    tbr_buf_init(&co);
     uint32_t prev_quad = 0;
-    for (uint32_t i = 0; i < count; i++) {
+    int rc = 0;
+    for (uint32_t i = 0; i < count && rc == 0; i++) {
         const tbr_rec_texfetch *x = &f[i];
-        if (x->n_texels > TBR_REC_MAX_TEXELS_PER_FETCH || (x->n_texels && !x->texels))
-            return -1;
-        put_s(b, (int64_t)x->quad - (int64_t)prev_quad);
-        prev_quad = x->quad;
-        put_u(b, x->pc);
-        put_u(b, x->unit);
-        put_u(b, x->resource_id);
-        put_u(b, x->n_texels);
-        uint32_t level = 0, layer = 0;
-        int64_t px = 0, py = 0;
+        if (x->n_texels > TBR_REC_MAX_TEXELS_PER_FETCH || (x->n_texels && !x->texels)) {
+            rc = -1;
+            break;
+        }
+        /* footprints: the first PRED_GROUPS in g[], all counted */
+        tbr_rec_texels_group g[TBR_REC_TEXELS_PRED_GROUPS];
+        uint32_t ng = 0;
         for (uint32_t k = 0; k < x->n_texels;) {
             const tbr_rec_texel *t = &x->texels[k];
-            if (t->lane > 3)
-                return -1;
-            int quad = tx_is_quad(t, x->n_texels - k);
-            int newll = t->level != level || t->layer != layer;
-            tbr_buf_put_u8(b, (uint8_t)((quad ? TX_QUAD : 0) | (t->lane << TX_LANE_SHIFT) |
-                                        (newll ? TX_NEWLL : 0)));
-            if (newll) {
-                put_u(b, t->level);
-                put_u(b, t->layer);
-                level = t->level;
-                layer = t->layer;
+            if (t->lane > 3) {
+                rc = -1;
+                break;
             }
-            put_s(b, (int64_t)t->x - px);
-            put_s(b, (int64_t)t->y - py);
-            px = t->x;
-            py = t->y;
-            if (quad) {
-                put_s(b, (int64_t)t[1].x - t->x);
-                put_s(b, (int64_t)t[2].y - t->y);
-                k += 4;
-            } else {
-                k += 1;
-            }
+            uint32_t kind = tx_group_at(t, x->n_texels - k);
+            if (ng < TBR_REC_TEXELS_PRED_GROUPS)
+                g[ng] = (tbr_rec_texels_group){ t->lane, kind, t->level, t->layer, t->x, t->y };
+            ng++;
+            k += tx_group_size(kind);
         }
+        if (rc)
+            break;
+        uint32_t slot = TBR_REC_TEXELS_KEYS;
+        for (uint32_t s = 0; s < st.nkeys; s++)
+            if (st.keys[s].pc == x->pc && st.keys[s].unit == x->unit &&
+                st.keys[s].resource_id == x->resource_id) {
+                slot = s;
+                break;
+            }
+        int newkey = slot == TBR_REC_TEXELS_KEYS;
+        tbr_rec_texels_key *key = newkey ? tx_new_key(&st, x->pc, x->unit, x->resource_id, &slot)
+                                         : &st.keys[slot];
+        int same = tx_same_shape(key, g, ng);
+        int64_t dq = (int64_t)x->quad - (int64_t)prev_quad;
+        prev_quad = x->quad;
+        uint32_t dqc = dq >= 0 && dq <= 2 ? (uint32_t)dq : 3u;
+        tbr_buf_put_u8(&ops, (uint8_t)((newkey ? 0u : slot + 1u) | (same ? TX_F_SAME_SHAPE : 0u) |
+                                       (dqc << TX_F_DQUAD_SHIFT)));
+        if (dqc == 3)
+            put_s(&ops, dq);
+        if (newkey) {
+            put_u(&ops, x->pc);
+            put_u(&ops, x->unit);
+            put_u(&ops, x->resource_id);
+        }
+        if (!same)
+            put_u(&ops, ng);
+        uint32_t level = 0, layer = 0, gi = 0;
+        tbr_rec_texels_group cur0 = { 0 }, prev = { 0 };
+        for (uint32_t k = 0; k < x->n_texels; gi++) {
+            const tbr_rec_texel *t = &x->texels[k];
+            uint32_t kind = tx_group_at(t, x->n_texels - k);
+            if (!same) {
+                int newll = t->level != level || t->layer != layer;
+                tbr_buf_put_u8(&ops, (uint8_t)(kind | (t->lane << 2) | (newll ? TX_G_NEWLL : 0u)));
+                if (newll) {
+                    put_u(&ops, t->level);
+                    put_u(&ops, t->layer);
+                }
+            }
+            level = t->level;
+            layer = t->layer;
+            int64_t px, py;
+            tx_predict(key, gi, level, layer, &cur0, &prev, &px, &py);
+            tx_put_residual(&co, (int64_t)t->x - px, (int64_t)t->y - py);
+            if (kind == TX_KIND_GENERAL) {
+                put_s(&co, (int64_t)t[1].x - t->x);
+                put_s(&co, (int64_t)t[2].y - t->y);
+            }
+            prev = (tbr_rec_texels_group){ t->lane, kind, level, layer, t->x, t->y };
+            if (gi == 0)
+                cur0 = prev;
+            k += tx_group_size(kind);
+        }
+        tx_remember(key, g, ng);
     }
-    return done(b, 0);
+    if (rc == 0) {
+        put_u(b, draw_seq);
+        put_u(b, count);
+        put_u(b, ops.len);
+        put_u(b, co.len);
+        tbr_buf_put_bytes(b, ops.data, ops.len);
+        tbr_buf_put_bytes(b, co.data, co.len);
+        if (!tbr_buf_ok(&ops) || !tbr_buf_ok(&co))
+            rc = -1;
+    }
+    tbr_buf_free(&ops);
+    tbr_buf_free(&co);
+    return done(b, rc);
 }
 
 int tbr_rec_texels_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_texels_header *h)
@@ -800,88 +988,142 @@ int tbr_rec_texels_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_texel
     memset(h, 0, sizeof(*h));
     h->draw_seq = get_u(c);
     h->count = get_u(c);
-    /* every fetch takes at least 5 bytes */
-    if (!tbr_cursor_ok(c) || (uint64_t)h->count * 5 > tbr_cursor_remaining(c))
+    uint64_t ops_len = get_u64(c), co_len = get_u64(c);
+    /* every fetch takes at least 1 ops byte */
+    if (!tbr_cursor_ok(c) || ops_len > tbr_cursor_remaining(c) ||
+        co_len > tbr_cursor_remaining(c) - ops_len || h->count > ops_len ||
+        (h->count == 0 && (ops_len || co_len))) {
+        tbr_cursor_fail(c);
         return -1;
+    }
+    const uint8_t *ops = tbr_cursor_bytes(c, ops_len);
+    const uint8_t *co = tbr_cursor_bytes(c, co_len);
+    tbr_cursor_init(&h->ops, ops, ops_len);
+    tbr_cursor_init(&h->coords, co, co_len);
     return 0;
 }
 
-static int32_t get_s32(tbr_cursor *c)
+static int tx_fail(tbr_cursor *c)
 {
-    int64_t v = tbr_cursor_svarint(c);
-    if (v < INT32_MIN || v > INT32_MAX) {
-        tbr_cursor_fail(c);
-        return 0;
-    }
-    return (int32_t)v;
+    tbr_cursor_fail(c);
+    return -1;
 }
 
 int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetch *f, tbr_rec_texel *texels, uint32_t cap)
 {
+    tbr_cursor *o = &h->ops, *co = &h->coords;
     memset(f, 0, sizeof(*f));
-    int64_t q = (int64_t)h->prev_quad + tbr_cursor_svarint(c);
-    if (q < 0 || q > UINT32_MAX) {
-        tbr_cursor_fail(c);
-        return -1;
-    }
+    if (h->decoded >= h->count)
+        return tx_fail(c);
+    uint8_t fb = tbr_cursor_u8(o);
+    uint32_t dqc = fb >> TX_F_DQUAD_SHIFT;
+    int64_t dq = dqc == 3 ? tbr_cursor_svarint(o) : (int64_t)dqc;
+    if (!tbr_cursor_ok(o) || dq < -(int64_t)UINT32_MAX || dq > (int64_t)UINT32_MAX)
+        return tx_fail(c);
+    int64_t q = (int64_t)h->prev_quad + dq;
+    if (q < 0 || q > UINT32_MAX)
+        return tx_fail(c);
     f->quad = (uint32_t)q;
     h->prev_quad = f->quad;
-    f->pc = get_u(c);
-    f->unit = get_u(c);
-    f->resource_id = get_u(c);
-    f->n_texels = get_u(c);
-    if (!tbr_cursor_ok(c) || f->n_texels > cap || f->n_texels > TBR_REC_MAX_TEXELS_PER_FETCH ||
-        (f->n_texels && !texels)) {
-        tbr_cursor_fail(c);
-        return -1;
+    uint32_t code = fb & TX_F_KEY_MASK;
+    tbr_rec_texels_state *st = &h->st;
+    tbr_rec_texels_key *key;
+    if (code == 0) {
+        uint32_t pc = get_u(o), unit = get_u(o), res = get_u(o), slot;
+        key = tx_new_key(st, pc, unit, res, &slot);
+    } else {
+        if (code > st->nkeys)
+            return tx_fail(c);
+        key = &st->keys[code - 1];
     }
+    f->pc = key->pc;
+    f->unit = key->unit;
+    f->resource_id = key->resource_id;
+    int same = (fb & TX_F_SAME_SHAPE) != 0;
+    uint32_t ng;
+    if (same) {
+        if (!key->has_prev || key->ngroups > TBR_REC_TEXELS_PRED_GROUPS)
+            return tx_fail(c);
+        ng = key->ngroups;
+    } else {
+        ng = get_u(o);
+        if (ng > TBR_REC_MAX_TEXELS_PER_FETCH)
+            return tx_fail(c);
+    }
+    if (!tbr_cursor_ok(o) || (ng && !texels))
+        return tx_fail(c);
     f->texels = texels;
-    uint32_t level = 0, layer = 0;
-    int64_t px = 0, py = 0;
-    for (uint32_t k = 0; k < f->n_texels;) {
-        uint8_t hdr = tbr_cursor_u8(c);
-        if (!tbr_cursor_ok(c) || (hdr & ~(TX_QUAD | TX_NEWLL | (3u << TX_LANE_SHIFT)))) {
-            tbr_cursor_fail(c);
-            return -1;
-        }
-        if (hdr & TX_NEWLL) {
-            uint32_t nl = get_u(c), ny = get_u(c);
-            if (nl == level && ny == layer) { /* canonical: NEWLL only on change */
-                tbr_cursor_fail(c);
-                return -1;
-            }
-            level = nl;
-            layer = ny;
-        }
-        int64_t x = px + tbr_cursor_svarint(c);
-        int64_t y = py + tbr_cursor_svarint(c);
-        if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) {
-            tbr_cursor_fail(c);
-            return -1;
-        }
-        px = x;
-        py = y;
-        uint32_t lane = (hdr >> TX_LANE_SHIFT) & 3u;
-        tbr_rec_texel t0 = { lane, level, layer, (int32_t)x, (int32_t)y };
-        if (hdr & TX_QUAD) {
-            int64_t x1 = x + get_s32(c), y1 = y + get_s32(c);
-            if (f->n_texels - k < 4 || x1 < INT32_MIN || x1 > INT32_MAX || y1 < INT32_MIN ||
-                y1 > INT32_MAX) {
-                tbr_cursor_fail(c);
-                return -1;
-            }
-            texels[k] = t0;
-            texels[k + 1] = t0;
-            texels[k + 1].x = (int32_t)x1;
-            texels[k + 2] = t0;
-            texels[k + 2].y = (int32_t)y1;
-            texels[k + 3] = texels[k + 1];
-            texels[k + 3].y = (int32_t)y1;
-            k += 4;
+    tbr_rec_texels_group g[TBR_REC_TEXELS_PRED_GROUPS];
+    tbr_rec_texels_group cur0 = { 0 }, prev = { 0 };
+    uint32_t level = 0, layer = 0, nt = 0;
+    for (uint32_t gi = 0; gi < ng; gi++) {
+        tbr_rec_texels_group cg;
+        if (same) {
+            cg = key->g[gi];
         } else {
-            texels[k++] = t0;
+            uint8_t hdr = tbr_cursor_u8(o);
+            if (!tbr_cursor_ok(o) || (hdr & ~(3u | (3u << 2) | TX_G_NEWLL)) || (hdr & 3u) > TX_KIND_GENERAL)
+                return tx_fail(c);
+            if (hdr & TX_G_NEWLL) {
+                uint32_t nl = get_u(o), ny = get_u(o);
+                if (nl == level && ny == layer) /* canonical: NEWLL only on change */
+                    return tx_fail(c);
+                level = nl;
+                layer = ny;
+            }
+            cg.kind = hdr & 3u;
+            cg.lane = (hdr >> 2) & 3u;
+            cg.level = level;
+            cg.layer = layer;
         }
+        int64_t px, py;
+        tx_predict(key, gi, cg.level, cg.layer, &cur0, &prev, &px, &py);
+        int64_t rx, ry;
+        tx_get_residual(co, &rx, &ry);
+        if (rx < -TX_MAX_RESIDUAL || rx > TX_MAX_RESIDUAL || ry < -TX_MAX_RESIDUAL ||
+            ry > TX_MAX_RESIDUAL)
+            return tx_fail(c);
+        int64_t x = px + rx, y = py + ry;
+        if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX)
+            return tx_fail(c);
+        cg.x = (int32_t)x;
+        cg.y = (int32_t)y;
+        int64_t x1 = cg.kind == TX_KIND_UNIT ? x + 1 : x, y1 = cg.kind == TX_KIND_UNIT ? y + 1 : y;
+        if (cg.kind == TX_KIND_GENERAL) {
+            int64_t ddx = tbr_cursor_svarint(co), ddy = tbr_cursor_svarint(co);
+            if (ddx < -TX_MAX_RESIDUAL || ddx > TX_MAX_RESIDUAL || ddy < -TX_MAX_RESIDUAL ||
+                ddy > TX_MAX_RESIDUAL)
+                return tx_fail(c);
+            x1 = x + ddx;
+            y1 = y + ddy;
+        }
+        uint32_t size = tx_group_size(cg.kind);
+        if (!tbr_cursor_ok(co) || x1 < INT32_MIN || x1 > INT32_MAX || y1 < INT32_MIN ||
+            y1 > INT32_MAX || nt + size > cap || nt + size > TBR_REC_MAX_TEXELS_PER_FETCH)
+            return tx_fail(c);
+        tbr_rec_texel t0 = { cg.lane, cg.level, cg.layer, cg.x, cg.y };
+        texels[nt] = t0;
+        if (size == 4) {
+            texels[nt + 1] = t0;
+            texels[nt + 1].x = (int32_t)x1;
+            texels[nt + 2] = t0;
+            texels[nt + 2].y = (int32_t)y1;
+            texels[nt + 3] = texels[nt + 1];
+            texels[nt + 3].y = (int32_t)y1;
+        }
+        nt += size;
+        if (gi < TBR_REC_TEXELS_PRED_GROUPS)
+            g[gi] = cg;
+        prev = cg;
+        if (gi == 0)
+            cur0 = cg;
     }
+    f->n_texels = nt;
+    tx_remember(key, g, ng);
+    h->decoded++;
+    /* the streams end exactly with the last fetch */
+    if (h->decoded == h->count && (!tbr_cursor_at_end(o) || !tbr_cursor_at_end(co)))
+        return tx_fail(c);
     return tbr_cursor_ok(c) ? 0 : -1;
 }
 

@@ -35,11 +35,15 @@ extern "C" {
 #endif
 
 /* Schema version, stored in the container metadata as "records_schema=N".
- * A reader must refuse a different major. */
-#define TBR_RECORDS_SCHEMA_VERSION 1
+ * A reader must refuse a different major. 2: TEXELS coded with prediction
+ * (schema-1 TEXELS payloads are not readable by schema-2 readers and vice versa). */
+#define TBR_RECORDS_SCHEMA_VERSION 2
+#define TBR_REC_STR_(x) #x
+#define TBR_REC_XSTR_(x) TBR_REC_STR_(x)
+#define TBR_RECORDS_SCHEMA_TEXT TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "2" */
 /* Minor version (container metadata records_schema_minor): record types added
  * compatibly; readers skip types they do not know. 0: types 1-15;
- * 1: + TEXELS (16), VERTICES (17). */
+ * 1: + TEXELS (16), VERTICES (17). Schema 2 starts at minor 1 (all 17 types). */
 #define TBR_RECORDS_SCHEMA_MINOR 1
 
 enum tbr_rec_type {
@@ -316,9 +320,36 @@ typedef struct tbr_rec_texfetch {
     const tbr_rec_texel *texels; /* encode: input; decode: the caller's buffer */
 } tbr_rec_texfetch;
 
+/* Decoder (and encoder) prediction state of a TEXELS record (docs/trace-records.md
+ * "TEXELS (16)"): fetches are predicted from the previous fetch with the same
+ * (pc, unit, resource) key. Internal; filled by tbr_rec_texels_open(). */
+#define TBR_REC_TEXELS_KEYS 16u        /* keys remembered per record */
+#define TBR_REC_TEXELS_PRED_GROUPS 16u /* footprints of a key's last fetch kept for prediction */
+typedef struct tbr_rec_texels_group {
+    uint32_t lane, kind;     /* kind: 0 single texel, 1 unit 2x2, 2 general 2x2 */
+    uint32_t level, layer;
+    int32_t x, y;            /* first texel */
+} tbr_rec_texels_group;
+
+typedef struct tbr_rec_texels_key {
+    uint32_t pc, unit, resource_id;
+    uint32_t has_prev;       /* a fetch with this key was coded */
+    uint32_t ngroups;        /* footprints of that fetch (shape kept only if <= PRED_GROUPS) */
+    int64_t dx0, dy0;        /* movement of footprint 0 between the key's last two fetches */
+    tbr_rec_texels_group g[TBR_REC_TEXELS_PRED_GROUPS];
+} tbr_rec_texels_key;
+
+typedef struct tbr_rec_texels_state {
+    uint32_t nkeys, next_key;
+    tbr_rec_texels_key keys[TBR_REC_TEXELS_KEYS];
+} tbr_rec_texels_state;
+
 typedef struct tbr_rec_texels_header {
     uint32_t draw_seq, count; /* count = fetches */
-    uint32_t prev_quad;       /* decoder state */
+    /* decoder state */
+    uint32_t prev_quad, decoded;
+    tbr_cursor ops, coords;   /* the record's two streams */
+    tbr_rec_texels_state st;
 } tbr_rec_texels_header;
 
 int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch *f, uint32_t count);
