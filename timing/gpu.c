@@ -370,7 +370,7 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   if (pass == 0) frame_start(g, f);
   uint32_t nt = g->tiles_x * g->tiles_y;
   g->re_pass = g->re_sign_frame && nt;
-  su_begin_pass(&g->su, g->re_pass, f, g->sufd, nt);
+  su_begin_pass(&g->su, g->re_pass, f, g->sufd, nt, (uint32_t)f->passes[pass].first_draw, (uint32_t)f->passes[pass].ndraws);
   tbr_stat_inc(g->passes);
   tbr_stat_add(g->draws, f->passes[pass].ndraws);
   for (uint32_t k = 0; k < f->passes[pass].ndraws; k++) tbr_stat_add(g->prims, f->draws[f->passes[pass].first_draw + k].nprims);
