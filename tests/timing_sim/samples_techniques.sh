@@ -102,12 +102,31 @@ for k in range(1, 5):
     for u, v in eb["units"].items():
         if u in flush_path: continue
         w = et["units"][u]["dynamic_pj"]
-        ok(abs(w - v["dynamic_pj"]) <= 0.005 * v["dynamic_pj"] + 1.0, "frame %d: %s dynamic %.0f vs %.0f" % (k, u, w, v["dynamic_pj"]))
+        # 2%: caches off the flush path (tile cache) see other hit/miss interleavings when
+        # the flushes disappear (timing), about 1% of their energy on casual2d
+        ok(abs(w - v["dynamic_pj"]) <= 0.02 * v["dynamic_pj"] + 1.0, "frame %d: %s dynamic %.0f vs %.0f" % (k, u, w, v["dynamic_pj"]))
     # the saving is at most the eliminated share of the flush-path energy (the L2 and
     # interconnect also serve other traffic, so this bound is loose but must hold)
     path = sum(eb["units"][u]["dynamic_pj"] for u in flush_path) + eb["dram_pj"]
     ok(saved <= el[k] / fl[k] * path, "frame %d: saved %.0f pJ > flush share %.0f" % (k, saved, el[k] / fl[k] * path))
 print("ok te_casual2d: eliminated", el, "of", fl)
+' ;;
+restore)
+  # tile.restore (docs/timing-model.md): casual2d binds a Z24S8 buffer that none of its
+  # 2D draws tests and clears only the color. `always` loads that depth buffer in every
+  # tile of every frame (320 x 240 x 4 B / 64 B = 4800 lines); `used` (default, as Mesa
+  # freedreno restores only the buffers a draw uses) loads nothing and is faster; the
+  # frames are bit-exact both ways (tbr-sim exit 0).
+  replay casual2d
+  sim casual2d used
+  sim casual2d always --set tile.restore=always
+  check '
+u, a = S("casual2d", "used"), S("casual2d", "always")
+la, lu = fr(a, "tiles.buffer_load_lines"), fr(u, "tiles.buffer_load_lines")
+ok(la == [4800] * 5, "always: the unused depth buffer is loaded: %s" % la)
+ok(lu == [0] * 5, "used: nothing loaded: %s" % lu)
+ok(u["total_cycles"] < a["total_cycles"], "fewer cycles without the loads")
+print("ok restore: loads", la, "->", lu, "cycles", a["total_cycles"], "->", u["total_cycles"])
 ' ;;
 re_overhead)
   # A sample where (almost) every tile changes: branchy (50 of its 400 tiles have equal
