@@ -60,6 +60,9 @@ static const tbr_param_desc k_params[] = {
     {"tile.ru_assignment", E, "static", "", NR, "static|fastest|mixed",
      "tile-to-Raster-Unit assignment: static round-robin, fewest queued, fewest with round-robin tie break",
      "thesis §5.1"},
+    {"tile.restore", E, "used", "", NR, "used|always",
+     "tile buffer loads of planes not cleared in the pass: used = only planes the pass's draws use (depth/stencil if a draw tests depth or stencil, colors if the pass has a draw), always = every bound plane",
+     "Mesa freedreno_draw.c batch_draw_tracking (restore only used buffers); docs/timing-model.md"},
     {"tile.primitive_table_entries", U, "16", "", 1, 1024, NULL,
      "Tile Fetcher Primitive Table entries (primitives in flight)", "thesis Table 4.1, §4.1"},
 

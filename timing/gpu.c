@@ -70,6 +70,7 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   g->tile_flush_lines = tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
 
   /* Rendering / Transaction Elimination (RE paper sec. III, IV-C; docs/techniques.md) */
+  g->restore_used = tbr_cfg_enum(cfg, "tile.restore") == 0;
   g->re_enabled = tbr_cfg_bool(cfg, "re.enabled");
   g->te_enabled = tbr_cfg_bool(cfg, "te.enabled");
   g->re_refresh = (uint32_t)tbr_cfg_uint(cfg, "re.refresh_period");
@@ -370,10 +371,28 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   if (pass == 0) frame_start(g, f);
   uint32_t nt = g->tiles_x * g->tiles_y;
   g->re_pass = g->re_sign_frame && nt;
-  su_begin_pass(&g->su, g->re_pass, f, g->sufd, nt);
+  su_begin_pass(&g->su, g->re_pass, f, g->sufd, nt, (uint32_t)f->passes[pass].first_draw, (uint32_t)f->passes[pass].ndraws);
   tbr_stat_inc(g->passes);
   tbr_stat_add(g->draws, f->passes[pass].ndraws);
   for (uint32_t k = 0; k < f->passes[pass].ndraws; k++) tbr_stat_add(g->prims, f->draws[f->passes[pass].first_draw + k].nprims);
+
+  /* Which uncleared planes the raster phase loads (tile.restore): with `used`, as a
+   * TBR driver restores them (Mesa freedreno batch_draw_tracking): depth/stencil only if
+   * a draw of the pass tests depth or stencil (GL writes neither without its test),
+   * colors only if the pass draws at all. A plane nothing reads is not loaded; the
+   * timing model never stores depth/stencil, so such a load was never used. Frames are
+   * unaffected (functional rendering does not depend on timing). */
+  g->pass_loads_color = g->pass_loads_zs = true;
+  if (g->restore_used) {
+    const sim_pass *ps = &f->passes[pass];
+    bool zs_used = false;
+    for (uint32_t k = 0; k < ps->ndraws && !zs_used; k++) {
+      const tbr_rec_draw *d = &f->draws[ps->first_draw + k].rec;
+      zs_used = d->depth_enabled || d->stencil[0].enabled || d->stencil[1].enabled;
+    }
+    g->pass_loads_zs = zs_used;
+    g->pass_loads_color = ps->ndraws > 0;
+  }
 
   /* geometry + tiling phase */
   uint64_t start = g->now;

@@ -211,6 +211,8 @@ struct gpu {
   tbr_stat *cyc_total, *cyc_geom, *cyc_tiling, *cyc_raster, *frames, *passes, *draws, *prims;
   tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
   tbr_stat *tile_cycles, *mask_mismatch, *tile_loads, *tile_flush_lines;
+  bool restore_used;            /* tile.restore = used */
+  bool pass_loads_color, pass_loads_zs; /* the current pass loads uncleared color / zs planes */
   /* Rendering Elimination / Transaction Elimination (docs/techniques.md) */
   bool re_enabled, te_enabled;
   uint32_t re_refresh, re_compare_cycles;

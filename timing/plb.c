@@ -82,14 +82,14 @@ void plb_tick(gpu *g)
       const sim_prim *sp = &f->prims[prim];
       bool culled = (sp->flags & TBR_REC_PRIM_CULLED) || !p->ntiles || sp->maxx < 0 || sp->maxy < 0 ||
                     sp->minx >= (float)(g->tiles_x * g->tile_w) || sp->miny >= (float)(g->tiles_y * g->tile_h);
-      if (!culled && !su_can_accept(&g->su)) { /* RE: Compute CRC unit still busy (sec. III-F) */
+      if (!culled && !su_can_accept(&g->su)) { /* RE: attribute buffer full (never before the OT queue) */
         tbr_stat_inc(p->stall);
-        tbr_stat_inc(g->su.ot_stall);
         return;
       }
       simq_pop(&g->geo.prim_q);
       p->progress++;
       if (culled) {
+        su_prim_dropped(&g->su, prim);
         tbr_stat_inc(p->culled);
         tbr_stat_inc(p->busy);
         return;
@@ -143,8 +143,7 @@ void plb_tick(gpu *g)
   for (uint32_t k = 0; k < g->plb_tpc && p->has_prim; k++) {
     uint32_t t = p->cy * g->tiles_x + p->cx;
     tile_list *l = &p->lists[t];
-    if (g->su.on && g->su.ot_count == g->su.ot_cap) { /* RE: Overlapped-Tiles queue full (sec. V) */
-      tbr_stat_inc(g->su.ot_stall);
+    if (!su_ot_has_room(&g->su)) { /* RE: Overlapped-Tiles queue full (sec. V) */
       stalled = true;
       break;
     }

@@ -117,7 +117,7 @@ static uint32_t color_lines(const gpu *g, uint32_t tile, bool for_load, int *sur
   for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
     int si = sim_func_cbuf_surface(&g->fn, i);
     if (si < 0) continue;
-    if (for_load && (ps->color_cleared & (1u << i))) continue;
+    if (for_load && ((ps->color_cleared & (1u << i)) || !g->pass_loads_color)) continue;
     const sim_surf *s = sim_func_surface(&g->fn, si);
     surfs[*nsurf] = si;
     counts[*nsurf] = tile_line_count(g, s, tile, &lprs[*nsurf]);
@@ -332,7 +332,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
         r->ez_tile = TOK_VAL(tok);
         int zs = sim_func_zs_surface(&g->fn);
         const sim_pass *ps = &f->passes[g->pass];
-        if (zs >= 0 && !ps->zs_cleared) {
+        if (zs >= 0 && !ps->zs_cleared && g->pass_loads_zs) {
           uint32_t lpr;
           r->z_tile = TOK_VAL(tok);
           r->z_load_left = tile_line_count(g, sim_func_surface(&g->fn, zs), r->z_tile, &lpr);

@@ -22,28 +22,82 @@ static void *xrealloc(void *p, size_t n)
 
 void su_frame_data_free(su_frame_data *fd)
 {
-  free(fd->prim_crc); free(fd->prim_len); free(fd->draw_crc); free(fd->draw_len); free(fd->draw_slen);
+  free(fd->prim_crc); free(fd->prim_len); free(fd->draw_crc); free(fd->draw_len); free(fd->draw_slen); free(fd->draw_ssign);
+  free(fd->prim_shape); free(fd->prim_draw); free(fd->draw_shape);
   memset(fd, 0, sizeof *fd);
 }
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); } /* little-endian host (docs/pixel-exactness.md) */
 
-/* Attribute block of a primitive: 8-byte header (kind, nr_attrs), then kind vertices x
- * nr_attrs x vec4 f32 as setup receives them; attribute 0 is the window position (x, y,
- * z, 1/w), so the block also fixes where and at which depth the primitive lands. A
- * multiple of 8 bytes: whole 64-bit subblocks for the Compute CRC unit (sec. III-F). */
-size_t su_prim_block(const tbr_rec_prim *p, uint8_t *out, size_t cap)
+/* Attribute block of a primitive: kind vertices x nr_attrs x vec4 f32 as setup receives
+ * them; attribute 0 is the window position (x, y, z, 1/w), so the block also fixes where
+ * and at which depth the primitive lands. This is the paper's primitive message (sec.
+ * III-G: 3 vertices x 4 components x 4 bytes = 48 bytes per attribute; 3 attributes = 18
+ * 64-bit subblocks). The {kind, nr_attrs} header is signed with the drawcall's state
+ * instead (both are fixed by the draw: primitive mode, rasterizer state, linked shaders),
+ * except in a draw whose primitives differ in them, which gets it per primitive. */
+size_t su_prim_block(const tbr_rec_prim *p, bool with_header, uint8_t *out, size_t cap)
 {
   unsigned nv = p->kind >= 1 && p->kind <= 3 ? p->kind : 3;
   unsigned na = p->nr_attrs <= TBR_REC_MAX_ATTRIBS ? p->nr_attrs : TBR_REC_MAX_ATTRIBS;
-  size_t len = 8 + (size_t)nv * na * 16;
+  size_t o = with_header ? 8 : 0;
+  size_t len = o + (size_t)nv * na * 16;
   if (len > cap) return 0;
-  put32(out, p->kind);
-  put32(out + 4, na);
-  size_t o = 8;
+  if (with_header) { put32(out, p->kind); put32(out + 4, na); }
   for (unsigned v = 0; v < nv; v++)
     for (unsigned a = 0; a < na; a++) { memcpy(out + o, p->v[v][a], 16); o += 16; }
   return len;
+}
+
+/* Finishes the frame's blocks once every PRIM is known: a draw whose primitives all have
+ * the same {kind, nr_attrs} signs that 8-byte shape after its state (the Command
+ * Processor knows both when it issues the draw); otherwise its primitives carry it as a
+ * header. Drawcall block in the tile message = {CRC32, length} of state + shape. */
+static void finish_blocks(su_frame_data *fd, const uint32_t *draw_scrc)
+{
+  for (size_t d = 0; d < fd->ndraws; d++) {
+    uint8_t shape[8], blk[8];
+    uint32_t sh = fd->draw_shape[d];
+    if (sh == UINT32_MAX) { put32(shape, UINT32_MAX); put32(shape + 4, 0); }
+    else { put32(shape, sh >> 16); put32(shape + 4, sh & 0xffffu); }
+    uint32_t scrc = tbr_crc32_combine(draw_scrc[d], tbr_crc32_blocks64(shape, 8), 8);
+    fd->draw_slen[d] += 8;
+    put32(blk, scrc);
+    put32(blk + 4, fd->draw_slen[d]);
+    fd->draw_crc[d] = tbr_crc32_blocks64(blk, 8);
+    fd->draw_len[d] = 8;
+  }
+  for (size_t i = 0; i < fd->nprims; i++) {
+    uint32_t d = fd->prim_draw[i];
+    if (d < fd->ndraws && fd->draw_shape[d] != UINT32_MAX) continue;
+    uint8_t hdr[8];
+    put32(hdr, fd->prim_shape[i] >> 16);
+    put32(hdr + 4, fd->prim_shape[i] & 0xffffu);
+    fd->prim_crc[i] = tbr_crc32_combine(tbr_crc32_blocks64(hdr, 8), fd->prim_crc[i], fd->prim_len[i]);
+    fd->prim_len[i] += 8;
+    fd->prims_with_header++;
+  }
+}
+
+/* Compute CRC work for a drawcall's state: the Command Processor holds the state
+ * registers and the Constant CRC of the previous drawcall; only what the application
+ * changed comes with the new draw (sec. III-F: "the average command that updates
+ * constants modifies 16 values ... 8 cycles"). CRC is linear: for messages of equal
+ * length crc(S') = crc(S) ^ crc(S ^ S') ^ crc(0), so the unit signs the changed 64-bit
+ * subblocks of S ^ S' (Algorithm 2) and skips each run of unchanged ones with one
+ * multiply by its shift operator: changed subblocks + runs. A state of another length
+ * (e.g. other constant buffers) or the pass's first draw is signed in full. */
+static uint32_t state_sign_cost(const uint8_t *s, size_t len, const uint8_t *prev, size_t plen)
+{
+  if (!prev || plen != len) return (uint32_t)(len / 8);
+  uint32_t changed = 0, runs = 0;
+  bool in_run = false;
+  for (size_t o = 0; o < len; o += 8) {
+    bool ch = memcmp(s + o, prev + o, 8) != 0;
+    if (ch) { changed++; if (!in_run) runs++; }
+    in_run = ch;
+  }
+  return changed + runs;
 }
 
 int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errlen)
@@ -52,7 +106,11 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   static uint8_t buf[8 + 3 * TBR_REC_MAX_ATTRIBS * 16];
   uint8_t *dbuf = NULL;
   size_t dcap = 0;
+  uint32_t *scrc = NULL; /* per draw: CRC of its state block */
+  uint8_t *pbuf = NULL;  /* previous draw's state block */
+  size_t plen = 0;
   fd->nprims = fd->ndraws = 0;
+  fd->prims_with_header = 0;
   fd->uploads = fd->shader_creates = fd->buffer_uploads = fd->internal_shader_creates = fd->zs_clear_writes = 0;
   /* softpipe clears only the depth (or only the stencil) of a combined depth/stencil
    * buffer by writing memory (util_clear_depth_stencil): the recorder sees that write as
@@ -74,17 +132,28 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
     if (type != TBR_REC_TILE && type != TBR_REC_RESOURCE && type != TBR_REC_UPLOAD) zs_clear_pending = false;
     if (type == TBR_REC_RENDER_PASS) {
       tbr_rec_render_pass rp;
-      if (tbr_rec_render_pass_decode(p, n, &rp)) { snprintf(err, errlen, "signature unit: bad RENDER_PASS record"); free(dbuf); free(rid); free(uid); return -1; }
+      if (tbr_rec_render_pass_decode(p, n, &rp)) { snprintf(err, errlen, "signature unit: bad RENDER_PASS record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
       zsbuf = rp.zsbuf;
     } else if (type == TBR_REC_CLEAR) {
       tbr_rec_clear c;
-      if (tbr_rec_clear_decode(p, n, &c)) { snprintf(err, errlen, "signature unit: bad CLEAR record"); free(dbuf); free(rid); free(uid); return -1; }
+      if (tbr_rec_clear_decode(p, n, &c)) { snprintf(err, errlen, "signature unit: bad CLEAR record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
       zs_clear_pending = c.zs_partial && (c.buffers & 3u) && zsbuf.valid;
     } else if (type == TBR_REC_PRIM) {
-      if (tbr_rec_prim_decode(p, n, &prim)) { snprintf(err, errlen, "signature unit: bad PRIM record"); free(dbuf); free(rid); free(uid); return -1; }
-      size_t len = su_prim_block(&prim, buf, sizeof buf);
+      if (tbr_rec_prim_decode(p, n, &prim)) { snprintf(err, errlen, "signature unit: bad PRIM record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
+      size_t len = su_prim_block(&prim, false, buf, sizeof buf);
       GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
       fd->prim_len = xrealloc(fd->prim_len, fd->cap_prims * sizeof *fd->prim_len);
+      fd->prim_shape = xrealloc(fd->prim_shape, fd->cap_prims * sizeof *fd->prim_shape);
+      fd->prim_draw = xrealloc(fd->prim_draw, fd->cap_prims * sizeof *fd->prim_draw);
+      uint32_t na = prim.nr_attrs <= TBR_REC_MAX_ATTRIBS ? prim.nr_attrs : TBR_REC_MAX_ATTRIBS;
+      uint32_t shape = (prim.kind & 0xffffu) << 16 | na;
+      uint32_t d = fd->ndraws ? (uint32_t)fd->ndraws - 1 : UINT32_MAX; /* PRIMs follow their DRAW (sim_trace.c) */
+      if (d != UINT32_MAX) {
+        if (fd->draw_shape[d] == UINT32_MAX - 1) fd->draw_shape[d] = shape; /* first primitive */
+        else if (fd->draw_shape[d] != shape) fd->draw_shape[d] = UINT32_MAX; /* mixed */
+      }
+      fd->prim_shape[fd->nprims] = shape;
+      fd->prim_draw[fd->nprims] = d;
       fd->prim_crc[fd->nprims] = tbr_crc32_blocks64(buf, len);
       fd->prim_len[fd->nprims++] = (uint32_t)len;
     } else if (type == TBR_REC_DRAW) {
@@ -98,25 +167,30 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
       GROWP(fd->draw_crc, fd->ndraws, fd->cap_draws);
       fd->draw_len = xrealloc(fd->draw_len, fd->cap_draws * sizeof *fd->draw_len);
       fd->draw_slen = xrealloc(fd->draw_slen, fd->cap_draws * sizeof *fd->draw_slen);
-      /* The Compute CRC unit signs the whole state once per drawcall into the Constant
-       * CRC register; the tile message then carries that CRC and the state length as
-       * one 64-bit subblock, so combining a drawcall into a tile costs one Accumulate
-       * shift instead of one per state subblock (our state block is far larger than
-       * the paper's 16 constants, sec. III-F). */
-      uint8_t blk[8];
-      put32(blk, tbr_crc32_blocks64(dbuf, len));
-      put32(blk + 4, (uint32_t)len);
-      fd->draw_crc[fd->ndraws] = tbr_crc32_blocks64(blk, 8);
+      fd->draw_shape = xrealloc(fd->draw_shape, fd->cap_draws * sizeof *fd->draw_shape);
+      scrc = xrealloc(scrc, fd->cap_draws * sizeof *scrc);
+      /* The Compute CRC unit signs the whole state once per drawcall, when the Command
+       * Processor issues it, into a Constant CRC register; the tile message carries that
+       * CRC and the state length as one 64-bit subblock, so combining a drawcall into a
+       * tile costs one Accumulate step instead of one per state subblock (our state block
+       * is far larger than the paper's 16 constants, sec. III-F). finish_blocks. */
+      fd->draw_ssign = xrealloc(fd->draw_ssign, fd->cap_draws * sizeof *fd->draw_ssign);
+      scrc[fd->ndraws] = tbr_crc32_blocks64(dbuf, len);
       fd->draw_slen[fd->ndraws] = (uint32_t)len;
+      fd->draw_ssign[fd->ndraws] = state_sign_cost(dbuf, len, pbuf, plen);
+      if (len > plen) pbuf = xrealloc(pbuf, len);
+      memcpy(pbuf, dbuf, len);
+      plen = len;
+      fd->draw_shape[fd->ndraws] = UINT32_MAX - 1; /* no primitive yet */
       fd->draw_len[fd->ndraws++] = 8;
     } else if (type == TBR_REC_RESOURCE) {
       tbr_rec_resource res;
-      if (tbr_rec_resource_decode(p, n, &res)) { snprintf(err, errlen, "signature unit: bad RESOURCE record"); free(dbuf); free(rid); free(uid); return -1; }
+      if (tbr_rec_resource_decode(p, n, &res)) { snprintf(err, errlen, "signature unit: bad RESOURCE record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
       GROWP(rid, nres, cres);
       rid[nres++] = ((uint64_t)res.id << 32) | (res.target == 0 /* PIPE_BUFFER */);
     } else if (type == TBR_REC_UPLOAD) {
       tbr_rec_upload up;
-      if (tbr_rec_upload_decode(p, n, &up)) { snprintf(err, errlen, "signature unit: bad UPLOAD record"); free(dbuf); free(rid); free(uid); return -1; }
+      if (tbr_rec_upload_decode(p, n, &up)) { snprintf(err, errlen, "signature unit: bad UPLOAD record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
       bool clear_write = zs_clear_pending && up.resource_id == zsbuf.resource_id && up.level == zsbuf.level &&
                          up.box[0] == 0 && up.box[1] == 0 && (uint32_t)up.box[3] == zsbuf.width &&
                          (uint32_t)up.box[4] == zsbuf.height;
@@ -126,7 +200,7 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
       uid[nup++] = up.resource_id;
     } else if (type == TBR_REC_SHADER_CREATE) {
       tbr_rec_shader sc;
-      if (tbr_rec_shader_create_decode(p, n, &sc)) { snprintf(err, errlen, "signature unit: bad SHADER_CREATE record"); free(dbuf); free(rid); free(uid); return -1; }
+      if (tbr_rec_shader_create_decode(p, n, &sc)) { snprintf(err, errlen, "signature unit: bad SHADER_CREATE record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
       if (sc.internal) fd->internal_shader_creates++;
       else fd->shader_creates++;
     }
@@ -146,7 +220,10 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   free(rid);
   free(uid);
   free(dbuf);
-  if (rc < 0) { snprintf(err, errlen, "signature unit: %s", tbr_trace_reader_error(r)); return -1; }
+  free(pbuf);
+  if (rc < 0) { free(scrc); snprintf(err, errlen, "signature unit: %s", tbr_trace_reader_error(r)); return -1; }
+  finish_blocks(fd, scrc);
+  free(scrc);
   return 0;
 }
 
@@ -203,11 +280,16 @@ void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy
 {
   memset(u, 0, sizeof *u);
   u->cps = cps; u->combine = combine; u->aps = aps; u->ccy = ccy; u->ot_cap = ot_cap ? ot_cap : 1;
+  /* The unit holds the attributes of the primitives it has not finished. Every such
+   * primitive has a tile in the OT queue, except the one the PLB is still pushing and the
+   * one being combined after its last pop: ot_cap + 2 entries never fill before the OT
+   * queue does, so the OT queue stays the only stall (sec. V). */
+  u->jcap = u->ot_cap + 2;
+  u->jobs = xrealloc(NULL, u->jcap * sizeof *u->jobs);
   u->ot = xrealloc(NULL, u->ot_cap * sizeof *u->ot);
-  u->last_draw_accepted = UINT32_MAX;
   u->compute_sb = tbr_stats_counter(st, "re.su.compute_subblocks", "64-bit subblocks signed by the Compute CRC unit (8 LUT reads each)");
   u->acc_sb = tbr_stats_counter(st, "re.su.accumulate_shifts", "64-bit shift steps of the iterative Accumulate CRC unit (Algorithm 3)");
-  u->combines = tbr_stats_counter(st, "re.su.combines", "GF(2) multiplies of the combine Accumulate CRC unit (one per block combined into a tile)");
+  u->combines = tbr_stats_counter(st, "re.su.combines", "GF(2) multiplies of the combine Accumulate CRC unit (one per OT entry, one per primitive to fold in the constants)");
   u->ot_push = tbr_stats_counter(st, "re.su.ot_pushes", "Overlapped-Tiles queue writes (tile ids from the Polygon List Builder)");
   u->ot_pop = tbr_stats_counter(st, "re.su.ot_pops", "Overlapped-Tiles queue reads");
   u->bm_read = tbr_stats_counter(st, "re.su.bitmap_reads", "constants bitmap reads (one per OT entry)");
@@ -217,19 +299,25 @@ void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy
   u->sb_write = tbr_stats_counter(st, "re.su.sigbuf_writes", "Signature Buffer writes (accumulated tile signatures)");
   u->const_comb = tbr_stats_counter(st, "re.su.constant_combines", "drawcall constant CRCs combined into a tile signature");
   u->busy = tbr_stats_counter(st, "re.su.busy_cycles", "cycles the Compute or Accumulate CRC unit worked");
-  u->ot_stall = tbr_stats_counter(st, "re.su.plb_stall_cycles", "Polygon List Builder cycles stalled by the Signature Unit (OT queue full or CRC register busy)");
+  u->ot_stall = tbr_stats_counter(st, "re.su.plb_stall_cycles", "Polygon List Builder cycles stalled by the Signature Unit: Overlapped-Tiles queue full (the paper's only stall, sec. V)");
+  u->buf_stall = tbr_stats_counter(st, "re.su.prim_buffer_stall_cycles", "Polygon List Builder cycles stalled because the Signature Unit's primitive attribute buffer was full (sized never to fill first: expected 0)");
   u->prims = tbr_stats_counter(st, "re.su.primitives", "primitives signed");
   u->cmp = tbr_stats_counter(st, "re.compares", "tile signature comparisons at tile dispatch");
+  u->const_regs = tbr_stats_average(st, "re.su.constant_registers", "Constant CRC registers in use when a drawcall is issued (drawcalls whose primitives are not all combined yet; the max is the registers needed)");
 }
 
 void su_free(sig_unit *u)
 {
   free(u->ot);
+  free(u->jobs);
   free(u->bitmap);
+  free(u->dcyc);
+  free(u->dprims);
   memset(u, 0, sizeof *u);
 }
 
-void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles)
+void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles,
+                   uint32_t first_draw, uint32_t ndraws)
 {
   u->on = on;
   u->frame = f;
@@ -237,98 +325,151 @@ void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data
   u->jhead = u->jcount = 0;
   u->ot_head = u->ot_count = 0;
   u->acc_left = 0; u->acc_busy = false;
-  u->last_draw_accepted = UINT32_MAX;
+  u->const_live = 0;
+  u->first_draw = first_draw;
+  u->dissued = u->dsigned = 0;
   if (ntiles > u->nbitmap) { u->bitmap = xrealloc(u->bitmap, ntiles * sizeof *u->bitmap); u->nbitmap = ntiles; }
   memset(u->bitmap, 0, u->nbitmap * sizeof *u->bitmap);
+  if (ndraws > u->ndcap) {
+    u->dcyc = xrealloc(u->dcyc, ndraws * sizeof *u->dcyc);
+    u->dprims = xrealloc(u->dprims, ndraws * sizeof *u->dprims);
+    u->ndcap = ndraws;
+  }
+  for (uint32_t k = 0; k < ndraws; k++) { u->dprims[k] = f->draws[first_draw + k].nprims; u->dcyc[k] = 0; }
 }
 
 static uint32_t sb8(uint32_t len) { return (len + 7) / 8; }
 
-bool su_can_accept(const sig_unit *u) { return !u->on || u->jcount < 2; }
+/* A draw's Constant CRC register is free once it is signed and all its primitives are
+ * combined or dropped. */
+static void draw_retire_prim(sig_unit *u, uint32_t draw)
+{
+  uint32_t k = draw - u->first_draw;
+  if (k >= u->ndcap || !u->dprims[k]) return;
+  if (--u->dprims[k] == 0 && k < u->dissued) u->const_live--;
+}
+
+void su_draw_issue(sig_unit *u, uint32_t draw)
+{
+  if (!u->on) return;
+  uint32_t k = draw - u->first_draw;
+  if (k != u->dissued || k >= u->ndcap) return; /* in order, once */
+  /* sec. III-F: new constants clear the bitmap and are signed into a Constant CRC
+   * register: the changed part of the state block (state_sign_cost), its shape subblock
+   * and the {CRC, length} subblock the tiles combine. */
+  uint32_t sbs = u->fd->draw_ssign[draw] + 2; /* + shape + {CRC, length} */
+  tbr_stat_inc(u->bm_clear);
+  tbr_stat_add(u->compute_sb, sbs);
+  u->dcyc[k] = sbs * u->cps;
+  u->dissued++;
+  if (u->dprims[k]) u->const_live++;
+  tbr_stat_sample(u->const_regs, u->const_live);
+}
+
+bool su_can_accept(sig_unit *u)
+{
+  if (!u->on || u->jcount < u->jcap) return true;
+  tbr_stat_inc(u->buf_stall);
+  return false;
+}
 
 void su_accept(sig_unit *u, uint32_t prim, uint32_t ntiles)
 {
   if (!u->on) return;
-  su_job *j = &u->jobs[(u->jhead + u->jcount++) % 2];
-  j->prim = prim;
-  j->draw = u->frame->prims[prim].draw;
-  j->ntiles = ntiles;
-  j->done = 0;
   uint32_t sbs = sb8(u->fd->prim_len[prim]);
-  if (j->draw != u->last_draw_accepted) { /* new constants: sign them first, clear the bitmap */
-    sbs += sb8(u->fd->draw_slen[j->draw]) + 1; /* state, then its 8-byte {CRC, length} block */
-    u->last_draw_accepted = j->draw;
-    tbr_stat_inc(u->bm_clear);
-  }
   tbr_stat_add(u->compute_sb, sbs);
   tbr_stat_inc(u->prims);
-  j->compute_left = sbs * u->cps;
+  /* combine unit: one more multiply folds the Constant CRC in front of the primitive,
+   * {x^(c+p), CRC_C * x^p ^ CRC_P} (c = 64 bits), so a tile that still lacks the
+   * drawcall's constants also takes a single multiply (docs/techniques.md). */
+  uint32_t extra = u->combine ? u->ccy : 0;
+  if (u->combine) tbr_stat_inc(u->combines);
+  u->jobs[(u->jhead + u->jcount++) % u->jcap] = (su_job){.prim = prim, .compute_left = sbs * u->cps + extra, .ntiles = ntiles};
 }
 
-bool su_ot_push(sig_unit *u, uint32_t tile)
+void su_prim_dropped(sig_unit *u, uint32_t prim)
 {
-  if (!u->on) return true;
-  if (u->ot_count == u->ot_cap) { tbr_stat_inc(u->ot_stall); return false; }
+  if (u->on) draw_retire_prim(u, u->frame->prims[prim].draw);
+}
+
+bool su_ot_has_room(sig_unit *u)
+{
+  if (!u->on || u->ot_count < u->ot_cap) return true;
+  tbr_stat_inc(u->ot_stall);
+  return false;
+}
+
+void su_ot_push(sig_unit *u, uint32_t tile)
+{
+  if (!u->on) return;
   u->ot[(u->ot_head + u->ot_count++) % u->ot_cap] = tile;
   tbr_stat_inc(u->ot_push);
-  return true;
 }
 
 void su_tick(sig_unit *u)
 {
-  if (!u->on || !u->jcount) return;
+  if (!u->on || (!u->jcount && u->dsigned == u->dissued)) return;
   bool worked = false;
-  /* Compute CRC: the oldest job not yet signed. */
-  for (uint32_t k = 0; k < u->jcount; k++) {
-    su_job *j = &u->jobs[(u->jhead + k) % 2];
-    if (j->compute_left) { j->compute_left--; worked = true; break; }
+  /* Compute CRC: the oldest primitive not yet signed, else the oldest drawcall. */
+  uint32_t k = 0;
+  while (k < u->jcount && !u->jobs[(u->jhead + k) % u->jcap].compute_left) k++;
+  if (k < u->jcount) {
+    u->jobs[(u->jhead + k) % u->jcap].compute_left--;
+    worked = true;
+  } else if (u->dsigned < u->dissued) {
+    if (u->dcyc[u->dsigned]) { u->dcyc[u->dsigned]--; worked = true; }
+    if (!u->dcyc[u->dsigned]) u->dsigned++;
   }
-  /* Accumulate CRC: the head job's tiles, once its Primitive CRC is ready. */
-  su_job *h = &u->jobs[u->jhead];
-  if (u->acc_busy) {
+  /* Accumulate CRC: the oldest primitive's tiles, once it and its constants are signed. */
+  su_job *h = u->jcount ? &u->jobs[u->jhead] : NULL;
+  uint32_t draw = h ? u->frame->prims[h->prim].draw : 0;
+  bool ready = h && !h->compute_left && draw - u->first_draw < u->dsigned;
+  if (h && u->acc_busy) {
     worked = true;
     if (--u->acc_left == 0) {
       u->acc_busy = false;
       h->done++;
       tbr_stat_inc(u->sb_write);
     }
-  } else if (!h->compute_left && h->done < h->ntiles && u->ot_count) {
+  } else if (ready && h->done < h->ntiles && u->ot_count) {
     uint32_t t = u->ot[u->ot_head];
     u->ot_head = (u->ot_head + 1) % u->ot_cap;
     u->ot_count--;
     tbr_stat_inc(u->ot_pop);
     tbr_stat_inc(u->bm_read);
     tbr_stat_inc(u->sb_read);
-    uint32_t n = sb8(u->fd->prim_len[h->prim]), blocks = 1;
-    if (t < u->nbitmap && u->bitmap[t] != h->draw + 1) { /* constants not yet in this tile */
-      u->bitmap[t] = h->draw + 1;
-      n += sb8(u->fd->draw_len[h->draw]);
-      blocks++;
+    uint32_t n = sb8(u->fd->prim_len[h->prim]);
+    if (t < u->nbitmap && u->bitmap[t] != draw + 1) { /* constants not yet in this tile */
+      u->bitmap[t] = draw + 1;
+      n += sb8(u->fd->draw_len[draw]);
       tbr_stat_inc(u->bm_write);
       tbr_stat_inc(u->const_comb);
     }
     if (u->combine) {
-      /* The Compute CRC unit has built the block's shift operator x^(64 n) mod P (one
-       * Shift step per subblock, in parallel with Algorithm 2): each combine is one
-       * multiplication, independent of the block length (zlib crc32_combine_op). */
-      tbr_stat_add(u->combines, blocks);
-      u->acc_left = blocks * u->ccy;
+      /* The Compute CRC unit has built the shift operator of the primitive's block (and
+       * of constants + primitive) in parallel with Algorithm 2: whatever the block
+       * lengths, one multiplication per entry (zlib crc32_combine_op). */
+      tbr_stat_inc(u->combines);
+      u->acc_left = u->ccy;
     } else {
       /* Algorithm 3: one 64-bit Shift step per subblock of the combined blocks. */
       tbr_stat_add(u->acc_sb, n);
       u->acc_left = n * u->aps;
     }
-    if (u->acc_left) { u->acc_busy = true; worked = true; }
+    /* the pop's cycle is the combine's first: an entry per re.combine_cycles */
+    if (u->acc_left) { u->acc_left--; worked = true; }
+    if (u->acc_left) u->acc_busy = true;
     else { h->done++; tbr_stat_inc(u->sb_write); }
   }
-  if (!h->compute_left && h->done == h->ntiles && !u->acc_busy) {
-    u->jhead = (u->jhead + 1) % 2;
+  if (ready && h->done == h->ntiles && !u->acc_busy) {
+    draw_retire_prim(u, draw);
+    u->jhead = (u->jhead + 1) % u->jcap;
     u->jcount--;
   }
   if (worked) { tbr_stat_inc(u->busy); u->progress++; }
 }
 
-bool su_idle(const sig_unit *u) { return !u->on || (!u->jcount && !u->ot_count); }
+bool su_idle(const sig_unit *u) { return !u->on || (!u->jcount && !u->ot_count && u->dsigned == u->dissued); }
 
 /* ---------------- functional tile signature ---------------- */
 

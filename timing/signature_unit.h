@@ -28,8 +28,11 @@
 typedef struct {
   uint32_t *prim_crc, *prim_len; /* per frame prim (sim_frame.prims order): block CRC, bytes */
   uint32_t *draw_crc, *draw_len; /* per frame draw: CRC / bytes of its block in the tile message */
-  uint32_t *draw_slen;           /* per frame draw: bytes of its state (Compute CRC work) */
+  uint32_t *draw_slen;           /* per frame draw: bytes of its state (+ shape subblock) */
+  uint32_t *draw_ssign;          /* per frame draw: state subblocks the Compute CRC unit signs */
+  uint32_t *prim_shape, *prim_draw, *draw_shape; /* scan scratch: kind << 16 | nr_attrs; owning draw */
   size_t nprims, ndraws, cap_prims, cap_draws;
+  uint64_t prims_with_header; /* primitives of draws with mixed kinds/attribute counts */
   /* RE disable rule (sec. III-E, docs/techniques.md): `uploads` = UPLOADs to non-buffer
    * resources (textures), `shader_creates` = application SHADER_CREATEs; both disable RE.
    * Buffer uploads and Mesa-internal shader creations do not (counted for the stats). */
@@ -41,8 +44,10 @@ typedef struct {
 void su_frame_data_free(su_frame_data *fd);
 /* Reads the current frame's records of r (after tbr_trace_reader_next_frame). 0 or -1. */
 int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errlen);
-/* Serialized blocks (exposed for the tests: the CRC of the block equals zlib's crc32). */
-size_t su_prim_block(const tbr_rec_prim *p, uint8_t *out, size_t cap);
+/* Attribute block of a primitive (exposed for the tests: its CRC equals zlib's crc32):
+ * with_header prepends the 8-byte {kind, nr_attrs} header, needed only when the draw's
+ * state does not fix them (see su_frame_scan). Returns the length, 0 if cap is short. */
+size_t su_prim_block(const tbr_rec_prim *p, bool with_header, uint8_t *out, size_t cap);
 
 /* ---- Signature Buffer: slot 0 = frame N-2, 1 = N-1, 2 = current ---- */
 typedef struct {
@@ -61,35 +66,56 @@ void sigbuf_begin(sig_buffer *b, uint32_t target, uint32_t ntiles);
 /* Reference slot to compare with, or NULL (no valid frame that last wrote this target). */
 const sig_slot *sigbuf_ref(const sig_buffer *b);
 
-/* ---- Signature Unit timing ---- */
+/* ---- Signature Unit timing (sec. III-F, Fig. 7) ----
+ * Compute CRC unit: a drawcall's constants/state arrive when the Command Processor issues
+ * the draw (su_draw_issue) and are signed while its vertices are fetched and shaded; a
+ * primitive's attributes arrive when the Polygon List Builder takes it (su_accept).
+ * Primitives go first (the OT queue waits for them), drawcalls in the unit's idle
+ * cycles; both in order. The Accumulate CRC unit retires the primitives in order, one
+ * Overlapped-Tiles queue entry at a time, once the primitive and its drawcall's
+ * constants are signed. */
 typedef struct {
-  uint32_t prim, draw, ntiles, done, compute_left;
+  uint32_t prim;         /* frame primitive index */
+  uint32_t compute_left; /* Compute CRC cycles still to go */
+  uint32_t ntiles, done; /* tiles overlapped / combined into their signatures */
 } su_job;
 
 typedef struct sig_unit {
   bool on;                 /* re.enabled and the frame is signable */
   bool combine;            /* re.accumulate_unit = combine (else iterative, Algorithm 3) */
   uint32_t cps, aps, ccy, ot_cap;
-  su_job jobs[2]; uint32_t jhead, jcount; /* Primitive CRC register + one in computation */
+  su_job *jobs; uint32_t jhead, jcount, jcap; /* primitives in the unit (attribute buffer, ring) */
   uint32_t *ot; uint32_t ot_head, ot_count;
   uint32_t acc_left; bool acc_busy;
   uint64_t progress; /* cycles that did CRC work (deadlock watchdog, gpu.c) */
-  uint32_t last_draw_accepted;
+  /* per draw of the pass (index - first_draw): Compute cycles left for its constants,
+   * primitives not yet retired; drawcalls issued / signed (in order) */
+  uint32_t *dcyc, *dprims, ndcap, dissued, dsigned, first_draw;
+  uint32_t const_live;     /* Constant CRC registers in use */
   uint32_t *bitmap; uint32_t nbitmap; /* per tile: draw+1 whose constants are combined */
   const su_frame_data *fd;
   const sim_frame *frame;
   tbr_stat *compute_sb, *acc_sb, *combines, *ot_push, *ot_pop, *bm_read, *bm_write, *bm_clear, *sb_read, *sb_write,
-      *const_comb, *busy, *ot_stall, *prims, *cmp;
+      *const_comb, *busy, *ot_stall, *buf_stall, *prims, *cmp, *const_regs;
 } sig_unit;
 
 /* cps: Compute CRC cycles per subblock; combine/aps/ccy: Accumulate CRC unit kind and its
  * cycles per shift step (iterative) or per combine (combine); ot_cap: OT queue entries. */
 void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy, uint32_t ot_cap, tbr_stats *st);
 void su_free(sig_unit *u);
-void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles);
-bool su_can_accept(const sig_unit *u);
+/* first_draw, ndraws: the pass's draws (frame draw indices). */
+void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles,
+                   uint32_t first_draw, uint32_t ndraws);
+/* Command Processor issues frame draw `draw`: its constants/state enter the Compute CRC unit. */
+void su_draw_issue(sig_unit *u, uint32_t draw);
+/* PLB: can the unit take a primitive (attribute buffer not full)? Counts the stall if not. */
+bool su_can_accept(sig_unit *u);
 void su_accept(sig_unit *u, uint32_t prim, uint32_t ntiles);
-bool su_ot_push(sig_unit *u, uint32_t tile);
+/* PLB dropped a culled primitive (never signed). */
+void su_prim_dropped(sig_unit *u, uint32_t prim);
+/* PLB: is there room in the Overlapped-Tiles queue (counts the stall if not)? / push. */
+bool su_ot_has_room(sig_unit *u);
+void su_ot_push(sig_unit *u, uint32_t tile);
 void su_tick(sig_unit *u);
 bool su_idle(const sig_unit *u);
 
