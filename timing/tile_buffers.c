@@ -165,9 +165,8 @@ bool tbr_tile_load_color_rect(tbr_tile_buffers *tb, unsigned cbuf, const tbr_sur
   const unsigned bpp = tbr_format_get_info(s->format)->bytes;
   long x0, y0, x1, y1;
   if (isect(tb, s, x, y, w, h, &x0, &y0, &x1, &y1))
-    for (long sy = y0; sy < y1; sy++)
-      for (long sx = x0; sx < x1; sx++)
-        tbr_unpack_rgba_float(s->format, spix(s, sx, sy, bpp), cpix(tb, cbuf, sx, sy));
+    for (long sy = y0; sy < y1; sy++) /* rows are contiguous in both */
+      tbr_unpack_rgba_float_row(s->format, spix(s, x0, sy, bpp), (size_t)(x1 - x0), cpix(tb, cbuf, x0, sy));
   return true;
 }
 
@@ -179,9 +178,8 @@ bool tbr_tile_store_color_rect(const tbr_tile_buffers *tb, unsigned cbuf, tbr_su
   const unsigned bpp = tbr_format_get_info(s->format)->bytes;
   long x0, y0, x1, y1;
   if (isect(tb, s, x, y, w, h, &x0, &y0, &x1, &y1))
-    for (long sy = y0; sy < y1; sy++)
-      for (long sx = x0; sx < x1; sx++)
-        tbr_pack_rgba_float(s->format, cpix(tb, cbuf, sx, sy), spix(s, sx, sy, bpp));
+    for (long sy = y0; sy < y1; sy++) /* rows are contiguous in both */
+      tbr_pack_rgba_float_row(s->format, cpix(tb, cbuf, x0, sy), (size_t)(x1 - x0), spix(s, x0, sy, bpp));
   return true;
 }
 
