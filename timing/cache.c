@@ -244,12 +244,13 @@ static void count_access(tbr_cache *c, const tbr_mem_msg *m, bool hit) {
   tbr_stat_inc(m->write ? (hit ? c->st.write_hits : c->st.write_misses) : (hit ? c->st.read_hits : c->st.read_misses));
 }
 
-static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
+/* n: cycles this call stands for (stall counters; > 1 only for quiescent cycles). */
+static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now, uint64_t n) {
   uint64_t line = m->addr >> c->line_shift;
   line_t *l = lookup(c, line);
   if (l) {
     if (!m->wb && tbr_memq_full(&c->resp_out)) {
-      tbr_stat_inc(c->st.queue_stalls);
+      tbr_stat_add(c->st.queue_stalls, n);
       return R_STALL;
     }
     l->lru = ++c->stamp;
@@ -266,7 +267,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   mshr_t *ms = find_mshr(c, line);
   if (ms) {
     if (ms->ntargets == c->p.mshr_targets) {
-      tbr_stat_inc(c->st.mshr_target_stalls);
+      tbr_stat_add(c->st.mshr_target_stalls, n);
       return R_STALL;
     }
     ms->targets[ms->ntargets++] =
@@ -279,7 +280,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
     /* full-line write miss: allocate without fetching */
     line_t *nl = install(c, line, now);
     if (!nl) {
-      tbr_stat_inc(c->st.queue_stalls);
+      tbr_stat_add(c->st.queue_stalls, n);
       return R_STALL;
     }
     nl->dirty = true;
@@ -287,11 +288,11 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
     return R_DONE;
   }
   if (c->mshrs_used == c->p.mshrs) {
-    tbr_stat_inc(c->st.mshr_full_stalls);
+    tbr_stat_add(c->st.mshr_full_stalls, n);
     return R_STALL;
   }
   if (tbr_memq_full(&c->miss_out)) {
-    tbr_stat_inc(c->st.queue_stalls);
+    tbr_stat_add(c->st.queue_stalls, n);
     return R_STALL;
   }
   for (uint32_t i = 0; i < c->p.mshrs; i++)
@@ -313,7 +314,32 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   return R_DONE;
 }
 
-void tbr_cache_tick(tbr_cache *c, uint64_t now) {
+/* Would do_request stall on m (no side effects; the same decisions in the same order)? */
+static bool request_stalls(const tbr_cache *c, const tbr_mem_msg *m) {
+  uint64_t line = m->addr >> c->line_shift;
+  if (lookup(c, line)) return !m->wb && tbr_memq_full(&c->resp_out);
+  const mshr_t *ms = NULL;
+  for (uint32_t i = 0; i < c->p.mshrs && !ms; i++)
+    if (c->mshr[i].used && c->mshr[i].line == line) ms = &c->mshr[i];
+  if (ms) return ms->ntargets == c->p.mshr_targets;
+  if (m->wb) {
+    const line_t *v = victim(c, line);
+    return v->valid && v->dirty && tbr_memq_full(&c->miss_out);
+  }
+  return c->mshrs_used == c->p.mshrs || tbr_memq_full(&c->miss_out);
+}
+
+uint64_t tbr_cache_next_event(const tbr_cache *c, uint64_t now) {
+  uint64_t fill = tbr_memq_head_ready(&c->fill_in); /* a fill (or its stall) is an event */
+  if (fill <= now) return now;
+  uint64_t req = tbr_memq_head_ready(&c->req_in);
+  if (req <= now) return request_stalls(c, &c->req_in.buf[c->req_in.head]) ? fill : now;
+  return req < fill ? req : fill;
+}
+
+void tbr_cache_tick(tbr_cache *c, uint64_t now) { tbr_cache_tick_n(c, now, 1); }
+
+void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n) {
   /* 1. one fill per cycle (single fill port) */
   const tbr_mem_msg *f = tbr_memq_peek(&c->fill_in, now);
   if (f) {
@@ -322,7 +348,7 @@ void tbr_cache_tick(tbr_cache *c, uint64_t now) {
     } else if (do_fill(c, f, now)) {
       tbr_memq_pop(&c->fill_in);
     } else {
-      tbr_stat_inc(c->st.queue_stalls);
+      tbr_stat_add(c->st.queue_stalls, n);
     }
   }
   /* 2. requests in order, one per bank per cycle */
@@ -331,10 +357,10 @@ void tbr_cache_tick(tbr_cache *c, uint64_t now) {
   while ((m = tbr_memq_peek(&c->req_in, now)) != NULL) {
     uint32_t bank = set_of(c, m->addr >> c->line_shift) & (c->p.banks - 1);
     if (banks_used & (1ull << bank)) {
-      tbr_stat_inc(c->st.bank_conflicts);
+      tbr_stat_add(c->st.bank_conflicts, n);
       break;
     }
-    if (do_request(c, m, now) == R_STALL) break;
+    if (do_request(c, m, now, n) == R_STALL) break;
     banks_used |= 1ull << bank;
     tbr_memq_pop(&c->req_in);
   }

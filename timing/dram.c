@@ -668,6 +668,9 @@ void tbr_dram_gpu_advance(tbr_dram *d, uint64_t g) {
   }
 }
 
+uint64_t tbr_dram_gpu_resp_ready(const tbr_dram *d) { return tbr_memq_head_ready(&d->resp_cdc); }
+bool tbr_dram_gpu_req_full(const tbr_dram *d) { return tbr_memq_full(&d->req_cdc); }
+
 bool tbr_dram_gpu_recv(tbr_dram *d, uint64_t g, tbr_mem_msg *out) {
   const tbr_mem_msg *m = tbr_memq_peek(&d->resp_cdc, g);
   if (!m) return false;

@@ -91,14 +91,30 @@ void sc_wake(shader_core *c, uint32_t slot, uint64_t ready)
   if (ready < c->next_ready) c->next_ready = ready;
 }
 
-void sc_tick(shader_core *c, uint64_t now)
+uint64_t sc_next_event(const shader_core *c, uint64_t now)
 {
-  if (!c->count) { tbr_stat_inc(c->idle); return; }
+  if (!c->count) return UINT64_MAX;
+  return c->next_ready > now ? c->next_ready : now;
+}
+
+uint64_t sc_done_time(const shader_core *c)
+{
+  if (!c->count) return UINT64_MAX;
+  const sc_thread *t = &c->t[c->order[c->head]];
+  return t->remaining ? UINT64_MAX : t->ready;
+}
+
+void sc_tick(shader_core *c, uint64_t now) { sc_tick_n(c, now, 1); }
+
+void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
+{
+  if (!c->count) { tbr_stat_add(c->idle, n); return; }
   /* Fast path (exact): every thread with work waits for its latency (the common case
-   * with lat_alu > 1): nothing can issue this cycle. */
+   * with lat_alu > 1): nothing can issue this cycle (nor in the n - 1 cycles after it:
+   * sc_next_event). */
   if (now < c->next_ready) {
-    tbr_stat_inc(c->stall);
-    if (c->ntexwait && c->ntexwait == c->nwork) tbr_stat_inc(c->tex_stall);
+    tbr_stat_add(c->stall, n);
+    if (c->ntexwait && c->ntexwait == c->nwork) tbr_stat_add(c->tex_stall, n);
     return;
   }
   uint32_t issued = 0;
