@@ -152,6 +152,13 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
       }
       issued++;
       if (!t->remaining && !t->blocked_tex) c->nwork--;
+      if (issued == c->issue_width && k + 1 < c->count) {
+        /* Nothing more can issue this cycle and the rest of the scan would only compute
+         * next_ready: now + 1 is a valid lower bound (this thread and the threads
+         * before it are not ready before then), so stop here. */
+        next = now + 1;
+        break;
+      }
       if (!t->remaining || t->ready == SC_BLOCKED) continue;
     }
     if (t->ready < next) next = t->ready;
