@@ -14,7 +14,8 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
   c->t = calloc(c->threads, sizeof *c->t);
   c->order = calloc(c->threads, sizeof *c->order);
   c->free_slots = calloc(c->threads, sizeof *c->free_slots);
-  if (!c->t || !c->order || !c->free_slots) abort();
+  c->issue_ready = calloc(c->threads, sizeof *c->issue_ready);
+  if (!c->t || !c->order || !c->free_slots || !c->issue_ready) abort();
   c->head = c->count = 0;
   c->nwork = c->ntexwait = 0;
   c->nfree = c->threads;
@@ -41,8 +42,8 @@ void sc_set_latencies(shader_core *c, const uint32_t lat[SC_NCLASS])
 
 void sc_free(shader_core *c)
 {
-  free(c->t); free(c->order); free(c->free_slots);
-  c->t = NULL; c->order = NULL; c->free_slots = NULL;
+  free(c->t); free(c->order); free(c->free_slots); free(c->issue_ready);
+  c->t = NULL; c->order = NULL; c->free_slots = NULL; c->issue_ready = NULL;
 }
 
 bool sc_can_accept(const shader_core *c) { return c->nfree > 0; }
@@ -53,6 +54,7 @@ static sc_thread *new_thread(shader_core *c, uint32_t token, uint64_t now)
   sc_thread *t = &c->t[s];
   t->token = token;
   t->ready = now + 1; /* dispatch takes a cycle */
+  c->issue_ready[s] = now + 1;
   t->cls = NULL; t->pc = NULL; t->code = 0;
   t->pos = t->ntex = 0;
   t->blocked_tex = false;
@@ -88,6 +90,7 @@ void sc_wake(shader_core *c, uint32_t slot, uint64_t ready)
     if (!t->remaining) c->nwork--; /* its last instruction was the texture access */
   }
   t->ready = ready;
+  c->issue_ready[slot] = t->remaining ? ready : UINT64_MAX;
   if (ready < c->next_ready) c->next_ready = ready;
 }
 
@@ -122,10 +125,11 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
   uint32_t idx = c->head;
   for (uint32_t k = 0; k < c->count; k++) { /* oldest first */
     uint32_t slot = c->order[idx];
-    sc_thread *t = &c->t[slot];
     if (++idx == c->threads) idx = 0;
-    if (!t->remaining) continue;
-    if (issued < c->issue_width && t->ready <= now) {
+    uint64_t r0 = c->issue_ready[slot]; /* the thread's ready cycle, UINT64_MAX without work */
+    if (r0 > now) { if (r0 < next) next = r0; continue; }
+    sc_thread *t = &c->t[slot];
+    {
       if (!t->cls) {
         t->remaining--;
         t->ready = now + c->lat;
@@ -135,6 +139,7 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
         uint64_t fr = c->ifetch ? c->ifetch(c->ifetch_ctx, c, slot, t->code + (uint64_t)t->pc[p] * 16u, now) : 0;
         if (fr) { /* instruction-cache miss: woken by the fill (or retry) */
           t->ready = fr;
+          c->issue_ready[slot] = fr;
           if (fr < next) next = fr;
           continue;
         }
@@ -152,6 +157,7 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
       }
       issued++;
       if (!t->remaining && !t->blocked_tex) c->nwork--;
+      c->issue_ready[slot] = t->remaining ? t->ready : UINT64_MAX;
       if (issued == c->issue_width && k + 1 < c->count) {
         /* Nothing more can issue this cycle and the rest of the scan would only compute
          * next_ready: now + 1 is a valid lower bound (this thread and the threads
