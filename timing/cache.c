@@ -31,7 +31,9 @@ struct tbr_cache {
   tbr_cache_params p;
   uint32_t sets, line_shift;
   line_t *lines; /* sets * ways */
+  uint64_t *key; /* per line: tag + 1 if valid, else 0 (lookups scan only this dense array) */
   mshr_t *mshr;
+  uint64_t *mshr_key; /* per MSHR: line + 1 if used, else 0 */
   uint32_t mshrs_used;
   uint64_t stamp;
   tbr_memq req_in, resp_out, miss_out, fill_in;
@@ -92,8 +94,10 @@ tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err,
   c->sets = (uint32_t)sets;
   while ((1u << c->line_shift) < p->line_bytes) c->line_shift++;
   c->lines = calloc(sets * p->ways, sizeof *c->lines);
+  c->key = calloc(sets * p->ways, sizeof *c->key);
   c->mshr = calloc(p->mshrs, sizeof *c->mshr);
-  if (!c->lines || !c->mshr) abort();
+  c->mshr_key = calloc(p->mshrs, sizeof *c->mshr_key);
+  if (!c->lines || !c->key || !c->mshr || !c->mshr_key) abort();
   for (uint32_t i = 0; i < p->mshrs; i++) {
     c->mshr[i].targets = calloc(p->mshr_targets, sizeof(target_t));
     if (!c->mshr[i].targets) abort();
@@ -131,7 +135,9 @@ void tbr_cache_free(tbr_cache *c) {
   if (!c) return;
   for (uint32_t i = 0; i < c->p.mshrs; i++) free(c->mshr[i].targets);
   free(c->mshr);
+  free(c->mshr_key);
   free(c->lines);
+  free(c->key);
   tbr_memq_free(&c->req_in);
   tbr_memq_free(&c->resp_out);
   tbr_memq_free(&c->miss_out);
@@ -154,9 +160,10 @@ bool tbr_cache_idle(const tbr_cache *c) {
 static uint32_t set_of(const tbr_cache *c, uint64_t line) { return (uint32_t)(line & (c->sets - 1)); }
 
 static line_t *lookup(const tbr_cache *c, uint64_t line) {
-  line_t *s = &c->lines[(size_t)set_of(c, line) * c->p.ways];
+  size_t base = (size_t)set_of(c, line) * c->p.ways;
+  const uint64_t *k = &c->key[base];
   for (uint32_t w = 0; w < c->p.ways; w++)
-    if (s[w].valid && s[w].tag == line) return &s[w];
+    if (k[w] == line + 1) return &c->lines[base + w];
   return NULL;
 }
 
@@ -177,9 +184,9 @@ static line_t *victim(const tbr_cache *c, uint64_t line) {
   return v;
 }
 
-static mshr_t *find_mshr(tbr_cache *c, uint64_t line) {
+static mshr_t *find_mshr(const tbr_cache *c, uint64_t line) {
   for (uint32_t i = 0; i < c->p.mshrs; i++)
-    if (c->mshr[i].used && c->mshr[i].line == line) return &c->mshr[i];
+    if (c->mshr_key[i] == line + 1) return &c->mshr[i];
   return NULL;
 }
 
@@ -197,6 +204,7 @@ static line_t *install(tbr_cache *c, uint64_t line, uint64_t now) {
   v->valid = true;
   v->dirty = false;
   v->tag = line;
+  c->key[v - c->lines] = line + 1;
   v->lru = ++c->stamp;
   return v;
 }
@@ -230,6 +238,7 @@ static bool do_fill(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   tbr_stat_inc(c->st.fills);
   tbr_stat_sample(c->st.miss_latency, (double)(now - ms->allocated));
   ms->used = false;
+  c->mshr_key[ms - c->mshr] = 0;
   ms->ntargets = 0;
   c->mshrs_used--;
   return true;
@@ -302,6 +311,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now, u
     }
   ms->used = true;
   ms->line = line;
+  c->mshr_key[ms - c->mshr] = line + 1;
   ms->allocated = now;
   ms->ntargets = 1;
   ms->targets[0] =
@@ -318,9 +328,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now, u
 static bool request_stalls(const tbr_cache *c, const tbr_mem_msg *m) {
   uint64_t line = m->addr >> c->line_shift;
   if (lookup(c, line)) return !m->wb && tbr_memq_full(&c->resp_out);
-  const mshr_t *ms = NULL;
-  for (uint32_t i = 0; i < c->p.mshrs && !ms; i++)
-    if (c->mshr[i].used && c->mshr[i].line == line) ms = &c->mshr[i];
+  const mshr_t *ms = find_mshr(c, line);
   if (ms) return ms->ntargets == c->p.mshr_targets;
   if (m->wb) {
     const line_t *v = victim(c, line);

@@ -223,8 +223,8 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
   /* Arbiter: one request per port per cycle, round robin, into the L2 request queue;
    * then the auxiliary ports (texture and instruction caches) in their own rotation. */
   tbr_memq *req = tbr_cache_req_in(m->l2);
-  for (int k = 0; k < m->nbase; k++) {
-    int pi = m->base[(m->rr + k) % m->nbase];
+  for (int k = 0, j = m->rr; k < m->nbase; k++, j = j + 1 == m->nbase ? 0 : j + 1) {
+    int pi = m->base[j];
     port *p = &m->ports[pi];
     const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
     if (!q) continue;
@@ -237,10 +237,10 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
     tbr_stat_inc(c.write ? p->writes : p->reads);
     tbr_stat_add(p->bytes, m->line);
   }
-  m->rr = m->nbase ? (int)((m->rr + n) % (uint64_t)m->nbase) : 0;
+  m->rr = !m->nbase ? 0 : n == 1 ? (m->rr + 1 == m->nbase ? 0 : m->rr + 1) : (int)((m->rr + n) % (uint64_t)m->nbase);
   if (m->naux) {
-    for (int k = 0; k < m->naux; k++) {
-      int pi = m->aux[(m->rr_aux + k) % m->naux];
+    for (int k = 0, j = m->rr_aux; k < m->naux; k++, j = j + 1 == m->naux ? 0 : j + 1) {
+      int pi = m->aux[j];
       port *p = &m->ports[pi];
       const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
       if (!q) continue;
@@ -253,7 +253,7 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
       tbr_stat_inc(c.write ? p->writes : p->reads);
       tbr_stat_add(p->bytes, m->line);
     }
-    m->rr_aux = (int)((m->rr_aux + n) % (uint64_t)m->naux);
+    m->rr_aux = n == 1 ? (m->rr_aux + 1 == m->naux ? 0 : m->rr_aux + 1) : (int)((m->rr_aux + n) % (uint64_t)m->naux);
   }
   tbr_cache_tick_n(m->l2, now, n);
 }

@@ -377,7 +377,8 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         texel_memo memo = {0};
         for (uint32_t k = 0; k < fe.n_texels; k++) {
           GROW(f->lines, f->nlines, f->cap_lines);
-          f->lines[f->nlines++] = texel_addr(rr, base, &tx[k], &memo) / g_tline * g_tline;
+          uint64_t a = texel_addr(rr, base, &tx[k], &memo);
+          f->lines[f->nlines++] = (g_tline & (g_tline - 1)) ? a / g_tline * g_tline : a & ~(uint64_t)(g_tline - 1);
         }
         uint64_t *fl = f->lines + sf->first_line;
         size_t nl = f->nlines - sf->first_line, u = 0;
