@@ -367,20 +367,20 @@ static uint64_t geometry_phase_next_event(const gpu *g)
 {
   uint64_t now = g->now, ne = UINT64_MAX;
   if (g->su.on && g->su.jcount) return now; /* Signature Unit computing */
-  GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
-  GPU_EVENT_AT(ne, now, plb_next_event(g));
   GPU_EVENT_AT(ne, now, geometry_next_event(g));
+  GPU_EVENT_AT(ne, now, plb_next_event(g));
   GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[0]));
+  GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
   return ne;
 }
 
 static uint64_t raster_phase_next_event(const gpu *g)
 {
   uint64_t now = g->now, ne = UINT64_MAX;
-  GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
-  GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[g->nicu - 1]));
   for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(g, &g->ru[i]));
   GPU_EVENT_AT(ne, now, tf_next_event(g));
+  GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[g->nicu - 1]));
+  GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
   return ne;
 }
 
@@ -392,6 +392,24 @@ static uint64_t span(const gpu *g, uint64_t next_event, uint64_t limit)
   if (next_event <= g->now + 1) return 1;
   uint64_t n = next_event - g->now;
   return n > SKIP_MAX_SPAN ? SKIP_MAX_SPAN : n;
+}
+
+/* The span of the next iteration. Asking every unit for its next event costs time in
+ * busy stretches, where the answer is "now" cycle after cycle: after each such answer
+ * the next question waits 1, 2, 4, then 4 cycles (each of those cycles is simply
+ * ticked, which is always exact); a skipped span resets this. */
+#define PROBE_GAP_MAX 4u
+static uint64_t next_span(gpu *g, bool raster, uint64_t limit)
+{
+  if (!g->skip_idle) return 1;
+  if (g->probe_wait) { g->probe_wait--; return 1; }
+  uint64_t n = span(g, raster ? raster_phase_next_event(g) : geometry_phase_next_event(g), limit);
+  if (n > 1) g->probe_gap = 0;
+  else {
+    g->probe_gap = g->probe_gap ? (g->probe_gap * 2 > PROBE_GAP_MAX ? PROBE_GAP_MAX : g->probe_gap * 2) : 1;
+    g->probe_wait = g->probe_gap;
+  }
+  return n;
 }
 
 /* Monotonic count of geometry + tiling phase events that moved work forward. */
@@ -430,7 +448,7 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   uint64_t progress = geometry_progress(g);
   while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache) &&
            icache_idle(&g->icu[0]))) {
-    g->ncyc = g->skip_idle ? span(g, geometry_phase_next_event(g), idle_since + WATCHDOG_CYCLES + 1) : 1;
+    g->ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
     memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
     su_tick(&g->su);
     plb_tick(g);
@@ -471,7 +489,7 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
     bool done = tf_done(g) && memsys_idle(g->mem) && icache_idle(&g->icu[g->nicu - 1]);
     for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
     if (done) break;
-    g->ncyc = g->skip_idle ? span(g, raster_phase_next_event(g), rstart + raster_limit + 1) : 1;
+    g->ncyc = next_span(g, true, rstart + raster_limit + 1);
     memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
     icache_tick(g, &g->icu[g->nicu - 1]);
     for (uint32_t i = 0; i < g->nru; i++) {

@@ -195,6 +195,7 @@ struct gpu {
   uint64_t ncyc;
   bool skip_idle;              /* false: tick every cycle (tbr-sim --no-skip) */
   uint64_t skipped_cycles;     /* cycles simulated as part of a quiescent span (not a statistic) */
+  uint32_t probe_gap, probe_wait; /* busy: the next events are asked only every probe_gap cycles */
   unsigned tile_w, tile_h, tiles_x, tiles_y;
   geometry_unit geo;
   plb_unit plb;

@@ -14,8 +14,9 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
   c->t = calloc(c->threads, sizeof *c->t);
   c->order = calloc(c->threads, sizeof *c->order);
   c->free_slots = calloc(c->threads, sizeof *c->free_slots);
-  c->issue_ready = calloc(c->threads, sizeof *c->issue_ready);
-  if (!c->t || !c->order || !c->free_slots || !c->issue_ready) abort();
+  c->pos_ready = calloc(c->threads, sizeof *c->pos_ready);
+  c->pos_of = calloc(c->threads, sizeof *c->pos_of);
+  if (!c->t || !c->order || !c->free_slots || !c->pos_ready || !c->pos_of) abort();
   c->head = c->count = 0;
   c->nwork = c->ntexwait = 0;
   c->nfree = c->threads;
@@ -42,8 +43,8 @@ void sc_set_latencies(shader_core *c, const uint32_t lat[SC_NCLASS])
 
 void sc_free(shader_core *c)
 {
-  free(c->t); free(c->order); free(c->free_slots); free(c->issue_ready);
-  c->t = NULL; c->order = NULL; c->free_slots = NULL; c->issue_ready = NULL;
+  free(c->t); free(c->order); free(c->free_slots); free(c->pos_ready); free(c->pos_of);
+  c->t = NULL; c->order = NULL; c->free_slots = NULL; c->pos_ready = NULL; c->pos_of = NULL;
 }
 
 bool sc_can_accept(const shader_core *c) { return c->nfree > 0; }
@@ -54,12 +55,15 @@ static sc_thread *new_thread(shader_core *c, uint32_t token, uint64_t now)
   sc_thread *t = &c->t[s];
   t->token = token;
   t->ready = now + 1; /* dispatch takes a cycle */
-  c->issue_ready[s] = now + 1;
+
   t->cls = NULL; t->pc = NULL; t->code = 0;
   t->pos = t->ntex = 0;
   t->blocked_tex = false;
   if (now + 1 < c->next_ready || c->count == 0) c->next_ready = now + 1;
-  c->order[(c->head + c->count) % c->threads] = s;
+  uint32_t pos = (c->head + c->count) % c->threads;
+  c->order[pos] = s;
+  c->pos_of[s] = pos;
+  c->pos_ready[pos] = now + 1;
   c->count++;
   c->nwork++;
   return t;
@@ -90,7 +94,7 @@ void sc_wake(shader_core *c, uint32_t slot, uint64_t ready)
     if (!t->remaining) c->nwork--; /* its last instruction was the texture access */
   }
   t->ready = ready;
-  c->issue_ready[slot] = t->remaining ? ready : UINT64_MAX;
+  c->pos_ready[c->pos_of[slot]] = t->remaining ? ready : UINT64_MAX;
   if (ready < c->next_ready) c->next_ready = ready;
 }
 
@@ -124,10 +128,11 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
   uint64_t next = UINT64_MAX;
   uint32_t idx = c->head;
   for (uint32_t k = 0; k < c->count; k++) { /* oldest first */
-    uint32_t slot = c->order[idx];
+    uint32_t pos = idx;
     if (++idx == c->threads) idx = 0;
-    uint64_t r0 = c->issue_ready[slot]; /* the thread's ready cycle, UINT64_MAX without work */
+    uint64_t r0 = c->pos_ready[pos]; /* the thread's ready cycle, UINT64_MAX without work */
     if (r0 > now) { if (r0 < next) next = r0; continue; }
+    uint32_t slot = c->order[pos];
     sc_thread *t = &c->t[slot];
     {
       if (!t->cls) {
@@ -139,7 +144,7 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
         uint64_t fr = c->ifetch ? c->ifetch(c->ifetch_ctx, c, slot, t->code + (uint64_t)t->pc[p] * 16u, now) : 0;
         if (fr) { /* instruction-cache miss: woken by the fill (or retry) */
           t->ready = fr;
-          c->issue_ready[slot] = fr;
+          c->pos_ready[pos] = fr;
           if (fr < next) next = fr;
           continue;
         }
@@ -157,7 +162,7 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
       }
       issued++;
       if (!t->remaining && !t->blocked_tex) c->nwork--;
-      c->issue_ready[slot] = t->remaining ? t->ready : UINT64_MAX;
+      c->pos_ready[pos] = t->remaining ? t->ready : UINT64_MAX;
       if (issued == c->issue_width && k + 1 < c->count) {
         /* Nothing more can issue this cycle and the rest of the scan would only compute
          * next_ready: now + 1 is a valid lower bound (this thread and the threads

@@ -49,9 +49,10 @@ struct shader_core {
   uint32_t *order; /* thread slots in dispatch order (ring) */
   uint32_t head, count;
   uint32_t *free_slots, nfree;
-  uint64_t *issue_ready; /* per slot: the thread's ready cycle if it has instructions left,
-                          * else UINT64_MAX (kept with sc_thread.ready; the issue scan reads
-                          * only this dense array) */
+  uint64_t *pos_ready; /* per position in `order`: that thread's ready cycle if it has
+                        * instructions left, else UINT64_MAX (kept with sc_thread.ready; the
+                        * issue scan reads only this array, in dispatch order) */
+  uint32_t *pos_of;     /* slot -> its position in `order` */
   uint32_t nwork, ntexwait; /* threads with instructions left; of them blocked on a texture */
   uint64_t next_ready; /* no resident thread with work is ready before this cycle (a lower bound) */
   sc_tex_fn tex; void *tex_ctx;
