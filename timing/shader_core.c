@@ -128,10 +128,20 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
   uint64_t next = UINT64_MAX;
   uint32_t idx = c->head;
   for (uint32_t k = 0; k < c->count; k++) { /* oldest first */
+    /* tight scan (no wrap test inside) to the next thread ready by now; the others only
+     * lower `next` (pos_ready: the thread's ready cycle, UINT64_MAX without work) */
+    uint32_t lim = c->threads - idx < c->count - k ? c->threads - idx : c->count - k, j = 0;
+    const uint64_t *pr = c->pos_ready + idx;
+    while (j < lim && pr[j] > now) {
+      if (pr[j] < next) next = pr[j];
+      j++;
+    }
+    k += j;
+    idx += j;
+    if (idx == c->threads) idx = 0;
+    if (j == lim) { k--; continue; } /* segment done (end of the ring or of the threads) */
     uint32_t pos = idx;
     if (++idx == c->threads) idx = 0;
-    uint64_t r0 = c->pos_ready[pos]; /* the thread's ready cycle, UINT64_MAX without work */
-    if (r0 > now) { if (r0 < next) next = r0; continue; }
     uint32_t slot = c->order[pos];
     sc_thread *t = &c->t[slot];
     {
