@@ -31,7 +31,9 @@ struct tbr_cache {
   tbr_cache_params p;
   uint32_t sets, line_shift;
   line_t *lines; /* sets * ways */
+  uint64_t *key; /* per line: tag + 1 if valid, else 0 (lookups scan only this dense array) */
   mshr_t *mshr;
+  uint64_t *mshr_key; /* per MSHR: line + 1 if used, else 0 */
   uint32_t mshrs_used;
   uint64_t stamp;
   tbr_memq req_in, resp_out, miss_out, fill_in;
@@ -92,8 +94,10 @@ tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err,
   c->sets = (uint32_t)sets;
   while ((1u << c->line_shift) < p->line_bytes) c->line_shift++;
   c->lines = calloc(sets * p->ways, sizeof *c->lines);
+  c->key = calloc(sets * p->ways, sizeof *c->key);
   c->mshr = calloc(p->mshrs, sizeof *c->mshr);
-  if (!c->lines || !c->mshr) abort();
+  c->mshr_key = calloc(p->mshrs, sizeof *c->mshr_key);
+  if (!c->lines || !c->key || !c->mshr || !c->mshr_key) abort();
   for (uint32_t i = 0; i < p->mshrs; i++) {
     c->mshr[i].targets = calloc(p->mshr_targets, sizeof(target_t));
     if (!c->mshr[i].targets) abort();
@@ -131,7 +135,9 @@ void tbr_cache_free(tbr_cache *c) {
   if (!c) return;
   for (uint32_t i = 0; i < c->p.mshrs; i++) free(c->mshr[i].targets);
   free(c->mshr);
+  free(c->mshr_key);
   free(c->lines);
+  free(c->key);
   tbr_memq_free(&c->req_in);
   tbr_memq_free(&c->resp_out);
   tbr_memq_free(&c->miss_out);
@@ -154,9 +160,10 @@ bool tbr_cache_idle(const tbr_cache *c) {
 static uint32_t set_of(const tbr_cache *c, uint64_t line) { return (uint32_t)(line & (c->sets - 1)); }
 
 static line_t *lookup(const tbr_cache *c, uint64_t line) {
-  line_t *s = &c->lines[(size_t)set_of(c, line) * c->p.ways];
+  size_t base = (size_t)set_of(c, line) * c->p.ways;
+  const uint64_t *k = &c->key[base];
   for (uint32_t w = 0; w < c->p.ways; w++)
-    if (s[w].valid && s[w].tag == line) return &s[w];
+    if (k[w] == line + 1) return &c->lines[base + w];
   return NULL;
 }
 
@@ -177,9 +184,9 @@ static line_t *victim(const tbr_cache *c, uint64_t line) {
   return v;
 }
 
-static mshr_t *find_mshr(tbr_cache *c, uint64_t line) {
+static mshr_t *find_mshr(const tbr_cache *c, uint64_t line) {
   for (uint32_t i = 0; i < c->p.mshrs; i++)
-    if (c->mshr[i].used && c->mshr[i].line == line) return &c->mshr[i];
+    if (c->mshr_key[i] == line + 1) return &c->mshr[i];
   return NULL;
 }
 
@@ -197,6 +204,7 @@ static line_t *install(tbr_cache *c, uint64_t line, uint64_t now) {
   v->valid = true;
   v->dirty = false;
   v->tag = line;
+  c->key[v - c->lines] = line + 1;
   v->lru = ++c->stamp;
   return v;
 }
@@ -230,6 +238,7 @@ static bool do_fill(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   tbr_stat_inc(c->st.fills);
   tbr_stat_sample(c->st.miss_latency, (double)(now - ms->allocated));
   ms->used = false;
+  c->mshr_key[ms - c->mshr] = 0;
   ms->ntargets = 0;
   c->mshrs_used--;
   return true;
@@ -244,12 +253,13 @@ static void count_access(tbr_cache *c, const tbr_mem_msg *m, bool hit) {
   tbr_stat_inc(m->write ? (hit ? c->st.write_hits : c->st.write_misses) : (hit ? c->st.read_hits : c->st.read_misses));
 }
 
-static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
+/* n: cycles this call stands for (stall counters; > 1 only for quiescent cycles). */
+static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now, uint64_t n) {
   uint64_t line = m->addr >> c->line_shift;
   line_t *l = lookup(c, line);
   if (l) {
     if (!m->wb && tbr_memq_full(&c->resp_out)) {
-      tbr_stat_inc(c->st.queue_stalls);
+      tbr_stat_add(c->st.queue_stalls, n);
       return R_STALL;
     }
     l->lru = ++c->stamp;
@@ -266,7 +276,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   mshr_t *ms = find_mshr(c, line);
   if (ms) {
     if (ms->ntargets == c->p.mshr_targets) {
-      tbr_stat_inc(c->st.mshr_target_stalls);
+      tbr_stat_add(c->st.mshr_target_stalls, n);
       return R_STALL;
     }
     ms->targets[ms->ntargets++] =
@@ -279,7 +289,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
     /* full-line write miss: allocate without fetching */
     line_t *nl = install(c, line, now);
     if (!nl) {
-      tbr_stat_inc(c->st.queue_stalls);
+      tbr_stat_add(c->st.queue_stalls, n);
       return R_STALL;
     }
     nl->dirty = true;
@@ -287,11 +297,11 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
     return R_DONE;
   }
   if (c->mshrs_used == c->p.mshrs) {
-    tbr_stat_inc(c->st.mshr_full_stalls);
+    tbr_stat_add(c->st.mshr_full_stalls, n);
     return R_STALL;
   }
   if (tbr_memq_full(&c->miss_out)) {
-    tbr_stat_inc(c->st.queue_stalls);
+    tbr_stat_add(c->st.queue_stalls, n);
     return R_STALL;
   }
   for (uint32_t i = 0; i < c->p.mshrs; i++)
@@ -301,6 +311,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
     }
   ms->used = true;
   ms->line = line;
+  c->mshr_key[ms - c->mshr] = line + 1;
   ms->allocated = now;
   ms->ntargets = 1;
   ms->targets[0] =
@@ -313,7 +324,30 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   return R_DONE;
 }
 
-void tbr_cache_tick(tbr_cache *c, uint64_t now) {
+/* Would do_request stall on m (no side effects; the same decisions in the same order)? */
+static bool request_stalls(const tbr_cache *c, const tbr_mem_msg *m) {
+  uint64_t line = m->addr >> c->line_shift;
+  if (lookup(c, line)) return !m->wb && tbr_memq_full(&c->resp_out);
+  const mshr_t *ms = find_mshr(c, line);
+  if (ms) return ms->ntargets == c->p.mshr_targets;
+  if (m->wb) {
+    const line_t *v = victim(c, line);
+    return v->valid && v->dirty && tbr_memq_full(&c->miss_out);
+  }
+  return c->mshrs_used == c->p.mshrs || tbr_memq_full(&c->miss_out);
+}
+
+uint64_t tbr_cache_next_event(const tbr_cache *c, uint64_t now) {
+  uint64_t fill = tbr_memq_head_ready(&c->fill_in); /* a fill (or its stall) is an event */
+  if (fill <= now) return now;
+  uint64_t req = tbr_memq_head_ready(&c->req_in);
+  if (req <= now) return request_stalls(c, &c->req_in.buf[c->req_in.head]) ? fill : now;
+  return req < fill ? req : fill;
+}
+
+void tbr_cache_tick(tbr_cache *c, uint64_t now) { tbr_cache_tick_n(c, now, 1); }
+
+void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n) {
   /* 1. one fill per cycle (single fill port) */
   const tbr_mem_msg *f = tbr_memq_peek(&c->fill_in, now);
   if (f) {
@@ -322,7 +356,7 @@ void tbr_cache_tick(tbr_cache *c, uint64_t now) {
     } else if (do_fill(c, f, now)) {
       tbr_memq_pop(&c->fill_in);
     } else {
-      tbr_stat_inc(c->st.queue_stalls);
+      tbr_stat_add(c->st.queue_stalls, n);
     }
   }
   /* 2. requests in order, one per bank per cycle */
@@ -331,10 +365,10 @@ void tbr_cache_tick(tbr_cache *c, uint64_t now) {
   while ((m = tbr_memq_peek(&c->req_in, now)) != NULL) {
     uint32_t bank = set_of(c, m->addr >> c->line_shift) & (c->p.banks - 1);
     if (banks_used & (1ull << bank)) {
-      tbr_stat_inc(c->st.bank_conflicts);
+      tbr_stat_add(c->st.bank_conflicts, n);
       break;
     }
-    if (do_request(c, m, now) == R_STALL) break;
+    if (do_request(c, m, now, n) == R_STALL) break;
     banks_used |= 1ull << bank;
     tbr_memq_pop(&c->req_in);
   }

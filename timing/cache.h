@@ -70,6 +70,14 @@ tbr_memq *tbr_cache_miss_out(tbr_cache *c);
 tbr_memq *tbr_cache_fill_in(tbr_cache *c);
 
 void tbr_cache_tick(tbr_cache *c, uint64_t now);
+/* Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles"):
+ * tbr_cache_next_event = the earliest cycle >= now at which a tick could change the
+ * cache's state, assuming its queues are not changed by others meanwhile (UINT64_MAX:
+ * none; a blocked request head waits for another unit). tbr_cache_tick_n simulates the
+ * n cycles [now, now + n); n > 1 only when they are all quiescent (its stall counters
+ * count every one of them). */
+uint64_t tbr_cache_next_event(const tbr_cache *c, uint64_t now);
+void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n);
 
 /* Inspection (tests, debugging). */
 bool tbr_cache_contains(const tbr_cache *c, uint64_t addr, bool *dirty);

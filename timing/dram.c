@@ -24,8 +24,7 @@ typedef struct {
   int64_t open_row; /* -1 = precharged */
   uint64_t next_act, next_pre, next_col;
   uint32_t hits_since_act;
-  uint64_t prot_stamp; /* row_protected() memo: valid while == tbr_dram.scan (no state change) */
-  bool prot_val;
+  uint32_t open_hits;  /* queued requests for the open row (kept on enqueue/ACT/PRE/completion) */
 } bank_t;
 
 typedef struct {
@@ -77,7 +76,6 @@ struct tbr_dram {
   tbr_memq req_cdc, resp_cdc;
 
   uint64_t now, seq;
-  uint64_t scan; /* incremented before every schedule/wake scan (row_protected memo) */
   chan_t *ch;
   /* completions sorted by (ready, seq) */
   tbr_mem_msg *done;
@@ -311,6 +309,8 @@ bool tbr_dram_enqueue(tbr_dram *d, const tbr_mem_msg *m) {
   r->row = c.row;
   r->col = c.col;
   r->bursts_left = d->bursts_per_req;
+  bank_t *b = &ch->ranks[c.rank].banks[c.bank];
+  if (b->open_row == (int64_t)c.row) b->open_hits++;
   return true;
 }
 
@@ -350,9 +350,13 @@ static bool can_col(const tbr_dram *d, const chan_t *ch, const rank_t *rk, const
 
 /* ---- command issue ---- */
 
-static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t row, uint64_t t) {
+static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t rank, uint32_t bank, uint32_t row,
+                      uint64_t t) {
   if (rk->nopen++ == 0) rk->act_since = t;
   b->open_row = row;
+  b->open_hits = 0;
+  for (uint32_t i = 0; i < ch->qn; i++)
+    if (ch->q[i].rank == rank && ch->q[i].bank == bank && ch->q[i].row == row) b->open_hits++;
   b->next_col = t + d->tRCD;
   b->next_pre = max64(b->next_pre, t + d->tRAS);
   b->hits_since_act = 0;
@@ -372,6 +376,7 @@ static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t r
 static void issue_pre(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint64_t t) {
   if (b->open_row >= 0 && --rk->nopen == 0) rk->act_cycles += t - rk->act_since;
   b->open_row = -1;
+  b->open_hits = 0;
   b->next_act = max64(b->next_act, t + d->tRP);
   tbr_stat_inc(ch->st.pre);
   tbr_stat_inc(d->st.pre);
@@ -459,29 +464,17 @@ static void issue_col(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t) {
     tbr_stat_hsample(d->st.read_latency, lat);
   }
   add_done(d, &m, q->seq);
+  b->open_hits--; /* a column command needs the open row: it was counted */
   memmove(&ch->q[qi], &ch->q[qi + 1], (ch->qn - qi - 1) * sizeof *ch->q);
   ch->qn--;
 }
 
 /* Is the open row of (rank, bank) still wanted by a queued request? Then
  * FR-FCFS must not close it (until the row-hit cap is reached). */
-static bool row_protected_scan(const tbr_dram *d, const chan_t *ch, uint32_t rank, const bank_t *b, uint32_t bank) {
-  if (d->hit_cap && b->hits_since_act >= d->hit_cap) return false;
-  for (uint32_t i = 0; i < ch->qn; i++) {
-    const dreq_t *q = &ch->q[i];
-    if (q->rank == rank && q->bank == bank && (int64_t)q->row == b->open_row) return true;
-  }
-  return false;
-}
-/* Memoized per scan: the channel's queue and bank state do not change during one scan
- * until a command issues (which ends the scan). */
 static bool row_protected(const tbr_dram *d, const chan_t *ch, uint32_t rank, const bank_t *b, uint32_t bank) {
-  bank_t *mb = (bank_t *)b;
-  if (mb->prot_stamp != d->scan) {
-    mb->prot_stamp = d->scan;
-    mb->prot_val = row_protected_scan(d, ch, rank, b, bank);
-  }
-  return mb->prot_val;
+  (void)ch; (void)rank; (void)bank;
+  if (d->hit_cap && b->hits_since_act >= d->hit_cap) return false;
+  return b->open_hits > 0;
 }
 
 /* Refresh handling for one rank; returns true if it used the command slot. */
@@ -516,7 +509,6 @@ static bool refresh_step(tbr_dram *d, chan_t *ch, rank_t *rk, uint64_t t) {
 static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 static uint64_t channel_wake(tbr_dram *d, const chan_t *ch, uint64_t t) {
   uint64_t w = NONE;
-  d->scan++;
   if (d->refresh) {
     for (uint32_t r = 0; r < d->ranks; r++) {
       const rank_t *rk = &ch->ranks[r];
@@ -568,13 +560,13 @@ static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t);
 
 static void schedule_channel(tbr_dram *d, chan_t *ch, uint64_t t) {
   if (t < ch->wake) return;
-  uint64_t before = d->tot.act + d->tot.pre + d->tot.rd + d->tot.wr + d->tot.ref;
   schedule_channel_scan(d, ch, t);
-  if (d->tot.act + d->tot.pre + d->tot.rd + d->tot.wr + d->tot.ref == before) ch->wake = channel_wake(d, ch, t);
+  /* channel_wake only assumes the state does not change after t, so it is as valid after
+   * a command issued at t as after a scan that issued none. */
+  ch->wake = channel_wake(d, ch, t);
 }
 
 static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t) {
-  d->scan++;
   /* 1. refresh has priority: a rank that is due stops taking new commands,
    *    closes its banks and refreshes. */
   if (d->refresh) {
@@ -585,8 +577,8 @@ static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t) {
     }
   }
   uint32_t n = d->fcfs ? (ch->qn ? 1 : 0) : ch->qn;
-  /* 2. first ready column command (row hit), oldest first */
-  for (uint32_t i = 0; i < n; i++) {
+  /* 2. first ready column command (row hit), oldest first (none before tCCD) */
+  for (uint32_t i = 0; i < n && t >= ch->next_col; i++) {
     dreq_t *q = &ch->q[i];
     rank_t *rk = &ch->ranks[q->rank];
     if (rk->refresh_pending) continue;
@@ -603,7 +595,7 @@ static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t) {
     bank_t *b = &rk->banks[q->bank];
     if (b->open_row < 0) {
       if (can_act(d, rk, b, t)) {
-        issue_act(d, ch, rk, b, q->row, t);
+        issue_act(d, ch, rk, b, q->rank, q->bank, q->row, t);
         q->caused_act = true;
         return;
       }
@@ -675,6 +667,9 @@ void tbr_dram_gpu_advance(tbr_dram *d, uint64_t g) {
     }
   }
 }
+
+uint64_t tbr_dram_gpu_resp_ready(const tbr_dram *d) { return tbr_memq_head_ready(&d->resp_cdc); }
+bool tbr_dram_gpu_req_full(const tbr_dram *d) { return tbr_memq_full(&d->req_cdc); }
 
 bool tbr_dram_gpu_recv(tbr_dram *d, uint64_t g, tbr_mem_msg *out) {
   const tbr_mem_msg *m = tbr_memq_peek(&d->resp_cdc, g);

@@ -73,6 +73,11 @@ bool tbr_dram_gpu_send(tbr_dram *d, const tbr_mem_msg *m, uint64_t g);
 void tbr_dram_gpu_advance(tbr_dram *d, uint64_t g);
 /* A response visible in the GPU domain at cycle g (out->ready in GPU cycles). */
 bool tbr_dram_gpu_recv(tbr_dram *d, uint64_t g, tbr_mem_msg *out);
+/* What the GPU side can observe of the crossing (idle-cycle skipping in memsys.c): the
+ * GPU cycle the oldest response becomes visible (UINT64_MAX: none), and whether the
+ * GPU->DRAM FIFO is full (tbr_dram_gpu_send would fail). */
+uint64_t tbr_dram_gpu_resp_ready(const tbr_dram *d);
+bool tbr_dram_gpu_req_full(const tbr_dram *d);
 /* First DRAM edge at or after GPU edge g, and vice versa. */
 uint64_t tbr_dram_gpu_to_dram_edge(const tbr_dram *d, uint64_t g);
 uint64_t tbr_dram_dram_to_gpu_edge(const tbr_dram *d, uint64_t dc);

@@ -85,8 +85,71 @@ static uint32_t draw_verts(const sim_draw *d)
   return n > 0x3fffffff ? 0x3fffffff : (uint32_t)n;
 }
 
+/* Mirrors geometry_tick's decisions: every case that moves work (or changes state, like
+ * Primitive Assembly's credit before it saturates) is an event now; the quiescent cases
+ * are the ones that only count (a stalled request, a full queue, the Command Processor's
+ * decode time, the processors' latencies). */
+uint64_t geometry_next_event(const gpu *g)
+{
+  const geometry_unit *ge = &g->geo;
+  const sim_frame *f = g->frame;
+  const sim_pass *ps = &f->passes[g->pass];
+  uint64_t now = g->now, ne = UINT64_MAX;
+  /* Primitive Assembly */
+  double rate = ge->pa_rate, credit = ge->pa_credit + rate;
+  if (credit > rate + 1) credit = rate + 1;
+  if (credit != ge->pa_credit) return now;
+  if (ge->pa_draw < ps->ndraws) {
+    const sim_draw *d = &f->draws[ps->first_draw + ge->pa_draw];
+    uint32_t nv = draw_verts(d);
+    if (ge->pa_verts < nv) GPU_EVENT_AT(ne, now, simq_head_ready(&ge->vertex_out));
+    if (ge->pa_prims < d->nprims && credit >= 1) {
+      uint64_t need = ((uint64_t)(ge->pa_prims + 1) * nv + d->nprims - 1) / d->nprims;
+      if (ge->pa_verts >= need && !simq_full(&ge->prim_q)) return now;
+    }
+    if (ge->pa_verts == nv && ge->pa_prims == d->nprims) return now;
+  }
+  /* Vertex Processors: in-order retirement, issue, dispatch */
+  if (ge->vp_order.count && !simq_full(&ge->vertex_out)) {
+    uint64_t t = simq_head_ready(&ge->vp_order), done = sc_done_time(&ge->vp[ge->vp_order.buf[ge->vp_order.head]]);
+    GPU_EVENT_AT(ne, now, t > done ? t : done);
+  }
+  for (uint32_t i = 0; i < ge->nvp; i++) GPU_EVENT_AT(ne, now, sc_next_event(&ge->vp[i], now));
+  if (ge->vertex_in.count) {
+    bool can = false;
+    for (uint32_t i = 0; i < ge->nvp && !can; i++) can = sc_can_accept(&ge->vp[i]);
+    if (can) GPU_EVENT_AT(ne, now, simq_head_ready(&ge->vertex_in));
+  }
+  /* Vertex Fetcher */
+  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(ge->vcache)));
+  if (ge->vf_active) {
+    bool req_full = tbr_memq_full(tbr_cache_req_in(ge->vcache));
+    if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) return now;
+    if (ge->vf_groups) {
+      if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 && ge->vf_done_head < ge->vf_g &&
+          !simq_full(&ge->vertex_in))
+        return now;
+      if (ge->vf_g < ge->vf_nverts && (f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0 || !req_full)) return now;
+    } else {
+      if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
+          ge->vf_done_head < ge->vf_sent_lines / ge->vf_lines_per_vert && !simq_full(&ge->vertex_in))
+        return now;
+      if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert && !req_full) return now;
+    }
+  }
+  /* Command Processor */
+  if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) return now;
+  if (ge->cp_has_draw) {
+    if (now < ge->cp_busy_until) GPU_EVENT_AT(ne, now, ge->cp_busy_until);
+    else if (!ge->vf_active) return now;
+  }
+  GPU_EVENT_AT(ne, now, tbr_cache_next_event(ge->vcache, now));
+  return ne;
+}
+
 void geometry_tick(gpu *g)
 {
+  const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
   geometry_unit *ge = &g->geo;
   const sim_frame *f = g->frame;
   const sim_pass *ps = &f->passes[g->pass];
@@ -125,7 +188,7 @@ void geometry_tick(gpu *g)
     break;
   }
   if (pa_emitted) tbr_stat_inc(ge->pa_busy);
-  else if (pa_blocked) tbr_stat_inc(ge->pa_stall);
+  else if (pa_blocked) tbr_stat_add(ge->pa_stall, n);
 
   /* Vertex Processors: in-order retirement across processors, then dispatch. */
   uint32_t vpi;
@@ -137,7 +200,7 @@ void geometry_tick(gpu *g)
     simq_pop(&ge->vp_order);
     ge->progress++;
   }
-  for (uint32_t i = 0; i < ge->nvp; i++) sc_tick(&ge->vp[i], now);
+  for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
   uint32_t tok;
   if (simq_peek(&ge->vertex_in, now, &tok)) {
     for (uint32_t k = 0; k < ge->nvp; k++) {
@@ -193,7 +256,7 @@ void geometry_tick(gpu *g)
         tbr_stat_inc(ge->vf_busy);
         ge->progress++;
       } else {
-        tbr_stat_inc(ge->vf_stall);
+        tbr_stat_add(ge->vf_stall, n);
       }
     }
     if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
@@ -218,7 +281,7 @@ void geometry_tick(gpu *g)
         tbr_stat_inc(ge->vf_busy);
         ge->progress++;
       } else {
-        tbr_stat_inc(ge->vf_stall);
+        tbr_stat_add(ge->vf_stall, n);
       }
     }
     if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
@@ -233,7 +296,7 @@ void geometry_tick(gpu *g)
     su_draw_issue(&g->su, ps->first_draw + ge->next_draw);
   }
   if (ge->cp_has_draw) {
-    if (now < ge->cp_busy_until) tbr_stat_inc(ge->cp_busy);
+    if (now < ge->cp_busy_until) tbr_stat_add(ge->cp_busy, n);
     else if (!ge->vf_active) {
       uint32_t di = ps->first_draw + ge->next_draw;
       const sim_draw *d = &f->draws[di];
@@ -261,10 +324,10 @@ void geometry_tick(gpu *g)
       ge->progress++;
     }
   }
-  tbr_cache_tick(ge->vcache, now);
-  tbr_stat_sample(ge->qocc_vin, ge->vertex_in.count);
-  tbr_stat_sample(ge->qocc_vout, ge->vertex_out.count);
-  tbr_stat_sample(ge->qocc_prim, ge->prim_q.count);
+  tbr_cache_tick_n(ge->vcache, now, n);
+  tbr_stat_sample_n(ge->qocc_vin, ge->vertex_in.count, n);
+  tbr_stat_sample_n(ge->qocc_vout, ge->vertex_out.count, n);
+  tbr_stat_sample_n(ge->qocc_prim, ge->prim_q.count, n);
 }
 
 bool geometry_done(const gpu *g)

@@ -18,6 +18,8 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   if (!g) abort();
   g->cfg = cfg;
   g->st = st;
+  g->ncyc = 1;
+  g->skip_idle = true;
   g->mem = memsys_new(cfg, st, err, errlen);
   if (!g->mem) { free(g); return NULL; }
   g->tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
@@ -355,6 +357,65 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
   fputc('}', o);
 }
 
+/* ---- Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles") ----
+ * Before each cycle the loop asks every unit for its next event (the earliest cycle at
+ * which its tick could change state, assuming no other unit does before then). If that
+ * is later than now, cycles [now, next) are quiescent: every unit would only repeat the
+ * same counting, so one call of each tick simulates all of them (g->ncyc cycles; the
+ * memory system may cut the span short when the DRAM, which keeps running on its own
+ * clock, produces something the GPU side would see). Spans end at the cycle at which a
+ * deadlock watchdog fires, so it fires at the same cycle as without skipping. */
+#define SKIP_MAX_SPAN 65536u /* bounds the DRAM's catch-up loop per call */
+
+static uint64_t geometry_phase_next_event(const gpu *g)
+{
+  uint64_t now = g->now, ne = UINT64_MAX;
+  if (g->su.on && g->su.jcount) return now; /* Signature Unit computing */
+  GPU_EVENT_AT(ne, now, geometry_next_event(g));
+  GPU_EVENT_AT(ne, now, plb_next_event(g));
+  GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[0]));
+  GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
+  return ne;
+}
+
+static uint64_t raster_phase_next_event(const gpu *g)
+{
+  uint64_t now = g->now, ne = UINT64_MAX;
+  for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(g, &g->ru[i]));
+  GPU_EVENT_AT(ne, now, tf_next_event(g));
+  GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[g->nicu - 1]));
+  GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
+  return ne;
+}
+
+/* Cycles the next loop iteration simulates: 1, or the quiescent span up to the next
+ * event, not beyond cycle `limit` (the cycle after which the phase's watchdog fires). */
+static uint64_t span(const gpu *g, uint64_t next_event, uint64_t limit)
+{
+  if (next_event > limit) next_event = limit;
+  if (next_event <= g->now + 1) return 1;
+  uint64_t n = next_event - g->now;
+  return n > SKIP_MAX_SPAN ? SKIP_MAX_SPAN : n;
+}
+
+/* The span of the next iteration. Asking every unit for its next event costs time in
+ * busy stretches, where the answer is "now" cycle after cycle: after each such answer
+ * the next question waits 1, 2, 4, then 4 cycles (each of those cycles is simply
+ * ticked, which is always exact); a skipped span resets this. */
+#define PROBE_GAP_MAX 4u
+static uint64_t next_span(gpu *g, bool raster, uint64_t limit)
+{
+  if (!g->skip_idle) return 1;
+  if (g->probe_wait) { g->probe_wait--; return 1; }
+  uint64_t n = span(g, raster ? raster_phase_next_event(g) : geometry_phase_next_event(g), limit);
+  if (n > 1) g->probe_gap = 0;
+  else {
+    g->probe_gap = g->probe_gap ? (g->probe_gap * 2 > PROBE_GAP_MAX ? PROBE_GAP_MAX : g->probe_gap * 2) : 1;
+    g->probe_wait = g->probe_gap;
+  }
+  return n;
+}
+
 /* Monotonic count of geometry + tiling phase events that moved work forward. */
 static uint64_t geometry_progress(const gpu *g)
 {
@@ -409,12 +470,14 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   uint64_t progress = geometry_progress(g);
   while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache) &&
            icache_idle(&g->icu[0]))) {
-    memsys_tick(g->mem, g->now);
+    g->ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
+    memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
     su_tick(&g->su);
     plb_tick(g);
     geometry_tick(g);
     icache_tick(g, &g->icu[0]);
-    g->now++;
+    if (g->ncyc > 1) g->skipped_cycles += g->ncyc;
+    g->now += g->ncyc;
     uint64_t pr = geometry_progress(g);
     if (pr != progress) {
       progress = pr;
@@ -443,19 +506,22 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   tf_begin_pass(g);
   for (uint32_t i = 0; i < g->nru; i++) g->ru[i].tile_start_cycle = g->now;
   uint64_t rstart = g->now;
+  const uint64_t raster_limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;
   for (;;) {
     bool done = tf_done(g) && memsys_idle(g->mem) && icache_idle(&g->icu[g->nicu - 1]);
     for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
     if (done) break;
-    memsys_tick(g->mem, g->now);
+    g->ncyc = next_span(g, true, rstart + raster_limit + 1);
+    memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
     icache_tick(g, &g->icu[g->nicu - 1]);
     for (uint32_t i = 0; i < g->nru; i++) {
-      if (!ru_idle(&g->ru[i])) tbr_stat_inc(g->ru_active[i]);
+      if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->ncyc);
       ru_tick(g, &g->ru[i]);
     }
     tf_tick(g);
-    g->now++;
-    if (g->now - rstart > WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024) {
+    if (g->ncyc > 1) g->skipped_cycles += g->ncyc;
+    g->now += g->ncyc;
+    if (g->now - rstart > raster_limit) {
       snprintf(err, errlen, "frame %llu pass %zu: raster phase made no progress (model deadlock at cycle %llu)",
                (unsigned long long)f->number, pass, (unsigned long long)g->now);
       return -1;

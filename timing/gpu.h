@@ -190,6 +190,14 @@ struct gpu {
   const sim_frame *frame;
   size_t pass;
   uint64_t now;
+  /* Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles"): the ticks of
+   * one loop iteration simulate the ncyc cycles [now, now + ncyc); ncyc > 1 only when
+   * every unit reported (its *_next_event) that nothing changes before now + ncyc, so
+   * the units only count those cycles (busy/stall/idle counters, occupancy samples). */
+  uint64_t ncyc;
+  bool skip_idle;              /* false: tick every cycle (tbr-sim --no-skip) */
+  uint64_t skipped_cycles;     /* cycles simulated as part of a quiescent span (not a statistic) */
+  uint32_t probe_gap, probe_wait; /* busy: the next events are asked only every probe_gap cycles */
   unsigned tile_w, tile_h, tiles_x, tiles_y;
   geometry_unit geo;
   plb_unit plb;
@@ -263,6 +271,18 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 int gpu_energy_init(gpu *g, char *err, size_t errlen);
 /* End a frame for the energy model (derived counts, DRAM counts and rank residency). */
 void gpu_energy_frame_end(gpu *g, const char *label);
+
+/* Idle-cycle skipping: each unit's earliest cycle >= g->now at which its tick could
+ * change state, given that no other unit changes anything before then (UINT64_MAX:
+ * nothing of its own; it waits for another unit). Returning too early only costs speed. */
+uint64_t geometry_next_event(const gpu *g);
+uint64_t plb_next_event(const gpu *g);
+uint64_t tf_next_event(const gpu *g);
+uint64_t ru_next_event(const gpu *g, const raster_unit *r);
+uint64_t tex_unit_next_event(const gpu *g, const tex_unit *u);
+uint64_t icache_next_event(const gpu *g, const icache_unit *u);
+/* min helper for the *_next_event functions: a time <= now ends the search */
+#define GPU_EVENT_AT(ne, now, t) do { uint64_t t_ = (t); if (t_ <= (now)) return (now); if (t_ < (ne)) (ne) = t_; } while (0)
 
 /* texture_unit.c */
 void tex_unit_init(gpu *g, tex_unit *u, shader_core *core);

@@ -52,6 +52,8 @@ static inline const tbr_mem_msg *tbr_memq_peek(const tbr_memq *q, uint64_t now) 
   const tbr_mem_msg *m = &q->buf[q->head];
   return m->ready <= now ? m : NULL;
 }
+/* Cycle the head becomes visible (UINT64_MAX when empty). */
+static inline uint64_t tbr_memq_head_ready(const tbr_memq *q) { return q->count ? q->buf[q->head].ready : UINT64_MAX; }
 /* Remove the head (call after a successful peek). */
 static inline void tbr_memq_pop(tbr_memq *q) {
   if (q->count == 0) return;

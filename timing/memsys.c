@@ -130,7 +130,54 @@ tbr_memq *memsys_resp(memsys *m, int port) { return m->ports[port].in; }
 tbr_cache *memsys_l2(memsys *m) { return m->l2; }
 tbr_dram *memsys_dram(memsys *m) { return m->dram; }
 
+#define EVENT_AT(t) do { uint64_t t_ = (t); if (t_ <= now) return now; if (t_ < ne) ne = t_; } while (0)
+
+uint64_t memsys_next_event(const memsys *m, uint64_t now)
+{
+  uint64_t ne = UINT64_MAX;
+  const tbr_memq *resp = tbr_cache_resp_out(m->l2);
+  if (resp->count) { /* L2 response to its port (blocked while the port queue is full) */
+    const tbr_mem_msg *r = &resp->buf[resp->head];
+    if (r->ready > now) EVENT_AT(r->ready);
+    else if (r->src >= (uint32_t)m->nports || !tbr_memq_full(m->ports[r->src].in)) return now;
+  }
+  if (m->have_pending) { /* DRAM response waiting for the L2 fill queue */
+    if (!tbr_memq_full(tbr_cache_fill_in(m->l2))) return now;
+  } else {
+    EVENT_AT(tbr_dram_gpu_resp_ready(m->dram));
+  }
+  const tbr_memq *miss = tbr_cache_miss_out(m->l2);
+  if (miss->count) {
+    uint64_t r = miss->buf[miss->head].ready;
+    if (r > now) EVENT_AT(r);
+    else if (!tbr_dram_gpu_req_full(m->dram)) return now;
+  }
+  bool req_full = tbr_memq_full(tbr_cache_req_in(m->l2));
+  for (int i = 0; i < m->nports; i++) { /* a ready request moves unless the L2 queue is full */
+    uint64_t r = tbr_memq_head_ready(m->ports[i].out);
+    if (r > now) EVENT_AT(r);
+    else if (!req_full) return now;
+  }
+  EVENT_AT(tbr_cache_next_event(m->l2, now));
+  return ne;
+}
+
+/* After the DRAM cycles up to the end of GPU cycle t - 1: would the GPU side see
+ * something new from the DRAM at cycle t? */
+static bool dram_visible_change(const memsys *m, uint64_t t, bool dram_idle)
+{
+  if (!m->have_pending && tbr_dram_gpu_resp_ready(m->dram) <= t) return true;
+  if (tbr_memq_head_ready(tbr_cache_miss_out(m->l2)) <= t && !tbr_dram_gpu_req_full(m->dram)) return true;
+  return tbr_dram_idle(m->dram) != dram_idle;
+}
+
 void memsys_tick(memsys *m, uint64_t now)
+{
+  uint64_t n = 1;
+  memsys_tick_n(m, now, &n);
+}
+
+void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
 {
   /* L2 responses back to their source port (in order; a full port queue blocks). */
   tbr_memq *resp = tbr_cache_resp_out(m->l2);
@@ -166,43 +213,49 @@ void memsys_tick(memsys *m, uint64_t now)
     }
     tbr_memq_pop(miss);
   }
-  tbr_dram_gpu_advance(m->dram, now);
+  uint64_t n = *np;
+  bool dram_idle = n > 1 && tbr_dram_idle(m->dram);
+  for (uint64_t k = 0; k < n; k++) {
+    tbr_dram_gpu_advance(m->dram, now + k);
+    if (k + 1 < n && dram_visible_change(m, now + k + 1, dram_idle)) n = k + 1;
+  }
+  *np = n;
   /* Arbiter: one request per port per cycle, round robin, into the L2 request queue;
    * then the auxiliary ports (texture and instruction caches) in their own rotation. */
   tbr_memq *req = tbr_cache_req_in(m->l2);
-  for (int k = 0; k < m->nbase; k++) {
-    int pi = m->base[(m->rr + k) % m->nbase];
+  for (int k = 0, j = m->rr; k < m->nbase; k++, j = j + 1 == m->nbase ? 0 : j + 1) {
+    int pi = m->base[j];
     port *p = &m->ports[pi];
     const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
     if (!q) continue;
     tbr_mem_msg c = *q;
     c.src = (uint32_t)pi;
     c.ready = now + 1;
-    if (!tbr_memq_push(req, &c)) { tbr_stat_inc(p->stall); continue; }
+    if (!tbr_memq_push(req, &c)) { tbr_stat_add(p->stall, n); continue; }
     tbr_memq_pop(p->out);
     tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
     tbr_stat_inc(c.write ? p->writes : p->reads);
     tbr_stat_add(p->bytes, m->line);
   }
-  m->rr = m->nbase ? (m->rr + 1) % m->nbase : 0;
+  m->rr = !m->nbase ? 0 : n == 1 ? (m->rr + 1 == m->nbase ? 0 : m->rr + 1) : (int)((m->rr + n) % (uint64_t)m->nbase);
   if (m->naux) {
-    for (int k = 0; k < m->naux; k++) {
-      int pi = m->aux[(m->rr_aux + k) % m->naux];
+    for (int k = 0, j = m->rr_aux; k < m->naux; k++, j = j + 1 == m->naux ? 0 : j + 1) {
+      int pi = m->aux[j];
       port *p = &m->ports[pi];
       const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
       if (!q) continue;
       tbr_mem_msg c = *q;
       c.src = (uint32_t)pi;
       c.ready = now + 1;
-      if (!tbr_memq_push(req, &c)) { tbr_stat_inc(p->stall); continue; }
+      if (!tbr_memq_push(req, &c)) { tbr_stat_add(p->stall, n); continue; }
       tbr_memq_pop(p->out);
       tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
       tbr_stat_inc(c.write ? p->writes : p->reads);
       tbr_stat_add(p->bytes, m->line);
     }
-    m->rr_aux = (m->rr_aux + 1) % m->naux;
+    m->rr_aux = n == 1 ? (m->rr_aux + 1 == m->naux ? 0 : m->rr_aux + 1) : (int)((m->rr_aux + n) % (uint64_t)m->naux);
   }
-  tbr_cache_tick(m->l2, now);
+  tbr_cache_tick_n(m->l2, now, n);
 }
 
 bool memsys_idle(const memsys *m)

@@ -38,6 +38,16 @@ int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c);
 tbr_memq *memsys_req(memsys *m, int port);
 tbr_memq *memsys_resp(memsys *m, int port);
 void memsys_tick(memsys *m, uint64_t now);
+/* Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles"):
+ * memsys_next_event = the earliest cycle >= now at which the arbiter, the L2 or the
+ * DRAM crossing could move a message (as far as the GPU side knows at now; UINT64_MAX:
+ * none). memsys_tick_n simulates the quiescent cycles [now, now + *n): the DRAM runs
+ * cycle by cycle on its own clock, and *n is cut short at the first cycle at which the
+ * GPU side would see a change coming from it (a response becoming visible, room in the
+ * GPU->DRAM FIFO for a waiting request, the DRAM becoming idle). Call it before the
+ * other units' ticks, which then simulate the (possibly shortened) *n cycles. */
+uint64_t memsys_next_event(const memsys *m, uint64_t now);
+void memsys_tick_n(memsys *m, uint64_t now, uint64_t *n);
 bool memsys_idle(const memsys *m);
 tbr_cache *memsys_l2(memsys *m);
 tbr_dram *memsys_dram(memsys *m);

@@ -117,7 +117,7 @@ float tbr_clampf(float x, float lo, float hi)
   return x > lo ? (x > hi ? hi : x) : lo;
 }
 
-uint8_t tbr_float_to_ubyte(float f)
+static inline uint8_t float_to_ubyte_inline(float f)
 {
   if (!(f > 0.0f)) /* also NaN */
     return 0;
@@ -128,6 +128,11 @@ uint8_t tbr_float_to_ubyte(float f)
   float t = f * (255.0f / 256.0f);
   t = t + 32768.0f;
   return (uint8_t)(f2bits(t) & 0xff);
+}
+
+uint8_t tbr_float_to_ubyte(float f)
+{
+  return float_to_ubyte_inline(f);
 }
 
 float tbr_ubyte_to_float(uint8_t ub)
@@ -245,7 +250,7 @@ bool tbr_pack_rgba_float(tbr_pixel_format f, const float rgba[4], void *dst)
     const chan_desc *ch = &fd->chan[i];
     uint32_t v;
     if (ch->bits == 8) {
-      v = tbr_float_to_ubyte(rgba[ch->comp]); /* 8-bit unorm: float_to_ubyte */
+      v = float_to_ubyte_inline(rgba[ch->comp]); /* 8-bit unorm: float_to_ubyte */
     } else {
       /* other widths: util_iround(CLAMP(x, 0.0f, 1.0f) * max), max as float */
       const float maxv = (float)((1u << ch->bits) - 1);
@@ -283,6 +288,83 @@ bool tbr_unpack_rgba_float(tbr_pixel_format f, const void *src, float rgba[4])
       rgba[ch->comp] = tbr_ubyte_to_float((uint8_t)v);
     else /* (float)(v * (1.0f/max)): a multiply by the float reciprocal, no division */
       rgba[ch->comp] = (float)v * (1.0f / (float)((1u << ch->bits) - 1));
+  }
+  return true;
+}
+
+/* 4-byte formats whose stored channels are all 8-bit unorm (RGBA8 / BGRA8 / ... / X
+ * variants): the common render-target case, packed without the per-pixel table walk. */
+static bool is_8bit_4byte(const format_desc *fd)
+{
+  if (fd->info.bytes != 4 || !fd->nchan)
+    return false;
+  for (unsigned i = 0; i < fd->nchan; i++)
+    if (fd->chan[i].bits != 8)
+      return false;
+  return true;
+}
+
+/* float_to_ubyte without branches (same result: 0 for <= 0 and NaN, 255 for >= 1). */
+static inline uint32_t float_to_ubyte_select(float f)
+{
+  float t = f * (255.0f / 256.0f);
+  t = t + 32768.0f;
+  uint32_t v = f >= 1.0f ? 255u : (f2bits(t) & 0xffu);
+  return f > 0.0f ? v : 0u;
+}
+
+static inline void pack8_row(const float *rgba, size_t n, uint8_t *d, int sr, int sg, int sb, int sa)
+{
+  for (size_t i = 0; i < n; i++) {
+    const float *c = rgba + 4 * i;
+    uint32_t v = float_to_ubyte_select(c[0]) << sr | float_to_ubyte_select(c[1]) << sg |
+                 float_to_ubyte_select(c[2]) << sb;
+    if (sa >= 0) v |= float_to_ubyte_select(c[3]) << sa;
+    uint8_t *o = d + 4 * i; /* little-endian, unrolled (one store) */
+    o[0] = (uint8_t)v;
+    o[1] = (uint8_t)(v >> 8);
+    o[2] = (uint8_t)(v >> 16);
+    o[3] = (uint8_t)(v >> 24);
+  }
+}
+
+bool tbr_pack_rgba_float_row(tbr_pixel_format f, const float *rgba, size_t n, void *dst)
+{
+  const tbr_format_info *info = tbr_format_get_info(f);
+  if (!info || !info->is_color)
+    return false;
+  uint8_t *d = dst;
+  switch (f) { /* component shifts as constants (-1: not stored) */
+  case TBR_PF_B8G8R8A8_UNORM: pack8_row(rgba, n, d, 16, 8, 0, 24); break;
+  case TBR_PF_B8G8R8X8_UNORM: pack8_row(rgba, n, d, 16, 8, 0, -1); break;
+  case TBR_PF_R8G8B8A8_UNORM: pack8_row(rgba, n, d, 0, 8, 16, 24); break;
+  case TBR_PF_R8G8B8X8_UNORM: pack8_row(rgba, n, d, 0, 8, 16, -1); break;
+  default:
+    for (size_t i = 0; i < n; i++)
+      tbr_pack_rgba_float(f, rgba + 4 * i, d + i * info->bytes);
+  }
+  return true;
+}
+
+bool tbr_unpack_rgba_float_row(tbr_pixel_format f, const void *src, size_t n, float *rgba)
+{
+  const tbr_format_info *info = tbr_format_get_info(f);
+  if (!info || !info->is_color)
+    return false;
+  const format_desc *fd = &formats[f];
+  const uint8_t *s = src;
+  if (!is_8bit_4byte(fd)) {
+    for (size_t i = 0; i < n; i++)
+      tbr_unpack_rgba_float(f, s + i * info->bytes, rgba + 4 * i);
+    return true;
+  }
+  for (size_t i = 0; i < n; i++) { /* same arithmetic as tbr_unpack_rgba_float */
+    const uint32_t value = load_le(s + 4 * i, 4);
+    float *c = rgba + 4 * i;
+    c[0] = c[1] = c[2] = 0.0f;
+    c[3] = 1.0f;
+    for (unsigned k = 0; k < fd->nchan; k++)
+      c[fd->chan[k].comp] = tbr_ubyte_to_float((uint8_t)(value >> fd->chan[k].shift));
   }
   return true;
 }

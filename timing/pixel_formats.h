@@ -92,6 +92,10 @@ float tbr_half_to_float(uint16_t h);     /* _mesa_half_to_float */
  * Return false for non-color formats. */
 bool tbr_pack_rgba_float(tbr_pixel_format f, const float rgba[4], void *dst);
 bool tbr_unpack_rgba_float(tbr_pixel_format f, const void *src, float rgba[4]);
+/* The same for n consecutive pixels (rgba: 4 floats per pixel; dst/src: n * bytes);
+ * results equal n calls of the one-pixel functions (a faster loop for 8-bit formats). */
+bool tbr_pack_rgba_float_row(tbr_pixel_format f, const float *rgba, size_t n, void *dst);
+bool tbr_unpack_rgba_float_row(tbr_pixel_format f, const void *src, size_t n, float *rgba);
 
 /* ---- depth / stencil raw words ----
  * The tile buffer keeps depth/stencil pixels as the raw stored word (as softpipe's

@@ -72,10 +72,33 @@ static uint32_t clampu(float v, unsigned size, unsigned n)
   return t >= (float)n ? n - 1 : (uint32_t)t;
 }
 
+/* Mirrors plb_tick: quiescent while idle or while a line write waits for the port; with
+ * Rendering Elimination on, every cycle with a primitive counts as an event. */
+uint64_t plb_next_event(const gpu *g)
+{
+  const plb_unit *p = &g->plb;
+  uint64_t now = g->now;
+  bool port_full = tbr_memq_full(memsys_req(g->mem, p->port));
+  if (!p->has_prim) {
+    if (g->geo.prim_q.count) {
+      uint64_t r = simq_head_ready(&g->geo.prim_q);
+      return r <= now ? now : r;
+    }
+    if (p->cx != UINT32_MAX && geometry_done(g) && p->cx < p->ntiles)
+      if (p->lists[p->cx].n % 16 == 0 || !port_full) return now;
+    return UINT64_MAX;
+  }
+  if (p->attr_lines_left) return port_full ? UINT64_MAX : now;
+  if (g->su.on) return now;
+  uint32_t t = p->cy * g->tiles_x + p->cx;
+  return (p->lists[t].n + 1) % 16 == 0 && port_full ? UINT64_MAX : now;
+}
+
 void plb_tick(gpu *g)
 {
   plb_unit *p = &g->plb;
   const sim_frame *f = g->frame;
+  const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
   if (!p->has_prim) {
     uint32_t prim;
     if (simq_peek(&g->geo.prim_q, g->now, &prim)) {
@@ -119,12 +142,12 @@ void plb_tick(gpu *g)
             p->cx++;
             tbr_stat_inc(p->busy);
           } else {
-            tbr_stat_inc(p->stall);
+            tbr_stat_add(p->stall, n);
           }
           return;
         }
       }
-      tbr_stat_inc(p->idle);
+      tbr_stat_add(p->idle, n);
       return;
     }
   }
@@ -135,7 +158,7 @@ void plb_tick(gpu *g)
       p->attr_lines_left--;
       tbr_stat_inc(p->busy);
     } else {
-      tbr_stat_inc(p->stall);
+      tbr_stat_add(p->stall, n);
     }
     return;
   }
@@ -166,7 +189,8 @@ void plb_tick(gpu *g)
       if (++p->cy > p->ty1) p->has_prim = false;
     }
   }
-  tbr_stat_inc(stalled ? p->stall : p->busy);
+  if (stalled) tbr_stat_add(p->stall, n);
+  else tbr_stat_inc(p->busy);
   if (!p->has_prim) p->cx = 0;
 }
 

@@ -152,6 +152,7 @@ static bool mem_send(gpu *g, int port, uint64_t addr, bool write)
 static void blend_tick(gpu *g, raster_unit *r)
 {
   uint64_t now = g->now;
+  const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
   const sim_frame *f = g->frame;
   const tbr_mem_msg *m;
   while ((m = tbr_memq_peek(memsys_resp(g->mem, r->cport), now))) {
@@ -169,7 +170,7 @@ static void blend_tick(gpu *g, raster_unit *r)
       tbr_energy_count(g->eu_color, TBR_EV_WRITE, g->en_qpl_c); /* loaded line written into the color buffer */
     }
     if (!r->c_load_left && !r->c_outstanding) r->c_loading = false;
-    tbr_stat_inc(r->b_stall);
+    tbr_stat_add(r->b_stall, n);
     return;
   }
   if (r->flushing) {
@@ -180,7 +181,7 @@ static void blend_tick(gpu *g, raster_unit *r)
       tbr_energy_count(g->eu_color, TBR_EV_READ, g->en_qpl_c); /* flushed line read from the color buffer */
       tbr_stat_inc(r->b_busy);
     } else {
-      tbr_stat_inc(r->b_stall);
+      tbr_stat_add(r->b_stall, n);
     }
     if (!r->flush_left) {
       r->flushing = false;
@@ -239,8 +240,8 @@ static void blend_tick(gpu *g, raster_unit *r)
     done++;
   }
   if (done) tbr_stat_inc(r->b_busy);
-  else if (r->c_loading) tbr_stat_inc(r->b_stall);
-  else tbr_stat_inc(r->b_idle);
+  else if (r->c_loading) tbr_stat_add(r->b_stall, n);
+  else tbr_stat_add(r->b_idle, n);
 }
 
 static void merge_tick(gpu *g, raster_unit *r)
@@ -278,7 +279,7 @@ static void fp_tick(gpu *g, raster_unit *r)
       }
       simq_pop(&r->fp_in[i]);
     }
-    sc_tick(&r->fp[i], g->now);
+    sc_tick_n(&r->fp[i], g->now, g->ncyc);
     tex_unit_tick(g, &r->tu[i]);
   }
 }
@@ -301,6 +302,7 @@ static uint32_t quad_fp(const raster_unit *r, const sim_quad *q)
 static void early_z_tick(gpu *g, raster_unit *r)
 {
   uint64_t now = g->now;
+  const uint64_t nc = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
   const sim_frame *f = g->frame;
   const tbr_mem_msg *m;
   while ((m = tbr_memq_peek(memsys_resp(g->mem, r->zport), now))) {
@@ -318,7 +320,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
       tbr_energy_count(g->eu_depth, TBR_EV_WRITE, g->en_qpl_z); /* loaded line written into the depth buffer */
     }
     if (!r->z_load_left && !r->z_outstanding) r->z_loading = false;
-    tbr_stat_inc(r->z_busy);
+    tbr_stat_add(r->z_busy, nc);
     return;
   }
   uint32_t n = 0, tok;
@@ -368,8 +370,8 @@ static void early_z_tick(gpu *g, raster_unit *r)
     n++;
   }
   if (n) tbr_stat_inc(r->z_busy);
-  else if (blocked) tbr_stat_inc(r->z_stall);
-  else tbr_stat_inc(r->z_idle);
+  else if (blocked) tbr_stat_add(r->z_stall, nc);
+  else tbr_stat_add(r->z_idle, nc);
 }
 
 static bool emit_quad(gpu *g, raster_unit *r, uint32_t k)
@@ -388,6 +390,7 @@ static bool emit_quad(gpu *g, raster_unit *r, uint32_t k)
 static void rasterizer_tick(gpu *g, raster_unit *r)
 {
   uint64_t now = g->now;
+  const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
   const sim_frame *f = g->frame;
   uint32_t emitted = 0;
   bool blocked = false;
@@ -409,7 +412,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
       }
     }
   } else if (r->r_has_prim) {
-    if (now < r->r_ready) { tbr_stat_inc(r->r_busy); return; }
+    if (now < r->r_ready) { tbr_stat_add(r->r_busy, n); return; }
     /* quads of this primitive in the tile, in order; quads of earlier or unknown
      * primitives are skipped (they go out at END) */
     uint32_t k = r->r_cursor;
@@ -466,9 +469,9 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
     }
   }
   if (emitted) tbr_stat_inc(r->r_busy);
-  else if (blocked) tbr_stat_inc(r->r_stall);
+  else if (blocked) tbr_stat_add(r->r_stall, n);
   else if (r->r_has_prim || r->r_flushing) tbr_stat_inc(r->r_busy);
-  else tbr_stat_inc(r->r_idle);
+  else tbr_stat_add(r->r_idle, n);
 }
 
 void ru_tick(gpu *g, raster_unit *r)
@@ -478,9 +481,91 @@ void ru_tick(gpu *g, raster_unit *r)
   fp_tick(g, r);
   early_z_tick(g, r);
   rasterizer_tick(g, r);
-  tbr_stat_sample(r->qocc_tile, r->tile_q.count);
-  tbr_stat_sample(r->qocc_post, r->post_raster.count);
-  tbr_stat_sample(r->qocc_color, r->color_q.count);
+  tbr_stat_sample_n(r->qocc_tile, r->tile_q.count, g->ncyc);
+  tbr_stat_sample_n(r->qocc_post, r->post_raster.count, g->ncyc);
+  tbr_stat_sample_n(r->qocc_color, r->color_q.count, g->ncyc);
+}
+
+/* Mirrors ru_tick's stages (same order of decisions): every case that moves a token,
+ * a quad or a memory line is an event now; the quiescent cases only count (a load or
+ * flush waiting for the memory port or for its responses, a stage blocked by a full
+ * queue, a primitive's setup time, the Fragment Processors' latencies). */
+uint64_t ru_next_event(const gpu *g, const raster_unit *r)
+{
+  uint64_t now = g->now, ne = UINT64_MAX;
+  const sim_frame *f = g->frame;
+  /* Blending */
+  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(g->mem, r->cport)));
+  bool cport_full = tbr_memq_full(memsys_req(g->mem, r->cport));
+  if (r->c_loading) {
+    if (r->c_load_left ? !cport_full : !r->c_outstanding) return now;
+  } else if (r->flushing) {
+    if (!r->flush_left || !cport_full) return now;
+  } else {
+    GPU_EVENT_AT(ne, now, simq_head_ready(&r->color_q));
+  }
+  /* in-order merge */
+  if (r->order.count && !simq_full(&r->color_q)) {
+    uint32_t tok = r->order.buf[r->order.head];
+    uint64_t t = simq_head_ready(&r->order);
+    if (TOK_KIND(tok) == TOK_ITEM) {
+      uint64_t d = sc_done_time(&r->fp[TOK_VAL(tok)]);
+      if (d > t) t = d;
+    }
+    GPU_EVENT_AT(ne, now, t);
+  }
+  /* Fragment Processors and their texture units */
+  for (uint32_t i = 0; i < r->nfp; i++) {
+    if (sc_can_accept(&r->fp[i])) GPU_EVENT_AT(ne, now, simq_head_ready(&r->fp_in[i]));
+    GPU_EVENT_AT(ne, now, sc_next_event(&r->fp[i], now));
+    GPU_EVENT_AT(ne, now, tex_unit_next_event(g, &r->tu[i]));
+  }
+  /* Early-Z */
+  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(g->mem, r->zport)));
+  if (r->z_loading) {
+    if (r->z_load_left ? !tbr_memq_full(memsys_req(g->mem, r->zport)) : !r->z_outstanding) return now;
+  } else if (r->post_raster.count) {
+    uint64_t t = simq_head_ready(&r->post_raster);
+    if (t > now) GPU_EVENT_AT(ne, now, t);
+    else if (!simq_full(&r->order)) {
+      uint32_t tok = r->post_raster.buf[r->post_raster.head];
+      if (TOK_KIND(tok) != TOK_ITEM) return now;
+      const sim_quad *q = &f->quads[TOK_VAL(tok)];
+      /* an early-Z quad is tested (and counted) on every attempt: not quiescent */
+      if (f->draws[q->draw].rec.early_z || !simq_full(&r->fp_in[quad_fp(r, q)])) return now;
+    }
+  }
+  /* Rasterizer */
+  bool post_full = simq_full(&r->post_raster);
+  if (r->r_flushing) {
+    if (!post_full) return now;
+    if (r->r_cursor < r->r_nitems &&
+        (f->items[r->r_items[r->r_cursor]].kind != SIM_ITEM_QUAD || r->r_emitted[r->r_cursor]))
+      return now; /* the cursor moves */
+  } else if (r->r_has_prim) {
+    if (now < r->r_ready) GPU_EVENT_AT(ne, now, r->r_ready);
+    else {
+      if (!post_full) return now;
+      if (r->r_cursor >= r->r_nitems || f->items[r->r_items[r->r_cursor]].kind != SIM_ITEM_QUAD ||
+          r->r_emitted[r->r_cursor])
+        return now; /* the cursor moves or the primitive ends */
+      uint32_t k = r->r_cursor; /* blocked only if the next quad to emit is this primitive's */
+      for (; k < r->r_nitems; k++) {
+        const sim_item *it = &f->items[r->r_items[k]];
+        if (it->kind != SIM_ITEM_QUAD || r->r_emitted[k]) continue;
+        uint32_t p = f->quads[it->idx].prim;
+        if (p == UINT32_MAX || p < r->r_prim) continue;
+        if (p > r->r_prim) return now;
+        break;
+      }
+      if (k >= r->r_nitems) return now;
+    }
+  } else if (r->tile_q.count) {
+    uint64_t t = simq_head_ready(&r->tile_q);
+    if (t > now) GPU_EVENT_AT(ne, now, t);
+    else if (TOK_KIND(r->tile_q.buf[r->tile_q.head]) != TOK_BEGIN || !post_full) return now;
+  }
+  return ne;
 }
 
 bool ru_idle(const raster_unit *r)

@@ -14,7 +14,9 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
   c->t = calloc(c->threads, sizeof *c->t);
   c->order = calloc(c->threads, sizeof *c->order);
   c->free_slots = calloc(c->threads, sizeof *c->free_slots);
-  if (!c->t || !c->order || !c->free_slots) abort();
+  c->pos_ready = calloc(c->threads, sizeof *c->pos_ready);
+  c->pos_of = calloc(c->threads, sizeof *c->pos_of);
+  if (!c->t || !c->order || !c->free_slots || !c->pos_ready || !c->pos_of) abort();
   c->head = c->count = 0;
   c->nwork = c->ntexwait = 0;
   c->nfree = c->threads;
@@ -41,8 +43,8 @@ void sc_set_latencies(shader_core *c, const uint32_t lat[SC_NCLASS])
 
 void sc_free(shader_core *c)
 {
-  free(c->t); free(c->order); free(c->free_slots);
-  c->t = NULL; c->order = NULL; c->free_slots = NULL;
+  free(c->t); free(c->order); free(c->free_slots); free(c->pos_ready); free(c->pos_of);
+  c->t = NULL; c->order = NULL; c->free_slots = NULL; c->pos_ready = NULL; c->pos_of = NULL;
 }
 
 bool sc_can_accept(const shader_core *c) { return c->nfree > 0; }
@@ -53,11 +55,15 @@ static sc_thread *new_thread(shader_core *c, uint32_t token, uint64_t now)
   sc_thread *t = &c->t[s];
   t->token = token;
   t->ready = now + 1; /* dispatch takes a cycle */
+
   t->cls = NULL; t->pc = NULL; t->code = 0;
   t->pos = t->ntex = 0;
   t->blocked_tex = false;
   if (now + 1 < c->next_ready || c->count == 0) c->next_ready = now + 1;
-  c->order[(c->head + c->count) % c->threads] = s;
+  uint32_t pos = (c->head + c->count) % c->threads;
+  c->order[pos] = s;
+  c->pos_of[s] = pos;
+  c->pos_ready[pos] = now + 1;
   c->count++;
   c->nwork++;
   return t;
@@ -88,28 +94,57 @@ void sc_wake(shader_core *c, uint32_t slot, uint64_t ready)
     if (!t->remaining) c->nwork--; /* its last instruction was the texture access */
   }
   t->ready = ready;
+  c->pos_ready[c->pos_of[slot]] = t->remaining ? ready : UINT64_MAX;
   if (ready < c->next_ready) c->next_ready = ready;
 }
 
-void sc_tick(shader_core *c, uint64_t now)
+uint64_t sc_next_event(const shader_core *c, uint64_t now)
 {
-  if (!c->count) { tbr_stat_inc(c->idle); return; }
+  if (!c->count) return UINT64_MAX;
+  return c->next_ready > now ? c->next_ready : now;
+}
+
+uint64_t sc_done_time(const shader_core *c)
+{
+  if (!c->count) return UINT64_MAX;
+  const sc_thread *t = &c->t[c->order[c->head]];
+  return t->remaining ? UINT64_MAX : t->ready;
+}
+
+void sc_tick(shader_core *c, uint64_t now) { sc_tick_n(c, now, 1); }
+
+void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
+{
+  if (!c->count) { tbr_stat_add(c->idle, n); return; }
   /* Fast path (exact): every thread with work waits for its latency (the common case
-   * with lat_alu > 1): nothing can issue this cycle. */
+   * with lat_alu > 1): nothing can issue this cycle (nor in the n - 1 cycles after it:
+   * sc_next_event). */
   if (now < c->next_ready) {
-    tbr_stat_inc(c->stall);
-    if (c->ntexwait && c->ntexwait == c->nwork) tbr_stat_inc(c->tex_stall);
+    tbr_stat_add(c->stall, n);
+    if (c->ntexwait && c->ntexwait == c->nwork) tbr_stat_add(c->tex_stall, n);
     return;
   }
   uint32_t issued = 0;
   uint64_t next = UINT64_MAX;
   uint32_t idx = c->head;
   for (uint32_t k = 0; k < c->count; k++) { /* oldest first */
-    uint32_t slot = c->order[idx];
-    sc_thread *t = &c->t[slot];
+    /* tight scan (no wrap test inside) to the next thread ready by now; the others only
+     * lower `next` (pos_ready: the thread's ready cycle, UINT64_MAX without work) */
+    uint32_t lim = c->threads - idx < c->count - k ? c->threads - idx : c->count - k, j = 0;
+    const uint64_t *pr = c->pos_ready + idx;
+    while (j < lim && pr[j] > now) {
+      if (pr[j] < next) next = pr[j];
+      j++;
+    }
+    k += j;
+    idx += j;
+    if (idx == c->threads) idx = 0;
+    if (j == lim) { k--; continue; } /* segment done (end of the ring or of the threads) */
+    uint32_t pos = idx;
     if (++idx == c->threads) idx = 0;
-    if (!t->remaining) continue;
-    if (issued < c->issue_width && t->ready <= now) {
+    uint32_t slot = c->order[pos];
+    sc_thread *t = &c->t[slot];
+    {
       if (!t->cls) {
         t->remaining--;
         t->ready = now + c->lat;
@@ -119,6 +154,7 @@ void sc_tick(shader_core *c, uint64_t now)
         uint64_t fr = c->ifetch ? c->ifetch(c->ifetch_ctx, c, slot, t->code + (uint64_t)t->pc[p] * 16u, now) : 0;
         if (fr) { /* instruction-cache miss: woken by the fill (or retry) */
           t->ready = fr;
+          c->pos_ready[pos] = fr;
           if (fr < next) next = fr;
           continue;
         }
@@ -136,6 +172,14 @@ void sc_tick(shader_core *c, uint64_t now)
       }
       issued++;
       if (!t->remaining && !t->blocked_tex) c->nwork--;
+      c->pos_ready[pos] = t->remaining ? t->ready : UINT64_MAX;
+      if (issued == c->issue_width && k + 1 < c->count) {
+        /* Nothing more can issue this cycle and the rest of the scan would only compute
+         * next_ready: now + 1 is a valid lower bound (this thread and the threads
+         * before it are not ready before then), so stop here. */
+        next = now + 1;
+        break;
+      }
       if (!t->remaining || t->ready == SC_BLOCKED) continue;
     }
     if (t->ready < next) next = t->ready;

@@ -49,6 +49,10 @@ struct shader_core {
   uint32_t *order; /* thread slots in dispatch order (ring) */
   uint32_t head, count;
   uint32_t *free_slots, nfree;
+  uint64_t *pos_ready; /* per position in `order`: that thread's ready cycle if it has
+                        * instructions left, else UINT64_MAX (kept with sc_thread.ready; the
+                        * issue scan reads only this array, in dispatch order) */
+  uint32_t *pos_of;     /* slot -> its position in `order` */
   uint32_t nwork, ntexwait; /* threads with instructions left; of them blocked on a texture */
   uint64_t next_ready; /* no resident thread with work is ready before this cycle (a lower bound) */
   sc_tex_fn tex; void *tex_ctx;
@@ -70,6 +74,14 @@ void sc_dispatch_stream(shader_core *c, uint32_t token, const uint8_t *cls, cons
 /* A blocked thread may continue at cycle `ready`. */
 void sc_wake(shader_core *c, uint32_t slot, uint64_t ready);
 void sc_tick(shader_core *c, uint64_t now);
+/* Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles"): the earliest
+ * cycle >= now at which sc_tick could issue or change state (UINT64_MAX: no resident
+ * thread can issue before another unit wakes it); sc_tick_n simulates the n cycles
+ * [now, now + n), n > 1 only when they are quiescent; sc_done_time is the cycle the oldest
+ * work item finishes if it has no instructions left (else UINT64_MAX). */
+uint64_t sc_next_event(const shader_core *c, uint64_t now);
+void sc_tick_n(shader_core *c, uint64_t now, uint64_t n);
+uint64_t sc_done_time(const shader_core *c);
 /* Oldest work item, if finished by cycle now. */
 bool sc_peek_done(const shader_core *c, uint64_t now, uint32_t *token);
 void sc_pop_done(shader_core *c);

@@ -361,7 +361,7 @@ static void tile_event(sim_func *fn, const sim_tile_ev *e)
       /* The tile is not cached in softpipe (pending clear): its float contents are dead,
        * so writing the clear color through the tile buffer is safe. */
       tbr_tile_clear_color_rect(tb, i, e->clear_color, x, y, ts, ts);
-      tbr_tile_store_color_rect(tb, i, &s->mem, x, y, ts, ts);
+      tbr_tile_store_uniform_color_rect(tb, i, &s->mem, x, y, ts, ts); /* the rect was just cleared */
       break;
     default: break;
     }

@@ -48,6 +48,9 @@ static inline bool simq_peek(const sim_queue *q, uint64_t now, uint32_t *v)
   *v = q->buf[q->head];
   return true;
 }
+/* Cycle the head becomes visible (UINT64_MAX when empty): the queue's next event for its
+ * consumer (idle-cycle skipping, docs/timing-model.md "Skipping quiescent cycles"). */
+static inline uint64_t simq_head_ready(const sim_queue *q) { return q->count ? q->ready[q->head] : UINT64_MAX; }
 static inline void simq_pop(sim_queue *q)
 {
   q->head = q->head + 1 == q->cap ? 0 : q->head + 1;

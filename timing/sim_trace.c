@@ -188,12 +188,20 @@ static uint64_t alloc_base(res_base **arr, size_t *n, size_t *cap, uint64_t *nex
   return (*arr)[*n - 1].base;
 }
 
-/* Texel address (docs/timing-model.md "Texture unit"). */
-static uint64_t texel_addr(const tbr_rec_resource *r, uint64_t base, const tbr_rec_texel *t)
+/* Texel address (docs/timing-model.md "Texture unit"). `memo` keeps the start of the
+ * last (level, layer) seen for this resource (the texels of a fetch share a few). */
+typedef struct { bool valid; uint32_t level, layer; uint64_t start; } texel_memo;
+static uint64_t texel_addr(const tbr_rec_resource *r, uint64_t base, const tbr_rec_texel *t, texel_memo *memo)
 {
   uint64_t b = res_bpp(r), w = lvl_dim(r->width, t->level);
   uint64_t x = (uint32_t)t->x, y = (uint32_t)t->y;
-  uint64_t a = base + level_offset(r, t->level) + (uint64_t)t->layer * layer_bytes(r, t->level);
+  if (!memo->valid || memo->level != t->level || memo->layer != t->layer) {
+    memo->valid = true;
+    memo->level = t->level;
+    memo->layer = t->layer;
+    memo->start = level_offset(r, t->level) + (uint64_t)t->layer * layer_bytes(r, t->level);
+  }
+  uint64_t a = base + memo->start;
   if (g_tiled) return a + ((y / 4) * ((w + 3) / 4) + x / 4) * 16 * b + ((y % 4) * 4 + x % 4) * b;
   return a + (y * w + x) * b;
 }
@@ -202,6 +210,18 @@ static int cmp_u64(const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
+}
+
+/* Ascending sort of a fetch's line addresses (usually a few: insertion sort). */
+static void sort_u64(uint64_t *v, size_t n)
+{
+  if (n > 32) { qsort(v, n, sizeof *v, cmp_u64); return; }
+  for (size_t i = 1; i < n; i++) {
+    uint64_t x = v[i];
+    size_t j = i;
+    while (j > 0 && v[j - 1] > x) { v[j] = v[j - 1]; j--; }
+    v[j] = x;
+  }
 }
 
 static void add_line_unique(sim_frame *f, uint32_t first, uint64_t line)
@@ -354,13 +374,15 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         sf->ntexels = fe.n_texels;
         sf->first_line = (uint32_t)f->nlines;
         /* the fetch's distinct lines, in ascending address order */
+        texel_memo memo = {0};
         for (uint32_t k = 0; k < fe.n_texels; k++) {
           GROW(f->lines, f->nlines, f->cap_lines);
-          f->lines[f->nlines++] = texel_addr(rr, base, &tx[k]) / g_tline * g_tline;
+          uint64_t a = texel_addr(rr, base, &tx[k], &memo);
+          f->lines[f->nlines++] = (g_tline & (g_tline - 1)) ? a / g_tline * g_tline : a & ~(uint64_t)(g_tline - 1);
         }
         uint64_t *fl = f->lines + sf->first_line;
         size_t nl = f->nlines - sf->first_line, u = 0;
-        qsort(fl, nl, sizeof *fl, cmp_u64);
+        sort_u64(fl, nl);
         for (size_t k = 0; k < nl; k++)
           if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
         f->nlines = sf->first_line + u;

@@ -92,6 +92,22 @@ static inline void tbr_stat_sample(tbr_stat *st, double v) /* AVERAGE */
   tbr_stat_sample_raw_(st, v);
 }
 
+/* n equal AVERAGE samples (the same result as n calls of tbr_stat_sample for the
+ * integer-valued samples tbr-sim takes, e.g. queue occupancies): used when several
+ * quiescent cycles are simulated at once. */
+static inline void tbr_stat_sample_n(tbr_stat *st, double v, uint64_t n)
+{
+  if (!st || !n) return;
+  if (st->kind == TBR_STAT_HISTOGRAM) {
+    for (uint64_t i = 0; i < n; i++) tbr_stat_hsample(st, v < 0 ? 0 : (uint64_t)v);
+    return;
+  }
+  tbr_stat_sample_raw_(st, v);
+  st->count += n - 1;
+  st->fcount += n - 1;
+  st->sum += v * (double)(n - 1);
+}
+
 /* Reads (totals). */
 tbr_stat_kind tbr_stat_kind_of(const tbr_stat *st);
 uint64_t tbr_stat_value(const tbr_stat *st); /* counter value, or sample count */

@@ -94,6 +94,16 @@ void tex_unit_free(tex_unit *u)
 
 bool tex_unit_idle(const tex_unit *u) { return u->outstanding == 0 && tbr_cache_idle(u->tc); }
 
+uint64_t tex_unit_next_event(const gpu *g, const tex_unit *u)
+{
+  uint64_t now = g->now, ne = UINT64_MAX;
+  if (!u->outstanding && tbr_cache_idle(u->tc)) return ne;
+  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(u->tc)));
+  if (u->count && !tbr_memq_full(tbr_cache_req_in(u->tc))) return now;
+  GPU_EVENT_AT(ne, now, tbr_cache_next_event(u->tc, now));
+  return ne;
+}
+
 void tex_unit_tick(gpu *g, tex_unit *u)
 {
   if (!u->outstanding && tbr_cache_idle(u->tc)) return;
@@ -123,7 +133,7 @@ void tex_unit_tick(gpu *g, tex_unit *u)
       }
     }
   }
-  tbr_cache_tick(u->tc, now);
+  tbr_cache_tick_n(u->tc, now, g->ncyc);
 }
 
 /* ---- instruction caches ---- */
@@ -186,6 +196,15 @@ void icache_attach(icache_unit *u, shader_core *core)
 
 bool icache_idle(const icache_unit *u) { return u->nw == 0 && tbr_cache_idle(u->ic); }
 
+uint64_t icache_next_event(const gpu *g, const icache_unit *u)
+{
+  uint64_t now = g->now, ne = UINT64_MAX;
+  if (!u->nw && tbr_cache_idle(u->ic)) return ne;
+  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(u->ic)));
+  GPU_EVENT_AT(ne, now, tbr_cache_next_event(u->ic, now));
+  return ne;
+}
+
 void icache_tick(gpu *g, icache_unit *u)
 {
   if (!u->nw && tbr_cache_idle(u->ic)) return;
@@ -204,5 +223,5 @@ void icache_tick(gpu *g, icache_unit *u)
     }
     tbr_memq_pop(resp);
   }
-  tbr_cache_tick(u->ic, now);
+  tbr_cache_tick_n(u->ic, now, g->ncyc);
 }

@@ -152,9 +152,28 @@ void tbr_tile_clear_color_rect(tbr_tile_buffers *tb, unsigned cbuf, const float 
   /* clear_tile_rgba: an all-zero color (-0.0 included) is a memset to +0.0 */
   const bool zero = rgba[0] == 0.0f && rgba[1] == 0.0f && rgba[2] == 0.0f && rgba[3] == 0.0f;
   static const float z4[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  for (long sy = y0; sy < y1; sy++)
-    for (long sx = x0; sx < x1; sx++)
-      memcpy(cpix(tb, cbuf, sx, sy), zero ? z4 : rgba, 4 * sizeof(float));
+  for (long sx = x0; sx < x1; sx++) /* first row, then copies of it */
+    memcpy(cpix(tb, cbuf, sx, y0), zero ? z4 : rgba, 4 * sizeof(float));
+  for (long sy = y0 + 1; sy < y1; sy++)
+    memcpy(cpix(tb, cbuf, x0, sy), cpix(tb, cbuf, x0, y0), (size_t)(x1 - x0) * 4 * sizeof(float));
+}
+
+bool tbr_tile_store_uniform_color_rect(const tbr_tile_buffers *tb, unsigned cbuf, tbr_surface *s,
+                                       int x, int y, unsigned w, unsigned h)
+{
+  if (!color_ok(tb, cbuf, s))
+    return false;
+  const unsigned bpp = tbr_format_get_info(s->format)->bytes;
+  long x0, y0, x1, y1;
+  if (!isect(tb, s, x, y, w, h, &x0, &y0, &x1, &y1))
+    return true;
+  uint8_t px[16]; /* every pixel holds the same floats: pack once, copy */
+  tbr_pack_rgba_float(s->format, cpix(tb, cbuf, x0, y0), px);
+  for (long sx = x0; sx < x1; sx++)
+    memcpy(spix(s, sx, y0, bpp), px, bpp);
+  for (long sy = y0 + 1; sy < y1; sy++)
+    memcpy(spix(s, x0, sy, bpp), spix(s, x0, y0, bpp), (size_t)(x1 - x0) * bpp);
+  return true;
 }
 
 bool tbr_tile_load_color_rect(tbr_tile_buffers *tb, unsigned cbuf, const tbr_surface *s,
@@ -165,9 +184,8 @@ bool tbr_tile_load_color_rect(tbr_tile_buffers *tb, unsigned cbuf, const tbr_sur
   const unsigned bpp = tbr_format_get_info(s->format)->bytes;
   long x0, y0, x1, y1;
   if (isect(tb, s, x, y, w, h, &x0, &y0, &x1, &y1))
-    for (long sy = y0; sy < y1; sy++)
-      for (long sx = x0; sx < x1; sx++)
-        tbr_unpack_rgba_float(s->format, spix(s, sx, sy, bpp), cpix(tb, cbuf, sx, sy));
+    for (long sy = y0; sy < y1; sy++) /* rows are contiguous in both */
+      tbr_unpack_rgba_float_row(s->format, spix(s, x0, sy, bpp), (size_t)(x1 - x0), cpix(tb, cbuf, x0, sy));
   return true;
 }
 
@@ -179,9 +197,8 @@ bool tbr_tile_store_color_rect(const tbr_tile_buffers *tb, unsigned cbuf, tbr_su
   const unsigned bpp = tbr_format_get_info(s->format)->bytes;
   long x0, y0, x1, y1;
   if (isect(tb, s, x, y, w, h, &x0, &y0, &x1, &y1))
-    for (long sy = y0; sy < y1; sy++)
-      for (long sx = x0; sx < x1; sx++)
-        tbr_pack_rgba_float(s->format, cpix(tb, cbuf, sx, sy), spix(s, sx, sy, bpp));
+    for (long sy = y0; sy < y1; sy++) /* rows are contiguous in both */
+      tbr_pack_rgba_float_row(s->format, cpix(tb, cbuf, x0, sy), (size_t)(x1 - x0), spix(s, x0, sy, bpp));
   return true;
 }
 

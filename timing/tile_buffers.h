@@ -89,6 +89,10 @@ void tbr_tile_clear_color_rect(tbr_tile_buffers *tb, unsigned cbuf, const float 
                                int x, int y, unsigned w, unsigned h);
 bool tbr_tile_load_color_rect(tbr_tile_buffers *tb, unsigned cbuf, const tbr_surface *s,
                               int x, int y, unsigned w, unsigned h);
+/* tbr_tile_store_color_rect for a rectangle whose tile-buffer pixels all hold the same
+ * floats (just cleared): the same bytes, packed once. */
+bool tbr_tile_store_uniform_color_rect(const tbr_tile_buffers *tb, unsigned cbuf, tbr_surface *s,
+                                       int x, int y, unsigned w, unsigned h);
 bool tbr_tile_store_color_rect(const tbr_tile_buffers *tb, unsigned cbuf, tbr_surface *s,
                                int x, int y, unsigned w, unsigned h);
 void tbr_tile_requantize_color_rect(tbr_tile_buffers *tb, unsigned cbuf, int x, int y,

@@ -131,10 +131,44 @@ static uint32_t pick_ru(gpu *g)
   return best;
 }
 
+/* Mirrors tf_tick: quiescent while the oldest entry waits for its responses or for room
+ * in its Raster Unit's Tile Queue, requests wait for the Tile Cache queue, and stage 1
+ * waits for a Primitive Table entry or (baseline fetcher) for the Raster Units. */
+uint64_t tf_next_event(const gpu *g)
+{
+  const tile_fetcher *t = &g->tf;
+  uint64_t now = g->now, ne = UINT64_MAX;
+  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(t->tcache)));
+  if (t->pt_count) { /* stage 4 */
+    const pt_entry *e = &t->pt[t->pt_head];
+    if ((e->marker || (e->ptr_done && !e->pending && e->sent == e->nattrs)) && !simq_full(&g->ru[e->ru].tile_q))
+      return now;
+  }
+  bool req_full = tbr_memq_full(tbr_cache_req_in(t->tcache)); /* arbiter */
+  uint64_t attr = simq_head_ready(&t->attr_wait);
+  if (attr <= now) {
+    if (!req_full) return now;
+  } else {
+    GPU_EVENT_AT(ne, now, attr);
+    if (t->ptr_reg >= 0 && !req_full) return now;
+  }
+  if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) { /* stage 1 */
+    uint32_t tile = t->order[t->cur];
+    if (!t->began) {
+      if (g->re_pass || g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) return now;
+    } else if (t->pos >= g->plb.lists[tile].n || t->pt_prims < t->npt) {
+      return now;
+    }
+  }
+  GPU_EVENT_AT(ne, now, tbr_cache_next_event(t->tcache, now));
+  return ne;
+}
+
 void tf_tick(gpu *g)
 {
   tile_fetcher *t = &g->tf;
   uint64_t now = g->now;
+  const uint64_t n = g->ncyc ? g->ncyc : 1; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
   /* stage 3: responses from the Tile Cache */
   const tbr_mem_msg *m;
   tbr_memq *resp = tbr_cache_resp_out(t->tcache);
@@ -214,7 +248,7 @@ void tf_tick(gpu *g)
         t->pos++;
         t->ptr_reg = (int)((t->pt_head + t->pt_count - 1) % t->ring_cap);
       } else {
-        tbr_stat_inc(t->pt_full);
+        tbr_stat_add(t->pt_full, n);
         waiting = true;
       }
     } else {
@@ -226,9 +260,9 @@ void tf_tick(gpu *g)
     }
   }
   if (sent) tbr_stat_inc(t->busy);
-  else if (t->pt_count || t->cur < t->norder || waiting) tbr_stat_inc(t->stall);
-  else tbr_stat_inc(t->idle);
-  tbr_cache_tick(t->tcache, now);
+  else if (t->pt_count || t->cur < t->norder || waiting) tbr_stat_add(t->stall, n);
+  else tbr_stat_add(t->idle, n);
+  tbr_cache_tick_n(t->tcache, now, n);
 }
 
 bool tf_done(const gpu *g)
