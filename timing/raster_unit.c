@@ -348,6 +348,11 @@ static void early_z_tick(gpu *g, raster_unit *r)
     }
     const sim_quad *q = &f->quads[TOK_VAL(tok)];
     bool early = f->draws[q->draw].rec.early_z != 0;
+    bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
+    uint32_t fp = quad_fp(r, q);
+    /* A surviving quad waits here, untested, until its Fragment Processor queue has room:
+     * the test (and its depth-buffer energy) happens once, when the quad can move on. */
+    if (survives && simq_full(&r->fp_in[fp])) { blocked = true; break; }
     if (early) {
       tbr_stat_inc(g->q_ztested);
       tbr_energy_count(g->eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
@@ -359,8 +364,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
         continue;
       }
     }
-    uint32_t fp = quad_fp(r, q);
-    if (!simq_full(&r->fp_in[fp]) && early) tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
+    if (early) tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
     if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + g->zlat)) { blocked = true; break; }
     simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
     if (r->qmap == RU_QMAP_ROUND_ROBIN) r->fp_rr = (fp + 1) % r->nfp;

@@ -18,6 +18,13 @@ for t in "$@"; do
   "$bin/tbr-sim" "$work/$n.replay" -o "$work/$n.sim" --quiet; rc=$?
   if [ $rc -ne 0 ]; then echo "FAIL $n: tbr-sim exit $rc" >&2; fail=1; continue; fi
   grep -q '"total_cycles": [0-9]' "$work/$n.sim/stats.json" || { echo "FAIL $n: no total_cycles" >&2; fail=1; }
+  # Early-Z tests each rasterized quad at most once (a quad waiting for its Fragment
+  # Processor queue is not re-tested every cycle).
+  ztested=$(awk '$1 == "quads.early_z_tested" {print $2; exit}' "$work/$n.sim/summary.txt")
+  rasterized=$(awk '$1 == "quads.rasterized" {print $2; exit}' "$work/$n.sim/summary.txt")
+  if [ -z "$ztested" ] || [ -z "$rasterized" ] || [ "$ztested" -gt "$rasterized" ]; then
+    echo "FAIL $n: quads.early_z_tested=$ztested > quads.rasterized=$rasterized" >&2; fail=1
+  fi
   if ! "$bin/tbr-compare" "$work/$n.replay/reference" "$work/$n.sim/frames" > "$work/$n.compare.log" 2>&1; then
     echo "FAIL $n: frames differ from the reference (log: $work/$n.compare.log)" >&2; fail=1; continue
   fi
