@@ -379,7 +379,10 @@ static int open_container_frame(void)
                  "driver=softpipe\nmesa_version=22.3.6\ntile_size=64\n",
                  TBR_RECORDS_SCHEMA_VERSION, TBR_RECORDS_SCHEMA_MINOR);
         tbr_trace_error err;
-        S.writer = tbr_trace_writer_open(S.trace_path, meta, &err);
+        /* zstd runs on a second thread while softpipe renders on this one (the replay
+         * itself is single-threaded); the file is the same as with inline compression. */
+        tbr_trace_writer_options wopts = {.background = 1};
+        S.writer = tbr_trace_writer_open_ex(S.trace_path, meta, &wopts, &err);
         if (!S.writer) {
             fail("%s", err.msg);
             return -1;

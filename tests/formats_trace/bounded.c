@@ -30,7 +30,7 @@ int main(void)
     uint8_t *buf = xmalloc(BIG + 8);
     uint8_t *buf2 = xmalloc(BIG + 8);
 
-    tbr_trace_writer_options o = {CHUNK, 1, 0};
+    tbr_trace_writer_options o = {.chunk_size = CHUNK, .compression_level = 1};
     tbr_trace_error e;
     tbr_trace_writer *w = tbr_trace_writer_open_ex(path, "test=bounded", &o, &e);
     CHECK(w != NULL, "open: %s", e.msg);

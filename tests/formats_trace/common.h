@@ -115,11 +115,12 @@ static inline uint64_t ref_total_records(const ref_trace *t)
     return n;
 }
 
-/* Writes the reference trace; returns 0 or -1 with the message printed. */
-static inline int ref_write(const ref_trace *t, const char *path, const char *meta,
-                            size_t chunk_size, tbr_trace_writer_stats *stats)
+/* Writes the reference trace (background: compress on the writer's worker thread);
+ * returns 0 or -1 with the message printed. */
+static inline int ref_write_ex(const ref_trace *t, const char *path, const char *meta,
+                               size_t chunk_size, int background, tbr_trace_writer_stats *stats)
 {
-    tbr_trace_writer_options o = {chunk_size, 0, 0};
+    tbr_trace_writer_options o = {.chunk_size = chunk_size, .background = background};
     tbr_trace_error e;
     tbr_trace_writer *w = tbr_trace_writer_open_ex(path, meta, &o, &e);
     if (!w) {
@@ -142,6 +143,12 @@ static inline int ref_write(const ref_trace *t, const char *path, const char *me
         return -1;
     }
     return 0;
+}
+
+static inline int ref_write(const ref_trace *t, const char *path, const char *meta,
+                            size_t chunk_size, tbr_trace_writer_stats *stats)
+{
+    return ref_write_ex(t, path, meta, chunk_size, 0, stats);
 }
 
 static inline const ref_frame *ref_find(const ref_trace *t, uint64_t number)

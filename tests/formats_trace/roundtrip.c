@@ -202,6 +202,17 @@ static void test_roundtrip(void)
     uint8_t *bbytes = read_whole(b, &blen);
     CHECK(abytes && bbytes && alen == blen && memcmp(abytes, bbytes, alen) == 0,
           "deterministic output");
+    free(bbytes);
+    /* background compression: the same bytes, chunk buffers of 2 x chunk size */
+    tbr_trace_writer_stats bs;
+    CHECK(ref_write_ex(&t, b, meta, 512, 1, &bs) == 0, "write b (background)");
+    bbytes = read_whole(b, &blen);
+    CHECK(abytes && bbytes && alen == blen && memcmp(abytes, bbytes, alen) == 0,
+          "background compression writes the same file");
+    CHECK(bs.chunks == ws.chunks && bs.compressed_bytes == ws.compressed_bytes &&
+              bs.peak_buffer_bytes == 2 * 512,
+          "background stats: chunks %llu/%llu, peak %llu", (unsigned long long)bs.chunks,
+          (unsigned long long)ws.chunks, (unsigned long long)bs.peak_buffer_bytes);
     free(abytes);
     free(bbytes);
 
@@ -247,6 +258,9 @@ static void test_roundtrip(void)
     CHECK(ref_write(&big, c, "x=y", 4000, &ws) == 0, "write big");
     CHECK(ws.peak_buffer_bytes <= 4000, "big records do not grow the chunk buffer (%llu)",
           (unsigned long long)ws.peak_buffer_bytes);
+    check_sequential(c, &big);
+    /* oversized records bypass the buffer: the worker's queued chunk must land first */
+    CHECK(ref_write_ex(&big, c, "x=y", 4000, 1, &ws) == 0, "write big (background)");
     check_sequential(c, &big);
     ref_free(&big);
 
@@ -321,7 +335,7 @@ static void test_writer_errors(void)
     CHECK(!file_exists(tmp) && !file_exists(p), "nothing left");
 
     /* bad options / metadata */
-    tbr_trace_writer_options o = {8, 0, 0};
+    tbr_trace_writer_options o = {.chunk_size = 8};
     CHECK(tbr_trace_writer_open_ex(p, NULL, &o, &e) == NULL && strstr(e.msg, "chunk size"),
           "tiny chunk size rejected: %s", e.msg);
     o.chunk_size = 0;
@@ -369,7 +383,7 @@ static void test_writer_errors(void)
     lim.rlim_cur = 100000;
     void (*oldsig)(int) = signal(SIGXFSZ, SIG_IGN);
     CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
-    tbr_trace_writer_options small = {16384, 0, 0}; /* so appends reach the disk */
+    tbr_trace_writer_options small = {.chunk_size = 16384}; /* so appends reach the disk */
     w = tbr_trace_writer_open_ex(p, NULL, &small, &e);
     CHECK(w != NULL, "open under limit: %s", e.msg);
     int failed_at = -1;

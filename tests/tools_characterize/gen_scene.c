@@ -464,7 +464,7 @@ int main(int argc, char **argv)
             noschema = 1;
     }
     tbr_trace_error err;
-    tbr_trace_writer_options wo = { 4096, 0, 0 }; /* small chunks: several per frame */
+    tbr_trace_writer_options wo = {.chunk_size = 4096}; /* small chunks: several per frame */
     if (texels || texloop) {
         tbr_trace_error terr;
         w = tbr_trace_writer_open_ex(argv[1],

@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,7 +27,7 @@ struct tbr_trace_writer {
     int fd;
     uint64_t off;          /* bytes written so far = current file offset */
     char err[TBR_TRACE_ERROR_MAX];
-    int failed;
+    atomic_int failed;     /* set once, under `mu` when a worker exists; err is final then */
 
     size_t chunk_size;
     int level;
@@ -45,6 +47,19 @@ struct tbr_trace_writer {
     index_entry *index;
     size_t nindex, capindex;
 
+    /* Background compression (options.background): flush_buffer hands the full chunk
+     * buffer to one worker thread and continues with the spare one. One job at a time
+     * and jobs in submission order, so the file is the same as without the worker. The
+     * worker alone touches off/cur/chunk_seq/st chunk counters while a job is pending;
+     * the caller waits for it (wait_idle) before reading them or writing the file. */
+    int background;
+    pthread_t worker;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int job_pending, worker_stop;
+    tbr_buf job;           /* the chunk being compressed by the worker */
+    uint32_t job_records, job_flags;
+
     tbr_trace_writer_stats st;
 };
 
@@ -52,13 +67,17 @@ static void set_err(tbr_trace_writer *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void set_err(tbr_trace_writer *w, const char *fmt, ...)
 {
-    if (w->failed)
-        return; /* keep the first (root-cause) error */
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->err, sizeof w->err, fmt, ap);
-    va_end(ap);
-    w->failed = 1;
+    if (w->background)
+        pthread_mutex_lock(&w->mu);
+    if (!w->failed) { /* keep the first (root-cause) error */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->err, sizeof w->err, fmt, ap);
+        va_end(ap);
+        w->failed = 1;
+    }
+    if (w->background)
+        pthread_mutex_unlock(&w->mu);
 }
 
 static void copy_err(tbr_trace_error *err, const char *msg)
@@ -195,14 +214,76 @@ static int write_chunk(tbr_trace_writer *w, const struct span *spans, int nspans
     return 0;
 }
 
+static void *worker_main(void *arg)
+{
+    tbr_trace_writer *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->job_pending && !w->worker_stop)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->job_pending)
+            break; /* stop requested and nothing left */
+        pthread_mutex_unlock(&w->mu);
+        if (!w->failed) {
+            struct span s = {w->job.data, w->job.len};
+            write_chunk(w, &s, 1, w->job_records, w->job_flags); /* errors go to set_err */
+        }
+        pthread_mutex_lock(&w->mu);
+        w->job_pending = 0;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Waits until the worker has written every chunk handed to it. */
+static void wait_idle(tbr_trace_writer *w)
+{
+    if (!w->background)
+        return;
+    pthread_mutex_lock(&w->mu);
+    while (w->job_pending)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
 static int flush_buffer(tbr_trace_writer *w, uint32_t flags)
 {
-    struct span s = {w->chunk.data, w->chunk.len};
-    if (write_chunk(w, &s, 1, w->chunk_records, flags) < 0)
-        return -1;
+    if (w->background) {
+        wait_idle(w);
+        if (w->failed)
+            return -1;
+        tbr_buf full = w->chunk; /* swap: the worker takes the full buffer */
+        w->chunk = w->job;
+        w->job = full;
+        pthread_mutex_lock(&w->mu);
+        w->job_records = w->chunk_records;
+        w->job_flags = flags;
+        w->job_pending = 1;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+    } else {
+        struct span s = {w->chunk.data, w->chunk.len};
+        if (write_chunk(w, &s, 1, w->chunk_records, flags) < 0)
+            return -1;
+    }
     tbr_buf_reset(&w->chunk);
     w->chunk_records = 0;
     return 0;
+}
+
+static void stop_worker(tbr_trace_writer *w)
+{
+    if (!w->background)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->worker_stop = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->worker, NULL); /* finishes a pending job first */
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    w->background = 0;
 }
 
 tbr_trace_writer *tbr_trace_writer_open(const char *path, const char *metadata,
@@ -213,6 +294,8 @@ tbr_trace_writer *tbr_trace_writer_open(const char *path, const char *metadata,
 
 static void free_writer(tbr_trace_writer *w)
 {
+    stop_worker(w);
+    tbr_buf_free(&w->job);
     if (w->fd >= 0)
         close(w->fd);
     ZSTD_freeCCtx(w->cctx);
@@ -322,6 +405,24 @@ tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadat
         tbr_trace_writer_abort(w);
         return NULL;
     }
+    if (opts && opts->background) {
+        /* Without a thread or the spare buffer, stay synchronous: same file either way. */
+        w->job.data = malloc(chunk_size);
+        w->job.cap = chunk_size;
+        if (w->job.data && pthread_mutex_init(&w->mu, NULL) == 0) {
+            if (pthread_cond_init(&w->cv, NULL) == 0) {
+                if (pthread_create(&w->worker, NULL, worker_main, w) == 0) {
+                    w->background = 1;
+                    w->st.peak_buffer_bytes = 2 * w->chunk.cap;
+                } else {
+                    pthread_cond_destroy(&w->cv);
+                    pthread_mutex_destroy(&w->mu);
+                }
+            } else {
+                pthread_mutex_destroy(&w->mu);
+            }
+        }
+    }
     return w;
 }
 
@@ -392,7 +493,8 @@ int tbr_trace_writer_append(tbr_trace_writer *w, uint16_t type, const void *payl
         /* Oversized record: compressed straight from the caller's memory into
          * a chunk of its own, so the buffer never grows past chunk_size. */
         struct span s[2] = {{rh, hl}, {payload, len}};
-        if (write_chunk(w, s, 2, 1, 0) < 0)
+        wait_idle(w); /* chunks stay in order */
+        if (w->failed || write_chunk(w, s, 2, 1, 0) < 0)
             return -1;
     } else {
         tbr_buf_put_bytes(&w->chunk, rh, hl);
@@ -433,6 +535,9 @@ int tbr_trace_writer_end_frame(tbr_trace_writer *w)
      * frame, or the frame ended with an oversized record). */
     if (flush_buffer(w, TBR_CHUNK_FRAME_END) < 0)
         return -1;
+    wait_idle(w); /* the frame's index entry needs its last chunk written */
+    if (w->failed)
+        return -1;
     if (w->nindex == w->capindex) {
         size_t ncap = w->capindex ? w->capindex * 2 : 64;
         index_entry *p = realloc(w->index, ncap * sizeof *p);
@@ -456,8 +561,10 @@ const char *tbr_trace_writer_error(const tbr_trace_writer *w)
 
 void tbr_trace_writer_get_stats(const tbr_trace_writer *w, tbr_trace_writer_stats *out)
 {
-    if (w && out)
+    if (w && out) {
+        wait_idle((tbr_trace_writer *)w); /* the worker updates the chunk counters */
         *out = w->st;
+    }
 }
 
 static int write_index_and_footer(tbr_trace_writer *w)
@@ -503,6 +610,7 @@ int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats,
         copy_err(err, "tbr_trace_writer_close: NULL writer");
         return -1;
     }
+    stop_worker(w); /* writes the chunk it holds; the rest is single-threaded */
     if (!w->failed && w->in_frame)
         set_err(w, "%s: close: frame %llu is still open (call end_frame first)", w->path,
                 (unsigned long long)w->cur.number);

@@ -135,6 +135,9 @@ typedef struct tbr_trace_writer_options {
     size_t chunk_size;      /* uncompressed chunk buffer cap; 0 = default (1 MiB) */
     int compression_level;  /* zstd level; 0 = default (3) */
     int fsync;              /* nonzero: fsync the file before the final rename */
+    int background;         /* nonzero: compress and write each full chunk on a worker
+                             * thread while the caller fills the next one (the file is
+                             * byte-identical; one more chunk buffer of memory) */
 } tbr_trace_writer_options;
 
 typedef struct tbr_trace_writer_stats {
