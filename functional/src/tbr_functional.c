@@ -704,10 +704,12 @@ static int first_use(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_z
     return 1;
 }
 
-/* Writes the surface's memory as SURFACE_INIT bands (rows of width * block_bytes). */
-static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs,
-                              uint32_t format, uint32_t width, uint32_t height,
-                              uint32_t block_bytes, const void *map, uint32_t stride)
+/* Writes the surface's memory as SURFACE_INIT bands (rows of width * block_bytes).
+ * replace (optional, block_bytes entries): bytes of each texel replaced by value[]. */
+static void emit_surface_init_masked(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs,
+                                     uint32_t format, uint32_t width, uint32_t height,
+                                     uint32_t block_bytes, const void *map, uint32_t stride,
+                                     const uint8_t *replace, const uint8_t *value)
 {
     size_t row = (size_t)width * block_bytes;
     if (!map || !width || !height || !block_bytes || stride < row) {
@@ -726,6 +728,10 @@ static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint
         uint32_t n = height - y0 < band ? height - y0 : band;
         for (uint32_t y = 0; y < n; y++) /* drop the row padding */
             memcpy(rows + (size_t)y * row, (const uint8_t *)map + (size_t)(y0 + y) * stride, row);
+        if (replace)
+            for (size_t i = 0; i < (size_t)n * row; i++)
+                if (replace[i % block_bytes])
+                    rows[i] = value[i % block_bytes];
         tbr_rec_surface_init r = {
             .resource_id = res, .level = level, .layer = layer, .is_zs = is_zs,
             .format = format, .width = width, .height = height, .block_bytes = block_bytes,
@@ -737,6 +743,32 @@ static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint
     free(rows);
     S.surface_inits++;
     S.surface_init_bytes += (uint64_t)row * height;
+}
+
+static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs,
+                              uint32_t format, uint32_t width, uint32_t height,
+                              uint32_t block_bytes, const void *map, uint32_t stride)
+{
+    emit_surface_init_masked(res, level, layer, is_zs, format, width, height, block_bytes, map,
+                             stride, NULL, NULL);
+}
+
+/* Bytes of a combined depth/stencil texel (little-endian) that hold the stencil; 0 if
+ * the format is not one of softpipe's combined formats. */
+static int stencil_bytes(const char *format_name, uint8_t mask[8])
+{
+    memset(mask, 0, 8);
+    if (!format_name)
+        return 0;
+    if (strcmp(format_name, "PIPE_FORMAT_Z24_UNORM_S8_UINT") == 0)
+        mask[3] = 1;
+    else if (strcmp(format_name, "PIPE_FORMAT_S8_UINT_Z24_UNORM") == 0)
+        mask[0] = 1;
+    else if (strcmp(format_name, "PIPE_FORMAT_Z32_FLOAT_S8X24_UINT") == 0)
+        mask[4] = 1;
+    else
+        return 0;
+    return 1;
 }
 
 static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
@@ -822,9 +854,22 @@ static void h_clear(const struct tbr_hook_clear *c)
      * softpipe calls the framebuffer hook right before this one (S.fb_zs is fresh). */
     const struct tbr_hook_surface *zs = &S.fb_zs;
     if (c->zs_partial && zs->valid &&
-        first_use(zs->res.id, zs->level, zs->first_layer, 1))
-        emit_surface_init(zs->res.id, zs->level, zs->first_layer, 1, zs->res.format, zs->width,
-                          zs->height, zs->res.block_bytes, zs->map, zs->stride);
+        first_use(zs->res.id, zs->level, zs->first_layer, 1)) {
+        /* The component being cleared is recorded as its cleared value (the clear that
+         * follows writes it anyway): glmark2-style depth-only clears then leave a
+         * uniform, nearly free record instead of the previous frame's depth. */
+        uint8_t st[8], replace[8], value[8];
+        int known = stencil_bytes(zs->res.format_name, st) && zs->res.block_bytes <= 8;
+        for (int i = 0; i < 8; i++) {
+            int stencil = st[i];
+            replace[i] = (uint8_t)(known && ((c->buffers & 1u) ? !stencil : stencil) &&
+                                   (stencil || i < 4)); /* Z32F_S8X24: bytes 5-7 unused */
+            value[i] = (uint8_t)(c->zs_packed >> (8 * i));
+        }
+        emit_surface_init_masked(zs->res.id, zs->level, zs->first_layer, 1, zs->res.format,
+                                 zs->width, zs->height, zs->res.block_bytes, zs->map, zs->stride,
+                                 known ? replace : NULL, value);
+    }
     S.frame_cnt.clears++;
     S.total.clears++;
     tbr_buf_reset(&S.buf);
