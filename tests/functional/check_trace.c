@@ -394,6 +394,11 @@ static int counts(const char *path)
                 printf("frame%llu_unsupported=%s\n", (unsigned long long)f, x.name);
                 break;
             }
+            case TBR_REC_SURFACE_INIT: { /* hot start contents: no counts to derive */
+                tbr_rec_surface_init x;
+                drc = tbr_rec_surface_init_decode(p, n, &x);
+                break;
+            }
             default:
                 fprintf(stderr, "frame %llu: unknown record type %u\n", (unsigned long long)f, type);
                 bad = 1;
