@@ -14,7 +14,13 @@
  *    attribute data (P0 = red top half, P1 = green full tile). The set of primitive
  *    blocks is the same, so an order-insensitive signature (XOR/sum of primitive CRCs)
  *    is equal in both frames and would keep frame 0's colors (bottom half red); frame 1
- *    must be all green. */
+ *    must be all green.
+ *  swapchain (6 frames, RE paper sec. IV-C double buffering): the default framebuffer
+ *    alternates between two window buffers, A = resource 1 in even frames, B = resource 2
+ *    in odd ones, each frame cleared to black: t0 red square (every frame); t1 green in
+ *    even frames, blue in odd ones (differs from frame N-1, equals frame N-2); t2 empty;
+ *    t3 blue 8x8 square at (32,32), at (48,48) in frame 5 only. Frames 0/2/4 are
+ *    identical, and so are 1/3; frame 5 = frame 3 with t3's square moved. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +148,43 @@ static void gen_swap(const char *dir)
   synth_trace_close();
 }
 
+/* One frame of the swapchain scene (header comment). */
+static void swapchain_frame(uint32_t f)
+{
+  uint32_t target = (f & 1) ? 2 : 1;
+  synth_begin_frame(f);
+  synth_resource(1, BGRA, 64, 64, 4, 1);
+  synth_resource(2, BGRA, 64, 64, 4, 1);
+  synth_shader(1, 0, 4); synth_shader(2, 1, 4);
+  synth_render_pass(0, 64, 64, target, 0);
+  synth_clear(4, 0, 0, 0, 1, 0);
+  synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, target);
+  synth_quad_prim = 0;
+  synth_draw_blend_color0 = 0; synth_prim_color = RED;
+  synth_draw(0, 0, 0, 2); synth_prim(0, 0, 0, 0, 31.5f, 31.5f);
+  synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, target);
+  synth_quads(0, 0, 0, 32, 32, RED, 0, 0, 0);
+  const float *c1 = (f & 1) ? BLUE : GREEN;
+  synth_prim_color = c1;
+  synth_draw(1, 0, 0, 2); synth_prim(1, 0, 32, 0, 63.5f, 31.5f);
+  synth_quads(1, 32, 0, 64, 32, c1, 0, 0, 0);
+  int o = f == 5 ? 48 : 32;
+  synth_prim_color = BLUE;
+  synth_draw(2, 0, 0, 2); synth_prim(2, 0, (float)o, (float)o, o + 7.5f, o + 7.5f);
+  synth_quads(2, o, o, o + 8, o + 8, BLUE, 0, 0, 0);
+  synth_tile(TBR_REC_TILE_STORE, 0, target);
+  synth_frame_end(f, 64, 64);
+  synth_end_frame();
+}
+
+enum { SWAPCHAIN_FRAMES = 6 };
+static void gen_swapchain(const char *dir)
+{
+  open_trace(dir);
+  for (uint32_t f = 0; f < SWAPCHAIN_FRAMES; f++) swapchain_frame(f);
+  synth_trace_close();
+}
+
 static void gen_fill(const char *dir, uint32_t instr, int ndraws)
 {
   open_trace(dir);
@@ -186,6 +229,38 @@ static char *sim_stats(const char *trace, const char *name, const char *extra, i
   char *j = sim_slurp(p);
   if (!j) { fprintf(stderr, "no %s\n", p); failures++; j = calloc(1, 1); }
   return j;
+}
+
+/* Every frame of out_A is byte-identical to out_B's (PNG files). */
+static void frames_identical(const char *out_a, const char *out_b, unsigned nframes)
+{
+  for (unsigned f = 0; f < nframes; f++) {
+    char a[1300], c[1300];
+    snprintf(a, sizeof a, "%s/%s/frames/frame_%05u.png", g_dir, out_a, f);
+    snprintf(c, sizeof c, "%s/%s/frames/frame_%05u.png", g_dir, out_b, f);
+    if (!same_file(a, c)) { fprintf(stderr, "frame %u: %s differs from %s\n", f, out_a, out_b); failures++; }
+  }
+}
+
+/* The swapchain frames' expected pixels: red t0, t1 green (even) / blue (odd), black t2,
+ * blue square at (32,32) or, in frame 5, at (48,48) with (32,32) black. A tile skipped
+ * or a flush eliminated against the wrong frame keeps the other buffer's or frame's
+ * colors and fails here. */
+static void swapchain_pixels(const char *out)
+{
+  char p[1200];
+  tbr_image im;
+  snprintf(p, sizeof p, "%s/%s", g_dir, out);
+  for (unsigned f = 0; f < SWAPCHAIN_FRAMES; f++) {
+    if (read_png(p, f, &im)) continue;
+    pixel_is(&im, 5, 5, 255, 0, 0, 255);
+    if (f & 1) pixel_is(&im, 40, 10, 0, 0, 255, 255);
+    else pixel_is(&im, 40, 10, 0, 255, 0, 255);
+    pixel_is(&im, 10, 40, 0, 0, 0, 255);
+    pixel_is(&im, 34, 34, 0, 0, f == 5 ? 0 : 255, 255);
+    pixel_is(&im, 50, 50, 0, 0, f == 5 ? 255 : 0, 255);
+    tbr_image_free(&im);
+  }
 }
 
 static void test_crc(void)
@@ -346,6 +421,71 @@ int main(int argc, char **argv)
     CHECKEQ(j, "te.flushes", 8);
     CHECKEQ(j, "te.flushes_eliminated", 1);
     free(j);
+  } else if (!strcmp(t, "re_double")) {
+    snprintf(p, sizeof p, "%s/swapchain", g_dir); gen_swapchain(p);
+    char *j = sim_stats("swapchain", "base", "", 0);
+    free(j);
+    swapchain_pixels("out_base");
+    /* double: frames 0 and 1 have no frame N-2; frames 2, 3, 4 equal frame N-2 in all 4
+     * tiles (skipped, though t1 differs from frame N-1); frame 5's t3 differs from frame
+     * 3: skipped 4+4+4+3 = 15, rendered 4+4+0+0+0+1 = 9, 4 compares in each of frames
+     * 2-5. The skipped tiles keep the colors frame N-2 left in the same buffer. */
+    j = sim_stats("swapchain", "re_dbl", "--set re.enabled=true --set re.buffering=double", 0);
+    CHECKEQ(j, "re.tiles_skipped", 15);
+    CHECKEQ(j, "re.tiles_rendered", 9);
+    CHECKEQ(j, "re.tiles_equal_inputs", 15);
+    CHECKEQ(j, "re.compares", 16);
+    CHECKEQ(j, "re.tiles_equal_colors_diff_inputs", 0);
+    CHECKEQ(j, "re.false_positives", 0);
+    CHECKEQ(j, "re.frames_enabled", SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "re.frames_no_reference", 2);
+    CHECKEQ(j, "tiles.rendered", 9);
+    free(j);
+    swapchain_pixels("out_re_dbl");
+    frames_identical("out_re_dbl", "out_base", SWAPCHAIN_FRAMES);
+    /* single: frame N-1 wrote the other buffer, so it is no reference (its colors are
+     * not in this frame's buffer): nothing compared, nothing skipped, not even t0, whose
+     * inputs differ from frame N-1's only in the target; t1 (different colors in frame
+     * N-1) could never be skipped. */
+    j = sim_stats("swapchain", "re_single", "--set re.enabled=true --set re.buffering=single", 0);
+    CHECKEQ(j, "re.tiles_skipped", 0);
+    CHECKEQ(j, "re.tiles_rendered", 4 * SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "re.compares", 0);
+    CHECKEQ(j, "re.false_positives", 0);
+    CHECKEQ(j, "re.frames_no_reference", SWAPCHAIN_FRAMES);
+    free(j);
+    swapchain_pixels("out_re_single");
+    frames_identical("out_re_single", "out_base", SWAPCHAIN_FRAMES);
+  } else if (!strcmp(t, "te_double")) {
+    snprintf(p, sizeof p, "%s/swapchain", g_dir); gen_swapchain(p);
+    /* double: 24 flushes; frames 2-4 equal frame N-2 in all 4 tiles, frame 5 in t0-t2:
+     * 15 eliminated, 15 x 4096 B saved, 9 x 64 lines flushed. */
+    char *j = sim_stats("swapchain", "te_dbl", "--set te.enabled=true --set te.buffering=double", 0);
+    CHECKEQ(j, "te.flushes", 4 * SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "te.flushes_eliminated", 15);
+    CHECKEQ(j, "te.bytes_saved", 15 * 4096);
+    CHECKEQ(j, "te.false_positives", 0);
+    CHECKEQ(j, "tiles.flush_lines", 9 * 64);
+    free(j);
+    swapchain_pixels("out_te_dbl");
+    /* single: frame N-1 wrote the other buffer: no reference, every flush written */
+    j = sim_stats("swapchain", "te_single", "--set te.enabled=true --set te.buffering=single", 0);
+    CHECKEQ(j, "te.flushes", 4 * SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "te.flushes_eliminated", 0);
+    CHECKEQ(j, "te.false_positives", 0);
+    CHECKEQ(j, "tiles.flush_lines", 4 * SWAPCHAIN_FRAMES * 64);
+    free(j);
+    swapchain_pixels("out_te_single");
+    /* RE and TE double together: TE sees only the 9 rendered tiles (frames 0-1 without
+     * reference, frame 5's changed t3): none eliminated */
+    j = sim_stats("swapchain", "rete_dbl",
+                  "--set re.enabled=true --set re.buffering=double --set te.enabled=true --set te.buffering=double", 0);
+    CHECKEQ(j, "re.tiles_skipped", 15);
+    CHECKEQ(j, "te.flushes", 9);
+    CHECKEQ(j, "te.flushes_eliminated", 0);
+    CHECKEQ(j, "tiles.flush_lines", 9 * 64);
+    free(j);
+    swapchain_pixels("out_rete_dbl");
   } else if (!strcmp(t, "ptr")) {
     snprintf(p, sizeof p, "%s/fill", g_dir); gen_fill(p, 64, 2);
     char *j1 = sim_stats("fill", "ru1", "", 0);
