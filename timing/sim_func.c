@@ -378,14 +378,27 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
   uint32_t n;
   const uint32_t *items = sim_func_tile_items(fn, tx, ty, &n);
   unsigned nr = fn->tb.nr_cbufs;
+  /* Depth/stencil clears are word operations on the whole tile; a run of them, with only
+   * color TILE events between (which do not touch depth/stencil), is composed and applied
+   * once, before the next item that uses the depth/stencil buffer. */
+  uint64_t clear_m = 0, clear_v = 0;
   for (uint32_t k = 0; k < n; k++) {
     const sim_item *item = &f->items[items[k]];
-    if (item->kind == SIM_ITEM_TILE) { tile_event(fn, &f->tiles[item->idx]); continue; }
     if (item->kind == SIM_ITEM_CLEAR) {
       const tbr_rec_clear *c = &f->clears[item->idx];
-      tbr_tile_clear_zs_masked(&fn->tb, c->buffers & 1u, (c->buffers & 2u) != 0, c->depth, (uint8_t)c->stencil);
+      uint64_t m, v;
+      if (tbr_tile_zs_clear_op(&fn->tb, c->buffers & 1u, (c->buffers & 2u) != 0, c->depth, (uint8_t)c->stencil, &m, &v)) {
+        clear_v = (clear_v & ~m) | v;
+        clear_m |= m;
+      }
       continue;
     }
+    if (item->kind == SIM_ITEM_TILE && !f->tiles[item->idx].t.is_zs) { /* color only */
+      tile_event(fn, &f->tiles[item->idx]);
+      continue;
+    }
+    if (clear_m) { tbr_tile_zs_apply(&fn->tb, clear_m, clear_v); clear_m = clear_v = 0; }
+    if (item->kind == SIM_ITEM_TILE) { tile_event(fn, &f->tiles[item->idx]); continue; }
     const sim_quad *q = &f->quads[item->idx];
     const sim_draw *d = &f->draws[q->draw];
     uint32_t di = q->draw - ps->first_draw;
@@ -423,6 +436,7 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
       res->blended_frags += (uint32_t)__builtin_popcount(blend);
     }
   }
+  if (clear_m) tbr_tile_zs_apply(&fn->tb, clear_m, clear_v);
   tile_xfer(fn, false);
   fn->mask_mismatch_total += res->mask_mismatch;
 }
