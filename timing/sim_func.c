@@ -483,12 +483,24 @@ int sim_func_frame_rgba8(sim_func *fn, const sim_frame *f, uint8_t **out, uint32
   uint8_t *px = calloc((size_t)*w * *h, 4);
   if (!px) abort();
   const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+  /* The conversion is a function of the pixel's bytes: a pixel equal to the previous one
+   * (runs of the clear color, flat regions) reuses its result. */
+  const size_t bpp = fi->bytes;
+  const uint8_t *prev = NULL;
+  uint8_t prev_out[4] = {0};
   for (uint32_t y = 0; y < *h && y < s->h; y++)
     for (uint32_t x = 0; x < *w && x < s->w; x++) {
-      float c[4];
-      tbr_unpack_rgba_float(s->fmt, s->mem.data + (size_t)y * s->mem.stride + (size_t)x * fi->bytes, c);
+      const uint8_t *src = s->mem.data + (size_t)y * s->mem.stride + (size_t)x * bpp;
       uint8_t *o = px + ((size_t)y * *w + x) * 4;
+      if (prev && memcmp(src, prev, bpp) == 0) {
+        memcpy(o, prev_out, 4);
+        continue;
+      }
+      float c[4];
+      tbr_unpack_rgba_float(s->fmt, src, c);
       for (int k = 0; k < 4; k++) o[k] = tbr_float_to_ubyte(c[k]);
+      prev = src;
+      memcpy(prev_out, o, 4);
     }
   *out = px;
   return 0;
