@@ -125,65 +125,70 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
     return;
   }
   uint32_t issued = 0;
-  uint64_t next = UINT64_MAX;
+  bool full = false; /* stopped at the issue width with older-first threads left unscanned */
   uint32_t idx = c->head;
-  for (uint32_t k = 0; k < c->count; k++) { /* oldest first */
-    /* tight scan (no wrap test inside) to the next thread ready by now; the others only
-     * lower `next` (pos_ready: the thread's ready cycle, UINT64_MAX without work) */
+  for (uint32_t k = 0; k < c->count;) { /* oldest first */
+    /* tight scan (no wrap test inside) to the next thread ready by now (pos_ready: the
+     * thread's ready cycle, UINT64_MAX without work) */
     uint32_t lim = c->threads - idx < c->count - k ? c->threads - idx : c->count - k, j = 0;
     const uint64_t *pr = c->pos_ready + idx;
-    while (j < lim && pr[j] > now) {
-      if (pr[j] < next) next = pr[j];
-      j++;
-    }
+    while (j + 4 <= lim && pr[j] > now && pr[j + 1] > now && pr[j + 2] > now && pr[j + 3] > now) j += 4;
+    while (j < lim && pr[j] > now) j++;
     k += j;
     idx += j;
     if (idx == c->threads) idx = 0;
-    if (j == lim) { k--; continue; } /* segment done (end of the ring or of the threads) */
+    if (j == lim) continue; /* segment done (end of the ring or of the threads) */
     uint32_t pos = idx;
     if (++idx == c->threads) idx = 0;
+    k++;
     uint32_t slot = c->order[pos];
     sc_thread *t = &c->t[slot];
-    {
-      if (!t->cls) {
-        t->remaining--;
-        t->ready = now + c->lat;
-        tbr_stat_inc(c->cls_instr[0]);
-      } else {
-        uint32_t p = t->pos;
-        uint64_t fr = c->ifetch ? c->ifetch(c->ifetch_ctx, c, slot, t->code + (uint64_t)t->pc[p] * 16u, now) : 0;
-        if (fr) { /* instruction-cache miss: woken by the fill (or retry) */
-          t->ready = fr;
-          c->pos_ready[pos] = fr;
-          if (fr < next) next = fr;
-          continue;
-        }
-        uint8_t k2 = t->cls[p] < SC_NCLASS ? t->cls[p] : 0;
-        t->pos++;
-        t->remaining--;
-        tbr_stat_inc(c->cls_instr[k2]);
-        t->ready = now + c->lat_cls[k2];
-        if (k2 == 2 && c->tex) {
-          uint64_t r = c->tex(c->tex_ctx, c, slot, t->token, t->ntex, t->pc[p], now);
-          t->ntex++;
-          if (r == SC_BLOCKED) { t->blocked_tex = true; c->ntexwait++; }
-          t->ready = r;
-        }
+    if (!t->cls) {
+      t->remaining--;
+      t->ready = now + c->lat;
+      tbr_stat_inc(c->cls_instr[0]);
+    } else {
+      uint32_t p = t->pos;
+      uint64_t fr = c->ifetch ? c->ifetch(c->ifetch_ctx, c, slot, t->code + (uint64_t)t->pc[p] * 16u, now) : 0;
+      if (fr) { /* instruction-cache miss: woken by the fill (or retry) */
+        t->ready = fr;
+        c->pos_ready[pos] = fr;
+        continue;
       }
-      issued++;
-      if (!t->remaining && !t->blocked_tex) c->nwork--;
-      c->pos_ready[pos] = t->remaining ? t->ready : UINT64_MAX;
-      if (issued == c->issue_width && k + 1 < c->count) {
-        /* Nothing more can issue this cycle and the rest of the scan would only compute
-         * next_ready: now + 1 is a valid lower bound (this thread and the threads
-         * before it are not ready before then), so stop here. */
-        next = now + 1;
-        break;
+      uint8_t k2 = t->cls[p] < SC_NCLASS ? t->cls[p] : 0;
+      t->pos++;
+      t->remaining--;
+      tbr_stat_inc(c->cls_instr[k2]);
+      t->ready = now + c->lat_cls[k2];
+      if (k2 == 2 && c->tex) {
+        uint64_t r = c->tex(c->tex_ctx, c, slot, t->token, t->ntex, t->pc[p], now);
+        t->ntex++;
+        if (r == SC_BLOCKED) { t->blocked_tex = true; c->ntexwait++; }
+        t->ready = r;
       }
-      if (!t->remaining || t->ready == SC_BLOCKED) continue;
     }
-    if (t->ready < next) next = t->ready;
+    issued++;
+    if (!t->remaining && !t->blocked_tex) c->nwork--;
+    c->pos_ready[pos] = t->remaining ? t->ready : UINT64_MAX;
+    if (issued == c->issue_width && k < c->count) {
+      /* Nothing more can issue this cycle: now + 1 is a valid lower bound of the next
+       * ready cycle (this thread and the threads before it are not ready before then). */
+      full = true;
+      break;
+    }
   }
+  /* Else every resident thread was looked at: the next ready cycle is the minimum of
+   * their (updated) pos_ready (a blocked or finished thread's is UINT64_MAX). */
+  uint64_t next = UINT64_MAX;
+  if (full) next = now + 1;
+  else
+    for (uint32_t left = c->count, i = c->head; left;) {
+      uint32_t lim = c->threads - i < left ? c->threads - i : left;
+      const uint64_t *pr = c->pos_ready + i;
+      for (uint32_t j = 0; j < lim; j++) next = pr[j] < next ? pr[j] : next;
+      left -= lim;
+      i = 0;
+    }
   c->next_ready = next;
   tbr_stat_add(c->instr, issued);
   if (issued) tbr_stat_inc(c->busy);

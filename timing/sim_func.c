@@ -416,14 +416,27 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
   uint32_t n;
   const uint32_t *items = sim_func_tile_items(fn, tx, ty, &n);
   unsigned nr = fn->tb.nr_cbufs;
+  /* Depth/stencil clears are word operations on the whole tile; a run of them, with only
+   * color TILE events between (which do not touch depth/stencil), is composed and applied
+   * once, before the next item that uses the depth/stencil buffer. */
+  uint64_t clear_m = 0, clear_v = 0;
   for (uint32_t k = 0; k < n; k++) {
     const sim_item *item = &f->items[items[k]];
-    if (item->kind == SIM_ITEM_TILE) { tile_event(fn, &f->tiles[item->idx]); continue; }
     if (item->kind == SIM_ITEM_CLEAR) {
       const tbr_rec_clear *c = &f->clears[item->idx];
-      tbr_tile_clear_zs_masked(&fn->tb, c->buffers & 1u, (c->buffers & 2u) != 0, c->depth, (uint8_t)c->stencil);
+      uint64_t m, v;
+      if (tbr_tile_zs_clear_op(&fn->tb, c->buffers & 1u, (c->buffers & 2u) != 0, c->depth, (uint8_t)c->stencil, &m, &v)) {
+        clear_v = (clear_v & ~m) | v;
+        clear_m |= m;
+      }
       continue;
     }
+    if (item->kind == SIM_ITEM_TILE && !f->tiles[item->idx].t.is_zs) { /* color only */
+      tile_event(fn, &f->tiles[item->idx]);
+      continue;
+    }
+    if (clear_m) { tbr_tile_zs_apply(&fn->tb, clear_m, clear_v); clear_m = clear_v = 0; }
+    if (item->kind == SIM_ITEM_TILE) { tile_event(fn, &f->tiles[item->idx]); continue; }
     const sim_quad *q = &f->quads[item->idx];
     const sim_draw *d = &f->draws[q->draw];
     uint32_t di = q->draw - ps->first_draw;
@@ -461,6 +474,7 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
       res->blended_frags += (uint32_t)__builtin_popcount(blend);
     }
   }
+  if (clear_m) tbr_tile_zs_apply(&fn->tb, clear_m, clear_v);
   tile_xfer(fn, false);
   fn->mask_mismatch_total += res->mask_mismatch;
 }
@@ -507,12 +521,24 @@ int sim_func_frame_rgba8(sim_func *fn, const sim_frame *f, uint8_t **out, uint32
   uint8_t *px = calloc((size_t)*w * *h, 4);
   if (!px) abort();
   const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+  /* The conversion is a function of the pixel's bytes: a pixel equal to the previous one
+   * (runs of the clear color, flat regions) reuses its result. */
+  const size_t bpp = fi->bytes;
+  const uint8_t *prev = NULL;
+  uint8_t prev_out[4] = {0};
   for (uint32_t y = 0; y < *h && y < s->h; y++)
     for (uint32_t x = 0; x < *w && x < s->w; x++) {
-      float c[4];
-      tbr_unpack_rgba_float(s->fmt, s->mem.data + (size_t)y * s->mem.stride + (size_t)x * fi->bytes, c);
+      const uint8_t *src = s->mem.data + (size_t)y * s->mem.stride + (size_t)x * bpp;
       uint8_t *o = px + ((size_t)y * *w + x) * 4;
+      if (prev && memcmp(src, prev, bpp) == 0) {
+        memcpy(o, prev_out, 4);
+        continue;
+      }
+      float c[4];
+      tbr_unpack_rgba_float(s->fmt, src, c);
       for (int k = 0; k < 4; k++) o[k] = tbr_float_to_ubyte(c[k]);
+      prev = src;
+      memcpy(prev_out, o, 4);
     }
   *out = px;
   return 0;

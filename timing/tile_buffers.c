@@ -86,24 +86,47 @@ void tbr_tile_clear_zs(tbr_tile_buffers *tb, double depth, uint8_t stencil)
     tb->zs[i] = v;
 }
 
+bool tbr_tile_zs_clear_op(const tbr_tile_buffers *tb, bool clear_depth, bool clear_stencil, double depth,
+                          uint8_t stencil, uint64_t *mask, uint64_t *value)
+{
+  if (!tb->zs || (!clear_depth && !clear_stencil))
+    return false;
+  const tbr_format_info *info = tbr_format_get_info(tb->zsformat);
+  const uint64_t v = tbr_pack_z_stencil_clear(tb->zsformat, depth, stencil);
+  if (!(info->has_depth && info->has_stencil) || (clear_depth && clear_stencil)) {
+    *mask = ~(uint64_t)0; /* softpipe_clear's lazy full clear: every word = v */
+    *value = v;
+    return true;
+  }
+  /* util_fill_zs_box: 4-byte formats keep ~mask of the old word; 8-byte
+   * Z32_FLOAT_S8X24: keep everything but the 32 depth bits / the 8 stencil bits. */
+  *mask = clear_depth ? tbr_zs_depth_bits(tb->zsformat) : tbr_zs_stencil_bits(tb->zsformat);
+  *value = v & *mask;
+  return true;
+}
+
+void tbr_tile_zs_apply(tbr_tile_buffers *tb, uint64_t mask, uint64_t value)
+{
+  if (!tb->zs || !mask)
+    return;
+  const size_t n = (size_t)tb->w * tb->h;
+  uint64_t *zs = tb->zs;
+  value &= mask;
+  if (mask == ~(uint64_t)0) {
+    for (size_t i = 0; i < n; i++)
+      zs[i] = value;
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    zs[i] = (zs[i] & ~mask) | value;
+}
+
 void tbr_tile_clear_zs_masked(tbr_tile_buffers *tb, bool clear_depth, bool clear_stencil,
                               double depth, uint8_t stencil)
 {
-  if (!tb->zs || (!clear_depth && !clear_stencil))
-    return;
-  const tbr_format_info *info = tbr_format_get_info(tb->zsformat);
-  if (!(info->has_depth && info->has_stencil) || (clear_depth && clear_stencil)) {
-    tbr_tile_clear_zs(tb, depth, stencil); /* softpipe_clear's lazy full clear */
-    return;
-  }
-  const uint64_t v = tbr_pack_z_stencil_clear(tb->zsformat, depth, stencil);
-  const uint64_t m = clear_depth ? tbr_zs_depth_bits(tb->zsformat)
-                                 : tbr_zs_stencil_bits(tb->zsformat);
-  /* util_fill_zs_box: 4-byte formats keep ~mask of the old word; 8-byte
-   * Z32_FLOAT_S8X24: keep everything but the 32 depth bits / the 8 stencil bits. */
-  const size_t n = (size_t)tb->w * tb->h;
-  for (size_t i = 0; i < n; i++)
-    tb->zs[i] = (tb->zs[i] & ~m) | (v & m);
+  uint64_t m, v;
+  if (tbr_tile_zs_clear_op(tb, clear_depth, clear_stencil, depth, stencil, &m, &v))
+    tbr_tile_zs_apply(tb, m, v);
 }
 
 /* ---- load / store ---- */

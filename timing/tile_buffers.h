@@ -72,6 +72,12 @@ void tbr_tile_clear_zs(tbr_tile_buffers *tb, double depth, uint8_t stencil);
  * requantize color tiles). */
 void tbr_tile_clear_zs_masked(tbr_tile_buffers *tb, bool clear_depth, bool clear_stencil,
                               double depth, uint8_t stencil);
+/* The same clear as a word operation: every word w becomes (w & ~mask) | value (value
+ * within mask); false if it changes nothing. Consecutive clears compose into one:
+ * (m1, v1) then (m2, v2) = (m1 | m2, (v1 & ~m2) | v2), applied once by tbr_tile_zs_apply. */
+bool tbr_tile_zs_clear_op(const tbr_tile_buffers *tb, bool clear_depth, bool clear_stencil, double depth,
+                          uint8_t stencil, uint64_t *mask, uint64_t *value);
+void tbr_tile_zs_apply(tbr_tile_buffers *tb, uint64_t mask, uint64_t value);
 
 /* ---- load / store (tile <-> frame buffer in memory) ----
  * Pixels of the tile outside the surface are not touched (u_clip_tile). */

@@ -644,6 +644,32 @@ static void test_tile(void)
   tbr_tile_clear_zs(&tb, 0.0, 0);
   CHECK(tbr_tile_load_zs(&tb, &zs));
   CHECK_EQ_U(*tbr_tile_zs_at(&tb, 4, 4), 0x34ffffff);
+  /* a run of clears composed into one word operation (sim_func_render_tile) equals the
+   * clears applied one by one: here on a tile with distinct words */
+  {
+    static const struct { bool d, s; double z; uint8_t st; } seq[] = {
+        {true, false, 0.25, 0x77}, {false, true, 0.0, 0x9a}, {true, false, 0.75, 0x01}, {true, true, 0.125, 0x42},
+        {false, true, 1.0, 0xc3}};
+    for (size_t run = 1; run <= sizeof seq / sizeof seq[0]; run++) {
+      for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 32; x++) *tbr_tile_zs_at(&tb, x, y) = 0x9e3779b9u * (uint32_t)(y * 32 + x + 1);
+      tbr_tile_buffers one;
+      CHECK(tbr_tile_init(&one, 32, 32, 1, &f, TBR_PF_Z24_UNORM_S8_UINT));
+      memcpy(tbr_tile_zs_at(&one, 0, 0), tbr_tile_zs_at(&tb, 0, 0), 32 * 32 * sizeof(uint64_t));
+      uint64_t cm = 0, cv = 0;
+      for (size_t k = 0; k < run; k++) {
+        uint64_t m, v;
+        CHECK(tbr_tile_zs_clear_op(&tb, seq[k].d, seq[k].s, seq[k].z, seq[k].st, &m, &v));
+        cv = (cv & ~m) | v;
+        cm |= m;
+        tbr_tile_clear_zs_masked(&one, seq[k].d, seq[k].s, seq[k].z, seq[k].st);
+      }
+      tbr_tile_zs_apply(&tb, cm, cv);
+      CHECK(memcmp(tbr_tile_zs_at(&one, 0, 0), tbr_tile_zs_at(&tb, 0, 0), 32 * 32 * sizeof(uint64_t)) == 0);
+      if (run == 3) CHECK(*tbr_tile_zs_at(&tb, 5, 5) >> 24 == 0x9a); /* stencil kept by the depth-only clears */
+      tbr_tile_free(&one);
+    }
+  }
 
   /* 565 store/load round trip of a clear: (0.5, 0.5, 0.5) -> R 15.5+.5=16, G 31.5+.5=32,
    * B 16 -> 0x8410 ; reload R = 16*fl(1/31) = 0.516129017 */
