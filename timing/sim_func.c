@@ -171,6 +171,43 @@ static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
   }
 }
 
+/* SURFACE_INIT bands of the pass: the memory of a render target as the recorded window
+ * found it (hot start, docs/trace-records.md SURFACE_INIT). Functional only: it happened
+ * before the window, so it costs no time or traffic. Applying it when the pass begins is
+ * exact: the recorder emits it at the surface's first use in the window, so no earlier
+ * record wrote the surface. */
+static void apply_surface_inits(sim_func *fn, const sim_frame *f, size_t pass)
+{
+  for (size_t i = 0; i < f->ninits; i++) {
+    const sim_surface_init *si = &f->inits[i];
+    if (si->pass != pass || fn->ignore_surface_init) continue;
+    const tbr_rec_surface_init *r = &si->rec;
+    int k = get_surf(fn, f, r->resource_id, r->level, r->layer);
+    sim_surf *s = k >= 0 ? &fn->surfs[k] : NULL;
+    const tbr_format_info *fi = s ? tbr_format_get_info(s->fmt) : NULL;
+    if (!fi || s->is_zs != (r->is_zs != 0) || s->w != r->width || s->h != r->height ||
+        fi->bytes != r->block_bytes) {
+      fn->surface_init_skipped++;
+      continue;
+    }
+    size_t row = (size_t)s->w * fi->bytes;
+    const uint8_t *src = f->init_data + si->data_off;
+    for (uint32_t y = 0; y < r->rows; y++, src += row) {
+      size_t sy = (size_t)r->y0 + y;
+      if (!s->is_zs) {
+        memcpy(s->mem.data + sy * s->mem.stride, src, row);
+        continue;
+      }
+      for (unsigned x = 0; x < s->w; x++) { /* raw little-endian words, as softpipe's zs tile cache */
+        uint64_t v = 0;
+        for (unsigned b = 0; b < fi->bytes && b < 8; b++) v |= (uint64_t)src[x * fi->bytes + b] << (8 * b);
+        s->zs[sy * s->w + x] = v;
+      }
+    }
+    fn->surface_init_bands++;
+  }
+}
+
 int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned tile_w, unsigned tile_h,
                         char *err, size_t errlen)
 {
@@ -193,6 +230,7 @@ int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned 
     fn->surf_zs = get_surf(fn, f, ps->rp.zsbuf.resource_id, ps->rp.zsbuf.level, ps->rp.zsbuf.first_layer);
     if (fn->surf_zs >= 0 && !fn->surfs[fn->surf_zs].is_zs) fn->surf_zs = -1;
   }
+  apply_surface_inits(fn, f, pass);
   /* Remember the default framebuffer: EGL window buffer, or a target of the frame's size. */
   if (nr && fn->surf_cbuf[0] >= 0 && f->has_end) {
     const sim_surf *s0 = &fn->surfs[fn->surf_cbuf[0]];

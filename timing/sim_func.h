@@ -58,6 +58,9 @@ typedef struct sim_func {
   bool have_default;
   uint64_t mask_mismatch_total, unknown_format_surfaces;
   uint64_t next_addr; /* address allocator for surfaces */
+  /* hot start (SURFACE_INIT records) */
+  bool ignore_surface_init;   /* tbr-sim --no-surface-init: start every surface from zeros */
+  uint64_t surface_init_bands, surface_init_skipped; /* applied / unusable (unknown or mismatched surface) */
 } sim_func;
 
 void sim_func_init(sim_func *fn, uint64_t surface_base);

@@ -32,7 +32,7 @@ static const char *k_unmodeled[] = {
 static void usage(FILE *o)
 {
   fprintf(o,
-          "usage: tbr-sim DIR_OR_TRACE -o OUT [--config FILE] [--set KEY=VALUE]... [--frames A-B] [--quiet]\n"
+          "usage: tbr-sim DIR_OR_TRACE -o OUT [--config FILE] [--set KEY=VALUE]... [--frames A-B] [--quiet] [--no-surface-init]\n"
           "       tbr-sim --list-params | --help | --version\n"
           "  DIR_OR_TRACE  tbr-replay output directory (activity.tbrt + reference/) or an activity trace\n"
           "  -o OUT        output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/tiles.json, OUT/summary.txt\n"
@@ -40,6 +40,8 @@ static void usage(FILE *o)
           "  --set K=V     override one parameter, repeatable (applied after --config)\n"
           "  --frames A-B  simulate source frames A..B only (also A, A-)\n"
           "  --quiet       no progress on stderr, no summary on stdout\n"
+          "  --no-surface-init  ignore SURFACE_INIT records: render targets start from zeros\n"
+          "                (shows what a recorded window owes to the frames before it)\n"
           "Exit status: 0 ok, 1 a frame differs from the reference, 2 bad usage or input.\n");
 }
 
@@ -62,13 +64,14 @@ int main(int argc, char **argv)
   const char *configs[64]; int nconfigs = 0;
   const char *sets[256]; int nsets = 0;
   uint64_t fa = 0, fb = UINT64_MAX;
-  int quiet = 0;
+  int quiet = 0, no_surface_init = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
     if (!strcmp(a, "--version")) { printf("tbr-sim %s\n", TBR_VERSION); return 0; }
     if (!strcmp(a, "--list-params")) { tbr_params_print(stdout); return 0; }
     if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
+    if (!strcmp(a, "--no-surface-init")) { no_surface_init = 1; continue; }
     if ((!strcmp(a, "-o") || !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--frames")) && i + 1 >= argc) {
       fprintf(stderr, "tbr-sim: %s needs a value (see --help)\n", a);
       return 2;
@@ -138,6 +141,7 @@ int main(int argc, char **argv)
   tbr_stats *st = tbr_stats_new();
   gpu *g = gpu_new(cfg, st, err, sizeof err);
   if (!g) { fprintf(stderr, "tbr-sim: %s\n", err); tbr_stats_free(st); tbr_trace_reader_close(r); tbr_config_free(cfg); return 2; }
+  g->fn.ignore_surface_init = no_surface_init != 0;
 
   /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: a second
    * reader walks the same frames (docs/techniques.md). */
@@ -319,6 +323,9 @@ int main(int argc, char **argv)
                 (unsigned long long)tbr_stat_value(g->tex_requests), (unsigned long long)tbr_stat_value(g->tex_texels),
                 (unsigned long long)tbr_stat_value(g->tex_lines));
       }
+      fprintf(o, "surface init (hot start): %llu SURFACE_INIT bands applied, %llu unusable%s\n",
+              (unsigned long long)g->fn.surface_init_bands, (unsigned long long)g->fn.surface_init_skipped,
+              g->fn.ignore_surface_init ? " (ignored: --no-surface-init)" : "");
       for (size_t i = 0; i < nfo; i++) {
         fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles);
         if (fo[i].has_ref)

@@ -24,7 +24,7 @@ void sim_frame_free(sim_frame *f)
   free(f->passes); free(f->draws); free(f->prims); free(f->quads); free(f->tiles);
   free(f->clears); free(f->items); free(f->colors); free(f->res); free(f->cvals);
   free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
-  free(f->lines); free(f->vgroups);
+  free(f->lines); free(f->vgroups); free(f->inits); free(f->init_data);
   memset(f, 0, sizeof *f);
 }
 
@@ -249,6 +249,7 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
   if (f->path_of_id) memset(f->path_of_id, 0, f->cap_path_of_id * sizeof *f->path_of_id);
   f->uploads = f->upload_bytes = f->unsupported = f->flushes = 0;
+  f->ninits = f->ninit_data = 0;
 
   uint16_t type;
   const uint8_t *p;
@@ -551,6 +552,34 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       }
       push_item(f, SIM_ITEM_TILE, (uint32_t)f->ntiles);
       f->ntiles++;
+      break;
+    }
+    case TBR_REC_SURFACE_INIT: {
+      tbr_rec_surface_init si;
+      if (tbr_rec_surface_init_decode(p, n, &si)) return fail(err, errlen, r, "bad SURFACE_INIT record");
+      size_t len = (size_t)si.rows * si.width * si.block_bytes;
+      if (!f->npasses) { /* before the first pass of the frame: a pass-less item list, as TILE */
+        GROW(f->passes, f->npasses, f->cap_passes);
+        sim_pass *ps = &f->passes[f->npasses++];
+        memset(ps, 0, sizeof *ps);
+        ps->first_item = (uint32_t)f->nitems;
+      }
+      if (f->ninit_data + len > f->cap_init_data) {
+        size_t nc = f->cap_init_data ? f->cap_init_data : 1 << 20;
+        while (nc < f->ninit_data + len) nc *= 2;
+        uint8_t *nd = realloc(f->init_data, nc);
+        if (!nd) return fail(err, errlen, r, "out of memory (SURFACE_INIT)");
+        f->init_data = nd;
+        f->cap_init_data = nc;
+      }
+      memcpy(f->init_data + f->ninit_data, si.data, len);
+      GROW(f->inits, f->ninits, f->cap_inits);
+      sim_surface_init *it = &f->inits[f->ninits++];
+      it->rec = si;
+      it->rec.data = NULL;
+      it->pass = (uint32_t)f->npasses - 1;
+      it->data_off = f->ninit_data;
+      f->ninit_data += len;
       break;
     }
     case TBR_REC_FLUSH:

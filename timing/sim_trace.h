@@ -103,6 +103,14 @@ typedef struct {
   tbr_rec_resource rec;
 } sim_resource;
 
+/* One SURFACE_INIT band: memory contents of a render target that the recorded window
+ * uses before writing it (hot start). Applied when the pass it appears in begins. */
+typedef struct {
+  tbr_rec_surface_init rec; /* rec.data is NULL here: the bytes are at data_off in init_data */
+  uint32_t pass;            /* index into passes */
+  size_t data_off;
+} sim_surface_init;
+
 typedef struct {
   uint64_t number;
   bool has_end;
@@ -123,6 +131,8 @@ typedef struct {
   sim_fetch *fetches;     size_t nfetches, cap_fetches;
   uint64_t *lines;        size_t nlines, cap_lines;
   sim_vgroup *vgroups;    size_t nvgroups, cap_vgroups;
+  sim_surface_init *inits; size_t ninits, cap_inits;
+  uint8_t *init_data;     size_t ninit_data, cap_init_data;
   uint64_t texels, texel_fetches, vertex_records, vertex_records_ignored;
   uint64_t uploads, upload_bytes, unsupported, flushes;
   /* latest clear value per surface; kept across frames (a pending clear may outlive a

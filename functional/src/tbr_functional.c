@@ -153,6 +153,13 @@ static struct state {
     tbr_buf pending;          /* records waiting for the container frame: u16 type, u32 len, payload */
     uint64_t pending_count, trailing_dropped;
     uint64_t path_execs, path_records;
+
+    /* hot start (docs/trace-records.md SURFACE_INIT): render-target surfaces whose
+     * memory the trace accounts for since the window began (first event seen) */
+    struct known_surface { uint32_t resource_id, level, layer, is_zs; } *known;
+    uint32_t nknown, cap_known;
+    struct tbr_hook_surface fb_zs; /* zsbuf of the latest framebuffer hook (map valid during its clear) */
+    uint64_t surface_inits, surface_init_bytes;
 } S;
 
 /* ------------------------------------------------------------------------ */
@@ -231,6 +238,8 @@ static void write_status(void)
     fprintf(f, "vertices_fetched=%llu\nvertices_shaded=%llu\nvertex_groups=%llu\n",
             (unsigned long long)c->vertices_fetched, (unsigned long long)c->vertices,
             (unsigned long long)c->vertex_groups);
+    fprintf(f, "surface_inits=%llu\nsurface_init_bytes=%llu\n",
+            (unsigned long long)S.surface_inits, (unsigned long long)S.surface_init_bytes);
     fprintf(f, "unsupported=");
     for (int i = 0; i < S.n_unsupported; i++)
         fprintf(f, "%s%s:%llu", i ? "," : "", S.unsupported[i].name,
@@ -651,12 +660,92 @@ static void track_tile(const struct tbr_hook_tile *t)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* hot start: initial contents of render targets (SURFACE_INIT)             */
+/* ------------------------------------------------------------------------ */
+
+/* A recorded window (--frames A-B) starts after fast-forwarded frames that wrote
+ * render targets the trace never shows (ATTILA's hot start, issue #3). The first
+ * event of a surface in the window tells whether the simulator needs its memory:
+ * CLEAR_ALL overwrites every tile before any is read (LOAD_CLEAR/STORE_CLEAR), so
+ * no; anything else (a tile LOAD, a depth-only/stencil-only clear that keeps the
+ * other component in memory) reads memory nobody in the trace wrote, so its
+ * contents are recorded first. At that moment no tile of the surface is in a
+ * tile cache (softpipe flushes at every swap and framebuffer change), so memory
+ * is the whole truth. Once per surface per trace: from then on the trace's own
+ * events account for every write (CPU uploads into a render target excepted:
+ * they are not represented, docs/trace-records.md). */
+static struct known_surface *find_known(uint32_t res, uint32_t level, uint32_t layer,
+                                        uint32_t is_zs)
+{
+    for (uint32_t i = 0; i < S.nknown; i++)
+        if (S.known[i].resource_id == res && S.known[i].level == level &&
+            S.known[i].layer == layer && S.known[i].is_zs == is_zs)
+            return &S.known[i];
+    return NULL;
+}
+
+/* Returns 1 if the surface is seen for the first time (and remembers it). */
+static int first_use(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs)
+{
+    if (!res || find_known(res, level, layer, is_zs))
+        return 0;
+    if (S.nknown == S.cap_known) {
+        uint32_t nc = S.cap_known ? S.cap_known * 2 : 16;
+        struct known_surface *nk = realloc(S.known, nc * sizeof(*nk));
+        if (!nk) {
+            fail("out of memory (surfaces)");
+            return 0;
+        }
+        S.known = nk;
+        S.cap_known = nc;
+    }
+    S.known[S.nknown++] = (struct known_surface){ res, level, layer, is_zs };
+    return 1;
+}
+
+/* Writes the surface's memory as SURFACE_INIT bands (rows of width * block_bytes). */
+static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs,
+                              uint32_t format, uint32_t width, uint32_t height,
+                              uint32_t block_bytes, const void *map, uint32_t stride)
+{
+    size_t row = (size_t)width * block_bytes;
+    if (!map || !width || !height || !block_bytes || stride < row) {
+        note_unsupported("surface_init_unmapped"); /* the simulator starts it from zeros */
+        return;
+    }
+    uint32_t band = (uint32_t)(TBR_REC_SURFACE_INIT_BAND_BYTES / row);
+    if (!band)
+        band = 1;
+    uint8_t *rows = malloc((size_t)band * row);
+    if (!rows) {
+        fail("out of memory (SURFACE_INIT)");
+        return;
+    }
+    for (uint32_t y0 = 0; y0 < height && S.ok; y0 += band) {
+        uint32_t n = height - y0 < band ? height - y0 : band;
+        for (uint32_t y = 0; y < n; y++) /* drop the row padding */
+            memcpy(rows + (size_t)y * row, (const uint8_t *)map + (size_t)(y0 + y) * stride, row);
+        tbr_rec_surface_init r = {
+            .resource_id = res, .level = level, .layer = layer, .is_zs = is_zs,
+            .format = format, .width = width, .height = height, .block_bytes = block_bytes,
+            .y0 = y0, .rows = n, .data = rows,
+        };
+        tbr_buf_reset(&S.buf);
+        emit(TBR_REC_SURFACE_INIT, tbr_rec_surface_init_encode(&S.buf, &r));
+    }
+    free(rows);
+    S.surface_inits++;
+    S.surface_init_bytes += (uint64_t)row * height;
+}
+
 static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
 {
     if (!recording())
         return;
     if (ensure_frame() != 0)
         return;
+    S.fb_zs = fb->zsbuf;
     tbr_rec_render_pass rp;
     memset(&rp, 0, sizeof(rp));
     rp.width = fb->width;
@@ -728,6 +817,14 @@ static void h_clear(const struct tbr_hook_clear *c)
     r.zs_partial = c->zs_partial;
     r.has_scissor = c->has_scissor;
     memcpy(r.scissor, c->scissor, sizeof(r.scissor));
+    /* A depth-only or stencil-only clear of a combined buffer keeps the other
+     * component of memory: the first such use of the surface needs its contents.
+     * softpipe calls the framebuffer hook right before this one (S.fb_zs is fresh). */
+    const struct tbr_hook_surface *zs = &S.fb_zs;
+    if (c->zs_partial && zs->valid &&
+        first_use(zs->res.id, zs->level, zs->first_layer, 1))
+        emit_surface_init(zs->res.id, zs->level, zs->first_layer, 1, zs->res.format, zs->width,
+                          zs->height, zs->res.block_bytes, zs->map, zs->stride);
     S.frame_cnt.clears++;
     S.total.clears++;
     tbr_buf_reset(&S.buf);
@@ -1144,6 +1241,10 @@ static void h_tile(const struct tbr_hook_tile *t)
     if (!recording())
         return;
     track_tile(t);
+    if (first_use(t->resource_id, t->level, t->layer, t->is_zs) &&
+        t->kind != TBR_HOOK_TILE_CLEAR_ALL)
+        emit_surface_init(t->resource_id, t->level, t->layer, t->is_zs, t->format, t->width,
+                          t->height, t->block_bytes, t->map, t->stride);
     tbr_rec_tile r = {
         .kind = t->kind, .is_zs = t->is_zs, .cbuf = t->cbuf, .resource_id = t->resource_id,
         .level = t->level, .layer = t->layer, .tile_x = t->tile_x, .tile_y = t->tile_y,
@@ -1455,6 +1556,12 @@ static void h_swap_buffers(tbr_gl_proc (*gp)(const char *))
             S.recorded_last = S.frame;
             S.frames_recorded++;
         }
+    } else if (S.ok && S.frame < S.first && S.gl.Flush) {
+        /* A fast-forwarded frame: store softpipe's tile caches as a recorded swap does
+         * (a pbuffer swap flushes nothing by itself). The frames before the window then
+         * quantize where a full recording would, and the window starts with every render
+         * target in memory, which SURFACE_INIT relies on. */
+        S.gl.Flush();
     }
     S.frame++;
     if (S.frame > S.last && S.writer)
@@ -1505,6 +1612,9 @@ static void finalize(void)
     free(S.path_buckets);
     free(S.held);
     S.held = NULL;
+    free(S.known);
+    S.known = NULL;
+    S.nknown = S.cap_known = 0;
     S.nheld = S.cap_held = 0;
     free(S.tx_fetch);
     free(S.tx_texel);

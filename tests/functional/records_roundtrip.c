@@ -47,6 +47,9 @@ static tbr_rec_quad o_q[5];
 static tbr_rec_tile o_ti;
 static tbr_rec_flush o_fl;
 static tbr_rec_unsupported o_un;
+/* SURFACE_INIT: rows 2..4 of a 5x7 surface, 4 bytes per texel */
+static uint8_t si_data[3 * 5 * 4];
+static tbr_rec_surface_init o_si;
 static const uint16_t path_pc[5] = { 0, 1, 2, 5, 300 };
 static const uint8_t path_mask[5] = { 15, 15, 3, 0, 8 };
 static const char shader_text[] = "FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
@@ -255,6 +258,11 @@ static void make_records(void)
     o_ti = (tbr_rec_tile){ TBR_REC_TILE_STORE, 0, 1, 42, 0, 0, 4, 3, 64 };
     o_fl.flags = 5;
     strcpy(o_un.name, "compute");
+    for (size_t i = 0; i < sizeof(si_data); i++)
+        si_data[i] = (uint8_t)rnd();
+    o_si = (tbr_rec_surface_init){ .resource_id = 42, .level = 1, .layer = 2, .is_zs = 1,
+                                   .format = 61, .width = 5, .height = 7, .block_bytes = 4,
+                                   .y0 = 2, .rows = 3, .data = si_data };
 }
 
 static int append(tbr_trace_writer *w, tbr_buf *b, uint16_t type, int rc)
@@ -303,6 +311,11 @@ static void check_truncations(uint16_t type, const uint8_t *p, size_t n)
         case TBR_REC_PATH: {
             tbr_rec_path x;
             rc = tbr_rec_path_decode(p, cut, &x);
+            break;
+        }
+        case TBR_REC_SURFACE_INIT: {
+            tbr_rec_surface_init x;
+            rc = tbr_rec_surface_init_decode(p, cut, &x);
             break;
         }
         case TBR_REC_TEXELS: {
@@ -570,6 +583,7 @@ int main(void)
     PUT(TBR_REC_TEXELS, tbr_rec_texels_encode(&b, 3, o_tf, 3));
     PUT(TBR_REC_VERTICES, tbr_rec_vertices_encode(&b, &o_vh, o_vg));
     PUT(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &o_de));
+    PUT(TBR_REC_SURFACE_INIT, tbr_rec_surface_init_encode(&b, &o_si));
     {
         tbr_rec_path pth = { .id = 4, .shader_id = 9, .stage = TBR_REC_STAGE_FS, .truncated = 1,
                              .n = 5, .pc = path_pc, .mask = path_mask };
@@ -595,6 +609,15 @@ int main(void)
     CHECK(tbr_rec_vertices_encode(&b, &o_vh, &badg) != 0);
     badg.n = 0;
     CHECK(tbr_rec_vertices_encode(&b, &o_vh, &badg) != 0);
+    tbr_rec_surface_init badsi = o_si;
+    badsi.rows = 6; /* past the surface's last row */
+    CHECK(tbr_rec_surface_init_encode(&b, &badsi) != 0);
+    badsi = o_si;
+    badsi.block_bytes = 0;
+    CHECK(tbr_rec_surface_init_encode(&b, &badsi) != 0);
+    badsi = o_si;
+    badsi.data = NULL;
+    CHECK(tbr_rec_surface_init_encode(&b, &badsi) != 0);
 
     tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
     if (!r) {
@@ -806,6 +829,27 @@ int main(void)
                 rc = tbr_rec_vertices_next(&c, &h, &g);
             }
             CHECK(rc == 0 && tbr_rec_vertices_close(&c) != 0);
+            break;
+        }
+        case TBR_REC_SURFACE_INIT: {
+            tbr_rec_surface_init x;
+            CHECK(tbr_rec_surface_init_decode(p, n, &x) == 0);
+            CHECK(x.data != NULL && memcmp(x.data, si_data, sizeof(si_data)) == 0);
+            tbr_rec_surface_init xs = x, os = o_si;
+            xs.data = os.data = NULL;
+            CHECK(same_bits(&xs, &os, sizeof(xs)));
+            CHECK(tbr_rec_surface_init_decode(longer, n + 1, &x) != 0);
+            /* a data length that disagrees with rows * width * block_bytes is refused:
+             * re-encode with one row less but keep the payload's byte count */
+            tbr_buf_reset(&b);
+            tbr_rec_surface_init fewer = o_si;
+            fewer.rows = 2;
+            CHECK(tbr_rec_surface_init_encode(&b, &fewer) == 0);
+            CHECK(tbr_rec_surface_init_decode(b.data, b.len, &x) == 0 && x.rows == 2);
+            size_t hdr = b.len - 1 - 2 * 5 * 4; /* fields, then a 1-byte length (40) */
+            CHECK(b.data[hdr] == 40);
+            b.data[hdr] = 39;
+            CHECK(tbr_rec_surface_init_decode(b.data, b.len - 1, &x) != 0);
             break;
         }
         default:

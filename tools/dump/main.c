@@ -515,6 +515,25 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
         }
         return tbr_rec_vertices_close(&c) ? -1 : 0;
     }
+    case TBR_REC_SURFACE_INIT: {
+        tbr_rec_surface_init r;
+        if (tbr_rec_surface_init_decode(p, len, &r))
+            return -1;
+        size_t n = (size_t)r.rows * r.width * r.block_bytes;
+        uint32_t h = 2166136261u; /* FNV-1a 32 of the band's bytes: compare contents across runs */
+        size_t distinct_from_first = 0;
+        for (size_t i = 0; i < n; i++) {
+            h = (h ^ r.data[i]) * 16777619u;
+            distinct_from_first += r.data[i] != r.data[i % r.block_bytes];
+        }
+        printf(" %s resource=%" PRIu32 " level=%" PRIu32 " layer=%" PRIu32 " format=%" PRIu32
+               " size=%" PRIu32 "x%" PRIu32 " block_bytes=%" PRIu32 " rows=%" PRIu32 "..%" PRIu32
+               " bytes=%zu fnv=%08" PRIx32 "%s\n",
+               r.is_zs ? "zs" : "color", r.resource_id, r.level, r.layer, r.format, r.width,
+               r.height, r.block_bytes, r.y0, r.y0 + r.rows - 1, n, h,
+               distinct_from_first ? "" : " uniform");
+        return 0;
+    }
     default:
         return 1; /* not known to this tool */
     }
@@ -527,6 +546,7 @@ struct summary {
         shaded_fragments, blended_fragments, tiles, flushes, paths, unsupported, shaders,
         uploads, unknown;
     uint64_t vs_paths, texel_recs, tex_fetches, texels, vertex_recs, vertex_groups, vertices;
+    uint64_t surface_init_recs, surface_init_bytes;
     int have_end;
     tbr_rec_frame_end end;
     /* early_z per draw seq (shaded fragments depend on it) */
@@ -651,6 +671,14 @@ static int summarize_record(struct summary *s, uint16_t type, const uint8_t *p, 
         }
         return tbr_rec_quads_close(&c) ? -1 : 0;
     }
+    case TBR_REC_SURFACE_INIT: {
+        tbr_rec_surface_init r;
+        if (tbr_rec_surface_init_decode(p, len, &r))
+            return -1;
+        s->surface_init_recs++;
+        s->surface_init_bytes += (uint64_t)r.rows * r.width * r.block_bytes;
+        return 0;
+    }
     default:
         if (!tbr_rec_type_name(type))
             s->unknown++;
@@ -680,6 +708,9 @@ static void print_summary(const struct summary *s, const tbr_trace_frame_info *f
     printf("  vertices         %" PRIu64 " fetched in %" PRIu64 " VS groups (%" PRIu64
            " VERTICES records)\n",
            s->vertices, s->vertex_groups, s->vertex_recs);
+    if (s->surface_init_recs)
+        printf("  surface init     %" PRIu64 " bytes in %" PRIu64 " SURFACE_INIT records (hot start)\n",
+               s->surface_init_bytes, s->surface_init_recs);
     if (s->unsupported || s->unknown)
         printf("  unsupported      %" PRIu64 ", records of unknown type %" PRIu64 "\n",
                s->unsupported, s->unknown);

@@ -12,7 +12,7 @@ static const char *const type_names[TBR_REC_TYPE_COUNT] = {
     [TBR_REC_QUADS] = "QUADS",           [TBR_REC_TILE] = "TILE",
     [TBR_REC_FLUSH] = "FLUSH",           [TBR_REC_UNSUPPORTED] = "UNSUPPORTED",
     [TBR_REC_PATH] = "PATH",             [TBR_REC_TEXELS] = "TEXELS",
-    [TBR_REC_VERTICES] = "VERTICES",
+    [TBR_REC_VERTICES] = "VERTICES",     [TBR_REC_SURFACE_INIT] = "SURFACE_INIT",
 };
 
 const char *tbr_rec_type_name(uint16_t type)
@@ -1232,4 +1232,43 @@ int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_ver
 int tbr_rec_vertices_close(tbr_cursor *c)
 {
     return finish(c);
+}
+
+/* ---- SURFACE_INIT ----------------------------------------------------------- */
+
+static int surface_init_valid(const tbr_rec_surface_init *r)
+{
+    return r->width >= 1 && r->height >= 1 && r->width <= TBR_REC_SURFACE_INIT_MAX_DIM &&
+           r->height <= TBR_REC_SURFACE_INIT_MAX_DIM && r->block_bytes >= 1 &&
+           r->block_bytes <= TBR_REC_SURFACE_INIT_MAX_BLOCK && r->is_zs <= 1 && r->rows >= 1 &&
+           r->y0 < r->height && r->rows <= r->height - r->y0;
+}
+
+int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r)
+{
+    if (!surface_init_valid(r) || !r->data)
+        return -1;
+    const uint32_t v[] = { r->resource_id, r->level, r->layer, r->is_zs, r->format, r->width,
+                           r->height, r->block_bytes, r->y0, r->rows };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        put_u(b, v[i]);
+    tbr_buf_put_lbytes(b, r->data, (size_t)r->rows * r->width * r->block_bytes);
+    return done(b, 0);
+}
+
+int tbr_rec_surface_init_decode(const uint8_t *p, size_t n, tbr_rec_surface_init *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    uint32_t *v[] = { &r->resource_id, &r->level, &r->layer, &r->is_zs, &r->format, &r->width,
+                      &r->height, &r->block_bytes, &r->y0, &r->rows };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        *v[i] = get_u(&c);
+    size_t len = 0;
+    r->data = tbr_cursor_lbytes(&c, &len);
+    if (!tbr_cursor_ok(&c) || !r->data || !surface_init_valid(r) ||
+        len != (size_t)r->rows * r->width * r->block_bytes)
+        return -1;
+    return finish(&c);
 }

@@ -43,8 +43,9 @@ extern "C" {
 #define TBR_RECORDS_SCHEMA_TEXT TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "2" */
 /* Minor version (container metadata records_schema_minor): record types added
  * compatibly; readers skip types they do not know. 0: types 1-15;
- * 1: + TEXELS (16), VERTICES (17). Schema 2 starts at minor 1 (all 17 types). */
-#define TBR_RECORDS_SCHEMA_MINOR 1
+ * 1: + TEXELS (16), VERTICES (17); 2: + SURFACE_INIT (18). Schema 2 started at minor 1
+ * (all 17 types). */
+#define TBR_RECORDS_SCHEMA_MINOR 2
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
@@ -64,6 +65,7 @@ enum tbr_rec_type {
     TBR_REC_PATH = 15,          /* a distinct executed instruction path of a shader */
     TBR_REC_TEXELS = 16,        /* texels read by texture instructions of shaded quads (minor 1) */
     TBR_REC_VERTICES = 17,      /* vertex fetches, VS paths and outputs of a fetch run (minor 1) */
+    TBR_REC_SURFACE_INIT = 18,  /* memory contents of a render target a window uses unwritten (minor 2) */
     TBR_REC_TYPE_COUNT
 };
 
@@ -390,6 +392,29 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
 int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_vertices_header *h);
 int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_vertex_group *g);
 int tbr_rec_vertices_close(tbr_cursor *c);
+
+/* ---- SURFACE_INIT (18) ---------------------------------------------------
+ * Rows y0 .. y0+rows-1 of a render-target surface (resource, level, layer) as
+ * they are in memory when the recorded window first uses the surface without
+ * having written it (hot start: the fast-forwarded frames wrote it). Raw texels
+ * in the resource's format, width * block_bytes bytes per row, rows top to
+ * bottom (softpipe's linear layout, y down). A surface's contents are split into
+ * consecutive bands of at most TBR_REC_SURFACE_INIT_BAND_BYTES of data. */
+#define TBR_REC_SURFACE_INIT_BAND_BYTES ((size_t)1 << 20)
+#define TBR_REC_SURFACE_INIT_MAX_DIM 16384u
+#define TBR_REC_SURFACE_INIT_MAX_BLOCK 16u
+typedef struct tbr_rec_surface_init {
+    uint32_t resource_id, level, layer;
+    uint32_t is_zs;          /* 1: depth/stencil surface (raw words), 0: color */
+    uint32_t format;         /* enum pipe_format of the resource */
+    uint32_t width, height;  /* the surface (level) size in pixels */
+    uint32_t block_bytes;    /* bytes per texel */
+    uint32_t y0, rows;       /* the band */
+    const uint8_t *data;     /* rows * width * block_bytes bytes (decode: into the payload) */
+} tbr_rec_surface_init;
+
+int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r);
+int tbr_rec_surface_init_decode(const uint8_t *p, size_t n, tbr_rec_surface_init *r);
 
 /* QUADS is streamed: header, then `count` quads.
  * Encode: tbr_rec_quads_begin() writes a header with a count placeholder;

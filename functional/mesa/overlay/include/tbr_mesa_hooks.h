@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-#define TBR_MESA_HOOKS_VERSION 2u /* 2: texels, vertices */
+#define TBR_MESA_HOOKS_VERSION 3u /* 2: texels, vertices; 3: surface memory (map, stride) */
 #define TBR_MESA_HOOKS_SYMBOL "tbr_mesa_hooks_get"
 
 #define TBR_HOOK_MAX_CBUFS 8u
@@ -62,6 +62,12 @@ struct tbr_hook_surface {
     const char *format_name;
     uint32_t level, first_layer, last_layer;
     uint32_t width, height;
+    /* version 3: the first layer's memory as softpipe's tile cache maps it (rows of
+     * width * res.block_bytes bytes, stride bytes apart; NULL if not mapped). Valid
+     * only during the hook call: the recorder reads the initial contents of a
+     * surface a recorded window uses before writing it (SURFACE_INIT). */
+    const void *map;
+    uint32_t stride;
 };
 
 struct tbr_hook_framebuffer {
@@ -240,6 +246,13 @@ struct tbr_hook_tile {
     uint32_t resource_id, level, layer;
     uint32_t tile_x, tile_y; /* in tiles (tile_size pixels) */
     uint32_t tile_size;   /* 64 */
+    /* version 3: the memory of the surface layer (as tbr_hook_surface.map; the
+     * event's effect on it has not happened yet), its size and format */
+    const void *map;
+    uint32_t stride;
+    uint32_t width, height;  /* the surface (level) size in pixels */
+    uint32_t format;         /* enum pipe_format of the resource */
+    uint32_t block_bytes;
 };
 
 /* One texel read by softpipe's sampler for a fragment quad: every access to the

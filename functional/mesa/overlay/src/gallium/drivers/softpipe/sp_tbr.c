@@ -383,6 +383,18 @@ fill_surface(struct tbr_hook_surface *out, struct pipe_surface *ps)
    out->height = ps->height;
 }
 
+/* The tile cache's mapping of the surface's first layer (version 3 hooks). */
+static void
+fill_surface_map(struct tbr_hook_surface *out, const struct softpipe_tile_cache *tc,
+                 const struct pipe_surface *ps)
+{
+   if (!out->valid || !tc || tc->surface != ps || tc->num_maps < 1 || !tc->transfer_map ||
+       !tc->transfer || !tc->transfer[0])
+      return;
+   out->map = tc->transfer_map[0];
+   out->stride = tc->transfer[0]->stride;
+}
+
 static void
 fill_framebuffer(struct sp_tbr *t)
 {
@@ -394,9 +406,12 @@ fill_framebuffer(struct sp_tbr *t)
    o->layers = fb->layers;
    o->samples = fb->samples;
    o->nr_cbufs = MIN2(fb->nr_cbufs, TBR_HOOK_MAX_CBUFS);
-   for (unsigned i = 0; i < o->nr_cbufs; i++)
+   for (unsigned i = 0; i < o->nr_cbufs; i++) {
       fill_surface(&o->cbufs[i], fb->cbufs[i]);
+      fill_surface_map(&o->cbufs[i], t->sp->cbuf_cache[i], fb->cbufs[i]);
+   }
    fill_surface(&o->zsbuf, fb->zsbuf);
+   fill_surface_map(&o->zsbuf, t->sp->zsbuf_cache, fb->zsbuf);
 }
 
 static void
@@ -1110,5 +1125,13 @@ sp_tbr_tile(struct softpipe_tile_cache *tc, unsigned kind, unsigned x, unsigned 
    e.tile_x = x;
    e.tile_y = y;
    e.tile_size = TILE_SIZE;
+   if ((int)layer < tc->num_maps && tc->transfer_map && tc->transfer && tc->transfer[layer]) {
+      e.map = tc->transfer_map[layer];
+      e.stride = tc->transfer[layer]->stride;
+   }
+   e.width = tc->surface->width;
+   e.height = tc->surface->height;
+   e.format = r.format;
+   e.block_bytes = r.block_bytes;
    sp_tbr_hooks->tile(&e);
 }
