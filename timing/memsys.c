@@ -125,6 +125,15 @@ int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c)
   return i;
 }
 
+int memsys_add_aux_port(memsys *m, const char *name, uint32_t qcap)
+{
+  int i = memsys_add_port(m, name, qcap);
+  m->nbase--; /* take it out of the main rotation */
+  m->ports[i].aux = true;
+  m->aux[m->naux++] = i;
+  return i;
+}
+
 tbr_memq *memsys_req(memsys *m, int port) { return m->ports[port].out; }
 tbr_memq *memsys_resp(memsys *m, int port) { return m->ports[port].in; }
 tbr_cache *memsys_l2(memsys *m) { return m->l2; }

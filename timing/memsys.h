@@ -35,6 +35,8 @@ int memsys_add_port(memsys *m, const char *name, uint32_t qcap);
  * own (texture and instruction caches): with these idle the arbitration of the other
  * ports is exactly what it was without them. */
 int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c);
+/* Like memsys_add_port, arbitrated in the aux rotation (vertex texture fetches). */
+int memsys_add_aux_port(memsys *m, const char *name, uint32_t qcap);
 tbr_memq *memsys_req(memsys *m, int port);
 tbr_memq *memsys_resp(memsys *m, int port);
 void memsys_tick(memsys *m, uint64_t now);
