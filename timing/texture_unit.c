@@ -265,7 +265,8 @@ void vtex_unit_init(gpu *g, vtex_unit *u, shader_core *cores, uint32_t ncores, u
     if (!u->tc) { fprintf(stderr, "tbr-sim: vertex texture cache: %s\n", err); abort(); }
     memsys_add_aux_cache_port(g->mem, name, u->tc);
   } else {
-    u->port = memsys_add_aux_port(g->mem, "vertex_texture", 16);
+    u->port = memsys_add_late_port(g->mem, "vertex_texture", 16);
+    if (u->port < 0) abort();
   }
   u->cap = ncores * threads;
   u->req = calloc(u->cap, sizeof *u->req);
