@@ -134,6 +134,11 @@ static const tbr_param_desc k_params[] = {
     {"vertex.processors", U, "4", "", 1, 256, NULL, "vertex processors", "thesis Table 4.1"},
     {"vertex.threads_per_processor", U, "12", "threads", 1, 4096, NULL,
      "resident vertex threads per vertex processor", "ATTILA §3 (12 vertex threads); assumption"},
+    {"vertex.texture_path", E, "l2", "", NR, "l2|cache",
+     "where the vertex processors' texture fetches (vertex texturing) read texture lines: l2 = the shared "
+     "L2 directly, cache = a vertex texture cache with the texture_cache.* geometry",
+     "thesis Table 4.1 (texture caches x4: fragment processors only, split vertex/fragment shaders); "
+     "cache: ATTILA unified shaders (a texture unit per shader)"},
     {"fragment.processors", U, "4", "", 1, 256, NULL, "fragment processors (one texture cache each)",
      "thesis Table 4.1"},
     {"fragment.threads_per_processor", U, "64", "threads", 1, 4096, NULL,

@@ -428,13 +428,21 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
   uint32_t fps = (uint32_t)tbr_cfg_uint(cfg, "fragment.processors");
   uint32_t rus = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
   bool vpriv = tbr_cfg_bool(cfg, "vertex_cache.private");
+  /* vertex.texture_path = cache: one more texture cache (texture_cache.vertex) */
+  const bool vtc = tbr_cfg_enum(cfg, "vertex.texture_path") == 1;
+  tbr_energy_unit *tcu = NULL;
   if (!add_cache(e, cfg, stats, "vertex_cache", vpriv ? vps : 1, false, err, errlen) ||
       !add_cache(e, cfg, stats, "tile_cache", 1, false, err, errlen) ||
-      !add_cache(e, cfg, stats, "texture_cache", fps, false, err, errlen) ||
+      !(tcu = add_cache(e, cfg, stats, "texture_cache", fps + (vtc ? 1 : 0), false, err, errlen)) ||
       !add_cache(e, cfg, stats, "inst_cache", (uint32_t)tbr_cfg_uint(cfg, "inst_cache.count"), false, err,
                  errlen) ||
       !add_cache(e, cfg, stats, "l2", 1, true, err, errlen))
     return -1;
+  if (vtc && stats) { /* the vertex texture cache's counters (texture_unit.c) */
+    tbr_energy_bind(e, tcu, TBR_EV_READ, tbr_stats_find(stats, "texture_cache.vertex.hits"));
+    tbr_energy_bind(e, tcu, TBR_EV_TAG_LOOKUP, tbr_stats_find(stats, "texture_cache.vertex.misses"));
+    tbr_energy_bind(e, tcu, TBR_EV_WRITE, tbr_stats_find(stats, "texture_cache.vertex.fills"));
+  }
   tbr_energy_geom g;
   /* tile buffers: one quad (4 pixels) per access */
   static const char *const bufs[] = {"depth_buffer", "color_buffer"};

@@ -43,6 +43,7 @@ void geometry_init(gpu *g)
     icache_attach(&g->icu[0], &ge->vp[i]);
   }
   simq_init(&ge->vp_order, ge->nvp * g->vp_threads + 1);
+  vtex_unit_init(g, &ge->vt, ge->vp, ge->nvp, g->vp_threads);
   ge->cp_busy = tbr_stats_counter(g->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
   ge->vf_busy = tbr_stats_counter(g->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
   ge->vf_stall = tbr_stats_counter(g->st, "vf.stall_cycles", "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
@@ -57,6 +58,7 @@ void geometry_init(gpu *g)
 void geometry_free(gpu *g)
 {
   geometry_unit *ge = &g->geo;
+  vtex_unit_free(&ge->vt);
   for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
   free(ge->vp);
   simq_free(&ge->vertex_in); simq_free(&ge->vertex_out); simq_free(&ge->prim_q); simq_free(&ge->vp_order);
@@ -75,7 +77,6 @@ void geometry_begin_pass(gpu *g)
   ge->pa_credit = 0;
 }
 
-#define VTOK_GROUP 0x80000000u /* vertex token = frame VS group (VERTICES), else draw index */
 
 /* Work items of a draw: its VS groups when VERTICES records exist, else its vertices. */
 static uint32_t draw_verts(const sim_draw *d)
@@ -95,6 +96,9 @@ uint64_t geometry_next_event(const gpu *g)
   const sim_frame *f = g->frame;
   const sim_pass *ps = &f->passes[g->pass];
   uint64_t now = g->now, ne = UINT64_MAX;
+  /* Vertex texture unit: no quiescent spans while it has fetches in flight (its tick
+   * simulates one cycle). */
+  if (!vtex_unit_idle(&ge->vt)) return now;
   /* Primitive Assembly */
   double rate = ge->pa_rate, credit = ge->pa_credit + rate;
   if (credit > rate + 1) credit = rate + 1;
@@ -201,6 +205,7 @@ void geometry_tick(gpu *g)
     ge->progress++;
   }
   for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
+  vtex_unit_tick(g, &ge->vt); /* only ever ticked with ncyc == 1 while busy: see geometry_next_event */
   uint32_t tok;
   if (simq_peek(&ge->vertex_in, now, &tok)) {
     for (uint32_t k = 0; k < ge->nvp; k++) {
@@ -336,5 +341,6 @@ bool geometry_done(const gpu *g)
   const sim_pass *ps = &g->frame->passes[g->pass];
   if (ge->next_draw < ps->ndraws || ge->cp_has_draw || ge->vf_active || ge->pa_draw < ps->ndraws) return false;
   if (!simq_empty(&ge->vertex_in) || !simq_empty(&ge->vertex_out) || !simq_empty(&ge->vp_order)) return false;
+  if (!vtex_unit_idle(&ge->vt)) return false;
   return true;
 }

@@ -65,6 +65,25 @@ typedef struct {
   uint32_t outstanding;    /* accesses not yet complete */
 } tex_unit;
 
+#define VTOK_GROUP 0x80000000u /* vertex token = frame VS group (VERTICES), else draw index */
+
+/* ---- Vertex texture unit (texture_unit.c): serves the TEX instructions of every Vertex
+ * Processor (vertex texturing, VS_TEXELS). vertex.texture_path = l2: lines are read from
+ * the shared L2 directly (thesis Table 4.1 gives texture caches to the fragment
+ * processors only); cache: through a vertex texture cache with the texture_cache.*
+ * geometry (texture_cache.<fragment.processors>, as a unified-shader design would have). */
+typedef struct {
+  gpu *g;
+  shader_core *cores;      /* the Vertex Processors */
+  uint32_t ncores, threads;
+  tbr_cache *tc;           /* NULL: l2 path */
+  int port;                /* memsys port (l2 path) */
+  tex_req *req;            /* per (processor, thread slot): id = processor * threads + slot */
+  uint32_t *fifo, head, count, cap;
+  uint32_t outstanding;
+  tbr_stat *requests, *texels, *samples, *lines, *nolines, *wait_cycles;
+} vtex_unit;
+
 /* ---- Instruction cache (texture_unit.c): shared by the processors of one kind ---- */
 typedef struct {
   gpu *g;
@@ -101,6 +120,7 @@ typedef struct {
   shader_core *vp;
   uint32_t nvp, vp_rr;
   sim_queue vp_order;      /* VP index of each dispatched vertex, in order */
+  vtex_unit vt;            /* their texture unit (vertex texturing) */
   /* Primitive Assembly: per draw in order */
   uint32_t pa_draw;        /* index within the pass of the draw being assembled */
   uint32_t pa_verts, pa_prims;
@@ -289,6 +309,10 @@ void tex_unit_init(gpu *g, tex_unit *u, shader_core *core);
 void tex_unit_free(tex_unit *u);
 void tex_unit_tick(gpu *g, tex_unit *u);
 bool tex_unit_idle(const tex_unit *u);
+void vtex_unit_init(gpu *g, vtex_unit *u, shader_core *cores, uint32_t ncores, uint32_t threads);
+void vtex_unit_free(vtex_unit *u);
+void vtex_unit_tick(gpu *g, vtex_unit *u);
+bool vtex_unit_idle(const vtex_unit *u);
 void icache_init(gpu *g, icache_unit *u, uint32_t idx);
 void icache_free(icache_unit *u);
 void icache_attach(icache_unit *u, shader_core *core);

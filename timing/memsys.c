@@ -22,6 +22,7 @@ struct memsys {
   int nports, rr;
   int base[MEMSYS_MAX_PORTS], nbase;  /* ports in the main round robin */
   int aux[MEMSYS_MAX_PORTS], naux, rr_aux;
+  int late;  /* index + 1 of the late port (0: none), served after the aux rotation */
   uint32_t line;
   bool have_pending;
   tbr_mem_msg pending; /* DRAM response waiting for room in the L2 fill queue */
@@ -122,6 +123,15 @@ int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c)
   m->nbase--; /* take it out of the main rotation */
   m->ports[i].aux = true;
   m->aux[m->naux++] = i;
+  return i;
+}
+
+int memsys_add_late_port(memsys *m, const char *name, uint32_t qcap)
+{
+  if (m->late) return -1;
+  int i = memsys_add_port(m, name, qcap);
+  m->nbase--; /* in no rotation */
+  m->late = i + 1;
   return i;
 }
 
@@ -254,6 +264,23 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
       tbr_stat_add(p->bytes, m->line);
     }
     m->rr_aux = n == 1 ? (m->rr_aux + 1 == m->naux ? 0 : m->rr_aux + 1) : (int)((m->rr_aux + n) % (uint64_t)m->naux);
+  }
+  if (m->late) {
+    port *p = &m->ports[m->late - 1];
+    const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
+    if (q) {
+      tbr_mem_msg c = *q;
+      c.src = (uint32_t)(m->late - 1);
+      c.ready = now + 1;
+      if (!tbr_memq_push(req, &c)) {
+        tbr_stat_add(p->stall, n);
+      } else {
+        tbr_memq_pop(p->out);
+        tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
+        tbr_stat_inc(c.write ? p->writes : p->reads);
+        tbr_stat_add(p->bytes, m->line);
+      }
+    }
   }
   tbr_cache_tick_n(m->l2, now, n);
 }

@@ -35,6 +35,10 @@ int memsys_add_port(memsys *m, const char *name, uint32_t qcap);
  * own (texture and instruction caches): with these idle the arbitration of the other
  * ports is exactly what it was without them. */
 int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c);
+/* Like memsys_add_port, but in no rotation: served after the aux ports every cycle, so
+ * while it is idle the arbitration of every other port is exactly what it was without
+ * it (vertex texture fetches from the L2). At most one; returns -1 for a second. */
+int memsys_add_late_port(memsys *m, const char *name, uint32_t qcap);
 tbr_memq *memsys_req(memsys *m, int port);
 tbr_memq *memsys_resp(memsys *m, int port);
 void memsys_tick(memsys *m, uint64_t now);

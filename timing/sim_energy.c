@@ -132,6 +132,7 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
    * (texture_cache.<i>.hits/misses/fills); instruction caches: every fetch that found its
    * line reads the array once (the cache model counts the misses and fills) */
   tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->tex_samples);
+  tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->geo.vt.samples); /* vertex texturing */
   tbr_energy_unit *icu = FIND("inst_cache");
   for (uint32_t i = 0; i < g->nicu; i++) tbr_energy_bind(g->en, icu, TBR_EV_READ, g->icu[i].hits);
   /* fixed function */

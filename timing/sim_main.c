@@ -22,7 +22,7 @@
 static const char *k_unmodeled[] = {
     "traces without PATH/TEXELS/VERTICES records (schema minor 0 or no PATH): static instruction counts, all ALU, "
     "no texture or instruction fetch, DRAW.count vertices estimated per draw (instruction_source static)",
-    "vertex texturing (not recorded), index buffer fetch, texture compression (a block = a texel), texture/render-target coherence",
+    "index buffer fetch, texture compression (a block = a texel), texture/render-target coherence",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
     "geometry/raster overlap across render passes and frames (passes run one after another)",
     "depth buffer store to memory (discarded at tile end)",

@@ -24,7 +24,7 @@ void sim_frame_free(sim_frame *f)
   free(f->passes); free(f->draws); free(f->prims); free(f->quads); free(f->tiles);
   free(f->clears); free(f->items); free(f->colors); free(f->res); free(f->cvals);
   free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
-  free(f->lines); free(f->vgroups); free(f->inits); free(f->init_data);
+  free(f->lines); free(f->vgroups); free(f->vfetches); free(f->inits); free(f->init_data);
   memset(f, 0, sizeof *f);
 }
 
@@ -232,6 +232,32 @@ static void add_line_unique(sim_frame *f, uint32_t first, uint64_t line)
   f->lines[f->nlines++] = line;
 }
 
+/* A TEXELS / VS_TEXELS fetch -> its distinct texture lines (ascending), appended to lines. */
+static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx)
+{
+  const sim_resource *rs = sim_frame_resource(f, fe->resource_id);
+  tbr_rec_resource dummy;
+  if (!rs) { memset(&dummy, 0, sizeof dummy); dummy.width = dummy.height = 1; dummy.block_bytes = 4; }
+  const tbr_rec_resource *rr = rs ? &rs->rec : &dummy;
+  uint64_t base = alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, fe->resource_id, res_size(rr));
+  sf->pc = fe->pc;
+  sf->ntexels = fe->n_texels;
+  sf->first_line = (uint32_t)f->nlines;
+  texel_memo memo = {0};
+  for (uint32_t k = 0; k < fe->n_texels; k++) {
+    GROW(f->lines, f->nlines, f->cap_lines);
+    uint64_t a = texel_addr(rr, base, &tx[k], &memo);
+    f->lines[f->nlines++] = (g_tline & (g_tline - 1)) ? a / g_tline * g_tline : a & ~(uint64_t)(g_tline - 1);
+  }
+  uint64_t *fl = f->lines + sf->first_line;
+  size_t nl = f->nlines - sf->first_line, u = 0;
+  sort_u64(fl, nl);
+  for (size_t k = 0; k < nl; k++)
+    if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
+  f->nlines = sf->first_line + u;
+  sf->nlines = (uint32_t)u;
+}
+
 static int fail(char *err, size_t errlen, tbr_trace_reader *r, const char *fmt, ...)
 {
   char msg[512];
@@ -267,6 +293,10 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   f->nitems = f->ncolors = f->nres = 0;
   f->npaths = f->npcls = f->nppc = f->nfetches = f->nlines = f->nvgroups = 0;
   f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
+  f->nvfetches = 0;
+  f->vs_texels = f->vs_texel_fetches = 0;
+  /* frame vgroups of the last VERTICES record, which a VS_TEXELS record refers to */
+  size_t vrec_first = 0, vrec_count = 0;
   if (f->path_of_id) memset(f->path_of_id, 0, f->cap_path_of_id * sizeof *f->path_of_id);
   f->uploads = f->upload_bytes = f->unsupported = f->flushes = 0;
   f->ninits = f->ninit_data = 0;
@@ -363,31 +393,10 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         if (tbr_rec_texels_next(&c, &h, &fe, tx, TBR_REC_MAX_TEXELS_PER_FETCH))
           return fail(err, errlen, r, "bad fetch %u in TEXELS", i);
         if (fe.quad >= sd->nquads) continue;
-        const sim_resource *rs = sim_frame_resource(f, fe.resource_id);
-        tbr_rec_resource dummy;
-        if (!rs) { memset(&dummy, 0, sizeof dummy); dummy.width = dummy.height = 1; dummy.block_bytes = 4; }
-        const tbr_rec_resource *rr = rs ? &rs->rec : &dummy;
-        uint64_t base = alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, fe.resource_id, res_size(rr));
         GROW(f->fetches, f->nfetches, f->cap_fetches);
         sim_fetch *sf = &f->fetches[f->nfetches++];
         sf->quad = sd->first_quad + fe.quad;
-        sf->pc = fe.pc;
-        sf->ntexels = fe.n_texels;
-        sf->first_line = (uint32_t)f->nlines;
-        /* the fetch's distinct lines, in ascending address order */
-        texel_memo memo = {0};
-        for (uint32_t k = 0; k < fe.n_texels; k++) {
-          GROW(f->lines, f->nlines, f->cap_lines);
-          uint64_t a = texel_addr(rr, base, &tx[k], &memo);
-          f->lines[f->nlines++] = (g_tline & (g_tline - 1)) ? a / g_tline * g_tline : a & ~(uint64_t)(g_tline - 1);
-        }
-        uint64_t *fl = f->lines + sf->first_line;
-        size_t nl = f->nlines - sf->first_line, u = 0;
-        sort_u64(fl, nl);
-        for (size_t k = 0; k < nl; k++)
-          if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
-        f->nlines = sf->first_line + u;
-        sf->nlines = (uint32_t)u;
+        map_fetch_lines(f, sf, &fe, tx); /* the fetch's distinct lines, in ascending address order */
         f->texels += fe.n_texels;
         f->texel_fetches++;
       }
@@ -402,6 +411,8 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       int d = find_draw(f, h.draw_seq);
       /* the groups of a draw must be contiguous: a record of another than the latest draw
        * is ignored (that draw keeps the groups it has, or the per-draw estimate) */
+      vrec_first = f->nvgroups;
+      vrec_count = 0;
       if (d < 0 || (size_t)d != f->ndraws - 1 || (f->draws[d].nvgroups && f->vgroups[f->nvgroups - 1].draw != (uint32_t)d)) {
         f->vertex_records_ignored++;
         break;
@@ -415,6 +426,8 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         g->path = vg.path < f->cap_path_of_id ? f->path_of_id[vg.path] : 0;
         g->n = vg.n;
         g->draw = (uint32_t)d;
+        g->first_vfetch = g->nvfetch = 0;
+        vrec_count++;
         g->first_line = (uint32_t)f->nlines;
         for (uint32_t v = 0; v < vg.n && v < 4; v++)
           for (uint32_t s2 = 0; s2 < h.nr_streams && s2 < TBR_REC_MAX_STREAMS; s2++) {
@@ -438,6 +451,32 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       sd->vertices += h.fetched;
       f->vertex_records++;
       if (tbr_rec_vertices_close(&c)) return fail(err, errlen, r, "trailing bytes in VERTICES");
+      break;
+    }
+    case TBR_REC_VS_TEXELS: {
+      /* vertex texturing (minor 3): fetches of the groups of the VERTICES record just before
+       * (fetch.quad = group ordinal in it); a group's fetches are contiguous in vfetches */
+      static tbr_rec_texel tx[TBR_REC_MAX_TEXELS_PER_FETCH];
+      tbr_cursor c;
+      tbr_rec_texels_header h;
+      if (tbr_rec_texels_open(&c, p, n, &h)) return fail(err, errlen, r, "bad VS_TEXELS header");
+      for (uint32_t i = 0; i < h.count; i++) {
+        tbr_rec_texfetch fe;
+        if (tbr_rec_texels_next(&c, &h, &fe, tx, TBR_REC_MAX_TEXELS_PER_FETCH))
+          return fail(err, errlen, r, "bad fetch %u in VS_TEXELS", i);
+        if (fe.quad >= vrec_count) continue; /* its VERTICES record was ignored */
+        sim_vgroup *g = &f->vgroups[vrec_first + fe.quad];
+        if (g->nvfetch && g->first_vfetch + g->nvfetch != f->nvfetches) continue; /* out of order */
+        if (!g->nvfetch) g->first_vfetch = (uint32_t)f->nvfetches;
+        GROW(f->vfetches, f->nvfetches, f->cap_vfetches);
+        sim_fetch *sf = &f->vfetches[f->nvfetches++];
+        sf->quad = (uint32_t)(vrec_first + fe.quad);
+        map_fetch_lines(f, sf, &fe, tx);
+        g->nvfetch++;
+        f->vs_texels += fe.n_texels;
+        f->vs_texel_fetches++;
+      }
+      if (tbr_rec_texels_close(&c)) return fail(err, errlen, r, "trailing bytes in VS_TEXELS");
       break;
     }
     case TBR_REC_RENDER_PASS: {

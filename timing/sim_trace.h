@@ -65,6 +65,7 @@ typedef struct {
   uint32_t n;           /* vertices */
   uint32_t draw;        /* frame draw index */
   uint32_t first_line, nlines;
+  uint32_t first_vfetch, nvfetch; /* vertex texturing (VS_TEXELS): fetches in vfetches */
 } sim_vgroup;
 
 typedef struct {
@@ -131,9 +132,11 @@ typedef struct {
   sim_fetch *fetches;     size_t nfetches, cap_fetches;
   uint64_t *lines;        size_t nlines, cap_lines;
   sim_vgroup *vgroups;    size_t nvgroups, cap_vgroups;
+  sim_fetch *vfetches;    size_t nvfetches, cap_vfetches; /* VS_TEXELS (quad = frame vgroup) */
   sim_surface_init *inits; size_t ninits, cap_inits;
   uint8_t *init_data;     size_t ninit_data, cap_init_data;
   uint64_t texels, texel_fetches, vertex_records, vertex_records_ignored;
+  uint64_t vs_texels, vs_texel_fetches;
   uint64_t uploads, upload_bytes, unsupported, flushes;
   /* latest clear value per surface; kept across frames (a pending clear may outlive a
    * frame boundary only in theory, but costs nothing to keep) */

@@ -225,3 +225,123 @@ void icache_tick(gpu *g, icache_unit *u)
   }
   tbr_cache_tick_n(u->ic, now, g->ncyc);
 }
+
+/* ---- vertex texture unit ----
+ * Vertex texturing (VS_TEXELS, docs/timing-model.md "Vertex texturing"): a Vertex
+ * Processor's TEX instruction takes its group's next recorded fetch of that pc; the
+ * fetch's lines are requested one per cycle, oldest access first, from the L2 (baseline)
+ * or the vertex texture cache; the thread continues shader.lat_tex cycles after the last
+ * line is back. Without VS_TEXELS a TEX costs shader.lat_tex, as before. */
+static uint64_t vtex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t token, uint32_t ntex, uint32_t pc,
+                           uint64_t now)
+{
+  vtex_unit *u = ctx;
+  gpu *g = u->g;
+  const sim_frame *f = g->frame;
+  tbr_stat_inc(u->requests);
+  const sim_fetch *fe = NULL;
+  if (token & VTOK_GROUP) {
+    const sim_vgroup *vg = &f->vgroups[token & ~VTOK_GROUP];
+    const sim_fetch *vf = f->vfetches + vg->first_vfetch;
+    for (uint32_t k = ntex; k < vg->nvfetch && !fe; k++)
+      if (vf[k].pc == pc) fe = &vf[k];
+    for (uint32_t k = 0; k < vg->nvfetch && k < ntex && !fe; k++) /* the k-th TEX does not match */
+      if (vf[k].pc == pc) fe = &vf[k];
+  }
+  if (!fe || !fe->nlines) {
+    tbr_stat_inc(u->nolines);
+    return now + g->lat_cls[SIM_CL_TEX];
+  }
+  tbr_stat_add(u->texels, fe->ntexels);
+  tbr_stat_add(u->samples, (fe->ntexels + 3) / 4);
+  uint32_t id = (uint32_t)(c - u->cores) * u->threads + slot;
+  tex_req *r = &u->req[id];
+  r->first_line = fe->first_line;
+  r->nlines = fe->nlines;
+  r->sent = r->back = 0;
+  r->start = now;
+  u->fifo[(u->head + u->count) % u->cap] = id;
+  u->count++;
+  u->outstanding++;
+  return SC_BLOCKED;
+}
+
+void vtex_unit_init(gpu *g, vtex_unit *u, shader_core *cores, uint32_t ncores, uint32_t threads)
+{
+  memset(u, 0, sizeof *u);
+  u->g = g;
+  u->cores = cores;
+  u->ncores = ncores;
+  u->threads = threads;
+  u->port = -1;
+  if (tbr_cfg_enum(g->cfg, "vertex.texture_path") == 1) { /* cache */
+    char name[32];
+    snprintf(name, sizeof name, "texture_cache.vertex");
+    tbr_cache_params p;
+    tbr_cache_params_from_config(g->cfg, "texture_cache", name, &p);
+    char err[256];
+    u->tc = tbr_cache_new(&p, g->st, err, sizeof err);
+    if (!u->tc) { fprintf(stderr, "tbr-sim: vertex texture cache: %s\n", err); abort(); }
+    memsys_add_aux_cache_port(g->mem, name, u->tc);
+  } else {
+    u->port = memsys_add_late_port(g->mem, "vertex_texture", 16);
+    if (u->port < 0) abort();
+  }
+  u->cap = ncores * threads;
+  u->req = calloc(u->cap, sizeof *u->req);
+  u->fifo = calloc(u->cap, sizeof *u->fifo);
+  if (!u->req || !u->fifo) abort();
+  for (uint32_t i = 0; i < ncores; i++) {
+    cores[i].tex = vtex_issue;
+    cores[i].tex_ctx = u;
+  }
+  tbr_stats *st = g->st;
+  u->requests = tbr_stats_counter(st, "vertex_texture.requests", "TEX instructions executed by the vertex processors (executed streams)");
+  u->texels = tbr_stats_counter(st, "vertex_texture.texels", "texels read by those TEX instructions (VS_TEXELS records)");
+  u->samples = tbr_stats_counter(st, "vertex_texture.bilinear_samples", "vertex texture filter operations: ceil(texels / 4) per TEX request (energy)");
+  u->lines = tbr_stats_counter(st, "vertex_texture.line_requests", "distinct texture-memory lines requested by vertex TEX instructions (L2 or vertex texture cache)");
+  u->nolines = tbr_stats_counter(st, "vertex_texture.requests_without_texels", "vertex TEX instructions with no recorded texels (no memory access)");
+  u->wait_cycles = tbr_stats_counter(st, "vertex_texture.wait_cycles", "sum over vertex TEX instructions of the cycles their thread was blocked");
+}
+
+void vtex_unit_free(vtex_unit *u)
+{
+  tbr_cache_free(u->tc);
+  free(u->req); free(u->fifo);
+  u->tc = NULL; u->req = NULL; u->fifo = NULL;
+}
+
+bool vtex_unit_idle(const vtex_unit *u) { return u->outstanding == 0 && (!u->tc || tbr_cache_idle(u->tc)); }
+
+void vtex_unit_tick(gpu *g, vtex_unit *u)
+{
+  if (vtex_unit_idle(u)) return;
+  uint64_t now = g->now;
+  const sim_frame *f = g->frame;
+  tbr_memq *resp = u->tc ? tbr_cache_resp_out(u->tc) : memsys_resp(g->mem, u->port);
+  tbr_memq *req = u->tc ? tbr_cache_req_in(u->tc) : memsys_req(g->mem, u->port);
+  const tbr_mem_msg *m;
+  while ((m = tbr_memq_peek(resp, now))) {
+    uint32_t id = (uint32_t)m->id;
+    tex_req *r = &u->req[id];
+    if (++r->back == r->nlines) {
+      tbr_stat_add(u->wait_cycles, now + g->lat_cls[SIM_CL_TEX] - r->start);
+      sc_wake(&u->cores[id / u->threads], id % u->threads, now + g->lat_cls[SIM_CL_TEX]);
+      u->outstanding--;
+    }
+    tbr_memq_pop(resp);
+  }
+  if (u->count) { /* one line request per cycle, oldest access first */
+    uint32_t id = u->fifo[u->head];
+    tex_req *r = &u->req[id];
+    tbr_mem_msg rq = {.addr = f->lines[r->first_line + r->sent], .id = id, .issued = now, .ready = now};
+    if (tbr_memq_push(req, &rq)) {
+      tbr_stat_inc(u->lines);
+      if (++r->sent == r->nlines) {
+        u->head = (u->head + 1) % u->cap;
+        u->count--;
+      }
+    }
+  }
+  if (u->tc) tbr_cache_tick(u->tc, now);
+}

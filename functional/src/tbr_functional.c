@@ -78,6 +78,7 @@ struct counters {
     uint64_t draws, internal_draws, quads, shaded_quads, shaded_fragments, blended_fragments;
     uint64_t prims, culled_prims, clears, uploads, upload_bytes, shaders_created, tiles, flushes;
     uint64_t texel_fetches, texels, vertices, vertex_groups, vertices_fetched;
+    uint64_t vs_texel_fetches, vs_texels;
 };
 
 static struct state {
@@ -238,6 +239,8 @@ static void write_status(void)
     fprintf(f, "vertices_fetched=%llu\nvertices_shaded=%llu\nvertex_groups=%llu\n",
             (unsigned long long)c->vertices_fetched, (unsigned long long)c->vertices,
             (unsigned long long)c->vertex_groups);
+    fprintf(f, "vs_texel_fetches=%llu\nvs_texels=%llu\n", (unsigned long long)c->vs_texel_fetches,
+            (unsigned long long)c->vs_texels);
     fprintf(f, "surface_inits=%llu\nsurface_init_bytes=%llu\n",
             (unsigned long long)S.surface_inits, (unsigned long long)S.surface_init_bytes);
     fprintf(f, "unsupported=");
@@ -955,6 +958,8 @@ static void fill_constbufs(tbr_rec_constbuf *out, const struct tbr_hook_constbuf
 }
 
 static tbr_rec_draw draw_rec; /* large: keep off the stack */
+static tbr_rec_vs_textures vs_tex_rec;
+static uint32_t fill_textures(tbr_rec_texture *out, const struct tbr_hook_texture *in, uint32_t n);
 
 static void h_draw_begin(const struct tbr_hook_draw *d)
 {
@@ -1010,13 +1015,48 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     memcpy(r->scissor, d->scissor, sizeof(r->scissor));
     for (uint32_t i = 0; i < r->nr_cbufs; i++)
         r->cbuf_format[i] = d->cbuf_format[i];
+    r->num_textures = fill_textures(r->textures, d->textures, d->num_textures);
+    fill_constbufs(r->vs_const, d->vs_const);
+    fill_constbufs(r->fs_const, d->fs_const);
+    copy_name(r->unsupported, sizeof(r->unsupported), d->unsupported);
+    if (d->unsupported && d->unsupported[0]) {
+        char tmp[256];
+        copy_name(tmp, sizeof(tmp), d->unsupported);
+        for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ","))
+            note_unsupported(tok);
+    }
+    /* vertex texturing (minor 3): RESOURCE records before the DRAW, VS_TEXTURES after it */
+    tbr_rec_vs_textures *vt = &vs_tex_rec;
+    memset(vt, 0, sizeof(*vt));
+    vt->draw_seq = r->seq;
+    vt->num_textures = fill_textures(vt->textures, d->vs_textures, d->num_vs_textures);
+    S.frame_cnt.draws++;
+    S.total.draws++;
+    if (d->internal)
+        S.total.internal_draws++;
+    S.in_draw = 1;
+    memset(&S.draw_end, 0, sizeof(S.draw_end));
+    S.draw_end.seq = r->seq;
+    S.quads_cbufs = r->nr_cbufs;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
+    if (vt->num_textures) {
+        tbr_buf_reset(&S.buf);
+        emit(TBR_REC_VS_TEXTURES, tbr_rec_vs_textures_encode(&S.buf, vt));
+    }
+}
+
+/* Bound sampler views of one stage -> record entries (describing their resources);
+ * returns the number of entries. */
+static uint32_t fill_textures(tbr_rec_texture *out, const struct tbr_hook_texture *in, uint32_t n)
+{
     uint32_t nt = 0;
-    for (uint32_t i = 0; i < d->num_textures && i < TBR_HOOK_MAX_TEXTURES; i++) {
-        const struct tbr_hook_texture *t = &d->textures[i];
+    for (uint32_t i = 0; i < n && i < TBR_HOOK_MAX_TEXTURES; i++) {
+        const struct tbr_hook_texture *t = &in[i];
         if (!t->valid)
             continue;
         describe_resource(&t->res);
-        tbr_rec_texture *o = &r->textures[nt++];
+        tbr_rec_texture *o = &out[nt++];
         o->unit = i;
         o->resource_id = t->res.id;
         o->view_format = t->view_format;
@@ -1042,26 +1082,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
         o->max_lod = t->max_lod;
         memcpy(o->border_color, t->border_color, sizeof(o->border_color));
     }
-    r->num_textures = nt;
-    fill_constbufs(r->vs_const, d->vs_const);
-    fill_constbufs(r->fs_const, d->fs_const);
-    copy_name(r->unsupported, sizeof(r->unsupported), d->unsupported);
-    if (d->unsupported && d->unsupported[0]) {
-        char tmp[256];
-        copy_name(tmp, sizeof(tmp), d->unsupported);
-        for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ","))
-            note_unsupported(tok);
-    }
-    S.frame_cnt.draws++;
-    S.total.draws++;
-    if (d->internal)
-        S.total.internal_draws++;
-    S.in_draw = 1;
-    memset(&S.draw_end, 0, sizeof(S.draw_end));
-    S.draw_end.seq = r->seq;
-    S.quads_cbufs = r->nr_cbufs;
-    tbr_buf_reset(&S.buf);
-    emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
+    return nt;
 }
 
 static void h_draw_end(void)
@@ -1227,6 +1248,7 @@ static void h_texels(const struct tbr_hook_texel *t, uint32_t n)
 }
 
 static tbr_rec_vertices_header vert_rec;
+static void vs_texels(const struct tbr_hook_vertices *v);
 static tbr_rec_vertex_group *vert_groups;
 static uint32_t vert_cap;
 
@@ -1282,6 +1304,69 @@ static void h_vertices(const struct tbr_hook_vertices *v)
     S.total.vertices_fetched += v->fetched;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_VERTICES, tbr_rec_vertices_encode(&S.buf, h, vert_groups));
+    if (v->n_texels)
+        vs_texels(v);
+}
+
+/* Vertex texturing (minor 3): the run's texels as a VS_TEXELS record right after its
+ * VERTICES record. Consecutive texels with the same (group, fetch) are one texture
+ * instruction execution on one group; the sampler computes all 4 lanes, texels of
+ * lanes beyond the group's vertices (stale inputs, no vertex) are dropped. */
+static void vs_texels(const struct tbr_hook_vertices *v)
+{
+    static tbr_rec_texfetch *fetch;
+    static tbr_rec_texel *texel;
+    static uint32_t capfetch, captexel;
+    uint32_t nfetch = 0, ntexel = 0;
+    const struct tbr_hook_texel *t = v->texels;
+    if (v->n_texels > captexel || v->n_texels > capfetch) {
+        uint32_t nc = v->n_texels;
+        tbr_rec_texfetch *nf = realloc(fetch, nc * sizeof(*nf));
+        if (nf)
+            fetch = nf;
+        tbr_rec_texel *nt = realloc(texel, nc * sizeof(*nt));
+        if (nt)
+            texel = nt;
+        if (!nf || !nt) {
+            fail("out of memory (vertex texels)");
+            return;
+        }
+        capfetch = captexel = nc;
+    }
+    for (uint32_t i = 0; i < v->n_texels;) {
+        uint32_t j = i + 1;
+        while (j < v->n_texels && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
+               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
+            j++;
+        if (t[i].slot < v->n_groups) {
+            const uint32_t lanes = v->groups[t[i].slot].n;
+            tbr_rec_texfetch *f = &fetch[nfetch];
+            f->quad = t[i].slot;
+            f->pc = t[i].pc;
+            f->unit = t[i].unit;
+            f->resource_id = t[i].resource_id;
+            f->texels = &texel[ntexel];
+            f->n_texels = 0;
+            for (uint32_t k = i; k < j; k++) {
+                if (t[k].lane >= lanes)
+                    continue;
+                texel[ntexel++] = (tbr_rec_texel){ t[k].lane, t[k].level, t[k].layer, t[k].x, t[k].y };
+                f->n_texels++;
+            }
+            if (f->n_texels) {
+                nfetch++;
+                S.frame_cnt.vs_texel_fetches++;
+                S.total.vs_texel_fetches++;
+                S.frame_cnt.vs_texels += f->n_texels;
+                S.total.vs_texels += f->n_texels;
+            }
+        }
+        i = j;
+    }
+    if (!nfetch)
+        return;
+    tbr_buf_reset(&S.buf);
+    emit(TBR_REC_VS_TEXELS, tbr_rec_texels_encode(&S.buf, vert_rec.draw_seq, fetch, nfetch));
 }
 
 static void h_tile(const struct tbr_hook_tile *t)

@@ -107,6 +107,14 @@ static int counts(const char *path)
     uint8_t *vseen = NULL;
     size_t vseen_n = 0;
     int draw_open = 0;
+    /* vertex texturing: the draw's VS_TEXTURES, the groups of the last VERTICES record,
+     * texture widths (RESOURCE) to locate a texel's index x + y * level width */
+    static tbr_rec_vs_textures vst;
+    struct vgroup { uint32_t path, n, index[4]; } *vg = NULL;
+    size_t nvg = 0, capvg = 0;
+    struct { uint32_t id, width; } res_w[4096];
+    size_t nres_w = 0;
+    uint16_t prev_type = 0;
     printf("frames=%zu\n", tbr_trace_reader_frame_count(r));
     while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
         uint64_t f = fi.number;
@@ -117,6 +125,8 @@ static int counts(const char *path)
                  tx_lanes[10] = { 0 }, tx_has_pixel = 0, tx_records = 0;
         uint64_t v_vertices = 0, v_groups = 0, v_fetched = 0, v_nopath = 0, v_mismatch = 0,
                  v_records = 0, v_indexed_dups = 0;
+        uint64_t vt_records = 0, vt_fetches = 0, vt_texels = 0, vt_bad = 0, vt_lanes[10] = { 0 },
+                 vt_at_index = 0, vt_texture_records = 0;
         cpaths_reset();
         ntkeys = 0;
         int early = 0, have_end = 0;
@@ -130,6 +140,7 @@ static int counts(const char *path)
             int drc = 0;
             switch (type) {
             case TBR_REC_DRAW:
+                vst.num_textures = 0;
                 drc = tbr_rec_draw_decode(p, n, &draw);
                 draws++;
                 app_draws += !draw.internal;
@@ -251,6 +262,83 @@ static int counts(const char *path)
             case TBR_REC_RESOURCE: {
                 tbr_rec_resource x;
                 drc = tbr_rec_resource_decode(p, n, &x);
+                if (drc == 0 && nres_w < sizeof(res_w) / sizeof(res_w[0])) {
+                    res_w[nres_w].id = x.id;
+                    res_w[nres_w++].width = x.width;
+                }
+                break;
+            }
+            case TBR_REC_SURFACE_INIT: {
+                /* a surface read before any write in the recorded frames (docs/trace-records.md) */
+                tbr_rec_surface_init x;
+                drc = tbr_rec_surface_init_decode(p, n, &x);
+                break;
+            }
+            case TBR_REC_VS_TEXTURES:
+                vt_texture_records++;
+                drc = tbr_rec_vs_textures_decode(p, n, &vst);
+                if (drc == 0 && (prev_type != TBR_REC_DRAW || !draw_open ||
+                                 vst.draw_seq != draw.seq ||
+                                 vst.num_textures == 0 || vst.num_textures > draw.num_vs_textures)) {
+                    fprintf(stderr, "frame %llu: VS_TEXTURES not right after its DRAW %u\n",
+                            (unsigned long long)f, vst.draw_seq);
+                    bad = 1;
+                }
+                break;
+            case TBR_REC_VS_TEXELS: {
+                /* right after its VERTICES record; per fetch: a group of it, a VS_TEXTURES
+                 * unit with that resource, a VS PATH holding the pc, lanes < group n */
+                tbr_cursor c;
+                tbr_rec_texels_header h;
+                vt_records++;
+                drc = tbr_rec_texels_open(&c, p, n, &h);
+                if (drc == 0 && (prev_type != TBR_REC_VERTICES || !draw_open ||
+                                 h.draw_seq != draw.seq)) {
+                    fprintf(stderr, "frame %llu: VS_TEXELS not right after a VERTICES record of draw %u\n",
+                            (unsigned long long)f, h.draw_seq);
+                    bad = 1;
+                }
+                for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
+                    tbr_rec_texfetch fe;
+                    drc = tbr_rec_texels_next(&c, &h, &fe, tx, TBR_REC_MAX_TEXELS_PER_FETCH);
+                    if (drc != 0)
+                        break;
+                    vt_fetches++;
+                    vt_texels += fe.n_texels;
+                    const struct vgroup *g = fe.quad < nvg ? &vg[fe.quad] : NULL;
+                    const struct cpath *cp = g ? cpath_get(g->path) : NULL;
+                    int unit_ok = 0;
+                    for (uint32_t k = 0; k < vst.num_textures; k++)
+                        unit_ok |= vst.textures[k].unit == fe.unit &&
+                                   vst.textures[k].resource_id == fe.resource_id;
+                    int lanes_ok = 1;
+                    for (uint32_t k = 0; g && k < fe.n_texels; k++)
+                        lanes_ok &= tx[k].lane < g->n;
+                    if (!g || !cp || cp->stage != 0 || cp->shader != draw.vs_id ||
+                        !cpath_has_pc(cp, fe.pc) || !unit_ok || !lanes_ok) {
+                        vt_bad++;
+                        continue;
+                    }
+                    uint32_t width = 0;
+                    for (size_t k = 0; k < nres_w; k++)
+                        if (res_w[k].id == fe.resource_id)
+                            width = res_w[k].width;
+                    for (uint32_t l = 0; l < g->n; l++) {
+                        uint32_t cnt = 0;
+                        for (uint32_t k = 0; k < fe.n_texels; k++) {
+                            const tbr_rec_texel *t = &tx[k];
+                            if (t->lane != l)
+                                continue;
+                            const uint32_t w = width >> t->level ? width >> t->level : 1;
+                            if (cnt++ == 0 && t->x >= 0 && t->y >= 0 &&
+                                (uint64_t)t->x + (uint64_t)t->y * w == g->index[l])
+                                vt_at_index++;
+                        }
+                        vt_lanes[cnt < 9 ? cnt : 9]++;
+                    }
+                }
+                if (drc == 0)
+                    drc = tbr_rec_texels_close(&c);
                 break;
             }
             case TBR_REC_UPLOAD: {
@@ -349,6 +437,7 @@ static int counts(const char *path)
                     bad = 1;
                 }
                 uint64_t in_rec = 0;
+                nvg = 0;
                 uint32_t idx[4096];
                 uint32_t nidx = 0;
                 for (uint32_t i = 0; drc == 0 && i < vh.count; i++) {
@@ -359,6 +448,16 @@ static int counts(const char *path)
                     v_groups++;
                     v_vertices += g.n;
                     in_rec += g.n;
+                    if (nvg == capvg) {
+                        capvg = capvg ? capvg * 2 : 256;
+                        vg = realloc(vg, capvg * sizeof(*vg));
+                        if (!vg)
+                            return 1;
+                    }
+                    vg[nvg].path = g.path;
+                    vg[nvg].n = g.n;
+                    memcpy(vg[nvg].index, g.index, sizeof(g.index));
+                    nvg++;
                     const struct cpath *cp = cpath_get(g.path);
                     if (!cp || cp->stage != 0 || cp->shader != vh.vs_id)
                         v_nopath++;
@@ -394,11 +493,6 @@ static int counts(const char *path)
                 printf("frame%llu_unsupported=%s\n", (unsigned long long)f, x.name);
                 break;
             }
-            case TBR_REC_SURFACE_INIT: { /* hot start contents: no counts to derive */
-                tbr_rec_surface_init x;
-                drc = tbr_rec_surface_init_decode(p, n, &x);
-                break;
-            }
             default:
                 fprintf(stderr, "frame %llu: unknown record type %u\n", (unsigned long long)f, type);
                 bad = 1;
@@ -408,6 +502,7 @@ static int counts(const char *path)
                         tbr_rec_type_name(type));
                 bad = 1;
             }
+            prev_type = type;
         }
         if (rc < 0)
             break;
@@ -465,6 +560,16 @@ static int counts(const char *path)
                (unsigned long long)v_fetched, F, (unsigned long long)v_nopath);
         printf("frame%llu_vertex_draw_mismatch=%llu\nframe%llu_vertex_indexed_duplicates=%llu\n", F,
                (unsigned long long)v_mismatch, F, (unsigned long long)v_indexed_dups);
+        printf("frame%llu_vs_texture_records=%llu\nframe%llu_vs_texel_records=%llu\n", F,
+               (unsigned long long)vt_texture_records, F, (unsigned long long)vt_records);
+        printf("frame%llu_vs_texel_fetches=%llu\nframe%llu_vs_texels=%llu\n", F,
+               (unsigned long long)vt_fetches, F, (unsigned long long)vt_texels);
+        printf("frame%llu_vs_texel_fetches_bad=%llu\nframe%llu_vs_texel_at_vertex_index=%llu\n", F,
+               (unsigned long long)vt_bad, F, (unsigned long long)vt_at_index);
+        for (int k = 0; k < 10; k++)
+            if (vt_lanes[k])
+                printf("frame%llu_vs_texel_lanes_%d%s=%llu\n", F, k, k == 9 ? "_or_more" : "",
+                       (unsigned long long)vt_lanes[k]);
     }
     if (rc < 0) {
         fprintf(stderr, "%s\n", tbr_trace_reader_error(r));
@@ -474,6 +579,7 @@ static int counts(const char *path)
     free(tkeys);
     free(dq);
     free(vseen);
+    free(vg);
     cpaths_reset();
     tbr_trace_reader_close(r);
     return bad;

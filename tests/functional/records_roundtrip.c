@@ -41,6 +41,7 @@ static tbr_rec_shader o_shc, o_sh;
 static tbr_rec_render_pass o_rp;
 static tbr_rec_clear o_cl;
 static tbr_rec_draw o_dr;
+static tbr_rec_vs_textures o_vt; /* the DRAW's textures as vertex-shader units */
 static tbr_rec_draw_end o_de;
 static tbr_rec_prim o_pr;
 static tbr_rec_quad o_q[5];
@@ -318,7 +319,13 @@ static void check_truncations(uint16_t type, const uint8_t *p, size_t n)
             rc = tbr_rec_surface_init_decode(p, cut, &x);
             break;
         }
-        case TBR_REC_TEXELS: {
+        case TBR_REC_VS_TEXTURES: {
+            static tbr_rec_vs_textures x;
+            rc = tbr_rec_vs_textures_decode(p, cut, &x);
+            break;
+        }
+        case TBR_REC_TEXELS:
+        case TBR_REC_VS_TEXELS: {
             tbr_cursor c;
             tbr_rec_texels_header h;
             tbr_rec_texfetch f;
@@ -582,6 +589,12 @@ int main(void)
     PUT(TBR_REC_UNSUPPORTED, tbr_rec_unsupported_encode(&b, &o_un));
     PUT(TBR_REC_TEXELS, tbr_rec_texels_encode(&b, 3, o_tf, 3));
     PUT(TBR_REC_VERTICES, tbr_rec_vertices_encode(&b, &o_vh, o_vg));
+    PUT(TBR_REC_VS_TEXELS, tbr_rec_texels_encode(&b, 3, o_tf, 3));
+    memset(&o_vt, 0, sizeof(o_vt));
+    o_vt.draw_seq = 3;
+    o_vt.num_textures = o_dr.num_textures;
+    memcpy(o_vt.textures, o_dr.textures, sizeof(o_vt.textures));
+    PUT(TBR_REC_VS_TEXTURES, tbr_rec_vs_textures_encode(&b, &o_vt));
     PUT(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &o_de));
     PUT(TBR_REC_SURFACE_INIT, tbr_rec_surface_init_encode(&b, &o_si));
     {
@@ -609,6 +622,9 @@ int main(void)
     CHECK(tbr_rec_vertices_encode(&b, &o_vh, &badg) != 0);
     badg.n = 0;
     CHECK(tbr_rec_vertices_encode(&b, &o_vh, &badg) != 0);
+    tbr_rec_vs_textures badvt = o_vt;
+    badvt.num_textures = TBR_REC_MAX_TEXTURES + 1;
+    CHECK(tbr_rec_vs_textures_encode(&b, &badvt) != 0);
     tbr_rec_surface_init badsi = o_si;
     badsi.rows = 6; /* past the surface's last row */
     CHECK(tbr_rec_surface_init_encode(&b, &badsi) != 0);
@@ -782,7 +798,15 @@ int main(void)
             CHECK(tbr_rec_path_decode(longer, n + 1, &x) != 0);
             break;
         }
-        case TBR_REC_TEXELS: {
+        case TBR_REC_VS_TEXTURES: {
+            static tbr_rec_vs_textures x;
+            CHECK(tbr_rec_vs_textures_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_vt, sizeof(x)));
+            CHECK(tbr_rec_vs_textures_decode(longer, n + 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_TEXELS:
+        case TBR_REC_VS_TEXELS: { /* same payload (VS_TEXELS: quad = VS group) */
             tbr_cursor c;
             tbr_rec_texels_header h;
             static tbr_rec_texel t[64];

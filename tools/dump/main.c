@@ -46,7 +46,8 @@ static void usage(FILE *f)
         "Options:\n"
         "  -f, --frame=N|A-B    only frames with source frame number N (or A..B)\n"
         "  -d, --draw=SEQ       only records of draw SEQ (DRAW, PRIM, QUADS, TEXELS,\n"
-        "                       VERTICES, DRAW_END with that draw sequence number,\n"
+        "                       VERTICES, VS_TEXELS, VS_TEXTURES, DRAW_END with that\n"
+        "                       draw sequence number,\n"
         "                       and every record\n"
         "                       between that DRAW and its DRAW_END)\n"
         "  -t, --type=NAME[,NAME...]\n"
@@ -56,7 +57,7 @@ static void usage(FILE *f)
         "  -s, --summary        one summary block per frame instead of records\n"
         "  -R, --no-records     header, metadata and frame index only\n"
         "  -v, --verbose        full DRAW state, PRIM attributes, quad colors,\n"
-        "                       all PATH entries, every texel (TEXELS), vertex\n"
+        "                       all PATH entries, every texel (TEXELS, VS_TEXELS), vertex\n"
         "                       positions (VERTICES)\n"
         "  -h, --help           show this help\n"
         "  -V, --version        show the version\n"
@@ -161,6 +162,19 @@ static const char *tile_kind_name(uint32_t k)
     }
 }
 
+static void print_textures(const tbr_rec_texture *tex, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && i < TBR_REC_MAX_TEXTURES; i++) {
+        const tbr_rec_texture *t = &tex[i];
+        printf("      texture unit %" PRIu32 ": resource=%" PRIu32 " format=%" PRIu32
+               " levels=%" PRIu32 "-%" PRIu32 " wrap=%" PRIu32 ",%" PRIu32 ",%" PRIu32
+               " filter min=%" PRIu32 " mip=%" PRIu32 " mag=%" PRIu32 " aniso=%" PRIu32 "\n",
+               t->unit, t->resource_id, t->view_format, t->first_level, t->last_level, t->wrap_s,
+               t->wrap_t, t->wrap_r, t->min_img_filter, t->min_mip_filter, t->mag_img_filter,
+               t->max_anisotropy);
+    }
+}
+
 static void print_draw(const tbr_rec_draw *d, int verbose)
 {
     printf(" seq=%" PRIu32 " mode=%" PRIu32 " start=%" PRIu32 " count=%" PRIu32
@@ -203,15 +217,7 @@ static void print_draw(const tbr_rec_draw *d, int verbose)
            (double)d->viewport_translate[1], (double)d->viewport_translate[2]);
     printf("      scissor=(%" PRIu32 ",%" PRIu32 ")-(%" PRIu32 ",%" PRIu32 ")\n", d->scissor[0],
            d->scissor[1], d->scissor[2], d->scissor[3]);
-    for (uint32_t i = 0; i < d->num_textures && i < TBR_REC_MAX_TEXTURES; i++) {
-        const tbr_rec_texture *t = &d->textures[i];
-        printf("      texture unit %" PRIu32 ": resource=%" PRIu32 " format=%" PRIu32
-               " levels=%" PRIu32 "-%" PRIu32 " wrap=%" PRIu32 ",%" PRIu32 ",%" PRIu32
-               " filter min=%" PRIu32 " mip=%" PRIu32 " mag=%" PRIu32 " aniso=%" PRIu32 "\n",
-               t->unit, t->resource_id, t->view_format, t->first_level, t->last_level, t->wrap_s,
-               t->wrap_t, t->wrap_r, t->min_img_filter, t->min_mip_filter, t->mag_img_filter,
-               t->max_anisotropy);
-    }
+    print_textures(d->textures, d->num_textures);
     for (int i = 0; i < (int)TBR_REC_MAX_CONSTBUFS; i++) {
         if (d->vs_const[i].size)
             printf("      vs_const[%d]: %" PRIu32 " bytes\n", i, d->vs_const[i].size);
@@ -426,7 +432,18 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
         }
         return 0;
     }
-    case TBR_REC_TEXELS: {
+    case TBR_REC_VS_TEXTURES: {
+        tbr_rec_vs_textures r;
+        if (tbr_rec_vs_textures_decode(p, len, &r))
+            return -1;
+        printf(" draw=%" PRIu32 " textures=%" PRIu32 "\n", r.draw_seq, r.num_textures);
+        print_textures(r.textures, r.num_textures);
+        return 0;
+    }
+    case TBR_REC_TEXELS:
+    case TBR_REC_VS_TEXELS: {
+        /* same payload; VS_TEXELS: "quad" is the group of the preceding VERTICES record */
+        const char *unit_name = type == TBR_REC_VS_TEXELS ? "group" : "quad";
         tbr_cursor c;
         tbr_rec_texels_header h;
         tbr_rec_texfetch f;
@@ -444,9 +461,9 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
                 if (texbuf[k].level > hi)
                     hi = texbuf[k].level;
             }
-            printf("      quad=%" PRIu32 " pc=%" PRIu32 " unit=%" PRIu32 " resource=%" PRIu32
+            printf("      %s=%" PRIu32 " pc=%" PRIu32 " unit=%" PRIu32 " resource=%" PRIu32
                    " texels=%" PRIu32 " per_lane=%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32,
-                   f.quad, f.pc, f.unit, f.resource_id, f.n_texels, per_lane[0], per_lane[1],
+                   unit_name, f.quad, f.pc, f.unit, f.resource_id, f.n_texels, per_lane[0], per_lane[1],
                    per_lane[2], per_lane[3]);
             if (f.n_texels)
                 printf(lo == hi ? " level=%" PRIu32 : " levels=%" PRIu32, lo);
@@ -546,6 +563,7 @@ struct summary {
         shaded_fragments, blended_fragments, tiles, flushes, paths, unsupported, shaders,
         uploads, unknown;
     uint64_t vs_paths, texel_recs, tex_fetches, texels, vertex_recs, vertex_groups, vertices;
+    uint64_t vs_texel_recs, vs_tex_fetches, vs_texels;
     uint64_t surface_init_recs, surface_init_bytes;
     int have_end;
     tbr_rec_frame_end end;
@@ -609,6 +627,21 @@ static int summarize_record(struct summary *s, uint16_t type, const uint8_t *p, 
                 return -1;
             s->tex_fetches++;
             s->texels += f.n_texels;
+        }
+        return tbr_rec_texels_close(&c) ? -1 : 0;
+    }
+    case TBR_REC_VS_TEXELS: {
+        tbr_cursor c;
+        tbr_rec_texels_header h;
+        tbr_rec_texfetch f;
+        if (tbr_rec_texels_open(&c, p, len, &h))
+            return -1;
+        s->vs_texel_recs++;
+        for (uint32_t i = 0; i < h.count; i++) {
+            if (tbr_rec_texels_next(&c, &h, &f, texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
+                return -1;
+            s->vs_tex_fetches++;
+            s->vs_texels += f.n_texels;
         }
         return tbr_rec_texels_close(&c) ? -1 : 0;
     }
@@ -708,6 +741,10 @@ static void print_summary(const struct summary *s, const tbr_trace_frame_info *f
     printf("  vertices         %" PRIu64 " fetched in %" PRIu64 " VS groups (%" PRIu64
            " VERTICES records)\n",
            s->vertices, s->vertex_groups, s->vertex_recs);
+    if (s->vs_texel_recs)
+        printf("  vertex texels    %" PRIu64 " in %" PRIu64 " fetches (%" PRIu64
+               " VS_TEXELS records)\n",
+               s->vs_texels, s->vs_tex_fetches, s->vs_texel_recs);
     if (s->surface_init_recs)
         printf("  surface init     %" PRIu64 " bytes in %" PRIu64 " SURFACE_INIT records (hot start)\n",
                s->surface_init_bytes, s->surface_init_recs);
@@ -765,7 +802,9 @@ static int record_draw_seq(uint16_t type, const uint8_t *p, size_t len, uint32_t
         return 1;
     }
     case TBR_REC_TEXELS:
-    case TBR_REC_VERTICES: {
+    case TBR_REC_VERTICES:
+    case TBR_REC_VS_TEXELS:
+    case TBR_REC_VS_TEXTURES: {
         tbr_cursor c;
         tbr_cursor_init(&c, p, len);
         *seq = tbr_cursor_uvarint32(&c); /* draw_seq is the first field */

@@ -13,6 +13,7 @@ static const char *const type_names[TBR_REC_TYPE_COUNT] = {
     [TBR_REC_FLUSH] = "FLUSH",           [TBR_REC_UNSUPPORTED] = "UNSUPPORTED",
     [TBR_REC_PATH] = "PATH",             [TBR_REC_TEXELS] = "TEXELS",
     [TBR_REC_VERTICES] = "VERTICES",     [TBR_REC_SURFACE_INIT] = "SURFACE_INIT",
+    [TBR_REC_VS_TEXELS] = "VS_TEXELS",   [TBR_REC_VS_TEXTURES] = "VS_TEXTURES",
 };
 
 const char *tbr_rec_type_name(uint16_t type)
@@ -345,6 +346,43 @@ static void constbuf_get(tbr_cursor *c, tbr_rec_constbuf *cb)
     cb->size = (d && len <= UINT32_MAX) ? (uint32_t)len : 0;
 }
 
+/* A sampler view + sampler as DRAW and VS_TEXTURES carry it. */
+static void texture_put(tbr_buf *b, const tbr_rec_texture *t)
+{
+    const uint32_t v[] = { t->unit, t->resource_id, t->view_format, t->first_level,
+                           t->last_level, t->first_layer, t->last_layer, t->swizzle[0],
+                           t->swizzle[1], t->swizzle[2], t->swizzle[3], t->has_sampler,
+                           t->wrap_s, t->wrap_t, t->wrap_r, t->min_img_filter,
+                           t->min_mip_filter, t->mag_img_filter, t->compare_mode,
+                           t->compare_func, t->normalized_coords, t->seamless_cube_map,
+                           t->max_anisotropy };
+    for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+        put_u(b, v[k]);
+    put_f(b, t->lod_bias);
+    put_f(b, t->min_lod);
+    put_f(b, t->max_lod);
+    for (int k = 0; k < 4; k++)
+        put_f(b, t->border_color[k]);
+}
+
+static void texture_get(tbr_cursor *c, tbr_rec_texture *t)
+{
+    uint32_t *v[] = { &t->unit, &t->resource_id, &t->view_format, &t->first_level,
+                      &t->last_level, &t->first_layer, &t->last_layer, &t->swizzle[0],
+                      &t->swizzle[1], &t->swizzle[2], &t->swizzle[3], &t->has_sampler,
+                      &t->wrap_s, &t->wrap_t, &t->wrap_r, &t->min_img_filter,
+                      &t->min_mip_filter, &t->mag_img_filter, &t->compare_mode,
+                      &t->compare_func, &t->normalized_coords, &t->seamless_cube_map,
+                      &t->max_anisotropy };
+    for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+        *v[k] = get_u(c);
+    t->lod_bias = get_f(c);
+    t->min_lod = get_f(c);
+    t->max_lod = get_f(c);
+    for (int k = 0; k < 4; k++)
+        t->border_color[k] = get_f(c);
+}
+
 int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r)
 {
     if (r->nr_cbufs > TBR_REC_MAX_CBUFS || r->num_textures > TBR_REC_MAX_TEXTURES)
@@ -380,23 +418,8 @@ int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r)
     for (uint32_t i = 0; i < r->nr_cbufs; i++)
         put_u(b, r->cbuf_format[i]);
     put_u(b, r->num_textures);
-    for (uint32_t i = 0; i < r->num_textures; i++) {
-        const tbr_rec_texture *t = &r->textures[i];
-        const uint32_t v[] = { t->unit, t->resource_id, t->view_format, t->first_level,
-                               t->last_level, t->first_layer, t->last_layer, t->swizzle[0],
-                               t->swizzle[1], t->swizzle[2], t->swizzle[3], t->has_sampler,
-                               t->wrap_s, t->wrap_t, t->wrap_r, t->min_img_filter,
-                               t->min_mip_filter, t->mag_img_filter, t->compare_mode,
-                               t->compare_func, t->normalized_coords, t->seamless_cube_map,
-                               t->max_anisotropy };
-        for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-            put_u(b, v[k]);
-        put_f(b, t->lod_bias);
-        put_f(b, t->min_lod);
-        put_f(b, t->max_lod);
-        for (int k = 0; k < 4; k++)
-            put_f(b, t->border_color[k]);
-    }
+    for (uint32_t i = 0; i < r->num_textures; i++)
+        texture_put(b, &r->textures[i]);
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
         constbuf_put(b, &r->vs_const[i]);
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
@@ -443,28 +466,39 @@ int tbr_rec_draw_decode(const uint8_t *p, size_t n, tbr_rec_draw *r)
         r->cbuf_format[i] = get_u(&c);
     if (get_u_max(&c, TBR_REC_MAX_TEXTURES, &r->num_textures))
         return -1;
-    for (uint32_t i = 0; i < r->num_textures; i++) {
-        tbr_rec_texture *t = &r->textures[i];
-        uint32_t *v[] = { &t->unit, &t->resource_id, &t->view_format, &t->first_level,
-                          &t->last_level, &t->first_layer, &t->last_layer, &t->swizzle[0],
-                          &t->swizzle[1], &t->swizzle[2], &t->swizzle[3], &t->has_sampler,
-                          &t->wrap_s, &t->wrap_t, &t->wrap_r, &t->min_img_filter,
-                          &t->min_mip_filter, &t->mag_img_filter, &t->compare_mode,
-                          &t->compare_func, &t->normalized_coords, &t->seamless_cube_map,
-                          &t->max_anisotropy };
-        for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-            *v[k] = get_u(&c);
-        t->lod_bias = get_f(&c);
-        t->min_lod = get_f(&c);
-        t->max_lod = get_f(&c);
-        for (int k = 0; k < 4; k++)
-            t->border_color[k] = get_f(&c);
-    }
+    for (uint32_t i = 0; i < r->num_textures; i++)
+        texture_get(&c, &r->textures[i]);
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
         constbuf_get(&c, &r->vs_const[i]);
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
         constbuf_get(&c, &r->fs_const[i]);
     get_cstr(&c, r->unsupported, sizeof(r->unsupported));
+    return finish(&c);
+}
+
+/* ---- VS_TEXTURES ------------------------------------------------------------ */
+
+int tbr_rec_vs_textures_encode(tbr_buf *b, const tbr_rec_vs_textures *r)
+{
+    if (r->num_textures > TBR_REC_MAX_TEXTURES)
+        return -1;
+    put_u(b, r->draw_seq);
+    put_u(b, r->num_textures);
+    for (uint32_t i = 0; i < r->num_textures; i++)
+        texture_put(b, &r->textures[i]);
+    return done(b, 0);
+}
+
+int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->draw_seq = get_u(&c);
+    if (get_u_max(&c, TBR_REC_MAX_TEXTURES, &r->num_textures))
+        return -1;
+    for (uint32_t i = 0; i < r->num_textures; i++)
+        texture_get(&c, &r->textures[i]);
     return finish(&c);
 }
 

@@ -43,9 +43,9 @@ extern "C" {
 #define TBR_RECORDS_SCHEMA_TEXT TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "2" */
 /* Minor version (container metadata records_schema_minor): record types added
  * compatibly; readers skip types they do not know. 0: types 1-15;
- * 1: + TEXELS (16), VERTICES (17); 2: + SURFACE_INIT (18). Schema 2 started at minor 1
- * (all 17 types). */
-#define TBR_RECORDS_SCHEMA_MINOR 2
+ * 1: + TEXELS (16), VERTICES (17); 2: + SURFACE_INIT (18); 3: + VS_TEXELS (19),
+ * VS_TEXTURES (20) (vertex texturing). Schema 2 started at minor 1 (all 17 types). */
+#define TBR_RECORDS_SCHEMA_MINOR 3
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
@@ -66,6 +66,8 @@ enum tbr_rec_type {
     TBR_REC_TEXELS = 16,        /* texels read by texture instructions of shaded quads (minor 1) */
     TBR_REC_VERTICES = 17,      /* vertex fetches, VS paths and outputs of a fetch run (minor 1) */
     TBR_REC_SURFACE_INIT = 18,  /* memory contents of a render target a window uses unwritten (minor 2) */
+    TBR_REC_VS_TEXELS = 19,     /* texels read by the vertex shader in one VERTICES run (minor 3) */
+    TBR_REC_VS_TEXTURES = 20,   /* the vertex-shader textures and samplers of a draw (minor 3) */
     TBR_REC_TYPE_COUNT
 };
 
@@ -415,6 +417,25 @@ typedef struct tbr_rec_surface_init {
 
 int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r);
 int tbr_rec_surface_init_decode(const uint8_t *p, size_t n, tbr_rec_surface_init *r);
+
+/* ---- VS_TEXELS (19) --------------------------------------------------------
+ * Vertex texturing: texels the vertex shader read during the VERTICES record
+ * written just before it. Same payload and API as TEXELS (tbr_rec_texels_*), with
+ * tbr_rec_texfetch.quad = the GROUP ordinal within that VERTICES record, texel lane =
+ * the group's lane (vertex; lanes < the group's n only), unit = VS sampler view
+ * (VS_TEXTURES). */
+
+/* ---- VS_TEXTURES (20) ------------------------------------------------------
+ * The vertex-shader sampler views of a draw (DRAW.num_vs_textures > 0), written
+ * right after its DRAW record; entries as DRAW textures (bound units only). */
+typedef struct tbr_rec_vs_textures {
+    uint32_t draw_seq;
+    uint32_t num_textures;
+    tbr_rec_texture textures[TBR_REC_MAX_TEXTURES];
+} tbr_rec_vs_textures;
+
+int tbr_rec_vs_textures_encode(tbr_buf *b, const tbr_rec_vs_textures *r);
+int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *r);
 
 /* QUADS is streamed: header, then `count` quads.
  * Encode: tbr_rec_quads_begin() writes a header with a count placeholder;

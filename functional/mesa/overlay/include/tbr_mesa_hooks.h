@@ -31,11 +31,12 @@
 extern "C" {
 #endif
 
-#define TBR_MESA_HOOKS_VERSION 3u /* 2: texels, vertices; 3: surface memory (map, stride) */
+#define TBR_MESA_HOOKS_VERSION 4u /* 2: texels, vertices; 3: surface memory (map, stride);
+                                   * 4: vertex-shader textures and texels */
 #define TBR_MESA_HOOKS_SYMBOL "tbr_mesa_hooks_get"
 
 #define TBR_HOOK_MAX_CBUFS 8u
-#define TBR_HOOK_MAX_TEXTURES 16u   /* fragment shader units recorded */
+#define TBR_HOOK_MAX_TEXTURES 16u   /* shader units recorded per stage (fragment, vertex) */
 #define TBR_HOOK_MAX_CONSTBUFS 4u   /* constant buffer slots recorded per stage */
 #define TBR_HOOK_MAX_ATTRIBS 32u    /* setup vertex attributes (incl. position) */
 #define TBR_HOOK_MAX_STREAMS 32u    /* vertex elements (PIPE_MAX_ATTRIBS) */
@@ -183,7 +184,10 @@ struct tbr_hook_draw {
     /* fragment textures and samplers */
     uint32_t num_textures;
     struct tbr_hook_texture textures[TBR_HOOK_MAX_TEXTURES];
-    uint32_t num_vs_textures;     /* vertex texturing is not recorded (reported unsupported) */
+    uint32_t num_vs_textures;     /* vertex-shader sampler views bound */
+    /* version 4: vertex-shader textures and samplers (first num_vs_textures, at most
+     * TBR_HOOK_MAX_TEXTURES); their texels come with the vertices hook */
+    struct tbr_hook_texture vs_textures[TBR_HOOK_MAX_TEXTURES];
     /* constant buffers (slot 0..TBR_HOOK_MAX_CONSTBUFS-1) */
     struct tbr_hook_constbuf vs_const[TBR_HOOK_MAX_CONSTBUFS];
     struct tbr_hook_constbuf fs_const[TBR_HOOK_MAX_CONSTBUFS];
@@ -255,18 +259,22 @@ struct tbr_hook_tile {
     uint32_t block_bytes;
 };
 
-/* One texel read by softpipe's sampler for a fragment quad: every access to the
+/* One texel read by softpipe's sampler for a fragment quad (texels hook) or, since
+ * version 4, for a vertex-shader group (tbr_hook_vertices.texels): every access to the
  * texture tile cache (get_texel_*_no_border), in the order the filter made
  * them. Texels outside the level (border color) read no memory and are not
  * reported. Coordinates are those the tile cache is addressed with: level,
  * layer (2D: the view's first layer; array: layer; cube: 6*layer+face; 3D: z;
  * 1D array: 0, with y = layer), integer x, y (buffers: element index in x). */
 struct tbr_hook_texel {
-    uint32_t slot;        /* index in the quad batch of the quads() call just made */
-    uint32_t fetch;       /* sampler call number within the batch (one per texture instruction execution) */
+    uint32_t slot;        /* index in the quad batch of the quads() call just made;
+                           * vertex texels: index in tbr_hook_vertices.groups */
+    uint32_t fetch;       /* sampler call number within the batch / vertex run (one per
+                           * texture instruction execution) */
     uint32_t pc;          /* TGSI pc of the texture instruction */
     uint32_t unit;        /* sampler view slot */
-    uint32_t lane;        /* 0..3: the quad fragment whose sample needed the texel */
+    uint32_t lane;        /* 0..3: the quad fragment (vertex texels: the group's lane, i.e.
+                           * vertex; the sampler runs all 4 lanes, also those >= group n) */
     uint32_t resource_id;
     uint32_t level, layer;
     int32_t x, y;
@@ -307,6 +315,11 @@ struct tbr_hook_vertices {
     uint32_t fetched;     /* vertices fetched by the run */
     uint32_t n_groups;
     const struct tbr_hook_vertex_group *groups;
+    /* version 4: texels the vertex shader read during this run (vertex texturing),
+     * in the order the sampler read them; slot = group index, unit = VS sampler view
+     * (tbr_hook_draw.vs_textures) */
+    uint32_t n_texels;
+    const struct tbr_hook_texel *texels;
 };
 
 typedef void (*tbr_gl_proc)(void);

@@ -43,7 +43,7 @@ const struct tbr_mesa_hooks *sp_tbr_hooks;
 static unsigned sp_tbr_next_id;
 bool sp_tbr_tex_on;
 unsigned sp_tbr_tex_lane;
-static struct sp_tbr *sp_tbr_tex_t; /* context whose FS run enabled sp_tbr_tex_on */
+static struct sp_tbr *sp_tbr_tex_t; /* context whose FS or VS run enabled sp_tbr_tex_on */
 
 struct sp_tbr {
    struct softpipe_context *sp;
@@ -80,6 +80,12 @@ struct sp_tbr {
    unsigned vidx_cap, vcount, vpos;
    struct tbr_hook_vertex_group *groups;
    unsigned groups_cap;
+   /* texels read by the vertex shader in the current fetch run (vertex texturing):
+    * vs_tex is set while the VS machine runs a group, whose index is verts.n_groups */
+   bool vs_tex;
+   unsigned vtex_fetch;
+   struct tbr_hook_texel *vtexels;
+   unsigned nvtexels, vtexels_cap;
 };
 
 static bool grow(void **buf, unsigned *cap, unsigned need, size_t elem);
@@ -110,12 +116,21 @@ vs_exec_hook(void *data, const struct tgsi_exec_machine *m, int pc)
    if (pc == -1) {
       t->path_len = 0;
       t->path_truncated = false;
+      /* vertex texturing: the draw module samples through softpipe's VS sampler
+       * (sp_tgsi_get_samples), so the texel hooks see it while this is on */
+      t->cur_pc = -1;
+      t->vs_tex = true;
+      sp_tbr_tex_on = true;
+      sp_tbr_tex_t = t;
       return;
    }
    if (pc >= 0) {
+      t->cur_pc = pc;
       path_add(t, m, pc);
       return;
    }
+   sp_tbr_tex_on = false;
+   t->vs_tex = false;
    if (!grow((void **)&t->groups, &t->groups_cap, t->verts.n_groups + 1, sizeof(*t->groups))) {
       sp_tbr_hooks->unsupported("vertices_dropped");
       return;
@@ -188,7 +203,10 @@ sp_tbr_tex_fetch(unsigned unit)
 {
    struct sp_tbr *t = sp_tbr_tex_t;
    t->tex_unit = unit;
-   t->tex_fetch++;
+   if (t->vs_tex)
+      t->vtex_fetch++;
+   else
+      t->tex_fetch++;
    sp_tbr_tex_lane = 0;
 }
 
@@ -215,9 +233,12 @@ void
 sp_tbr_texel(const struct pipe_sampler_view *view, unsigned level, unsigned layer, int x, int y)
 {
    struct sp_tbr *t = sp_tbr_tex_t;
-   if (!t || t->cur_slot < 0 || !view->texture)
+   if (!t || (!t->vs_tex && t->cur_slot < 0) || !view->texture)
       return;
-   if (!grow((void **)&t->texels, &t->texels_cap, t->ntexels + 1, sizeof(*t->texels))) {
+   struct tbr_hook_texel **buf = t->vs_tex ? &t->vtexels : &t->texels;
+   unsigned *cap = t->vs_tex ? &t->vtexels_cap : &t->texels_cap;
+   unsigned *n = t->vs_tex ? &t->nvtexels : &t->ntexels;
+   if (!grow((void **)buf, cap, *n + 1, sizeof(**buf))) {
       if (!t->texels_lost)
          sp_tbr_hooks->unsupported("texels_dropped");
       t->texels_lost = true;
@@ -226,9 +247,9 @@ sp_tbr_texel(const struct pipe_sampler_view *view, unsigned level, unsigned laye
    struct softpipe_resource *spr = softpipe_resource(view->texture);
    if (!spr->tbr_id)
       spr->tbr_id = new_id();
-   struct tbr_hook_texel *e = &t->texels[t->ntexels++];
-   e->slot = (uint32_t)t->cur_slot;
-   e->fetch = t->tex_fetch;
+   struct tbr_hook_texel *e = &(*buf)[(*n)++];
+   e->slot = t->vs_tex ? t->verts.n_groups : (uint32_t)t->cur_slot;
+   e->fetch = t->vs_tex ? t->vtex_fetch : t->tex_fetch;
    e->pc = t->cur_pc < 0 ? 0 : (uint32_t)t->cur_pc;
    e->unit = t->tex_unit;
    e->lane = sp_tbr_tex_lane;
@@ -250,9 +271,13 @@ vs_flush(struct sp_tbr *t)
       return;
    t->verts.fetched = t->vcount;
    t->verts.groups = t->groups;
+   t->verts.n_texels = t->nvtexels;
+   t->verts.texels = t->vtexels;
    sp_tbr_hooks->vertices(&t->verts);
    t->vcount = t->vpos = 0;
    t->verts.n_groups = 0;
+   t->nvtexels = 0;
+   t->vtex_fetch = 0;
 }
 
 static void
@@ -725,6 +750,7 @@ sp_tbr_context_destroy(struct softpipe_context *sp)
    FREE(sp->tbr->texels);
    FREE(sp->tbr->vidx);
    FREE(sp->tbr->groups);
+   FREE(sp->tbr->vtexels);
    FREE(sp->tbr);
    sp->tbr = NULL;
 }
@@ -739,6 +765,9 @@ fill_vertex_streams(struct sp_tbr *t)
    struct tbr_hook_vertices *v = &t->verts;
    memset(v, 0, sizeof(*v));
    t->vcount = t->vpos = 0;
+   t->nvtexels = 0;
+   t->vtex_fetch = 0;
+   t->vs_tex = false;
    v->vs_id = t->draw.vs_id;
    v->num_outputs = draw->vs.num_vs_outputs;
    v->position_slot = draw->vs.position_output < v->num_outputs ? draw->vs.position_output : ~0u;
@@ -947,8 +976,14 @@ sp_tbr_draw_begin(struct softpipe_context *sp, const struct pipe_draw_info *info
                    i < sp->num_samplers[PIPE_SHADER_FRAGMENT] ?
                       sp->samplers[PIPE_SHADER_FRAGMENT][i] : NULL);
    d->num_vs_textures = sp->num_sampler_views[PIPE_SHADER_VERTEX];
-   if (d->num_vs_textures)
-      add_unsupported(t, "vertex_texturing");
+   if (d->num_vs_textures > TBR_HOOK_MAX_TEXTURES) {
+      add_unsupported(t, "too_many_textures");
+      d->num_vs_textures = TBR_HOOK_MAX_TEXTURES;
+   }
+   for (unsigned i = 0; i < d->num_vs_textures; i++)
+      fill_texture(&d->vs_textures[i], sp->sampler_views[PIPE_SHADER_VERTEX][i],
+                   i < sp->num_samplers[PIPE_SHADER_VERTEX] ?
+                      sp->samplers[PIPE_SHADER_VERTEX][i] : NULL);
 
    fill_constbufs(d->vs_const, sp, PIPE_SHADER_VERTEX);
    fill_constbufs(d->fs_const, sp, PIPE_SHADER_FRAGMENT);
@@ -976,6 +1011,7 @@ sp_tbr_draw_end(struct softpipe_context *sp)
 #endif
    vs_flush(t);
    t->vs_active = false;
+   t->vs_tex = false;
    sp->draw->tbr_fetch_hook = NULL;
    sp->draw->tbr_fetch_data = NULL;
 #ifdef TGSI_EXEC_TBR_HOOK
