@@ -31,6 +31,25 @@ PY
 }
 
 case $case_ in
+ptr_rtt)
+  # Parallel Tile Rendering (issue 6; thesis ch. 5) on a fragment-bound real sample: two
+  # Raster Units speed it up under each tile-assignment policy (thesis: 1.83x), every
+  # frame stays bit-exact (tbr-sim exit 0) and both units get work.
+  replay rtt
+  sim rtt base
+  for pol in static fastest mixed; do
+    sim rtt "ru2_$pol" --set tile.raster_units=2 --set tile.ru_assignment=$pol
+  done
+  check '
+b = S("rtt", "base")
+for pol in ("static", "fastest", "mixed"):
+    p = S("rtt", "ru2_" + pol)
+    sp = b["total_cycles"] / p["total_cycles"]
+    t0, t1 = tot(p, "ru0.tiles"), tot(p, "ru1.tiles")
+    ok(1.5 < sp <= 2.0, "%s: speedup %.3f outside (1.5, 2]" % (pol, sp))
+    ok(t0 > 0 and t1 > 0 and t0 + t1 == tot(b, "ru0.tiles"), "%s: tiles %d + %d vs %d" % (pol, t0, t1, tot(b, "ru0.tiles")))
+    print("ok ptr_rtt %s: speedup %.3f, tiles %d / %d" % (pol, sp, t0, t1))
+' ;;
 re_casual2d)
   # The static 2D sample: after the upload frame (0) and the first reference frame (1),
   # RE skips the large majority of the 80 tiles; frames stay bit-exact (tbr-sim exit 0).
