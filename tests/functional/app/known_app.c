@@ -105,3 +105,16 @@ GLuint known_program(const struct known_app *app, const char *vs, const char *fs
         known_die(app, "glLinkProgram");
     return p;
 }
+
+void known_rect_px(int x0, int y0, int x1, int y1, float z, int w, int h)
+{
+    float v[18];
+    const int xs[6] = { x0, x1, x1, x0, x1, x0 }, ys[6] = { y0, y0, y1, y0, y1, y1 };
+    for (int i = 0; i < 6; i++) {
+        v[3 * i] = 2.0f * (float)xs[i] / (float)w - 1.0f;
+        v[3 * i + 1] = 2.0f * (float)ys[i] / (float)h - 1.0f;
+        v[3 * i + 2] = 2.0f * z - 1.0f;
+    }
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, v);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+}

@@ -38,18 +38,7 @@ static const char *fs_tex_src =
     "void main() { gl_FragColor = texture2D(u_tex, v_tc); }\n";
 
 /* rectangle [x0,x1) x [y0,y1) in pixels (y up) at window depth z in [0,1] */
-static void rect(int x0, int y0, int x1, int y1, float z)
-{
-    float v[18];
-    const int xs[6] = { x0, x1, x1, x0, x1, x0 }, ys[6] = { y0, y0, y1, y0, y1, y1 };
-    for (int i = 0; i < 6; i++) {
-        v[3 * i] = 2.0f * (float)xs[i] / W - 1.0f;
-        v[3 * i + 1] = 2.0f * (float)ys[i] / H - 1.0f;
-        v[3 * i + 2] = 2.0f * z - 1.0f;
-    }
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, v);
-    glDrawArrays(GL_TRIANGLES, 0, 6);
-}
+static void rect(int x0, int y0, int x1, int y1, float z) { known_rect_px(x0, y0, x1, y1, z, W, H); }
 
 int main(int argc, char **argv)
 {
