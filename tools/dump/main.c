@@ -594,6 +594,23 @@ static int set_early_z(struct summary *s, uint32_t seq, int v)
     return 0;
 }
 
+/* Adds the fetches and texels of a TEXELS or VS_TEXELS payload (same coding). */
+static int count_texels(const uint8_t *p, size_t len, uint64_t *fetches, uint64_t *texels)
+{
+    tbr_cursor c;
+    tbr_rec_texels_header h;
+    tbr_rec_texfetch f;
+    if (tbr_rec_texels_open(&c, p, len, &h))
+        return -1;
+    for (uint32_t i = 0; i < h.count; i++) {
+        if (tbr_rec_texels_next(&c, &h, &f, texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
+            return -1;
+        (*fetches)++;
+        *texels += f.n_texels;
+    }
+    return tbr_rec_texels_close(&c) ? -1 : 0;
+}
+
 static int summarize_record(struct summary *s, uint16_t type, const uint8_t *p, size_t len)
 {
     s->records++;
@@ -615,36 +632,12 @@ static int summarize_record(struct summary *s, uint16_t type, const uint8_t *p, 
         s->vs_paths += r.stage == TBR_REC_STAGE_VS;
         return 0;
     }
-    case TBR_REC_TEXELS: {
-        tbr_cursor c;
-        tbr_rec_texels_header h;
-        tbr_rec_texfetch f;
-        if (tbr_rec_texels_open(&c, p, len, &h))
-            return -1;
+    case TBR_REC_TEXELS:
         s->texel_recs++;
-        for (uint32_t i = 0; i < h.count; i++) {
-            if (tbr_rec_texels_next(&c, &h, &f, texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
-                return -1;
-            s->tex_fetches++;
-            s->texels += f.n_texels;
-        }
-        return tbr_rec_texels_close(&c) ? -1 : 0;
-    }
-    case TBR_REC_VS_TEXELS: {
-        tbr_cursor c;
-        tbr_rec_texels_header h;
-        tbr_rec_texfetch f;
-        if (tbr_rec_texels_open(&c, p, len, &h))
-            return -1;
+        return count_texels(p, len, &s->tex_fetches, &s->texels);
+    case TBR_REC_VS_TEXELS:
         s->vs_texel_recs++;
-        for (uint32_t i = 0; i < h.count; i++) {
-            if (tbr_rec_texels_next(&c, &h, &f, texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
-                return -1;
-            s->vs_tex_fetches++;
-            s->vs_texels += f.n_texels;
-        }
-        return tbr_rec_texels_close(&c) ? -1 : 0;
-    }
+        return count_texels(p, len, &s->vs_tex_fetches, &s->vs_texels);
     case TBR_REC_VERTICES: {
         tbr_cursor c;
         static tbr_rec_vertices_header h;
