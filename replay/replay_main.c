@@ -71,6 +71,9 @@ static void usage(FILE *f)
             "      --allow-gl-errors   report GL errors raised during replay but do not fail\n"
             "      --allow-unsupported record even if the trace uses features the\n"
             "                          instrumentation does not model (named on stderr)\n"
+            "      --float-colors      store every fragment color as float (default: colors of\n"
+            "                          draws that do not blend are stored in the render\n"
+            "                          target's format; same simulated results, smaller trace)\n"
             "      --mesa-prefix DIR   instrumented Mesa install prefix (default: the build's,\n"
             "                          or $TBR_MESA_PREFIX)\n"
             "  -q, --quiet             no progress on stderr\n"
@@ -259,14 +262,14 @@ int main(int argc, char **argv)
 {
     const char *output = NULL, *frames_arg = NULL;
     const char *mesa_prefix = getenv("TBR_MESA_PREFIX");
-    int force = 0, allow_gl_errors = 0, allow_unsupported = 0, quiet = 0;
+    int force = 0, allow_gl_errors = 0, allow_unsupported = 0, quiet = 0, float_colors = 0;
     if (!mesa_prefix || !*mesa_prefix)
         mesa_prefix = TBR_DEFAULT_MESA_PREFIX;
 
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, 'f'},
         {"force", no_argument, NULL, 'F'},        {"allow-gl-errors", no_argument, NULL, 'E'},
-        {"allow-unsupported", no_argument, NULL, 'U'},
+        {"allow-unsupported", no_argument, NULL, 'U'}, {"float-colors", no_argument, NULL, 'C'},
         {"mesa-prefix", required_argument, NULL, 'M'}, {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
@@ -278,6 +281,7 @@ int main(int argc, char **argv)
         case 'F': force = 1; break;
         case 'E': allow_gl_errors = 1; break;
         case 'U': allow_unsupported = 1; break;
+        case 'C': float_colors = 1; break;
         case 'M': mesa_prefix = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -366,6 +370,8 @@ int main(int argc, char **argv)
     env[ne++] = env_lib;
     env[ne++] = env_out;
     env[ne++] = env_frames;
+    if (float_colors)
+        env[ne++] = "TBR_FLOAT_COLORS=1";
     if (*TBR_SANITIZER_PRELOAD) {
         /* The instrumentation library was built with ASan; eglretrace was not. */
         snprintf(env_preload, sizeof env_preload, "LD_PRELOAD=%s", TBR_SANITIZER_PRELOAD);

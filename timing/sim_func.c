@@ -1,5 +1,6 @@
 /* Functional back end of tbr-sim (see sim_func.h). */
 #include "sim_func.h"
+#include "blend_record.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,47 @@ static void surf_event(sim_surf *s, const sim_tile_ev *e)
     }
 }
 
+/* QUADS colors of a draw whose blending is off are packed in the render target's
+ * format (schema 3): the blend stage gets unpack(packed), whose packing gives the same
+ * pixel (docs/trace-records.md QUADS). */
+static void unpack_quad_colors(const sim_func *fn, const sim_frame *f, const sim_quad *q,
+                               uint32_t packed_mask, unsigned nr, float out[][4][4])
+{
+  for (unsigned cb = 0; cb < nr && cb < TBR_MAX_COLOR_BUFS; cb++) {
+    const float(*block)[4] = f->colors[q->color + cb];
+    if (!(packed_mask & (1u << cb))) {
+      memcpy(out[cb], block, sizeof out[cb]);
+      continue;
+    }
+    uint32_t bits[4];
+    memcpy(bits, block[0], sizeof bits);
+    for (int j = 0; j < 4; j++) {
+      uint8_t bytes[4] = { (uint8_t)bits[j], (uint8_t)(bits[j] >> 8), (uint8_t)(bits[j] >> 16),
+                           (uint8_t)(bits[j] >> 24) };
+      float rgba[4] = { 0, 0, 0, 0 };
+      tbr_unpack_rgba_float(fn->tb.cformat[cb], bytes, rgba);
+      for (int c = 0; c < 4; c++) out[cb][c][j] = rgba[c];
+    }
+  }
+}
+
+/* Puts softpipe's exact tile values back where the tile holds the unpacked value of an
+ * earlier packed write that this blend reads (QUADS exact_mask, schema 3). */
+static void apply_exact(sim_func *fn, const sim_frame *f, const sim_quad *q)
+{
+  for (size_t k = q->exact - 1; k < f->nexacts; k++) {
+    const sim_exact *e = &f->exacts[k];
+    for (int j = 0; j < 4; j++) {
+      if (!(e->mask & (0xfu << (4 * j)))) continue;
+      float *px = tbr_tile_color_at(&fn->tb, e->cbuf, q->x - fn->tb.x0 + (j & 1), q->y - fn->tb.y0 + (j >> 1));
+      if (!px) continue;
+      for (int c = 0; c < 4; c++)
+        if (e->mask & (1u << (4 * j + c))) px[c] = e->v[c][j];
+    }
+    if (e->last) break;
+  }
+}
+
 static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
 {
   if (ps->ndraws > fn->cap_draw_state) {
@@ -152,21 +194,7 @@ static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
     st->viewport_translate_z = d->viewport_translate[2];
 
     tbr_blend_state *bs = &fn->blend[k];
-    memset(bs, 0, sizeof *bs);
-    bs->independent_blend_enable = d->independent_blend_enable;
-    bs->logicop_enable = d->logicop_enable;
-    bs->logicop_func = (tbr_logicop)(d->logicop_func & 15);
-    for (unsigned i = 0; i < TBR_MAX_COLOR_BUFS; i++) {
-      bs->rt[i].blend_enable = d->rt[i].blend_enable;
-      bs->rt[i].rgb_func = (tbr_blend_func)d->rt[i].rgb_func;
-      bs->rt[i].alpha_func = (tbr_blend_func)d->rt[i].alpha_func;
-      bs->rt[i].rgb_src_factor = (tbr_blend_factor)d->rt[i].rgb_src;
-      bs->rt[i].rgb_dst_factor = (tbr_blend_factor)d->rt[i].rgb_dst;
-      bs->rt[i].alpha_src_factor = (tbr_blend_factor)d->rt[i].alpha_src;
-      bs->rt[i].alpha_dst_factor = (tbr_blend_factor)d->rt[i].alpha_dst;
-      bs->rt[i].colormask = (uint8_t)d->rt[i].colormask;
-    }
-    memcpy(bs->blend_color, d->blend_color, sizeof bs->blend_color);
+    tbr_blend_state_from_draw(bs, d);
     fn->bpath[k] = tbr_blend_choose_path(bs, nr, cf);
   }
 }
@@ -468,8 +496,14 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
     unsigned trace_blend = (q->flags & TBR_REC_QUAD_BLENDED) ? q->blend_mask : 0;
     if (blend != trace_blend || (in && mask != trace_depth)) res->mask_mismatch++;
     if (blend && (q->flags & TBR_REC_QUAD_BLENDED) && nr) {
-      tbr_tile_blend_quad(&fn->tb, &fn->blend[di], fn->bpath[di], q->x, q->y, blend,
-                          (const float(*)[4][4])f->colors[q->color], nr);
+      const float(*colors)[4][4] = (const float(*)[4][4])f->colors[q->color];
+      float unpacked[TBR_MAX_COLOR_BUFS][4][4];
+      if (d->packed_mask) {
+        colors = (const float(*)[4][4])unpacked;
+        unpack_quad_colors(fn, f, q, d->packed_mask, nr, unpacked);
+      }
+      if (q->exact) apply_exact(fn, f, q);
+      tbr_tile_blend_quad(&fn->tb, &fn->blend[di], fn->bpath[di], q->x, q->y, blend, colors, nr);
       res->blended_quads++;
       res->blended_frags += (uint32_t)__builtin_popcount(blend);
     }

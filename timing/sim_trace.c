@@ -22,7 +22,7 @@ void sim_frame_init(sim_frame *f) { memset(f, 0, sizeof *f); }
 void sim_frame_free(sim_frame *f)
 {
   free(f->passes); free(f->draws); free(f->prims); free(f->quads); free(f->tiles);
-  free(f->clears); free(f->items); free(f->colors); free(f->res); free(f->cvals);
+  free(f->clears); free(f->items); free(f->colors); free(f->exacts); free(f->res); free(f->cvals);
   free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
   free(f->lines); free(f->vgroups); free(f->vfetches); free(f->inits); free(f->init_data);
   memset(f, 0, sizeof *f);
@@ -290,7 +290,7 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   f->has_end = false;
   memset(&f->end, 0, sizeof f->end);
   f->npasses = f->ndraws = f->nprims = f->nquads = f->ntiles = f->nclears = 0;
-  f->nitems = f->ncolors = f->nres = 0;
+  f->nitems = f->ncolors = f->nres = f->nexacts = 0;
   f->npaths = f->npcls = f->nppc = f->nfetches = f->nlines = f->nvgroups = 0;
   f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
   f->nvfetches = 0;
@@ -568,6 +568,11 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       if (d < 0) return fail(err, errlen, r, "QUADS of unknown draw %u", h.draw_seq);
       if ((size_t)d != f->ndraws - 1) return fail(err, errlen, r, "QUADS of draw %u after a later DRAW", h.draw_seq);
       sim_draw *sd = &f->draws[d];
+      if (sd->packed_known && sd->packed_mask != h.packed_mask)
+        return fail(err, errlen, r, "QUADS of draw %u with packed_mask %#x after %#x", h.draw_seq,
+                    h.packed_mask, sd->packed_mask);
+      sd->packed_mask = h.packed_mask;
+      sd->packed_known = true;
       for (uint32_t i = 0; i < h.count; i++) {
         if (tbr_rec_quads_next(&c, &h, &q)) return fail(err, errlen, r, "bad quad %u in QUADS", i);
         GROW(f->quads, f->nquads, f->cap_quads);
@@ -582,10 +587,28 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         sq->path = (q.flags & TBR_REC_QUAD_SHADED) && q.path && q.path < f->cap_path_of_id ? f->path_of_id[q.path] : 0;
         sq->first_fetch = sq->nfetch = 0;
         sq->color = (uint32_t)f->ncolors;
+        sq->exact = 0;
         if (q.flags & TBR_REC_QUAD_BLENDED) {
           for (uint32_t cb = 0; cb < h.nr_cbufs && cb < TBR_REC_MAX_CBUFS; cb++) {
             GROW(f->colors, f->ncolors, f->cap_colors);
+            if (h.packed_mask & (1u << cb)) { /* the bits, unpacked by the back end (it knows the format) */
+              memset(f->colors[f->ncolors], 0, sizeof f->colors[f->ncolors]);
+              memcpy(f->colors[f->ncolors][0], q.packed[cb], sizeof q.packed[cb]);
+              f->ncolors++;
+              continue;
+            }
             memcpy(f->colors[f->ncolors++], q.color[cb], sizeof q.color[cb]);
+            if (q.exact_mask[cb]) {
+              GROW(f->exacts, f->nexacts, f->cap_exacts);
+              sim_exact *e = &f->exacts[f->nexacts];
+              if (!sq->exact) sq->exact = (uint32_t)f->nexacts + 1;
+              else f->exacts[f->nexacts - 1].last = 0;
+              e->cbuf = (uint8_t)cb;
+              e->last = 1;
+              e->mask = (uint16_t)q.exact_mask[cb];
+              memcpy(e->v, q.exact[cb], sizeof e->v);
+              f->nexacts++;
+            }
           }
         }
         sd->nquads++;

@@ -35,7 +35,9 @@ typedef struct {
   uint32_t prim;      /* index into frame prims, UINT32_MAX if the PRIM was not recorded */
   uint8_t flags, in_mask, depth_mask, shade_mask, blend_mask;
   uint32_t z[4];
-  uint32_t color; /* index of the first float[4][4] block in colors (nr_cbufs blocks) */
+  uint32_t color; /* index of the first float[4][4] block in colors (nr_cbufs blocks);
+                   * a packed color buffer's block holds the packed pixels' bits in [0][j] */
+  uint32_t exact; /* index + 1 of the quad's first entry in exacts (0 = none) */
   uint32_t path;  /* SHADED: index + 1 of the FS PATH in paths (0 = no PATH recorded) */
   uint32_t first_fetch, nfetch; /* texture fetches of the quad (TEXELS), in fetches */
 } sim_quad;
@@ -68,6 +70,15 @@ typedef struct {
   uint32_t first_vfetch, nvfetch; /* vertex texturing (VS_TEXELS): fetches in vfetches */
 } sim_vgroup;
 
+/* Exact tile values a blended quad's destination had in softpipe where the simulator
+ * holds the packed value of an earlier non-blended write (QUADS exact_mask, schema 3):
+ * consecutive entries of one quad, the last one flagged. */
+typedef struct {
+  uint8_t cbuf, last;
+  uint16_t mask;        /* bit 4*j+ch: v[ch][j] */
+  float v[4][4];
+} sim_exact;
+
 typedef struct {
   tbr_rec_tile t;
   float clear_color[4]; /* color of the latest CLEAR of this surface (LOAD_CLEAR/STORE_CLEAR) */
@@ -87,6 +98,8 @@ typedef struct {
   uint32_t first_prim, nprims;
   uint64_t quads, shaded_quads;
   uint32_t first_quad, nquads; /* quads are contiguous per draw */
+  uint32_t packed_mask;        /* color buffers whose QUADS colors are packed (schema 3) */
+  bool packed_known;           /* a QUADS record of the draw was read */
   uint32_t first_vgroup, nvgroups; /* VERTICES groups of the draw (contiguous) */
   uint64_t vertices;               /* sum of VERTICES `fetched` */
 } sim_draw;
@@ -124,6 +137,7 @@ typedef struct {
   tbr_rec_clear *clears;  size_t nclears, cap_clears;
   sim_item *items;        size_t nitems, cap_items;
   float (*colors)[4][4];  size_t ncolors, cap_colors;
+  sim_exact *exacts;      size_t nexacts, cap_exacts;
   sim_resource *res;      size_t nres, cap_res;
   sim_path *paths;        size_t npaths, cap_paths;
   uint8_t *pcls;          size_t npcls, cap_pcls;   /* instruction class per path entry */

@@ -27,6 +27,7 @@
 #include "tbr/trace.h"
 #include "tbr_mesa_hooks.h"
 
+#include "color_shadow.h"
 #include "idset.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -124,6 +125,9 @@ static struct state {
     tbr_buf buf;              /* scratch payload */
     tbr_buf quads;            /* pending QUADS record */
     uint32_t quads_count, quads_cbufs;
+    uint32_t quads_packed;    /* QUADS packed_mask of the current draw */
+    int pack_colors;          /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
+    tbr_color_shadow cs;      /* packed colors: softpipe's floats the trace may still need */
     uint32_t batch_first;     /* draw ordinal of the first quad of the last quads() batch */
     /* pending TEXELS record (flushed right after the QUADS record) */
     tbr_rec_texfetch *tx_fetch;
@@ -232,6 +236,9 @@ static void write_status(void)
             (unsigned long long)c->upload_bytes, (unsigned long long)c->shaders_created);
     fprintf(f, "tile_events=%llu\nflushes=%llu\n", (unsigned long long)c->tiles,
             (unsigned long long)c->flushes);
+    fprintf(f, "packed_fragments=%llu\nexact_values=%llu\nshadow_tiles_max=%llu\n",
+            (unsigned long long)S.cs.packed_fragments, (unsigned long long)S.cs.exact_values,
+            (unsigned long long)S.cs.shadow_tiles_max);
     fprintf(f, "fs_path_executions=%llu\nfs_path_records=%llu\n",
             (unsigned long long)S.path_execs, (unsigned long long)S.path_records);
     fprintf(f, "texel_fetches=%llu\ntexels=%llu\n", (unsigned long long)c->texel_fetches,
@@ -332,6 +339,10 @@ static void init_once(void)
     snprintf(ref, sizeof(ref), "%s/reference", out);
     if ((mkdir(out, 0777) != 0 && errno != EEXIST) || (mkdir(ref, 0777) != 0 && errno != EEXIST))
         fail("cannot create %s: %s", ref, strerror(errno));
+    /* TBR_FLOAT_COLORS=1 (tbr-replay --float-colors): every QUADS color as float, as
+     * before schema 3 (for checking the packed coding; same simulated results) */
+    const char *fc = getenv("TBR_FLOAT_COLORS");
+    S.pack_colors = !(fc && strcmp(fc, "1") == 0);
     if (parse_frames(getenv("TBR_FRAMES"), &S.first, &S.last) != 0)
         fail("TBR_FRAMES='%s' is not A, A-B or A-", getenv("TBR_FRAMES"));
     atexit(at_exit);
@@ -370,6 +381,9 @@ static int ensure_frame(void)
         S.pending_count = 0;
         if (S.path_buckets)
             memset(S.path_buckets, 0, S.nbuckets * sizeof(*S.path_buckets));
+        /* a swap stored every tile: no float copy from before survives (safety net
+         * against tile events missed outside the recorded frames) */
+        tbr_cs_drop_all(&S.cs);
     }
     return 0;
 }
@@ -600,6 +614,8 @@ static void h_context_destroy(void)
     /* st/mesa makes the dying context current while it is destroyed; softpipe
      * frees its tile caches without storing them */
     held_drop_context(current_gl_context());
+    /* its tile caches are gone; other contexts' were stored when it became current */
+    tbr_cs_drop_all(&S.cs);
 }
 
 /* Tile ownership across contexts. Each softpipe context has its own tile caches,
@@ -784,6 +800,12 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
     if (ensure_frame() != 0)
         return;
     S.fb_zs = fb->zsbuf;
+    tbr_cs_set_nr_cbufs(&S.cs, fb->nr_cbufs);
+    for (uint32_t i = 0; i < fb->nr_cbufs && i < TBR_REC_MAX_CBUFS; i++) {
+        const struct tbr_hook_surface *cb = &fb->cbufs[i];
+        tbr_cs_set_cbuf(&S.cs, i, cb->valid != 0, cb->res.id, cb->level, cb->first_layer,
+                        cb->last_layer, cb->format_name);
+    }
     tbr_rec_render_pass rp;
     memset(&rp, 0, sizeof(rp));
     rp.width = fb->width;
@@ -1038,6 +1060,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     memset(&S.draw_end, 0, sizeof(S.draw_end));
     S.draw_end.seq = r->seq;
     S.quads_cbufs = r->nr_cbufs;
+    S.quads_packed = tbr_cs_begin_draw(&S.cs, r, S.pack_colors);
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
     if (vt->num_textures) {
@@ -1136,7 +1159,8 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
     S.batch_first = (uint32_t)S.draw_end.quads;
     for (uint32_t i = 0; i < n; i++) {
         const struct tbr_hook_quad *q = &qs[i];
-        if (S.quads_count == 0 && tbr_rec_quads_begin(&S.quads, S.draw_end.seq, S.quads_cbufs)) {
+        if (S.quads_count == 0 &&
+            tbr_rec_quads_begin_packed(&S.quads, S.draw_end.seq, S.quads_cbufs, S.quads_packed)) {
             fail("cannot start a QUADS record");
             return;
         }
@@ -1155,7 +1179,13 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         uint32_t nc = S.quads_cbufs < q->nr_cbufs ? S.quads_cbufs : q->nr_cbufs;
         memset(r.color, 0, sizeof(r.color));
         memcpy(r.color, q->color, nc * sizeof(r.color[0]));
-        if (tbr_rec_quads_add(&S.quads, S.quads_cbufs, &r) != 0) {
+        memset(r.packed, 0, sizeof(r.packed));
+        memset(r.exact_mask, 0, sizeof(r.exact_mask));
+        if (tbr_cs_quad(&S.cs, &r, nc) != 0) {
+            fail("out of memory (color shadow)");
+            return;
+        }
+        if (tbr_rec_quads_add_packed(&S.quads, S.quads_cbufs, S.quads_packed, &r) != 0) {
             fail("cannot encode a quad");
             return;
         }
@@ -1374,6 +1404,9 @@ static void h_tile(const struct tbr_hook_tile *t)
     if (!recording())
         return;
     track_tile(t);
+    if (!t->is_zs)
+        tbr_cs_tile_event(&S.cs, t->kind, t->resource_id, t->level, t->layer, t->tile_x,
+                          t->tile_y);
     if (first_use(t->resource_id, t->level, t->layer, t->is_zs) &&
         t->kind != TBR_HOOK_TILE_CLEAR_ALL)
         emit_surface_init(t->resource_id, t->level, t->layer, t->is_zs, t->format, t->width,
@@ -1737,6 +1770,7 @@ static void finalize(void)
     tbr_buf_free(&S.buf);
     tbr_buf_free(&S.quads);
     tbr_buf_free(&S.last_pass);
+    tbr_cs_free(&S.cs);
     tbr_idset_free(&S.resources);
     tbr_idset_free(&S.shaders);
     tbr_buf_free(&S.path_arena);

@@ -772,6 +772,20 @@ static int format_ok(const char *name)
 
 #define MAX_RES 4096
 static uint8_t res_ok[MAX_RES]; /* 1 ok, 2 unsupported format */
+static uint8_t res_byte_channel[MAX_RES][4]; /* memory byte k holds channel (0=R..3=A) */
+
+static void byte_channels(const char *name, uint8_t out[4])
+{
+    static const struct { const char *fmt; uint8_t ch[4]; } t[] = {
+        { "R8G8B8A8_UNORM", { 0, 1, 2, 3 } }, { "B8G8R8A8_UNORM", { 2, 1, 0, 3 } },
+        { "A8R8G8B8_UNORM", { 3, 0, 1, 2 } }, { "A8B8G8R8_UNORM", { 3, 2, 1, 0 } },
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        if (strstr(name, t[i].fmt)) {
+            memcpy(out, t[i].ch, 4);
+            return;
+        }
+}
 
 static int rerender(const char *trace, const char *refdir)
 {
@@ -797,7 +811,10 @@ static int rerender(const char *trace, const char *refdir)
                 if (tbr_rec_resource_decode(p, n, &res) != 0)
                     return 1;
                 if (res.id < MAX_RES)
+                {
                     res_ok[res.id] = format_ok(res.format_name) ? 1 : 2;
+                    byte_channels(res.format_name, res_byte_channel[res.id]);
+                }
             } else if (type == TBR_REC_RENDER_PASS) {
                 tbr_rec_render_pass rp;
                 if (tbr_rec_render_pass_decode(p, n, &rp) != 0)
@@ -889,8 +906,19 @@ static int rerender(const char *trace, const char *refdir)
                             continue;
                         }
                         float src[4], out[4];
-                        for (int ch = 0; ch < 4; ch++)
-                            src[ch] = q.color[0][ch][j];
+                        if (h.packed_mask & 1u) {
+                            /* the pixel in the surface's byte order: unpack it */
+                            for (int k = 0; k < 4; k++)
+                                src[res_byte_channel[cb->res][k]] =
+                                    unpack_unorm8((uint8_t)(q.packed[0][j] >> (8 * k)));
+                        } else {
+                            for (int ch = 0; ch < 4; ch++)
+                                src[ch] = q.color[0][ch][j];
+                            /* softpipe's float where an earlier write was stored packed */
+                            for (int ch = 0; ch < 4; ch++)
+                                if (q.exact_mask[0] & (1u << (4 * j + ch)))
+                                    cb->cache[i * 4 + ch] = q.exact[0][ch][j];
+                        }
                         if (!bl->blend_enable) {
                             memcpy(out, src, sizeof(out));
                         } else {

@@ -247,12 +247,18 @@ static void make_records(void)
         if (q->flags & TBR_REC_QUAD_HAS_Z)
             for (int j = 0; j < 4; j++)
                 q->z[j] = rnd();
+        /* color buffer 0 float (with exact tile values of some channels), 1 packed */
         if (q->flags & TBR_REC_QUAD_BLENDED)
-            for (int cb = 0; cb < 2; cb++)
-                for (int j = 0; j < 4; j++)
-                    if (q->blend_mask & (1u << j))
-                        for (int ch = 0; ch < 4; ch++)
-                            q->color[cb][ch][j] = rndf();
+            for (int j = 0; j < 4; j++)
+                if (q->blend_mask & (1u << j)) {
+                    for (int ch = 0; ch < 4; ch++)
+                        q->color[0][ch][j] = rndf();
+                    q->packed[1][j] = rnd();
+                    q->exact_mask[0] |= (rnd() & 15u) << (4 * j);
+                    for (int ch = 0; ch < 4; ch++)
+                        if (q->exact_mask[0] & (1u << (4 * j + ch)))
+                            q->exact[0][ch][j] = rndf();
+                }
     }
     o_q[0].x = -2; /* negative coordinates are representable */
 
@@ -579,9 +585,9 @@ int main(void)
     PUT(TBR_REC_DRAW, tbr_rec_draw_encode(&b, &o_dr));
     PUT(TBR_REC_PRIM, tbr_rec_prim_encode(&b, &o_pr));
     tbr_buf_reset(&b);
-    CHECK(tbr_rec_quads_begin(&b, 3, 2) == 0);
+    CHECK(tbr_rec_quads_begin_packed(&b, 3, 2, 0x2) == 0);
     for (int i = 0; i < 5; i++)
-        CHECK(tbr_rec_quads_add(&b, 2, &o_q[i]) == 0);
+        CHECK(tbr_rec_quads_add_packed(&b, 2, 0x2, &o_q[i]) == 0);
     CHECK(tbr_rec_quads_finish(&b, 5) == 0);
     CHECK(append(w, &b, TBR_REC_QUADS, 0) == 0);
     PUT(TBR_REC_TILE, tbr_rec_tile_encode(&b, &o_ti));
@@ -611,6 +617,16 @@ int main(void)
     bad.in_mask = 16;
     tbr_buf_reset(&b);
     CHECK(tbr_rec_quads_add(&b, 2, &bad) != 0);
+    /* exact values only for lanes the blend stage wrote; packed buffers must exist */
+    bad = o_q[1];
+    bad.flags = TBR_REC_QUAD_BLENDED;
+    bad.blend_mask = 0x1;
+    bad.exact_mask[0] = 0x10;
+    CHECK(tbr_rec_quads_add_packed(&b, 2, 0x2, &bad) != 0);
+    bad.exact_mask[0] = 0x1;
+    CHECK(tbr_rec_quads_add_packed(&b, 2, 0x2, &bad) == 0);
+    CHECK(tbr_rec_quads_add_packed(&b, 2, 0x4, &bad) != 0);
+    CHECK(tbr_rec_quads_begin_packed(&b, 3, 2, 0x4) != 0);
     tbr_rec_tile badt = o_ti;
     badt.kind = 9;
     CHECK(tbr_rec_tile_encode(&b, &badt) != 0);
@@ -752,9 +768,10 @@ int main(void)
             tbr_cursor c;
             tbr_rec_quads_header h;
             CHECK(tbr_rec_quads_open(&c, p, n, &h) == 0);
-            CHECK(h.draw_seq == 3 && h.nr_cbufs == 2 && h.count == 5);
+            CHECK(h.draw_seq == 3 && h.nr_cbufs == 2 && h.count == 5 && h.packed_mask == 0x2);
             for (uint32_t i = 0; i < h.count && i < 5; i++) {
                 tbr_rec_quad q;
+                memset(&q, 0, sizeof(q)); /* buffers >= nr_cbufs are left as they were */
                 CHECK(tbr_rec_quads_next(&c, &h, &q) == 0);
                 CHECK(same_bits(&q, &o_q[i], sizeof(q)));
             }

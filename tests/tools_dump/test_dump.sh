@@ -41,7 +41,7 @@ case "$CASE" in
 header)
     run 0 --no-records scene.tbrt
     expect_grep '^  container version 1\.0, [0-9]+ bytes, 2 frames, 66 records$' out.txt
-    expect_grep '^  records_schema=2$' out.txt
+    expect_grep '^  records_schema=3$' out.txt
     expect_grep '^  producer=gen_scene$' out.txt
     # frame index: frame 5 has 62 records, frame 7 has 4 (see counts below)
     expect_grep '^ +5 +62 ' out.txt

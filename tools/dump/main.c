@@ -357,8 +357,11 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
         tbr_rec_quads_header h;
         if (tbr_rec_quads_open(&c, p, len, &h))
             return -1;
-        printf(" draw=%" PRIu32 " cbufs=%" PRIu32 " count=%" PRIu32 "\n", h.draw_seq, h.nr_cbufs,
+        printf(" draw=%" PRIu32 " cbufs=%" PRIu32 " count=%" PRIu32, h.draw_seq, h.nr_cbufs,
                h.count);
+        if (h.packed_mask)
+            printf(" packed=%#" PRIx32, h.packed_mask);
+        printf("\n");
         tbr_rec_quad q;
         for (uint32_t i = 0; i < h.count; i++) {
             if (tbr_rec_quads_next(&c, &h, &q))
@@ -375,11 +378,30 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
             printf("\n");
             if (verbose && (q.flags & TBR_REC_QUAD_BLENDED))
                 for (uint32_t cb = 0; cb < h.nr_cbufs; cb++)
-                    for (int j = 0; j < 4; j++)
-                        if (q.blend_mask & (1u << j))
-                            printf("        cbuf%" PRIu32 " frag%d rgba=(%g,%g,%g,%g)\n", cb, j,
-                                   (double)q.color[cb][0][j], (double)q.color[cb][1][j],
-                                   (double)q.color[cb][2][j], (double)q.color[cb][3][j]);
+                    for (int j = 0; j < 4; j++) {
+                        if (!(q.blend_mask & (1u << j)))
+                            continue;
+                        if (h.packed_mask & (1u << cb)) {
+                            printf("        cbuf%" PRIu32 " frag%d pixel=0x%08" PRIx32 "\n", cb, j,
+                                   q.packed[cb][j]);
+                            continue;
+                        }
+                        printf("        cbuf%" PRIu32 " frag%d rgba=(%g,%g,%g,%g)", cb, j,
+                               (double)q.color[cb][0][j], (double)q.color[cb][1][j],
+                               (double)q.color[cb][2][j], (double)q.color[cb][3][j]);
+                        const uint32_t em = (q.exact_mask[cb] >> (4 * j)) & 0xfu;
+                        if (em) {
+                            printf(" exact_dst=(");
+                            for (int ch = 0; ch < 4; ch++) {
+                                if (em & (1u << ch))
+                                    printf("%s%g", ch ? "," : "", (double)q.exact[cb][ch][j]);
+                                else
+                                    printf("%s-", ch ? "," : "");
+                            }
+                            printf(")");
+                        }
+                        printf("\n");
+                    }
         }
         return tbr_rec_quads_close(&c) ? -1 : 0;
     }

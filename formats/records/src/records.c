@@ -1,6 +1,7 @@
 /* Record schema encode/decode (tbr/records.h, docs/trace-records.md). */
 #include "tbr/records.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static const char *const type_names[TBR_REC_TYPE_COUNT] = {
@@ -576,20 +577,39 @@ int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r)
 
 /* ---- QUADS ---------------------------------------------------------------- */
 
-int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs)
+int tbr_rec_quads_begin_packed(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs,
+                               uint32_t packed_mask)
 {
-    if (nr_cbufs > TBR_REC_MAX_CBUFS)
+    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs))
         return -1;
     tbr_buf_put_u32(b, draw_seq);
     tbr_buf_put_u32(b, nr_cbufs);
     tbr_buf_put_u32(b, 0); /* count, patched by finish */
+    tbr_buf_put_u32(b, packed_mask);
     return done(b, 0);
 }
 
-int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q)
+int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs)
 {
-    if (nr_cbufs > TBR_REC_MAX_CBUFS || (q->flags & ~0x3fu) || q->in_mask > 15 ||
-        q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 || q->prim_kind > 3)
+    return tbr_rec_quads_begin_packed(b, draw_seq, nr_cbufs, 0);
+}
+
+/* exact_mask bits allowed by blend_mask: nibble j (4*j..4*j+3) for each lane j */
+static uint32_t lanes_to_bits(uint32_t lanes)
+{
+    uint32_t m = 0;
+    for (int j = 0; j < 4; j++)
+        if (lanes & (1u << j))
+            m |= 0xfu << (4 * j);
+    return m;
+}
+
+int tbr_rec_quads_add_packed(tbr_buf *b, uint32_t nr_cbufs, uint32_t packed_mask,
+                             const tbr_rec_quad *q)
+{
+    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs) || (q->flags & ~0x3fu) ||
+        q->in_mask > 15 || q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 ||
+        q->prim_kind > 3)
         return -1;
     put_s(b, q->x);
     put_s(b, q->y);
@@ -602,18 +622,39 @@ int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q)
     if (q->flags & TBR_REC_QUAD_HAS_Z)
         for (int j = 0; j < 4; j++)
             tbr_buf_put_u32(b, q->z[j]);
-    if (q->flags & TBR_REC_QUAD_BLENDED)
-        for (uint32_t cb = 0; cb < nr_cbufs; cb++)
+    if (q->flags & TBR_REC_QUAD_BLENDED) {
+        const uint32_t allowed = lanes_to_bits(q->blend_mask);
+        for (uint32_t cb = 0; cb < nr_cbufs; cb++) {
+            if (packed_mask & (1u << cb)) {
+                for (int j = 0; j < 4; j++)
+                    if (q->blend_mask & (1u << j))
+                        tbr_buf_put_u32(b, q->packed[cb][j]);
+                continue;
+            }
             for (int j = 0; j < 4; j++)
                 if (q->blend_mask & (1u << j))
                     for (int ch = 0; ch < 4; ch++)
                         put_f(b, q->color[cb][ch][j]);
+            if (q->exact_mask[cb] & ~allowed)
+                return -1;
+            put_u(b, q->exact_mask[cb]);
+            for (int j = 0; j < 4; j++)
+                for (int ch = 0; ch < 4; ch++)
+                    if (q->exact_mask[cb] & (1u << (4 * j + ch)))
+                        put_f(b, q->exact[cb][ch][j]);
+        }
+    }
     return done(b, 0);
+}
+
+int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q)
+{
+    return tbr_rec_quads_add_packed(b, nr_cbufs, 0, q);
 }
 
 int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
 {
-    if (!tbr_buf_ok(b) || b->len < 12 || count > TBR_REC_MAX_QUADS)
+    if (!tbr_buf_ok(b) || b->len < 16 || count > TBR_REC_MAX_QUADS)
         return -1;
     uint8_t *p = b->data + 8;
     p[0] = (uint8_t)count;
@@ -629,7 +670,9 @@ int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_
     h->draw_seq = tbr_cursor_u32(c);
     h->nr_cbufs = tbr_cursor_u32(c);
     h->count = tbr_cursor_u32(c);
-    if (!tbr_cursor_ok(c) || h->nr_cbufs > TBR_REC_MAX_CBUFS || h->count > TBR_REC_MAX_QUADS) {
+    h->packed_mask = tbr_cursor_u32(c);
+    if (!tbr_cursor_ok(c) || h->nr_cbufs > TBR_REC_MAX_CBUFS || h->count > TBR_REC_MAX_QUADS ||
+        (h->packed_mask >> h->nr_cbufs)) {
         tbr_cursor_fail(c);
         return -1;
     }
@@ -638,7 +681,15 @@ int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_
 
 int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_quad *q)
 {
-    memset(q, 0, sizeof(*q));
+    /* only the color buffers of the record are cleared: the struct is ~1.2 KB and
+     * this runs for every quad of a trace */
+    memset(q, 0, offsetof(tbr_rec_quad, color));
+    for (uint32_t cb = 0; cb < h->nr_cbufs && cb < TBR_REC_MAX_CBUFS; cb++) {
+        memset(q->color[cb], 0, sizeof(q->color[cb]));
+        memset(q->packed[cb], 0, sizeof(q->packed[cb]));
+        q->exact_mask[cb] = 0;
+        memset(q->exact[cb], 0, sizeof(q->exact[cb]));
+    }
     q->x = tbr_cursor_svarint32(c);
     q->y = tbr_cursor_svarint32(c);
     q->prim = get_u(c);
@@ -656,12 +707,30 @@ int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_qua
     if (q->flags & TBR_REC_QUAD_HAS_Z)
         for (int j = 0; j < 4; j++)
             q->z[j] = tbr_cursor_u32(c);
-    if (q->flags & TBR_REC_QUAD_BLENDED)
-        for (uint32_t cb = 0; cb < h->nr_cbufs; cb++)
+    if (q->flags & TBR_REC_QUAD_BLENDED) {
+        const uint32_t allowed = lanes_to_bits(q->blend_mask);
+        for (uint32_t cb = 0; cb < h->nr_cbufs; cb++) {
+            if (h->packed_mask & (1u << cb)) {
+                for (int j = 0; j < 4; j++)
+                    if (q->blend_mask & (1u << j))
+                        q->packed[cb][j] = tbr_cursor_u32(c);
+                continue;
+            }
             for (int j = 0; j < 4; j++)
                 if (q->blend_mask & (1u << j))
                     for (int ch = 0; ch < 4; ch++)
                         q->color[cb][ch][j] = get_f(c);
+            q->exact_mask[cb] = get_u(c);
+            if (q->exact_mask[cb] & ~allowed) {
+                tbr_cursor_fail(c);
+                return -1;
+            }
+            for (int j = 0; j < 4; j++)
+                for (int ch = 0; ch < 4; ch++)
+                    if (q->exact_mask[cb] & (1u << (4 * j + ch)))
+                        q->exact[cb][ch][j] = get_f(c);
+        }
+    }
     return tbr_cursor_ok(c) ? 0 : -1;
 }
 

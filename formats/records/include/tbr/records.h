@@ -36,15 +36,18 @@ extern "C" {
 
 /* Schema version, stored in the container metadata as "records_schema=N".
  * A reader must refuse a different major. 2: TEXELS coded with prediction
- * (schema-1 TEXELS payloads are not readable by schema-2 readers and vice versa). */
-#define TBR_RECORDS_SCHEMA_VERSION 2
+ * (schema-1 TEXELS payloads are not readable by schema-2 readers and vice versa).
+ * 3: QUADS header carries packed_mask (colors of non-blended draws stored in the
+ * render target's format) and blended quads carry exact tile values. */
+#define TBR_RECORDS_SCHEMA_VERSION 3
 #define TBR_REC_STR_(x) #x
 #define TBR_REC_XSTR_(x) TBR_REC_STR_(x)
 #define TBR_RECORDS_SCHEMA_TEXT TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "2" */
 /* Minor version (container metadata records_schema_minor): record types added
  * compatibly; readers skip types they do not know. 0: types 1-15;
  * 1: + TEXELS (16), VERTICES (17); 2: + SURFACE_INIT (18); 3: + VS_TEXELS (19),
- * VS_TEXTURES (20) (vertex texturing). Schema 2 started at minor 1 (all 17 types). */
+ * VS_TEXTURES (20) (vertex texturing). Schema 2 started at minor 1 (all 17 types);
+ * schema 3 continues at minor 3 (all 20 types). */
 #define TBR_RECORDS_SCHEMA_MINOR 3
 
 enum tbr_rec_type {
@@ -230,10 +233,20 @@ typedef struct tbr_rec_quad {
     uint32_t path;           /* if SHADED: PATH id of the fragment shader execution (0 = not recorded) */
     uint32_t z[4];           /* if HAS_Z */
     float color[TBR_REC_MAX_CBUFS][4][4]; /* [cbuf][rgba][fragment]; only blend_mask lanes stored, others 0 */
+    /* Color buffers in the header's packed_mask (schema 3): instead of color, the
+     * pixel as the render target stores it (little-endian, its format's bytes; 0 for
+     * lanes not in blend_mask) */
+    uint32_t packed[TBR_REC_MAX_CBUFS][4];          /* [cbuf][fragment] */
+    /* Other color buffers (schema 3): exact tile values before this quad's blend,
+     * for channels whose last write was stored packed: bit 4*j+ch of exact_mask[cb]
+     * = exact[cb][ch][j] valid (only for lanes in blend_mask) */
+    uint32_t exact_mask[TBR_REC_MAX_CBUFS];
+    float exact[TBR_REC_MAX_CBUFS][4][4];           /* [cbuf][rgba][fragment] */
 } tbr_rec_quad;
 
 typedef struct tbr_rec_quads_header {
     uint32_t draw_seq, nr_cbufs, count;
+    uint32_t packed_mask; /* bit i: color buffer i's colors are packed (schema 3) */
 } tbr_rec_quads_header;
 
 /* ---- TILE --------------------------------------------------------------- */
@@ -444,10 +457,16 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
  * Decode: tbr_rec_quads_open() reads the header into h and sets up cursor c;
  * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
  * checks that the payload was consumed exactly. */
-int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs);
-int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q);
+int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs); /* packed_mask 0 */
+int tbr_rec_quads_begin_packed(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs,
+                               uint32_t packed_mask);
+int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q); /* packed_mask 0 */
+int tbr_rec_quads_add_packed(tbr_buf *b, uint32_t nr_cbufs, uint32_t packed_mask,
+                             const tbr_rec_quad *q);
 int tbr_rec_quads_finish(tbr_buf *b, uint32_t count);
 int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h);
+/* Sets every field of q except the color/packed/exact entries of color buffers
+ * >= h->nr_cbufs, which are left as they were. */
 int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_quad *q);
 int tbr_rec_quads_close(tbr_cursor *c);
 
