@@ -422,6 +422,21 @@ static uint64_t geometry_progress(const gpu *g)
   return g->geo.progress + g->plb.progress + g->su.progress;
 }
 
+int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
+{
+  for (size_t p = 0; p < f->npasses; p++) {
+    if (sim_func_begin_pass(&g->fn, f, p, g->tile_w, g->tile_h, err, errlen)) return -1;
+    const unsigned tx_n = sim_func_tiles_x(&g->fn), ty_n = sim_func_tiles_y(&g->fn);
+    for (unsigned ty = 0; ty < ty_n; ty++)
+      for (unsigned tx = 0; tx < tx_n; tx++) {
+        sim_tile_result tr;
+        sim_func_render_tile(&g->fn, tx, ty, &tr);
+      }
+    sim_func_end_pass(&g->fn);
+  }
+  return 0;
+}
+
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
   g->frame = f;

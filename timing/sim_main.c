@@ -40,6 +40,9 @@ static void usage(FILE *o)
           "  --set K=V     override one parameter, repeatable (applied after --config)\n"
           "  --frames A-B  simulate source frames A..B only (also A, A-)\n"
           "  --quiet       no progress on stderr, no summary on stdout\n"
+          "  --no-fast-forward  with --frames A-B, do not render the trace's frames before A\n"
+          "                (by default they are rendered functionally, without timing, so that frame A\n"
+          "                starts from the render-target contents they left)\n"
           "  --no-skip     tick every unit every cycle (no skipping of quiescent cycles; same results, slower)\n"
           "  --no-surface-init  ignore SURFACE_INIT records: render targets start from zeros\n"
           "                (shows what a recorded window owes to the frames before it)\n"
@@ -65,7 +68,7 @@ int main(int argc, char **argv)
   const char *configs[64]; int nconfigs = 0;
   const char *sets[256]; int nsets = 0;
   uint64_t fa = 0, fb = UINT64_MAX;
-  int quiet = 0, no_skip = 0, no_surface_init = 0;
+  int quiet = 0, no_skip = 0, no_surface_init = 0, no_fast_forward = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
@@ -74,6 +77,7 @@ int main(int argc, char **argv)
     if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
     if (!strcmp(a, "--no-skip")) { no_skip = 1; continue; }
     if (!strcmp(a, "--no-surface-init")) { no_surface_init = 1; continue; }
+    if (!strcmp(a, "--no-fast-forward")) { no_fast_forward = 1; continue; }
     if ((!strcmp(a, "-o") || !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--frames")) && i + 1 >= argc) {
       fprintf(stderr, "tbr-sim: %s needs a value (see --help)\n", a);
       return 2;
@@ -170,7 +174,19 @@ int main(int argc, char **argv)
   while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
     tbr_trace_frame_info fi2;
     if (r2 && tbr_trace_reader_next_frame(r2, &fi2) <= 0) { fprintf(stderr, "tbr-sim: %s: second reader lost\n", trace_path); status = 2; break; }
-    if (fi.number < fa || fi.number > fb) continue;
+    if (fi.number > fb) continue;
+    if (fi.number < fa) {
+      /* Fast-forward (docs/timing-model.md "Frames"): the frame's functional effect on the
+       * render targets, no timing, statistics or output. */
+      if (no_fast_forward) continue;
+      if (!quiet) fprintf(stderr, "tbr-sim: frame %llu: fast-forward (functional only)\n", (unsigned long long)fi.number);
+      if (sim_frame_load(&fr, r, fi.number, err, sizeof err) || gpu_fast_forward_frame(g, &fr, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
+        status = 2;
+        break;
+      }
+      continue;
+    }
     if (sim_frame_load(&fr, r, fi.number, err, sizeof err)) { fprintf(stderr, "tbr-sim: %s\n", err); status = 2; break; }
     g->sufd = NULL;
     if (r2) {

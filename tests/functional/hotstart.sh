@@ -76,4 +76,18 @@ for win in 2-3 1-4; do
     || { cat sim-$out-cold/summary.txt; fail "$win: frame $a is bit-exact even without SURFACE_INIT"; }
   echo "ok window $win: $n SURFACE_INIT records, bit-exact; cold start differs"
 done
+
+# tbr-sim --frames on the full trace: the frames before the window are rendered
+# functionally (fast-forward), so the window is bit-exact; skipping them is not
+for win in 2-3 4; do
+  a=${win%-*}
+  "$bin/tbr-sim" full --frames $win -o sim-ff$a --quiet > sim-ff$a.log 2>&1 || { cat sim-ff$a.log; fail "tbr-sim --frames $win"; }
+  exact=$(grep -c 'bit-exact with the reference' sim-ff$a/summary.txt)
+  want=$(( ${win#*-} - a + 1 ))
+  [ "$exact" = "$want" ] || { cat sim-ff$a/summary.txt; fail "--frames $win: $exact of $want frames bit-exact"; }
+  "$bin/tbr-sim" full --frames $win --no-fast-forward -o sim-nff$a --quiet > sim-nff$a.log 2>&1
+  grep -q "frame $a: .*DIFFERS" sim-nff$a/summary.txt \
+    || { cat sim-nff$a/summary.txt; fail "--frames $win: frame $a is bit-exact even without the fast-forward"; }
+  echo "ok tbr-sim --frames $win: bit-exact after fast-forward, differs without"
+done
 echo "PASS"
