@@ -126,6 +126,7 @@ static struct state {
     tbr_buf quads;            /* pending QUADS record */
     uint32_t quads_count, quads_cbufs;
     uint32_t quads_packed;    /* QUADS packed_mask of the current draw */
+    tbr_rec_quads_header quads_hdr; /* coding state of the pending QUADS record */
     int pack_colors;          /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
     tbr_color_shadow cs;      /* packed colors: softpipe's floats the trace may still need */
     uint32_t batch_first;     /* draw ordinal of the first quad of the last quads() batch */
@@ -1160,7 +1161,7 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         const struct tbr_hook_quad *q = &qs[i];
         if (S.quads_count == 0 &&
-            tbr_rec_quads_begin_packed(&S.quads, S.draw_end.seq, S.quads_cbufs, S.quads_packed)) {
+            tbr_rec_quads_begin(&S.quads, &S.quads_hdr, S.draw_end.seq, S.quads_cbufs, S.quads_packed)) {
             fail("cannot start a QUADS record");
             return;
         }
@@ -1185,7 +1186,7 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
             fail("out of memory (color shadow)");
             return;
         }
-        if (tbr_rec_quads_add_packed(&S.quads, S.quads_cbufs, S.quads_packed, &r) != 0) {
+        if (tbr_rec_quads_add(&S.quads, &S.quads_hdr, &r) != 0) {
             fail("cannot encode a quad");
             return;
         }

@@ -113,7 +113,8 @@ void synth_quads(uint32_t seq, int x0, int y0, int x1, int y1, const float c[4],
   static tbr_rec_quad q;
   uint32_t n = 0;
   tbr_buf_reset(&b);
-  tbr_rec_quads_begin(&b, seq, 1);
+  tbr_rec_quads_header qh;
+  tbr_rec_quads_begin(&b, &qh, seq, 1, 0);
   for (int y = y0; y < y1; y += 2)
     for (int x = x0; x < x1; x += 2) {
       memset(&q, 0, sizeof q);
@@ -125,7 +126,7 @@ void synth_quads(uint32_t seq, int x0, int y0, int x1, int y1, const float c[4],
         q.depth_mask = q.shade_mask = q.blend_mask = 0xf;
         for (int k = 0; k < 4; k++) for (int j = 0; j < 4; j++) q.color[0][k][j] = c[k];
       }
-      if (tbr_rec_quads_add(&b, 1, &q)) abort();
+      if (tbr_rec_quads_add(&b, &qh, &q)) abort();
       n++;
     }
   tbr_rec_quads_finish(&b, n);

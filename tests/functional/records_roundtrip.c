@@ -551,10 +551,93 @@ static void check_texels_coding(void)
     tbr_buf_free(&b);
 }
 
+/* QUADS depth coding (schema 3): plane prediction from the previous quad. Extreme and
+ * far-apart depths round-trip; a plane's quads cost a few bytes each; a corrupt
+ * residual that would leave the 32-bit range is rejected. */
+static void check_depth_coding(void)
+{
+    static const uint32_t ext[][4] = {
+        { 0, 0xffffffffu, 0, 0xffffffffu }, { 0xffffffffu, 0, 0xffffffffu, 0 },
+        { 0x7fffffffu, 0x80000000u, 1, 0xfffffffeu }, { 5, 5, 5, 5 },
+    };
+    static const int32_t pos[][2] = { { -2, 0 }, { 30000, 40000 }, { 0, -2000000 }, { 2, 0 } };
+    tbr_buf b;
+    tbr_buf_init(&b);
+    tbr_rec_quads_header h;
+    CHECK(tbr_rec_quads_begin(&b, &h, 1, 0, 0) == 0);
+    tbr_rec_quad q[4 + 64];
+    memset(q, 0, sizeof(q));
+    for (int i = 0; i < 4; i++) {
+        q[i].x = pos[i][0];
+        q[i].y = pos[i][1];
+        q[i].flags = TBR_REC_QUAD_HAS_Z;
+        memcpy(q[i].z, ext[i], sizeof(q[i].z));
+    }
+    /* a Z24 plane z = 1000000 + 300 x - 77 y over a span of 64 quads */
+    for (int i = 4; i < 68; i++) {
+        q[i].x = 2 * (i - 4);
+        q[i].y = 10;
+        q[i].flags = TBR_REC_QUAD_HAS_Z;
+        for (int j = 0; j < 4; j++)
+            q[i].z[j] = (uint32_t)(1000000 + 300 * (q[i].x + (j & 1)) - 77 * (q[i].y + (j >> 1)));
+    }
+    for (int i = 0; i < 68; i++)
+        CHECK(tbr_rec_quads_add(&b, &h, &q[i]) == 0);
+    CHECK(tbr_rec_quads_finish(&b, 68) == 0);
+    size_t plane_start = 0;
+    tbr_cursor c;
+    tbr_rec_quads_header d;
+    CHECK(tbr_rec_quads_open(&c, b.data, b.len, &d) == 0);
+    for (int i = 0; i < 68; i++) {
+        tbr_rec_quad o;
+        memset(&o, 0, sizeof(o));
+        if (i == 5)
+            plane_start = b.len - tbr_cursor_remaining(&c);
+        CHECK(tbr_rec_quads_next(&c, &d, &o) == 0);
+        CHECK(memcmp(o.z, q[i].z, sizeof(o.z)) == 0);
+    }
+    CHECK(tbr_rec_quads_close(&c) == 0);
+    /* quads 5..67 continue the plane: x (zigzag varint: 1 byte below 64, else 2), y,
+     * prim, flags, 2 masks, and 4 zero residuals of one byte each (16 bytes of u32
+     * without the prediction) */
+    size_t expect = 0;
+    for (int i = 5; i < 68; i++)
+        expect += q[i].x < 64 ? 10 : 11;
+    CHECK(b.len - plane_start == expect);
+    /* a residual putting z0 at 2^32: rejected */
+    tbr_buf_reset(&b);
+    tbr_buf_put_u32(&b, 1);
+    tbr_buf_put_u32(&b, 0);
+    tbr_buf_put_u32(&b, 1);
+    tbr_buf_put_u32(&b, 0);
+    tbr_buf_put_svarint(&b, 0); /* x */
+    tbr_buf_put_svarint(&b, 0); /* y */
+    tbr_buf_put_uvarint(&b, 0); /* prim */
+    tbr_buf_put_u8(&b, TBR_REC_QUAD_HAS_Z);
+    tbr_buf_put_u8(&b, 0);
+    tbr_buf_put_u8(&b, 0);
+    const size_t residuals = b.len;
+    tbr_buf_put_svarint(&b, (int64_t)1 << 32);
+    for (int k = 0; k < 3; k++)
+        tbr_buf_put_svarint(&b, 0);
+    CHECK(tbr_rec_quads_open(&c, b.data, b.len, &d) == 0);
+    tbr_rec_quad o;
+    CHECK(tbr_rec_quads_next(&c, &d, &o) != 0);
+    /* the largest residual: no overflow, rejected */
+    b.len = residuals;
+    tbr_buf_put_svarint(&b, INT64_MAX);
+    for (int k = 0; k < 3; k++)
+        tbr_buf_put_svarint(&b, INT64_MIN);
+    CHECK(tbr_rec_quads_open(&c, b.data, b.len, &d) == 0);
+    CHECK(tbr_rec_quads_next(&c, &d, &o) != 0);
+    tbr_buf_free(&b);
+}
+
 int main(void)
 {
     make_records();
     check_texels_coding();
+    check_depth_coding();
     char path[] = "/tmp/tbr-records-rt-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) {
@@ -585,9 +668,10 @@ int main(void)
     PUT(TBR_REC_DRAW, tbr_rec_draw_encode(&b, &o_dr));
     PUT(TBR_REC_PRIM, tbr_rec_prim_encode(&b, &o_pr));
     tbr_buf_reset(&b);
-    CHECK(tbr_rec_quads_begin_packed(&b, 3, 2, 0x2) == 0);
+    tbr_rec_quads_header qh;
+    CHECK(tbr_rec_quads_begin(&b, &qh, 3, 2, 0x2) == 0);
     for (int i = 0; i < 5; i++)
-        CHECK(tbr_rec_quads_add_packed(&b, 2, 0x2, &o_q[i]) == 0);
+        CHECK(tbr_rec_quads_add(&b, &qh, &o_q[i]) == 0);
     CHECK(tbr_rec_quads_finish(&b, 5) == 0);
     CHECK(append(w, &b, TBR_REC_QUADS, 0) == 0);
     PUT(TBR_REC_TILE, tbr_rec_tile_encode(&b, &o_ti));
@@ -616,17 +700,16 @@ int main(void)
     tbr_rec_quad bad = o_q[1];
     bad.in_mask = 16;
     tbr_buf_reset(&b);
-    CHECK(tbr_rec_quads_add(&b, 2, &bad) != 0);
+    CHECK(tbr_rec_quads_add(&b, &qh, &bad) != 0);
     /* exact values only for lanes the blend stage wrote; packed buffers must exist */
     bad = o_q[1];
     bad.flags = TBR_REC_QUAD_BLENDED;
     bad.blend_mask = 0x1;
     bad.exact_mask[0] = 0x10;
-    CHECK(tbr_rec_quads_add_packed(&b, 2, 0x2, &bad) != 0);
+    CHECK(tbr_rec_quads_add(&b, &qh, &bad) != 0);
     bad.exact_mask[0] = 0x1;
-    CHECK(tbr_rec_quads_add_packed(&b, 2, 0x2, &bad) == 0);
-    CHECK(tbr_rec_quads_add_packed(&b, 2, 0x4, &bad) != 0);
-    CHECK(tbr_rec_quads_begin_packed(&b, 3, 2, 0x4) != 0);
+    CHECK(tbr_rec_quads_add(&b, &qh, &bad) == 0);
+    CHECK(tbr_rec_quads_begin(&b, &qh, 3, 2, 0x4) != 0); /* packed buffer 2 of 2 */
     tbr_rec_tile badt = o_ti;
     badt.kind = 9;
     CHECK(tbr_rec_tile_encode(&b, &badt) != 0);

@@ -53,7 +53,8 @@ static void emit_quads(uint32_t seq, uint32_t n, int y0, uint32_t pid)
   static tbr_rec_quad q;
   tbr_buf *b = synth_trace_buf();
   tbr_buf_reset(b);
-  tbr_rec_quads_begin(b, seq, 1);
+  tbr_rec_quads_header qh;
+  tbr_rec_quads_begin(b, &qh, seq, 1, 0);
   for (uint32_t k = 0; k < n; k++) {
     memset(&q, 0, sizeof q);
     q.x = (int)(2 * (k % 16)); q.y = y0 + 2 * (int)(k / 16); q.prim = 0; q.prim_kind = 3; q.in_mask = 0xf;
@@ -61,7 +62,7 @@ static void emit_quads(uint32_t seq, uint32_t n, int y0, uint32_t pid)
     q.path = pid;
     q.depth_mask = q.shade_mask = q.blend_mask = 0xf;
     for (int j = 0; j < 4; j++) { q.color[0][j][0] = 0.5f; q.color[0][j][3] = 1.0f; }
-    if (tbr_rec_quads_add(b, 1, &q)) abort();
+    if (tbr_rec_quads_add(b, &qh, &q)) abort();
   }
   tbr_rec_quads_finish(b, n);
   if (tbr_trace_writer_append_buf(synth_trace_writer(), TBR_REC_QUADS, b)) abort();

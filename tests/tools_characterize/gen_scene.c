@@ -253,7 +253,8 @@ static void quad(uint32_t seq, int32_t x, int32_t y, uint32_t primi, uint32_t pa
 {
     if (qcount && qseq != seq)
         quads_flush();
-    if (qcount == 0 && tbr_rec_quads_begin(&b, seq, 1))
+    static tbr_rec_quads_header qh;
+    if (qcount == 0 && tbr_rec_quads_begin(&b, &qh, seq, 1, 0))
         die("quads_begin");
     qseq = seq;
     static tbr_rec_quad q;
@@ -269,7 +270,7 @@ static void quad(uint32_t seq, int32_t x, int32_t y, uint32_t primi, uint32_t pa
     q.blend_mask = quad_in_mask;
     for (int j = 0; j < 4; j++)
         q.color[0][3][j] = 1.0f;
-    if (tbr_rec_quads_add(&b, 1, &q))
+    if (tbr_rec_quads_add(&b, &qh, &q))
         die("quads_add");
     if (tex_mode)
         tex_quad(x, y);

@@ -577,11 +577,15 @@ int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r)
 
 /* ---- QUADS ---------------------------------------------------------------- */
 
-int tbr_rec_quads_begin_packed(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs,
-                               uint32_t packed_mask)
+int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs,
+                        uint32_t packed_mask)
 {
+    memset(h, 0, sizeof(*h));
     if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs))
         return -1;
+    h->draw_seq = draw_seq;
+    h->nr_cbufs = nr_cbufs;
+    h->packed_mask = packed_mask;
     tbr_buf_put_u32(b, draw_seq);
     tbr_buf_put_u32(b, nr_cbufs);
     tbr_buf_put_u32(b, 0); /* count, patched by finish */
@@ -589,9 +593,44 @@ int tbr_rec_quads_begin_packed(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs,
     return done(b, 0);
 }
 
-int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs)
+/* Depth coding (schema 3): the 4 depths of a quad lie (nearly) on the primitive's plane.
+ * z0 is predicted from the previous quad with depths in the record, moved by its
+ * per-pixel steps (dx = z1 - z0, dy = z2 - z0); dx and dy from the previous ones; z3
+ * from z0 + dx + dy. Residuals as zigzag varints: exact for any 32-bit values (float
+ * depth bits too, only less compactly). */
+static void z_predict(const tbr_rec_quads_header *h, int32_t x, int32_t y, int64_t *p0, int64_t *pdx,
+                      int64_t *pdy)
 {
-    return tbr_rec_quads_begin_packed(b, draw_seq, nr_cbufs, 0);
+    if (!h->have_prev_z) {
+        *p0 = *pdx = *pdy = 0;
+        return;
+    }
+    *pdx = h->prev_dx;
+    *pdy = h->prev_dy;
+    const int64_t mx = (int64_t)x - h->prev_x, my = (int64_t)y - h->prev_y;
+    /* |steps| < 2^33 and |moves| <= 2^20: no overflow */
+    if (mx < -(1 << 20) || mx > (1 << 20) || my < -(1 << 20) || my > (1 << 20)) {
+        *p0 = h->prev_z0;
+        return;
+    }
+    *p0 = h->prev_z0 + mx * h->prev_dx + my * h->prev_dy;
+    if (*p0 < 0 || *p0 > (int64_t)UINT32_MAX) /* keep residuals small and in range */
+        *p0 = h->prev_z0;
+}
+
+static int64_t wrap_add(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static void z_remember(tbr_rec_quads_header *h, int32_t x, int32_t y, const uint32_t z[4])
+{
+    h->have_prev_z = 1;
+    h->prev_x = x;
+    h->prev_y = y;
+    h->prev_z0 = z[0];
+    h->prev_dx = (int64_t)z[1] - z[0];
+    h->prev_dy = (int64_t)z[2] - z[0];
 }
 
 /* exact_mask bits allowed by blend_mask: nibble j (4*j..4*j+3) for each lane j */
@@ -604,9 +643,9 @@ static uint32_t lanes_to_bits(uint32_t lanes)
     return m;
 }
 
-int tbr_rec_quads_add_packed(tbr_buf *b, uint32_t nr_cbufs, uint32_t packed_mask,
-                             const tbr_rec_quad *q)
+int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q)
 {
+    const uint32_t nr_cbufs = h->nr_cbufs, packed_mask = h->packed_mask;
     if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs) || (q->flags & ~0x3fu) ||
         q->in_mask > 15 || q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 ||
         q->prim_kind > 3)
@@ -619,9 +658,16 @@ int tbr_rec_quads_add_packed(tbr_buf *b, uint32_t nr_cbufs, uint32_t packed_mask
         put_u(b, q->path);
     tbr_buf_put_u8(b, (uint8_t)(q->in_mask | (q->depth_mask << 4)));
     tbr_buf_put_u8(b, (uint8_t)(q->shade_mask | (q->blend_mask << 4)));
-    if (q->flags & TBR_REC_QUAD_HAS_Z)
-        for (int j = 0; j < 4; j++)
-            tbr_buf_put_u32(b, q->z[j]);
+    if (q->flags & TBR_REC_QUAD_HAS_Z) {
+        int64_t p0, pdx, pdy;
+        z_predict(h, q->x, q->y, &p0, &pdx, &pdy);
+        const int64_t dx = (int64_t)q->z[1] - q->z[0], dy = (int64_t)q->z[2] - q->z[0];
+        tbr_buf_put_svarint(b, (int64_t)q->z[0] - p0);
+        tbr_buf_put_svarint(b, dx - pdx);
+        tbr_buf_put_svarint(b, dy - pdy);
+        tbr_buf_put_svarint(b, (int64_t)q->z[3] - ((int64_t)q->z[0] + dx + dy));
+        z_remember(h, q->x, q->y, q->z);
+    }
     if (q->flags & TBR_REC_QUAD_BLENDED) {
         const uint32_t allowed = lanes_to_bits(q->blend_mask);
         for (uint32_t cb = 0; cb < nr_cbufs; cb++) {
@@ -647,11 +693,6 @@ int tbr_rec_quads_add_packed(tbr_buf *b, uint32_t nr_cbufs, uint32_t packed_mask
     return done(b, 0);
 }
 
-int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q)
-{
-    return tbr_rec_quads_add_packed(b, nr_cbufs, 0, q);
-}
-
 int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
 {
     if (!tbr_buf_ok(b) || b->len < 16 || count > TBR_REC_MAX_QUADS)
@@ -671,6 +712,7 @@ int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_
     h->nr_cbufs = tbr_cursor_u32(c);
     h->count = tbr_cursor_u32(c);
     h->packed_mask = tbr_cursor_u32(c);
+    h->have_prev_z = 0;
     if (!tbr_cursor_ok(c) || h->nr_cbufs > TBR_REC_MAX_CBUFS || h->count > TBR_REC_MAX_QUADS ||
         (h->packed_mask >> h->nr_cbufs)) {
         tbr_cursor_fail(c);
@@ -679,7 +721,7 @@ int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_
     return 0;
 }
 
-int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_quad *q)
+int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
 {
     /* only the color buffers of the record are cleared: the struct is ~1.2 KB and
      * this runs for every quad of a trace */
@@ -704,9 +746,26 @@ int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_qua
     q->depth_mask = m1 >> 4;
     q->shade_mask = m2 & 15u;
     q->blend_mask = m2 >> 4;
-    if (q->flags & TBR_REC_QUAD_HAS_Z)
-        for (int j = 0; j < 4; j++)
-            q->z[j] = tbr_cursor_u32(c);
+    if (q->flags & TBR_REC_QUAD_HAS_Z) {
+        int64_t p0, pdx, pdy;
+        z_predict(h, q->x, q->y, &p0, &pdx, &pdy);
+        /* corrupt residuals may be any int64: add with wrap-around (no overflow), then
+         * every depth must be a 32-bit value */
+        const int64_t z0 = wrap_add(p0, tbr_cursor_svarint(c));
+        const int64_t dx = wrap_add(pdx, tbr_cursor_svarint(c));
+        const int64_t dy = wrap_add(pdy, tbr_cursor_svarint(c));
+        const int64_t r3 = tbr_cursor_svarint(c);
+        const int64_t z[4] = { z0, wrap_add(z0, dx), wrap_add(z0, dy),
+                               wrap_add(wrap_add(wrap_add(z0, dx), dy), r3) };
+        for (int j = 0; j < 4; j++) {
+            if (z[j] < 0 || z[j] > (int64_t)UINT32_MAX) {
+                tbr_cursor_fail(c);
+                return -1;
+            }
+            q->z[j] = (uint32_t)z[j];
+        }
+        z_remember(h, q->x, q->y, q->z);
+    }
     if (q->flags & TBR_REC_QUAD_BLENDED) {
         const uint32_t allowed = lanes_to_bits(q->blend_mask);
         for (uint32_t cb = 0; cb < h->nr_cbufs; cb++) {

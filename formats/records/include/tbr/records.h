@@ -247,6 +247,11 @@ typedef struct tbr_rec_quad {
 typedef struct tbr_rec_quads_header {
     uint32_t draw_seq, nr_cbufs, count;
     uint32_t packed_mask; /* bit i: color buffer i's colors are packed (schema 3) */
+    /* depth predictor state of the encoder/decoder (schema 3): the previous quad with
+     * HAS_Z in this record (docs/trace-records.md QUADS "Depth coding") */
+    int have_prev_z;
+    int32_t prev_x, prev_y;
+    int64_t prev_z0, prev_dx, prev_dy;
 } tbr_rec_quads_header;
 
 /* ---- TILE --------------------------------------------------------------- */
@@ -457,17 +462,15 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
  * Decode: tbr_rec_quads_open() reads the header into h and sets up cursor c;
  * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
  * checks that the payload was consumed exactly. */
-int tbr_rec_quads_begin(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs); /* packed_mask 0 */
-int tbr_rec_quads_begin_packed(tbr_buf *b, uint32_t draw_seq, uint32_t nr_cbufs,
-                               uint32_t packed_mask);
-int tbr_rec_quads_add(tbr_buf *b, uint32_t nr_cbufs, const tbr_rec_quad *q); /* packed_mask 0 */
-int tbr_rec_quads_add_packed(tbr_buf *b, uint32_t nr_cbufs, uint32_t packed_mask,
-                             const tbr_rec_quad *q);
+/* h: the record's header and coding state, set by begin, used by add */
+int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs,
+                        uint32_t packed_mask);
+int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q);
 int tbr_rec_quads_finish(tbr_buf *b, uint32_t count);
 int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h);
 /* Sets every field of q except the color/packed/exact entries of color buffers
  * >= h->nr_cbufs, which are left as they were. */
-int tbr_rec_quads_next(tbr_cursor *c, const tbr_rec_quads_header *h, tbr_rec_quad *q);
+int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q);
 int tbr_rec_quads_close(tbr_cursor *c);
 
 #ifdef __cplusplus
