@@ -87,7 +87,7 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
   g->re_fr_shader = tbr_stats_counter(st, "re.frames_disabled_shader", "frames with RE disabled: SHADER_CREATE of an application shader (sec. III-E)");
   g->re_fr_bufup = tbr_stats_counter(st, "re.frames_buffer_uploads_only", "frames whose uploads all went to buffers (RE stays enabled: PRIM attributes and DRAW constants are signed)");
   g->re_fr_internal = tbr_stats_counter(st, "re.frames_internal_shader_creates", "frames with SHADER_CREATEs of Mesa-internal shaders only (RE stays enabled)");
-  g->re_fr_zsclear = tbr_stats_counter(st, "re.frames_zs_clear_writes", "frames with a depth-only/stencil-only clear written to memory, recorded as an UPLOAD (part of the clear: RE stays enabled)");
+  g->re_fr_zsclear = tbr_stats_counter(st, "re.frames_zs_clear_writes", "frames with a depth-only/stencil-only clear written to memory (UPLOAD flagged CLEAR_WRITE: part of the clear, RE stays enabled)");
   g->re_fr_multi = tbr_stats_counter(st, "re.frames_disabled_multipass", "frames with RE disabled: more than one render pass (sec. III-E)");
   g->re_fr_refresh = tbr_stats_counter(st, "re.frames_disabled_refresh", "frames with RE disabled for the periodic refresh");
   g->re_fr_noref = tbr_stats_counter(st, "re.frames_no_reference", "RE-enabled frames without a valid reference frame in the Signature Buffer");

@@ -113,13 +113,10 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   fd->prims_with_header = 0;
   fd->uploads = fd->shader_creates = fd->buffer_uploads = fd->internal_shader_creates = fd->zs_clear_writes = 0;
   /* softpipe clears only the depth (or only the stencil) of a combined depth/stencil
-   * buffer by writing memory (util_clear_depth_stencil): the recorder sees that write as
-   * an UPLOAD of the whole zsbuf level right after the CLEAR with zs_partial = 1, with
-   * only tile-cache events (and the resource's description) in between. That write is
-   * part of the clear, which the tile signature already holds, not an application
-   * upload: it must not disable RE (sec. III-E). */
-  tbr_rec_surface zsbuf = {0};
-  bool zs_clear_pending = false;
+   * buffer by writing memory (util_clear_depth_stencil): the recorder flags that write's
+   * UPLOAD as TBR_REC_UPLOAD_CLEAR_WRITE. It is part of the clear, which the tile
+   * signature already holds, not an application upload: it must not disable RE
+   * (sec. III-E). */
   uint64_t *rid = NULL; /* RESOURCE: id << 32 | is_buffer */
   uint32_t *uid = NULL; /* UPLOAD: resource id */
   size_t nres = 0, cres = 0, nup = 0, cup = 0;
@@ -129,16 +126,7 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
   size_t n;
   int rc;
   while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
-    if (type != TBR_REC_TILE && type != TBR_REC_RESOURCE && type != TBR_REC_UPLOAD) zs_clear_pending = false;
-    if (type == TBR_REC_RENDER_PASS) {
-      tbr_rec_render_pass rp;
-      if (tbr_rec_render_pass_decode(p, n, &rp)) { snprintf(err, errlen, "signature unit: bad RENDER_PASS record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
-      zsbuf = rp.zsbuf;
-    } else if (type == TBR_REC_CLEAR) {
-      tbr_rec_clear c;
-      if (tbr_rec_clear_decode(p, n, &c)) { snprintf(err, errlen, "signature unit: bad CLEAR record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
-      zs_clear_pending = c.zs_partial && (c.buffers & 3u) && zsbuf.valid;
-    } else if (type == TBR_REC_PRIM) {
+    if (type == TBR_REC_PRIM) {
       if (tbr_rec_prim_decode(p, n, &prim)) { snprintf(err, errlen, "signature unit: bad PRIM record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
       size_t len = su_prim_block(&prim, false, buf, sizeof buf);
       GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
@@ -191,11 +179,7 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
     } else if (type == TBR_REC_UPLOAD) {
       tbr_rec_upload up;
       if (tbr_rec_upload_decode(p, n, &up)) { snprintf(err, errlen, "signature unit: bad UPLOAD record"); free(dbuf); free(pbuf); free(scrc); free(rid); free(uid); return -1; }
-      bool clear_write = zs_clear_pending && up.resource_id == zsbuf.resource_id && up.level == zsbuf.level &&
-                         up.box[0] == 0 && up.box[1] == 0 && (uint32_t)up.box[3] == zsbuf.width &&
-                         (uint32_t)up.box[4] == zsbuf.height;
-      zs_clear_pending = false;
-      if (clear_write) { fd->zs_clear_writes++; continue; }
+      if (up.flags & TBR_REC_UPLOAD_CLEAR_WRITE) { fd->zs_clear_writes++; continue; }
       GROWP(uid, nup, cup);
       uid[nup++] = up.resource_id;
     } else if (type == TBR_REC_SHADER_CREATE) {

@@ -126,6 +126,8 @@ static struct state {
     tbr_buf quads;            /* pending QUADS record */
     uint32_t quads_count, quads_cbufs;
     uint32_t quads_packed;    /* QUADS packed_mask of the current draw */
+    uint32_t zs_clear_write_res; /* resource id + 1 whose next UPLOAD is a partial zs clear's write */
+    uint64_t clear_writes;
     tbr_rec_quads_header quads_hdr; /* coding state of the pending QUADS record */
     int pack_colors;          /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
     tbr_color_shadow cs;      /* packed colors: softpipe's floats the trace may still need */
@@ -237,6 +239,7 @@ static void write_status(void)
             (unsigned long long)c->upload_bytes, (unsigned long long)c->shaders_created);
     fprintf(f, "tile_events=%llu\nflushes=%llu\n", (unsigned long long)c->tiles,
             (unsigned long long)c->flushes);
+    fprintf(f, "clear_writes=%llu\n", (unsigned long long)S.clear_writes);
     fprintf(f, "packed_fragments=%llu\nexact_values=%llu\nshadow_tiles_max=%llu\n",
             (unsigned long long)S.cs.packed_fragments, (unsigned long long)S.cs.exact_values,
             (unsigned long long)S.cs.shadow_tiles_max);
@@ -899,6 +902,9 @@ static void h_clear(const struct tbr_hook_clear *c)
                                  zs->width, zs->height, zs->res.block_bytes, zs->map, zs->stride,
                                  known ? replace : NULL, value);
     }
+    /* softpipe then writes the cleared component into memory (util_clear_depth_stencil
+     * maps the surface): that transfer's UPLOAD belongs to this clear */
+    S.zs_clear_write_res = c->zs_partial && zs->valid ? zs->res.id + 1 : 0;
     S.frame_cnt.clears++;
     S.total.clears++;
     tbr_buf_reset(&S.buf);
@@ -918,8 +924,14 @@ static void h_upload(const struct tbr_hook_upload *u)
     r.level = u->level;
     memcpy(r.box, u->box, sizeof(r.box));
     r.bytes = u->bytes;
-    S.total.uploads++;
-    S.total.upload_bytes += u->bytes;
+    if (S.zs_clear_write_res && S.zs_clear_write_res == u->res.id + 1) {
+        r.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
+        S.clear_writes++;
+    } else {
+        S.total.uploads++;
+        S.total.upload_bytes += u->bytes;
+    }
+    S.zs_clear_write_res = 0;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_UPLOAD, tbr_rec_upload_encode(&S.buf, &r));
 }
@@ -1062,6 +1074,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     S.draw_end.seq = r->seq;
     S.quads_cbufs = r->nr_cbufs;
     S.quads_packed = tbr_cs_begin_draw(&S.cs, r, S.pack_colors);
+    S.zs_clear_write_res = 0;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
     if (vt->num_textures) {

@@ -167,8 +167,10 @@ wayland)
   gears=$(command -v es2gears_wayland || command -v es2gears_wayland.x86_64-linux-gnu || true)
   [ -n "$gears" ] || skip "es2gears_wayland not installed (mesa-utils-bin: scripts/install-deps)"
   # --seconds: es2gears_wayland is paced by the compositor and writes little per frame,
-  # so --frames would wait for apitrace's first 1 MiB chunk.
-  run_cap -o "$out/w.trace" --platform wayland --size 640x480 --seconds 3 --no-validate -- "$gears"
+  # so --frames would wait for apitrace's first 1 MiB chunk. 8 s, not less: on a loaded
+  # 2-core machine (ctest -j2 plus other work) 3 s once ended before the first call was
+  # flushed.
+  run_cap -o "$out/w.trace" --platform wayland --size 640x480 --seconds 8 --no-validate -- "$gears"
   expect_rc 0; expect_err "started headless weston"
   [ "$(frames_of "$out/w.trace")" -ge 1 ] || fail "wayland trace has no frames"
   json_has "$out/w.trace" '"used": "wayland", "server": "weston tbr-capture-[0-9]*"'

@@ -135,6 +135,7 @@ static void make_records(void)
     int32_t box[6] = { 0, 4, -1, 64, 32, 1 };
     memcpy(o_up.box, box, sizeof(box));
     o_up.bytes = 8192;
+    o_up.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
 
     o_shc.id = 9;
     o_shc.stage = TBR_REC_STAGE_FS;
@@ -710,6 +711,9 @@ int main(void)
     bad.exact_mask[0] = 0x1;
     CHECK(tbr_rec_quads_add(&b, &qh, &bad) == 0);
     CHECK(tbr_rec_quads_begin(&b, &qh, 3, 2, 0x4) != 0); /* packed buffer 2 of 2 */
+    tbr_rec_upload badu = o_up;
+    badu.flags = 0x2; /* unknown flag */
+    CHECK(tbr_rec_upload_encode(&b, &badu) != 0);
     tbr_rec_tile badt = o_ti;
     badt.kind = 9;
     CHECK(tbr_rec_tile_encode(&b, &badt) != 0);

@@ -264,6 +264,8 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
                " %" PRId32 "x%" PRId32 "x%" PRId32 ") bytes=%" PRIu64 "\n",
                r.resource_id, r.level, r.box[0], r.box[1], r.box[2], r.box[3], r.box[4], r.box[5],
                r.bytes);
+        if (r.flags & TBR_REC_UPLOAD_CLEAR_WRITE)
+            printf("      (the preceding CLEAR's memory write, not an application upload)\n");
         return 0;
     }
     case TBR_REC_SHADER_CREATE:

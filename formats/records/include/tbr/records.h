@@ -98,10 +98,16 @@ typedef struct tbr_rec_resource {
 } tbr_rec_resource;
 
 /* ---- UPLOAD ------------------------------------------------------------- */
+/* UPLOAD flags (schema 3) */
+#define TBR_REC_UPLOAD_CLEAR_WRITE 0x1u /* softpipe's memory write of the preceding CLEAR
+                                         * (zs_partial: util_clear_depth_stencil), not a
+                                         * CPU upload of the application */
+
 typedef struct tbr_rec_upload {
     uint32_t resource_id, level;
     int32_t box[6];          /* x, y, z, width, height, depth (texels; bytes for buffers) */
     uint64_t bytes;
+    uint32_t flags;          /* TBR_REC_UPLOAD_* (schema 3) */
 } tbr_rec_upload;
 
 /* ---- SHADER_CREATE / SHADER ---------------------------------------------- */
