@@ -93,6 +93,10 @@ typedef struct {
   uint32_t nw, capw;
   tbr_stat *hits;          /* fetches that found their line (served by the pipelined fetch) */
   tbr_stat *misses;        /* fetches that blocked their thread on a missing line */
+  /* lines known present (line + 1, direct-mapped by line) while the cache has installed
+   * nothing since (installs == memo_installs): a hit without the lookup */
+  uint64_t memo[8], memo_installs;
+  const uint64_t *installs;
 } icache_unit;
 
 typedef struct {

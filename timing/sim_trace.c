@@ -244,13 +244,16 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
   sf->ntexels = fe->n_texels;
   sf->first_line = (uint32_t)f->nlines;
   texel_memo memo = {0};
-  for (uint32_t k = 0; k < fe->n_texels; k++) {
-    GROW(f->lines, f->nlines, f->cap_lines);
-    uint64_t a = texel_addr(rr, base, &tx[k], &memo);
-    f->lines[f->nlines++] = (g_tline & (g_tline - 1)) ? a / g_tline * g_tline : a & ~(uint64_t)(g_tline - 1);
-  }
+  while (f->nlines + fe->n_texels > f->cap_lines) GROW(f->lines, f->cap_lines, f->cap_lines);
   uint64_t *fl = f->lines + sf->first_line;
-  size_t nl = f->nlines - sf->first_line, u = 0;
+  const bool pow2 = !(g_tline & (g_tline - 1));
+  size_t nl = 0, u = 0;
+  for (uint32_t k = 0; k < fe->n_texels; k++) {
+    uint64_t a = texel_addr(rr, base, &tx[k], &memo);
+    uint64_t line = pow2 ? a & ~(uint64_t)(g_tline - 1) : a / g_tline * g_tline;
+    if (nl && fl[nl - 1] == line) continue; /* neighbouring texels share lines: the set is the same */
+    fl[nl++] = line;
+  }
   sort_u64(fl, nl);
   for (size_t k = 0; k < nl; k++)
     if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
