@@ -190,18 +190,19 @@ static uint64_t alloc_base(res_base **arr, size_t *n, size_t *cap, uint64_t *nex
 
 /* Texel address (docs/timing-model.md "Texture unit"). `memo` keeps the start of the
  * last (level, layer) seen for this resource (the texels of a fetch share a few). */
-typedef struct { bool valid; uint32_t level, layer; uint64_t start; } texel_memo;
+typedef struct { bool valid; uint32_t level, layer; uint64_t start, w, b; } texel_memo;
 static uint64_t texel_addr(const tbr_rec_resource *r, uint64_t base, const tbr_rec_texel *t, texel_memo *memo)
 {
-  uint64_t b = res_bpp(r), w = lvl_dim(r->width, t->level);
   uint64_t x = (uint32_t)t->x, y = (uint32_t)t->y;
   if (!memo->valid || memo->level != t->level || memo->layer != t->layer) {
     memo->valid = true;
     memo->level = t->level;
     memo->layer = t->layer;
     memo->start = level_offset(r, t->level) + (uint64_t)t->layer * layer_bytes(r, t->level);
+    memo->w = lvl_dim(r->width, t->level); /* both depend on the level only */
+    memo->b = res_bpp(r);
   }
-  uint64_t a = base + memo->start;
+  uint64_t a = base + memo->start, w = memo->w, b = memo->b;
   if (g_tiled) return a + ((y / 4) * ((w + 3) / 4) + x / 4) * 16 * b + ((y % 4) * 4 + x % 4) * b;
   return a + (y * w + x) * b;
 }
