@@ -201,6 +201,9 @@ typedef struct {
   uint64_t tile_start_cycle;
   uint32_t tiles_done;
   uint32_t ez_tile;        /* tile whose quads Early-Z is passing (per-tile fragment counts) */
+  uint32_t ez_fp_quad, ez_fp; /* quad_fp of quad ez_fp_quad - 1 (a quad waiting for its
+                               * Fragment Processor queue asks every cycle; not for
+                               * round_robin, whose answer changes with fp_rr) */
   int zport, cport;
   tbr_stat *r_busy, *r_stall, *r_idle, *z_busy, *z_stall, *z_idle, *b_busy, *b_stall, *b_idle;
   tbr_stat *qocc_tile, *qocc_post, *qocc_color;
