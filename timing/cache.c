@@ -36,6 +36,7 @@ struct tbr_cache {
   uint64_t *mshr_key; /* per MSHR: line + 1 if used, else 0 */
   uint32_t mshrs_used;
   uint64_t stamp;
+  uint64_t installs; /* lines installed (tbr_cache_installs) */
   tbr_memq req_in, resp_out, miss_out, fill_in;
   struct {
     tbr_stat *accesses, *reads, *writes, *hits, *misses, *read_hits, *read_misses, *write_hits, *write_misses,
@@ -151,6 +152,7 @@ tbr_memq *tbr_cache_miss_out(tbr_cache *c) { return &c->miss_out; }
 tbr_memq *tbr_cache_fill_in(tbr_cache *c) { return &c->fill_in; }
 uint32_t tbr_cache_mshrs_used(const tbr_cache *c) { return c->mshrs_used; }
 uint32_t tbr_cache_sets(const tbr_cache *c) { return c->sets; }
+const uint64_t *tbr_cache_installs(const tbr_cache *c) { return &c->installs; }
 
 bool tbr_cache_idle(const tbr_cache *c) {
   return c->mshrs_used == 0 && tbr_memq_empty(&c->req_in) && tbr_memq_empty(&c->resp_out) &&
@@ -204,6 +206,7 @@ static line_t *install(tbr_cache *c, uint64_t line, uint64_t now) {
   v->valid = true;
   v->dirty = false;
   v->tag = line;
+  c->installs++;
   c->key[v - c->lines] = line + 1;
   v->lru = ++c->stamp;
   return v;

@@ -81,6 +81,9 @@ void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n);
 
 /* Inspection (tests, debugging). */
 bool tbr_cache_contains(const tbr_cache *c, uint64_t addr, bool *dirty);
+/* Count of lines installed so far: the set of present lines changes only when it does,
+ * so a tbr_cache_contains answer stays valid while this is unchanged. */
+const uint64_t *tbr_cache_installs(const tbr_cache *c);
 uint32_t tbr_cache_mshrs_used(const tbr_cache *c);
 uint32_t tbr_cache_sets(const tbr_cache *c);
 /* No queued work and no outstanding miss. */

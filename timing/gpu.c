@@ -519,7 +519,10 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
   for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
   tiles_pass_begin(g, nt);
   tf_begin_pass(g);
-  for (uint32_t i = 0; i < g->nru; i++) g->ru[i].tile_start_cycle = g->now;
+  for (uint32_t i = 0; i < g->nru; i++) {
+    g->ru[i].tile_start_cycle = g->now;
+    g->ru[i].ez_fp_quad = 0; /* quad indices are the frame's */
+  }
   uint64_t rstart = g->now;
   const uint64_t raster_limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;
   for (;;) {

@@ -93,6 +93,10 @@ typedef struct {
   uint32_t nw, capw;
   tbr_stat *hits;          /* fetches that found their line (served by the pipelined fetch) */
   tbr_stat *misses;        /* fetches that blocked their thread on a missing line */
+  /* lines known present (line + 1, direct-mapped by line) while the cache has installed
+   * nothing since (installs == memo_installs): a hit without the lookup */
+  uint64_t memo[8], memo_installs;
+  const uint64_t *installs;
 } icache_unit;
 
 typedef struct {
@@ -197,6 +201,9 @@ typedef struct {
   uint64_t tile_start_cycle;
   uint32_t tiles_done;
   uint32_t ez_tile;        /* tile whose quads Early-Z is passing (per-tile fragment counts) */
+  uint32_t ez_fp_quad, ez_fp; /* quad_fp of quad ez_fp_quad - 1 (a quad waiting for its
+                               * Fragment Processor queue asks every cycle; not for
+                               * round_robin, whose answer changes with fp_rr) */
   int zport, cport;
   tbr_stat *r_busy, *r_stall, *r_idle, *z_busy, *z_stall, *z_idle, *b_busy, *b_stall, *b_idle;
   tbr_stat *qocc_tile, *qocc_post, *qocc_color;

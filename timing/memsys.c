@@ -22,6 +22,9 @@ struct memsys {
   int nports, rr;
   int base[MEMSYS_MAX_PORTS], nbase;  /* ports in the main round robin */
   int aux[MEMSYS_MAX_PORTS], naux, rr_aux;
+  /* out queues of base[] and aux[] in the same order: the arbiter's per-cycle emptiness
+   * checks read these dense arrays instead of each port struct (refresh_outq) */
+  tbr_memq *base_out[MEMSYS_MAX_PORTS], *aux_out[MEMSYS_MAX_PORTS];
   int late;  /* index + 1 of the late port (0: none), served after the aux rotation */
   uint32_t line;
   bool have_pending;
@@ -72,6 +75,12 @@ void memsys_free(memsys *m)
   free(m);
 }
 
+static void refresh_outq(memsys *m)
+{
+  for (int k = 0; k < m->nbase; k++) m->base_out[k] = m->ports[m->base[k]].out;
+  for (int k = 0; k < m->naux; k++) m->aux_out[k] = m->ports[m->aux[k]].out;
+}
+
 static int add(memsys *m, const char *name, tbr_stats *st)
 {
   (void)st;
@@ -88,6 +97,7 @@ int memsys_add_cache_port(memsys *m, const char *name, tbr_cache *c)
   int i = add(m, name, NULL);
   m->ports[i].out = tbr_cache_miss_out(c);
   m->ports[i].in = tbr_cache_fill_in(c);
+  refresh_outq(m);
   return i;
 }
 
@@ -100,6 +110,7 @@ int memsys_add_port(memsys *m, const char *name, uint32_t qcap)
   tbr_memq_init(&p->own_in, qcap);
   p->out = &p->own_out;
   p->in = &p->own_in;
+  refresh_outq(m);
   return i;
 }
 
@@ -123,6 +134,7 @@ int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c)
   m->nbase--; /* take it out of the main rotation */
   m->ports[i].aux = true;
   m->aux[m->naux++] = i;
+  refresh_outq(m);
   return i;
 }
 
@@ -132,6 +144,7 @@ int memsys_add_late_port(memsys *m, const char *name, uint32_t qcap)
   int i = memsys_add_port(m, name, qcap);
   m->nbase--; /* in no rotation */
   m->late = i + 1;
+  refresh_outq(m);
   return i;
 }
 
@@ -234,10 +247,10 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
    * then the auxiliary ports (texture and instruction caches) in their own rotation. */
   tbr_memq *req = tbr_cache_req_in(m->l2);
   for (int k = 0, j = m->rr; k < m->nbase; k++, j = j + 1 == m->nbase ? 0 : j + 1) {
+    const tbr_mem_msg *q = tbr_memq_peek(m->base_out[j], now);
+    if (!q) continue;
     int pi = m->base[j];
     port *p = &m->ports[pi];
-    const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
-    if (!q) continue;
     tbr_mem_msg c = *q;
     c.src = (uint32_t)pi;
     c.ready = now + 1;
@@ -250,10 +263,10 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
   m->rr = !m->nbase ? 0 : n == 1 ? (m->rr + 1 == m->nbase ? 0 : m->rr + 1) : (int)((m->rr + n) % (uint64_t)m->nbase);
   if (m->naux) {
     for (int k = 0, j = m->rr_aux; k < m->naux; k++, j = j + 1 == m->naux ? 0 : j + 1) {
+      const tbr_mem_msg *q = tbr_memq_peek(m->aux_out[j], now);
+      if (!q) continue;
       int pi = m->aux[j];
       port *p = &m->ports[pi];
-      const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
-      if (!q) continue;
       tbr_mem_msg c = *q;
       c.src = (uint32_t)pi;
       c.ready = now + 1;

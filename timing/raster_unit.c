@@ -349,7 +349,13 @@ static void early_z_tick(gpu *g, raster_unit *r)
     const sim_quad *q = &f->quads[TOK_VAL(tok)];
     bool early = f->draws[q->draw].rec.early_z != 0;
     bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
-    uint32_t fp = quad_fp(r, q);
+    uint32_t fp;
+    if (r->ez_fp_quad == TOK_VAL(tok) + 1 && r->qmap != RU_QMAP_ROUND_ROBIN) fp = r->ez_fp;
+    else {
+      fp = quad_fp(r, q);
+      r->ez_fp_quad = TOK_VAL(tok) + 1;
+      r->ez_fp = fp;
+    }
     /* A surviving quad waits here, untested, until its Fragment Processor queue has room:
      * the test (and its depth-buffer energy) happens once, when the quad can move on. */
     if (survives && simq_full(&r->fp_in[fp])) { blocked = true; break; }

@@ -16,7 +16,9 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
   c->free_slots = calloc(c->threads, sizeof *c->free_slots);
   c->pos_ready = calloc(c->threads, sizeof *c->pos_ready);
   c->pos_of = calloc(c->threads, sizeof *c->pos_of);
-  if (!c->t || !c->order || !c->free_slots || !c->pos_ready || !c->pos_of) abort();
+  c->pos_live = calloc((c->threads + 63) / 64, sizeof *c->pos_live);
+  if (!c->t || !c->order || !c->free_slots || !c->pos_ready || !c->pos_of || !c->pos_live) abort();
+  for (uint32_t i = 0; i < c->threads; i++) c->pos_ready[i] = UINT64_MAX;
   c->head = c->count = 0;
   c->nwork = c->ntexwait = 0;
   c->nfree = c->threads;
@@ -43,11 +45,20 @@ void sc_set_latencies(shader_core *c, const uint32_t lat[SC_NCLASS])
 
 void sc_free(shader_core *c)
 {
-  free(c->t); free(c->order); free(c->free_slots); free(c->pos_ready); free(c->pos_of);
-  c->t = NULL; c->order = NULL; c->free_slots = NULL; c->pos_ready = NULL; c->pos_of = NULL;
+  free(c->t); free(c->order); free(c->free_slots); free(c->pos_ready); free(c->pos_of); free(c->pos_live);
+  c->t = NULL; c->order = NULL; c->free_slots = NULL; c->pos_ready = NULL; c->pos_of = NULL; c->pos_live = NULL;
 }
 
 bool sc_can_accept(const shader_core *c) { return c->nfree > 0; }
+
+/* pos_ready[pos] = ready, keeping pos_live (the positions whose thread has work). */
+static inline void set_pos_ready(shader_core *c, uint32_t pos, uint64_t ready)
+{
+  c->pos_ready[pos] = ready;
+  uint64_t bit = 1ull << (pos & 63);
+  if (ready != UINT64_MAX) c->pos_live[pos >> 6] |= bit;
+  else c->pos_live[pos >> 6] &= ~bit;
+}
 
 static sc_thread *new_thread(shader_core *c, uint32_t token, uint64_t now)
 {
@@ -63,7 +74,7 @@ static sc_thread *new_thread(shader_core *c, uint32_t token, uint64_t now)
   uint32_t pos = (c->head + c->count) % c->threads;
   c->order[pos] = s;
   c->pos_of[s] = pos;
-  c->pos_ready[pos] = now + 1;
+  set_pos_ready(c, pos, now + 1);
   c->count++;
   c->nwork++;
   return t;
@@ -94,7 +105,7 @@ void sc_wake(shader_core *c, uint32_t slot, uint64_t ready)
     if (!t->remaining) c->nwork--; /* its last instruction was the texture access */
   }
   t->ready = ready;
-  c->pos_ready[c->pos_of[slot]] = t->remaining ? ready : UINT64_MAX;
+  set_pos_ready(c, c->pos_of[slot], t->remaining ? ready : UINT64_MAX);
   if (ready < c->next_ready) c->next_ready = ready;
 }
 
@@ -113,6 +124,21 @@ uint64_t sc_done_time(const shader_core *c)
 
 void sc_tick(shader_core *c, uint64_t now) { sc_tick_n(c, now, 1); }
 
+/* The first live position in [from, hi), else hi. */
+static inline uint32_t next_live(const shader_core *c, uint32_t from, uint32_t hi)
+{
+  while (from < hi) {
+    uint32_t w = from >> 6;
+    uint64_t m = c->pos_live[w] & (~0ull << (from & 63));
+    if (m) {
+      uint32_t p = (w << 6) + (uint32_t)__builtin_ctzll(m);
+      return p < hi ? p : hi;
+    }
+    from = (w + 1) << 6;
+  }
+  return hi;
+}
+
 void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
 {
   if (!c->count) { tbr_stat_add(c->idle, n); return; }
@@ -126,69 +152,64 @@ void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
   }
   uint32_t issued = 0;
   bool full = false; /* stopped at the issue width with older-first threads left unscanned */
-  uint32_t idx = c->head;
-  for (uint32_t k = 0; k < c->count;) { /* oldest first */
-    /* tight scan (no wrap test inside) to the next thread ready by now (pos_ready: the
-     * thread's ready cycle, UINT64_MAX without work) */
-    uint32_t lim = c->threads - idx < c->count - k ? c->threads - idx : c->count - k, j = 0;
-    const uint64_t *pr = c->pos_ready + idx;
-    while (j + 4 <= lim && pr[j] > now && pr[j + 1] > now && pr[j + 2] > now && pr[j + 3] > now) j += 4;
-    while (j < lim && pr[j] > now) j++;
-    k += j;
-    idx += j;
-    if (idx == c->threads) idx = 0;
-    if (j == lim) continue; /* segment done (end of the ring or of the threads) */
-    uint32_t pos = idx;
-    if (++idx == c->threads) idx = 0;
-    k++;
-    uint32_t slot = c->order[pos];
-    sc_thread *t = &c->t[slot];
-    if (!t->cls) {
-      t->remaining--;
-      t->ready = now + c->lat;
-      tbr_stat_inc(c->cls_instr[0]);
-    } else {
-      uint32_t p = t->pos;
-      uint64_t fr = c->ifetch ? c->ifetch(c->ifetch_ctx, c, slot, t->code + (uint64_t)t->pc[p] * 16u, now) : 0;
-      if (fr) { /* instruction-cache miss: woken by the fill (or retry) */
-        t->ready = fr;
-        c->pos_ready[pos] = fr;
-        continue;
+  /* Oldest first: the ring positions [head, head + count) in two segments (to the end of
+   * the ring, then from 0), visiting only the live ones (pos_live: threads with work; a
+   * thread blocked on a texture or finished has pos_ready UINT64_MAX and would be
+   * skipped by the ready test anyway). */
+  uint32_t end = c->head + c->count;
+  for (int seg = 0; seg < 2 && !full; seg++) {
+    uint32_t lo = seg ? 0 : c->head;
+    uint32_t hi = seg ? (end > c->threads ? end - c->threads : 0) : (end < c->threads ? end : c->threads);
+    uint32_t off0 = seg ? c->threads - c->head : 0; /* position - lo + off0 = age rank */
+    for (uint32_t pos = next_live(c, lo, hi); pos < hi; pos = next_live(c, pos + 1, hi)) {
+      if (c->pos_ready[pos] > now) continue;
+      uint32_t slot = c->order[pos];
+      sc_thread *t = &c->t[slot];
+      if (!t->cls) {
+        t->remaining--;
+        t->ready = now + c->lat;
+        tbr_stat_inc(c->cls_instr[0]);
+      } else {
+        uint32_t p = t->pos;
+        uint64_t fr = c->ifetch ? c->ifetch(c->ifetch_ctx, c, slot, t->code + (uint64_t)t->pc[p] * 16u, now) : 0;
+        if (fr) { /* instruction-cache miss: woken by the fill (or retry) */
+          t->ready = fr;
+          set_pos_ready(c, pos, fr);
+          continue;
+        }
+        uint8_t k2 = t->cls[p] < SC_NCLASS ? t->cls[p] : 0;
+        t->pos++;
+        t->remaining--;
+        tbr_stat_inc(c->cls_instr[k2]);
+        t->ready = now + c->lat_cls[k2];
+        if (k2 == 2 && c->tex) {
+          uint64_t r = c->tex(c->tex_ctx, c, slot, t->token, t->ntex, t->pc[p], now);
+          t->ntex++;
+          if (r == SC_BLOCKED) { t->blocked_tex = true; c->ntexwait++; }
+          t->ready = r;
+        }
       }
-      uint8_t k2 = t->cls[p] < SC_NCLASS ? t->cls[p] : 0;
-      t->pos++;
-      t->remaining--;
-      tbr_stat_inc(c->cls_instr[k2]);
-      t->ready = now + c->lat_cls[k2];
-      if (k2 == 2 && c->tex) {
-        uint64_t r = c->tex(c->tex_ctx, c, slot, t->token, t->ntex, t->pc[p], now);
-        t->ntex++;
-        if (r == SC_BLOCKED) { t->blocked_tex = true; c->ntexwait++; }
-        t->ready = r;
+      issued++;
+      if (!t->remaining && !t->blocked_tex) c->nwork--;
+      set_pos_ready(c, pos, t->remaining ? t->ready : UINT64_MAX);
+      if (issued == c->issue_width && pos - lo + off0 + 1 < c->count) {
+        /* Nothing more can issue this cycle: now + 1 is a valid lower bound of the next
+         * ready cycle (this thread and the threads before it are not ready before then). */
+        full = true;
+        break;
       }
-    }
-    issued++;
-    if (!t->remaining && !t->blocked_tex) c->nwork--;
-    c->pos_ready[pos] = t->remaining ? t->ready : UINT64_MAX;
-    if (issued == c->issue_width && k < c->count) {
-      /* Nothing more can issue this cycle: now + 1 is a valid lower bound of the next
-       * ready cycle (this thread and the threads before it are not ready before then). */
-      full = true;
-      break;
     }
   }
   /* Else every resident thread was looked at: the next ready cycle is the minimum of
-   * their (updated) pos_ready (a blocked or finished thread's is UINT64_MAX). */
+   * their (updated) pos_ready (a blocked or finished thread's is UINT64_MAX, not live). */
   uint64_t next = UINT64_MAX;
   if (full) next = now + 1;
   else
-    for (uint32_t left = c->count, i = c->head; left;) {
-      uint32_t lim = c->threads - i < left ? c->threads - i : left;
-      const uint64_t *pr = c->pos_ready + i;
-      for (uint32_t j = 0; j < lim; j++) next = pr[j] < next ? pr[j] : next;
-      left -= lim;
-      i = 0;
-    }
+    for (uint32_t w = 0, nw = (c->threads + 63) / 64; w < nw; w++)
+      for (uint64_t m = c->pos_live[w]; m; m &= m - 1) {
+        uint64_t r = c->pos_ready[w * 64 + (uint32_t)__builtin_ctzll(m)];
+        next = r < next ? r : next;
+      }
   c->next_ready = next;
   tbr_stat_add(c->instr, issued);
   if (issued) tbr_stat_inc(c->busy);
@@ -210,6 +231,7 @@ bool sc_peek_done(const shader_core *c, uint64_t now, uint32_t *token)
 void sc_pop_done(shader_core *c)
 {
   c->free_slots[c->nfree++] = c->order[c->head];
+  set_pos_ready(c, c->head, UINT64_MAX); /* already: a finished thread has no work */
   c->head = (c->head + 1) % c->threads;
   c->count--;
   tbr_stat_inc(c->items);

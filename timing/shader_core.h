@@ -53,6 +53,8 @@ struct shader_core {
                         * instructions left, else UINT64_MAX (kept with sc_thread.ready; the
                         * issue scan reads only this array, in dispatch order) */
   uint32_t *pos_of;     /* slot -> its position in `order` */
+  uint64_t *pos_live;   /* bit per position: pos_ready != UINT64_MAX (the issue scan and the
+                         * next-ready minimum visit only these; set_pos_ready keeps it) */
   uint32_t nwork, ntexwait; /* threads with instructions left; of them blocked on a texture */
   uint64_t next_ready; /* no resident thread with work is ready before this cycle (a lower bound) */
   sc_tex_fn tex; void *tex_ctx;

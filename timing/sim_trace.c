@@ -190,18 +190,19 @@ static uint64_t alloc_base(res_base **arr, size_t *n, size_t *cap, uint64_t *nex
 
 /* Texel address (docs/timing-model.md "Texture unit"). `memo` keeps the start of the
  * last (level, layer) seen for this resource (the texels of a fetch share a few). */
-typedef struct { bool valid; uint32_t level, layer; uint64_t start; } texel_memo;
+typedef struct { bool valid; uint32_t level, layer; uint64_t start, w, b; } texel_memo;
 static uint64_t texel_addr(const tbr_rec_resource *r, uint64_t base, const tbr_rec_texel *t, texel_memo *memo)
 {
-  uint64_t b = res_bpp(r), w = lvl_dim(r->width, t->level);
   uint64_t x = (uint32_t)t->x, y = (uint32_t)t->y;
   if (!memo->valid || memo->level != t->level || memo->layer != t->layer) {
     memo->valid = true;
     memo->level = t->level;
     memo->layer = t->layer;
     memo->start = level_offset(r, t->level) + (uint64_t)t->layer * layer_bytes(r, t->level);
+    memo->w = lvl_dim(r->width, t->level); /* both depend on the level only */
+    memo->b = res_bpp(r);
   }
-  uint64_t a = base + memo->start;
+  uint64_t a = base + memo->start, w = memo->w, b = memo->b;
   if (g_tiled) return a + ((y / 4) * ((w + 3) / 4) + x / 4) * 16 * b + ((y % 4) * 4 + x % 4) * b;
   return a + (y * w + x) * b;
 }
@@ -244,13 +245,16 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
   sf->ntexels = fe->n_texels;
   sf->first_line = (uint32_t)f->nlines;
   texel_memo memo = {0};
-  for (uint32_t k = 0; k < fe->n_texels; k++) {
-    GROW(f->lines, f->nlines, f->cap_lines);
-    uint64_t a = texel_addr(rr, base, &tx[k], &memo);
-    f->lines[f->nlines++] = (g_tline & (g_tline - 1)) ? a / g_tline * g_tline : a & ~(uint64_t)(g_tline - 1);
-  }
+  while (f->nlines + fe->n_texels > f->cap_lines) GROW(f->lines, f->cap_lines, f->cap_lines);
   uint64_t *fl = f->lines + sf->first_line;
-  size_t nl = f->nlines - sf->first_line, u = 0;
+  const bool pow2 = !(g_tline & (g_tline - 1));
+  size_t nl = 0, u = 0;
+  for (uint32_t k = 0; k < fe->n_texels; k++) {
+    uint64_t a = texel_addr(rr, base, &tx[k], &memo);
+    uint64_t line = pow2 ? a & ~(uint64_t)(g_tline - 1) : a / g_tline * g_tline;
+    if (nl && fl[nl - 1] == line) continue; /* neighbouring texels share lines: the set is the same */
+    fl[nl++] = line;
+  }
   sort_u64(fl, nl);
   for (size_t k = 0; k < nl; k++)
     if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];

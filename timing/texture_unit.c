@@ -142,8 +142,16 @@ static uint64_t ic_fetch(void *ctx, shader_core *c, uint32_t slot, uint64_t addr
   icache_unit *u = ctx;
   (void)now;
   uint64_t line = addr / 64 * 64;
+  uint64_t *memo = &u->memo[(line / 64) & 7];
+  if (*u->installs != u->memo_installs) { /* a line was installed (maybe evicting one) */
+    memset(u->memo, 0, sizeof u->memo);
+    u->memo_installs = *u->installs;
+  } else if (*memo == line + 1) {
+    tbr_stat_inc(u->hits);
+    return 0;
+  }
   bool dirty;
-  if (tbr_cache_contains(u->ic, line, &dirty)) { tbr_stat_inc(u->hits); return 0; }
+  if (tbr_cache_contains(u->ic, line, &dirty)) { *memo = line + 1; tbr_stat_inc(u->hits); return 0; }
   /* miss: request the line (merged by the cache's MSHRs) and block the thread */
   bool pending = false;
   for (uint32_t i = 0; i < u->nw; i++) {
@@ -174,6 +182,7 @@ void icache_init(gpu *g, icache_unit *u, uint32_t idx)
   char err[256];
   u->ic = tbr_cache_new(&p, g->st, err, sizeof err);
   if (!u->ic) { fprintf(stderr, "tbr-sim: instruction cache: %s\n", err); abort(); }
+  u->installs = tbr_cache_installs(u->ic);
   memsys_add_aux_cache_port(g->mem, u->name, u->ic);
   u->hits = tbr_stats_counterf(g->st, "instruction fetches whose line was present (pipelined, no delay)",
                                "%s.fetch_hits", u->name);

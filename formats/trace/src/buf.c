@@ -172,67 +172,7 @@ void tbr_cursor_fail(tbr_cursor *c)
     c->error = 1;
 }
 
-const uint8_t *tbr_cursor_bytes(tbr_cursor *c, size_t n)
-{
-    static const uint8_t empty[1];
-    if (c->error || n > c->len - c->pos) {
-        c->error = 1;
-        return NULL;
-    }
-    /* A zero-length read of an empty (data == NULL) cursor still succeeds. */
-    const uint8_t *p = c->data ? c->data + c->pos : empty;
-    c->pos += n;
-    return p;
-}
-
-static uint64_t get_le(tbr_cursor *c, size_t n)
-{
-    const uint8_t *p = tbr_cursor_bytes(c, n);
-    uint64_t v = 0;
-    if (!p)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-uint8_t tbr_cursor_u8(tbr_cursor *c)
-{
-    return (uint8_t)get_le(c, 1);
-}
-
-uint16_t tbr_cursor_u16(tbr_cursor *c)
-{
-    return (uint16_t)get_le(c, 2);
-}
-
-uint32_t tbr_cursor_u32(tbr_cursor *c)
-{
-    return (uint32_t)get_le(c, 4);
-}
-
-uint64_t tbr_cursor_u64(tbr_cursor *c)
-{
-    return get_le(c, 8);
-}
-
-float tbr_cursor_f32(tbr_cursor *c)
-{
-    uint32_t u = tbr_cursor_u32(c);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-double tbr_cursor_f64(tbr_cursor *c)
-{
-    uint64_t u = tbr_cursor_u64(c);
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-
-uint64_t tbr_cursor_uvarint(tbr_cursor *c)
+uint64_t tbr_cursor_uvarint_multi(tbr_cursor *c)
 {
     uint64_t v = 0;
     if (c->error)
@@ -256,31 +196,6 @@ uint64_t tbr_cursor_uvarint(tbr_cursor *c)
     }
     c->pos = pos;
     return v;
-}
-
-uint32_t tbr_cursor_uvarint32(tbr_cursor *c)
-{
-    uint64_t v = tbr_cursor_uvarint(c);
-    if (v > UINT32_MAX) {
-        c->error = 1;
-        return 0;
-    }
-    return (uint32_t)v;
-}
-
-int64_t tbr_cursor_svarint(tbr_cursor *c)
-{
-    return tbr_zigzag_decode(tbr_cursor_uvarint(c));
-}
-
-int32_t tbr_cursor_svarint32(tbr_cursor *c)
-{
-    int64_t v = tbr_cursor_svarint(c);
-    if (v < INT32_MIN || v > INT32_MAX) {
-        c->error = 1;
-        return 0;
-    }
-    return (int32_t)v;
 }
 
 const uint8_t *tbr_cursor_lbytes(tbr_cursor *c, size_t *len)

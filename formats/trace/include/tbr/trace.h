@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,19 +111,75 @@ int tbr_cursor_at_end(const tbr_cursor *c);      /* ok and every byte consumed *
 size_t tbr_cursor_remaining(const tbr_cursor *c);
 void tbr_cursor_fail(tbr_cursor *c);             /* let schema code flag bad values */
 
-uint8_t tbr_cursor_u8(tbr_cursor *c);
-uint16_t tbr_cursor_u16(tbr_cursor *c);
-uint32_t tbr_cursor_u32(tbr_cursor *c);
-uint64_t tbr_cursor_u64(tbr_cursor *c);
-float tbr_cursor_f32(tbr_cursor *c);
-double tbr_cursor_f64(tbr_cursor *c);
-uint64_t tbr_cursor_uvarint(tbr_cursor *c);
-uint32_t tbr_cursor_uvarint32(tbr_cursor *c);    /* error if value > UINT32_MAX */
-int64_t tbr_cursor_svarint(tbr_cursor *c);
-int32_t tbr_cursor_svarint32(tbr_cursor *c);     /* error if out of int32 range */
 /* n raw bytes: pointer into the payload, NULL on overrun (n == 0 gives a
- * non-NULL pointer when the cursor is ok). */
-const uint8_t *tbr_cursor_bytes(tbr_cursor *c, size_t n);
+ * non-NULL pointer when the cursor is ok). The fixed-size and varint reads are inline:
+ * record decoding calls them per value (the simulator's trace front end). */
+static inline const uint8_t *tbr_cursor_bytes(tbr_cursor *c, size_t n)
+{
+    static const uint8_t empty[1];
+    if (c->error || n > c->len - c->pos) {
+        c->error = 1;
+        return NULL;
+    }
+    /* A zero-length read of an empty (data == NULL) cursor still succeeds. */
+    const uint8_t *p = c->data ? c->data + c->pos : empty;
+    c->pos += n;
+    return p;
+}
+static inline uint64_t tbr_cursor_le_(tbr_cursor *c, size_t n)
+{
+    const uint8_t *p = tbr_cursor_bytes(c, n);
+    uint64_t v = 0;
+    if (!p)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+static inline uint8_t tbr_cursor_u8(tbr_cursor *c) { return (uint8_t)tbr_cursor_le_(c, 1); }
+static inline uint16_t tbr_cursor_u16(tbr_cursor *c) { return (uint16_t)tbr_cursor_le_(c, 2); }
+static inline uint32_t tbr_cursor_u32(tbr_cursor *c) { return (uint32_t)tbr_cursor_le_(c, 4); }
+static inline uint64_t tbr_cursor_u64(tbr_cursor *c) { return tbr_cursor_le_(c, 8); }
+static inline float tbr_cursor_f32(tbr_cursor *c)
+{
+    uint32_t u = tbr_cursor_u32(c);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline double tbr_cursor_f64(tbr_cursor *c)
+{
+    uint64_t u = tbr_cursor_u64(c);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+uint64_t tbr_cursor_uvarint_multi(tbr_cursor *c); /* any length (out of line) */
+static inline uint64_t tbr_cursor_uvarint(tbr_cursor *c)
+{
+    if (!c->error && c->pos < c->len && c->data[c->pos] < 0x80)
+        return c->data[c->pos++]; /* one byte: the common case */
+    return tbr_cursor_uvarint_multi(c);
+}
+static inline uint32_t tbr_cursor_uvarint32(tbr_cursor *c) /* error if value > UINT32_MAX */
+{
+    uint64_t v = tbr_cursor_uvarint(c);
+    if (v > UINT32_MAX) {
+        c->error = 1;
+        return 0;
+    }
+    return (uint32_t)v;
+}
+static inline int64_t tbr_cursor_svarint(tbr_cursor *c) { return tbr_zigzag_decode(tbr_cursor_uvarint(c)); }
+static inline int32_t tbr_cursor_svarint32(tbr_cursor *c) /* error if out of int32 range */
+{
+    int64_t v = tbr_cursor_svarint(c);
+    if (v < INT32_MIN || v > INT32_MAX) {
+        c->error = 1;
+        return 0;
+    }
+    return (int32_t)v;
+}
 /* uvarint length + bytes (as written by put_lbytes/put_str); NOT NUL-terminated. */
 const uint8_t *tbr_cursor_lbytes(tbr_cursor *c, size_t *len);
 
