@@ -807,8 +807,12 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
     tbr_cs_set_nr_cbufs(&S.cs, fb->nr_cbufs);
     for (uint32_t i = 0; i < fb->nr_cbufs && i < TBR_REC_MAX_CBUFS; i++) {
         const struct tbr_hook_surface *cb = &fb->cbufs[i];
+        /* packed in the view's format only where it is the resource's too: tbr-sim
+         * converts with the resource's (RESOURCE record) */
+        const int same = cb->format_name && cb->res.format_name &&
+                         strcmp(cb->format_name, cb->res.format_name) == 0;
         tbr_cs_set_cbuf(&S.cs, i, cb->valid != 0, cb->res.id, cb->level, cb->first_layer,
-                        cb->last_layer, cb->format_name);
+                        cb->last_layer, same ? cb->format_name : NULL);
     }
     tbr_rec_render_pass rp;
     memset(&rp, 0, sizeof(rp));
