@@ -126,6 +126,11 @@ static struct state {
     tbr_buf quads;            /* pending QUADS record */
     uint32_t quads_count, quads_cbufs;
     uint32_t quads_packed;    /* QUADS packed_mask of the current draw */
+    /* fragment shaders with TGSI_PROPERTY_FS_COLOR0_WRITES_ALL_CBUFS (gl_FragColor):
+     * softpipe's blend stage gives output color 0 to every color buffer */
+    struct fs_write_all { uint32_t id; int on; } *fs_wa;
+    uint32_t nfs_wa, cap_fs_wa;
+    int draw_write_all;       /* the current draw's fragment shader has it */
     uint32_t zs_clear_write_res; /* resource id + 1 whose next UPLOAD is a partial zs clear's write */
     uint64_t clear_writes;
     tbr_rec_quads_header quads_hdr; /* coding state of the pending QUADS record */
@@ -940,6 +945,34 @@ static void h_upload(const struct tbr_hook_upload *u)
     emit(TBR_REC_UPLOAD, tbr_rec_upload_encode(&S.buf, &r));
 }
 
+static void note_fs_write_all(uint32_t id, int on)
+{
+    for (uint32_t i = 0; i < S.nfs_wa; i++)
+        if (S.fs_wa[i].id == id) {
+            S.fs_wa[i].on = on;
+            return;
+        }
+    if (S.nfs_wa == S.cap_fs_wa) {
+        uint32_t nc = S.cap_fs_wa ? 2 * S.cap_fs_wa : 64;
+        struct fs_write_all *n = realloc(S.fs_wa, nc * sizeof(*n));
+        if (!n) {
+            fail("out of memory (shaders)");
+            return;
+        }
+        S.fs_wa = n;
+        S.cap_fs_wa = nc;
+    }
+    S.fs_wa[S.nfs_wa++] = (struct fs_write_all){ id, on };
+}
+
+static int fs_write_all(uint32_t id)
+{
+    for (uint32_t i = 0; i < S.nfs_wa; i++)
+        if (S.fs_wa[i].id == id)
+            return S.fs_wa[i].on;
+    return 0;
+}
+
 static void h_shader(const struct tbr_hook_shader *s)
 {
     if (!recording())
@@ -974,6 +1007,8 @@ static void h_shader(const struct tbr_hook_shader *s)
     r.parent_id = s->parent_id;
     r.text = s->text;
     r.text_len = s->text ? (uint32_t)strlen(s->text) : 0;
+    if (s->stage == TBR_HOOK_STAGE_FS)
+        note_fs_write_all(s->id, s->text && strstr(s->text, "PROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1"));
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_SHADER, tbr_rec_shader_encode(&S.buf, &r));
 }
@@ -1078,6 +1113,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     S.draw_end.seq = r->seq;
     S.quads_cbufs = r->nr_cbufs;
     S.quads_packed = tbr_cs_begin_draw(&S.cs, r, S.pack_colors);
+    S.draw_write_all = fs_write_all(r->fs_id);
     S.zs_clear_write_res = 0;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
@@ -1197,6 +1233,9 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         uint32_t nc = S.quads_cbufs < q->nr_cbufs ? S.quads_cbufs : q->nr_cbufs;
         memset(r.color, 0, sizeof(r.color));
         memcpy(r.color, q->color, nc * sizeof(r.color[0]));
+        if (S.draw_write_all) /* what blend_fallback blends into every color buffer */
+            for (uint32_t c = 1; c < nc; c++)
+                memcpy(r.color[c], q->color[0], sizeof(r.color[c]));
         memset(r.packed, 0, sizeof(r.packed));
         memset(r.exact_mask, 0, sizeof(r.exact_mask));
         if (tbr_cs_quad(&S.cs, &r, nc) != 0) {
@@ -1789,6 +1828,9 @@ static void finalize(void)
     tbr_buf_free(&S.quads);
     tbr_buf_free(&S.last_pass);
     tbr_cs_free(&S.cs);
+    free(S.fs_wa);
+    S.fs_wa = NULL;
+    S.nfs_wa = S.cap_fs_wa = 0;
     tbr_idset_free(&S.resources);
     tbr_idset_free(&S.shaders);
     tbr_buf_free(&S.path_arena);
