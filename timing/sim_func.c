@@ -1,6 +1,7 @@
 /* Functional back end of tbr-sim (see sim_func.h). */
 #include "sim_func.h"
 #include "blend_record.h"
+#include "crc32.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,42 @@ static void apply_exact(sim_func *fn, const sim_frame *f, const sim_quad *q)
   }
 }
 
+/* SURFACE_CHECK records of the pass: softpipe's memory of a render target the pass binds
+ * (written earlier in the window) against this back end's image of it, before anything
+ * of the pass happens. The window's frames alone cannot show a wrong render target that
+ * reaches them only through texture sampling (docs/pixel-exactness.md). */
+static void check_surfaces(sim_func *fn, const sim_frame *f, size_t pass)
+{
+  for (size_t k = 0; k < f->nchecks; k++) {
+    const sim_surface_check *c = &f->checks[k];
+    if (c->pass != pass) continue;
+    int si = -1;
+    for (size_t i = 0; i < fn->nsurfs; i++) {
+      const sim_surf *s = &fn->surfs[i];
+      if (s->res == c->rec.resource_id && s->level == c->rec.level && s->layer == c->rec.layer && !s->is_zs) {
+        si = (int)i;
+        break;
+      }
+    }
+    const tbr_format_info *fi = si >= 0 ? tbr_format_get_info(fn->surfs[si].fmt) : NULL;
+    if (!fi || fn->surfs[si].w != c->rec.width || fn->surfs[si].h != c->rec.height || fi->bytes != c->rec.block_bytes) {
+      fn->surface_checks_skipped++;
+      continue;
+    }
+    const sim_surf *s = &fn->surfs[si];
+    uint32_t crc = 0;
+    for (unsigned y = 0; y < s->h; y++) crc = tbr_crc32(crc, s->mem.data + (size_t)y * s->mem.stride, (size_t)s->w * fi->bytes);
+    fn->surface_checks++;
+    if (crc != c->rec.crc) {
+      if (!fn->surface_check_mismatches)
+        snprintf(fn->first_check_mismatch, sizeof fn->first_check_mismatch,
+                 "frame %llu pass %u: resource %u level %u layer %u (%ux%u)", (unsigned long long)f->number,
+                 f->passes[pass].rp.seq, c->rec.resource_id, c->rec.level, c->rec.layer, c->rec.width, c->rec.height);
+      fn->surface_check_mismatches++;
+    }
+  }
+}
+
 static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
 {
   if (ps->ndraws > fn->cap_draw_state) {
@@ -258,6 +295,7 @@ int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned 
     fn->surf_zs = get_surf(fn, f, ps->rp.zsbuf.resource_id, ps->rp.zsbuf.level, ps->rp.zsbuf.first_layer);
     if (fn->surf_zs >= 0 && !fn->surfs[fn->surf_zs].is_zs) fn->surf_zs = -1;
   }
+  check_surfaces(fn, f, pass);
   apply_surface_inits(fn, f, pass);
   /* Remember the default framebuffer: EGL window buffer, or a target of the frame's size. */
   if (nr && fn->surf_cbuf[0] >= 0 && f->has_end) {

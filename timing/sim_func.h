@@ -61,6 +61,9 @@ typedef struct sim_func {
   /* hot start (SURFACE_INIT records) */
   bool ignore_surface_init;   /* tbr-sim --no-surface-init: start every surface from zeros */
   uint64_t surface_init_bands, surface_init_skipped; /* applied / unusable (unknown or mismatched surface) */
+  /* render-target checks (SURFACE_CHECK records): compared / differing / not comparable */
+  uint64_t surface_checks, surface_check_mismatches, surface_checks_skipped;
+  char first_check_mismatch[160];
 } sim_func;
 
 void sim_func_init(sim_func *fn, uint64_t surface_base);

@@ -293,6 +293,8 @@ int main(int argc, char **argv)
     else {
       fprintf(o, "{\n\"tool\": \"tbr-sim\",\n\"version\": \"%s\",\n\"total_cycles\": %llu,\n", TBR_VERSION,
               (unsigned long long)g->now);
+      fprintf(o, "\"render_target_checks\": %llu,\n\"render_target_mismatches\": %llu,\n",
+              (unsigned long long)g->fn.surface_checks, (unsigned long long)g->fn.surface_check_mismatches);
       fprintf(o, "\"frames_simulated\": %zu,\n\"frames_checked\": %llu,\n\"frames_differing\": %llu,\n\"frames\": [", nfo,
               (unsigned long long)nref, (unsigned long long)ndiff);
       for (size_t i = 0; i < nfo; i++)
@@ -345,6 +347,10 @@ int main(int argc, char **argv)
       fprintf(o, "surface init (hot start): %llu SURFACE_INIT bands applied, %llu unusable%s\n",
               (unsigned long long)g->fn.surface_init_bands, (unsigned long long)g->fn.surface_init_skipped,
               g->fn.ignore_surface_init ? " (ignored: --no-surface-init)" : "");
+      fprintf(o, "render-target checks (SURFACE_CHECK): %llu compared, %llu differ%s%s%s, %llu not comparable\n",
+              (unsigned long long)g->fn.surface_checks, (unsigned long long)g->fn.surface_check_mismatches,
+              g->fn.surface_check_mismatches ? " (first: " : "", g->fn.first_check_mismatch,
+              g->fn.surface_check_mismatches ? ")" : "", (unsigned long long)g->fn.surface_checks_skipped);
       for (size_t i = 0; i < nfo; i++) {
         fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles);
         if (fo[i].has_ref)
@@ -380,7 +386,10 @@ int main(int argc, char **argv)
              secs > 0 ? (double)g->now / secs : 0.0, g->now ? 100.0 * (double)g->skipped_cycles / (double)g->now : 0.0,
              path);
     }
-    if (!status && ndiff) status = 1;
+    if (g->fn.surface_check_mismatches)
+      fprintf(stderr, "tbr-sim: %llu render-target check(s) differ from softpipe's memory (first: %s)\n",
+              (unsigned long long)g->fn.surface_check_mismatches, g->fn.first_check_mismatch);
+    if (!status && (ndiff || g->fn.surface_check_mismatches)) status = 1;
   }
   if (tiles_o) { fclose(tiles_o); remove(tiles_tmp); }
   free(fo);

@@ -22,7 +22,7 @@ void sim_frame_init(sim_frame *f) { memset(f, 0, sizeof *f); }
 void sim_frame_free(sim_frame *f)
 {
   free(f->passes); free(f->draws); free(f->prims); free(f->quads); free(f->tiles);
-  free(f->clears); free(f->items); free(f->colors); free(f->exacts); free(f->res); free(f->cvals);
+  free(f->clears); free(f->items); free(f->colors); free(f->exacts); free(f->checks); free(f->res); free(f->cvals);
   free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
   free(f->lines); free(f->vgroups); free(f->vfetches); free(f->inits); free(f->init_data);
   memset(f, 0, sizeof *f);
@@ -294,7 +294,7 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   f->has_end = false;
   memset(&f->end, 0, sizeof f->end);
   f->npasses = f->ndraws = f->nprims = f->nquads = f->ntiles = f->nclears = 0;
-  f->nitems = f->ncolors = f->nres = f->nexacts = 0;
+  f->nitems = f->ncolors = f->nres = f->nexacts = f->nchecks = 0;
   f->npaths = f->npcls = f->nppc = f->nfetches = f->nlines = f->nvgroups = 0;
   f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
   f->nvfetches = 0;
@@ -640,6 +640,16 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       }
       push_item(f, SIM_ITEM_TILE, (uint32_t)f->ntiles);
       f->ntiles++;
+      break;
+    }
+    case TBR_REC_SURFACE_CHECK: {
+      tbr_rec_surface_check sc;
+      if (tbr_rec_surface_check_decode(p, n, &sc)) return fail(err, errlen, r, "bad SURFACE_CHECK record");
+      if (!f->npasses) break; /* only meaningful right after a RENDER_PASS */
+      GROW(f->checks, f->nchecks, f->cap_checks);
+      f->checks[f->nchecks].rec = sc;
+      f->checks[f->nchecks].pass = (uint32_t)f->npasses - 1;
+      f->nchecks++;
       break;
     }
     case TBR_REC_SURFACE_INIT: {

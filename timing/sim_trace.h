@@ -79,6 +79,12 @@ typedef struct {
   float v[4][4];
 } sim_exact;
 
+/* A render target's memory checksum when a pass binds it (SURFACE_CHECK, minor 4). */
+typedef struct {
+  tbr_rec_surface_check rec;
+  uint32_t pass;            /* index into passes */
+} sim_surface_check;
+
 typedef struct {
   tbr_rec_tile t;
   float clear_color[4]; /* color of the latest CLEAR of this surface (LOAD_CLEAR/STORE_CLEAR) */
@@ -148,6 +154,7 @@ typedef struct {
   sim_vgroup *vgroups;    size_t nvgroups, cap_vgroups;
   sim_fetch *vfetches;    size_t nvfetches, cap_vfetches; /* VS_TEXELS (quad = frame vgroup) */
   sim_surface_init *inits; size_t ninits, cap_inits;
+  sim_surface_check *checks; size_t nchecks, cap_checks;
   uint8_t *init_data;     size_t ninit_data, cap_init_data;
   uint64_t texels, texel_fetches, vertex_records, vertex_records_ignored;
   uint64_t vs_texels, vs_texel_fetches;

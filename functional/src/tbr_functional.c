@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "tbr/png_io.h"
 #include "tbr/records.h"
 #include "tbr/trace.h"
@@ -133,6 +135,7 @@ static struct state {
     int draw_write_all;       /* the current draw's fragment shader has it */
     uint32_t zs_clear_write_res; /* resource id + 1 whose next UPLOAD is a partial zs clear's write */
     uint64_t clear_writes;
+    uint64_t surface_checks;
     tbr_rec_quads_header quads_hdr; /* coding state of the pending QUADS record */
     int pack_colors;          /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
     tbr_color_shadow cs;      /* packed colors: softpipe's floats the trace may still need */
@@ -244,7 +247,8 @@ static void write_status(void)
             (unsigned long long)c->upload_bytes, (unsigned long long)c->shaders_created);
     fprintf(f, "tile_events=%llu\nflushes=%llu\n", (unsigned long long)c->tiles,
             (unsigned long long)c->flushes);
-    fprintf(f, "clear_writes=%llu\n", (unsigned long long)S.clear_writes);
+    fprintf(f, "clear_writes=%llu\nsurface_checks=%llu\n", (unsigned long long)S.clear_writes,
+            (unsigned long long)S.surface_checks);
     fprintf(f, "packed_fragments=%llu\nexact_values=%llu\nshadow_tiles_max=%llu\n",
             (unsigned long long)S.cs.packed_fragments, (unsigned long long)S.cs.exact_values,
             (unsigned long long)S.cs.shadow_tiles_max);
@@ -802,6 +806,8 @@ static int stencil_bytes(const char *format_name, uint8_t mask[8])
     return 1;
 }
 
+static void emit_surface_checks(const struct tbr_hook_framebuffer *fb);
+
 static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
 {
     if (!recording())
@@ -873,6 +879,43 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
     rp.seq = S.pass_seq++;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&S.buf, &rp));
+    emit_surface_checks(fb);
+}
+
+/* SURFACE_CHECK (records minor 4): when a pass binds a color render target that the
+ * window has written before and whose tiles no softpipe tile cache holds (its memory is
+ * then complete), the crc32 of that memory, for tbr-sim to compare with its own image:
+ * render targets that reach the window only through texture sampling are otherwise
+ * never checked. */
+static int surface_tiles_held(uint32_t res, uint32_t level, uint32_t layer)
+{
+    for (uint32_t i = 0; i < S.nheld; i++)
+        if (!S.held[i].is_zs && S.held[i].resource_id == res && S.held[i].level == level &&
+            S.held[i].layer == layer)
+            return 1;
+    return 0;
+}
+
+static void emit_surface_checks(const struct tbr_hook_framebuffer *fb)
+{
+    for (uint32_t i = 0; i < fb->nr_cbufs && i < TBR_REC_MAX_CBUFS; i++) {
+        const struct tbr_hook_surface *s = &fb->cbufs[i];
+        if (!s->valid || !s->map || !s->width || !s->height || !s->res.block_bytes ||
+            s->res.block_bytes > 16 || !find_known(s->res.id, s->level, s->first_layer, 0) ||
+            surface_tiles_held(s->res.id, s->level, s->first_layer))
+            continue;
+        uLong crc = crc32(0L, Z_NULL, 0);
+        const uint8_t *row = s->map;
+        for (uint32_t y = 0; y < s->height; y++, row += s->stride)
+            crc = crc32(crc, row, (uInt)(s->width * s->res.block_bytes));
+        tbr_rec_surface_check r = { .resource_id = s->res.id, .level = s->level,
+                                    .layer = s->first_layer, .width = s->width,
+                                    .height = s->height, .block_bytes = s->res.block_bytes,
+                                    .crc = (uint32_t)crc };
+        S.surface_checks++;
+        tbr_buf_reset(&S.buf);
+        emit(TBR_REC_SURFACE_CHECK, tbr_rec_surface_check_encode(&S.buf, &r));
+    }
 }
 
 static void h_clear(const struct tbr_hook_clear *c)

@@ -493,6 +493,11 @@ static int counts(const char *path)
                 printf("frame%llu_unsupported=%s\n", (unsigned long long)f, x.name);
                 break;
             }
+            case TBR_REC_SURFACE_CHECK: {
+                tbr_rec_surface_check x;
+                drc = tbr_rec_surface_check_decode(p, n, &x);
+                break;
+            }
             default:
                 fprintf(stderr, "frame %llu: unknown record type %u\n", (unsigned long long)f, type);
                 bad = 1;

@@ -6,7 +6,9 @@
 # reaches the window only through texture sampling, whose results the trace carries;
 # hence the check on the recorded colors.) A GLSL ES 3.00 shader writes two different
 # outputs with blending on (float colors, exact tile values of the packed opaque
-# colors under them). Checks: reference PNGs = eglretrace -s; the gl_FragColor draw's
+# colors under them). Checks: reference PNGs = eglretrace -s; tbr-sim's render-target
+# checks (SURFACE_CHECK: both FBO textures when frame 1 binds them again) agree with
+# softpipe's memory, which catches a wrong FBO the frames cannot show; the gl_FragColor draw's
 # color buffer 1 pixels equal its color buffer 0 pixels; the blended draw's two color
 # buffers differ and it carries exact values; tbr-sim bit-exact, with identical
 # stats.json and frames when replayed with --float-colors.
@@ -41,6 +43,9 @@ for mode in packed float; do
   "$bin/tbr-sim" $mode -o $mode.sim --quiet > $mode.sim.log 2>&1 || { cat $mode.sim.log; fail "tbr-sim ($mode)"; }
   exact=$(grep -c 'bit-exact with the reference' $mode.sim/summary.txt)
   [ "$exact" = 2 ] || { cat $mode.sim/summary.txt; fail "$mode: $exact of 2 frames bit-exact"; }
+  # frame 1 binds the FBO again: its two textures are compared with softpipe's memory
+  grep -Eq 'render-target checks \(SURFACE_CHECK\): [2-9][0-9]* compared, 0 differ' $mode.sim/summary.txt \
+    || { grep 'render-target' $mode.sim/summary.txt; fail "$mode: render-target checks"; }
 done
 cmp -s packed.sim/stats.json float.sim/stats.json || fail "stats.json differs between packed and float colors"
 for f in packed.sim/frames/*.png; do

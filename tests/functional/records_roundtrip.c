@@ -51,6 +51,7 @@ static tbr_rec_unsupported o_un;
 /* SURFACE_INIT: rows 2..4 of a 5x7 surface, 4 bytes per texel */
 static uint8_t si_data[3 * 5 * 4];
 static tbr_rec_surface_init o_si;
+static const tbr_rec_surface_check o_sc = { 42, 1, 2, 800, 600, 4, 0xdeadbeefu };
 static const uint16_t path_pc[5] = { 0, 1, 2, 5, 300 };
 static const uint8_t path_mask[5] = { 15, 15, 3, 0, 8 };
 static const char shader_text[] = "FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
@@ -324,6 +325,11 @@ static void check_truncations(uint16_t type, const uint8_t *p, size_t n)
         case TBR_REC_SURFACE_INIT: {
             tbr_rec_surface_init x;
             rc = tbr_rec_surface_init_decode(p, cut, &x);
+            break;
+        }
+        case TBR_REC_SURFACE_CHECK: {
+            tbr_rec_surface_check x;
+            rc = tbr_rec_surface_check_decode(p, cut, &x);
             break;
         }
         case TBR_REC_VS_TEXTURES: {
@@ -688,6 +694,7 @@ int main(void)
     PUT(TBR_REC_VS_TEXTURES, tbr_rec_vs_textures_encode(&b, &o_vt));
     PUT(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &o_de));
     PUT(TBR_REC_SURFACE_INIT, tbr_rec_surface_init_encode(&b, &o_si));
+    PUT(TBR_REC_SURFACE_CHECK, tbr_rec_surface_check_encode(&b, &o_sc));
     {
         tbr_rec_path pth = { .id = 4, .shader_id = 9, .stage = TBR_REC_STAGE_FS, .truncated = 1,
                              .n = 5, .pc = path_pc, .mask = path_mask };
@@ -978,6 +985,17 @@ int main(void)
             CHECK(b.data[hdr] == 40);
             b.data[hdr] = 39;
             CHECK(tbr_rec_surface_init_decode(b.data, b.len - 1, &x) != 0);
+            break;
+        }
+        case TBR_REC_SURFACE_CHECK: {
+            tbr_rec_surface_check x;
+            CHECK(tbr_rec_surface_check_decode(p, n, &x) == 0);
+            CHECK(same_bits(&x, &o_sc, sizeof(x)));
+            CHECK(tbr_rec_surface_check_decode(longer, n + 1, &x) != 0);
+            tbr_rec_surface_check bad = o_sc;
+            bad.block_bytes = 0;
+            tbr_buf_reset(&b);
+            CHECK(tbr_rec_surface_check_encode(&b, &bad) != 0);
             break;
         }
         default:

@@ -556,6 +556,15 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
         }
         return tbr_rec_vertices_close(&c) ? -1 : 0;
     }
+    case TBR_REC_SURFACE_CHECK: {
+        tbr_rec_surface_check r;
+        if (tbr_rec_surface_check_decode(p, len, &r))
+            return -1;
+        printf(" resource=%" PRIu32 " level=%" PRIu32 " layer=%" PRIu32 " %" PRIu32 "x%" PRIu32
+               " block_bytes=%" PRIu32 " crc32=0x%08" PRIx32 "\n",
+               r.resource_id, r.level, r.layer, r.width, r.height, r.block_bytes, r.crc);
+        return 0;
+    }
     case TBR_REC_SURFACE_INIT: {
         tbr_rec_surface_init r;
         if (tbr_rec_surface_init_decode(p, len, &r))

@@ -15,6 +15,7 @@ static const char *const type_names[TBR_REC_TYPE_COUNT] = {
     [TBR_REC_PATH] = "PATH",             [TBR_REC_TEXELS] = "TEXELS",
     [TBR_REC_VERTICES] = "VERTICES",     [TBR_REC_SURFACE_INIT] = "SURFACE_INIT",
     [TBR_REC_VS_TEXELS] = "VS_TEXELS",   [TBR_REC_VS_TEXTURES] = "VS_TEXTURES",
+    [TBR_REC_SURFACE_CHECK] = "SURFACE_CHECK",
 };
 
 const char *tbr_rec_type_name(uint16_t type)
@@ -1410,6 +1411,31 @@ static int surface_init_valid(const tbr_rec_surface_init *r)
            r->height <= TBR_REC_SURFACE_INIT_MAX_DIM && r->block_bytes >= 1 &&
            r->block_bytes <= TBR_REC_SURFACE_INIT_MAX_BLOCK && r->is_zs <= 1 && r->rows >= 1 &&
            r->y0 < r->height && r->rows <= r->height - r->y0;
+}
+
+int tbr_rec_surface_check_encode(tbr_buf *b, const tbr_rec_surface_check *r)
+{
+    if (!r->width || !r->height || !r->block_bytes || r->block_bytes > 16)
+        return -1;
+    const uint32_t v[] = { r->resource_id, r->level, r->layer, r->width, r->height, r->block_bytes };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        put_u(b, v[i]);
+    tbr_buf_put_u32(b, r->crc);
+    return done(b, 0);
+}
+
+int tbr_rec_surface_check_decode(const uint8_t *p, size_t n, tbr_rec_surface_check *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    uint32_t *v[] = { &r->resource_id, &r->level, &r->layer, &r->width, &r->height, &r->block_bytes };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        *v[i] = get_u(&c);
+    r->crc = tbr_cursor_u32(&c);
+    if (!tbr_cursor_ok(&c) || !r->width || !r->height || !r->block_bytes || r->block_bytes > 16)
+        return -1;
+    return finish(&c);
 }
 
 int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r)

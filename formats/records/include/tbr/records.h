@@ -42,13 +42,13 @@ extern "C" {
 #define TBR_RECORDS_SCHEMA_VERSION 3
 #define TBR_REC_STR_(x) #x
 #define TBR_REC_XSTR_(x) TBR_REC_STR_(x)
-#define TBR_RECORDS_SCHEMA_TEXT TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "2" */
+#define TBR_RECORDS_SCHEMA_TEXT TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "3" */
 /* Minor version (container metadata records_schema_minor): record types added
  * compatibly; readers skip types they do not know. 0: types 1-15;
  * 1: + TEXELS (16), VERTICES (17); 2: + SURFACE_INIT (18); 3: + VS_TEXELS (19),
  * VS_TEXTURES (20) (vertex texturing). Schema 2 started at minor 1 (all 17 types);
- * schema 3 continues at minor 3 (all 20 types). */
-#define TBR_RECORDS_SCHEMA_MINOR 3
+ * schema 3 continues at minor 3 (all 20 types); 4: + SURFACE_CHECK (21). */
+#define TBR_RECORDS_SCHEMA_MINOR 4
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
@@ -71,6 +71,7 @@ enum tbr_rec_type {
     TBR_REC_SURFACE_INIT = 18,  /* memory contents of a render target a window uses unwritten (minor 2) */
     TBR_REC_VS_TEXELS = 19,     /* texels read by the vertex shader in one VERTICES run (minor 3) */
     TBR_REC_VS_TEXTURES = 20,   /* the vertex-shader textures and samplers of a draw (minor 3) */
+    TBR_REC_SURFACE_CHECK = 21, /* checksum of a render target's memory when a pass binds it (schema 3 minor 4) */
     TBR_REC_TYPE_COUNT
 };
 
@@ -438,6 +439,19 @@ typedef struct tbr_rec_surface_init {
     uint32_t y0, rows;       /* the band */
     const uint8_t *data;     /* rows * width * block_bytes bytes (decode: into the payload) */
 } tbr_rec_surface_init;
+
+/* SURFACE_CHECK (minor 4): zlib crc32 of a color render target's memory (rows of
+ * width * block_bytes bytes, top to bottom) as softpipe holds it when a render pass
+ * binds it, so the simulator can compare its own image of every render target, not
+ * only the window's frames (docs/trace-records.md SURFACE_CHECK). */
+typedef struct tbr_rec_surface_check {
+    uint32_t resource_id, level, layer;
+    uint32_t width, height, block_bytes;
+    uint32_t crc;
+} tbr_rec_surface_check;
+
+int tbr_rec_surface_check_encode(tbr_buf *b, const tbr_rec_surface_check *r);
+int tbr_rec_surface_check_decode(const uint8_t *p, size_t n, tbr_rec_surface_check *r);
 
 int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r);
 int tbr_rec_surface_init_decode(const uint8_t *p, size_t n, tbr_rec_surface_init *r);
