@@ -81,6 +81,13 @@ typedef enum {
 tbr_blend_path tbr_blend_choose_path(const tbr_blend_state *bs, unsigned nr_cbufs,
                                      const tbr_pixel_format *cbuf_formats);
 
+/* How many color buffers (0 .. n) the chosen path writes: blend_fallback all nr_cbufs,
+ * the single-buffer fast paths buffer 0, blend_noop none. */
+static inline unsigned tbr_blend_path_cbufs(tbr_blend_path path, unsigned nr_cbufs)
+{
+  return path == TBR_BLEND_PATH_FALLBACK ? nr_cbufs : path == TBR_BLEND_PATH_NOOP ? 0u : 1u;
+}
+
 /* Per-pixel blend of one color buffer, exactly as the chosen path does it.
  *  src:  fragment shader output for this cbuf (output.color[cbuf], or color[0] when
  *        fs_color0_writes_all_cbufs); src1: second dual-source output

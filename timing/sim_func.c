@@ -38,11 +38,18 @@ void sim_func_free(sim_func *fn)
 
 /* Finds or creates the surface (resource, level, layer). -1 if the resource or its format
  * is unknown. */
-static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t level, uint32_t layer)
+static int find_surf(const sim_func *fn, uint32_t res, uint32_t level, uint32_t layer)
 {
   for (size_t i = 0; i < fn->nsurfs; i++)
     if (fn->surfs[i].res == res && fn->surfs[i].level == level && fn->surfs[i].layer == layer)
       return (int)i;
+  return -1;
+}
+
+static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t level, uint32_t layer)
+{
+  int known = find_surf(fn, res, level, layer);
+  if (known >= 0) return known;
   const sim_resource *r = sim_frame_resource(f, res);
   if (!r) return -1;
   tbr_pixel_format fmt = tbr_format_from_name(r->rec.format_name);
@@ -165,22 +172,15 @@ static void check_surfaces(sim_func *fn, const sim_frame *f, size_t pass)
   for (size_t k = 0; k < f->nchecks; k++) {
     const sim_surface_check *c = &f->checks[k];
     if (c->pass != pass) continue;
-    int si = -1;
-    for (size_t i = 0; i < fn->nsurfs; i++) {
-      const sim_surf *s = &fn->surfs[i];
-      if (s->res == c->rec.resource_id && s->level == c->rec.level && s->layer == c->rec.layer && !s->is_zs) {
-        si = (int)i;
-        break;
-      }
-    }
-    const tbr_format_info *fi = si >= 0 ? tbr_format_get_info(fn->surfs[si].fmt) : NULL;
-    if (!fi || fn->surfs[si].w != c->rec.width || fn->surfs[si].h != c->rec.height || fi->bytes != c->rec.block_bytes) {
+    const int si = find_surf(fn, c->rec.resource_id, c->rec.level, c->rec.layer);
+    const sim_surf *s = si >= 0 ? &fn->surfs[si] : NULL;
+    const tbr_format_info *fi = s && !s->is_zs ? tbr_format_get_info(s->fmt) : NULL;
+    if (!fi || s->w != c->rec.width || s->h != c->rec.height || fi->bytes != c->rec.block_bytes) {
       fn->surface_checks_skipped++;
       continue;
     }
-    const sim_surf *s = &fn->surfs[si];
-    uint32_t crc = 0;
-    for (unsigned y = 0; y < s->h; y++) crc = tbr_crc32(crc, s->mem.data + (size_t)y * s->mem.stride, (size_t)s->w * fi->bytes);
+    /* rows are stored back to back (stride = w * bytes, get_surf) */
+    const uint32_t crc = tbr_crc32(0, s->mem.data, (size_t)s->h * s->mem.stride);
     fn->surface_checks++;
     if (crc != c->rec.crc) {
       if (!fn->surface_check_mismatches)

@@ -343,7 +343,7 @@ void tbr_tile_blend_quad(tbr_tile_buffers *tb, const tbr_blend_state *bs, tbr_bl
 {
   if (path == TBR_BLEND_PATH_NOOP || ncolors == 0)
     return;
-  const unsigned ncb = path == TBR_BLEND_PATH_FALLBACK ? tb->nr_cbufs : 1;
+  const unsigned ncb = tbr_blend_path_cbufs(path, tb->nr_cbufs);
   for (unsigned cb = 0; cb < ncb; cb++) {
     if (!tb->color[cb])
       continue;

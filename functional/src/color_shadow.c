@@ -41,6 +41,7 @@ void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t reso
     c->layer = first_layer;
     c->layered = last_layer != first_layer;
     c->format = valid && format_name ? tbr_format_from_name(format_name) : TBR_PF_NONE;
+    c->packable = valid && !c->layered && tbr_cs_format_packable(c->format);
 }
 
 void tbr_cs_set_nr_cbufs(tbr_color_shadow *cs, uint32_t nr_cbufs)
@@ -60,41 +61,30 @@ uint32_t tbr_cs_begin_draw(tbr_color_shadow *cs, const tbr_rec_draw *draw, bool 
     cs->packed_mask = 0;
     if (!enable || draw->logicop_enable || cs->path == TBR_BLEND_PATH_NOOP)
         return 0;
-    /* the blend stage writes only color buffer 0 outside blend_fallback */
-    const uint32_t n = cs->path == TBR_BLEND_PATH_FALLBACK ? cs->nr_cbufs : 1;
+    const uint32_t n = tbr_blend_path_cbufs(cs->path, cs->nr_cbufs);
     for (uint32_t i = 0; i < n && i < draw->nr_cbufs; i++) {
-        const struct tbr_cs_cbuf *c = &cs->cbuf[i];
         const tbr_rt_blend_state *rt = &cs->blend.rt[cs->blend.independent_blend_enable ? i : 0];
-        if (c->valid && !c->layered && !rt->blend_enable && !tbr_blend_is_dual(&cs->blend, i) &&
-            tbr_cs_format_packable(c->format))
+        if (cs->cbuf[i].packable && !rt->blend_enable && !tbr_blend_is_dual(&cs->blend, i))
             cs->packed_mask |= 1u << i;
     }
     return cs->packed_mask;
 }
 
-static tbr_cs_tile *find_tile(tbr_color_shadow *cs, const struct tbr_cs_cbuf *c, uint32_t tx,
-                              uint32_t ty, uint32_t *index)
+static bool tile_is(const tbr_cs_tile *t, const struct tbr_cs_cbuf *c, uint32_t tx, uint32_t ty)
 {
-    for (uint32_t k = 0; k < cs->ntiles; k++) {
-        tbr_cs_tile *t = cs->tiles[k];
-        if (t->tile_x == tx && t->tile_y == ty && t->resource_id == c->resource_id &&
-            t->level == c->level && t->layer == c->layer) {
-            if (index)
-                *index = k;
-            return t;
-        }
-    }
-    return NULL;
+    return t->tile_x == tx && t->tile_y == ty && t->resource_id == c->resource_id &&
+           t->level == c->level && t->layer == c->layer;
 }
 
 static tbr_cs_tile *lookup(tbr_color_shadow *cs, const struct tbr_cs_cbuf *c, uint32_t tx,
                            uint32_t ty, bool create)
 {
-    tbr_cs_tile *t = cs->last;
-    if (t && t->tile_x == tx && t->tile_y == ty && t->resource_id == c->resource_id &&
-        t->level == c->level && t->layer == c->layer)
-        return t;
-    t = find_tile(cs, c, tx, ty, NULL);
+    if (cs->last && tile_is(cs->last, c, tx, ty))
+        return cs->last;
+    tbr_cs_tile *t = NULL;
+    for (uint32_t k = 0; k < cs->ntiles && !t; k++)
+        if (tile_is(cs->tiles[k], c, tx, ty))
+            t = cs->tiles[k];
     if (!t && create) {
         if (cs->ntiles == cs->cap_tiles) {
             uint32_t nc = cs->cap_tiles ? cs->cap_tiles * 2 : 16;
@@ -145,17 +135,22 @@ static uint32_t pack_u32(tbr_pixel_format f, const float rgba[4])
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
+/* index of fragment j of quad r in its 64x64 tile */
+static uint32_t tile_pixel(const tbr_rec_quad *r, int j)
+{
+    return (uint32_t)(r->x % TBR_CS_TILE + (j & 1)) +
+           (uint32_t)(r->y % TBR_CS_TILE + (j >> 1)) * TBR_CS_TILE;
+}
+
 int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
 {
     if (!(r->flags & TBR_REC_QUAD_BLENDED) || r->x < 0 || r->y < 0)
         return 0;
     const uint32_t tx = (uint32_t)r->x / TBR_CS_TILE, ty = (uint32_t)r->y / TBR_CS_TILE;
-    const uint32_t n = cs->path == TBR_BLEND_PATH_FALLBACK ? cs->nr_cbufs
-                       : cs->path == TBR_BLEND_PATH_NOOP    ? 0
-                                                             : 1;
+    const uint32_t n = tbr_blend_path_cbufs(cs->path, cs->nr_cbufs);
     for (uint32_t cb = 0; cb < n && cb < nr_cbufs; cb++) {
         const struct tbr_cs_cbuf *c = &cs->cbuf[cb];
-        if (!c->valid || c->layered || !tbr_cs_format_packable(c->format))
+        if (!c->packable)
             continue; /* never packed, so never flagged */
         const unsigned written = tbr_blend_written_channels(&cs->blend, cs->path, cb);
         if (cs->packed_mask & (1u << cb)) {
@@ -182,8 +177,7 @@ int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
                 for (int ch = 0; ch < 4; ch++)
                     if ((written & (1u << ch)) && memcmp(&back[ch], &out[ch], sizeof(float)) != 0)
                         differ |= 1u << ch;
-                const uint32_t px = (uint32_t)(r->x % TBR_CS_TILE + (j & 1)) +
-                                    (uint32_t)(r->y % TBR_CS_TILE + (j >> 1)) * TBR_CS_TILE;
+                const uint32_t px = tile_pixel(r, j);
                 if (!t)
                     t = lookup(cs, c, tx, ty, differ != 0);
                 if (!t) {
@@ -210,8 +204,7 @@ int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
         for (int j = 0; j < 4; j++) {
             if (!(r->blend_mask & (1u << j)))
                 continue;
-            const uint32_t px = (uint32_t)(r->x % TBR_CS_TILE + (j & 1)) +
-                                (uint32_t)(r->y % TBR_CS_TILE + (j >> 1)) * TBR_CS_TILE;
+            const uint32_t px = tile_pixel(r, j);
             const uint8_t fl = t->flags[px];
             if (!fl)
                 continue;

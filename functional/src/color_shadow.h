@@ -31,6 +31,7 @@ typedef struct tbr_color_shadow {
         uint32_t resource_id, level, layer;
         tbr_pixel_format format;  /* TBR_PF_NONE if not modelled: never packed */
         bool layered;             /* a layer range: quads do not say their layer, never packed */
+        bool packable;            /* valid, not layered, format packable: may be packed */
     } cbuf[TBR_REC_MAX_CBUFS];
     uint32_t nr_cbufs;           /* of the framebuffer */
     /* the current draw */

@@ -11,13 +11,8 @@
 # usage: contexts.sh MESA_PREFIX LIBTBR_FUNCTIONAL APP CHECK BIN_DIR WORKDIR SANITIZE
 set -u
 mesa="$1" lib="$2" app="$3" check="$4" bin="$5" work="$6" sanitize="${7:-OFF}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -n "$mesa" ] || fail "TBR_MESA_PREFIX is empty"
-[ -f "$mesa/lib/libEGL.so.1" ] || fail "no instrumented Mesa at TBR_MESA_PREFIX=$mesa"
-for t in apitrace eglretrace; do command -v $t >/dev/null || fail "$t not found"; done
-rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
-export LD_LIBRARY_PATH="$mesa/lib" LIBGL_DRIVERS_PATH="$mesa/lib/dri" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
-unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES
+. "$(dirname "$0")/common.sh"
+functional_setup "$mesa" "$work" apitrace eglretrace
 
 apitrace trace --api egl -o kc.trace "$app" > capture.log 2>&1 || { cat capture.log; fail "capture"; }
 frames=$(apitrace info kc.trace | sed -n 's/.*"FramesCount": *\([0-9]*\).*/\1/p')

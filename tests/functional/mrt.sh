@@ -16,20 +16,14 @@
 # usage: mrt.sh MESA_PREFIX APP BIN_DIR CHECK WORKDIR
 set -u
 mesa="$1" app="$2" bin="$3" check="$4" work="$5"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -n "$mesa" ] || fail "TBR_MESA_PREFIX is empty"
-[ -f "$mesa/lib/libEGL.so.1" ] || fail "no instrumented Mesa at TBR_MESA_PREFIX=$mesa"
-for t in apitrace eglretrace; do command -v $t >/dev/null || fail "$t not found"; done
-rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
-export LD_LIBRARY_PATH="$mesa/lib" LIBGL_DRIVERS_PATH="$mesa/lib/dri" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
-unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES
+. "$(dirname "$0")/common.sh"
+functional_setup "$mesa" "$work" apitrace eglretrace
 
 apitrace trace --api egl -o m.trace "$app" > capture.log 2>&1 || { cat capture.log; fail "capture"; }
 mkdir -p snap
 eglretrace -s snap/ m.trace > snap.log 2>&1 || { cat snap.log; fail "eglretrace -s"; }
 mapfile -t snaps < <(ls snap/*.png | sort)
 [ "${#snaps[@]}" = 2 ] || fail "eglretrace -s wrote ${#snaps[@]} PNGs, expected 2"
-status_of() { grep "^$2=" "$1/functional-status.txt" | head -1 | cut -d= -f2; }
 
 for mode in packed float; do
   opt=""; [ $mode = float ] && opt=--float-colors

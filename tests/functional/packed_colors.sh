@@ -13,11 +13,8 @@
 # usage: packed_colors.sh MESA_PREFIX BIN_DIR SAMPLES_DIR WORKDIR
 set -u
 mesa="$1" bin="$2" samples="$3" work="$4"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -n "$mesa" ] || fail "TBR_MESA_PREFIX is empty"
-[ -f "$mesa/lib/libEGL.so.1" ] || fail "no instrumented Mesa at TBR_MESA_PREFIX=$mesa"
-rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
-status_of() { grep "^$2=" "$1/functional-status.txt" | head -1 | cut -d= -f2; }
+. "$(dirname "$0")/common.sh"
+functional_setup "$mesa" "$work"
 
 for s in blend casual2d; do
   "$bin/tbr-replay" -q "$samples/$s.trace" -o $s.packed > $s.packed.log 2>&1 || { cat $s.packed.log; fail "$s: tbr-replay"; }

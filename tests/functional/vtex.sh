@@ -12,13 +12,8 @@
 # usage: vtex.sh MESA_PREFIX APP CHECK BIN_DIR WORKDIR
 set -u
 mesa="$1" app="$2" check="$3" bin="$4" work="$5"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -n "$mesa" ] || fail "TBR_MESA_PREFIX is empty"
-[ -f "$mesa/lib/libEGL.so.1" ] || fail "no instrumented Mesa at TBR_MESA_PREFIX=$mesa"
-for t in apitrace eglretrace; do command -v $t >/dev/null || fail "$t not found"; done
-rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
-export LD_LIBRARY_PATH="$mesa/lib" LIBGL_DRIVERS_PATH="$mesa/lib/dri" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
-unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES
+. "$(dirname "$0")/common.sh"
+functional_setup "$mesa" "$work" apitrace eglretrace
 
 apitrace trace --api egl -o kv.trace "$app" > capture.log 2>&1 || { cat capture.log; fail "capture"; }
 frames=$(apitrace info kv.trace | sed -n 's/.*"FramesCount": *\([0-9]*\).*/\1/p')
