@@ -1,0 +1,79 @@
+/*
+ * sampler.h - texture sampling bit-exact with Mesa 22.3.6 softpipe
+ * (sp_tex_sample.c: sp_tgsi_get_samples and what it dispatches to, texels
+ * converted to float as softpipe's texture tile cache does), reading the texture
+ * from memory in softpipe's linear layout.
+ *
+ * Only the cases implemented exactly are accepted: tbr_sampler_supported() says
+ * whether a view/sampler combination is one of them; callers keep recorded
+ * colors otherwise. Nothing is approximated.
+ */
+#ifndef TBR_SAMPLER_H
+#define TBR_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tgsi_interp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TBR_SAMPLER_MAX_LEVELS 16
+
+/* One mipmap level of the resource in memory (softpipe_resource layout:
+ * rows row_stride bytes apart, layers/slices/faces layer_stride bytes apart). */
+struct tbr_texture_level {
+    const uint8_t *data;      /* NULL: level contents unknown (sampling it is unsupported) */
+    uint32_t row_stride, layer_stride;
+};
+
+/* A sampler view with its sampler state: the DRAW record's texture unit fields
+ * plus the RESOURCE record of the viewed resource (docs/trace-records.md). All
+ * enums are Gallium values (PIPE_TEXTURE_*, PIPE_FORMAT_*, PIPE_TEX_WRAP_*, ...). */
+struct tbr_texture_view {
+    /* resource */
+    uint32_t target, resource_format;
+    uint32_t width0, height0, depth0, array_size, res_last_level;
+    struct tbr_texture_level levels[TBR_SAMPLER_MAX_LEVELS];
+    /* view */
+    uint32_t view_format;
+    uint32_t first_level, last_level, first_layer, last_layer;
+    uint32_t swizzle[4];          /* PIPE_SWIZZLE_* */
+    /* sampler */
+    uint32_t wrap_s, wrap_t, wrap_r;
+    uint32_t min_img_filter, min_mip_filter, mag_img_filter;
+    uint32_t compare_mode, compare_func, normalized_coords, seamless_cube_map, max_anisotropy;
+    float lod_bias, min_lod, max_lod;
+    float border_color[4];
+};
+
+/* Called for every texel the filter reads from memory, in softpipe's order
+ * (the accesses its texture tile cache serves: level, layer/face/slice, x, y).
+ * Texels outside the level (border color) are not reported. */
+typedef void (*tbr_texel_observer)(void *ctx, unsigned lane, unsigned level, unsigned layer,
+                                   int x, int y);
+
+/* 1 if sampling this view reproduces softpipe exactly; otherwise 0 with the
+ * reason in why (e.g. "format PIPE_FORMAT_ETC1_RGB8", "anisotropic filtering"). */
+int tbr_sampler_supported(const struct tbr_texture_view *view, char *why, size_t whylen);
+
+/* tgsi_sampler::get_samples for one quad. */
+void tbr_sampler_get_samples(const struct tbr_texture_view *view,
+                             const float s[4], const float t[4], const float r[4],
+                             const float c0[4], const float c1[4], float derivs[3][2][4],
+                             const int8_t offset[3], enum tbr_sampler_control control,
+                             float rgba[4][4], tbr_texel_observer observer, void *observer_ctx);
+
+/* tgsi_sampler::get_dims and ::get_texel (TXQ, TXF). */
+void tbr_sampler_get_dims(const struct tbr_texture_view *view, int level, int dims[4]);
+void tbr_sampler_get_texel(const struct tbr_texture_view *view, const int i[4], const int j[4],
+                           const int k[4], const int lod[4], const int8_t offset[3],
+                           float rgba[4][4], tbr_texel_observer observer, void *observer_ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * setup_coef.h - softpipe's triangle setup coefficients (sp_setup.c) computed from
+ * a PRIM record: the interpolation coefficients of the position and of every
+ * fragment-shader input, exactly as softpipe computes them, so that
+ * tbr_tgsi_run_fs sees the inputs softpipe's fragment shader saw.
+ */
+#ifndef TBR_SETUP_COEF_H
+#define TBR_SETUP_COEF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tgsi_interp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The FS inputs' interpolation, as softpipe's setup sees it. */
+struct tbr_setup_fs_info {
+    unsigned num_inputs;
+    struct tbr_tgsi_io inputs[TBR_TGSI_MAX_INPUTS];
+    int flatshade;          /* rasterizer state */
+    int flatshade_first;
+    int sprite_coord_enable, sprite_coord_mode, point_quad_rasterization;
+};
+
+/* Coefficients of one triangle. */
+struct tbr_setup_coefs {
+    struct tbr_interp_coef pos;                        /* setup->posCoef */
+    struct tbr_interp_coef inputs[TBR_TGSI_MAX_INPUTS]; /* setup->coef[fs input] */
+    float face;                                       /* +1 front, -1 back */
+};
+
+/* Triangle v[3][nr_attrs][4] as in a PRIM record (attribute 0 = window position),
+ * det as recorded. 0 on success, -1 if unsupported (message in why). */
+int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*const v[3])[4],
+                             unsigned nr_attrs, float det, int facing_back,
+                             struct tbr_setup_coefs *out, char *why, size_t whylen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
