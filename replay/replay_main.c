@@ -74,6 +74,9 @@ static void usage(FILE *f)
             "      --float-colors      store every fragment color as float (default: colors of\n"
             "                          draws that do not blend are stored in the render\n"
             "                          target's format; same simulated results, smaller trace)\n"
+            "      --record-colors     store the colors of every blended quad (default: leave\n"
+            "                          out those tbr-sim recomputes bit-exactly from the trace,\n"
+            "                          verified quad by quad; same simulated results)\n"
             "      --mesa-prefix DIR   instrumented Mesa install prefix (default: the build's,\n"
             "                          or $TBR_MESA_PREFIX)\n"
             "  -q, --quiet             no progress on stderr\n"
@@ -263,6 +266,7 @@ int main(int argc, char **argv)
     const char *output = NULL, *frames_arg = NULL;
     const char *mesa_prefix = getenv("TBR_MESA_PREFIX");
     int force = 0, allow_gl_errors = 0, allow_unsupported = 0, quiet = 0, float_colors = 0;
+    int record_colors = 0;
     if (!mesa_prefix || !*mesa_prefix)
         mesa_prefix = TBR_DEFAULT_MESA_PREFIX;
 
@@ -270,6 +274,7 @@ int main(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, 'f'},
         {"force", no_argument, NULL, 'F'},        {"allow-gl-errors", no_argument, NULL, 'E'},
         {"allow-unsupported", no_argument, NULL, 'U'}, {"float-colors", no_argument, NULL, 'C'},
+        {"record-colors", no_argument, NULL, 'R'},
         {"mesa-prefix", required_argument, NULL, 'M'}, {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
@@ -282,6 +287,7 @@ int main(int argc, char **argv)
         case 'E': allow_gl_errors = 1; break;
         case 'U': allow_unsupported = 1; break;
         case 'C': float_colors = 1; break;
+        case 'R': record_colors = 1; break;
         case 'M': mesa_prefix = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
@@ -362,7 +368,7 @@ int main(int argc, char **argv)
     snprintf(env_lib, sizeof env_lib, "TBR_FUNCTIONAL_LIB=%s", functional_lib);
     snprintf(env_out, sizeof env_out, "TBR_OUT_DIR=%s", tmpdir);
     snprintf(env_frames, sizeof env_frames, "TBR_FRAMES=%ld-%ld", first, last);
-    char *env[12];
+    char *env[14];
     int ne = 0;
     env[ne++] = env_ld;
     env[ne++] = "WAFFLE_PLATFORM=surfaceless_egl";
@@ -372,6 +378,8 @@ int main(int argc, char **argv)
     env[ne++] = env_frames;
     if (float_colors)
         env[ne++] = "TBR_FLOAT_COLORS=1";
+    if (record_colors)
+        env[ne++] = "TBR_RECORD_COLORS=1";
     if (*TBR_SANITIZER_PRELOAD) {
         /* The instrumentation library was built with ASan; eglretrace was not. */
         snprintf(env_preload, sizeof env_preload, "LD_PRELOAD=%s", TBR_SANITIZER_PRELOAD);

@@ -3,6 +3,7 @@
 #include "blend_record.h"
 #include "crc32.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ void sim_func_free(sim_func *fn)
   if (fn->tb_valid) tbr_tile_free(&fn->tb);
   free(fn->bin_start); free(fn->bin_items);
   free(fn->dsa); free(fn->blend); free(fn->bpath);
+  for (size_t i = 0; i < fn->nprogs; i++) tbr_tgsi_free(fn->progs[i].prog);
+  free(fn->progs); free(fn->fsd);
   memset(fn, 0, sizeof *fn);
 }
 
@@ -49,7 +52,7 @@ static int find_surf(const sim_func *fn, uint32_t res, uint32_t level, uint32_t 
 static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t level, uint32_t layer)
 {
   int known = find_surf(fn, res, level, layer);
-  if (known >= 0) return known;
+  if (known >= 0) return fn->surfs[known].raw ? -1 : known;
   const sim_resource *r = sim_frame_resource(f, res);
   if (!r) return -1;
   tbr_pixel_format fmt = tbr_format_from_name(r->rec.format_name);
@@ -83,6 +86,34 @@ static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t lev
    * aligned, in order of first use (docs/timing-model.md "Address map"). */
   s->base = fn->next_addr;
   fn->next_addr += ((uint64_t)npix * fi->bytes + 4095) & ~(uint64_t)4095;
+  return (int)fn->nsurfs++;
+}
+
+/* A sampled texture level the pixel back end cannot render (e.g. L8, A8, compressed):
+ * its bytes only, for the sampler of computed colors (SURFACE_INIT of a texture). */
+static int get_raw_surf(sim_func *fn, const tbr_rec_surface_init *r)
+{
+  int known = find_surf(fn, r->resource_id, r->level, r->layer);
+  if (known >= 0) return fn->surfs[known].raw ? known : -1;
+  if (!r->width || !r->height || !r->block_bytes || r->is_zs) return -1;
+  if (fn->nsurfs == fn->cap_surfs) {
+    fn->cap_surfs = fn->cap_surfs ? fn->cap_surfs * 2 : 16;
+    fn->surfs = xrealloc(fn->surfs, fn->cap_surfs * sizeof *fn->surfs);
+  }
+  sim_surf *s = &fn->surfs[fn->nsurfs];
+  memset(s, 0, sizeof *s);
+  s->res = r->resource_id; s->level = r->level; s->layer = r->layer;
+  s->fmt = TBR_PF_NONE;
+  s->raw = true;
+  s->w = r->width;
+  s->h = r->height;
+  s->mem.width = s->w;
+  s->mem.height = s->h;
+  s->mem.stride = (size_t)s->w * r->block_bytes;
+  s->mem.data = calloc((size_t)s->w * s->h, r->block_bytes);
+  if (!s->mem.data) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
+  s->base = fn->next_addr;
+  fn->next_addr += ((uint64_t)s->w * s->h * r->block_bytes + 4095) & ~(uint64_t)4095;
   return (int)fn->nsurfs++;
 }
 
@@ -146,6 +177,142 @@ static void unpack_quad_colors(const sim_func *fn, const sim_frame *f, const sim
   }
 }
 
+/* ---- computed colors (records minor 5) ------------------------------------
+ * A COMPUTED QUADS record carries no colors: the recorder verified that
+ * functional/shading reproduces softpipe's fragment shader outputs from the trace (PRIM
+ * attributes, DRAW state and constants, and the memory of the sampled textures, which
+ * this back end holds: render targets it rendered, SURFACE_INIT for the rest). */
+static void compute_failed(sim_func *fn, const char *fmt, ...)
+{
+  fn->quads_compute_failed++;
+  if (fn->first_compute_failure[0]) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(fn->first_compute_failure, sizeof fn->first_compute_failure, fmt, ap);
+  va_end(ap);
+}
+
+static const struct tbr_tgsi_program *fs_program(sim_func *fn, uint32_t id)
+{
+  for (size_t i = 0; i < fn->nprogs; i++)
+    if (fn->progs[i].id == id) return fn->progs[i].prog;
+  const char *text = sim_shader_text(id);
+  char why[160];
+  struct tbr_tgsi_program *p = text ? tbr_tgsi_parse(text, why, sizeof why) : NULL;
+  if (fn->nprogs == fn->cap_progs) {
+    fn->cap_progs = fn->cap_progs ? 2 * fn->cap_progs : 16;
+    fn->progs = xrealloc(fn->progs, fn->cap_progs * sizeof *fn->progs);
+  }
+  fn->progs[fn->nprogs].id = id;
+  fn->progs[fn->nprogs++].prog = p;
+  return p;
+}
+
+/* The draw's shading state, the sampled levels read from this back end's surfaces. */
+static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd, tbr_fs_draw *out)
+{
+  const tbr_rec_draw *d = &sd->rec;
+  const struct tbr_tgsi_program *prog = fs_program(fn, d->fs_id);
+  char why[160];
+  if (!prog) { compute_failed(fn, "draw %u: fragment shader %u not computable", d->seq, d->fs_id); return -1; }
+  tbr_fs_draw_state st;
+  memset(&st, 0, sizeof st);
+  st.flatshade = (int)d->flatshade;
+  st.flatshade_first = (int)d->flatshade_first;
+  st.front_ccw = (int)d->front_ccw;
+  st.half_pixel_center = (int)d->half_pixel_center;
+  st.fb_height = fn->pass->rp.height;
+  st.nr_cbufs = d->nr_cbufs;
+  for (unsigned k = 0; k < 4; k++) {
+    st.consts[k] = sd->fs_const_len[k] ? f->fs_consts + sd->fs_const_off[k] : NULL;
+    st.const_bytes[k] = sd->fs_const_len[k];
+  }
+  if (tbr_fs_draw_prepare(out, prog, &st, why, sizeof why) != 0) {
+    compute_failed(fn, "draw %u: %s", d->seq, why);
+    return -1;
+  }
+  uint32_t used = tbr_fs_program_units(prog);
+  for (uint32_t k = 0; k < d->num_textures && k < TBR_REC_MAX_TEXTURES; k++) {
+    const tbr_rec_texture *t = &d->textures[k];
+    if (t->unit >= TBR_FS_MAX_UNITS || !(used & (1u << t->unit))) continue;
+    const sim_resource *r = sim_frame_resource(f, t->resource_id);
+    if (!r) { compute_failed(fn, "draw %u: texture %u unknown", d->seq, t->resource_id); return -1; }
+    struct tbr_texture_view v;
+    memset(&v, 0, sizeof v);
+    v.target = r->rec.target;
+    v.resource_format = r->rec.format;
+    v.width0 = r->rec.width;
+    v.height0 = r->rec.height;
+    v.depth0 = r->rec.depth;
+    v.array_size = r->rec.array_size;
+    v.res_last_level = r->rec.last_level;
+    for (uint32_t l = t->first_level; l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS; l++) {
+      int si = find_surf(fn, t->resource_id, l, t->first_layer);
+      if (si < 0) continue; /* level unknown: tbr_fs_draw_set_view refuses the view */
+      v.levels[l].data = fn->surfs[si].mem.data;
+      v.levels[l].row_stride = (uint32_t)fn->surfs[si].mem.stride;
+      v.levels[l].layer_stride = 0;
+    }
+    v.view_format = t->view_format;
+    v.first_level = t->first_level;
+    v.last_level = t->last_level;
+    v.first_layer = t->first_layer;
+    v.last_layer = t->last_layer;
+    memcpy(v.swizzle, t->swizzle, sizeof v.swizzle);
+    v.wrap_s = t->wrap_s; v.wrap_t = t->wrap_t; v.wrap_r = t->wrap_r;
+    v.min_img_filter = t->min_img_filter;
+    v.min_mip_filter = t->min_mip_filter;
+    v.mag_img_filter = t->mag_img_filter;
+    v.compare_mode = t->compare_mode;
+    v.compare_func = t->compare_func;
+    v.normalized_coords = t->normalized_coords;
+    v.seamless_cube_map = t->seamless_cube_map;
+    v.max_anisotropy = t->max_anisotropy;
+    v.lod_bias = t->lod_bias;
+    v.min_lod = t->min_lod;
+    v.max_lod = t->max_lod;
+    memcpy(v.border_color, t->border_color, sizeof v.border_color);
+    if (tbr_fs_draw_set_view(out, t->unit, &v, why, sizeof why) != 0) {
+      compute_failed(fn, "draw %u unit %u: %s", d->seq, t->unit, why);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Colors of a COMPUTED quad, as softpipe's fragment shader gave them to its blend stage. */
+static int compute_quad_colors(sim_func *fn, const sim_frame *f, const sim_quad *q, uint32_t di,
+                               float out[][4][4])
+{
+  sim_fs_draw *fd = &fn->fsd[di];
+  const sim_draw *sd = &f->draws[q->draw];
+  if (fd->state == 0) fd->state = prepare_fs_draw(fn, f, sd, &fd->d) == 0 ? 1 : -1;
+  if (fd->state < 0) { fn->quads_compute_failed++; return -1; }
+  if (q->prim == UINT32_MAX || f->prims[q->prim].first_v == UINT32_MAX) {
+    compute_failed(fn, "draw %u: quad of a primitive without attributes", sd->rec.seq);
+    return -1;
+  }
+  if (fn->coef_prim != q->prim) {
+    const sim_prim *p = &f->prims[q->prim];
+    const float(*v[3])[4];
+    for (int k = 0; k < 3; k++) v[k] = (const float(*)[4])f->prim_v[p->first_v + (size_t)k * p->nr_attrs];
+    char why[120];
+    if (tbr_setup_triangle_coefs(&fd->d.setup, v, p->nr_attrs, &fn->coefs, why, sizeof why) != 0) {
+      compute_failed(fn, "draw %u: %s", sd->rec.seq, why);
+      fn->coef_prim = UINT32_MAX;
+      return -1;
+    }
+    fn->coef_prim = q->prim;
+  }
+  const unsigned mask = sd->rec.early_z ? q->depth_mask : q->in_mask;
+  if (tbr_fs_quad_colors(&fd->d, &fn->coefs, q->x, q->y, mask, out) != 0) {
+    compute_failed(fn, "draw %u: shader execution unsupported", sd->rec.seq);
+    return -1;
+  }
+  fn->quads_computed++;
+  return 0;
+}
+
 /* Puts softpipe's exact tile values back where the tile holds the unpacked value of an
  * earlier packed write that this blend reads (QUADS exact_mask, schema 3). */
 static void apply_exact(sim_func *fn, const sim_frame *f, const sim_quad *q)
@@ -200,6 +367,12 @@ static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
     fn->blend = xrealloc(fn->blend, ps->ndraws * sizeof *fn->blend);
     fn->bpath = xrealloc(fn->bpath, ps->ndraws * sizeof *fn->bpath);
   }
+  if (ps->ndraws > fn->cap_fsd) {
+    fn->cap_fsd = ps->ndraws;
+    fn->fsd = xrealloc(fn->fsd, ps->ndraws * sizeof *fn->fsd);
+  }
+  for (uint32_t k = 0; k < ps->ndraws; k++) fn->fsd[k].state = 0;
+  fn->coef_prim = UINT32_MAX;
   tbr_pixel_format cf[TBR_MAX_COLOR_BUFS];
   unsigned nr = ps->rp.nr_cbufs < TBR_MAX_COLOR_BUFS ? ps->rp.nr_cbufs : TBR_MAX_COLOR_BUFS;
   for (unsigned i = 0; i < nr; i++) cf[i] = fn->surf_cbuf[i] >= 0 ? fn->surfs[fn->surf_cbuf[i]].fmt : TBR_PF_NONE;
@@ -248,14 +421,16 @@ static void apply_surface_inits(sim_func *fn, const sim_frame *f, size_t pass)
     if (si->pass != pass || fn->ignore_surface_init) continue;
     const tbr_rec_surface_init *r = &si->rec;
     int k = get_surf(fn, f, r->resource_id, r->level, r->layer);
+    if (k < 0) k = get_raw_surf(fn, r);
     sim_surf *s = k >= 0 ? &fn->surfs[k] : NULL;
-    const tbr_format_info *fi = s ? tbr_format_get_info(s->fmt) : NULL;
-    if (!fi || s->is_zs != (r->is_zs != 0) || s->w != r->width || s->h != r->height ||
-        fi->bytes != r->block_bytes) {
+    const tbr_format_info *fi = s && !s->raw ? tbr_format_get_info(s->fmt) : NULL;
+    const unsigned bytes = s && s->raw ? (unsigned)(s->mem.stride / s->w) : fi ? fi->bytes : 0;
+    if (!s || (!s->raw && !fi) || s->is_zs != (r->is_zs != 0) || s->w != r->width || s->h != r->height ||
+        bytes != r->block_bytes) {
       fn->surface_init_skipped++;
       continue;
     }
-    size_t row = (size_t)s->w * fi->bytes;
+    size_t row = (size_t)s->w * bytes;
     const uint8_t *src = f->init_data + si->data_off;
     for (uint32_t y = 0; y < r->rows; y++, src += row) {
       size_t sy = (size_t)r->y0 + y;
@@ -265,7 +440,7 @@ static void apply_surface_inits(sim_func *fn, const sim_frame *f, size_t pass)
       }
       for (unsigned x = 0; x < s->w; x++) { /* raw little-endian words, as softpipe's zs tile cache */
         uint64_t v = 0;
-        for (unsigned b = 0; b < fi->bytes && b < 8; b++) v |= (uint64_t)src[x * fi->bytes + b] << (8 * b);
+        for (unsigned b = 0; b < bytes && b < 8; b++) v |= (uint64_t)src[x * bytes + b] << (8 * b);
         s->zs[sy * s->w + x] = v;
       }
     }
@@ -536,7 +711,12 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
     if (blend && (q->flags & TBR_REC_QUAD_BLENDED) && nr) {
       const float(*colors)[4][4] = (const float(*)[4][4])f->colors[q->color];
       float unpacked[TBR_MAX_COLOR_BUFS][4][4];
-      if (d->packed_mask) {
+      if (q->flags & SIM_QUAD_COMPUTED) {
+        /* the float outputs, as softpipe's tile holds them (no packing) */
+        memset(unpacked, 0, sizeof unpacked);
+        compute_quad_colors(fn, f, q, di, unpacked);
+        colors = (const float(*)[4][4])unpacked;
+      } else if (d->packed_mask) {
         colors = (const float(*)[4][4])unpacked;
         unpack_quad_colors(fn, f, q, d->packed_mask, nr, unpacked);
       }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fs_quad.h"
 #include "sim_trace.h"
 #include "tile_buffers.h"
 
@@ -27,7 +28,15 @@ typedef struct sim_surf {
   float *cache;    /* color: w*h*4 floats (softpipe tile-cache contents) */
   uint64_t *zs;    /* zs: w*h raw words */
   uint64_t base;   /* simulated address (assigned by the address map) */
+  bool raw;        /* a sampled texture in a format the pixel back end does not render:
+                    * mem holds its bytes (block_bytes per texel), never a render target */
 } sim_surf;
+
+/* A draw of the current pass whose colors are computed (lazily prepared). */
+typedef struct {
+  int state;       /* 0 not prepared, 1 ready, -1 cannot be computed */
+  tbr_fs_draw d;
+} sim_fs_draw;
 
 /* Per-tile functional results the timing model uses. */
 typedef struct {
@@ -64,6 +73,15 @@ typedef struct sim_func {
   /* render-target checks (SURFACE_CHECK records): compared / differing / not comparable */
   uint64_t surface_checks, surface_check_mismatches, surface_checks_skipped;
   char first_check_mismatch[160];
+  /* computed colors (COMPUTED QUADS records, functional/shading) */
+  struct sim_fs_prog { uint32_t id; struct tbr_tgsi_program *prog; } *progs;
+  size_t nprogs, cap_progs;
+  sim_fs_draw *fsd;            /* per draw of the pass */
+  size_t cap_fsd;
+  uint32_t coef_prim;          /* frame prim index of coefs (UINT32_MAX: none) */
+  struct tbr_setup_coefs coefs;
+  uint64_t quads_computed, quads_compute_failed;
+  char first_compute_failure[160];
 } sim_func;
 
 void sim_func_init(sim_func *fn, uint64_t surface_base);

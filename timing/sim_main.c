@@ -295,6 +295,8 @@ int main(int argc, char **argv)
               (unsigned long long)g->now);
       fprintf(o, "\"render_target_checks\": %llu,\n\"render_target_mismatches\": %llu,\n",
               (unsigned long long)g->fn.surface_checks, (unsigned long long)g->fn.surface_check_mismatches);
+      fprintf(o, "\"computed_color_quads\": %llu,\n\"computed_color_failures\": %llu,\n",
+              (unsigned long long)g->fn.quads_computed, (unsigned long long)g->fn.quads_compute_failed);
       fprintf(o, "\"frames_simulated\": %zu,\n\"frames_checked\": %llu,\n\"frames_differing\": %llu,\n\"frames\": [", nfo,
               (unsigned long long)nref, (unsigned long long)ndiff);
       for (size_t i = 0; i < nfo; i++)
@@ -351,6 +353,10 @@ int main(int argc, char **argv)
               (unsigned long long)g->fn.surface_checks, (unsigned long long)g->fn.surface_check_mismatches,
               g->fn.surface_check_mismatches ? " (first: " : "", g->fn.first_check_mismatch,
               g->fn.surface_check_mismatches ? ")" : "", (unsigned long long)g->fn.surface_checks_skipped);
+      fprintf(o, "computed colors (COMPUTED QUADS): %llu quads computed, %llu could not be%s%s%s\n",
+              (unsigned long long)g->fn.quads_computed, (unsigned long long)g->fn.quads_compute_failed,
+              g->fn.quads_compute_failed ? " (first: " : "", g->fn.first_compute_failure,
+              g->fn.quads_compute_failed ? ")" : "");
       for (size_t i = 0; i < nfo; i++) {
         fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles);
         if (fo[i].has_ref)
@@ -389,7 +395,10 @@ int main(int argc, char **argv)
     if (g->fn.surface_check_mismatches)
       fprintf(stderr, "tbr-sim: %llu render-target check(s) differ from softpipe's memory (first: %s)\n",
               (unsigned long long)g->fn.surface_check_mismatches, g->fn.first_check_mismatch);
-    if (!status && (ndiff || g->fn.surface_check_mismatches)) status = 1;
+    if (g->fn.quads_compute_failed)
+      fprintf(stderr, "tbr-sim: %llu quad(s) with computed colors could not be computed (first: %s)\n",
+              (unsigned long long)g->fn.quads_compute_failed, g->fn.first_compute_failure);
+    if (!status && (ndiff || g->fn.surface_check_mismatches || g->fn.quads_compute_failed)) status = 1;
   }
   if (tiles_o) { fclose(tiles_o); remove(tiles_tmp); }
   free(fo);

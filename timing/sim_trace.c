@@ -25,6 +25,7 @@ void sim_frame_free(sim_frame *f)
   free(f->clears); free(f->items); free(f->colors); free(f->exacts); free(f->checks); free(f->res); free(f->cvals);
   free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
   free(f->lines); free(f->vgroups); free(f->vfetches); free(f->inits); free(f->init_data);
+  free(f->prim_v); free(f->fs_consts);
   memset(f, 0, sizeof *f);
 }
 
@@ -49,7 +50,7 @@ static struct sim_clear_val *clear_val(sim_frame *f, uint32_t res, uint32_t leve
 
 /* Shader instruction counts and per-pc opcode classes survive across frames (SHADER is
  * re-sent per frame anyway). */
-typedef struct { uint32_t id, ninstr; uint8_t *cls; uint32_t npc; uint32_t code_slot; } shader_info;
+typedef struct { uint32_t id, ninstr; uint8_t *cls; uint32_t npc; uint32_t code_slot; char *text; } shader_info;
 static shader_info *g_shaders;
 static size_t g_nshaders, g_cap_shaders;
 static uint32_t g_code_slots;
@@ -66,6 +67,12 @@ static shader_info *shader_find(uint32_t id)
   for (size_t i = 0; i < g_nshaders; i++)
     if (g_shaders[i].id == id) return &g_shaders[i];
   return NULL;
+}
+
+const char *sim_shader_text(uint32_t shader_id)
+{
+  const shader_info *si = shader_find(shader_id);
+  return si ? si->text : NULL;
 }
 
 uint64_t sim_shader_code_addr(uint32_t shader_id)
@@ -294,6 +301,8 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   f->has_end = false;
   memset(&f->end, 0, sizeof f->end);
   f->npasses = f->ndraws = f->nprims = f->nquads = f->ntiles = f->nclears = 0;
+  f->nprim_v = f->nfs_consts = 0;
+  f->computed_quads = 0;
   f->nitems = f->ncolors = f->nres = f->nexacts = f->nchecks = 0;
   f->npaths = f->npcls = f->nppc = f->nfetches = f->nlines = f->nvgroups = 0;
   f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
@@ -349,7 +358,15 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       }
       g_shaders[i].id = s.id;
       g_shaders[i].ninstr = s.num_instructions;
-      if (s.text && s.text_len) shader_parse(&g_shaders[i], s.text, s.text_len);
+      if (s.text && s.text_len) {
+        shader_parse(&g_shaders[i], s.text, s.text_len);
+        if (!g_shaders[i].text) { /* ids are never reused: the text never changes */
+          g_shaders[i].text = malloc(s.text_len + 1);
+          if (!g_shaders[i].text) return fail(err, errlen, r, "out of memory (shader text)");
+          memcpy(g_shaders[i].text, s.text, s.text_len);
+          g_shaders[i].text[s.text_len] = 0;
+        }
+      }
       break;
     }
     case TBR_REC_PATH: {
@@ -523,6 +540,20 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       sim_draw *d = &f->draws[f->ndraws++];
       memset(d, 0, sizeof *d);
       d->rec = draw;
+      for (unsigned k = 0; k < TBR_REC_MAX_CONSTBUFS; k++) { /* kept for computed colors */
+        const uint32_t len = draw.fs_const[k].data ? draw.fs_const[k].size : 0;
+        while (f->nfs_consts + len > f->cap_fs_consts) {
+          size_t nc = f->cap_fs_consts ? 2 * f->cap_fs_consts : 4096;
+          uint8_t *nb = realloc(f->fs_consts, nc);
+          if (!nb) return fail(err, errlen, r, "out of memory (constants)");
+          f->fs_consts = nb;
+          f->cap_fs_consts = nc;
+        }
+        d->fs_const_off[k] = (uint32_t)f->nfs_consts;
+        d->fs_const_len[k] = len;
+        if (len) memcpy(f->fs_consts + f->nfs_consts, draw.fs_const[k].data, len);
+        f->nfs_consts += len;
+      }
       memset(d->rec.vs_const, 0, sizeof d->rec.vs_const);
       memset(d->rec.fs_const, 0, sizeof d->rec.fs_const);
       d->vs_instructions = shader_instr(draw.vs_id);
@@ -547,6 +578,15 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       sp->kind = prim.kind;
       sp->flags = prim.flags;
       sp->nr_attrs = prim.nr_attrs;
+      sp->first_v = UINT32_MAX;
+      if (prim.kind == 3 && !(prim.flags & TBR_REC_PRIM_CULLED)) {
+        sp->first_v = (uint32_t)f->nprim_v;
+        for (unsigned v = 0; v < 3; v++)
+          for (unsigned a = 0; a < prim.nr_attrs && a < TBR_REC_MAX_ATTRIBS; a++) {
+            GROW(f->prim_v, f->nprim_v, f->cap_prim_v);
+            memcpy(f->prim_v[f->nprim_v++], prim.v[v][a], sizeof(float[4]));
+          }
+      }
       unsigned nv = prim.kind >= 1 && prim.kind <= 3 ? prim.kind : 1;
       sp->minx = sp->maxx = prim.v[0][0][0];
       sp->miny = sp->maxy = prim.v[0][0][1];
@@ -584,7 +624,8 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         sq->x = q.x; sq->y = q.y;
         sq->draw = (uint32_t)d;
         sq->prim = q.prim < sd->nprims ? sd->first_prim + q.prim : UINT32_MAX;
-        sq->flags = (uint8_t)q.flags;
+        sq->flags = (uint8_t)(q.flags | (h.computed ? SIM_QUAD_COMPUTED : 0));
+        if (h.computed) f->computed_quads++;
         sq->in_mask = (uint8_t)q.in_mask; sq->depth_mask = (uint8_t)q.depth_mask;
         sq->shade_mask = (uint8_t)q.shade_mask; sq->blend_mask = (uint8_t)q.blend_mask;
         memcpy(sq->z, q.z, sizeof sq->z);
@@ -594,15 +635,18 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         sq->exact = 0;
         if (q.flags & TBR_REC_QUAD_BLENDED) {
           for (uint32_t cb = 0; cb < h.nr_cbufs && cb < TBR_REC_MAX_CBUFS; cb++) {
-            GROW(f->colors, f->ncolors, f->cap_colors);
-            if (h.packed_mask & (1u << cb)) { /* the bits, unpacked by the back end (it knows the format) */
-              memset(f->colors[f->ncolors], 0, sizeof f->colors[f->ncolors]);
-              memcpy(f->colors[f->ncolors][0], q.packed[cb], sizeof q.packed[cb]);
+            const bool packed = (h.packed_mask & (1u << cb)) != 0;
+            if (!h.computed) { /* computed: the back end computes the colors */
+              GROW(f->colors, f->ncolors, f->cap_colors);
+              if (packed) { /* the bits, unpacked by the back end (it knows the format) */
+                memset(f->colors[f->ncolors], 0, sizeof f->colors[f->ncolors]);
+                memcpy(f->colors[f->ncolors][0], q.packed[cb], sizeof q.packed[cb]);
+              } else {
+                memcpy(f->colors[f->ncolors], q.color[cb], sizeof q.color[cb]);
+              }
               f->ncolors++;
-              continue;
             }
-            memcpy(f->colors[f->ncolors++], q.color[cb], sizeof q.color[cb]);
-            if (q.exact_mask[cb]) {
+            if (!packed && q.exact_mask[cb]) {
               GROW(f->exacts, f->nexacts, f->cap_exacts);
               sim_exact *e = &f->exacts[f->nexacts];
               if (!sq->exact) sq->exact = (uint32_t)f->nexacts + 1;

@@ -29,6 +29,11 @@ typedef struct {
   uint32_t idx;  /* into quads / tiles / clears */
 } sim_item;
 
+/* sim_quad.flags bit beyond the trace's QUADS flags (0x3f): the quad came from a
+ * COMPUTED QUADS record (records minor 5): no colors in the trace, the functional back
+ * end computes them (functional/shading). */
+#define SIM_QUAD_COMPUTED 0x40u
+
 typedef struct {
   int32_t x, y;       /* even, window pixels, y down */
   uint32_t draw;      /* index into frame draws */
@@ -94,6 +99,7 @@ typedef struct {
 typedef struct {
   uint32_t draw;
   uint32_t kind, flags, nr_attrs;
+  uint32_t first_v;   /* triangles: 3 * nr_attrs attribute vectors in frame prim_v (vertex-major) */
   float minx, miny, maxx, maxy; /* window-space bounding box */
 } sim_prim;
 
@@ -107,6 +113,7 @@ typedef struct {
   uint32_t packed_mask;        /* color buffers whose QUADS colors are packed (schema 3) */
   bool packed_known;           /* a QUADS record of the draw was read */
   uint32_t first_vgroup, nvgroups; /* VERTICES groups of the draw (contiguous) */
+  uint32_t fs_const_off[TBR_REC_MAX_CONSTBUFS], fs_const_len[TBR_REC_MAX_CONSTBUFS]; /* in frame fs_consts */
   uint64_t vertices;               /* sum of VERTICES `fetched` */
 } sim_draw;
 
@@ -154,6 +161,9 @@ typedef struct {
   sim_vgroup *vgroups;    size_t nvgroups, cap_vgroups;
   sim_fetch *vfetches;    size_t nvfetches, cap_vfetches; /* VS_TEXELS (quad = frame vgroup) */
   sim_surface_init *inits; size_t ninits, cap_inits;
+  float (*prim_v)[4];     size_t nprim_v, cap_prim_v;   /* triangle vertex attributes (computed colors) */
+  uint8_t *fs_consts;     size_t nfs_consts, cap_fs_consts; /* draws' fragment-shader constants */
+  uint64_t computed_quads; /* quads of COMPUTED QUADS records */
   sim_surface_check *checks; size_t nchecks, cap_checks;
   uint8_t *init_data;     size_t ninit_data, cap_init_data;
   uint64_t texels, texel_fetches, vertex_records, vertex_records_ignored;
@@ -176,6 +186,8 @@ const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id);
 /* Texture / vertex-buffer address map (docs/timing-model.md "Address map"): set before
  * loading frames. tiled: 4x4-texel blocks; line_bytes: texture-cache line size. */
 void sim_trace_set_texture_layout(int tiled, uint32_t line_bytes, uint32_t vline_bytes);
+/* TGSI text of a shader (SHADER record, kept across frames), NULL if never seen. */
+const char *sim_shader_text(uint32_t shader_id);
 /* Code address of a shader (instruction fetch: 16 B per TGSI instruction). */
 uint64_t sim_shader_code_addr(uint32_t shader_id);
 

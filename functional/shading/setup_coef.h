@@ -22,7 +22,11 @@ struct tbr_setup_fs_info {
     struct tbr_tgsi_io inputs[TBR_TGSI_MAX_INPUTS];
     int flatshade;          /* rasterizer state */
     int flatshade_first;
-    int sprite_coord_enable, sprite_coord_mode, point_quad_rasterization;
+    int front_ccw;
+    int half_pixel_center;  /* setup's pixel_offset: 0.5 if set, else 0 */
+    /* gl_FragCoord (POSITION input): FS properties and the framebuffer height */
+    int coord_origin_lower_left, coord_pixel_center_integer;
+    unsigned fb_height;
 };
 
 /* Coefficients of one triangle. */
@@ -32,11 +36,13 @@ struct tbr_setup_coefs {
     float face;                                       /* +1 front, -1 back */
 };
 
-/* Triangle v[3][nr_attrs][4] as in a PRIM record (attribute 0 = window position),
- * det as recorded. 0 on success, -1 if unsupported (message in why). */
+/* Triangle v[3][nr_attrs][4] as in a PRIM record (attribute 0 = window position;
+ * FS input i is attribute i + 1, sp_state_derived.c). 0 on success; -1 if the
+ * triangle is one setup rejects (zero area / NaN) or something is unsupported
+ * (message in why). */
 int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*const v[3])[4],
-                             unsigned nr_attrs, float det, int facing_back,
-                             struct tbr_setup_coefs *out, char *why, size_t whylen);
+                             unsigned nr_attrs, struct tbr_setup_coefs *out, char *why,
+                             size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,12 @@ int tbr_tgsi_uses_texture(const struct tbr_tgsi_program *prog);
 /* PROPERTY FS_COLOR0_WRITES_ALL_CBUFS */
 int tbr_tgsi_color0_writes_all_cbufs(const struct tbr_tgsi_program *prog);
 
+/* PROPERTY FS_COORD_ORIGIN 1 (lower left) / FS_COORD_PIXEL_CENTER 1 (integer) */
+int tbr_tgsi_coord_origin_lower_left(const struct tbr_tgsi_program *prog);
+int tbr_tgsi_coord_pixel_center_integer(const struct tbr_tgsi_program *prog);
+/* Sampler-view units the program declares or uses (bit u = SVIEW[u] or SAMP[u]). */
+uint32_t tbr_tgsi_sampler_views(const struct tbr_tgsi_program *prog);
+
 /* Run the shader on one quad, as softpipe's exec_run does. 0 on success, -1 if
  * the execution hit something unsupported at run time (result then invalid). */
 int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_fs_quad *quad,

@@ -30,6 +30,7 @@
 #include "tbr_mesa_hooks.h"
 
 #include "color_shadow.h"
+#include "computed_colors.h"
 #include "idset.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -138,6 +139,15 @@ static struct state {
     uint64_t surface_checks;
     tbr_rec_quads_header quads_hdr; /* coding state of the pending QUADS record */
     int pack_colors;          /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
+    /* computed colors (records minor 5): 0 with TBR_RECORD_COLORS=1 */
+    int compute_colors;
+    tbr_computed_colors *cc;
+    uint32_t quads_computed;  /* the pending QUADS record is a COMPUTED one */
+    uint32_t fb_height;       /* framebuffer of the latest framebuffer hook */
+    /* sampled textures the simulator holds (SURFACE_INIT given, no upload since) */
+    struct tex_known { uint32_t resource_id, level, layer, pass_sampled, frame_sampled; int given, dirty; } *tex;
+    uint32_t ntex, cap_tex;
+    uint64_t texture_inits, texture_init_bytes;
     tbr_color_shadow cs;      /* packed colors: softpipe's floats the trace may still need */
     uint32_t batch_first;     /* draw ordinal of the first quad of the last quads() batch */
     /* pending TEXELS record (flushed right after the QUADS record) */
@@ -183,6 +193,7 @@ static struct state {
 /* ------------------------------------------------------------------------ */
 
 static void write_status(void);
+static void texture_written(uint32_t res, uint32_t level);
 
 static void fail(const char *fmt, ...)
 {
@@ -263,6 +274,20 @@ static void write_status(void)
             (unsigned long long)c->vs_texels);
     fprintf(f, "surface_inits=%llu\nsurface_init_bytes=%llu\n",
             (unsigned long long)S.surface_inits, (unsigned long long)S.surface_init_bytes);
+    {
+        static const tbr_cc_stats none;
+        const tbr_cc_stats *cs = S.cc ? tbr_cc_stats_get(S.cc) : &none;
+        fprintf(f, "computed_colors=%d\n", S.compute_colors);
+        fprintf(f, "quads_colors_computed=%llu\nquads_colors_recorded=%llu\n"
+                   "quads_colors_mismatched=%llu\n",
+                (unsigned long long)cs->quads_computed, (unsigned long long)cs->quads_recorded,
+                (unsigned long long)cs->quads_mismatched);
+        fprintf(f, "draws_computable=%llu\ndraws_not_computable=%llu\nfirst_not_computable=%s\n",
+                (unsigned long long)cs->draws_computable,
+                (unsigned long long)cs->draws_not_computable, cs->first_reason);
+        fprintf(f, "texture_inits=%llu\ntexture_init_bytes=%llu\n",
+                (unsigned long long)S.texture_inits, (unsigned long long)S.texture_init_bytes);
+    }
     fprintf(f, "unsupported=");
     for (int i = 0; i < S.n_unsupported; i++)
         fprintf(f, "%s%s:%llu", i ? "," : "", S.unsupported[i].name,
@@ -356,6 +381,12 @@ static void init_once(void)
      * before schema 3 (for checking the packed coding; same simulated results) */
     const char *fc = getenv("TBR_FLOAT_COLORS");
     S.pack_colors = !(fc && strcmp(fc, "1") == 0);
+    /* TBR_RECORD_COLORS=1 (tbr-replay --record-colors): every blended quad's colors in
+     * the trace, none computed (docs/trace-records.md "Computed colors") */
+    const char *rc = getenv("TBR_RECORD_COLORS");
+    S.compute_colors = !(rc && strcmp(rc, "1") == 0);
+    if (S.compute_colors && !(S.cc = tbr_cc_create()))
+        S.compute_colors = 0;
     if (parse_frames(getenv("TBR_FRAMES"), &S.first, &S.last) != 0)
         fail("TBR_FRAMES='%s' is not A, A-B or A-", getenv("TBR_FRAMES"));
     atexit(at_exit);
@@ -815,6 +846,7 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
     if (ensure_frame() != 0)
         return;
     S.fb_zs = fb->zsbuf;
+    S.fb_height = fb->height;
     tbr_cs_set_nr_cbufs(&S.cs, fb->nr_cbufs);
     for (uint32_t i = 0; i < fb->nr_cbufs && i < TBR_REC_MAX_CBUFS; i++) {
         const struct tbr_hook_surface *cb = &fb->cbufs[i];
@@ -976,6 +1008,7 @@ static void h_upload(const struct tbr_hook_upload *u)
     r.level = u->level;
     memcpy(r.box, u->box, sizeof(r.box));
     r.bytes = u->bytes;
+    texture_written(u->res.id, u->level);
     if (S.zs_clear_write_res && S.zs_clear_write_res == u->res.id + 1) {
         r.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
         S.clear_writes++;
@@ -1050,8 +1083,11 @@ static void h_shader(const struct tbr_hook_shader *s)
     r.parent_id = s->parent_id;
     r.text = s->text;
     r.text_len = s->text ? (uint32_t)strlen(s->text) : 0;
-    if (s->stage == TBR_HOOK_STAGE_FS)
+    if (s->stage == TBR_HOOK_STAGE_FS) {
         note_fs_write_all(s->id, s->text && strstr(s->text, "PROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1"));
+        if (S.compute_colors)
+            tbr_cc_shader(S.cc, s->id, s->text);
+    }
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_SHADER, tbr_rec_shader_encode(&S.buf, &r));
 }
@@ -1071,6 +1107,106 @@ static void fill_constbufs(tbr_rec_constbuf *out, const struct tbr_hook_constbuf
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) {
         out[i].data = in[i].data;
         out[i].size = in[i].data ? in[i].size : 0;
+    }
+}
+
+/* ---- sampled textures for computed colors --------------------------------- */
+/* tbr-sim computes a quad's colors from the memory of the textures it samples. It
+ * holds render targets it rendered itself (and those SURFACE_INIT gave it); any
+ * other sampled level (CPU uploads, or contents from before the recorded window) is
+ * given to it as SURFACE_INIT bands before the first draw that samples it, and again
+ * after every upload into it. */
+static struct tex_known *find_tex(uint32_t res, uint32_t level, uint32_t layer)
+{
+    for (uint32_t i = 0; i < S.ntex; i++)
+        if (S.tex[i].resource_id == res && S.tex[i].level == level && S.tex[i].layer == layer)
+            return &S.tex[i];
+    return NULL;
+}
+
+static struct tex_known *get_tex(uint32_t res, uint32_t level, uint32_t layer)
+{
+    struct tex_known *t = find_tex(res, level, layer);
+    if (t)
+        return t;
+    if (S.ntex == S.cap_tex) {
+        uint32_t nc = S.cap_tex ? 2 * S.cap_tex : 32;
+        struct tex_known *n = realloc(S.tex, nc * sizeof(*n));
+        if (!n)
+            return NULL;
+        S.tex = n;
+        S.cap_tex = nc;
+    }
+    t = &S.tex[S.ntex++];
+    memset(t, 0, sizeof(*t));
+    t->resource_id = res;
+    t->level = level;
+    t->layer = layer;
+    t->pass_sampled = UINT32_MAX;
+    return t;
+}
+
+/* A CPU write into (res, level): the simulator's copy, if any, is stale. */
+static void texture_written(uint32_t res, uint32_t level)
+{
+    for (uint32_t i = 0; i < S.ntex; i++)
+        if (S.tex[i].resource_id == res && S.tex[i].level == level) {
+            S.tex[i].given = 0;
+            S.tex[i].dirty = 1;
+        }
+    if (!find_tex(res, level, 0)) {
+        struct tex_known *t = get_tex(res, level, 0);
+        if (t)
+            t->dirty = 1;
+    }
+}
+
+static void give_sampled_textures(const struct tbr_hook_draw *d)
+{
+    const uint32_t *units;
+    uint32_t n = tbr_cc_draw_units(S.cc, &units);
+    for (uint32_t k = 0; k < n; k++) {
+        const struct tbr_hook_texture *t = &d->textures[units[k]];
+        for (uint32_t l = t->first_level; l <= t->last_level && l < t->num_levels; l++) {
+            const uint32_t layer = t->first_layer;
+            struct tex_known *tk = get_tex(t->res.id, l, layer);
+            if (!tk) {
+                tbr_cc_disable_draw(S.cc, "out of memory (textures)");
+                return;
+            }
+            /* rendered in the trace (its tile events are accounted for) and not written
+             * by the CPU since: the simulator has it */
+            const int has = tk->given || (!tk->dirty && find_known(t->res.id, l, layer, 0));
+            if (!has) {
+                /* a SURFACE_INIT applies from the start of its pass: not if an earlier
+                 * draw of this pass sampled other contents of it */
+                if (tk->pass_sampled == S.pass_seq && tk->frame_sampled == (uint32_t)S.frame) {
+                    tbr_cc_disable_draw(S.cc, "texture changed within a render pass");
+                    return;
+                }
+                uint32_t w = t->res.width >> l, h = t->res.height >> l;
+                w = w ? w : 1;
+                h = h ? h : 1;
+                const uint8_t *map = (const uint8_t *)t->data + t->level_offset[l] +
+                                     (size_t)layer * t->img_stride[l];
+                const uint64_t before = S.surface_inits, before_bytes = S.surface_init_bytes;
+                emit_surface_init(t->res.id, l, layer, 0, t->res.format, w, h, t->res.block_bytes,
+                                  t->data ? map : NULL, t->stride[l]);
+                if (S.surface_inits == before) {
+                    tbr_cc_disable_draw(S.cc, "texture memory unavailable");
+                    return;
+                }
+                /* counted apart from the hot-start SURFACE_INITs of render targets */
+                S.surface_inits = before;
+                S.surface_init_bytes = before_bytes;
+                S.texture_inits++;
+                S.texture_init_bytes += (uint64_t)w * h * t->res.block_bytes;
+                tk->given = 1;
+                tk->dirty = 0;
+            }
+            tk->pass_sampled = S.pass_seq;
+            tk->frame_sampled = (uint32_t)S.frame;
+        }
     }
 }
 
@@ -1158,6 +1294,8 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     S.quads_packed = tbr_cs_begin_draw(&S.cs, r, S.pack_colors);
     S.draw_write_all = fs_write_all(r->fs_id);
     S.zs_clear_write_res = 0;
+    if (S.compute_colors && tbr_cc_begin_draw(S.cc, d, S.fb_height))
+        give_sampled_textures(d);
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
     if (vt->num_textures) {
@@ -1238,6 +1376,8 @@ static void h_prim(const struct tbr_hook_prim *p)
     S.total.prims++;
     if (p->flags & TBR_HOOK_PRIM_CULLED)
         S.total.culled_prims++;
+    if (S.compute_colors)
+        tbr_cc_prim(S.cc, p);
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_PRIM, tbr_rec_prim_encode(&S.buf, r));
 }
@@ -1256,11 +1396,6 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
     S.batch_first = (uint32_t)S.draw_end.quads;
     for (uint32_t i = 0; i < n; i++) {
         const struct tbr_hook_quad *q = &qs[i];
-        if (S.quads_count == 0 &&
-            tbr_rec_quads_begin(&S.quads, &S.quads_hdr, S.draw_end.seq, S.quads_cbufs, S.quads_packed)) {
-            fail("cannot start a QUADS record");
-            return;
-        }
         tbr_rec_quad r;
         r.x = q->x;
         r.y = q->y;
@@ -1281,6 +1416,23 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
                 memcpy(r.color[c], q->color[0], sizeof(r.color[c]));
         memset(r.packed, 0, sizeof(r.packed));
         memset(r.exact_mask, 0, sizeof(r.exact_mask));
+        /* computed colors: a QUADS record is all computed or all recorded; a change
+         * starts the next record (order is kept: records follow each other) */
+        uint32_t computed = 0;
+        if (S.compute_colors && (q->flags & TBR_HOOK_QUAD_BLENDED))
+            computed = (uint32_t)tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc);
+        else if (S.quads_count)
+            computed = S.quads_computed; /* nothing to store: keep the record going */
+        if (S.quads_count && computed != S.quads_computed)
+            flush_quads();
+        if (S.quads_count == 0) {
+            if (tbr_rec_quads_begin(&S.quads, &S.quads_hdr, S.draw_end.seq, S.quads_cbufs,
+                                    S.quads_packed | (computed ? TBR_REC_QUADS_COMPUTED : 0))) {
+                fail("cannot start a QUADS record");
+                return;
+            }
+            S.quads_computed = computed;
+        }
         if (tbr_cs_quad(&S.cs, &r, nc) != 0) {
             fail("out of memory (color shadow)");
             return;
@@ -1871,6 +2023,12 @@ static void finalize(void)
     tbr_buf_free(&S.quads);
     tbr_buf_free(&S.last_pass);
     tbr_cs_free(&S.cs);
+    tbr_cc_destroy(S.cc);
+    S.cc = NULL;
+    S.compute_colors = 0;
+    free(S.tex);
+    S.tex = NULL;
+    S.ntex = S.cap_tex = 0;
     free(S.fs_wa);
     S.fs_wa = NULL;
     S.nfs_wa = S.cap_fs_wa = 0;

@@ -588,11 +588,13 @@ int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, 
                         uint32_t packed_mask)
 {
     memset(h, 0, sizeof(*h));
-    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs))
+    const uint32_t packed = packed_mask & ~TBR_REC_QUADS_COMPUTED;
+    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed >> nr_cbufs))
         return -1;
     h->draw_seq = draw_seq;
     h->nr_cbufs = nr_cbufs;
-    h->packed_mask = packed_mask;
+    h->packed_mask = packed;
+    h->computed = (packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
     tbr_buf_put_u32(b, draw_seq);
     tbr_buf_put_u32(b, nr_cbufs);
     tbr_buf_put_u32(b, 0); /* count, patched by finish */
@@ -679,15 +681,17 @@ int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q
         const uint32_t allowed = lanes_to_bits(q->blend_mask);
         for (uint32_t cb = 0; cb < nr_cbufs; cb++) {
             if (packed_mask & (1u << cb)) {
-                for (int j = 0; j < 4; j++)
-                    if (q->blend_mask & (1u << j))
-                        tbr_buf_put_u32(b, q->packed[cb][j]);
+                if (!h->computed)
+                    for (int j = 0; j < 4; j++)
+                        if (q->blend_mask & (1u << j))
+                            tbr_buf_put_u32(b, q->packed[cb][j]);
                 continue;
             }
-            for (int j = 0; j < 4; j++)
-                if (q->blend_mask & (1u << j))
-                    for (int ch = 0; ch < 4; ch++)
-                        put_f(b, q->color[cb][ch][j]);
+            if (!h->computed)
+                for (int j = 0; j < 4; j++)
+                    if (q->blend_mask & (1u << j))
+                        for (int ch = 0; ch < 4; ch++)
+                            put_f(b, q->color[cb][ch][j]);
             if (q->exact_mask[cb] & ~allowed)
                 return -1;
             put_u(b, q->exact_mask[cb]);
@@ -719,6 +723,8 @@ int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_
     h->nr_cbufs = tbr_cursor_u32(c);
     h->count = tbr_cursor_u32(c);
     h->packed_mask = tbr_cursor_u32(c);
+    h->computed = (h->packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
+    h->packed_mask &= ~TBR_REC_QUADS_COMPUTED;
     h->have_prev_z = 0;
     if (!tbr_cursor_ok(c) || h->nr_cbufs > TBR_REC_MAX_CBUFS || h->count > TBR_REC_MAX_QUADS ||
         (h->packed_mask >> h->nr_cbufs)) {
@@ -777,15 +783,17 @@ int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
         const uint32_t allowed = lanes_to_bits(q->blend_mask);
         for (uint32_t cb = 0; cb < h->nr_cbufs; cb++) {
             if (h->packed_mask & (1u << cb)) {
-                for (int j = 0; j < 4; j++)
-                    if (q->blend_mask & (1u << j))
-                        q->packed[cb][j] = tbr_cursor_u32(c);
+                if (!h->computed)
+                    for (int j = 0; j < 4; j++)
+                        if (q->blend_mask & (1u << j))
+                            q->packed[cb][j] = tbr_cursor_u32(c);
                 continue;
             }
-            for (int j = 0; j < 4; j++)
-                if (q->blend_mask & (1u << j))
-                    for (int ch = 0; ch < 4; ch++)
-                        q->color[cb][ch][j] = get_f(c);
+            if (!h->computed)
+                for (int j = 0; j < 4; j++)
+                    if (q->blend_mask & (1u << j))
+                        for (int ch = 0; ch < 4; ch++)
+                            q->color[cb][ch][j] = get_f(c);
             q->exact_mask[cb] = get_u(c);
             if (q->exact_mask[cb] & ~allowed) {
                 tbr_cursor_fail(c);

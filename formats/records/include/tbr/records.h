@@ -47,8 +47,10 @@ extern "C" {
  * compatibly; readers skip types they do not know. 0: types 1-15;
  * 1: + TEXELS (16), VERTICES (17); 2: + SURFACE_INIT (18); 3: + VS_TEXELS (19),
  * VS_TEXTURES (20) (vertex texturing). Schema 2 started at minor 1 (all 17 types);
- * schema 3 continues at minor 3 (all 20 types); 4: + SURFACE_CHECK (21). */
-#define TBR_RECORDS_SCHEMA_MINOR 4
+ * schema 3 continues at minor 3 (all 20 types); 4: + SURFACE_CHECK (21);
+ * 5: QUADS records with computed colors (TBR_REC_QUADS_COMPUTED) and SURFACE_INIT
+ * for sampled textures. A minor-4 reader rejects a COMPUTED QUADS record as corrupt. */
+#define TBR_RECORDS_SCHEMA_MINOR 5
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
@@ -251,9 +253,17 @@ typedef struct tbr_rec_quad {
     float exact[TBR_REC_MAX_CBUFS][4][4];           /* [cbuf][rgba][fragment] */
 } tbr_rec_quad;
 
+/* QUADS header flag (bit 31 of the packed_mask word, minor 5): the record's blended
+ * quads carry no fragment colors (neither floats nor packed pixels): the recorder
+ * verified that functional/shading recomputes every one of them bit-exactly from the
+ * trace (docs/trace-records.md "Computed colors"); exact tile values are still given
+ * for color buffers not in packed_mask. */
+#define TBR_REC_QUADS_COMPUTED 0x80000000u
+
 typedef struct tbr_rec_quads_header {
     uint32_t draw_seq, nr_cbufs, count;
     uint32_t packed_mask; /* bit i: color buffer i's colors are packed (schema 3) */
+    uint32_t computed;    /* 1: colors omitted, computed by the reader (minor 5) */
     /* depth predictor state of the encoder/decoder (schema 3): the previous quad with
      * HAS_Z in this record (docs/trace-records.md QUADS "Depth coding") */
     int have_prev_z;
@@ -483,6 +493,7 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
  * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
  * checks that the payload was consumed exactly. */
 /* h: the record's header and coding state, set by begin, used by add */
+/* packed_mask may carry TBR_REC_QUADS_COMPUTED */
 int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs,
                         uint32_t packed_mask);
 int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q);

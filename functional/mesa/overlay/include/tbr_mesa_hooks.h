@@ -31,8 +31,9 @@
 extern "C" {
 #endif
 
-#define TBR_MESA_HOOKS_VERSION 4u /* 2: texels, vertices; 3: surface memory (map, stride);
-                                   * 4: vertex-shader textures and texels */
+#define TBR_MESA_HOOKS_VERSION 5u /* 2: texels, vertices; 3: surface memory (map, stride);
+                                   * 4: vertex-shader textures and texels;
+                                   * 5: sampled textures' memory (tbr_hook_texture.data) */
 #define TBR_MESA_HOOKS_SYMBOL "tbr_mesa_hooks_get"
 
 #define TBR_HOOK_MAX_CBUFS 8u
@@ -40,6 +41,7 @@ extern "C" {
 #define TBR_HOOK_MAX_CONSTBUFS 4u   /* constant buffer slots recorded per stage */
 #define TBR_HOOK_MAX_ATTRIBS 32u    /* setup vertex attributes (incl. position) */
 #define TBR_HOOK_MAX_STREAMS 32u    /* vertex elements (PIPE_MAX_ATTRIBS) */
+#define TBR_HOOK_MAX_LEVELS 16u     /* mipmap levels of a texture (SP_MAX_TEXTURE_2D_LEVELS = 15) */
 
 /* A Gallium resource (texture, render target or buffer). id is a process-wide
  * counter assigned at creation, never reused. */
@@ -126,6 +128,15 @@ struct tbr_hook_texture {
     uint32_t compare_mode, compare_func, normalized_coords, seamless_cube_map, max_anisotropy;
     float lod_bias, min_lod, max_lod;
     float border_color[4];
+    /* version 5: the resource's memory as softpipe's sampler reads it (softpipe_resource:
+     * data + level_offset[level], rows stride[level] bytes apart, layers/slices/faces
+     * img_stride[level] bytes apart); data NULL if not available (display target,
+     * buffer). Valid while the resource lives: the recorder computes fragment colors
+     * from it (docs/trace-records.md "Computed colors"). */
+    const void *data;
+    uint32_t num_levels;  /* levels described (res.last_level + 1, at most TBR_HOOK_MAX_LEVELS) */
+    uint64_t level_offset[TBR_HOOK_MAX_LEVELS];
+    uint32_t stride[TBR_HOOK_MAX_LEVELS], img_stride[TBR_HOOK_MAX_LEVELS];
 };
 
 struct tbr_hook_stencil {

@@ -495,6 +495,21 @@ fill_texture(struct tbr_hook_texture *o, struct pipe_sampler_view *view,
       o->first_layer = view->u.tex.first_layer;
       o->last_layer = view->u.tex.last_layer;
    }
+   if (view->target != PIPE_BUFFER && !softpipe_resource(view->texture)->dt) {
+      const struct softpipe_resource *spr = softpipe_resource(view->texture);
+      unsigned levels = view->texture->last_level + 1;
+      if (levels > TBR_HOOK_MAX_LEVELS)
+         levels = TBR_HOOK_MAX_LEVELS;
+      if (levels > SP_MAX_TEXTURE_2D_LEVELS)
+         levels = SP_MAX_TEXTURE_2D_LEVELS;
+      o->data = spr->data;
+      o->num_levels = levels;
+      for (unsigned l = 0; l < levels; l++) {
+         o->level_offset[l] = spr->level_offset[l];
+         o->stride[l] = spr->stride[l];
+         o->img_stride[l] = spr->img_stride[l];
+      }
+   }
    o->swizzle[0] = view->swizzle_r;
    o->swizzle[1] = view->swizzle_g;
    o->swizzle[2] = view->swizzle_b;

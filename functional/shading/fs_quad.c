@@ -1,0 +1,177 @@
+/*
+ * fs_quad.c - a draw's fragment shading on one quad, as softpipe's sp_fs_exec.c
+ * exec_run and sp_quad_fs.c shade_quad do it (see fs_quad.h).
+ */
+#include "fs_quad.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PIPE_TEXTURE_2D 2u   /* enum pipe_texture_target */
+#define PIPE_TEXTURE_RECT 5u
+
+static int fail(char *why, size_t whylen, const char *fmt, ...)
+{
+    if (why && whylen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, whylen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int tbr_fs_view_computable(const struct tbr_texture_view *v, char *why, size_t whylen)
+{
+    if (v->target != PIPE_TEXTURE_2D && v->target != PIPE_TEXTURE_RECT)
+        return fail(why, whylen, "texture target %u", v->target) + 1;
+    if (v->first_layer != 0 || v->last_layer != 0)
+        return fail(why, whylen, "texture layers %u-%u", v->first_layer, v->last_layer) + 1;
+    if (v->first_level > v->last_level || v->last_level >= TBR_SAMPLER_MAX_LEVELS ||
+        v->last_level > v->res_last_level)
+        return fail(why, whylen, "texture levels %u-%u", v->first_level, v->last_level) + 1;
+    for (uint32_t l = v->first_level; l <= v->last_level; l++)
+        if (!v->levels[l].data)
+            return fail(why, whylen, "texture level %u not in memory", l) + 1;
+    return tbr_sampler_supported(v, why, whylen);
+}
+
+uint32_t tbr_fs_program_units(const struct tbr_tgsi_program *prog)
+{
+    return tbr_tgsi_sampler_views(prog);
+}
+
+int tbr_fs_draw_prepare(tbr_fs_draw *d, const struct tbr_tgsi_program *prog,
+                        const tbr_fs_draw_state *st, char *why, size_t whylen)
+{
+    memset(d, 0, sizeof(*d));
+    d->prog = prog;
+    unsigned ni = tbr_tgsi_num_inputs(prog);
+    if (ni > TBR_TGSI_MAX_INPUTS)
+        return fail(why, whylen, "%u inputs", ni);
+    d->setup.num_inputs = ni;
+    for (unsigned i = 0; i < ni; i++)
+        d->setup.inputs[i] = *tbr_tgsi_input(prog, i);
+    d->setup.flatshade = st->flatshade;
+    d->setup.flatshade_first = st->flatshade_first;
+    d->setup.front_ccw = st->front_ccw;
+    d->setup.half_pixel_center = st->half_pixel_center;
+    d->setup.coord_origin_lower_left = tbr_tgsi_coord_origin_lower_left(prog);
+    d->setup.coord_pixel_center_integer = tbr_tgsi_coord_pixel_center_integer(prog);
+    d->setup.fb_height = st->fb_height;
+    for (int i = 0; i < 4; i++) {
+        d->consts[i] = st->consts[i];
+        d->const_bytes[i] = st->const_bytes[i];
+    }
+    if (st->nr_cbufs > TBR_FS_MAX_CBUFS)
+        return fail(why, whylen, "%u color buffers", st->nr_cbufs);
+    d->nr_cbufs = st->nr_cbufs;
+    const int all = tbr_tgsi_color0_writes_all_cbufs(prog);
+    for (unsigned cb = 0; cb < st->nr_cbufs; cb++) {
+        d->color_output[cb] = -1;
+        for (unsigned o = 0; o < tbr_tgsi_num_outputs(prog); o++) {
+            const struct tbr_tgsi_io *io = tbr_tgsi_output(prog, o);
+            if (io->semantic_name == TBR_TGSI_SEMANTIC_COLOR &&
+                io->semantic_index == (all ? 0u : cb))
+                d->color_output[cb] = (int)o;
+        }
+        if (d->color_output[cb] < 0)
+            return fail(why, whylen, "no color output for color buffer %u", cb);
+    }
+    return 0;
+}
+
+int tbr_fs_draw_set_view(tbr_fs_draw *d, unsigned unit, const struct tbr_texture_view *v, char *why,
+                         size_t whylen)
+{
+    if (unit >= TBR_FS_MAX_UNITS)
+        return fail(why, whylen, "sampler unit %u", unit);
+    if (!tbr_fs_view_computable(v, why, whylen))
+        return -1;
+    d->views[unit] = *v;
+    d->view_valid |= 1u << unit;
+    return 0;
+}
+
+/* tgsi_sampler callbacks on the draw's views; an access the library cannot answer
+ * exactly marks the run failed. */
+struct run_ctx {
+    const tbr_fs_draw *d;
+    int failed;
+};
+
+static const struct tbr_texture_view *view_of(struct run_ctx *c, unsigned sview, unsigned sampler)
+{
+    if (sview >= TBR_FS_MAX_UNITS || sview != sampler || !(c->d->view_valid & (1u << sview))) {
+        c->failed = 1;
+        return NULL;
+    }
+    return &c->d->views[sview];
+}
+
+static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_index,
+                           const float s[4], const float t[4], const float r[4],
+                           const float c0[4], const float c1[4], float derivs[3][2][4],
+                           const int8_t offset[3], enum tbr_sampler_control control,
+                           float rgba[4][4])
+{
+    struct run_ctx *c = ctx;
+    const struct tbr_texture_view *v = view_of(c, sview_index, sampler_index);
+    if (!v) {
+        memset(rgba, 0, 16 * sizeof(float));
+        return;
+    }
+    tbr_sampler_get_samples(v, s, t, r, c0, c1, derivs, offset, control, rgba, NULL, NULL);
+}
+
+static void cb_get_dims(void *ctx, unsigned sview_index, int level, int dims[4])
+{
+    struct run_ctx *c = ctx;
+    const struct tbr_texture_view *v = view_of(c, sview_index, sview_index);
+    if (!v) {
+        memset(dims, 0, 4 * sizeof(int));
+        return;
+    }
+    tbr_sampler_get_dims(v, level, dims);
+}
+
+static void cb_get_texel(void *ctx, unsigned sview_index, const int i[4], const int j[4],
+                         const int k[4], const int lod[4], const int8_t offset[3],
+                         float rgba[4][4])
+{
+    struct run_ctx *c = ctx;
+    const struct tbr_texture_view *v = view_of(c, sview_index, sview_index);
+    if (!v) {
+        memset(rgba, 0, 16 * sizeof(float));
+        return;
+    }
+    tbr_sampler_get_texel(v, i, j, k, lod, offset, rgba, NULL, NULL);
+}
+
+int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
+                       unsigned mask, float out[][4][4])
+{
+    struct run_ctx rc = { d, 0 };
+    struct tbr_tgsi_sampler smp = { &rc, cb_get_samples, cb_get_dims, cb_get_texel };
+    struct tbr_tgsi_fs_quad q;
+    memset(&q, 0, sizeof(q));
+    q.x0 = (float)x;
+    q.y0 = (float)y;
+    q.pos_coef = &coefs->pos;
+    q.coef = coefs->inputs;
+    q.flatshade_color = d->setup.flatshade;
+    q.face = coefs->face;
+    q.non_helper_mask = mask;
+    for (int i = 0; i < 4; i++) {
+        q.consts[i] = d->consts[i];
+        q.const_bytes[i] = d->const_bytes[i];
+    }
+    q.sampler = &smp;
+    struct tbr_tgsi_fs_result res;
+    if (tbr_tgsi_run_fs(d->prog, &q, &res) != 0 || rc.failed)
+        return -1;
+    for (unsigned cb = 0; cb < d->nr_cbufs; cb++)
+        memcpy(out[cb], res.outputs[d->color_output[cb]], sizeof(out[cb]));
+    return 0;
+}

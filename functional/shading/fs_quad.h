@@ -1,0 +1,61 @@
+/*
+ * fs_quad.h - one draw's fragment shading, bit-exact with softpipe: the TGSI
+ * program, setup's interpolation info, constants and sampler views of the draw,
+ * and the colors of one quad of one of its triangles. Used identically by the
+ * recorder (to verify that a quad's colors may be left out of the trace) and by
+ * tbr-sim (to compute them), so both run the same code on the same inputs.
+ */
+#ifndef TBR_FS_QUAD_H
+#define TBR_FS_QUAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sampler.h"
+#include "setup_coef.h"
+#include "tgsi_interp.h"
+
+#define TBR_FS_MAX_CBUFS 8
+#define TBR_FS_MAX_UNITS 16
+
+typedef struct tbr_fs_draw {
+    const struct tbr_tgsi_program *prog;
+    struct tbr_setup_fs_info setup;
+    const void *consts[4];
+    unsigned const_bytes[4];
+    struct tbr_texture_view views[TBR_FS_MAX_UNITS]; /* by sampler-view unit */
+    uint32_t view_valid;                              /* bit u: views[u] bound */
+    unsigned nr_cbufs;
+    int color_output[TBR_FS_MAX_CBUFS];               /* output register giving cbuf's color */
+} tbr_fs_draw;
+
+/* The shading inputs of a draw that do not depend on the program's text. */
+typedef struct tbr_fs_draw_state {
+    int flatshade, flatshade_first, front_ccw, half_pixel_center;
+    unsigned fb_height, nr_cbufs;
+    const void *consts[4];
+    unsigned const_bytes[4];
+} tbr_fs_draw_state;
+
+/* 1 if a sampler view can be computed with (2D/RECT single-layer texture whose sampled
+ * levels are in memory and a sampler the library reproduces), else 0 and why. */
+int tbr_fs_view_computable(const struct tbr_texture_view *v, char *why, size_t whylen);
+
+/* Prepares d (views are added afterwards with tbr_fs_draw_set_view). 0, or -1 + why
+ * if the program's outputs cannot give the draw's color buffers. */
+int tbr_fs_draw_prepare(tbr_fs_draw *d, const struct tbr_tgsi_program *prog,
+                        const tbr_fs_draw_state *st, char *why, size_t whylen);
+/* 0, or -1 + why if the view is not computable. */
+int tbr_fs_draw_set_view(tbr_fs_draw *d, unsigned unit, const struct tbr_texture_view *v, char *why,
+                         size_t whylen);
+/* Sampler-view units the program uses (bit u), from its declarations. */
+uint32_t tbr_fs_program_units(const struct tbr_tgsi_program *prog);
+
+/* Colors of one quad: out[cb][ch][lane] for cb < d->nr_cbufs, exactly the values
+ * softpipe's blend stage receives. coefs: tbr_setup_triangle_coefs of the quad's
+ * triangle; x, y: the quad's even pixel; mask: the lanes entering the shader.
+ * 0, or -1 if the execution hit something unsupported. */
+int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
+                       unsigned mask, float out[][4][4]);
+
+#endif

@@ -1,0 +1,263 @@
+/*
+ * computed_colors.c - the recorder decides, quad by quad, whether the trace may
+ * omit a blended quad's colors: it recomputes them with functional/shading from
+ * exactly what the trace gives tbr-sim (PRIM attributes, DRAW state and constants,
+ * the sampled textures' memory) and compares bit for bit with softpipe's.
+ */
+#include "computed_colors.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs_quad.h"
+#include "setup_coef.h"
+#include "tgsi_interp.h"
+
+struct cc_program {
+    uint32_t id;
+    struct tbr_tgsi_program *prog; /* NULL: not supported (reason) */
+    char reason[120];
+};
+
+struct cc_prim {
+    uint32_t index;
+    int valid;                      /* coefficients computed */
+    struct tbr_setup_coefs coefs;
+};
+
+struct tbr_computed_colors {
+    struct cc_program *progs;
+    uint32_t nprogs, cap_progs;
+    int draw_on;                    /* the current draw's quads may be computed */
+    int early_z;                    /* the current draw tests depth before shading */
+    tbr_fs_draw draw;
+    uint32_t units[TBR_FS_MAX_UNITS];
+    uint32_t nunits;
+    struct cc_prim ring[TBR_CC_RING];
+    uint32_t ring_next;
+    tbr_cc_stats stats;
+};
+
+tbr_computed_colors *tbr_cc_create(void)
+{
+    return calloc(1, sizeof(tbr_computed_colors));
+}
+
+void tbr_cc_destroy(tbr_computed_colors *cc)
+{
+    if (!cc)
+        return;
+    for (uint32_t i = 0; i < cc->nprogs; i++)
+        tbr_tgsi_free(cc->progs[i].prog);
+    free(cc->progs);
+    free(cc);
+}
+
+const tbr_cc_stats *tbr_cc_stats_get(const tbr_computed_colors *cc)
+{
+    return &cc->stats;
+}
+
+static struct cc_program *find_program(tbr_computed_colors *cc, uint32_t id)
+{
+    for (uint32_t i = 0; i < cc->nprogs; i++)
+        if (cc->progs[i].id == id)
+            return &cc->progs[i];
+    return NULL;
+}
+
+void tbr_cc_shader(tbr_computed_colors *cc, uint32_t id, const char *text)
+{
+    if (!text || find_program(cc, id)) /* ids are never reused: parse once */
+        return;
+    if (cc->nprogs == cc->cap_progs) {
+        uint32_t nc = cc->cap_progs ? 2 * cc->cap_progs : 32;
+        struct cc_program *n = realloc(cc->progs, nc * sizeof(*n));
+        if (!n)
+            return; /* not computed: colors stay in the trace */
+        cc->progs = n;
+        cc->cap_progs = nc;
+    }
+    struct cc_program *p = &cc->progs[cc->nprogs++];
+    memset(p, 0, sizeof(*p));
+    p->id = id;
+    p->prog = tbr_tgsi_parse(text, p->reason, sizeof(p->reason));
+}
+
+static void not_computable(tbr_computed_colors *cc, const char *why)
+{
+    cc->draw_on = 0;
+    cc->stats.draws_not_computable++;
+    if (!cc->stats.first_reason[0])
+        snprintf(cc->stats.first_reason, sizeof(cc->stats.first_reason), "%s", why);
+}
+
+/* A hook sampler view -> the library's view over softpipe's memory. */
+static void view_from_hook(struct tbr_texture_view *v, const struct tbr_hook_texture *t)
+{
+    memset(v, 0, sizeof(*v));
+    v->target = t->res.target;
+    v->resource_format = t->res.format;
+    v->width0 = t->res.width;
+    v->height0 = t->res.height;
+    v->depth0 = t->res.depth;
+    v->array_size = t->res.array_size;
+    v->res_last_level = t->res.last_level;
+    for (uint32_t l = 0; l < t->num_levels && l < TBR_SAMPLER_MAX_LEVELS; l++) {
+        if (!t->data)
+            break;
+        v->levels[l].data = (const uint8_t *)t->data + t->level_offset[l];
+        v->levels[l].row_stride = t->stride[l];
+        v->levels[l].layer_stride = t->img_stride[l];
+    }
+    v->view_format = t->view_format;
+    v->first_level = t->first_level;
+    v->last_level = t->last_level;
+    v->first_layer = t->first_layer;
+    v->last_layer = t->last_layer;
+    memcpy(v->swizzle, t->swizzle, sizeof(v->swizzle));
+    v->wrap_s = t->wrap_s;
+    v->wrap_t = t->wrap_t;
+    v->wrap_r = t->wrap_r;
+    v->min_img_filter = t->min_img_filter;
+    v->min_mip_filter = t->min_mip_filter;
+    v->mag_img_filter = t->mag_img_filter;
+    v->compare_mode = t->compare_mode;
+    v->compare_func = t->compare_func;
+    v->normalized_coords = t->normalized_coords;
+    v->seamless_cube_map = t->seamless_cube_map;
+    v->max_anisotropy = t->max_anisotropy;
+    v->lod_bias = t->lod_bias;
+    v->min_lod = t->min_lod;
+    v->max_lod = t->max_lod;
+    memcpy(v->border_color, t->border_color, sizeof(v->border_color));
+}
+
+int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, uint32_t fb_height)
+{
+    char why[160];
+    cc->draw_on = 0;
+    cc->nunits = 0;
+    for (uint32_t i = 0; i < TBR_CC_RING; i++)
+        cc->ring[i].valid = 0;
+    struct cc_program *p = find_program(cc, d->fs_id);
+    if (!p) {
+        not_computable(cc, "fragment shader text not seen");
+        return 0;
+    }
+    if (!p->prog) {
+        snprintf(why, sizeof(why), "shader: %s", p->reason);
+        not_computable(cc, why);
+        return 0;
+    }
+    if (d->unsupported && d->unsupported[0]) {
+        snprintf(why, sizeof(why), "draw uses %s", d->unsupported);
+        not_computable(cc, why);
+        return 0;
+    }
+    tbr_fs_draw_state st;
+    memset(&st, 0, sizeof(st));
+    st.flatshade = (int)d->flatshade;
+    st.flatshade_first = (int)d->flatshade_first;
+    st.front_ccw = (int)d->front_ccw;
+    st.half_pixel_center = (int)d->half_pixel_center;
+    st.fb_height = fb_height;
+    st.nr_cbufs = d->nr_cbufs;
+    for (int i = 0; i < 4; i++) {
+        st.consts[i] = d->fs_const[i].data;
+        st.const_bytes[i] = d->fs_const[i].data ? d->fs_const[i].size : 0;
+    }
+    if (tbr_fs_draw_prepare(&cc->draw, p->prog, &st, why, sizeof(why)) != 0) {
+        not_computable(cc, why);
+        return 0;
+    }
+    uint32_t used = tbr_fs_program_units(p->prog);
+    for (uint32_t u = 0; u < TBR_FS_MAX_UNITS; u++) {
+        if (!(used & (1u << u)))
+            continue;
+        if (u >= d->num_textures || !d->textures[u].valid || !d->textures[u].has_sampler) {
+            snprintf(why, sizeof(why), "sampler unit %u unbound", u);
+            not_computable(cc, why);
+            return 0;
+        }
+        struct tbr_texture_view v;
+        view_from_hook(&v, &d->textures[u]);
+        if (tbr_fs_draw_set_view(&cc->draw, u, &v, why, sizeof(why)) != 0) {
+            not_computable(cc, why);
+            return 0;
+        }
+        cc->units[cc->nunits++] = u;
+    }
+    cc->early_z = d->early_z != 0;
+    cc->draw_on = 1;
+    cc->stats.draws_computable++;
+    return 1;
+}
+
+uint32_t tbr_cc_draw_units(const tbr_computed_colors *cc, const uint32_t **units)
+{
+    *units = cc->units;
+    return cc->draw_on ? cc->nunits : 0;
+}
+
+void tbr_cc_disable_draw(tbr_computed_colors *cc, const char *why)
+{
+    if (!cc->draw_on)
+        return;
+    cc->stats.draws_computable--;
+    not_computable(cc, why);
+}
+
+void tbr_cc_prim(tbr_computed_colors *cc, const struct tbr_hook_prim *p)
+{
+    if (!cc->draw_on)
+        return;
+    struct cc_prim *r = &cc->ring[cc->ring_next];
+    cc->ring_next = (cc->ring_next + 1) % TBR_CC_RING;
+    r->index = p->index;
+    r->valid = 0;
+    if (p->kind != 3 || (p->flags & TBR_HOOK_PRIM_CULLED))
+        return; /* points and lines: colors recorded */
+    char why[120];
+    r->valid = tbr_setup_triangle_coefs(&cc->draw.setup, p->v, p->nr_attrs, &r->coefs, why,
+                                        sizeof(why)) == 0;
+}
+
+int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
+                const float (*colors)[4][4], uint32_t nr_cbufs)
+{
+    if (!(q->flags & TBR_HOOK_QUAD_BLENDED))
+        return 0;
+    int ok = 0;
+    if (cc->draw_on && nr_cbufs == cc->draw.nr_cbufs) {
+        const struct cc_prim *pr = NULL;
+        for (uint32_t i = 0; i < TBR_CC_RING; i++)
+            if (cc->ring[i].valid && cc->ring[i].index == q->prim)
+                pr = &cc->ring[i];
+        if (pr) {
+            /* lanes entering the shader (quad->inout.mask): after the depth test
+             * with early Z, the rasterizer's coverage otherwise */
+            const unsigned mask = cc->early_z ? q->depth_mask : q->in_mask;
+            float out[TBR_FS_MAX_CBUFS][4][4];
+            if (tbr_fs_quad_colors(&cc->draw, &pr->coefs, q->x, q->y, mask, out) == 0) {
+                ok = 1;
+                for (uint32_t cb = 0; cb < nr_cbufs && ok; cb++)
+                    for (int j = 0; j < 4; j++) {
+                        if (!(q->blend_mask & (1u << j)))
+                            continue;
+                        for (int ch = 0; ch < 4; ch++)
+                            if (memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0)
+                                ok = 0;
+                    }
+            }
+            if (!ok)
+                cc->stats.quads_mismatched++;
+        }
+    }
+    if (ok)
+        cc->stats.quads_computed++;
+    else
+        cc->stats.quads_recorded++;
+    return ok;
+}
