@@ -545,6 +545,16 @@ static int parse_flt32(const char **s, uint32_t *bits)
     skip_spaces(s);
     const char *start = *s;
     char *end;
+    if (start[0] == '0' && start[1] == 'x') {
+        /* tgsi_dump_str with TGSI_DUMP_FLOAT_AS_HEX: the exact bits */
+        errno = 0;
+        unsigned long long v = strtoull(start + 2, &end, 16);
+        if (end != start + 10 || errno || v > 0xffffffffull)
+            return -1;
+        *bits = (uint32_t)v;
+        *s = end;
+        return 0;
+    }
     double v = strtod(start, &end);
     if (end == start || !isfinite(v))
         return -1;
@@ -688,7 +698,9 @@ static int parse_declaration(struct parser *p, const char *s)
     while (accept_char(&s, ',')) {
         skip_spaces(&s);
         int v;
-        if ((v = match_name(&s, semantic_names, (int)(sizeof semantic_names / sizeof *semantic_names))) >= 0) {
+        /* the semantic comes first: "DCL IN[0], COLOR, COLOR" is COLOR interpolated as COLOR */
+        if (semantic < 0 &&
+            (v = match_name(&s, semantic_names, (int)(sizeof semantic_names / sizeof *semantic_names))) >= 0) {
             semantic = v;
             if (accept_char(&s, '[')) {
                 long si;
