@@ -159,108 +159,99 @@ static void alu(int op, const struct chan *a, const struct chan *b, const struct
 {
     struct chan r;
     r.valid = a->valid & b->valid & c->valid;
-    for (int l = 0; l < 4; l++) {
-        float fa = a->f[l], fb = b->f[l], fc = c->f[l];
-        int32_t ia = a->i[l], ib = b->i[l];
-        uint32_t ua = a->u[l], ub = b->u[l], uc = c->u[l];
-        switch (op) {
-        case TGSI_OP_MOV: r.u[l] = ua; break;
-        case TGSI_OP_RCP: r.f[l] = 1.0f / fa; break;
-        case TGSI_OP_RSQ: r.f[l] = 1.0f / sqrtf(fa); break;
-        case TGSI_OP_SQRT: r.f[l] = sqrtf(fa); break;
-        case TGSI_OP_EX2: r.f[l] = powf(2.0f, fa); break;
-        case TGSI_OP_LG2: r.f[l] = logf(fa) * 1.442695f; break;
-        case TGSI_OP_POW: r.f[l] = powf(fa, fb); break;
-        case TGSI_OP_COS: r.f[l] = cosf(fa); break;
-        case TGSI_OP_SIN: r.f[l] = sinf(fa); break;
-        case TGSI_OP_MUL: r.f[l] = fa * fb; break;
-        case TGSI_OP_ADD: r.f[l] = fa + fb; break;
-        case TGSI_OP_DIV: r.f[l] = fa / fb; break;
-        case TGSI_OP_MIN: r.f[l] = fminf(fa, fb); break;
-        case TGSI_OP_MAX: r.f[l] = fmaxf(fa, fb); break;
-        case TGSI_OP_SLT: r.f[l] = fa < fb ? 1.0f : 0.0f; break;
-        case TGSI_OP_SGE: r.f[l] = fa >= fb ? 1.0f : 0.0f; break;
-        case TGSI_OP_SEQ: r.f[l] = fa == fb ? 1.0f : 0.0f; break;
-        case TGSI_OP_SGT: r.f[l] = fa > fb ? 1.0f : 0.0f; break;
-        case TGSI_OP_SLE: r.f[l] = fa <= fb ? 1.0f : 0.0f; break;
-        case TGSI_OP_SNE: r.f[l] = fa != fb ? 1.0f : 0.0f; break;
-        case TGSI_OP_MAD: r.f[l] = fa * fb + fc; break;
-        case TGSI_OP_LRP: r.f[l] = fa * (fb - fc) + fc; break;
-        case TGSI_OP_LDEXP: r.f[l] = ldexpf(fa, ib); break;
-        case TGSI_OP_FRC: r.f[l] = fa - floorf(fa); break;
-        case TGSI_OP_FLR: r.f[l] = floorf(fa); break;
-        case TGSI_OP_CEIL: r.f[l] = ceilf(fa); break;
-        case TGSI_OP_TRUNC: r.f[l] = truncf(fa); break;
-        case TGSI_OP_ROUND: r.f[l] = rintf(fa); break; /* _mesa_roundevenf */
-        case TGSI_OP_SSG: r.f[l] = fa < 0.0f ? -1.0f : fa > 0.0f ? 1.0f : 0.0f; break;
-        case TGSI_OP_CMP: r.u[l] = fa < 0.0f ? ub : uc; break;
-        case TGSI_OP_UCMP: r.u[l] = ua ? ub : uc; break;
-        case TGSI_OP_FSEQ: r.u[l] = fa == fb ? ~0u : 0u; break;
-        case TGSI_OP_FSGE: r.u[l] = fa >= fb ? ~0u : 0u; break;
-        case TGSI_OP_FSLT: r.u[l] = fa < fb ? ~0u : 0u; break;
-        case TGSI_OP_FSNE: r.u[l] = fa != fb ? ~0u : 0u; break;
-        case TGSI_OP_I2F: r.f[l] = (float)ia; break;
-        case TGSI_OP_U2F: r.f[l] = (float)ua; break;
-        case TGSI_OP_F2I:
-            if (fa >= -2147483648.0f && fa < 2147483648.0f) {
-                r.i[l] = (int32_t)fa;
-            } else {
-                r.i[l] = 0;
-                r.valid &= ~(1u << l);
-            }
-            break;
-        case TGSI_OP_F2U:
-            if (fa > -1.0f && fa < 4294967296.0f) {
-                r.u[l] = (uint32_t)fa;
-            } else {
-                r.u[l] = 0;
-                r.valid &= ~(1u << l);
-            }
-            break;
-        case TGSI_OP_NOT: r.u[l] = ~ua; break;
-        case TGSI_OP_AND: r.u[l] = ua & ub; break;
-        case TGSI_OP_OR: r.u[l] = ua | ub; break;
-        case TGSI_OP_XOR: r.u[l] = ua ^ ub; break;
-        case TGSI_OP_SHL: r.u[l] = ua << (ub & 0x1f); break;
-        case TGSI_OP_USHR: r.u[l] = ua >> (ub & 0x1f); break;
-        case TGSI_OP_ISHR: r.i[l] = ia >> (ib & 0x1f); break;
-        case TGSI_OP_INEG: r.u[l] = 0u - ua; break;
-        case TGSI_OP_IABS: r.u[l] = ia >= 0 ? ua : 0u - ua; break;
-        case TGSI_OP_ISSG: r.i[l] = ia < 0 ? -1 : ia > 0 ? 1 : 0; break;
-        case TGSI_OP_IMAX: r.i[l] = ia > ib ? ia : ib; break;
-        case TGSI_OP_IMIN: r.i[l] = ia < ib ? ia : ib; break;
-        case TGSI_OP_UMAX: r.u[l] = ua > ub ? ua : ub; break;
-        case TGSI_OP_UMIN: r.u[l] = ua < ub ? ua : ub; break;
-        case TGSI_OP_ISGE: r.i[l] = ia >= ib ? -1 : 0; break;
-        case TGSI_OP_ISLT: r.i[l] = ia < ib ? -1 : 0; break;
-        case TGSI_OP_USEQ: r.u[l] = ua == ub ? ~0u : 0u; break;
-        case TGSI_OP_USNE: r.u[l] = ua != ub ? ~0u : 0u; break;
-        case TGSI_OP_USGE: r.u[l] = ua >= ub ? ~0u : 0u; break;
-        case TGSI_OP_USLT: r.u[l] = ua < ub ? ~0u : 0u; break;
-        case TGSI_OP_UADD: r.u[l] = ua + ub; break;
-        case TGSI_OP_UMUL: r.u[l] = ua * ub; break;
-        case TGSI_OP_UMAD: r.u[l] = ua * ub + uc; break;
-        case TGSI_OP_UDIV: r.u[l] = ub ? ua / ub : ~0u; break;
-        case TGSI_OP_UMOD: r.u[l] = ub ? ua % ub : ~0u; break;
-        case TGSI_OP_IDIV:
-        case TGSI_OP_MOD:
-            if (ia == INT32_MIN && ib == -1) { /* traps in tgsi_exec */
-                r.i[l] = 0;
-                r.valid &= ~(1u << l);
-            } else if (op == TGSI_OP_IDIV) {
-                r.i[l] = ib ? ia / ib : 0;
-            } else {
-                r.i[l] = ib ? ia % ib : -1;
-            }
-            break;
-        case TGSI_OP_IMUL_HI: r.i[l] = (int32_t)(((int64_t)ia * (int64_t)ib) >> 32); break;
-        case TGSI_OP_UMUL_HI: r.u[l] = (uint32_t)(((uint64_t)ua * (uint64_t)ub) >> 32); break;
-        default:
-            r.u[l] = 0;
-            r.valid = 0;
-            break;
-        }
+    /* one lane loop per opcode (the switch outside the loop) */
+#define LANES(stmt)                     \
+    for (int l = 0; l < 4; l++) {       \
+        const float fa = a->f[l], fb = b->f[l], fc = c->f[l]; \
+        const int32_t ia = a->i[l], ib = b->i[l];             \
+        const uint32_t ua = a->u[l], ub = b->u[l], uc = c->u[l]; \
+        (void)fa; (void)fb; (void)fc; (void)ia; (void)ib; (void)ua; (void)ub; (void)uc; \
+        stmt;                           \
+    }                                   \
+    break
+    switch (op) {
+    case TGSI_OP_MOV: LANES(r.u[l] = ua);
+    case TGSI_OP_RCP: LANES(r.f[l] = 1.0f / fa);
+    case TGSI_OP_RSQ: LANES(r.f[l] = 1.0f / sqrtf(fa));
+    case TGSI_OP_SQRT: LANES(r.f[l] = sqrtf(fa));
+    case TGSI_OP_EX2: LANES(r.f[l] = powf(2.0f, fa));
+    case TGSI_OP_LG2: LANES(r.f[l] = logf(fa) * 1.442695f);
+    case TGSI_OP_POW: LANES(r.f[l] = powf(fa, fb));
+    case TGSI_OP_COS: LANES(r.f[l] = cosf(fa));
+    case TGSI_OP_SIN: LANES(r.f[l] = sinf(fa));
+    case TGSI_OP_MUL: LANES(r.f[l] = fa * fb);
+    case TGSI_OP_ADD: LANES(r.f[l] = fa + fb);
+    case TGSI_OP_DIV: LANES(r.f[l] = fa / fb);
+    case TGSI_OP_MIN: LANES(r.f[l] = fminf(fa, fb));
+    case TGSI_OP_MAX: LANES(r.f[l] = fmaxf(fa, fb));
+    case TGSI_OP_SLT: LANES(r.f[l] = fa < fb ? 1.0f : 0.0f);
+    case TGSI_OP_SGE: LANES(r.f[l] = fa >= fb ? 1.0f : 0.0f);
+    case TGSI_OP_SEQ: LANES(r.f[l] = fa == fb ? 1.0f : 0.0f);
+    case TGSI_OP_SGT: LANES(r.f[l] = fa > fb ? 1.0f : 0.0f);
+    case TGSI_OP_SLE: LANES(r.f[l] = fa <= fb ? 1.0f : 0.0f);
+    case TGSI_OP_SNE: LANES(r.f[l] = fa != fb ? 1.0f : 0.0f);
+    case TGSI_OP_MAD: LANES(r.f[l] = fa * fb + fc);
+    case TGSI_OP_LRP: LANES(r.f[l] = fa * (fb - fc) + fc);
+    case TGSI_OP_LDEXP: LANES(r.f[l] = ldexpf(fa, ib));
+    case TGSI_OP_FRC: LANES(r.f[l] = fa - floorf(fa));
+    case TGSI_OP_FLR: LANES(r.f[l] = floorf(fa));
+    case TGSI_OP_CEIL: LANES(r.f[l] = ceilf(fa));
+    case TGSI_OP_TRUNC: LANES(r.f[l] = truncf(fa));
+    case TGSI_OP_ROUND: LANES(r.f[l] = rintf(fa)); /* _mesa_roundevenf */
+    case TGSI_OP_SSG: LANES(r.f[l] = fa < 0.0f ? -1.0f : fa > 0.0f ? 1.0f : 0.0f);
+    case TGSI_OP_CMP: LANES(r.u[l] = fa < 0.0f ? ub : uc);
+    case TGSI_OP_UCMP: LANES(r.u[l] = ua ? ub : uc);
+    case TGSI_OP_FSEQ: LANES(r.u[l] = fa == fb ? ~0u : 0u);
+    case TGSI_OP_FSGE: LANES(r.u[l] = fa >= fb ? ~0u : 0u);
+    case TGSI_OP_FSLT: LANES(r.u[l] = fa < fb ? ~0u : 0u);
+    case TGSI_OP_FSNE: LANES(r.u[l] = fa != fb ? ~0u : 0u);
+    case TGSI_OP_I2F: LANES(r.f[l] = (float)ia);
+    case TGSI_OP_U2F: LANES(r.f[l] = (float)ua);
+    case TGSI_OP_NOT: LANES(r.u[l] = ~ua);
+    case TGSI_OP_AND: LANES(r.u[l] = ua & ub);
+    case TGSI_OP_OR: LANES(r.u[l] = ua | ub);
+    case TGSI_OP_XOR: LANES(r.u[l] = ua ^ ub);
+    case TGSI_OP_SHL: LANES(r.u[l] = ua << (ub & 0x1f));
+    case TGSI_OP_USHR: LANES(r.u[l] = ua >> (ub & 0x1f));
+    case TGSI_OP_ISHR: LANES(r.i[l] = ia >> (ib & 0x1f));
+    case TGSI_OP_INEG: LANES(r.u[l] = 0u - ua);
+    case TGSI_OP_IABS: LANES(r.u[l] = ia >= 0 ? ua : 0u - ua);
+    case TGSI_OP_ISSG: LANES(r.i[l] = ia < 0 ? -1 : ia > 0 ? 1 : 0);
+    case TGSI_OP_IMAX: LANES(r.i[l] = ia > ib ? ia : ib);
+    case TGSI_OP_IMIN: LANES(r.i[l] = ia < ib ? ia : ib);
+    case TGSI_OP_UMAX: LANES(r.u[l] = ua > ub ? ua : ub);
+    case TGSI_OP_UMIN: LANES(r.u[l] = ua < ub ? ua : ub);
+    case TGSI_OP_ISGE: LANES(r.i[l] = ia >= ib ? -1 : 0);
+    case TGSI_OP_ISLT: LANES(r.i[l] = ia < ib ? -1 : 0);
+    case TGSI_OP_USEQ: LANES(r.u[l] = ua == ub ? ~0u : 0u);
+    case TGSI_OP_USNE: LANES(r.u[l] = ua != ub ? ~0u : 0u);
+    case TGSI_OP_USGE: LANES(r.u[l] = ua >= ub ? ~0u : 0u);
+    case TGSI_OP_USLT: LANES(r.u[l] = ua < ub ? ~0u : 0u);
+    case TGSI_OP_UADD: LANES(r.u[l] = ua + ub);
+    case TGSI_OP_UMUL: LANES(r.u[l] = ua * ub);
+    case TGSI_OP_UMAD: LANES(r.u[l] = ua * ub + uc);
+    case TGSI_OP_UDIV: LANES(r.u[l] = ub ? ua / ub : ~0u);
+    case TGSI_OP_UMOD: LANES(r.u[l] = ub ? ua % ub : ~0u);
+    case TGSI_OP_IMUL_HI: LANES(r.i[l] = (int32_t)(((int64_t)ia * (int64_t)ib) >> 32));
+    case TGSI_OP_UMUL_HI: LANES(r.u[l] = (uint32_t)(((uint64_t)ua * (uint64_t)ub) >> 32));
+    case TGSI_OP_F2I:
+        LANES(if (fa >= -2147483648.0f && fa < 2147483648.0f) { r.i[l] = (int32_t)fa; }
+              else { r.i[l] = 0; r.valid &= ~(1u << l); });
+    case TGSI_OP_F2U:
+        LANES(if (fa > -1.0f && fa < 4294967296.0f) { r.u[l] = (uint32_t)fa; }
+              else { r.u[l] = 0; r.valid &= ~(1u << l); });
+    case TGSI_OP_IDIV:
+        LANES(if (ia == INT32_MIN && ib == -1) { r.i[l] = 0; r.valid &= ~(1u << l); } /* traps in tgsi_exec */
+              else { r.i[l] = ib ? ia / ib : 0; });
+    case TGSI_OP_MOD:
+        LANES(if (ia == INT32_MIN && ib == -1) { r.i[l] = 0; r.valid &= ~(1u << l); }
+              else { r.i[l] = ib ? ia % ib : -1; });
+    default:
+        memset(r.u, 0, sizeof r.u);
+        r.valid = 0;
+        break;
     }
+#undef LANES
     *d = r;
 }
 

@@ -7,7 +7,10 @@
  *
  * Anything not implemented (an opcode, register file, modifier, property) makes
  * tbr_tgsi_parse fail with a message naming it; callers then keep the recorded
- * colors. Nothing is approximated.
+ * colors. Nothing is approximated: a FLT32 immediate printed "%10.4f" (the
+ * default of tgsi_dump_str) is accepted only if no other float prints the same
+ * text; dumped with TGSI_DUMP_FLOAT_AS_HEX ("0x3f800000") every one is exact.
+ * Implemented opcodes: tbr_tgsi_supported_opcodes().
  */
 #ifndef TBR_TGSI_INTERP_H
 #define TBR_TGSI_INTERP_H
