@@ -7,7 +7,10 @@
  *
  * Anything not implemented (an opcode, register file, modifier, property) makes
  * tbr_tgsi_parse fail with a message naming it; callers then keep the recorded
- * colors. Nothing is approximated.
+ * colors. Nothing is approximated: a FLT32 immediate printed "%10.4f" (the
+ * default of tgsi_dump_str) is accepted only if no other float prints the same
+ * text; dumped with TGSI_DUMP_FLOAT_AS_HEX ("0x3f800000") every one is exact.
+ * Implemented opcodes: tbr_tgsi_supported_opcodes().
  */
 #ifndef TBR_TGSI_INTERP_H
 #define TBR_TGSI_INTERP_H
@@ -111,6 +114,11 @@ struct tbr_tgsi_fs_result {
     float outputs[TBR_TGSI_MAX_OUTPUTS][4][4]; /* [output register][channel][lane] (machine->Outputs) */
     unsigned kill_mask;                /* lanes killed (KILL / KILL_IF) */
     unsigned mask;                     /* non_helper_mask & ~kill_mask: what softpipe keeps */
+    /* [output register][channel]: lanes whose value this run computed. tgsi_exec's
+     * registers persist from quad to quad, so a lane the shader did not write (or
+     * computed from such a stale value) holds whatever softpipe's previous quads
+     * left there; those lanes are not reproduced (their outputs here are 0). */
+    uint8_t output_lanes_valid[TBR_TGSI_MAX_OUTPUTS][4];
 };
 
 struct tbr_tgsi_program;
@@ -128,14 +136,22 @@ int tbr_tgsi_uses_texture(const struct tbr_tgsi_program *prog);
 /* PROPERTY FS_COLOR0_WRITES_ALL_CBUFS */
 int tbr_tgsi_color0_writes_all_cbufs(const struct tbr_tgsi_program *prog);
 
-/* PROPERTY FS_COORD_ORIGIN 1 (lower left) / FS_COORD_PIXEL_CENTER 1 (integer) */
+/* PROPERTY FS_COORD_ORIGIN LOWER_LEFT / FS_COORD_PIXEL_CENTER INTEGER (they shape
+ * softpipe's POSITION input coefficients, which the caller supplies). */
 int tbr_tgsi_coord_origin_lower_left(const struct tbr_tgsi_program *prog);
 int tbr_tgsi_coord_pixel_center_integer(const struct tbr_tgsi_program *prog);
-/* Sampler-view units the program declares or uses (bit u = SVIEW[u] or SAMP[u]). */
+/* Sampler units the program's instructions use (bit u = SAMP[u] operand). */
 uint32_t tbr_tgsi_sampler_views(const struct tbr_tgsi_program *prog);
 
+/* The opcodes the interpreter executes, names as tgsi_dump prints them, separated
+ * by spaces. Any other opcode makes tbr_tgsi_parse fail. */
+const char *tbr_tgsi_supported_opcodes(void);
+
 /* Run the shader on one quad, as softpipe's exec_run does. 0 on success, -1 if
- * the execution hit something unsupported at run time (result then invalid). */
+ * the execution hit something unsupported at run time (result then invalid):
+ * a loop running too long, a branch or kill decided by a stale register (see
+ * output_lanes_valid), or an output softpipe uses (COLOR: xyzw, POSITION: z,
+ * STENCIL: y) that is not reproduced in a lane of result->mask. */
 int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_fs_quad *quad,
                     struct tbr_tgsi_fs_result *result);
 
