@@ -59,6 +59,10 @@ typedef void (*tbr_texel_observer)(void *ctx, unsigned lane, unsigned level, uns
  * reason in why (e.g. "format PIPE_FORMAT_ETC1_RGB8", "anisotropic filtering"). */
 int tbr_sampler_supported(const struct tbr_texture_view *view, char *why, size_t whylen);
 
+/* 1 if get_samples with this control is reproduced (all but TBR_SAMPLER_GATHER,
+ * TG4); otherwise 0 with the reason in why. */
+int tbr_sampler_control_supported(enum tbr_sampler_control control, char *why, size_t whylen);
+
 /* tgsi_sampler::get_samples for one quad. */
 void tbr_sampler_get_samples(const struct tbr_texture_view *view,
                              const float s[4], const float t[4], const float r[4],
