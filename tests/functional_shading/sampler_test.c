@@ -632,6 +632,28 @@ static void test_misc(void)
     }
     tex_free(&t);
 
+    /* the reference is clamped to [0, 1] for normalized depth (Z16: 2 -> 1, 1 > 1 is
+     * false) but not for float depth (Z32F: 2 > 1) */
+    for (int is_float = 0; is_float < 2; is_float++) {
+        tex_init(&t, T_2D, is_float ? 143 : FMT_Z16_UNORM, is_float ? 4 : 2, 1, 1, 1, 1);
+        if (is_float) {
+            const float one = 1.0f;
+            memcpy(t.mem[0], &one, 4);
+        } else {
+            const uint16_t one = 65535;
+            memcpy(t.mem[0], &one, 2);
+        }
+        t.v.compare_mode = 1;
+        t.v.compare_func = 4; /* GREATER */
+        const float s[4] = {0.5f, 0.5f, 0.5f, 0.5f}, r[4] = {2.0f, 0.5f, 1.0f, 1.5f};
+        sample4(&t, s, s, r, TBR_SAMPLER_LOD_NONE, NULL, c, NULL);
+        CHECK_F(c[0][0], is_float ? 1.0f : 0.0f);
+        CHECK_F(c[0][1], 0.0f);
+        CHECK_F(c[0][2], 0.0f);
+        CHECK_F(c[0][3], is_float ? 1.0f : 0.0f);
+        tex_free(&t);
+    }
+
     /* cube, 2x2 faces, face f filled with 10 * (f + 1), nearest */
     tex_init(&t, T_CUBE, FMT_L8_UNORM, 1, 2, 2, 6, 1);
     for (int f = 0; f < 6; f++)
