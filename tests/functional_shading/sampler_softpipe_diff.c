@@ -1,13 +1,16 @@
 /* Differential test: texture sampling of the real Mesa softpipe (EGL surfaceless +
- * GLES 3) against functional/shading/sampler.c. Each case uploads a random 2D
- * texture with all its mip levels, sets random wrap / filter / LOD state, and draws
- * a full-viewport quad into two RGBA32F color buffers with a fragment shader that
- * writes texture(tex, st) to the first and st itself to the second, st being an
- * affine function of gl_FragCoord (so LODs vary with the case). Reading both back
- * gives, per 2x2 quad, the exact coordinates softpipe sampled with and its
- * results; the sampler must reproduce every result bit for bit.
- * The GL -> Gallium sampler state follows st/mesa (samplerobj.c, st_atom_sampler.c:
- * min_lod clamped to >= 0, max_lod as set, lod_bias 0; view levels = base..max level).
+ * GLES 3) against functional/shading/sampler.c. Each case uploads a random texture
+ * (2D in ten formats incl. depth, 3D, 2D array, cube, 2D shadow) with all its mip
+ * levels, sets random wrap (incl. border) / filter / LOD / base-max level / swizzle
+ * / compare state, and draws a full-viewport quad into two RGBA32F color buffers
+ * with a fragment shader that writes the texture instruction's result (texture,
+ * bias, textureLod, textureGrad, textureOffset or texelFetch) to the first and its
+ * coordinates to the second, the coordinates being affine in gl_FragCoord (LODs
+ * vary with the case). Reading both back gives, per 2x2 quad, the exact inputs of
+ * softpipe's sampler and its results; the sampler must reproduce every result bit
+ * for bit. The GL -> Gallium state follows st/mesa (samplerobj.c,
+ * st_atom_sampler.c: min_lod clamped to >= 0, lod_bias 0, view levels = base..max
+ * level, GLES cube maps seamless).
  * Exit: 0 all equal, 1 mismatches, 77 no usable softpipe context (a failure too).
  */
 #include <EGL/egl.h>
@@ -22,7 +25,10 @@
 
 #define FB 16 /* framebuffer size: 8x8 quads */
 
-enum { FMT_RGBA8, FMT_RGB8, FMT_L8, FMT_LA8, FMT_A8, FMT_RGBA32F, FMT_RGBA16F, FMT_COUNT };
+enum { FMT_RGBA8, FMT_RGB8, FMT_L8, FMT_LA8, FMT_A8, FMT_RGBA32F, FMT_RGBA16F, FMT_RGB565,
+       FMT_RGBA4, FMT_RGB5A1, FMT_COUNT };
+/* pipe_format: a format with the same memory layout and channel depths as the GL
+ * upload (whichever softpipe format st/mesa picks, its texel values are these) */
 static const struct {
     const char *name;
     GLenum internal, format, type;
@@ -35,6 +41,9 @@ static const struct {
     {"A8", GL_ALPHA, GL_ALPHA, GL_UNSIGNED_BYTE, 1, 134},
     {"RGBA32F", GL_RGBA32F, GL_RGBA, GL_FLOAT, 16, 16},
     {"RGBA16F", GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, 8, 83},
+    {"RGB565", GL_RGB565, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 2, 132},     /* B5G6R5 */
+    {"RGBA4", GL_RGBA4, GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, 2, 390},    /* A4B4G4R4 */
+    {"RGB5A1", GL_RGB5_A1, GL_RGBA, GL_UNSIGNED_SHORT_5_5_5_1, 2, 386}, /* A1B5G5R5 */
 };
 
 static uint32_t rng = 12345;
@@ -141,8 +150,12 @@ static int has_ext(const char *name)
     return e && strstr(e, name) != NULL;
 }
 
-static const GLenum gl_wraps[3] = {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT};
-static const unsigned pipe_wraps[3] = {0, 2, 4};
+#define GL_CLAMP_TO_BORDER_EXT 0x812D
+#define GL_TEXTURE_BORDER_COLOR_EXT 0x1004
+static const GLenum gl_wraps[4] = {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT,
+                                   GL_CLAMP_TO_BORDER_EXT};
+static const unsigned pipe_wraps[4] = {0, 2, 4, 3};
+static unsigned num_wraps = 3; /* 4 with EXT_texture_border_clamp */
 static const GLenum gl_min_filters[6] = {GL_NEAREST,
                                          GL_LINEAR,
                                          GL_NEAREST_MIPMAP_NEAREST,
@@ -256,6 +269,14 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                     memcpy(up + 16 * i + 4 * c, &x, 4);
                 }
                 break;
+            case FMT_RGB565:
+            case FMT_RGBA4:
+            case FMT_RGB5A1: {
+                uint16_t x = (uint16_t)rnd();
+                memcpy(t, &x, 2);
+                memcpy(up + 2 * i, &x, 2);
+                break;
+            }
             default: /* RGBA16F */
                 for (int c = 0; c < 4; c++) {
                     uint16_t x = rnd_half();
@@ -285,7 +306,10 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
     }
 
     /* sampler state */
-    const unsigned ws = rnd() % 3, wt = rnd() % 3, wr = rnd() % 3;
+    /* CLAMP_TO_BORDER only for formats whose view swizzle st/mesa leaves alone (RGB,
+     * L, LA, A textures get a format swizzle that also applies to the border) */
+    const unsigned nw = depth_fmt || fmts[f].format == GL_RGBA ? num_wraps : 3;
+    const unsigned ws = rnd() % nw, wt = rnd() % nw, wr = rnd() % nw;
     unsigned minf = rnd() % 6, magf = rnd() % 2;
     if ((f == FMT_RGBA32F && !float_linear) || (depth_fmt && !compare)) {
         minf = (minf == 2) ? 2 : 0; /* not filterable: nearest only */
@@ -302,6 +326,13 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
     v.min_img_filter = (minf == 1 || minf == 3 || minf == 5) ? 1 : 0;
     v.min_mip_filter = minf < 2 ? 2 /* NONE */ : (minf < 4 ? 0 /* NEAREST */ : 1 /* LINEAR */);
     v.mag_img_filter = magf;
+    if (nw == 4 && rnd() % 2) {
+        float bc[4];
+        for (int c = 0; c < 4; c++)
+            bc[c] = rndf() * 2.0f - 0.5f;
+        glTexParameterfv(gt, GL_TEXTURE_BORDER_COLOR_EXT, bc);
+        memcpy(v.border_color, bc, sizeof(bc));
+    }
     if (!depth_fmt && rnd() % 4 == 0) {
         static const GLenum swz_gl[6] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA, GL_ZERO, GL_ONE};
         static const GLenum swz_pname[4] = {GL_TEXTURE_SWIZZLE_R, GL_TEXTURE_SWIZZLE_G,
@@ -516,6 +547,8 @@ int main(int argc, char **argv)
         return 77;
     }
     float_linear = has_ext("GL_OES_texture_float_linear");
+    if (has_ext("GL_EXT_texture_border_clamp"))
+        num_wraps = 4;
 
     GLuint fbo, rt[2];
     glGenFramebuffers(1, &fbo);
