@@ -1,6 +1,6 @@
 /* Differential test: texture sampling of the real Mesa softpipe (EGL surfaceless +
  * GLES 3) against functional/shading/sampler.c. Each case uploads a random texture
- * (2D in ten formats incl. depth, 3D, 2D array, cube, 2D shadow) with all its mip
+ * (2D in 14 formats incl. sRGB and depth, 3D, 2D array, cube, 2D shadow) with all its mip
  * levels, sets random wrap (incl. border) / filter / LOD / base-max level / swizzle
  * / compare state, and draws a full-viewport quad into two RGBA32F color buffers
  * with a fragment shader that writes the texture instruction's result (texture,
@@ -26,7 +26,7 @@
 #define FB 16 /* framebuffer size: 8x8 quads */
 
 enum { FMT_RGBA8, FMT_RGB8, FMT_L8, FMT_LA8, FMT_A8, FMT_RGBA32F, FMT_RGBA16F, FMT_RGB565,
-       FMT_RGBA4, FMT_RGB5A1, FMT_COUNT };
+       FMT_RGBA4, FMT_RGB5A1, FMT_SRGB8_A8, FMT_SRGB8, FMT_COUNT };
 /* pipe_format: a format with the same memory layout and channel depths as the GL
  * upload (whichever softpipe format st/mesa picks, its texel values are these) */
 static const struct {
@@ -44,6 +44,8 @@ static const struct {
     {"RGB565", GL_RGB565, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 2, 132},     /* B5G6R5 */
     {"RGBA4", GL_RGBA4, GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, 2, 390},    /* A4B4G4R4 */
     {"RGB5A1", GL_RGB5_A1, GL_RGBA, GL_UNSIGNED_SHORT_5_5_5_1, 2, 386}, /* A1B5G5R5 */
+    {"SRGB8_A8", GL_SRGB8_ALPHA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, 161},
+    {"SRGB8", GL_SRGB8, GL_RGB, GL_UNSIGNED_BYTE, 4, 281}, /* R8G8B8X8_SRGB */
 };
 
 static uint32_t rng = 12345;
@@ -246,10 +248,12 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
             }
             switch (f) {
             case FMT_RGBA8:
+            case FMT_SRGB8_A8:
                 for (int c = 0; c < 4; c++)
                     t[c] = up[i * 4 + c] = (uint8_t)rnd();
                 break;
             case FMT_RGB8:
+            case FMT_SRGB8:
                 for (int c = 0; c < 3; c++)
                     t[c] = up[i * 3 + c] = (uint8_t)rnd();
                 t[3] = 0xff;

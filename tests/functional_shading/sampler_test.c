@@ -277,6 +277,21 @@ static void test_formats(void)
     }
     tex_free(&t);
 
+    /* sRGB: Mesa's table entries are the "%.7e" decimals of the double-precision
+     * curve (entry 183 differs from the double rounded directly, 0.473531485) */
+    tex_init(&t, T_2D, 151 /* L8A8_SRGB */, 2, 3, 1, 1, 1);
+    memcpy(t.mem[0], (uint8_t[]){183, 183, 10, 0, 255, 255}, 6);
+    {
+        const int i[4] = {0, 1, 2, 0}, z[4] = {0, 0, 0, 0};
+        tbr_sampler_get_texel(&t.v, i, z, z, z, NULL, c, NULL, NULL);
+        CHECK_F(c[0][0], 4.7353150e-01f);
+        CHECK_F(c[2][0], 4.7353150e-01f);
+        CHECK_F(c[3][0], u8(183)); /* alpha stays linear */
+        CHECK_F(c[0][1], 3.0352698e-03f); /* linear segment: 10/255/12.92 */
+        CHECK_F(c[0][2], 1.0f);
+    }
+    tex_free(&t);
+
     tex_init(&t, T_2D, FMT_R32G32B32A32_FLOAT, 16, 1, 1, 1, 1);
     memcpy(t.mem[0], (float[]){0.1f, -3.5f, 1e30f, 0.0f}, 16);
     fetch1(&t, c);
