@@ -118,6 +118,10 @@ static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_ind
 {
     struct run_ctx *c = ctx;
     const struct tbr_texture_view *v = view_of(c, sview_index, sampler_index);
+    if (v && !tbr_sampler_control_supported(control, NULL, 0)) {
+        c->failed = 1;
+        v = NULL;
+    }
     if (!v) {
         memset(rgba, 0, 16 * sizeof(float));
         return;

@@ -59,7 +59,17 @@ typedef void (*tbr_texel_observer)(void *ctx, unsigned lane, unsigned level, uns
  * reason in why (e.g. "format PIPE_FORMAT_ETC1_RGB8", "anisotropic filtering"). */
 int tbr_sampler_supported(const struct tbr_texture_view *view, char *why, size_t whylen);
 
-/* tgsi_sampler::get_samples for one quad. */
+/* 1 if get_samples with this control is reproduced (all but TBR_SAMPLER_GATHER,
+ * TG4); otherwise 0 with the reason in why. */
+int tbr_sampler_control_supported(enum tbr_sampler_control control, char *why, size_t whylen);
+
+/* tgsi_sampler::get_samples for one quad (sp_tgsi_get_samples). Arguments as
+ * there, [lane] arrays: s, t, r = coordinates (r: the third one, `p` in softpipe);
+ * c0 = shadow reference of 2D arrays and cubes, cube-array index; c1 = `lod_in`:
+ * the LOD bias (TXB) or explicit LOD (TXL), shadow reference of cube arrays;
+ * derivs[coord][0 = d/dx, 1 = d/dy][lane] for TBR_SAMPLER_DERIVS_EXPLICIT (TXD);
+ * offset = texel offsets (NULL: none). rgba[channel][lane]. The observer (may be
+ * NULL) gets every texel read. */
 void tbr_sampler_get_samples(const struct tbr_texture_view *view,
                              const float s[4], const float t[4], const float r[4],
                              const float c0[4], const float c1[4], float derivs[3][2][4],

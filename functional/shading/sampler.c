@@ -1,0 +1,1484 @@
+/*
+ * sampler.c - softpipe's texture sampler (Mesa 22.3.6 sp_tex_sample.c:
+ * sp_tgsi_get_samples, sp_tgsi_get_dims, sp_tgsi_get_texel) recomputed with
+ * the same single-precision operations in the same order, the same filter
+ * dispatch (including the power-of-two 2D fast paths) and the same sequence of
+ * texture tile cache reads, which the observer receives. See sampler.h.
+ */
+#include "sampler.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sampler_formats.h"
+
+/* Gallium enums (p_defines.h) */
+enum { TEX_BUFFER, TEX_1D, TEX_2D, TEX_3D, TEX_CUBE, TEX_RECT, TEX_1D_ARRAY, TEX_2D_ARRAY,
+       TEX_CUBE_ARRAY };
+enum { WRAP_REPEAT, WRAP_CLAMP, WRAP_CLAMP_TO_EDGE, WRAP_CLAMP_TO_BORDER, WRAP_MIRROR_REPEAT,
+       WRAP_MIRROR_CLAMP, WRAP_MIRROR_CLAMP_TO_EDGE, WRAP_MIRROR_CLAMP_TO_BORDER };
+enum { MIP_NEAREST, MIP_LINEAR, MIP_NONE };
+enum { FILTER_NEAREST, FILTER_LINEAR };
+enum { SWZ_X, SWZ_Y, SWZ_Z, SWZ_W, SWZ_0, SWZ_1 };
+enum { FUNC_NEVER, FUNC_LESS, FUNC_EQUAL, FUNC_LEQUAL, FUNC_GREATER, FUNC_NOTEQUAL, FUNC_GEQUAL,
+       FUNC_ALWAYS };
+enum { FACE_POS_X, FACE_NEG_X, FACE_POS_Y, FACE_NEG_Y, FACE_POS_Z, FACE_NEG_Z };
+/* quad lanes (sp_quad.h) */
+enum { QUAD_TOP_LEFT, QUAD_TOP_RIGHT, QUAD_BOTTOM_LEFT, QUAD_BOTTOM_RIGHT };
+
+/* Mesa's macros (util/macros.h), with their exact comparison order (NaN behaviour). */
+#define M_CLAMP(X, MIN, MAX) ((X) > (MIN) ? ((X) > (MAX) ? (MAX) : (X)) : (MIN))
+#define M_MIN2(A, B) ((A) < (B) ? (A) : (B))
+#define M_MAX2(A, B) ((A) > (B) ? (A) : (B))
+#define M_MAX3(A, B, C) ((A) > (B) ? M_MAX2(A, C) : M_MAX2(B, C))
+
+typedef void (*wrap_nearest_fn)(float s, unsigned size, int offset, int *icoord);
+typedef void (*wrap_linear_fn)(float s, unsigned size, int offset, int *icoord0, int *icoord1,
+                               float *w);
+
+struct sampler_state {
+    const struct tbr_texture_view *v;
+    const struct tbr_format_info *fmt;
+    unsigned bytes;
+    float border[4];       /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
+    int pot2d;             /* sp_sview->pot2d */
+    unsigned xpot, ypot;   /* util_logbase2 of width0 / height0 */
+    int need_swizzle;
+    wrap_nearest_fn nearest_s, nearest_t, nearest_p;
+    wrap_linear_fn linear_s, linear_t, linear_p;
+    tbr_texel_observer observer;
+    void *observer_ctx;
+    unsigned lane;
+};
+
+struct img_args {
+    float s, t, p;
+    unsigned level, face;
+    const int8_t *offset;
+};
+
+typedef void (*img_filter_fn)(const struct sampler_state *st, const struct img_args *a,
+                              float *rgba /* channel c at rgba[4 * c] */);
+
+/* ---- Mesa's scalar helpers (u_math.h) ---- */
+
+static int util_ifloor(float f)
+{
+    /* the non-x86-32 variant: both halves rounded to float and compared bitwise */
+    double af = (3 << 22) + 0.5 + (double)f;
+    double bf = (3 << 22) + 0.5 - (double)f;
+    float fa = (float)af, fb = (float)bf;
+    uint32_t ai, bi;
+    memcpy(&ai, &fa, 4);
+    memcpy(&bi, &fb, 4);
+    return (int)(ai - bi) >> 1;
+}
+
+static float util_fast_log2(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, 4);
+    float epart = (float)((int)((bits & 0x7f800000u) >> 23) - 127);
+    unsigned index = ((bits & 0x007fffffu) + (1u << (22 - 8))) >> (23 - 8);
+    /* u_math.c's log2_table entry, computed the same way */
+    float mpart = (float)log2(1.0 + index * (1.0 / 256));
+    return epart + mpart;
+}
+
+static unsigned util_logbase2(unsigned n) { return 31u - (unsigned)__builtin_clz(n | 1); }
+
+static unsigned u_minify(unsigned value, unsigned level)
+{
+    unsigned v = level < 32 ? value >> level : 0;
+    return v > 1 ? v : 1;
+}
+
+static int is_pot_or_zero(unsigned n) { return (n & (n - 1)) == 0; }
+
+static inline float frac(float f) { return f - floorf(f); }
+static inline float lerp(float a, float v0, float v1) { return v0 + a * (v1 - v0); }
+static inline float lerp_2d(float a, float b, float v00, float v10, float v01, float v11)
+{
+    const float temp0 = lerp(a, v00, v10);
+    const float temp1 = lerp(a, v01, v11);
+    return lerp(b, temp0, temp1);
+}
+static inline float lerp_3d(float a, float b, float c, float v000, float v100, float v010,
+                            float v110, float v001, float v101, float v011, float v111)
+{
+    const float temp0 = lerp_2d(a, b, v000, v100, v010, v110);
+    const float temp1 = lerp_2d(a, b, v001, v101, v011, v111);
+    return lerp(c, temp0, temp1);
+}
+
+/* ---- texel access: one tile cache read each ---- */
+
+static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
+                  unsigned mem_layer, float out[4])
+{
+    const struct tbr_texture_view *v = st->v;
+    if (st->observer)
+        st->observer(st->observer_ctx, st->lane, level, layer, x, y);
+    /* Defensive: softpipe never reads outside the level on the paths accepted
+     * by tbr_sampler_supported with finite coordinates. 1D textures: y is the
+     * layer (the tile cache's transfer of a 1D array has one row per layer). */
+    const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
+    const unsigned rows = is_1d ? v->array_size : u_minify(v->height0, level);
+    const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
+    const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
+    if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) ||
+        (unsigned)y >= rows || mem_layer >= layers) {
+        out[0] = out[1] = out[2] = out[3] = 0.0f;
+        return;
+    }
+    const uint8_t *p = l->data + (size_t)mem_layer * l->layer_stride +
+                       (size_t)y * l->row_stride + (size_t)x * st->bytes;
+    tbr_format_unpack(st->fmt, p, out);
+}
+
+/* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
+static void texel_3d_nb(const struct sampler_state *st, unsigned level, int x, int y, int z,
+                        float out[4])
+{
+    fetch(st, level, (unsigned)z, x, y, (unsigned)z, out);
+}
+
+/* get_texel_2d_no_border with addr.z = 0 and y = the layer (1D, 1D arrays: the
+ * transfer spans all layers as rows) */
+static void texel_1d_nb(const struct sampler_state *st, unsigned level, int x, int layer,
+                        float out[4])
+{
+    fetch(st, level, 0, x, layer, 0, out);
+}
+
+static void texel_2d(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
+                     float out[4])
+{
+    const struct tbr_texture_view *v = st->v;
+    if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 ||
+        y >= (int)u_minify(v->height0, level)) {
+        memcpy(out, st->border, sizeof(st->border));
+        return;
+    }
+    texel_3d_nb(st, level, x, y, (int)layer, out);
+}
+
+static void texel_1d_array(const struct sampler_state *st, unsigned level, int x, int layer,
+                           float out[4])
+{
+    if (x < 0 || x >= (int)u_minify(st->v->width0, level)) {
+        memcpy(out, st->border, sizeof(st->border));
+        return;
+    }
+    texel_1d_nb(st, level, x, layer, out);
+}
+
+static void texel_3d(const struct sampler_state *st, unsigned level, int x, int y, int z,
+                     float out[4])
+{
+    const struct tbr_texture_view *v = st->v;
+    if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 ||
+        y >= (int)u_minify(v->height0, level) || z < 0 || z >= (int)u_minify(v->depth0, level)) {
+        memcpy(out, st->border, sizeof(st->border));
+        return;
+    }
+    texel_3d_nb(st, level, x, y, z, out);
+}
+
+/* ---- wrap modes (normalized coordinates) ---- */
+
+static inline int repeat(int coord, unsigned size)
+{
+    return (int)(((unsigned)coord + size * 1024) % size);
+}
+
+static void wrap_nearest_repeat(float s, unsigned size, int offset, int *icoord)
+{
+    const int i = util_ifloor(s * size);
+    *icoord = repeat((int)((unsigned)i + (unsigned)offset), size);
+}
+
+static void wrap_nearest_clamp(float s, unsigned size, int offset, int *icoord)
+{
+    s *= size;
+    s += offset;
+    if (s <= 0.0F)
+        *icoord = 0;
+    else if (s >= size)
+        *icoord = (int)size - 1;
+    else
+        *icoord = util_ifloor(s);
+}
+
+static void wrap_nearest_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
+{
+    const float min = 0.5F;
+    const float max = (float)size - 0.5F;
+    s *= size;
+    s += offset;
+    if (s < min)
+        *icoord = 0;
+    else if (s > max)
+        *icoord = (int)size - 1;
+    else
+        *icoord = util_ifloor(s);
+}
+
+static void wrap_nearest_clamp_to_border(float s, unsigned size, int offset, int *icoord)
+{
+    const float min = -0.5F;
+    const float max = size + 0.5F;
+    s *= size;
+    s += offset;
+    if (s <= min)
+        *icoord = -1;
+    else if (s >= max)
+        *icoord = (int)size;
+    else
+        *icoord = util_ifloor(s);
+}
+
+static void wrap_nearest_mirror_repeat(float s, unsigned size, int offset, int *icoord)
+{
+    const float min = 1.0F / (2.0F * size);
+    const float max = 1.0F - min;
+    int flr;
+    float u;
+    s += (float)offset / size;
+    flr = util_ifloor(s);
+    u = frac(s);
+    if (flr & 1)
+        u = 1.0F - u;
+    if (u < min)
+        *icoord = 0;
+    else if (u > max)
+        *icoord = (int)size - 1;
+    else
+        *icoord = util_ifloor(u * size);
+}
+
+static void wrap_nearest_mirror_clamp(float s, unsigned size, int offset, int *icoord)
+{
+    const float u = fabsf(s * size + offset);
+    if (u <= 0.0F)
+        *icoord = 0;
+    else if (u >= size)
+        *icoord = (int)size - 1;
+    else
+        *icoord = util_ifloor(u);
+}
+
+static void wrap_nearest_mirror_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
+{
+    const float min = 0.5F;
+    const float max = (float)size - 0.5F;
+    const float u = fabsf(s * size + offset);
+    if (u < min)
+        *icoord = 0;
+    else if (u > max)
+        *icoord = (int)size - 1;
+    else
+        *icoord = util_ifloor(u);
+}
+
+static void wrap_nearest_mirror_clamp_to_border(float s, unsigned size, int offset, int *icoord)
+{
+    const float min = -0.5F;
+    const float max = (float)size + 0.5F;
+    const float u = fabsf(s * size + offset);
+    if (u < min)
+        *icoord = -1;
+    else if (u > max)
+        *icoord = (int)size;
+    else
+        *icoord = util_ifloor(u);
+}
+
+static void wrap_linear_repeat(float s, unsigned size, int offset, int *icoord0, int *icoord1,
+                               float *w)
+{
+    const float u = s * size - 0.5F;
+    *icoord0 = repeat((int)((unsigned)util_ifloor(u) + (unsigned)offset), size);
+    *icoord1 = repeat(*icoord0 + 1, size);
+    *w = frac(u);
+}
+
+static void wrap_linear_clamp(float s, unsigned size, int offset, int *icoord0, int *icoord1,
+                              float *w)
+{
+    const float x = s * size + offset;
+    const float u = M_CLAMP(x, 0.0F, (float)size) - 0.5f;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    *w = frac(u);
+}
+
+static void wrap_linear_clamp_to_edge(float s, unsigned size, int offset, int *icoord0,
+                                      int *icoord1, float *w)
+{
+    const float x = s * size + offset;
+    const float u = M_CLAMP(x, 0.0F, (float)size) - 0.5f;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    if (*icoord0 < 0)
+        *icoord0 = 0;
+    if (*icoord1 >= (int)size)
+        *icoord1 = (int)size - 1;
+    *w = frac(u);
+}
+
+static void wrap_linear_clamp_to_border(float s, unsigned size, int offset, int *icoord0,
+                                        int *icoord1, float *w)
+{
+    const float min = -1.0F;
+    const float max = (float)size + 0.5F;
+    const float x = s * size + offset;
+    const float u = M_CLAMP(x, min, max) - 0.5f;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    *w = frac(u);
+}
+
+static void wrap_linear_mirror_repeat(float s, unsigned size, int offset, int *icoord0,
+                                      int *icoord1, float *w)
+{
+    int flr;
+    float u;
+    int no_mirror;
+    s += (float)offset / size;
+    flr = util_ifloor(s);
+    no_mirror = !(flr & 1);
+    u = frac(s);
+    if (no_mirror) {
+        u = u * size - 0.5F;
+    } else {
+        u = 1.0F - u;
+        u = u * size + 0.5F;
+    }
+    *icoord0 = util_ifloor(u);
+    *icoord1 = no_mirror ? *icoord0 + 1 : *icoord0 - 1;
+    if (*icoord0 < 0)
+        *icoord0 = 1 + *icoord0;
+    if (*icoord0 >= (int)size)
+        *icoord0 = (int)size - 1;
+    if (*icoord1 >= (int)size)
+        *icoord1 = (int)size - 1;
+    if (*icoord1 < 0)
+        *icoord1 = 1 + *icoord1;
+    *w = no_mirror ? frac(u) : frac(1.0f - u);
+}
+
+static void wrap_linear_mirror_clamp(float s, unsigned size, int offset, int *icoord0,
+                                     int *icoord1, float *w)
+{
+    float u = fabsf(s * size + offset);
+    if (u >= size)
+        u = (float)size;
+    u -= 0.5F;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    *w = frac(u);
+}
+
+static void wrap_linear_mirror_clamp_to_edge(float s, unsigned size, int offset, int *icoord0,
+                                             int *icoord1, float *w)
+{
+    float u = fabsf(s * size + offset);
+    if (u >= size)
+        u = (float)size;
+    u -= 0.5F;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    if (*icoord0 < 0)
+        *icoord0 = 0;
+    if (*icoord1 >= (int)size)
+        *icoord1 = (int)size - 1;
+    *w = frac(u);
+}
+
+static void wrap_linear_mirror_clamp_to_border(float s, unsigned size, int offset, int *icoord0,
+                                               int *icoord1, float *w)
+{
+    const float min = -0.5F;
+    const float max = size + 0.5F;
+    const float t = fabsf(s * size + offset);
+    const float u = M_CLAMP(t, min, max) - 0.5F;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    *w = frac(u);
+}
+
+/* ---- wrap modes (unnormalized coordinates, RECT) ---- */
+
+static void wrap_nearest_unorm_clamp(float s, unsigned size, int offset, int *icoord)
+{
+    const int i = util_ifloor(s);
+    const int c = i + offset;
+    *icoord = M_CLAMP(c, 0, (int)size - 1);
+}
+
+static void wrap_nearest_unorm_clamp_to_border(float s, unsigned size, int offset, int *icoord)
+{
+    const float x = s + offset;
+    *icoord = util_ifloor(M_CLAMP(x, -0.5F, (float)size + 0.5F));
+}
+
+static void wrap_nearest_unorm_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
+{
+    const float x = s + offset;
+    *icoord = util_ifloor(M_CLAMP(x, 0.5F, (float)size - 0.5F));
+}
+
+static void wrap_linear_unorm_clamp(float s, unsigned size, int offset, int *icoord0,
+                                    int *icoord1, float *w)
+{
+    const float x = s + offset - 0.5F;
+    const float u = M_CLAMP(x, 0.0f, (float)size - 1.0f);
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    *w = frac(u);
+}
+
+static void wrap_linear_unorm_clamp_to_border(float s, unsigned size, int offset, int *icoord0,
+                                              int *icoord1, float *w)
+{
+    const float x = s + offset;
+    const float u = M_CLAMP(x, -0.5F, (float)size + 0.5F) - 0.5F;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    if (*icoord1 > (int)size - 1)
+        *icoord1 = (int)size - 1;
+    *w = frac(u);
+}
+
+static void wrap_linear_unorm_clamp_to_edge(float s, unsigned size, int offset, int *icoord0,
+                                            int *icoord1, float *w)
+{
+    const float x = s + offset;
+    const float u = M_CLAMP(x, +0.5F, (float)size - 0.5F) - 0.5F;
+    *icoord0 = util_ifloor(u);
+    *icoord1 = *icoord0 + 1;
+    if (*icoord1 > (int)size - 1)
+        *icoord1 = (int)size - 1;
+    *w = frac(u);
+}
+
+static wrap_nearest_fn nearest_wrap(unsigned mode, int normalized)
+{
+    if (!normalized) {
+        switch (mode) {
+        case WRAP_CLAMP_TO_EDGE: return wrap_nearest_unorm_clamp_to_edge;
+        case WRAP_CLAMP_TO_BORDER: return wrap_nearest_unorm_clamp_to_border;
+        default: return wrap_nearest_unorm_clamp; /* softpipe's fallback for illegal modes too */
+        }
+    }
+    switch (mode) {
+    case WRAP_CLAMP: return wrap_nearest_clamp;
+    case WRAP_CLAMP_TO_EDGE: return wrap_nearest_clamp_to_edge;
+    case WRAP_CLAMP_TO_BORDER: return wrap_nearest_clamp_to_border;
+    case WRAP_MIRROR_REPEAT: return wrap_nearest_mirror_repeat;
+    case WRAP_MIRROR_CLAMP: return wrap_nearest_mirror_clamp;
+    case WRAP_MIRROR_CLAMP_TO_EDGE: return wrap_nearest_mirror_clamp_to_edge;
+    case WRAP_MIRROR_CLAMP_TO_BORDER: return wrap_nearest_mirror_clamp_to_border;
+    default: return wrap_nearest_repeat;
+    }
+}
+
+static wrap_linear_fn linear_wrap(unsigned mode, int normalized)
+{
+    if (!normalized) {
+        switch (mode) {
+        case WRAP_CLAMP_TO_EDGE: return wrap_linear_unorm_clamp_to_edge;
+        case WRAP_CLAMP_TO_BORDER: return wrap_linear_unorm_clamp_to_border;
+        default: return wrap_linear_unorm_clamp;
+        }
+    }
+    switch (mode) {
+    case WRAP_CLAMP: return wrap_linear_clamp;
+    case WRAP_CLAMP_TO_EDGE: return wrap_linear_clamp_to_edge;
+    case WRAP_CLAMP_TO_BORDER: return wrap_linear_clamp_to_border;
+    case WRAP_MIRROR_REPEAT: return wrap_linear_mirror_repeat;
+    case WRAP_MIRROR_CLAMP: return wrap_linear_mirror_clamp;
+    case WRAP_MIRROR_CLAMP_TO_EDGE: return wrap_linear_mirror_clamp_to_edge;
+    case WRAP_MIRROR_CLAMP_TO_BORDER: return wrap_linear_mirror_clamp_to_border;
+    default: return wrap_linear_repeat;
+    }
+}
+
+static inline int coord_to_layer(float coord, unsigned first_layer, unsigned last_layer)
+{
+    const int c = util_ifloor(coord + 0.5F);
+    return M_CLAMP(c, (int)first_layer, (int)last_layer);
+}
+
+/* ---- image filters ---- */
+
+static inline unsigned pot_level_size(unsigned base_pot, unsigned level)
+{
+    return (base_pot >= level) ? (1u << (base_pot - level)) : 1;
+}
+
+static void store(float *rgba, const float tx[4])
+{
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = tx[c];
+}
+
+static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
+                                            const struct img_args *a, float *rgba)
+{
+    const unsigned xpot = pot_level_size(st->xpot, a->level);
+    const unsigned ypot = pot_level_size(st->ypot, a->level);
+    const float u = (a->s * xpot - 0.5F) + a->offset[0];
+    const float v = (a->t * ypot - 0.5F) + a->offset[1];
+    const int uflr = util_ifloor(u);
+    const int vflr = util_ifloor(v);
+    const float xw = u - (float)uflr;
+    const float yw = v - (float)vflr;
+    const int x0 = (int)((unsigned)uflr & (xpot - 1));
+    const int y0 = (int)((unsigned)vflr & (ypot - 1));
+    /* softpipe reads the four from one tile when they lie in it; same texels
+     * and order as the general case */
+    const int x1 = (int)((unsigned)(x0 + 1) & (xpot - 1));
+    const int y1 = (int)((unsigned)(y0 + 1) & (ypot - 1));
+    const unsigned layer = st->v->first_layer;
+    float tx[4][4];
+    texel_3d_nb(st, a->level, x0, y0, (int)layer, tx[0]);
+    texel_3d_nb(st, a->level, x1, y0, (int)layer, tx[1]);
+    texel_3d_nb(st, a->level, x0, y1, (int)layer, tx[2]);
+    texel_3d_nb(st, a->level, x1, y1, (int)layer, tx[3]);
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+}
+
+static void img_filter_2d_nearest_repeat_POT(const struct sampler_state *st,
+                                             const struct img_args *a, float *rgba)
+{
+    const unsigned xpot = pot_level_size(st->xpot, a->level);
+    const unsigned ypot = pot_level_size(st->ypot, a->level);
+    const float u = a->s * xpot + a->offset[0];
+    const float v = a->t * ypot + a->offset[1];
+    const int x0 = (int)((unsigned)util_ifloor(u) & (xpot - 1));
+    const int y0 = (int)((unsigned)util_ifloor(v) & (ypot - 1));
+    float tx[4];
+    texel_3d_nb(st, a->level, x0, y0, (int)st->v->first_layer, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_2d_nearest_clamp_POT(const struct sampler_state *st,
+                                            const struct img_args *a, float *rgba)
+{
+    const unsigned xpot = pot_level_size(st->xpot, a->level);
+    const unsigned ypot = pot_level_size(st->ypot, a->level);
+    const float u = a->s * xpot + a->offset[0];
+    const float v = a->t * ypot + a->offset[1];
+    int x0 = util_ifloor(u), y0 = util_ifloor(v);
+    if (x0 < 0)
+        x0 = 0;
+    else if (x0 > (int)xpot - 1)
+        x0 = (int)xpot - 1;
+    if (y0 < 0)
+        y0 = 0;
+    else if (y0 > (int)ypot - 1)
+        y0 = (int)ypot - 1;
+    float tx[4];
+    texel_3d_nb(st, a->level, x0, y0, (int)st->v->first_layer, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_1d_nearest(const struct sampler_state *st, const struct img_args *a,
+                                  float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    int x;
+    float tx[4];
+    st->nearest_s(a->s, width, a->offset[0], &x);
+    texel_1d_array(st, a->level, x, (int)st->v->first_layer, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_1d_array_nearest(const struct sampler_state *st, const struct img_args *a,
+                                        float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const int layer = coord_to_layer(a->t, st->v->first_layer, st->v->last_layer);
+    int x;
+    float tx[4];
+    st->nearest_s(a->s, width, a->offset[0], &x);
+    texel_1d_array(st, a->level, x, layer, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a,
+                                  float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    int x, y;
+    float tx[4];
+    st->nearest_s(a->s, width, a->offset[0], &x);
+    st->nearest_t(a->t, height, a->offset[1], &y);
+    texel_2d(st, a->level, st->v->first_layer, x, y, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_2d_array_nearest(const struct sampler_state *st, const struct img_args *a,
+                                        float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    const int layer = coord_to_layer(a->p, st->v->first_layer, st->v->last_layer);
+    int x, y;
+    float tx[4];
+    st->nearest_s(a->s, width, a->offset[0], &x);
+    st->nearest_t(a->t, height, a->offset[1], &y);
+    texel_2d(st, a->level, (unsigned)layer, x, y, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_cube_nearest(const struct sampler_state *st, const struct img_args *a,
+                                    float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    const int layerface = (int)(a->face + st->v->first_layer);
+    int x, y;
+    float tx[4];
+    /* seamless: nearest within a level always clamps to the edge */
+    if (st->v->seamless_cube_map) {
+        wrap_nearest_clamp_to_edge(a->s, width, a->offset[0], &x);
+        wrap_nearest_clamp_to_edge(a->t, height, a->offset[1], &y);
+    } else {
+        st->nearest_s(a->s, width, a->offset[0], &x);
+        st->nearest_t(a->t, height, a->offset[1], &y);
+    }
+    texel_2d(st, a->level, (unsigned)layerface, x, y, tx);
+    store(rgba, tx);
+}
+
+static int cube_array_layer(const struct sampler_state *st, float p)
+{
+    const int l = 6 * util_ifloor(p + 0.5f) + (int)st->v->first_layer;
+    return M_CLAMP(l, (int)st->v->first_layer, (int)st->v->last_layer - 5);
+}
+
+static void img_filter_cube_array_nearest(const struct sampler_state *st,
+                                          const struct img_args *a, float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    const int layerface = cube_array_layer(st, a->p) + (int)a->face;
+    int x, y;
+    float tx[4];
+    st->nearest_s(a->s, width, a->offset[0], &x);
+    st->nearest_t(a->t, height, a->offset[1], &y);
+    texel_2d(st, a->level, (unsigned)layerface, x, y, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_3d_nearest(const struct sampler_state *st, const struct img_args *a,
+                                  float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    const unsigned depth = u_minify(st->v->depth0, a->level);
+    int x, y, z;
+    float tx[4];
+    st->nearest_s(a->s, width, a->offset[0], &x);
+    st->nearest_t(a->t, height, a->offset[1], &y);
+    st->nearest_p(a->p, depth, a->offset[2], &z);
+    texel_3d(st, a->level, x, y, z, tx);
+    store(rgba, tx);
+}
+
+static void img_filter_1d_linear(const struct sampler_state *st, const struct img_args *a,
+                                 float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    int x0, x1;
+    float xw, tx0[4], tx1[4];
+    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    texel_1d_array(st, a->level, x0, (int)st->v->first_layer, tx0);
+    texel_1d_array(st, a->level, x1, (int)st->v->first_layer, tx1);
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
+}
+
+static void img_filter_1d_array_linear(const struct sampler_state *st, const struct img_args *a,
+                                       float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const int layer = coord_to_layer(a->t, st->v->first_layer, st->v->last_layer);
+    int x0, x1;
+    float xw, tx0[4], tx1[4];
+    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    texel_1d_array(st, a->level, x0, layer, tx0);
+    texel_1d_array(st, a->level, x1, layer, tx1);
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
+}
+
+static void lerp_quad(float *rgba, float xw, float yw, float tx[4][4])
+{
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+}
+
+static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
+                                 float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    const unsigned layer = st->v->first_layer;
+    int x0, y0, x1, y1;
+    float xw, yw, tx[4][4];
+    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    texel_2d(st, a->level, layer, x0, y0, tx[0]);
+    texel_2d(st, a->level, layer, x1, y0, tx[1]);
+    texel_2d(st, a->level, layer, x0, y1, tx[2]);
+    texel_2d(st, a->level, layer, x1, y1, tx[3]);
+    lerp_quad(rgba, xw, yw, tx);
+}
+
+static void img_filter_2d_array_linear(const struct sampler_state *st, const struct img_args *a,
+                                       float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    const unsigned layer =
+        (unsigned)coord_to_layer(a->p, st->v->first_layer, st->v->last_layer);
+    int x0, y0, x1, y1;
+    float xw, yw, tx[4][4];
+    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    texel_2d(st, a->level, layer, x0, y0, tx[0]);
+    texel_2d(st, a->level, layer, x1, y0, tx[1]);
+    texel_2d(st, a->level, layer, x0, y1, tx[2]);
+    texel_2d(st, a->level, layer, x1, y1, tx[3]);
+    lerp_quad(rgba, xw, yw, tx);
+}
+
+/* Seamless cube maps: the face a texel off the edge of face `face` falls on
+ * and its coordinates there (sp_tex_sample.c's face_array, get_next_xcoord,
+ * get_next_ycoord; fall-off index 0 = x-, 1 = x+, 2 = y-, 3 = y+). */
+static const unsigned next_face[6][4] = {
+    {FACE_POS_Z, FACE_NEG_Z, FACE_POS_Y, FACE_NEG_Y}, /* +X */
+    {FACE_NEG_Z, FACE_POS_Z, FACE_POS_Y, FACE_NEG_Y}, /* -X */
+    {FACE_NEG_X, FACE_POS_X, FACE_NEG_Z, FACE_POS_Z}, /* +Y */
+    {FACE_NEG_X, FACE_POS_X, FACE_POS_Z, FACE_NEG_Z}, /* -Y */
+    {FACE_NEG_X, FACE_POS_X, FACE_POS_Y, FACE_NEG_Y}, /* +Z */
+    {FACE_POS_X, FACE_NEG_X, FACE_POS_Y, FACE_NEG_Y}, /* -Z */
+};
+
+static int next_xcoord(unsigned face, unsigned fall, int max, int xc, int yc)
+{
+    if ((face == 0 && fall != 1) || (face == 1 && fall == 0) || (face == 4 && fall == 0) ||
+        (face == 5 && fall == 0))
+        return max;
+    if ((face == 1 && fall != 0) || (face == 0 && fall == 1) || (face == 4 && fall == 1) ||
+        (face == 5 && fall == 1))
+        return 0;
+    if ((face == 4 && fall >= 2) || (face == 2 && fall == 3) || (face == 3 && fall == 2))
+        return xc;
+    if ((face == 5 && fall >= 2) || (face == 2 && fall == 2) || (face == 3 && fall == 3))
+        return max - xc;
+    if ((face == 2 && fall == 0) || (face == 3 && fall == 1))
+        return yc;
+    return max - yc;
+}
+
+static int next_ycoord(unsigned face, unsigned fall, int max, int xc, int yc)
+{
+    if (fall <= 1 && (face <= 1 || face >= 4))
+        return yc;
+    if (face == 2 || (face == 4 && fall == 3) || (face == 5 && fall == 2))
+        return 0;
+    if (face == 3 || (face == 4 && fall == 2) || (face == 5 && fall == 3))
+        return max;
+    if ((face == 0 && fall == 3) || (face == 1 && fall == 2))
+        return xc;
+    return max - xc;
+}
+
+static void texel_cube_seamless(const struct sampler_state *st, unsigned level, int x, int y,
+                                int layer, unsigned face, float out[4])
+{
+    const int max_x = (int)u_minify(st->v->width0, level);
+    int new_x = x, new_y = y;
+    int fall = -1;
+    if (x < 0) {
+        if (y < 0 || y >= max_x)
+            y = M_CLAMP(y, 0, max_x - 1);
+        fall = 0;
+    } else if (x >= max_x) {
+        if (y < 0 || y >= max_x)
+            y = M_CLAMP(y, 0, max_x - 1);
+        fall = 1;
+    } else if (y < 0) {
+        fall = 2;
+    } else if (y >= max_x) {
+        fall = 3;
+    }
+    if (fall >= 0) {
+        new_x = next_xcoord(face, (unsigned)fall, max_x - 1, x, y);
+        new_y = next_ycoord(face, (unsigned)fall, max_x - 1, x, y);
+        face = next_face[face][fall];
+    }
+    texel_3d_nb(st, level, new_x, new_y, layer + (int)face, out);
+}
+
+static void cube_linear_common(const struct sampler_state *st, const struct img_args *a,
+                               int layer, float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    int x0, y0, x1, y1;
+    float xw, yw, tx[4][4];
+    if (st->v->seamless_cube_map) {
+        wrap_linear_clamp_to_border(a->s, width, a->offset[0], &x0, &x1, &xw);
+        wrap_linear_clamp_to_border(a->t, height, a->offset[1], &y0, &y1, &yw);
+        texel_cube_seamless(st, a->level, x0, y0, layer, a->face, tx[0]);
+        texel_cube_seamless(st, a->level, x1, y0, layer, a->face, tx[1]);
+        texel_cube_seamless(st, a->level, x0, y1, layer, a->face, tx[2]);
+        texel_cube_seamless(st, a->level, x1, y1, layer, a->face, tx[3]);
+    } else {
+        const unsigned lf = (unsigned)layer + a->face;
+        st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+        st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+        texel_2d(st, a->level, lf, x0, y0, tx[0]);
+        texel_2d(st, a->level, lf, x1, y0, tx[1]);
+        texel_2d(st, a->level, lf, x0, y1, tx[2]);
+        texel_2d(st, a->level, lf, x1, y1, tx[3]);
+    }
+    lerp_quad(rgba, xw, yw, tx);
+}
+
+static void img_filter_cube_linear(const struct sampler_state *st, const struct img_args *a,
+                                   float *rgba)
+{
+    cube_linear_common(st, a, (int)st->v->first_layer, rgba);
+}
+
+static void img_filter_cube_array_linear(const struct sampler_state *st,
+                                         const struct img_args *a, float *rgba)
+{
+    cube_linear_common(st, a, cube_array_layer(st, a->p), rgba);
+}
+
+static void img_filter_3d_linear(const struct sampler_state *st, const struct img_args *a,
+                                 float *rgba)
+{
+    const unsigned width = u_minify(st->v->width0, a->level);
+    const unsigned height = u_minify(st->v->height0, a->level);
+    const unsigned depth = u_minify(st->v->depth0, a->level);
+    int x0, x1, y0, y1, z0, z1;
+    float xw, yw, zw, tx[8][4];
+    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    st->linear_p(a->p, depth, a->offset[2], &z0, &z1, &zw);
+    texel_3d(st, a->level, x0, y0, z0, tx[0]);
+    texel_3d(st, a->level, x1, y0, z0, tx[1]);
+    texel_3d(st, a->level, x0, y1, z0, tx[2]);
+    texel_3d(st, a->level, x1, y1, z0, tx[3]);
+    texel_3d(st, a->level, x0, y0, z1, tx[4]);
+    texel_3d(st, a->level, x1, y0, z1, tx[5]);
+    texel_3d(st, a->level, x0, y1, z1, tx[6]);
+    texel_3d(st, a->level, x1, y1, z1, tx[7]);
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = lerp_3d(xw, yw, zw, tx[0][c], tx[1][c], tx[2][c], tx[3][c], tx[4][c],
+                              tx[5][c], tx[6][c], tx[7][c]);
+}
+
+/* get_img_filter (without gather) */
+static img_filter_fn get_img_filter(const struct sampler_state *st, unsigned filter)
+{
+    const struct tbr_texture_view *v = st->v;
+    switch (v->target) {
+    case TEX_1D:
+        return filter == FILTER_NEAREST ? img_filter_1d_nearest : img_filter_1d_linear;
+    case TEX_1D_ARRAY:
+        return filter == FILTER_NEAREST ? img_filter_1d_array_nearest : img_filter_1d_array_linear;
+    case TEX_2D:
+    case TEX_RECT:
+        if (st->pot2d && v->wrap_s == v->wrap_t && v->normalized_coords) {
+            if (v->wrap_s == WRAP_REPEAT)
+                return filter == FILTER_NEAREST ? img_filter_2d_nearest_repeat_POT
+                                                : img_filter_2d_linear_repeat_POT;
+            if (v->wrap_s == WRAP_CLAMP && filter == FILTER_NEAREST)
+                return img_filter_2d_nearest_clamp_POT;
+        }
+        return filter == FILTER_NEAREST ? img_filter_2d_nearest : img_filter_2d_linear;
+    case TEX_2D_ARRAY:
+        return filter == FILTER_NEAREST ? img_filter_2d_array_nearest : img_filter_2d_array_linear;
+    case TEX_CUBE:
+        return filter == FILTER_NEAREST ? img_filter_cube_nearest : img_filter_cube_linear;
+    case TEX_CUBE_ARRAY:
+        return filter == FILTER_NEAREST ? img_filter_cube_array_nearest
+                                        : img_filter_cube_array_linear;
+    default: /* TEX_3D */
+        return filter == FILTER_NEAREST ? img_filter_3d_nearest : img_filter_3d_linear;
+    }
+}
+
+/* ---- level of detail ---- */
+
+static float lambda_from_derivs(const struct tbr_texture_view *v, float dsdx, float dsdy,
+                                float dtdx, float dtdy, float dpdx, float dpdy)
+{
+    dsdx = fabsf(dsdx);
+    dsdy = fabsf(dsdy);
+    dtdx = fabsf(dtdx);
+    dtdy = fabsf(dtdy);
+    dpdx = fabsf(dpdx);
+    dpdy = fabsf(dpdy);
+    const unsigned fl = v->first_level;
+    switch (v->target) {
+    case TEX_1D:
+    case TEX_1D_ARRAY: {
+        const float rho = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
+        return util_fast_log2(rho);
+    }
+    case TEX_2D:
+    case TEX_2D_ARRAY:
+    case TEX_RECT: {
+        const float maxx = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
+        const float maxy = M_MAX2(dtdx, dtdy) * u_minify(v->height0, fl);
+        const float rho = M_MAX2(maxx, maxy);
+        return util_fast_log2(rho);
+    }
+    case TEX_CUBE:
+    case TEX_CUBE_ARRAY: {
+        const float maxx = M_MAX2(dsdx, dsdy);
+        const float maxy = M_MAX2(dtdx, dtdy);
+        const float maxz = M_MAX2(dpdx, dpdy);
+        const float rho = M_MAX3(maxx, maxy, maxz) * u_minify(v->width0, fl) / 2.0f;
+        return util_fast_log2(rho);
+    }
+    default: { /* 3D */
+        const float maxx = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
+        const float maxy = M_MAX2(dtdx, dtdy) * u_minify(v->height0, fl);
+        const float maxz = M_MAX2(dpdx, dpdy) * u_minify(v->depth0, fl);
+        const float rho = M_MAX3(maxx, maxy, maxz);
+        return util_fast_log2(rho);
+    }
+    }
+}
+
+/* compute_lambda_{1d,2d,3d,cube}: derivatives from the quad's coordinates */
+static float compute_lambda(const struct tbr_texture_view *v, const float s[4], const float t[4],
+                            const float p[4])
+{
+    return lambda_from_derivs(v, s[QUAD_BOTTOM_RIGHT] - s[QUAD_BOTTOM_LEFT],
+                              s[QUAD_TOP_LEFT] - s[QUAD_BOTTOM_LEFT],
+                              t[QUAD_BOTTOM_RIGHT] - t[QUAD_BOTTOM_LEFT],
+                              t[QUAD_TOP_LEFT] - t[QUAD_BOTTOM_LEFT],
+                              p[QUAD_BOTTOM_RIGHT] - p[QUAD_BOTTOM_LEFT],
+                              p[QUAD_TOP_LEFT] - p[QUAD_BOTTOM_LEFT]);
+}
+
+/* compute_lambda_lod */
+static void compute_lambda_lod(const struct tbr_texture_view *v, const float s[4],
+                               const float t[4], const float p[4], float derivs[3][2][4],
+                               const float lod_in[4], enum tbr_sampler_control control,
+                               float lod[4])
+{
+    const float lod_bias = v->lod_bias;
+    float lambda;
+    switch (control) {
+    case TBR_SAMPLER_LOD_NONE:
+        lambda = compute_lambda(v, s, t, p) + lod_bias;
+        lod[0] = lod[1] = lod[2] = lod[3] = lambda;
+        break;
+    case TBR_SAMPLER_DERIVS_EXPLICIT:
+        for (int i = 0; i < 4; i++)
+            lod[i] = lambda_from_derivs(v, derivs[0][0][i], derivs[0][1][i], derivs[1][0][i],
+                                        derivs[1][1][i], derivs[2][0][i], derivs[2][1][i]);
+        break;
+    case TBR_SAMPLER_LOD_BIAS:
+        lambda = compute_lambda(v, s, t, p) + lod_bias;
+        for (int i = 0; i < 4; i++)
+            lod[i] = lambda + lod_in[i];
+        break;
+    case TBR_SAMPLER_LOD_EXPLICIT:
+        for (int i = 0; i < 4; i++)
+            lod[i] = lod_in[i] + lod_bias;
+        break;
+    default: /* LOD_ZERO, GATHER */
+        lod[0] = lod[1] = lod[2] = lod[3] = lod_bias;
+        break;
+    }
+    for (int i = 0; i < 4; i++)
+        lod[i] = M_CLAMP(lod[i], v->min_lod, v->max_lod);
+}
+
+/* ---- mipmap filters ---- */
+
+struct quad_args {
+    const float *s, *t, *p;
+    const unsigned *faces;
+    const int8_t *offset;
+};
+
+static void set_lane(struct sampler_state *st, struct img_args *a, const struct quad_args *q,
+                     int j)
+{
+    st->lane = (unsigned)j;
+    a->s = q->s[j];
+    a->t = q->t[j];
+    a->p = q->p[j];
+    a->face = q->faces[j];
+    a->offset = q->offset;
+}
+
+static void mip_filter_linear(struct sampler_state *st, img_filter_fn min_filter,
+                              img_filter_fn mag_filter, const struct quad_args *q,
+                              const float lod[4], float rgba[4][4])
+{
+    const struct tbr_texture_view *v = st->v;
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        const int level0 = (int)v->first_level + (int)lod[j];
+        set_lane(st, &a, q, j);
+        if (lod[j] <= 0.0) {
+            a.level = v->first_level;
+            mag_filter(st, &a, &rgba[0][j]);
+        } else if (level0 >= (int)v->last_level) {
+            a.level = v->last_level;
+            min_filter(st, &a, &rgba[0][j]);
+        } else {
+            const float level_blend = frac(lod[j]);
+            float rgbax[4][4];
+            a.level = (unsigned)level0;
+            min_filter(st, &a, &rgbax[0][0]);
+            a.level = (unsigned)level0 + 1;
+            min_filter(st, &a, &rgbax[0][1]);
+            for (int c = 0; c < 4; c++)
+                rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
+        }
+    }
+}
+
+static void mip_filter_nearest(struct sampler_state *st, img_filter_fn min_filter,
+                               img_filter_fn mag_filter, const struct quad_args *q,
+                               const float lod[4], float rgba[4][4])
+{
+    const struct tbr_texture_view *v = st->v;
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        set_lane(st, &a, q, j);
+        if (lod[j] <= 0.0f) {
+            a.level = v->first_level;
+            mag_filter(st, &a, &rgba[0][j]);
+        } else {
+            const int level = (int)v->first_level + (int)(lod[j] + 0.5F);
+            a.level = (unsigned)M_MIN2(level, (int)v->last_level);
+            min_filter(st, &a, &rgba[0][j]);
+        }
+    }
+}
+
+static void mip_filter_none(struct sampler_state *st, img_filter_fn min_filter,
+                            img_filter_fn mag_filter, const struct quad_args *q,
+                            const float lod[4], float rgba[4][4])
+{
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        set_lane(st, &a, q, j);
+        a.level = st->v->first_level;
+        if (lod[j] <= 0.0f)
+            mag_filter(st, &a, &rgba[0][j]);
+        else
+            min_filter(st, &a, &rgba[0][j]);
+    }
+}
+
+static void mip_filter_none_no_filter_select(struct sampler_state *st, img_filter_fn min_filter,
+                                             img_filter_fn mag_filter, const struct quad_args *q,
+                                             const float lod[4], float rgba[4][4])
+{
+    (void)min_filter;
+    (void)lod;
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        set_lane(st, &a, q, j);
+        a.level = st->v->first_level;
+        mag_filter(st, &a, &rgba[0][j]);
+    }
+}
+
+static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
+                                                   img_filter_fn min_filter,
+                                                   img_filter_fn mag_filter,
+                                                   const struct quad_args *q,
+                                                   const float lod[4], float rgba[4][4])
+{
+    (void)min_filter;
+    (void)mag_filter;
+    const struct tbr_texture_view *v = st->v;
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        const int level0 = (int)v->first_level + (int)lod[j];
+        set_lane(st, &a, q, j);
+        /* one unsigned comparison catches both negative and large level0 */
+        if ((unsigned)level0 >= v->last_level) {
+            a.level = level0 < 0 ? v->first_level : v->last_level;
+            img_filter_2d_linear_repeat_POT(st, &a, &rgba[0][j]);
+        } else {
+            const float level_blend = frac(lod[j]);
+            float rgbax[4][4];
+            a.level = (unsigned)level0;
+            img_filter_2d_linear_repeat_POT(st, &a, &rgbax[0][0]);
+            a.level = (unsigned)level0 + 1;
+            img_filter_2d_linear_repeat_POT(st, &a, &rgbax[0][1]);
+            for (int c = 0; c < 4; c++)
+                rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
+        }
+    }
+}
+
+typedef void (*mip_filter_fn)(struct sampler_state *st, img_filter_fn min_filter,
+                              img_filter_fn mag_filter, const struct quad_args *q,
+                              const float lod[4], float rgba[4][4]);
+
+/* softpipe_create_sampler_state's filter_funcs choice + get_filters */
+static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *min,
+                                 img_filter_fn *mag)
+{
+    const struct tbr_texture_view *v = st->v;
+    const int min_mag_equal_repeat_linear =
+        v->min_mip_filter == MIP_LINEAR && v->min_img_filter == v->mag_img_filter &&
+        v->normalized_coords && v->wrap_s == WRAP_REPEAT && v->wrap_t == WRAP_REPEAT &&
+        v->min_img_filter == FILTER_LINEAR && v->max_anisotropy <= 1;
+    if (st->pot2d && min_mag_equal_repeat_linear) {
+        *min = *mag = NULL;
+        return mip_filter_linear_2d_linear_repeat_POT;
+    }
+    *min = get_img_filter(st, v->min_img_filter);
+    *mag = v->min_img_filter == v->mag_img_filter ? *min : get_img_filter(st, v->mag_img_filter);
+    switch (v->min_mip_filter) {
+    case MIP_NONE:
+        return v->min_img_filter == v->mag_img_filter ? mip_filter_none_no_filter_select
+                                                      : mip_filter_none;
+    case MIP_NEAREST:
+        return mip_filter_nearest;
+    default:
+        return mip_filter_linear;
+    }
+}
+
+/* ---- compare and swizzle ---- */
+
+static void sample_compare(const struct sampler_state *st, const float c0[4], float rgba[4][4])
+{
+    float pc[4];
+    int k[4];
+    for (int j = 0; j < 4; j++)
+        pc[j] = tbr_format_compare_is_float(st->fmt) ? c0[j] : M_CLAMP(c0[j], 0.0F, 1.0F);
+    for (int j = 0; j < 4; j++) {
+        const float r = rgba[0][j];
+        switch (st->v->compare_func) {
+        case FUNC_LESS: k[j] = pc[j] < r; break;
+        case FUNC_LEQUAL: k[j] = pc[j] <= r; break;
+        case FUNC_GREATER: k[j] = pc[j] > r; break;
+        case FUNC_GEQUAL: k[j] = pc[j] >= r; break;
+        case FUNC_EQUAL: k[j] = pc[j] == r; break;
+        case FUNC_NOTEQUAL: k[j] = pc[j] != r; break;
+        case FUNC_ALWAYS: k[j] = 1; break;
+        default: k[j] = 0; break;
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        rgba[0][j] = (float)k[j];
+        rgba[1][j] = (float)k[j];
+        rgba[2][j] = (float)k[j];
+        rgba[3][j] = 1.0F;
+    }
+}
+
+static void do_swizzling(const struct tbr_texture_view *v, float rgba[4][4])
+{
+    float in[4][4];
+    memcpy(in, rgba, sizeof(in));
+    for (int c = 0; c < 4; c++) {
+        const unsigned sw = v->swizzle[c];
+        for (int j = 0; j < 4; j++)
+            rgba[c][j] = sw == SWZ_0 ? 0.0f : sw == SWZ_1 ? 1.0f /* oneval: no pure integer formats */
+                                                          : in[sw][j];
+    }
+}
+
+/* ---- public interface ---- */
+
+static int any_swizzle(const struct tbr_texture_view *v)
+{
+    return v->swizzle[0] != SWZ_X || v->swizzle[1] != SWZ_Y || v->swizzle[2] != SWZ_Z ||
+           v->swizzle[3] != SWZ_W;
+}
+
+static void init_state(struct sampler_state *st, const struct tbr_texture_view *v,
+                       tbr_texel_observer observer, void *observer_ctx)
+{
+    memset(st, 0, sizeof(*st));
+    st->v = v;
+    st->fmt = tbr_format_lookup(v->view_format);
+    st->bytes = st->fmt ? tbr_format_bytes(st->fmt) : 0;
+    st->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
+                is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
+    st->xpot = util_logbase2(v->width0);
+    st->ypot = util_logbase2(v->height0);
+    st->need_swizzle = any_swizzle(v);
+    st->nearest_s = nearest_wrap(v->wrap_s, v->normalized_coords);
+    st->nearest_t = nearest_wrap(v->wrap_t, v->normalized_coords);
+    st->nearest_p = nearest_wrap(v->wrap_r, v->normalized_coords);
+    st->linear_s = linear_wrap(v->wrap_s, v->normalized_coords);
+    st->linear_t = linear_wrap(v->wrap_t, v->normalized_coords);
+    st->linear_p = linear_wrap(v->wrap_r, v->normalized_coords);
+    st->observer = observer;
+    st->observer_ctx = observer_ctx;
+    /* sp_tgsi_get_samples: the border color clamped for normalized formats */
+    for (int c = 0; c < 4; c++)
+        st->border[c] = st->fmt && tbr_format_is_unorm(st->fmt)
+                            ? M_CLAMP(v->border_color[c], 0.0f, 1.0f)
+                            : v->border_color[c];
+}
+
+static int fail(char *why, size_t whylen, const char *fmt, unsigned a, unsigned b)
+{
+    if (why && whylen)
+        snprintf(why, whylen, fmt, a, b);
+    return 0;
+}
+
+int tbr_sampler_control_supported(enum tbr_sampler_control control, char *why, size_t whylen)
+{
+    if (control > TBR_SAMPLER_DERIVS_EXPLICIT)
+        return fail(why, whylen, "sampler control %u (gather)", (unsigned)control, 0);
+    return 1;
+}
+
+int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t whylen)
+{
+    const struct tbr_format_info *f = tbr_format_lookup(v->view_format);
+    if (v->target == TEX_BUFFER || v->target > TEX_CUBE_ARRAY)
+        return fail(why, whylen, "texture target %u", v->target, 0);
+    if (!f) {
+        if (why && whylen)
+            snprintf(why, whylen, "format %u", v->view_format);
+        return 0;
+    }
+    if (v->resource_format != v->view_format) {
+        const struct tbr_format_info *rf = tbr_format_lookup(v->resource_format);
+        if (!rf || tbr_format_bytes(rf) != tbr_format_bytes(f))
+            return fail(why, whylen, "view format %u of a resource of format %u",
+                        v->view_format, v->resource_format);
+    }
+    if (!v->width0 || !v->height0 || !v->depth0 || !v->array_size)
+        return fail(why, whylen, "empty texture", 0, 0);
+    for (int c = 0; c < 4; c++)
+        if (v->swizzle[c] > SWZ_1)
+            return fail(why, whylen, "swizzle %u", v->swizzle[c], 0);
+    if (v->wrap_s > WRAP_MIRROR_CLAMP_TO_BORDER || v->wrap_t > WRAP_MIRROR_CLAMP_TO_BORDER ||
+        v->wrap_r > WRAP_MIRROR_CLAMP_TO_BORDER)
+        return fail(why, whylen, "wrap mode", 0, 0);
+    if (v->min_img_filter > FILTER_LINEAR || v->mag_img_filter > FILTER_LINEAR ||
+        v->min_mip_filter > MIP_NONE)
+        return fail(why, whylen, "filter %u/%u", v->min_img_filter, v->min_mip_filter);
+    if (v->min_mip_filter == MIP_LINEAR && v->max_anisotropy > 1)
+        return fail(why, whylen, "anisotropic filtering (max_anisotropy %u)", v->max_anisotropy, 0);
+    if (v->compare_mode > 1 || v->compare_func > FUNC_ALWAYS)
+        return fail(why, whylen, "compare mode %u func %u", v->compare_mode, v->compare_func);
+    if (v->first_level > v->last_level || v->last_level > v->res_last_level ||
+        v->res_last_level >= TBR_SAMPLER_MAX_LEVELS)
+        return fail(why, whylen, "levels %u-%u", v->first_level, v->last_level);
+    if (v->first_layer > v->last_layer)
+        return fail(why, whylen, "layers %u-%u", v->first_layer, v->last_layer);
+    {
+        unsigned layers = v->target == TEX_3D ? v->depth0 : v->array_size;
+        if (v->last_layer >= layers && v->target != TEX_3D)
+            return fail(why, whylen, "layers %u-%u", v->first_layer, v->last_layer);
+        if ((v->target == TEX_CUBE || v->target == TEX_CUBE_ARRAY) &&
+            (v->last_layer < v->first_layer + 5 || v->width0 != v->height0))
+            return fail(why, whylen, "cube layers %u-%u", v->first_layer, v->last_layer);
+    }
+    /* The 2D POT mipmap path may read first_level - 1 (negative LODs). */
+    for (unsigned l = v->first_level ? v->first_level - 1 : 0; l <= v->last_level; l++)
+        if (!v->levels[l].data)
+            return fail(why, whylen, "contents of level %u unknown", l, 0);
+    return 1;
+}
+
+void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[4],
+                             const float t[4], const float r[4], const float c0[4],
+                             const float c1[4], float derivs[3][2][4], const int8_t offset[3],
+                             enum tbr_sampler_control control, float rgba[4][4],
+                             tbr_texel_observer observer, void *observer_ctx)
+{
+    static const int8_t zero_offset[3] = {0, 0, 0};
+    static const float zero4[4] = {0, 0, 0, 0};
+    static const unsigned zero_faces[4] = {0, 0, 0, 0};
+    struct sampler_state st;
+    init_state(&st, view, observer, observer_ctx);
+    if (!c0)
+        c0 = zero4;
+    if (!c1)
+        c1 = zero4;
+
+    float compare_values[4] = {0, 0, 0, 0};
+    if (view->compare_mode) {
+        /* prepare_compare_values */
+        const float *src = view->target == TEX_2D_ARRAY || view->target == TEX_CUBE ? c0
+                           : view->target == TEX_CUBE_ARRAY ? c1 : r;
+        memcpy(compare_values, src, sizeof(compare_values));
+    }
+    float lod[4];
+    compute_lambda_lod(view, s, t, r, derivs, c1, control, lod);
+
+    struct quad_args q = {s, t, r, zero_faces, offset ? offset : zero_offset};
+    float cs[4], ct[4], cp[4];
+    unsigned faces[4];
+    if (view->target == TEX_CUBE || view->target == TEX_CUBE_ARRAY) {
+        /* convert_cube: one face per lane, 2D coordinates on it */
+        for (int j = 0; j < 4; j++) {
+            const float rx = s[j], ry = t[j], rz = r[j];
+            const float arx = fabsf(rx), ary = fabsf(ry), arz = fabsf(rz);
+            cp[j] = c0[j];
+            if (arx >= ary && arx >= arz) {
+                const float sign = (rx >= 0.0F) ? 1.0F : -1.0F;
+                const float ima = -0.5F / fabsf(s[j]);
+                faces[j] = rx >= 0.0F ? FACE_POS_X : FACE_NEG_X;
+                cs[j] = sign * r[j] * ima + 0.5F;
+                ct[j] = t[j] * ima + 0.5F;
+            } else if (ary >= arx && ary >= arz) {
+                const float sign = (ry >= 0.0F) ? 1.0F : -1.0F;
+                const float ima = -0.5F / fabsf(t[j]);
+                faces[j] = ry >= 0.0F ? FACE_POS_Y : FACE_NEG_Y;
+                cs[j] = -s[j] * ima + 0.5F;
+                ct[j] = sign * -r[j] * ima + 0.5F;
+            } else {
+                const float sign = (rz >= 0.0F) ? 1.0F : -1.0F;
+                const float ima = -0.5F / fabsf(r[j]);
+                faces[j] = rz >= 0.0F ? FACE_POS_Z : FACE_NEG_Z;
+                cs[j] = sign * -s[j] * ima + 0.5F;
+                ct[j] = t[j] * ima + 0.5F;
+            }
+        }
+        q.s = cs;
+        q.t = ct;
+        q.p = cp;
+        q.faces = faces;
+    }
+
+    img_filter_fn min_filter, mag_filter;
+    mip_filter_fn filter = get_filters(&st, &min_filter, &mag_filter);
+    filter(&st, min_filter, mag_filter, &q, lod, rgba);
+    if (view->compare_mode)
+        sample_compare(&st, compare_values, rgba);
+    if (st.need_swizzle)
+        do_swizzling(view, rgba);
+}
+
+void tbr_sampler_get_dims(const struct tbr_texture_view *v, int level, int dims[4])
+{
+    /* sp_get_dims: a level past the view's last leaves dims untouched */
+    level += (int)v->first_level;
+    if (level > (int)v->last_level || level < 0)
+        return;
+    dims[3] = (int)(v->last_level - v->first_level + 1);
+    dims[0] = (int)u_minify(v->width0, (unsigned)level);
+    switch (v->target) {
+    case TEX_1D_ARRAY:
+        dims[1] = (int)(v->last_layer - v->first_layer + 1);
+        return;
+    case TEX_1D:
+        return;
+    case TEX_2D_ARRAY:
+        dims[2] = (int)(v->last_layer - v->first_layer + 1);
+        dims[1] = (int)u_minify(v->height0, (unsigned)level);
+        return;
+    case TEX_2D:
+    case TEX_CUBE:
+    case TEX_RECT:
+        dims[1] = (int)u_minify(v->height0, (unsigned)level);
+        return;
+    case TEX_3D:
+        dims[1] = (int)u_minify(v->height0, (unsigned)level);
+        dims[2] = (int)u_minify(v->depth0, (unsigned)level);
+        return;
+    case TEX_CUBE_ARRAY:
+        dims[1] = (int)u_minify(v->height0, (unsigned)level);
+        dims[2] = (int)(v->last_layer - v->first_layer + 1) / 6;
+        return;
+    default:
+        return;
+    }
+}
+
+void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], const int j[4],
+                           const int k[4], const int lod[4], const int8_t offset[3],
+                           float rgba[4][4], tbr_texel_observer observer, void *observer_ctx)
+{
+    static const int8_t zero_offset[3] = {0, 0, 0};
+    struct sampler_state st;
+    init_state(&st, v, observer, observer_ctx);
+    if (!offset)
+        offset = zero_offset;
+    const int fl = (int)v->first_level, ll = (int)v->last_level;
+    const int lv = lod[0] + fl;
+    const unsigned level = (unsigned)M_CLAMP(lv, fl, ll);
+    const int width = (int)u_minify(v->width0, level);
+    const int height = (int)u_minify(v->height0, level);
+    const int depth = (int)u_minify(v->depth0, level);
+    const int first_layer = (int)v->first_layer, last_layer = (int)v->last_layer;
+    memset(rgba, 0, sizeof(float) * 16);
+    for (int q = 0; q < 4; q++) {
+        float tx[4];
+        int x, y, z;
+        st.lane = (unsigned)q;
+        switch (v->target) {
+        case TEX_1D:
+            x = i[q] + offset[0];
+            x = M_CLAMP(x, 0, width - 1);
+            texel_1d_nb(&st, level, x, first_layer, tx);
+            break;
+        case TEX_1D_ARRAY:
+            x = i[q] + offset[0];
+            x = M_CLAMP(x, 0, width - 1);
+            y = M_CLAMP(j[q], first_layer, last_layer);
+            texel_1d_nb(&st, level, x, y, tx);
+            break;
+        case TEX_2D:
+        case TEX_RECT:
+            x = i[q] + offset[0];
+            x = M_CLAMP(x, 0, width - 1);
+            y = j[q] + offset[1];
+            y = M_CLAMP(y, 0, height - 1);
+            texel_3d_nb(&st, level, x, y, first_layer, tx);
+            break;
+        case TEX_2D_ARRAY:
+            x = i[q] + offset[0];
+            x = M_CLAMP(x, 0, width - 1);
+            y = j[q] + offset[1];
+            y = M_CLAMP(y, 0, height - 1);
+            z = M_CLAMP(k[q], first_layer, last_layer);
+            texel_3d_nb(&st, level, x, y, z, tx);
+            break;
+        case TEX_3D:
+            x = i[q] + offset[0];
+            x = M_CLAMP(x, 0, width - 1);
+            y = j[q] + offset[1];
+            y = M_CLAMP(y, 0, height - 1);
+            z = k[q] + offset[2];
+            z = M_CLAMP(z, 0, depth - 1);
+            texel_3d_nb(&st, level, x, y, z, tx);
+            break;
+        default: /* cubes: undefined for TXF in softpipe (assert) */
+            continue;
+        }
+        for (int c = 0; c < 4; c++)
+            rgba[c][q] = tx[c];
+    }
+    if (st.need_swizzle)
+        do_swizzling(v, rgba);
+}

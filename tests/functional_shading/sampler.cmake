@@ -1,0 +1,23 @@
+# Tests of the texture sampler of functional/shading (softpipe's sp_tex_sample.c).
+add_executable(functional_shading_sampler_test ${CMAKE_CURRENT_LIST_DIR}/sampler_test.c)
+target_link_libraries(functional_shading_sampler_test PRIVATE tbr_shading)
+foreach(g formats wrap lod pot misc unsupported)
+  add_test(NAME functional_shading.sampler_${g} COMMAND functional_shading_sampler_test ${g})
+endforeach()
+
+# Differential test against the real softpipe (surfaceless EGL + GLES 3 through the
+# project's Mesa build): random textures / sampler states / coordinates, every
+# sample compared bit for bit. Same runner as timing_pixel.softpipe_diff (fails
+# when no verified Mesa build is available).
+pkg_check_modules(TBR_SAMPLER_EGL IMPORTED_TARGET egl glesv2)
+if(TBR_SAMPLER_EGL_FOUND)
+  add_executable(functional_shading_sampler_softpipe_diff
+                 ${CMAKE_CURRENT_LIST_DIR}/sampler_softpipe_diff.c)
+  target_link_libraries(functional_shading_sampler_softpipe_diff
+                        PRIVATE tbr_shading PkgConfig::TBR_SAMPLER_EGL)
+  add_test(NAME functional_shading.sampler_softpipe_diff
+           COMMAND sh ${CMAKE_SOURCE_DIR}/tests/timing_pixel/run_softpipe_diff.sh
+                   $<TARGET_FILE:functional_shading_sampler_softpipe_diff>
+                   ${CMAKE_SOURCE_DIR} "${TBR_MESA_PREFIX}")
+  set_tests_properties(functional_shading.sampler_softpipe_diff PROPERTIES TIMEOUT 300)
+endif()
