@@ -191,6 +191,19 @@ static const unsigned pipe_targets[TGT_COUNT] = {2, 3, 7, 4, 2};
 
 static int float_linear;
 
+/* Optional: with SAMPLER_DIFF_TEXELS=FILE every texel the sampler reads is written
+ * to FILE as "case qx qy lane level layer x y", in order, to compare with the
+ * TEXELS records of the same run under the recorder (tbr-dump -v -t quads,texels). */
+static FILE *texel_log;
+static int log_case, log_qx, log_qy;
+
+static void log_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
+{
+    (void)ctx;
+    fprintf(texel_log, "%d %d %d %u %u %u %d %d\n", log_case, log_qx, log_qy, lane, level, layer,
+            x, y);
+}
+
 /* One random case: texture, sampler state, coordinate mapping; draws and compares.
  * Returns the number of mismatching pixels. */
 static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
@@ -491,6 +504,10 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                 derivs[1][1][j] = gy[1];
                 derivs[2][0][j] = derivs[2][1][j] = 0.0f;
             }
+            log_case = cs;
+            log_qx = qx;
+            log_qy = qy;
+            const tbr_texel_observer obs = texel_log ? log_texel : NULL;
             const int8_t offs[3] = {mode == MODE_OFFSET ? OFFSET_X : 0,
                                     mode == MODE_OFFSET ? OFFSET_Y : 0, 0};
             if (mode == MODE_FETCH) {
@@ -501,7 +518,7 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                     kk[j] = (int)r[j];
                     ll[j] = (int)q[j];
                 }
-                tbr_sampler_get_texel(&v, ii, jj, kk, ll, offs, rgba, NULL, NULL);
+                tbr_sampler_get_texel(&v, ii, jj, kk, ll, offs, rgba, obs, NULL);
             } else {
                 static const enum tbr_sampler_control controls[MODE_COUNT] = {
                     TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_BIAS, TBR_SAMPLER_LOD_EXPLICIT,
@@ -513,7 +530,7 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                     for (int j = 0; j < 4; j++)
                         memcpy(&c1[j], &gather_comp[target], 4);
                 tbr_sampler_get_samples(&v, s, t, r, q, c1, derivs, offs, controls[mode], rgba,
-                                        NULL, NULL);
+                                        obs, NULL);
             }
             for (int j = 0; j < 4; j++) {
                 (*samples)++;
@@ -547,6 +564,11 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
 int main(int argc, char **argv)
 {
     int ncases = argc > 1 ? atoi(argv[1]) : 1500;
+    const char *log_path = getenv("SAMPLER_DIFF_TEXELS");
+    if (log_path && !(texel_log = fopen(log_path, "w"))) {
+        printf("FAIL: cannot write %s\n", log_path);
+        return 1;
+    }
     PFNEGLGETPLATFORMDISPLAYEXTPROC gpd =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
     EGLDisplay dpy = gpd ? gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
@@ -618,6 +640,8 @@ int main(int argc, char **argv)
     for (int cs = 0; cs < ncases; cs++)
         mismatches += run_case(cs, prog, &samples);
     printf("%d cases, %ld samples, %ld mismatches\n", ncases, samples, mismatches);
+    if (texel_log)
+        fclose(texel_log);
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, ctx);
     eglTerminate(dpy);
