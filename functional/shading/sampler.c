@@ -98,6 +98,11 @@ static unsigned u_minify(unsigned value, unsigned level)
 
 static int is_pot_or_zero(unsigned n) { return (n & (n - 1)) == 0; }
 
+/* a + b and a * b on ints wrapping like the two's complement arithmetic softpipe's
+ * compiled code does (where C leaves overflow undefined) */
+static inline int add_wrap(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+static inline int mul_wrap(int a, int b) { return (int)((unsigned)a * (unsigned)b); }
+
 static inline float frac(float f) { return f - floorf(f); }
 static inline float lerp(float a, float v0, float v1) { return v0 + a * (v1 - v0); }
 static inline float lerp_2d(float a, float b, float v00, float v10, float v01, float v11)
@@ -198,7 +203,7 @@ static inline int repeat(int coord, unsigned size)
 static void wrap_nearest_repeat(float s, unsigned size, int offset, int *icoord)
 {
     const int i = util_ifloor(s * size);
-    *icoord = repeat((int)((unsigned)i + (unsigned)offset), size);
+    *icoord = repeat(add_wrap(i, offset), size);
 }
 
 static void wrap_nearest_clamp(float s, unsigned size, int offset, int *icoord)
@@ -301,7 +306,7 @@ static void wrap_linear_repeat(float s, unsigned size, int offset, int *icoord0,
                                float *w)
 {
     const float u = s * size - 0.5F;
-    *icoord0 = repeat((int)((unsigned)util_ifloor(u) + (unsigned)offset), size);
+    *icoord0 = repeat(add_wrap(util_ifloor(u), offset), size);
     *icoord1 = repeat(*icoord0 + 1, size);
     *w = frac(u);
 }
@@ -415,8 +420,7 @@ static void wrap_linear_mirror_clamp_to_border(float s, unsigned size, int offse
 
 static void wrap_nearest_unorm_clamp(float s, unsigned size, int offset, int *icoord)
 {
-    const int i = util_ifloor(s);
-    const int c = i + offset;
+    const int c = add_wrap(util_ifloor(s), offset);
     *icoord = M_CLAMP(c, 0, (int)size - 1);
 }
 
@@ -661,7 +665,7 @@ static void img_filter_cube_nearest(const struct sampler_state *st, const struct
 
 static int cube_array_layer(const struct sampler_state *st, float p)
 {
-    const int l = 6 * util_ifloor(p + 0.5f) + (int)st->v->first_layer;
+    const int l = add_wrap(mul_wrap(6, util_ifloor(p + 0.5f)), (int)st->v->first_layer);
     return M_CLAMP(l, (int)st->v->first_layer, (int)st->v->last_layer - 5);
 }
 
@@ -1465,7 +1469,7 @@ void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], con
     if (!offset)
         offset = zero_offset;
     const int fl = (int)v->first_level, ll = (int)v->last_level;
-    const int lv = lod[0] + fl;
+    const int lv = add_wrap(lod[0], fl);
     const unsigned level = (unsigned)M_CLAMP(lv, fl, ll);
     const int width = (int)u_minify(v->width0, level);
     const int height = (int)u_minify(v->height0, level);
@@ -1478,38 +1482,38 @@ void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], con
         st.lane = (unsigned)q;
         switch (v->target) {
         case TEX_1D:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
             texel_1d_nb(&st, level, x, first_layer, tx);
             break;
         case TEX_1D_ARRAY:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
             y = M_CLAMP(j[q], first_layer, last_layer);
             texel_1d_nb(&st, level, x, y, tx);
             break;
         case TEX_2D:
         case TEX_RECT:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
-            y = j[q] + offset[1];
+            y = add_wrap(j[q], offset[1]);
             y = M_CLAMP(y, 0, height - 1);
             texel_3d_nb(&st, level, x, y, first_layer, tx);
             break;
         case TEX_2D_ARRAY:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
-            y = j[q] + offset[1];
+            y = add_wrap(j[q], offset[1]);
             y = M_CLAMP(y, 0, height - 1);
             z = M_CLAMP(k[q], first_layer, last_layer);
             texel_3d_nb(&st, level, x, y, z, tx);
             break;
         case TEX_3D:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
-            y = j[q] + offset[1];
+            y = add_wrap(j[q], offset[1]);
             y = M_CLAMP(y, 0, height - 1);
-            z = k[q] + offset[2];
+            z = add_wrap(k[q], offset[2]);
             z = M_CLAMP(z, 0, depth - 1);
             texel_3d_nb(&st, level, x, y, z, tx);
             break;
