@@ -50,6 +50,8 @@ struct sampler_state {
     tbr_texel_observer observer;
     void *observer_ctx;
     unsigned lane;
+    int gather_only;       /* TG4: the linear filters return the 4 texels' component */
+    unsigned gather_comp;  /* component to gather (0..3) */
 };
 
 struct img_args {
@@ -95,6 +97,11 @@ static unsigned u_minify(unsigned value, unsigned level)
 }
 
 static int is_pot_or_zero(unsigned n) { return (n & (n - 1)) == 0; }
+
+/* a + b and a * b on ints wrapping like the two's complement arithmetic softpipe's
+ * compiled code does (where C leaves overflow undefined) */
+static inline int add_wrap(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+static inline int mul_wrap(int a, int b) { return (int)((unsigned)a * (unsigned)b); }
 
 static inline float frac(float f) { return f - floorf(f); }
 static inline float lerp(float a, float v0, float v1) { return v0 + a * (v1 - v0); }
@@ -196,7 +203,7 @@ static inline int repeat(int coord, unsigned size)
 static void wrap_nearest_repeat(float s, unsigned size, int offset, int *icoord)
 {
     const int i = util_ifloor(s * size);
-    *icoord = repeat((int)((unsigned)i + (unsigned)offset), size);
+    *icoord = repeat(add_wrap(i, offset), size);
 }
 
 static void wrap_nearest_clamp(float s, unsigned size, int offset, int *icoord)
@@ -299,7 +306,7 @@ static void wrap_linear_repeat(float s, unsigned size, int offset, int *icoord0,
                                float *w)
 {
     const float u = s * size - 0.5F;
-    *icoord0 = repeat((int)((unsigned)util_ifloor(u) + (unsigned)offset), size);
+    *icoord0 = repeat(add_wrap(util_ifloor(u), offset), size);
     *icoord1 = repeat(*icoord0 + 1, size);
     *w = frac(u);
 }
@@ -413,8 +420,7 @@ static void wrap_linear_mirror_clamp_to_border(float s, unsigned size, int offse
 
 static void wrap_nearest_unorm_clamp(float s, unsigned size, int offset, int *icoord)
 {
-    const int i = util_ifloor(s);
-    const int c = i + offset;
+    const int c = add_wrap(util_ifloor(s), offset);
     *icoord = M_CLAMP(c, 0, (int)size - 1);
 }
 
@@ -659,7 +665,7 @@ static void img_filter_cube_nearest(const struct sampler_state *st, const struct
 
 static int cube_array_layer(const struct sampler_state *st, float p)
 {
-    const int l = 6 * util_ifloor(p + 0.5f) + (int)st->v->first_layer;
+    const int l = add_wrap(mul_wrap(6, util_ifloor(p + 0.5f)), (int)st->v->first_layer);
     return M_CLAMP(l, (int)st->v->first_layer, (int)st->v->last_layer - 5);
 }
 
@@ -719,10 +725,25 @@ static void img_filter_1d_array_linear(const struct sampler_state *st, const str
         rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
 }
 
-static void lerp_quad(float *rgba, float xw, float yw, float tx[4][4])
+/* get_gather_value: result channel c is texel {2, 3, 1, 0}[c] of the footprint
+ * (x0,y0) (x1,y0) (x0,y1) (x1,y1), component = the view's swizzle of gather_comp */
+static float gather_value(const struct sampler_state *st, int c, float tx[4][4])
+{
+    static const int texel_of_channel[4] = {2, 3, 1, 0};
+    const unsigned swizzle = st->v->swizzle[st->gather_comp];
+    if (swizzle == SWZ_0)
+        return 0.0f;
+    if (swizzle == SWZ_1)
+        return 1.0f; /* oneval: no pure integer formats */
+    return tx[texel_of_channel[c]][swizzle];
+}
+
+static void lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw,
+                      float tx[4][4])
 {
     for (int c = 0; c < 4; c++)
-        rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+        rgba[4 * c] = st->gather_only ? gather_value(st, c, tx)
+                                      : lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
 }
 
 static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
@@ -739,7 +760,7 @@ static void img_filter_2d_linear(const struct sampler_state *st, const struct im
     texel_2d(st, a->level, layer, x1, y0, tx[1]);
     texel_2d(st, a->level, layer, x0, y1, tx[2]);
     texel_2d(st, a->level, layer, x1, y1, tx[3]);
-    lerp_quad(rgba, xw, yw, tx);
+    lerp_quad(st, rgba, xw, yw, tx);
 }
 
 static void img_filter_2d_array_linear(const struct sampler_state *st, const struct img_args *a,
@@ -757,7 +778,7 @@ static void img_filter_2d_array_linear(const struct sampler_state *st, const str
     texel_2d(st, a->level, layer, x1, y0, tx[1]);
     texel_2d(st, a->level, layer, x0, y1, tx[2]);
     texel_2d(st, a->level, layer, x1, y1, tx[3]);
-    lerp_quad(rgba, xw, yw, tx);
+    lerp_quad(st, rgba, xw, yw, tx);
 }
 
 /* Seamless cube maps: the face a texel off the edge of face `face` falls on
@@ -852,7 +873,7 @@ static void cube_linear_common(const struct sampler_state *st, const struct img_
         texel_2d(st, a->level, lf, x0, y1, tx[2]);
         texel_2d(st, a->level, lf, x1, y1, tx[3]);
     }
-    lerp_quad(rgba, xw, yw, tx);
+    lerp_quad(st, rgba, xw, yw, tx);
 }
 
 static void img_filter_cube_linear(const struct sampler_state *st, const struct img_args *a,
@@ -902,7 +923,7 @@ static img_filter_fn get_img_filter(const struct sampler_state *st, unsigned fil
         return filter == FILTER_NEAREST ? img_filter_1d_array_nearest : img_filter_1d_array_linear;
     case TEX_2D:
     case TEX_RECT:
-        if (st->pot2d && v->wrap_s == v->wrap_t && v->normalized_coords) {
+        if (!st->gather_only && st->pot2d && v->wrap_s == v->wrap_t && v->normalized_coords) {
             if (v->wrap_s == WRAP_REPEAT)
                 return filter == FILTER_NEAREST ? img_filter_2d_nearest_repeat_POT
                                                 : img_filter_2d_linear_repeat_POT;
@@ -1068,7 +1089,7 @@ static void mip_filter_nearest(struct sampler_state *st, img_filter_fn min_filte
     struct img_args a;
     for (int j = 0; j < 4; j++) {
         set_lane(st, &a, q, j);
-        if (lod[j] <= 0.0f) {
+        if (lod[j] <= 0.0f && !st->gather_only) {
             a.level = v->first_level;
             mag_filter(st, &a, &rgba[0][j]);
         } else {
@@ -1147,6 +1168,12 @@ static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *
                                  img_filter_fn *mag)
 {
     const struct tbr_texture_view *v = st->v;
+    if (st->gather_only) {
+        /* mip NEAREST with the LINEAR filter in its gather form; no mag filter */
+        *min = get_img_filter(st, FILTER_LINEAR);
+        *mag = NULL;
+        return mip_filter_nearest;
+    }
     const int min_mag_equal_repeat_linear =
         v->min_mip_filter == MIP_LINEAR && v->min_img_filter == v->mag_img_filter &&
         v->normalized_coords && v->wrap_s == WRAP_REPEAT && v->wrap_t == WRAP_REPEAT &&
@@ -1173,27 +1200,37 @@ static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *
 static void sample_compare(const struct sampler_state *st, const float c0[4], float rgba[4][4])
 {
     float pc[4];
-    int k[4];
+    int k[4][4];
     for (int j = 0; j < 4; j++)
         pc[j] = tbr_format_compare_is_float(st->fmt) ? c0[j] : M_CLAMP(c0[j], 0.0F, 1.0F);
-    for (int j = 0; j < 4; j++) {
-        const float r = rgba[0][j];
-        switch (st->v->compare_func) {
-        case FUNC_LESS: k[j] = pc[j] < r; break;
-        case FUNC_LEQUAL: k[j] = pc[j] <= r; break;
-        case FUNC_GREATER: k[j] = pc[j] > r; break;
-        case FUNC_GEQUAL: k[j] = pc[j] >= r; break;
-        case FUNC_EQUAL: k[j] = pc[j] == r; break;
-        case FUNC_NOTEQUAL: k[j] = pc[j] != r; break;
-        case FUNC_ALWAYS: k[j] = 1; break;
-        default: k[j] = 0; break;
+    /* gather compares all four gathered texels, otherwise the first channel */
+    const int channels = st->gather_only ? 4 : 1;
+    for (int ch = 0; ch < channels; ch++) {
+        for (int j = 0; j < 4; j++) {
+            const float r = rgba[ch][j];
+            int *kk = &k[ch][j];
+            switch (st->v->compare_func) {
+            case FUNC_LESS: *kk = pc[j] < r; break;
+            case FUNC_LEQUAL: *kk = pc[j] <= r; break;
+            case FUNC_GREATER: *kk = pc[j] > r; break;
+            case FUNC_GEQUAL: *kk = pc[j] >= r; break;
+            case FUNC_EQUAL: *kk = pc[j] == r; break;
+            case FUNC_NOTEQUAL: *kk = pc[j] != r; break;
+            case FUNC_ALWAYS: *kk = 1; break;
+            default: *kk = 0; break;
+            }
         }
     }
     for (int j = 0; j < 4; j++) {
-        rgba[0][j] = (float)k[j];
-        rgba[1][j] = (float)k[j];
-        rgba[2][j] = (float)k[j];
-        rgba[3][j] = 1.0F;
+        if (st->gather_only) {
+            for (int ch = 0; ch < 4; ch++)
+                rgba[ch][j] = (float)k[ch][j];
+        } else {
+            rgba[0][j] = (float)k[0][j];
+            rgba[1][j] = (float)k[0][j];
+            rgba[2][j] = (float)k[0][j];
+            rgba[3][j] = 1.0F;
+        }
     }
 }
 
@@ -1253,8 +1290,8 @@ static int fail(char *why, size_t whylen, const char *fmt, unsigned a, unsigned 
 
 int tbr_sampler_control_supported(enum tbr_sampler_control control, char *why, size_t whylen)
 {
-    if (control > TBR_SAMPLER_DERIVS_EXPLICIT)
-        return fail(why, whylen, "sampler control %u (gather)", (unsigned)control, 0);
+    if (control > TBR_SAMPLER_GATHER)
+        return fail(why, whylen, "sampler control %u", (unsigned)control, 0);
     return 1;
 }
 
@@ -1324,6 +1361,13 @@ void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[
         c0 = zero4;
     if (!c1)
         c1 = zero4;
+    if (control == TBR_SAMPLER_GATHER) {
+        /* get_gather_component: the component travels in lod_in's bits */
+        uint32_t bits;
+        memcpy(&bits, &c1[0], 4);
+        st.gather_only = 1;
+        st.gather_comp = bits & 3;
+    }
 
     float compare_values[4] = {0, 0, 0, 0};
     if (view->compare_mode) {
@@ -1375,7 +1419,7 @@ void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[
     filter(&st, min_filter, mag_filter, &q, lod, rgba);
     if (view->compare_mode)
         sample_compare(&st, compare_values, rgba);
-    if (st.need_swizzle)
+    if (st.need_swizzle && !st.gather_only)
         do_swizzling(view, rgba);
 }
 
@@ -1425,7 +1469,7 @@ void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], con
     if (!offset)
         offset = zero_offset;
     const int fl = (int)v->first_level, ll = (int)v->last_level;
-    const int lv = lod[0] + fl;
+    const int lv = add_wrap(lod[0], fl);
     const unsigned level = (unsigned)M_CLAMP(lv, fl, ll);
     const int width = (int)u_minify(v->width0, level);
     const int height = (int)u_minify(v->height0, level);
@@ -1438,38 +1482,38 @@ void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], con
         st.lane = (unsigned)q;
         switch (v->target) {
         case TEX_1D:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
             texel_1d_nb(&st, level, x, first_layer, tx);
             break;
         case TEX_1D_ARRAY:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
             y = M_CLAMP(j[q], first_layer, last_layer);
             texel_1d_nb(&st, level, x, y, tx);
             break;
         case TEX_2D:
         case TEX_RECT:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
-            y = j[q] + offset[1];
+            y = add_wrap(j[q], offset[1]);
             y = M_CLAMP(y, 0, height - 1);
             texel_3d_nb(&st, level, x, y, first_layer, tx);
             break;
         case TEX_2D_ARRAY:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
-            y = j[q] + offset[1];
+            y = add_wrap(j[q], offset[1]);
             y = M_CLAMP(y, 0, height - 1);
             z = M_CLAMP(k[q], first_layer, last_layer);
             texel_3d_nb(&st, level, x, y, z, tx);
             break;
         case TEX_3D:
-            x = i[q] + offset[0];
+            x = add_wrap(i[q], offset[0]);
             x = M_CLAMP(x, 0, width - 1);
-            y = j[q] + offset[1];
+            y = add_wrap(j[q], offset[1]);
             y = M_CLAMP(y, 0, height - 1);
-            z = k[q] + offset[2];
+            z = add_wrap(k[q], offset[2]);
             z = M_CLAMP(z, 0, depth - 1);
             texel_3d_nb(&st, level, x, y, z, tx);
             break;

@@ -59,14 +59,15 @@ typedef void (*tbr_texel_observer)(void *ctx, unsigned lane, unsigned level, uns
  * reason in why (e.g. "format PIPE_FORMAT_ETC1_RGB8", "anisotropic filtering"). */
 int tbr_sampler_supported(const struct tbr_texture_view *view, char *why, size_t whylen);
 
-/* 1 if get_samples with this control is reproduced (all but TBR_SAMPLER_GATHER,
- * TG4); otherwise 0 with the reason in why. */
+/* 1 if get_samples with this control is reproduced (all enum values, TG4's
+ * TBR_SAMPLER_GATHER included); otherwise 0 with the reason in why. */
 int tbr_sampler_control_supported(enum tbr_sampler_control control, char *why, size_t whylen);
 
 /* tgsi_sampler::get_samples for one quad (sp_tgsi_get_samples). Arguments as
  * there, [lane] arrays: s, t, r = coordinates (r: the third one, `p` in softpipe);
  * c0 = shadow reference of 2D arrays and cubes, cube-array index; c1 = `lod_in`:
- * the LOD bias (TXB) or explicit LOD (TXL), shadow reference of cube arrays;
+ * the LOD bias (TXB) or explicit LOD (TXL), shadow reference of cube arrays,
+ * for TBR_SAMPLER_GATHER the component to gather as an unsigned in c1[0]'s bits;
  * derivs[coord][0 = d/dx, 1 = d/dy][lane] for TBR_SAMPLER_DERIVS_EXPLICIT (TXD);
  * offset = texel offsets (NULL: none). rgba[channel][lane]. The observer (may be
  * NULL) gets every texel read. */

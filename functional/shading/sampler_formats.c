@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { KIND_UNORM, KIND_SRGB8, KIND_HALF, KIND_FLOAT, KIND_Z16, KIND_Z32_UNORM, KIND_Z24_LOW, KIND_Z24_HIGH,
+enum { KIND_UNORM, KIND_UNORM8, KIND_SRGB8, KIND_HALF, KIND_FLOAT, KIND_Z16, KIND_Z32_UNORM, KIND_Z24_LOW, KIND_Z24_HIGH,
        KIND_Z32_FLOAT };
 
 /* Output swizzle entries: 0..3 = channel index, S0 / S1 = constants. */
@@ -45,13 +45,13 @@ static const struct tbr_format_info formats[] = {
     {16, "PIPE_FORMAT_R32G32B32A32_FLOAT", 16, KIND_FLOAT, 4,
      {{0, 32}, {32, 32}, {64, 32}, {96, 32}}, {0, 1, 2, 3}, 0, 1, 0},
     {33, "PIPE_FORMAT_R16_UNORM", 2, KIND_UNORM, 1, {{0, 16}}, {0, S0, S0, S1}, 1, 0, 0},
-    {49, "PIPE_FORMAT_R8_UNORM", 1, KIND_UNORM, 1, {{0, 8}}, {0, S0, S0, S1}, 1, 0, 0},
-    {50, "PIPE_FORMAT_R8G8_UNORM", 2, KIND_UNORM, 2, {{0, 8}, {8, 8}}, {0, 1, S0, S1}, 1, 0, 0},
-    {53, "PIPE_FORMAT_R8G8B8A8_UNORM", 4, KIND_UNORM, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
+    {49, "PIPE_FORMAT_R8_UNORM", 1, KIND_UNORM8, 1, {{0, 8}}, {0, S0, S0, S1}, 1, 0, 0},
+    {50, "PIPE_FORMAT_R8G8_UNORM", 2, KIND_UNORM8, 2, {{0, 8}, {8, 8}}, {0, 1, S0, S1}, 1, 0, 0},
+    {53, "PIPE_FORMAT_R8G8B8A8_UNORM", 4, KIND_UNORM8, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
      {0, 1, 2, 3}, 1, 0, 0},
-    {54, "PIPE_FORMAT_B8G8R8A8_UNORM", 4, KIND_UNORM, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
+    {54, "PIPE_FORMAT_B8G8R8A8_UNORM", 4, KIND_UNORM8, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
      {2, 1, 0, 3}, 1, 0, 0},
-    {75, "PIPE_FORMAT_A8R8G8B8_UNORM", 4, KIND_UNORM, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
+    {75, "PIPE_FORMAT_A8R8G8B8_UNORM", 4, KIND_UNORM8, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
      {1, 2, 3, 0}, 1, 0, 0},
     {80, "PIPE_FORMAT_R16_FLOAT", 2, KIND_HALF, 1, {{0, 16}}, {0, S0, S0, S1}, 0, 1, 0},
     {81, "PIPE_FORMAT_R16G16_FLOAT", 4, KIND_HALF, 2, {{0, 16}, {16, 16}}, {0, 1, S0, S1}, 0, 1, 0},
@@ -63,11 +63,11 @@ static const struct tbr_format_info formats[] = {
      {{0, 10}, {10, 10}, {20, 10}, {30, 2}}, {0, 1, 2, 3}, 1, 0, 0},
     {116, "PIPE_FORMAT_B10G10R10A2_UNORM", 4, KIND_UNORM, 4,
      {{0, 10}, {10, 10}, {20, 10}, {30, 2}}, {2, 1, 0, 3}, 1, 0, 0},
-    {125, "PIPE_FORMAT_B8G8R8X8_UNORM", 4, KIND_UNORM, 3, {{0, 8}, {8, 8}, {16, 8}},
+    {125, "PIPE_FORMAT_B8G8R8X8_UNORM", 4, KIND_UNORM8, 3, {{0, 8}, {8, 8}, {16, 8}},
      {2, 1, 0, S1}, 1, 0, 0},
-    {126, "PIPE_FORMAT_X8B8G8R8_UNORM", 4, KIND_UNORM, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
+    {126, "PIPE_FORMAT_X8B8G8R8_UNORM", 4, KIND_UNORM8, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
      {3, 2, 1, S1}, 1, 0, 0},
-    {127, "PIPE_FORMAT_X8R8G8B8_UNORM", 4, KIND_UNORM, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
+    {127, "PIPE_FORMAT_X8R8G8B8_UNORM", 4, KIND_UNORM8, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
      {1, 2, 3, S1}, 1, 0, 0},
     {128, "PIPE_FORMAT_B5G5R5A1_UNORM", 2, KIND_UNORM, 4, {{0, 5}, {5, 5}, {10, 5}, {15, 1}},
      {2, 1, 0, 3}, 1, 0, 0},
@@ -79,10 +79,10 @@ static const struct tbr_format_info formats[] = {
      {0, 1, 2, S1}, 1, 0, 0},
     {132, "PIPE_FORMAT_B5G6R5_UNORM", 2, KIND_UNORM, 3, {{0, 5}, {5, 6}, {11, 5}},
      {2, 1, 0, S1}, 1, 0, 0},
-    {133, "PIPE_FORMAT_L8_UNORM", 1, KIND_UNORM, 1, {{0, 8}}, {0, 0, 0, S1}, 1, 0, 0},
-    {134, "PIPE_FORMAT_A8_UNORM", 1, KIND_UNORM, 1, {{0, 8}}, {S0, S0, S0, 0}, 1, 1, 0},
-    {135, "PIPE_FORMAT_I8_UNORM", 1, KIND_UNORM, 1, {{0, 8}}, {0, 0, 0, 0}, 1, 0, 0},
-    {136, "PIPE_FORMAT_L8A8_UNORM", 2, KIND_UNORM, 2, {{0, 8}, {8, 8}}, {0, 0, 0, 1}, 1, 0, 0},
+    {133, "PIPE_FORMAT_L8_UNORM", 1, KIND_UNORM8, 1, {{0, 8}}, {0, 0, 0, S1}, 1, 0, 0},
+    {134, "PIPE_FORMAT_A8_UNORM", 1, KIND_UNORM8, 1, {{0, 8}}, {S0, S0, S0, 0}, 1, 1, 0},
+    {135, "PIPE_FORMAT_I8_UNORM", 1, KIND_UNORM8, 1, {{0, 8}}, {0, 0, 0, 0}, 1, 0, 0},
+    {136, "PIPE_FORMAT_L8A8_UNORM", 2, KIND_UNORM8, 2, {{0, 8}, {8, 8}}, {0, 0, 0, 1}, 1, 0, 0},
     {137, "PIPE_FORMAT_L16_UNORM", 2, KIND_UNORM, 1, {{0, 16}}, {0, 0, 0, S1}, 1, 0, 0},
     /* depth formats: u_tile.c puts the depth value in all four channels */
     {140, "PIPE_FORMAT_Z16_UNORM", 2, KIND_Z16, 1, {{0, 16}}, {0, 0, 0, 0}, 1, 0, 0},
@@ -92,9 +92,9 @@ static const struct tbr_format_info formats[] = {
     {145, "PIPE_FORMAT_S8_UINT_Z24_UNORM", 4, KIND_Z24_HIGH, 1, {{8, 24}}, {0, 0, 0, 0}, 1, 0, 0},
     {146, "PIPE_FORMAT_Z24X8_UNORM", 4, KIND_Z24_LOW, 1, {{0, 24}}, {0, 0, 0, 0}, 1, 0, 0},
     {147, "PIPE_FORMAT_X8Z24_UNORM", 4, KIND_Z24_HIGH, 1, {{8, 24}}, {0, 0, 0, 0}, 1, 0, 0},
-    {178, "PIPE_FORMAT_A8B8G8R8_UNORM", 4, KIND_UNORM, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
+    {178, "PIPE_FORMAT_A8B8G8R8_UNORM", 4, KIND_UNORM8, 4, {{0, 8}, {8, 8}, {16, 8}, {24, 8}},
      {3, 2, 1, 0}, 1, 0, 0},
-    {190, "PIPE_FORMAT_R8G8B8X8_UNORM", 4, KIND_UNORM, 3, {{0, 8}, {8, 8}, {16, 8}},
+    {190, "PIPE_FORMAT_R8G8B8X8_UNORM", 4, KIND_UNORM8, 3, {{0, 8}, {8, 8}, {16, 8}},
      {0, 1, 2, S1}, 1, 0, 0},
     /* sRGB: color channels through util_format_srgb_8unorm_to_linear_float, alpha
      * as unorm */
@@ -191,6 +191,15 @@ static const float *srgb_to_linear_table(void)
     return srgb_table;
 }
 
+/* 1.0f / (2^bits - 1), folded in single precision like the generated code's
+ * (1.0f/0xff)-style constants */
+static const float unorm_scale[17] = {
+    0.0f,           1.0f / 1.0f,     1.0f / 3.0f,     1.0f / 7.0f,    1.0f / 15.0f,
+    1.0f / 31.0f,   1.0f / 63.0f,    1.0f / 127.0f,   1.0f / 255.0f,  1.0f / 511.0f,
+    1.0f / 1023.0f, 1.0f / 2047.0f,  1.0f / 4095.0f,  1.0f / 8191.0f, 1.0f / 16383.0f,
+    1.0f / 32767.0f, 1.0f / 65535.0f};
+
+/* little-endian load of up to 8 bytes */
 static uint64_t read_le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
@@ -203,12 +212,19 @@ void tbr_format_unpack(const struct tbr_format_info *f, const uint8_t *src, floa
 {
     float ch[4] = {0, 0, 0, 0};
     switch (f->kind) {
+    case KIND_UNORM8: /* byte-aligned 8-bit channels: ubyte_to_float */
+        for (unsigned c = 0; c < f->nchannels; c++)
+            ch[c] = (float)src[c] * (1.0f / 255.0f);
+        break;
     case KIND_UNORM: {
-        uint64_t v = read_le(src, f->bytes);
+        const uint64_t v = f->bytes == 4 ? (uint64_t)((uint32_t)src[0] | (uint32_t)src[1] << 8 |
+                                                      (uint32_t)src[2] << 16 |
+                                                      (uint32_t)src[3] << 24)
+                                         : read_le(src, f->bytes);
         for (unsigned c = 0; c < f->nchannels; c++) {
-            uint32_t max = (uint32_t)((1ull << f->ch[c].bits) - 1);
-            uint32_t x = (uint32_t)(v >> f->ch[c].shift) & max;
-            ch[c] = (float)x * (1.0f / (float)max);
+            const unsigned bits = f->ch[c].bits;
+            const uint32_t x = (uint32_t)(v >> f->ch[c].shift) & ((1u << bits) - 1);
+            ch[c] = (float)x * unorm_scale[bits];
         }
         break;
     }

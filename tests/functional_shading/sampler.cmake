@@ -21,3 +21,15 @@ if(TBR_SAMPLER_EGL_FOUND)
                    ${CMAKE_SOURCE_DIR} "${TBR_MESA_PREFIX}")
   set_tests_properties(functional_shading.sampler_softpipe_diff PROPERTIES TIMEOUT 300)
 endif()
+
+# The observer's texel order against the recorder's TEXELS records of the same run.
+if(TBR_SAMPLER_EGL_FOUND)
+  add_test(NAME functional_shading.sampler_texels
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/sampler_texels.sh
+                   "${TBR_MESA_PREFIX}"
+                   $<TARGET_FILE:tbr_functional>
+                   $<TARGET_FILE:functional_shading_sampler_softpipe_diff>
+                   $<TARGET_FILE:tbr-dump>
+                   ${CMAKE_CURRENT_BINARY_DIR}/sampler_texels)
+  set_tests_properties(functional_shading.sampler_texels PROPERTIES TIMEOUT 600)
+endif()

@@ -1,16 +1,16 @@
 /* Differential test: texture sampling of the real Mesa softpipe (EGL surfaceless +
- * GLES 3) against functional/shading/sampler.c. Each case uploads a random texture
- * (2D in 14 formats incl. sRGB and depth, 3D, 2D array, cube, 2D shadow) with all its mip
- * levels, sets random wrap (incl. border) / filter / LOD / base-max level / swizzle
- * / compare state, and draws a full-viewport quad into two RGBA32F color buffers
- * with a fragment shader that writes the texture instruction's result (texture,
- * bias, textureLod, textureGrad, textureOffset or texelFetch) to the first and its
- * coordinates to the second, the coordinates being affine in gl_FragCoord (LODs
- * vary with the case). Reading both back gives, per 2x2 quad, the exact inputs of
- * softpipe's sampler and its results; the sampler must reproduce every result bit
- * for bit. The GL -> Gallium state follows st/mesa (samplerobj.c,
- * st_atom_sampler.c: min_lod clamped to >= 0, lod_bias 0, view levels = base..max
- * level, GLES cube maps seamless).
+ * GLES 3.1) against functional/shading/sampler.c. Each case uploads a random
+ * texture (2D in 14 formats incl. sRGB and depth, 3D, 2D array, cube, 2D shadow)
+ * with all its mip levels, sets random wrap (incl. border) / filter / LOD /
+ * base-max level / swizzle / compare state, and draws a full-viewport quad into
+ * two RGBA32F color buffers with a fragment shader that writes the texture
+ * instruction's result (texture, bias, textureLod, textureGrad, textureOffset,
+ * texelFetch or textureGather) to the first and its coordinates to the second,
+ * the coordinates being affine in gl_FragCoord (LODs vary with the case). Reading
+ * both back gives, per 2x2 quad, the exact inputs of softpipe's sampler and its
+ * results; the sampler must reproduce every result bit for bit. The GL -> Gallium
+ * state follows st/mesa (samplerobj.c, st_atom_sampler.c: min_lod clamped to
+ * >= 0, lod_bias 0, view levels = base..max level, GLES cube maps seamless).
  * Exit: 0 all equal, 1 mismatches, 77 no usable softpipe context (a failure too).
  */
 #include <EGL/egl.h>
@@ -74,19 +74,33 @@ static GLuint compile(GLenum type, const char *src)
     return s;
 }
 
-static const char *vs_src = "#version 300 es\n"
+static const char *vs_src = "#version 310 es\n"
                             "in vec2 p;\n"
                             "void main() { gl_Position = vec4(p, 0.0, 1.0); }\n";
 
 /* Fragment shader: c = m * gl_FragCoord.xy + off (mat2x4: every component affine);
  * o1 = the coordinates the texture instruction uses, o0 = its result. */
-enum { MODE_IMPLICIT, MODE_BIAS, MODE_LOD, MODE_GRAD, MODE_OFFSET, MODE_FETCH, MODE_COUNT };
+enum { MODE_IMPLICIT, MODE_BIAS, MODE_LOD, MODE_GRAD, MODE_OFFSET, MODE_FETCH, MODE_GATHER,
+       MODE_COUNT };
 enum { TGT_2D, TGT_3D, TGT_2D_ARRAY, TGT_CUBE, TGT_SHADOW2D, TGT_COUNT };
 static const char *const sampler_types[TGT_COUNT] = {"sampler2D", "sampler3D", "sampler2DArray",
                                                      "samplerCube", "sampler2DShadow"};
 static const char *const coord_exprs[TGT_COUNT] = {"c.xy", "c.xyz", "c.xyz", "c.xyz", "c.xyz"};
 #define OFFSET_X 1
 #define OFFSET_Y (-2)
+/* textureGather's (constant) component per target */
+static const unsigned gather_comp[TGT_COUNT] = {2, 0, 1, 3, 0};
+
+static int mode_valid(int target, int mode)
+{
+    if ((mode == MODE_GRAD || mode == MODE_OFFSET) && target != TGT_2D && target != TGT_SHADOW2D)
+        return 0;
+    if (mode == MODE_FETCH && (target == TGT_CUBE || target == TGT_SHADOW2D))
+        return 0;
+    if (mode == MODE_GATHER && target == TGT_3D)
+        return 0;
+    return 1;
+}
 
 static GLuint make_program(int target, int mode)
 {
@@ -101,13 +115,19 @@ static GLuint make_program(int target, int mode)
         snprintf(call, sizeof(call), "textureOffset(tex, %s, ivec2(%d, %d))", cc, OFFSET_X,
                  OFFSET_Y);
         break;
+    case MODE_GATHER:
+        if (target == TGT_SHADOW2D)
+            snprintf(call, sizeof(call), "textureGather(tex, c.xy, c.z)");
+        else
+            snprintf(call, sizeof(call), "textureGather(tex, %s, %u)", cc, gather_comp[target]);
+        break;
     default:
         snprintf(call, sizeof(call), "texelFetch(tex, ivec%d(%s), int(c.w))",
                  target == TGT_2D ? 2 : 3, cc);
         break;
     }
     snprintf(fs, sizeof(fs),
-             "#version 300 es\n"
+             "#version 310 es\n"
              "precision highp float;\n"
              "uniform highp %s tex;\n"
              "uniform mat2x4 m;\n"
@@ -120,8 +140,9 @@ static GLuint make_program(int target, int mode)
              "  o1 = %s;\n"
              "  o0 = %s(%s);\n"
              "}\n",
-             sampler_types[target], mode == MODE_FETCH ? "vec4(ivec4(c))" : "c",
-             target == TGT_SHADOW2D ? "vec4" : "", call);
+             sampler_types[target],
+             mode == MODE_FETCH ? "vec4(ivec4(c))" : "c",
+             target == TGT_SHADOW2D && mode != MODE_GATHER ? "vec4" : "", call);
     GLuint p = glCreateProgram();
     glAttachShader(p, compile(GL_VERTEX_SHADER, vs_src));
     glAttachShader(p, compile(GL_FRAGMENT_SHADER, fs));
@@ -170,17 +191,31 @@ static const unsigned pipe_targets[TGT_COUNT] = {2, 3, 7, 4, 2};
 
 static int float_linear;
 
+/* Optional: with SAMPLER_DIFF_TEXELS=FILE every texel the sampler reads is written
+ * to FILE as "case qx qy lane level layer x y", in order, to compare with the
+ * TEXELS records of the same run under the recorder (tbr-dump -v -t quads,texels). */
+static FILE *texel_log;
+static int log_case, log_qx, log_qy;
+
+static void log_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
+{
+    (void)ctx;
+    fprintf(texel_log, "%d %d %d %u %u %u %d %d\n", log_case, log_qx, log_qy, lane, level, layer,
+            x, y);
+}
+
 /* One random case: texture, sampler state, coordinate mapping; draws and compares.
  * Returns the number of mismatching pixels. */
 static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
 {
     int target = (int)(rnd() % TGT_COUNT);
     int mode = (int)(rnd() % MODE_COUNT);
-    if ((mode == MODE_GRAD || mode == MODE_OFFSET) && target != TGT_2D && target != TGT_SHADOW2D)
-        mode = MODE_IMPLICIT;
-    if (mode == MODE_FETCH && (target == TGT_CUBE || target == TGT_SHADOW2D))
+    if (!mode_valid(target, mode))
         mode = MODE_LOD;
-    const int depth_fmt = target == TGT_SHADOW2D || (target == TGT_2D && rnd() % 6 == 0);
+    /* depth textures without compare: st/mesa's swizzle is not modelled (below), so
+     * no gather from them */
+    const int depth_fmt = target == TGT_SHADOW2D ||
+                          (target == TGT_2D && mode != MODE_GATHER && rnd() % 6 == 0);
     const int compare = target == TGT_SHADOW2D;
     int f = depth_fmt ? -1 : (int)(rnd() % FMT_COUNT);
     if (target != TGT_2D && f >= 0)
@@ -213,6 +248,7 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
     v.res_last_level = nlevels - 1;
     for (int c = 0; c < 4; c++)
         v.swizzle[c] = (uint32_t)c;
+    const int gather = mode == MODE_GATHER;
     /* Depth textures: st/mesa's view swizzle (DEPTH_TEXTURE_MODE) depends on GL
      * front-end bookkeeping ((d, 0, 0, 1) or (d, d, d, 1)); only channel 0 is
      * compared for them. Color textures get a random GL_TEXTURE_SWIZZLE_*. */
@@ -468,6 +504,10 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                 derivs[1][1][j] = gy[1];
                 derivs[2][0][j] = derivs[2][1][j] = 0.0f;
             }
+            log_case = cs;
+            log_qx = qx;
+            log_qy = qy;
+            const tbr_texel_observer obs = texel_log ? log_texel : NULL;
             const int8_t offs[3] = {mode == MODE_OFFSET ? OFFSET_X : 0,
                                     mode == MODE_OFFSET ? OFFSET_Y : 0, 0};
             if (mode == MODE_FETCH) {
@@ -478,18 +518,24 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                     kk[j] = (int)r[j];
                     ll[j] = (int)q[j];
                 }
-                tbr_sampler_get_texel(&v, ii, jj, kk, ll, offs, rgba, NULL, NULL);
+                tbr_sampler_get_texel(&v, ii, jj, kk, ll, offs, rgba, obs, NULL);
             } else {
                 static const enum tbr_sampler_control controls[MODE_COUNT] = {
                     TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_BIAS, TBR_SAMPLER_LOD_EXPLICIT,
-                    TBR_SAMPLER_DERIVS_EXPLICIT, TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_NONE};
-                tbr_sampler_get_samples(&v, s, t, r, q, q, derivs, offs, controls[mode], rgba,
-                                        NULL, NULL);
+                    TBR_SAMPLER_DERIVS_EXPLICIT, TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_NONE,
+                    TBR_SAMPLER_GATHER};
+                float c1[4];
+                memcpy(c1, q, sizeof(c1));
+                if (gather) /* tgsi_exec: the component as an unsigned in lod_in */
+                    for (int j = 0; j < 4; j++)
+                        memcpy(&c1[j], &gather_comp[target], 4);
+                tbr_sampler_get_samples(&v, s, t, r, q, c1, derivs, offs, controls[mode], rgba,
+                                        obs, NULL);
             }
             for (int j = 0; j < 4; j++) {
                 (*samples)++;
                 int bad = 0;
-                for (int c = 0; c < (depth_fmt ? 1 : 4); c++)
+                for (int c = 0; c < (depth_fmt && !gather ? 1 : 4); c++)
                     if (memcmp(&rgba[c][j], &color[pix[j] * 4 + c], 4) != 0)
                         bad = 1;
                 if (bad && bad_pixels++ < 2)
@@ -518,6 +564,11 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
 int main(int argc, char **argv)
 {
     int ncases = argc > 1 ? atoi(argv[1]) : 1500;
+    const char *log_path = getenv("SAMPLER_DIFF_TEXELS");
+    if (log_path && !(texel_log = fopen(log_path, "w"))) {
+        printf("FAIL: cannot write %s\n", log_path);
+        return 1;
+    }
     PFNEGLGETPLATFORMDISPLAYEXTPROC gpd =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
     EGLDisplay dpy = gpd ? gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
@@ -574,8 +625,7 @@ int main(int argc, char **argv)
     static GLuint prog[TGT_COUNT][MODE_COUNT];
     for (int t = 0; t < TGT_COUNT; t++)
         for (int m = 0; m < MODE_COUNT; m++)
-            if (!((m == MODE_GRAD || m == MODE_OFFSET) && t != TGT_2D && t != TGT_SHADOW2D) &&
-                !(m == MODE_FETCH && (t == TGT_CUBE || t == TGT_SHADOW2D)))
+            if (mode_valid(t, m))
                 prog[t][m] = make_program(t, m);
     static const float quad[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
     GLuint vbo;
@@ -590,6 +640,8 @@ int main(int argc, char **argv)
     for (int cs = 0; cs < ncases; cs++)
         mismatches += run_case(cs, prog, &samples);
     printf("%d cases, %ld samples, %ld mismatches\n", ncases, samples, mismatches);
+    if (texel_log)
+        fclose(texel_log);
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, ctx);
     eglTerminate(dpy);

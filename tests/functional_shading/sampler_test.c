@@ -627,6 +627,30 @@ static void test_misc(void)
     CHECK_F(c[1][0], 0.0f);
     tex_free(&t);
 
+    /* gather (TG4): component 1 of the bilinear footprint, returned in the order
+     * (x0,y1) (x1,y1) (x1,y0) (x0,y0); the level comes from lod_bias, never the mag
+     * filter; the view swizzle picks the component, no swizzle afterwards */
+    tex_init(&t, T_2D, FMT_R8G8B8A8_UNORM, 4, 2, 2, 1, 1);
+    for (int i = 0; i < 4; i++)
+        memcpy(t.mem[0] + 4 * i, (uint8_t[]){(uint8_t)i, (uint8_t)(10 + i), 0, 0}, 4);
+    {
+        const float s[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+        float comp[4];
+        const uint32_t one = 1;
+        memcpy(&comp[0], &one, 4);
+        sample4(&t, s, s, NULL, TBR_SAMPLER_GATHER, comp, c, &o);
+        CHECK_F(c[0][0], u8(12)); /* texel (0, 1) */
+        CHECK_F(c[1][0], u8(13)); /* (1, 1) */
+        CHECK_F(c[2][0], u8(11)); /* (1, 0) */
+        CHECK_F(c[3][0], u8(10)); /* (0, 0) */
+        CHECK_I(o.n, 16);
+        t.v.swizzle[1] = 0; /* component 1 now reads red */
+        sample4(&t, s, s, NULL, TBR_SAMPLER_GATHER, comp, c, NULL);
+        CHECK_F(c[0][0], u8(2));
+        CHECK_F(c[3][0], u8(0));
+    }
+    tex_free(&t);
+
     /* shadow compare on Z16, LEQUAL: reference r clamped to [0, 1], result in rgb, a = 1 */
     tex_init(&t, T_2D, FMT_Z16_UNORM, 2, 1, 1, 1, 1);
     {
@@ -791,9 +815,10 @@ static void test_unsupported(void)
     CHECK(tbr_sampler_supported(&t.v, why, sizeof(why)) == 0);
     t.v.swizzle[0] = 0;
 
-    CHECK(tbr_sampler_control_supported(TBR_SAMPLER_GATHER, why, sizeof(why)) == 0);
-    CHECK(strstr(why, "gather") != NULL);
+    CHECK(tbr_sampler_control_supported(TBR_SAMPLER_GATHER, why, sizeof(why)) == 1);
     CHECK(tbr_sampler_control_supported(TBR_SAMPLER_LOD_BIAS, why, sizeof(why)) == 1);
+    CHECK(tbr_sampler_control_supported((enum tbr_sampler_control)6, why, sizeof(why)) == 0);
+    CHECK(strstr(why, "control") != NULL);
     tex_free(&t);
 }
 
