@@ -82,11 +82,21 @@ static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t lev
     if (!s->mem.data || !s->cache) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
   }
   if (s->is_zs && !s->zs) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
-  /* Simulated address map: surfaces are laid out linearly (softpipe's layout), 4 KiB
-   * aligned, in order of first use (docs/timing-model.md "Address map"). */
-  s->base = fn->next_addr;
-  fn->next_addr += ((uint64_t)npix * fi->bytes + 4095) & ~(uint64_t)4095;
   return (int)fn->nsurfs++;
+}
+
+/* Simulated address map: render targets are laid out linearly (softpipe's layout), 4 KiB
+ * aligned, in order of first binding (docs/timing-model.md "Address map"). Surfaces
+ * known earlier only for their contents (SURFACE_INIT of a sampled texture, computed
+ * colors) get theirs then too, so the map does not depend on the trace's color coding. */
+static void bind_surf(sim_func *fn, int k)
+{
+  if (k < 0 || fn->surfs[k].has_base) return;
+  sim_surf *s = &fn->surfs[k];
+  const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+  s->base = fn->next_addr;
+  s->has_base = true;
+  fn->next_addr += ((uint64_t)s->w * s->h * (fi ? fi->bytes : 4) + 4095) & ~(uint64_t)4095;
 }
 
 /* A sampled texture level the pixel back end cannot render (e.g. L8, A8, compressed):
@@ -112,9 +122,7 @@ static int get_raw_surf(sim_func *fn, const tbr_rec_surface_init *r)
   s->mem.stride = (size_t)s->w * r->block_bytes;
   s->mem.data = calloc((size_t)s->w * s->h, r->block_bytes);
   if (!s->mem.data) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
-  s->base = fn->next_addr;
-  fn->next_addr += ((uint64_t)s->w * s->h * r->block_bytes + 4095) & ~(uint64_t)4095;
-  return (int)fn->nsurfs++;
+  return (int)fn->nsurfs++; /* never bound: no address */
 }
 
 /* ---- tile events applied to whole-surface images (surfaces not bound in the pass) ---- */
@@ -246,7 +254,8 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
     v.depth0 = r->rec.depth;
     v.array_size = r->rec.array_size;
     v.res_last_level = r->rec.last_level;
-    for (uint32_t l = t->first_level; l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS; l++) {
+    /* from first_level - 1: softpipe's 2D POT mipmap path may read it (functional/shading/sampler.c) */
+    for (uint32_t l = t->first_level ? t->first_level - 1 : 0; l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS; l++) {
       int si = find_surf(fn, t->resource_id, l, t->first_layer);
       if (si < 0) continue; /* level unknown: tbr_fs_draw_set_view refuses the view */
       v.levels[l].data = fn->surfs[si].mem.data;
@@ -273,7 +282,7 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
     v.max_lod = t->max_lod;
     memcpy(v.border_color, t->border_color, sizeof v.border_color);
     if (tbr_fs_draw_set_view(out, t->unit, &v, why, sizeof why) != 0) {
-      compute_failed(fn, "draw %u unit %u: %s", d->seq, t->unit, why);
+      compute_failed(fn, "frame %llu draw %u unit %u: %s", (unsigned long long)f->number, d->seq, t->unit, why);
       return -1;
     }
   }
@@ -465,10 +474,12 @@ int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned 
     if (!s->valid) continue;
     fn->surf_cbuf[i] = get_surf(fn, f, s->resource_id, s->level, s->first_layer);
     if (fn->surf_cbuf[i] >= 0 && fn->surfs[fn->surf_cbuf[i]].is_zs) fn->surf_cbuf[i] = -1;
+    bind_surf(fn, fn->surf_cbuf[i]);
   }
   if (ps->rp.zsbuf.valid) {
     fn->surf_zs = get_surf(fn, f, ps->rp.zsbuf.resource_id, ps->rp.zsbuf.level, ps->rp.zsbuf.first_layer);
     if (fn->surf_zs >= 0 && !fn->surfs[fn->surf_zs].is_zs) fn->surf_zs = -1;
+    bind_surf(fn, fn->surf_zs);
   }
   check_surfaces(fn, f, pass);
   apply_surface_inits(fn, f, pass);

@@ -27,7 +27,8 @@ typedef struct sim_surf {
   tbr_surface mem; /* color: surface bytes in the format; zs: unused */
   float *cache;    /* color: w*h*4 floats (softpipe tile-cache contents) */
   uint64_t *zs;    /* zs: w*h raw words */
-  uint64_t base;   /* simulated address (assigned by the address map) */
+  uint64_t base;   /* simulated address (assigned by the address map when first bound) */
+  bool has_base;
   bool raw;        /* a sampled texture in a format the pixel back end does not render:
                     * mem holds its bytes (block_bytes per texel), never a render target */
 } sim_surf;

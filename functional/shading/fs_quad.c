@@ -99,6 +99,9 @@ int tbr_fs_draw_set_view(tbr_fs_draw *d, unsigned unit, const struct tbr_texture
 struct run_ctx {
     const tbr_fs_draw *d;
     int failed;
+    tbr_fs_fetch_observer fetch_obs; /* optional: each sampler call and its texels */
+    tbr_texel_observer texel_obs;
+    void *obs_ctx;
 };
 
 static const struct tbr_texture_view *view_of(struct run_ctx *c, unsigned sview, unsigned sampler)
@@ -126,7 +129,9 @@ static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_ind
         memset(rgba, 0, 16 * sizeof(float));
         return;
     }
-    tbr_sampler_get_samples(v, s, t, r, c0, c1, derivs, offset, control, rgba, NULL, NULL);
+    if (c->fetch_obs)
+        c->fetch_obs(c->obs_ctx, sview_index);
+    tbr_sampler_get_samples(v, s, t, r, c0, c1, derivs, offset, control, rgba, c->texel_obs, c->obs_ctx);
 }
 
 static void cb_get_dims(void *ctx, unsigned sview_index, int level, int dims[4])
@@ -150,13 +155,23 @@ static void cb_get_texel(void *ctx, unsigned sview_index, const int i[4], const 
         memset(rgba, 0, 16 * sizeof(float));
         return;
     }
-    tbr_sampler_get_texel(v, i, j, k, lod, offset, rgba, NULL, NULL);
+    if (c->fetch_obs)
+        c->fetch_obs(c->obs_ctx, sview_index);
+    tbr_sampler_get_texel(v, i, j, k, lod, offset, rgba, c->texel_obs, c->obs_ctx);
 }
 
 int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
                        unsigned mask, float out[][4][4])
 {
-    struct run_ctx rc = { d, 0 };
+    return tbr_fs_quad_colors_observed(d, coefs, x, y, mask, out, NULL, NULL, NULL);
+}
+
+int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
+                                int y, unsigned mask, float out[][4][4],
+                                tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+                                void *obs_ctx)
+{
+    struct run_ctx rc = { d, 0, fetch_obs, texel_obs, obs_ctx };
     struct tbr_tgsi_sampler smp = { &rc, cb_get_samples, cb_get_dims, cb_get_texel };
     struct tbr_tgsi_fs_quad q;
     memset(&q, 0, sizeof(q));

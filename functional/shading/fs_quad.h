@@ -58,4 +58,12 @@ uint32_t tbr_fs_program_units(const struct tbr_tgsi_program *prog);
 int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
                        unsigned mask, float out[][4][4]);
 
+/* The same, reporting each sampler call (fetch_obs, with its sampler-view unit) and
+ * the texels it reads (texel_obs, softpipe's order); either may be NULL. */
+typedef void (*tbr_fs_fetch_observer)(void *ctx, unsigned unit);
+int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
+                                int y, unsigned mask, float out[][4][4],
+                                tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+                                void *obs_ctx);
+
 #endif

@@ -39,7 +39,7 @@ typedef void (*wrap_linear_fn)(float s, unsigned size, int offset, int *icoord0,
 
 struct sampler_state {
     const struct tbr_texture_view *v;
-    const struct tbr_format_info *fmt;
+    const struct tbr_sampler_format *fmt;
     unsigned bytes;
     float border[4];       /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
     int pot2d;             /* sp_sview->pot2d */
@@ -141,7 +141,7 @@ static void fetch(const struct sampler_state *st, unsigned level, unsigned layer
     }
     const uint8_t *p = l->data + (size_t)mem_layer * l->layer_stride +
                        (size_t)y * l->row_stride + (size_t)x * st->bytes;
-    tbr_format_unpack(st->fmt, p, out);
+    tbr_sampler_format_unpack(st->fmt, p, out);
 }
 
 /* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
@@ -1202,7 +1202,7 @@ static void sample_compare(const struct sampler_state *st, const float c0[4], fl
     float pc[4];
     int k[4][4];
     for (int j = 0; j < 4; j++)
-        pc[j] = tbr_format_compare_is_float(st->fmt) ? c0[j] : M_CLAMP(c0[j], 0.0F, 1.0F);
+        pc[j] = tbr_sampler_format_compare_is_float(st->fmt) ? c0[j] : M_CLAMP(c0[j], 0.0F, 1.0F);
     /* gather compares all four gathered texels, otherwise the first channel */
     const int channels = st->gather_only ? 4 : 1;
     for (int ch = 0; ch < channels; ch++) {
@@ -1259,8 +1259,8 @@ static void init_state(struct sampler_state *st, const struct tbr_texture_view *
 {
     memset(st, 0, sizeof(*st));
     st->v = v;
-    st->fmt = tbr_format_lookup(v->view_format);
-    st->bytes = st->fmt ? tbr_format_bytes(st->fmt) : 0;
+    st->fmt = tbr_sampler_format_lookup(v->view_format);
+    st->bytes = st->fmt ? tbr_sampler_format_bytes(st->fmt) : 0;
     st->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
                 is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
     st->xpot = util_logbase2(v->width0);
@@ -1276,7 +1276,7 @@ static void init_state(struct sampler_state *st, const struct tbr_texture_view *
     st->observer_ctx = observer_ctx;
     /* sp_tgsi_get_samples: the border color clamped for normalized formats */
     for (int c = 0; c < 4; c++)
-        st->border[c] = st->fmt && tbr_format_is_unorm(st->fmt)
+        st->border[c] = st->fmt && tbr_sampler_format_is_unorm(st->fmt)
                             ? M_CLAMP(v->border_color[c], 0.0f, 1.0f)
                             : v->border_color[c];
 }
@@ -1297,7 +1297,7 @@ int tbr_sampler_control_supported(enum tbr_sampler_control control, char *why, s
 
 int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t whylen)
 {
-    const struct tbr_format_info *f = tbr_format_lookup(v->view_format);
+    const struct tbr_sampler_format *f = tbr_sampler_format_lookup(v->view_format);
     if (v->target == TEX_BUFFER || v->target > TEX_CUBE_ARRAY)
         return fail(why, whylen, "texture target %u", v->target, 0);
     if (!f) {
@@ -1306,8 +1306,8 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
         return 0;
     }
     if (v->resource_format != v->view_format) {
-        const struct tbr_format_info *rf = tbr_format_lookup(v->resource_format);
-        if (!rf || tbr_format_bytes(rf) != tbr_format_bytes(f))
+        const struct tbr_sampler_format *rf = tbr_sampler_format_lookup(v->resource_format);
+        if (!rf || tbr_sampler_format_bytes(rf) != tbr_sampler_format_bytes(f))
             return fail(why, whylen, "view format %u of a resource of format %u",
                         v->view_format, v->resource_format);
     }

@@ -23,7 +23,7 @@ enum { KIND_UNORM, KIND_UNORM8, KIND_SRGB8, KIND_HALF, KIND_FLOAT, KIND_Z16, KIN
 
 struct channel { uint8_t shift, bits; };
 
-struct tbr_format_info {
+struct tbr_sampler_format {
     uint32_t format;
     const char *name;
     uint8_t bytes, kind, nchannels;
@@ -37,7 +37,7 @@ struct tbr_format_info {
 };
 
 /* PIPE_FORMAT_* values of Mesa 22.3.6 (p_format.h enum order). */
-static const struct tbr_format_info formats[] = {
+static const struct tbr_sampler_format formats[] = {
     {13, "PIPE_FORMAT_R32_FLOAT", 4, KIND_FLOAT, 1, {{0, 32}}, {0, S0, S0, S1}, 0, 1, 0},
     {14, "PIPE_FORMAT_R32G32_FLOAT", 8, KIND_FLOAT, 2, {{0, 32}, {32, 32}}, {0, 1, S0, S1}, 0, 1, 0},
     {15, "PIPE_FORMAT_R32G32B32_FLOAT", 12, KIND_FLOAT, 3, {{0, 32}, {32, 32}, {64, 32}},
@@ -126,7 +126,7 @@ static const struct tbr_format_info formats[] = {
      {3, 2, 1, 0}, 1, 0, 0},
 };
 
-const struct tbr_format_info *tbr_format_lookup(uint32_t format)
+const struct tbr_sampler_format *tbr_sampler_format_lookup(uint32_t format)
 {
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
         if (formats[i].format == format)
@@ -134,10 +134,10 @@ const struct tbr_format_info *tbr_format_lookup(uint32_t format)
     return NULL;
 }
 
-unsigned tbr_format_bytes(const struct tbr_format_info *f) { return f->bytes; }
-int tbr_format_is_unorm(const struct tbr_format_info *f) { return f->is_unorm; }
-int tbr_format_compare_is_float(const struct tbr_format_info *f) { return f->compare_float; }
-const char *tbr_format_name(const struct tbr_format_info *f) { return f->name; }
+unsigned tbr_sampler_format_bytes(const struct tbr_sampler_format *f) { return f->bytes; }
+int tbr_sampler_format_is_unorm(const struct tbr_sampler_format *f) { return f->is_unorm; }
+int tbr_sampler_format_compare_is_float(const struct tbr_sampler_format *f) { return f->compare_float; }
+const char *tbr_sampler_format_name(const struct tbr_sampler_format *f) { return f->name; }
 
 /* _mesa_half_to_float as the F16C instruction computes it (Mesa uses vcvtph2ps
  * on CPUs that have it): exact conversion, signaling NaNs quieted. */
@@ -208,7 +208,7 @@ static uint64_t read_le(const uint8_t *p, unsigned n)
     return v;
 }
 
-void tbr_format_unpack(const struct tbr_format_info *f, const uint8_t *src, float out[4])
+void tbr_sampler_format_unpack(const struct tbr_sampler_format *f, const uint8_t *src, float out[4])
 {
     float ch[4] = {0, 0, 0, 0};
     switch (f->kind) {

@@ -31,6 +31,7 @@ struct tbr_computed_colors {
     uint32_t nprogs, cap_progs;
     int draw_on;                    /* the current draw's quads may be computed */
     int early_z;                    /* the current draw tests depth before shading */
+    uint32_t fs_id;
     tbr_fs_draw draw;
     uint32_t units[TBR_FS_MAX_UNITS];
     uint32_t nunits;
@@ -190,6 +191,7 @@ int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, ui
         cc->units[cc->nunits++] = u;
     }
     cc->early_z = d->early_z != 0;
+    cc->fs_id = d->fs_id;
     cc->draw_on = 1;
     cc->stats.draws_computable++;
     return 1;
@@ -224,6 +226,51 @@ void tbr_cc_prim(tbr_computed_colors *cc, const struct tbr_hook_prim *p)
                                         sizeof(why)) == 0;
 }
 
+static void dbg_fetch(void *ctx, unsigned unit)
+{
+    (void)ctx;
+    fprintf(stderr, "tbr_cc:   fetch unit %u:", unit);
+}
+
+static void dbg_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
+{
+    (void)ctx;
+    fprintf(stderr, " l%u:%u/%u(%d,%d)", lane, level, layer, x, y);
+}
+
+/* TBR_CC_DEBUG=1: the first mismatches on stderr (which shader, quad, value), to find
+ * what the shading library does differently from softpipe. */
+static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
+                            const float (*out)[4][4], const float (*colors)[4][4], uint32_t nr_cbufs)
+{
+    static int reported;
+    const char *dbg = getenv("TBR_CC_DEBUG");
+    if (!dbg || strcmp(dbg, "1") != 0 || reported >= 20)
+        return;
+    reported++;
+    for (uint32_t cb = 0; cb < nr_cbufs; cb++)
+        for (int j = 0; j < 4; j++)
+            for (int ch = 0; ch < 4; ch++)
+                if ((q->blend_mask & (1u << j)) &&
+                    memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0) {
+                    fprintf(stderr, "tbr_cc: fs %u quad (%d,%d) prim %u masks in %x depth %x blend %x cb %u lane %d ch %d: "
+                                    "computed %.9g softpipe %.9g\n",
+                            cc->fs_id, q->x, q->y, q->prim, q->in_mask, q->depth_mask, q->blend_mask, cb, j, ch,
+                            out[cb][ch][j], colors[cb][ch][j]);
+                    if (reported <= 3) { /* the texels this library read, to compare with TEXELS */
+                        float again[TBR_FS_MAX_CBUFS][4][4];
+                        const unsigned mask = cc->early_z ? q->depth_mask : q->in_mask;
+                        for (uint32_t i = 0; i < TBR_CC_RING; i++)
+                            if (cc->ring[i].valid && cc->ring[i].index == q->prim)
+                                tbr_fs_quad_colors_observed(&cc->draw, &cc->ring[i].coefs, q->x, q->y, mask,
+                                                            again, dbg_fetch, dbg_texel, NULL);
+                        fprintf(stderr, "\n");
+                    }
+                    return;
+                }
+    fprintf(stderr, "tbr_cc: fs %u quad (%d,%d): not computable\n", cc->fs_id, q->x, q->y);
+}
+
 int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
                 const float (*colors)[4][4], uint32_t nr_cbufs)
 {
@@ -251,8 +298,10 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
                                 ok = 0;
                     }
             }
-            if (!ok)
+            if (!ok) {
                 cc->stats.quads_mismatched++;
+                report_mismatch(cc, q, (const float(*)[4][4])out, colors, nr_cbufs);
+            }
         }
     }
     if (ok)

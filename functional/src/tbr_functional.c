@@ -1008,7 +1008,10 @@ static void h_upload(const struct tbr_hook_upload *u)
     r.level = u->level;
     memcpy(r.box, u->box, sizeof(r.box));
     r.bytes = u->bytes;
-    texture_written(u->res.id, u->level);
+    /* softpipe's tile-cache write-back is rendering the trace shows (tile events),
+     * not new contents the simulator lacks */
+    if (!(u->flags & TBR_HOOK_UPLOAD_TILE_CACHE))
+        texture_written(u->res.id, u->level);
     if (S.zs_clear_write_res && S.zs_clear_write_res == u->res.id + 1) {
         r.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
         S.clear_writes++;
@@ -1167,7 +1170,8 @@ static void give_sampled_textures(const struct tbr_hook_draw *d)
     uint32_t n = tbr_cc_draw_units(S.cc, &units);
     for (uint32_t k = 0; k < n; k++) {
         const struct tbr_hook_texture *t = &d->textures[units[k]];
-        for (uint32_t l = t->first_level; l <= t->last_level && l < t->num_levels; l++) {
+        /* from first_level - 1: softpipe's 2D POT mipmap path may read it (sampler.c) */
+        for (uint32_t l = t->first_level ? t->first_level - 1 : 0; l <= t->last_level && l < t->num_levels; l++) {
             const uint32_t layer = t->first_layer;
             struct tex_known *tk = get_tex(t->res.id, l, layer);
             if (!tk) {

@@ -33,7 +33,8 @@ extern "C" {
 
 #define TBR_MESA_HOOKS_VERSION 5u /* 2: texels, vertices; 3: surface memory (map, stride);
                                    * 4: vertex-shader textures and texels;
-                                   * 5: sampled textures' memory (tbr_hook_texture.data) */
+                                   * 5: sampled textures' memory (tbr_hook_texture.data),
+                                   * upload flags, shader text floats in hex */
 #define TBR_MESA_HOOKS_SYMBOL "tbr_mesa_hooks_get"
 
 #define TBR_HOOK_MAX_CBUFS 8u
@@ -99,7 +100,11 @@ struct tbr_hook_upload {
     uint32_t level;
     int32_t box[6];       /* x, y, z, width, height, depth (texels; bytes for buffers) */
     uint64_t bytes;       /* bytes covered by the box in the resource's layout */
+    uint32_t flags;       /* version 5: TBR_HOOK_UPLOAD_* */
 };
+/* the write-back of softpipe's tile cache (rendered tiles stored through its mapping of
+ * the surface), not a CPU write */
+#define TBR_HOOK_UPLOAD_TILE_CACHE 0x1u
 
 enum tbr_hook_stage { TBR_HOOK_STAGE_VS = 0, TBR_HOOK_STAGE_FS = 1 };
 

@@ -452,7 +452,9 @@ send_shader_text(unsigned id, unsigned stage, unsigned internal, const struct tg
       if (!text)
          return;
       /* tgsi_dump_str truncates silently; grow until the text fits with room to spare */
-      tgsi_dump_str(tokens, 0, text, size);
+      /* floats in hex: tgsi_dump's decimals ("%10.4f") lose bits, and the recorder
+       * re-executes the text (computed colors) */
+      tgsi_dump_str(tokens, TGSI_DUMP_FLOAT_AS_HEX, text, size);
       if (strlen(text) + 2 < size)
          break;
       FREE(text);
@@ -1115,6 +1117,17 @@ sp_tbr_transfer_unmap(struct pipe_context *pipe, struct pipe_transfer *transfer)
    u.box[3] = transfer->box.width;
    u.box[4] = transfer->box.height;
    u.box[5] = transfer->box.depth;
+   /* softpipe's own tile caches write rendered tiles back through a transfer: not a
+    * CPU write (the trace's tile events account for it) */
+   for (unsigned i = 0; i < PIPE_MAX_COLOR_BUFS; i++) {
+      const struct softpipe_tile_cache *tc = sp->cbuf_cache[i];
+      for (int m = 0; tc && m < tc->num_maps; m++)
+         if (tc->transfer[m] == transfer)
+            u.flags |= TBR_HOOK_UPLOAD_TILE_CACHE;
+   }
+   for (int m = 0; sp->zsbuf_cache && m < sp->zsbuf_cache->num_maps; m++)
+      if (sp->zsbuf_cache->transfer[m] == transfer)
+         u.flags |= TBR_HOOK_UPLOAD_TILE_CACHE;
    if (res->target == PIPE_BUFFER) {
       u.bytes = (uint64_t)transfer->box.width;
    } else {
