@@ -267,12 +267,10 @@ static int op_is_derivative(int op)
  * mask is computed from its own source channels, then all are stored (a source
  * may be the destination). Sources are fetched as the parser's src_is_integer
  * says (TGSI_MOD_NEG_*). */
-static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
+HOT void compute_channels(const struct machine *m, const struct tgsi_inst *in, const int op,
+                          union lanes result[4], unsigned result_valid[4])
 {
-    union lanes result[4];
-    unsigned result_valid[4];
     const unsigned wm = in->dst.write_mask;
-    const int op = in->op;
     for (unsigned c = 0; c < 4; c++) {
         if (!(wm & (1u << c)))
             continue;
@@ -288,8 +286,30 @@ static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
         else
             result_valid[c] = valid & ~alu(op, s[0], s[1], s[2], &result[c]);
     }
+}
+
+static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
+{
+    union lanes result[4];
+    unsigned result_valid[4];
+    switch (in->op) {
+    /* The commonest opcodes get their own copy of the channel loop, with the
+     * opcode a constant (alu's switch then folds to its one case) rather than
+     * decided per channel. */
+#define SPECIALIZED(name)                                                      \
+    case TGSI_OP_##name:                                                       \
+        compute_channels(m, in, TGSI_OP_##name, result, result_valid);         \
+        break;
+    SPECIALIZED(MOV) SPECIALIZED(ADD) SPECIALIZED(MUL) SPECIALIZED(MAD) SPECIALIZED(FLR)
+    SPECIALIZED(MIN) SPECIALIZED(MAX) SPECIALIZED(LRP) SPECIALIZED(DIV) SPECIALIZED(FSGE)
+    SPECIALIZED(AND) SPECIALIZED(CMP) SPECIALIZED(FRC)
+#undef SPECIALIZED
+    default:
+        compute_channels(m, in, in->op, result, result_valid);
+        break;
+    }
     for (unsigned c = 0; c < 4; c++)
-        if (wm & (1u << c))
+        if (in->dst.write_mask & (1u << c))
             store(m, in, c, &result[c], result_valid[c]);
 }
 
