@@ -33,7 +33,12 @@ struct tbr_cache {
   line_t *lines; /* sets * ways */
   uint64_t *key; /* per line: tag + 1 if valid, else 0 (lookups scan only this dense array) */
   mshr_t *mshr;
-  uint64_t *mshr_key; /* per MSHR: line + 1 if used, else 0 */
+  /* MSHR index by line: open addressing with linear probing (MSHR number, -1 = empty),
+   * at least 4x the MSHRs so that a miss's lookup (every request that misses asks
+   * whether its line is already being fetched) usually probes one slot instead of
+   * comparing every MSHR. */
+  int32_t *mshr_index;
+  uint32_t index_mask;
   uint32_t mshrs_used;
   uint64_t stamp;
   uint64_t installs; /* lines installed (tbr_cache_installs) */
@@ -97,8 +102,12 @@ tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err,
   c->lines = calloc(sets * p->ways, sizeof *c->lines);
   c->key = calloc(sets * p->ways, sizeof *c->key);
   c->mshr = calloc(p->mshrs, sizeof *c->mshr);
-  c->mshr_key = calloc(p->mshrs, sizeof *c->mshr_key);
-  if (!c->lines || !c->key || !c->mshr || !c->mshr_key) abort();
+  uint32_t index_size = 1;
+  while (index_size < 4 * p->mshrs) index_size *= 2;
+  c->index_mask = index_size - 1;
+  c->mshr_index = malloc(index_size * sizeof *c->mshr_index);
+  if (!c->lines || !c->key || !c->mshr || !c->mshr_index) abort();
+  for (uint32_t i = 0; i < index_size; i++) c->mshr_index[i] = -1;
   for (uint32_t i = 0; i < p->mshrs; i++) {
     c->mshr[i].targets = calloc(p->mshr_targets, sizeof(target_t));
     if (!c->mshr[i].targets) abort();
@@ -136,7 +145,7 @@ void tbr_cache_free(tbr_cache *c) {
   if (!c) return;
   for (uint32_t i = 0; i < c->p.mshrs; i++) free(c->mshr[i].targets);
   free(c->mshr);
-  free(c->mshr_key);
+  free(c->mshr_index);
   free(c->lines);
   free(c->key);
   tbr_memq_free(&c->req_in);
@@ -186,10 +195,37 @@ static line_t *victim(const tbr_cache *c, uint64_t line) {
   return v;
 }
 
+static uint32_t mshr_home(const tbr_cache *c, uint64_t line) {
+  return (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 32) & c->index_mask;
+}
+
 static mshr_t *find_mshr(const tbr_cache *c, uint64_t line) {
-  for (uint32_t i = 0; i < c->p.mshrs; i++)
-    if (c->mshr_key[i] == line + 1) return &c->mshr[i];
-  return NULL;
+  for (uint32_t h = mshr_home(c, line);; h = (h + 1) & c->index_mask) {
+    int32_t i = c->mshr_index[h];
+    if (i < 0) return NULL;
+    if (c->mshr[i].line == line) return &c->mshr[i];
+  }
+}
+
+static void mshr_index_add(tbr_cache *c, const mshr_t *ms) {
+  uint32_t h = mshr_home(c, ms->line);
+  while (c->mshr_index[h] >= 0) h = (h + 1) & c->index_mask;
+  c->mshr_index[h] = (int32_t)(ms - c->mshr);
+}
+
+/* Removal with backward shift (no tombstones): every entry after the hole that may move
+ * to it (its home is not cyclically in (hole, its slot]) moves back. */
+static void mshr_index_remove(tbr_cache *c, const mshr_t *ms) {
+  uint32_t hole = mshr_home(c, ms->line);
+  while (c->mshr_index[hole] != (int32_t)(ms - c->mshr)) hole = (hole + 1) & c->index_mask;
+  for (uint32_t k = (hole + 1) & c->index_mask; c->mshr_index[k] >= 0; k = (k + 1) & c->index_mask) {
+    uint32_t home = mshr_home(c, c->mshr[c->mshr_index[k]].line);
+    if (((k - home) & c->index_mask) >= ((k - hole) & c->index_mask)) {
+      c->mshr_index[hole] = c->mshr_index[k];
+      hole = k;
+    }
+  }
+  c->mshr_index[hole] = -1;
 }
 
 /* Install `line` into the set, writing back a dirty victim. Returns NULL
@@ -241,7 +277,7 @@ static bool do_fill(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   tbr_stat_inc(c->st.fills);
   tbr_stat_sample(c->st.miss_latency, (double)(now - ms->allocated));
   ms->used = false;
-  c->mshr_key[ms - c->mshr] = 0;
+  mshr_index_remove(c, ms);
   ms->ntargets = 0;
   c->mshrs_used--;
   return true;
@@ -314,7 +350,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now, u
     }
   ms->used = true;
   ms->line = line;
-  c->mshr_key[ms - c->mshr] = line + 1;
+  mshr_index_add(c, ms);
   ms->allocated = now;
   ms->ntargets = 1;
   ms->targets[0] =

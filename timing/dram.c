@@ -12,19 +12,34 @@
 enum { F_CH, F_RA, F_BG, F_BA, F_RO, F_CO, F_N };
 static const char *k_fields[F_N] = {"ch", "ra", "bg", "ba", "ro", "co"};
 
+/* A queued request. The channel's requests live in a pool (ch->q, slots found through a
+ * free list) and are linked twice, both lists in arrival (seq) order: all requests of
+ * the channel (gprev/gnext: the FCFS order) and the requests of one bank (prev/next). */
 typedef struct {
   tbr_mem_msg msg;
   uint64_t arrival, seq;
   uint32_t rank, bank, row, col;
   uint32_t bursts_left;
+  int32_t prev, next, gprev, gnext; /* slot indices, -1 = none */
   bool caused_act, caused_pre, classified;
 } dreq_t;
 
+/* Per-bank scheduling candidates. Whether a request can issue its next command depends
+ * only on its bank, its rank, its direction and whether it hits the open row
+ * (can_col / can_act / the precharge rule): all the row hits of one direction in a bank
+ * are ready together, and so are all the requests that need an ACT or a PRE. FR-FCFS
+ * picks the oldest ready request, so it only has to look at the oldest of each of
+ * these classes per bank (hit_rd, hit_wr, miss) instead of rescanning the queue; they
+ * are kept up to date on enqueue, ACT, PRE and completion. */
 typedef struct {
   int64_t open_row; /* -1 = precharged */
   uint64_t next_act, next_pre, next_col;
   uint32_t hits_since_act;
   uint32_t open_hits;  /* queued requests for the open row (kept on enqueue/ACT/PRE/completion) */
+  uint32_t rank;       /* owning rank (flat bank index = rank * banks + bank) */
+  int32_t head, tail;  /* this bank's requests, oldest first */
+  int32_t hit_rd, hit_wr; /* oldest queued read / write hitting the open row */
+  int32_t miss;        /* oldest queued request for another row (any request when precharged) */
 } bank_t;
 
 typedef struct {
@@ -39,6 +54,9 @@ typedef struct {
    * standby, and completed active-standby cycles */
   uint32_t nopen;
   uint64_t act_since, act_cycles;
+  /* Scratch of the FR-FCFS scheduler (rank_thresholds): the first cycle at which the
+   * channel and this rank allow a read / write column command and an ACT. */
+  uint64_t rd_at, wr_at, act_at;
 } rank_t;
 
 typedef struct {
@@ -47,8 +65,12 @@ typedef struct {
 
 typedef struct {
   rank_t *ranks;
-  dreq_t *q;
-  uint32_t qn;
+  bank_t *banks;     /* all banks of the channel, flat: rank * banks + bank */
+  uint64_t *busy;    /* bit per flat bank: it has queued requests */
+  dreq_t *q;         /* request pool of queue_size slots */
+  int32_t *free_slots;
+  uint32_t qn;       /* queued requests (the free list holds qsize - qn slots) */
+  int32_t ghead, gtail; /* all requests, oldest first */
   uint64_t next_col; /* tCCD */
   uint64_t bus_free; /* first cycle the data bus is free */
   int last_dir;      /* 0 none, 1 read, 2 write */
@@ -71,6 +93,8 @@ struct tbr_dram {
   uint64_t tCL, tCWL, tRCD, tRP, tRAS, tRRD, tFAW, tWR, tWTR, tRTP, tCCD, tRTRS, tREFI, tRFC, ctrl;
   bool refresh, fcfs;
   uint32_t qsize, hit_cap;
+  uint32_t nbanks, busy_words; /* banks per channel (ranks x banks), 64-bit words of chan_t.busy */
+  bool reference_scan;         /* tbr_dram_set_reference_scan */
   /* clock crossing: f_gpu : f_dram reduced */
   uint64_t fg, fd, sync;
   tbr_memq req_cdc, resp_cdc;
@@ -116,6 +140,7 @@ static uint64_t gcd(uint64_t a, uint64_t b) {
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 static void *xcalloc(size_t n, size_t sz) {
   void *p = calloc(n ? n : 1, sz);
@@ -193,14 +218,26 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
   for (int i = 0; i < F_N; i++) d->order[i] = msb_first[F_N - 1 - i];
 
   d->ch = xcalloc(d->channels, sizeof *d->ch);
+  d->nbanks = d->ranks * d->banks;
+  d->busy_words = (d->nbanks + 63) / 64;
   for (uint32_t c = 0; c < d->channels; c++) {
     chan_t *ch = &d->ch[c];
     ch->ranks = xcalloc(d->ranks, sizeof *ch->ranks);
+    ch->banks = xcalloc(d->nbanks, sizeof *ch->banks);
+    ch->busy = xcalloc(d->busy_words, sizeof *ch->busy);
     ch->q = xcalloc(d->qsize, sizeof *ch->q);
+    ch->free_slots = xcalloc(d->qsize, sizeof *ch->free_slots);
+    for (uint32_t i = 0; i < d->qsize; i++) ch->free_slots[i] = (int32_t)(d->qsize - 1 - i);
+    ch->ghead = ch->gtail = -1;
     for (uint32_t r = 0; r < d->ranks; r++) {
       rank_t *rk = &ch->ranks[r];
-      rk->banks = xcalloc(d->banks, sizeof *rk->banks);
-      for (uint32_t b = 0; b < d->banks; b++) rk->banks[b].open_row = -1;
+      rk->banks = ch->banks + (size_t)r * d->banks;
+      for (uint32_t b = 0; b < d->banks; b++) {
+        bank_t *bk = &rk->banks[b];
+        bk->open_row = -1;
+        bk->rank = r;
+        bk->head = bk->tail = bk->hit_rd = bk->hit_wr = bk->miss = -1;
+      }
       /* ranks are staggered so that their refreshes do not coincide */
       rk->refresh_due = d->tREFI * (r + 1) / d->ranks;
       rk->last_ref = NONE;
@@ -245,9 +282,11 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
 void tbr_dram_free(tbr_dram *d) {
   if (!d) return;
   for (uint32_t c = 0; c < d->channels; c++) {
-    for (uint32_t r = 0; r < d->ranks; r++) free(d->ch[c].ranks[r].banks);
+    free(d->ch[c].banks);
+    free(d->ch[c].busy);
     free(d->ch[c].ranks);
     free(d->ch[c].q);
+    free(d->ch[c].free_slots);
   }
   free(d->ch);
   free(d->done);
@@ -290,6 +329,54 @@ bool tbr_dram_can_accept(const tbr_dram *d, uint64_t addr) {
   return d->ch[c.ch].qn < d->qsize;
 }
 
+/* ---- request queue: pool, channel list and bank lists (see dreq_t and bank_t) ---- */
+
+static bool req_hits(const bank_t *b, const dreq_t *q) { return b->open_row == (int64_t)q->row; }
+
+/* First request from slot i on (following the bank list) that hits b's open row in
+ * direction `write`; -1 if none. */
+static int32_t next_hit(const chan_t *ch, const bank_t *b, int32_t i, bool write) {
+  for (; i >= 0; i = ch->q[i].next)
+    if (req_hits(b, &ch->q[i]) && (bool)ch->q[i].msg.write == write) return i;
+  return -1;
+}
+
+/* Candidates and open_hits of bank b after an ACT opened a row. */
+static void bank_reclassify(const chan_t *ch, bank_t *b) {
+  b->hit_rd = b->hit_wr = b->miss = -1;
+  b->open_hits = 0;
+  for (int32_t i = b->head; i >= 0; i = ch->q[i].next) {
+    const dreq_t *q = &ch->q[i];
+    if (!req_hits(b, q)) {
+      if (b->miss < 0) b->miss = i;
+    } else {
+      b->open_hits++;
+      int32_t *h = q->msg.write ? &b->hit_wr : &b->hit_rd;
+      if (*h < 0) *h = i;
+    }
+  }
+}
+
+/* Removes completed request qi (a candidate of its bank when it is the oldest of its
+ * class, as the schedulers only issue such requests) and frees its slot. */
+static void remove_req(tbr_dram *d, chan_t *ch, bank_t *b, int32_t qi) {
+  dreq_t *q = &ch->q[qi];
+  if (b->hit_rd == qi) b->hit_rd = next_hit(ch, b, q->next, false);
+  if (b->hit_wr == qi) b->hit_wr = next_hit(ch, b, q->next, true);
+  if (q->prev >= 0) ch->q[q->prev].next = q->next; else b->head = q->next;
+  if (q->next >= 0) ch->q[q->next].prev = q->prev; else b->tail = q->prev;
+  if (q->gprev >= 0) ch->q[q->gprev].gnext = q->gnext; else ch->ghead = q->gnext;
+  if (q->gnext >= 0) ch->q[q->gnext].gprev = q->gprev; else ch->gtail = q->gprev;
+  if (b->head < 0) {
+    uint32_t bi = (uint32_t)(b - ch->banks);
+    ch->busy[bi / 64] &= ~(1ull << (bi % 64));
+  }
+  ch->free_slots[d->qsize - ch->qn] = qi;
+  ch->qn--;
+}
+
+static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q);
+
 bool tbr_dram_enqueue(tbr_dram *d, const tbr_mem_msg *m) {
   tbr_dram_coord c;
   tbr_dram_decode(d, m->addr, &c);
@@ -298,8 +385,9 @@ bool tbr_dram_enqueue(tbr_dram *d, const tbr_mem_msg *m) {
     tbr_stat_inc(d->st.queue_full);
     return false;
   }
-  dreq_t *r = &ch->q[ch->qn++];
-  ch->wake = 0;
+  int32_t i = ch->free_slots[d->qsize - 1 - ch->qn];
+  ch->qn++;
+  dreq_t *r = &ch->q[i];
   memset(r, 0, sizeof *r);
   r->msg = *m;
   r->arrival = d->now;
@@ -310,7 +398,33 @@ bool tbr_dram_enqueue(tbr_dram *d, const tbr_mem_msg *m) {
   r->col = c.col;
   r->bursts_left = d->bursts_per_req;
   bank_t *b = &ch->ranks[c.rank].banks[c.bank];
-  if (b->open_row == (int64_t)c.row) b->open_hits++;
+  r->prev = b->tail;
+  r->next = -1;
+  if (b->tail >= 0) ch->q[b->tail].next = i; else b->head = i;
+  b->tail = i;
+  r->gprev = ch->gtail;
+  r->gnext = -1;
+  if (ch->gtail >= 0) ch->q[ch->gtail].gnext = i; else ch->ghead = i;
+  ch->gtail = i;
+  uint32_t bi = (uint32_t)(b - ch->banks);
+  ch->busy[bi / 64] |= 1ull << (bi % 64);
+  bool candidate;
+  if (req_hits(b, r)) {
+    b->open_hits++;
+    int32_t *h = r->msg.write ? &b->hit_wr : &b->hit_rd;
+    candidate = *h < 0;
+    if (candidate) *h = i;
+  } else {
+    candidate = b->miss < 0;
+    if (candidate) b->miss = i;
+  }
+  if (d->fcfs) candidate = ch->ghead == i;
+  /* Only a new candidate can make a command possible earlier than the channel's wake
+   * cycle (a new row hit can only protect its open row longer). */
+  if (candidate) {
+    uint64_t x = req_ready(d, ch, r);
+    if (x < ch->wake) ch->wake = x;
+  }
   return true;
 }
 
@@ -320,6 +434,8 @@ bool tbr_dram_idle(const tbr_dram *d) {
     if (d->ch[c].qn) return false;
   return true;
 }
+
+void tbr_dram_set_reference_scan(tbr_dram *d, bool on) { d->reference_scan = on; }
 
 /* ---- command legality ---- */
 
@@ -348,15 +464,19 @@ static bool can_col(const tbr_dram *d, const chan_t *ch, const rank_t *rk, const
   return t >= rk->next_rd && t + d->tCL >= bus_ready(d, ch, 1, q->rank);
 }
 
+/* Is the open row of bank b still wanted by a queued request? Then FR-FCFS must not
+ * close it (until the row-hit cap is reached). */
+static bool row_protected(const tbr_dram *d, const bank_t *b) {
+  if (d->hit_cap && b->hits_since_act >= d->hit_cap) return false;
+  return b->open_hits > 0;
+}
+
 /* ---- command issue ---- */
 
-static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t rank, uint32_t bank, uint32_t row,
-                      uint64_t t) {
+static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t row, uint64_t t) {
   if (rk->nopen++ == 0) rk->act_since = t;
   b->open_row = row;
-  b->open_hits = 0;
-  for (uint32_t i = 0; i < ch->qn; i++)
-    if (ch->q[i].rank == rank && ch->q[i].bank == bank && ch->q[i].row == row) b->open_hits++;
+  bank_reclassify(ch, b);
   b->next_col = t + d->tRCD;
   b->next_pre = max64(b->next_pre, t + d->tRAS);
   b->hits_since_act = 0;
@@ -377,6 +497,8 @@ static void issue_pre(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint64_t t
   if (b->open_row >= 0 && --rk->nopen == 0) rk->act_cycles += t - rk->act_since;
   b->open_row = -1;
   b->open_hits = 0;
+  b->hit_rd = b->hit_wr = -1;
+  b->miss = b->head; /* a precharged bank: every request needs an ACT */
   b->next_act = max64(b->next_act, t + d->tRP);
   tbr_stat_inc(ch->st.pre);
   tbr_stat_inc(d->st.pre);
@@ -401,8 +523,8 @@ static void add_done(tbr_dram *d, const tbr_mem_msg *m, uint64_t seq) {
   d->ndone++;
 }
 
-/* Column command for queue entry qi; completes the request on its last burst. */
-static void issue_col(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t) {
+/* Column command for queue slot qi; completes the request on its last burst. */
+static void issue_col(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t) {
   dreq_t *q = &ch->q[qi];
   rank_t *rk = &ch->ranks[q->rank];
   bank_t *b = &rk->banks[q->bank];
@@ -465,16 +587,7 @@ static void issue_col(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t) {
   }
   add_done(d, &m, q->seq);
   b->open_hits--; /* a column command needs the open row: it was counted */
-  memmove(&ch->q[qi], &ch->q[qi + 1], (ch->qn - qi - 1) * sizeof *ch->q);
-  ch->qn--;
-}
-
-/* Is the open row of (rank, bank) still wanted by a queued request? Then
- * FR-FCFS must not close it (until the row-hit cap is reached). */
-static bool row_protected(const tbr_dram *d, const chan_t *ch, uint32_t rank, const bank_t *b, uint32_t bank) {
-  (void)ch; (void)rank; (void)bank;
-  if (d->hit_cap && b->hits_since_act >= d->hit_cap) return false;
-  return b->open_hits > 0;
+  remove_req(d, ch, b, qi);
 }
 
 /* Refresh handling for one rank; returns true if it used the command slot. */
@@ -502,12 +615,64 @@ static bool refresh_step(tbr_dram *d, chan_t *ch, rank_t *rk, uint64_t t) {
   return true;
 }
 
+/* The earliest cycle at which request q's next command (column command, ACT or PRE)
+ * could issue if the channel state does not change meanwhile (UINT64_MAX: not before
+ * the state changes: its rank is refreshing, or FR-FCFS protects the open row). */
+static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q) {
+  const rank_t *rk = &ch->ranks[q->rank];
+  if (rk->refresh_pending) return NONE;
+  const bank_t *b = &rk->banks[q->bank];
+  uint64_t x;
+  if (b->open_row == (int64_t)q->row) {
+    x = max64(b->next_col, ch->next_col);
+    if (q->msg.write) {
+      if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 2, q->rank), d->tCWL));
+    } else {
+      x = max64(x, rk->next_rd);
+      if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 1, q->rank), d->tCL));
+    }
+  } else if (b->open_row < 0) {
+    x = max64(max64(b->next_act, rk->next_act), rk->faw_n < 4 ? 0 : rk->faw[rk->faw_pos] + d->tFAW);
+  } else {
+    if (!d->fcfs && row_protected(d, b)) return NONE;
+    x = b->next_pre;
+  }
+  return x;
+}
+
+/* The rank- and channel-level parts of the conditions of can_col / can_act for every
+ * rank (rank_t.rd_at, wr_at, act_at): a bank's candidate is then ready iff t reaches
+ * the maximum of its rank's threshold and the bank's own (the same `t >= X` conditions
+ * as req_ready, grouped so that each is evaluated once per rank instead of once per
+ * request). */
+static void rank_thresholds(const tbr_dram *d, chan_t *ch) {
+  for (uint32_t r = 0; r < d->ranks; r++) {
+    rank_t *rk = &ch->ranks[r];
+    uint64_t rd = max64(ch->next_col, rk->next_rd), wr = ch->next_col;
+    if (ch->last_dir) {
+      rd = max64(rd, sat_sub(bus_ready(d, ch, 1, r), d->tCL));
+      wr = max64(wr, sat_sub(bus_ready(d, ch, 2, r), d->tCWL));
+    }
+    rk->rd_at = rd;
+    rk->wr_at = wr;
+    rk->act_at = max64(rk->next_act, rk->faw_n < 4 ? 0 : rk->faw[rk->faw_pos] + d->tFAW);
+  }
+}
+
+/* Visits the flat index of every bank of ch with queued requests. */
+#define FOR_BUSY_BANKS(d, ch, bi)                                                  \
+  for (uint32_t w_ = 0; w_ < (d)->busy_words; w_++)                                \
+    for (uint64_t m_ = (ch)->busy[w_]; m_; m_ &= m_ - 1)                           \
+      for (uint32_t bi = w_ * 64 + (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; once_ = 0)
+
 /* The earliest cycle > t at which schedule_channel could issue a command, given that it
  * issued none at t and the channel state does not change meanwhile (all conditions of
  * refresh_step, can_col, can_act and the precharge rule are `t >= X` on that state).
- * Returning a cycle too early only costs a rescan; it must never be too late. */
-static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
-static uint64_t channel_wake(tbr_dram *d, const chan_t *ch, uint64_t t) {
+ * Returning a cycle too early only costs a rescan; it must never be too late. As every
+ * request of a bank's candidate class is ready together, the candidates stand for the
+ * whole queue. */
+static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t) {
   uint64_t w = NONE;
   if (d->refresh) {
     for (uint32_t r = 0; r < d->ranks; r++) {
@@ -530,28 +695,21 @@ static uint64_t channel_wake(tbr_dram *d, const chan_t *ch, uint64_t t) {
       if (!open && ready < w) w = ready;
     }
   }
-  uint32_t n = d->fcfs ? (ch->qn ? 1 : 0) : ch->qn;
-  for (uint32_t i = 0; i < n; i++) {
-    const dreq_t *q = &ch->q[i];
-    const rank_t *rk = &ch->ranks[q->rank];
-    if (rk->refresh_pending) continue;
-    const bank_t *b = &rk->banks[q->bank];
-    uint64_t x;
-    if (b->open_row == (int64_t)q->row) {
-      x = max64(b->next_col, ch->next_col);
-      if (q->msg.write) {
-        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 2, q->rank), d->tCWL));
-      } else {
-        x = max64(x, rk->next_rd);
-        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 1, q->rank), d->tCL));
+  if (d->fcfs) {
+    if (ch->ghead >= 0) w = min64(w, req_ready(d, ch, &ch->q[ch->ghead]));
+  } else {
+    rank_thresholds(d, ch);
+    FOR_BUSY_BANKS(d, ch, bi) {
+      const bank_t *b = &ch->banks[bi];
+      const rank_t *rk = &ch->ranks[b->rank];
+      if (rk->refresh_pending) continue;
+      if (b->hit_rd >= 0) w = min64(w, max64(b->next_col, rk->rd_at));
+      if (b->hit_wr >= 0) w = min64(w, max64(b->next_col, rk->wr_at));
+      if (b->miss >= 0) {
+        if (b->open_row < 0) w = min64(w, max64(b->next_act, rk->act_at));
+        else if (!row_protected(d, b)) w = min64(w, b->next_pre);
       }
-    } else if (b->open_row < 0) {
-      x = max64(max64(b->next_act, rk->next_act), rk->faw_n < 4 ? 0 : rk->faw[rk->faw_pos] + d->tFAW);
-    } else {
-      if (!d->fcfs && row_protected(d, ch, q->rank, b, q->bank)) continue;
-      x = b->next_pre;
     }
-    if (x < w) w = x;
   }
   return w > t ? w : t + 1;
 }
@@ -559,11 +717,68 @@ static uint64_t channel_wake(tbr_dram *d, const chan_t *ch, uint64_t t) {
 static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t);
 
 static void schedule_channel(tbr_dram *d, chan_t *ch, uint64_t t) {
+  if (d->reference_scan) { /* every cycle, the whole queue */
+    schedule_channel_scan(d, ch, t);
+    return;
+  }
   if (t < ch->wake) return;
   schedule_channel_scan(d, ch, t);
   /* channel_wake only assumes the state does not change after t, so it is as valid after
    * a command issued at t as after a scan that issued none. */
   ch->wake = channel_wake(d, ch, t);
+}
+
+/* ACT or PRE for request qi, whose command can issue. */
+static void issue_row_cmd(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t) {
+  dreq_t *q = &ch->q[qi];
+  rank_t *rk = &ch->ranks[q->rank];
+  bank_t *b = &rk->banks[q->bank];
+  if (b->open_row < 0) {
+    issue_act(d, ch, rk, b, q->row, t);
+    q->caused_act = true;
+  } else {
+    issue_pre(d, ch, rk, b, t);
+    q->caused_pre = true;
+  }
+}
+
+/* FR-FCFS over the banks' candidates: the same choice as the reference scan below (the
+ * oldest ready column command, else the oldest request whose ACT/PRE can issue). */
+static void schedule_indexed(tbr_dram *d, chan_t *ch, uint64_t t) {
+  int32_t best = -1;
+  uint64_t best_seq = NONE;
+  rank_thresholds(d, ch);
+  if (t >= ch->next_col) {
+    FOR_BUSY_BANKS(d, ch, bi) {
+      bank_t *b = &ch->banks[bi];
+      if (t < b->next_col) continue;
+      rank_t *rk = &ch->ranks[b->rank];
+      if (rk->refresh_pending) continue;
+      if (b->hit_rd >= 0 && t >= rk->rd_at && ch->q[b->hit_rd].seq < best_seq) {
+        best = b->hit_rd;
+        best_seq = ch->q[best].seq;
+      }
+      if (b->hit_wr >= 0 && t >= rk->wr_at && ch->q[b->hit_wr].seq < best_seq) {
+        best = b->hit_wr;
+        best_seq = ch->q[best].seq;
+      }
+    }
+    if (best >= 0) {
+      issue_col(d, ch, best, t);
+      return;
+    }
+  }
+  FOR_BUSY_BANKS(d, ch, bi) {
+    bank_t *b = &ch->banks[bi];
+    if (b->miss < 0 || ch->q[b->miss].seq >= best_seq) continue;
+    rank_t *rk = &ch->ranks[b->rank];
+    if (rk->refresh_pending) continue;
+    if (b->open_row < 0 ? t >= b->next_act && t >= rk->act_at : t >= b->next_pre && !row_protected(d, b)) {
+      best = b->miss;
+      best_seq = ch->q[best].seq;
+    }
+  }
+  if (best >= 0) issue_row_cmd(d, ch, best, t);
 }
 
 static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t) {
@@ -576,9 +791,13 @@ static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t) {
       if (rk->refresh_pending && refresh_step(d, ch, rk, t)) return;
     }
   }
-  uint32_t n = d->fcfs ? (ch->qn ? 1 : 0) : ch->qn;
+  if (!d->fcfs && !d->reference_scan) {
+    schedule_indexed(d, ch, t);
+    return;
+  }
+  /* The reference scan of the queue in arrival order (FCFS: its head only). */
   /* 2. first ready column command (row hit), oldest first (none before tCCD) */
-  for (uint32_t i = 0; i < n && t >= ch->next_col; i++) {
+  for (int32_t i = ch->ghead; i >= 0 && t >= ch->next_col; i = d->fcfs ? -1 : ch->q[i].gnext) {
     dreq_t *q = &ch->q[i];
     rank_t *rk = &ch->ranks[q->rank];
     if (rk->refresh_pending) continue;
@@ -588,23 +807,15 @@ static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t) {
     }
   }
   /* 3. oldest request whose ACT or PRE can issue now */
-  for (uint32_t i = 0; i < n; i++) {
+  for (int32_t i = ch->ghead; i >= 0; i = d->fcfs ? -1 : ch->q[i].gnext) {
     dreq_t *q = &ch->q[i];
     rank_t *rk = &ch->ranks[q->rank];
     if (rk->refresh_pending) continue;
     bank_t *b = &rk->banks[q->bank];
-    if (b->open_row < 0) {
-      if (can_act(d, rk, b, t)) {
-        issue_act(d, ch, rk, b, q->rank, q->bank, q->row, t);
-        q->caused_act = true;
-        return;
-      }
-    } else if (b->open_row != (int64_t)q->row) {
-      if (t >= b->next_pre && (d->fcfs || !row_protected(d, ch, q->rank, b, q->bank))) {
-        issue_pre(d, ch, rk, b, t);
-        q->caused_pre = true;
-        return;
-      }
+    if (b->open_row < 0 ? can_act(d, rk, b, t)
+                        : b->open_row != (int64_t)q->row && t >= b->next_pre && (d->fcfs || !row_protected(d, b))) {
+      issue_row_cmd(d, ch, i, t);
+      return;
     }
   }
 }

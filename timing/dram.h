@@ -65,6 +65,10 @@ void tbr_dram_tick(tbr_dram *d);
  * simulated; out->ready is the DRAM cycle of completion. */
 bool tbr_dram_pop_response(tbr_dram *d, tbr_mem_msg *out);
 bool tbr_dram_idle(const tbr_dram *d);
+/* Test hook: schedule every cycle with a plain scan of the whole queue in arrival order
+ * (the FR-FCFS / FCFS definition) instead of the per-bank candidates and the wake-up
+ * cycle. Both give the same commands at the same cycles (test timing.dram). */
+void tbr_dram_set_reference_scan(tbr_dram *d, bool on);
 
 /* ---- GPU-clock interface (clock-domain crossing) ---- */
 /* Write a request into the GPU->DRAM FIFO at GPU cycle g; false if full. */

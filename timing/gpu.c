@@ -370,7 +370,9 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 static uint64_t geometry_phase_next_event(const gpu *g)
 {
   uint64_t now = g->now, ne = UINT64_MAX;
-  if (g->su.on && g->su.jcount) return now; /* Signature Unit computing */
+  /* Signature Unit computing: primitives, or a drawcall's constants (su_tick works
+   * while dsigned < dissued even without queued primitives) */
+  if (g->su.on && (g->su.jcount || g->su.dsigned < g->su.dissued)) return now;
   GPU_EVENT_AT(ne, now, geometry_next_event(g));
   GPU_EVENT_AT(ne, now, plb_next_event(g));
   GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[0]));

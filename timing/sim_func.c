@@ -216,6 +216,24 @@ static const struct tbr_tgsi_program *fs_program(sim_func *fn, uint32_t id)
   return p;
 }
 
+/* A depth/stencil surface sampled as a texture: its raw words as the bytes of its memory
+ * (little-endian, the format's size), refreshed whenever a draw samples it. */
+static void zs_to_bytes(sim_surf *s)
+{
+  const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+  const unsigned bytes = fi ? fi->bytes : 4;
+  if (!s->mem.data) {
+    s->mem.format = s->fmt;
+    s->mem.width = s->w;
+    s->mem.height = s->h;
+    s->mem.stride = (size_t)s->w * bytes;
+    s->mem.data = calloc((size_t)s->w * s->h, bytes);
+    if (!s->mem.data) { fprintf(stderr, "tbr-sim: out of memory\n"); abort(); }
+  }
+  for (size_t i = 0; i < (size_t)s->w * s->h; i++)
+    for (unsigned b = 0; b < bytes && b < 8; b++) s->mem.data[i * bytes + b] = (uint8_t)(s->zs[i] >> (8 * b));
+}
+
 /* The draw's shading state, the sampled levels read from this back end's surfaces. */
 static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd, tbr_fs_draw *out)
 {
@@ -258,6 +276,7 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
     for (uint32_t l = t->first_level ? t->first_level - 1 : 0; l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS; l++) {
       int si = find_surf(fn, t->resource_id, l, t->first_layer);
       if (si < 0) continue; /* level unknown: tbr_fs_draw_set_view refuses the view */
+      if (fn->surfs[si].is_zs) zs_to_bytes(&fn->surfs[si]);
       v.levels[l].data = fn->surfs[si].mem.data;
       v.levels[l].row_stride = (uint32_t)fn->surfs[si].mem.stride;
       v.levels[l].layer_stride = 0;

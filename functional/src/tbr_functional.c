@@ -1180,7 +1180,8 @@ static void give_sampled_textures(const struct tbr_hook_draw *d)
             }
             /* rendered in the trace (its tile events are accounted for) and not written
              * by the CPU since: the simulator has it */
-            const int has = tk->given || (!tk->dirty && find_known(t->res.id, l, layer, 0));
+            const int has = tk->given || (!tk->dirty && (find_known(t->res.id, l, layer, 0) ||
+                                                         find_known(t->res.id, l, layer, 1)));
             if (!has) {
                 /* a SURFACE_INIT applies from the start of its pass: not if an earlier
                  * draw of this pass sampled other contents of it */

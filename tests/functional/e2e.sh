@@ -24,7 +24,7 @@ cd "$work" || exit 1
 export LD_LIBRARY_PATH="$mesa/lib" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
 # the DRI driver of THIS prefix (also when the prefix is a relocated dev tree)
 export LIBGL_DRIVERS_PATH="$mesa/lib/dri"
-unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES
+unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS
 
 # 1. capture
 apitrace trace --api egl -o kg.trace "$app" > capture.log 2>&1 || { cat capture.log; fail "capture"; }
@@ -53,7 +53,8 @@ pre=()
 if [ "$sanitize" = "ON" ]; then
   pre=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
 fi
-TBR_FUNCTIONAL_LIB="$lib" TBR_OUT_DIR="$work/out" "${pre[@]}" eglretrace kg.trace > rec.log 2>&1 \
+# colors recorded (not computed): the re-render model below reads them from the trace
+TBR_RECORD_COLORS=1 TBR_FUNCTIONAL_LIB="$lib" TBR_OUT_DIR="$work/out" "${pre[@]}" eglretrace kg.trace > rec.log 2>&1 \
   || { cat rec.log; fail "instrumented eglretrace exited non-zero"; }
 status="$work/out/functional-status.txt"
 [ -f "$status" ] || { cat rec.log; fail "no status file"; }

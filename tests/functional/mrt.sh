@@ -11,7 +11,10 @@
 # softpipe's memory, which catches a wrong FBO the frames cannot show; the gl_FragColor draw's
 # color buffer 1 pixels equal its color buffer 0 pixels; the blended draw's two color
 # buffers differ and it carries exact values; tbr-sim bit-exact, with identical
-# stats.json and frames when replayed with --float-colors.
+# stats.json and frames when replayed with --float-colors. Those two replays record every
+# color (--record-colors: the checks read them from the trace); a third, with computed
+# colors (the default), must compute the quads of both draws and simulate bit-exact with
+# the same stats.json and frames.
 #
 # usage: mrt.sh MESA_PREFIX APP BIN_DIR CHECK WORKDIR
 set -u
@@ -25,8 +28,8 @@ eglretrace -s snap/ m.trace > snap.log 2>&1 || { cat snap.log; fail "eglretrace 
 mapfile -t snaps < <(ls snap/*.png | sort)
 [ "${#snaps[@]}" = 2 ] || fail "eglretrace -s wrote ${#snaps[@]} PNGs, expected 2"
 
-for mode in packed float; do
-  opt=""; [ $mode = float ] && opt=--float-colors
+for mode in packed float computed; do
+  opt=--record-colors; [ $mode = float ] && opt="--record-colors --float-colors"; [ $mode = computed ] && opt=""
   "$bin/tbr-replay" -q $opt m.trace -o $mode > $mode.log 2>&1 || { cat $mode.log; fail "tbr-replay $opt"; }
   [ "$(status_of $mode status)" = ok ] || { cat $mode/functional-status.txt; fail "$mode: status"; }
   [ "$(status_of $mode unsupported)" = "" ] || fail "$mode: unsupported features hit"
@@ -42,9 +45,14 @@ for mode in packed float; do
     || { grep 'render-target' $mode.sim/summary.txt; fail "$mode: render-target checks"; }
 done
 cmp -s packed.sim/stats.json float.sim/stats.json || fail "stats.json differs between packed and float colors"
+diff <(grep -v computed_color_quads packed.sim/stats.json) <(grep -v computed_color_quads computed.sim/stats.json) > /dev/null ||
+  fail "stats.json differs between recorded and computed colors"
 for f in packed.sim/frames/*.png; do
   cmp -s "$f" "float.sim/frames/$(basename "$f")" || fail "$(basename "$f") differs between packed and float colors"
+  cmp -s "$f" "computed.sim/frames/$(basename "$f")" || fail "$(basename "$f") differs between recorded and computed colors"
 done
+[ "$(status_of computed quads_colors_computed)" -gt 0 ] || fail "computed: no quad computed ($(status_of computed first_not_computable))"
+[ "$(status_of computed quads_colors_mismatched)" = 0 ] || fail "computed: recomputed colors differ from softpipe"
 
 "$bin/tbr-dump" -t shader -v packed/activity.tbrt > shaders.txt || fail "tbr-dump shaders"
 grep -q 'PROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1' shaders.txt || fail "no gl_FragColor shader with FS_COLOR0_WRITES_ALL_CBUFS"

@@ -9,6 +9,8 @@
 #  - tbr-sim is bit-exact on every frame of both, and stats.json and every simulated
 #    frame are identical between the two (the coding changes nothing simulated);
 #  - casual2d's packed trace is smaller than its float one.
+# Both replays use --record-colors: this is about how recorded colors are coded
+# (computed colors: functional.computed_colors).
 #
 # usage: packed_colors.sh MESA_PREFIX BIN_DIR SAMPLES_DIR WORKDIR
 set -u
@@ -17,8 +19,8 @@ mesa="$1" bin="$2" samples="$3" work="$4"
 functional_setup "$mesa" "$work"
 
 for s in blend casual2d; do
-  "$bin/tbr-replay" -q "$samples/$s.trace" -o $s.packed > $s.packed.log 2>&1 || { cat $s.packed.log; fail "$s: tbr-replay"; }
-  "$bin/tbr-replay" -q --float-colors "$samples/$s.trace" -o $s.float > $s.float.log 2>&1 || { cat $s.float.log; fail "$s: tbr-replay --float-colors"; }
+  "$bin/tbr-replay" -q --record-colors "$samples/$s.trace" -o $s.packed > $s.packed.log 2>&1 || { cat $s.packed.log; fail "$s: tbr-replay"; }
+  "$bin/tbr-replay" -q --record-colors --float-colors "$samples/$s.trace" -o $s.float > $s.float.log 2>&1 || { cat $s.float.log; fail "$s: tbr-replay --float-colors"; }
   [ "$(status_of $s.packed packed_fragments)" -gt 0 ] || fail "$s: nothing packed"
   [ "$(status_of $s.float packed_fragments)" = 0 ] || fail "$s: --float-colors packed $(status_of $s.float packed_fragments) fragments"
   [ "$(status_of $s.float exact_values)" = 0 ] || fail "$s: --float-colors gave exact values"

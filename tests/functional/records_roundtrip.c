@@ -718,6 +718,65 @@ int main(void)
     bad.exact_mask[0] = 0x1;
     CHECK(tbr_rec_quads_add(&b, &qh, &bad) == 0);
     CHECK(tbr_rec_quads_begin(&b, &qh, 3, 2, 0x4) != 0); /* packed buffer 2 of 2 */
+    {
+        /* PRIM: all attributes of a primitive setup kept; of a culled one (minor 5) only
+         * the positions, and a culled one written with every attribute (older
+         * recorders) still decodes whole */
+        tbr_rec_prim kept = o_pr, got;
+        kept.flags = 0;
+        tbr_buf pb;
+        tbr_buf_init(&pb);
+        CHECK(tbr_rec_prim_encode(&pb, &kept) == 0);
+        const size_t full_len = pb.len;
+        CHECK(tbr_rec_prim_decode(pb.data, pb.len, &got) == 0 && same_bits(&got, &kept, sizeof(got)));
+        tbr_buf_reset(&pb);
+        CHECK(tbr_rec_prim_encode(&pb, &o_pr) == 0);
+        CHECK(pb.len + 3 * 2 * 16 == full_len); /* 3 vertices x 2 attributes left out */
+        /* old layout: the culled flag over the full payload */
+        tbr_buf_reset(&pb);
+        CHECK(tbr_rec_prim_encode(&pb, &kept) == 0);
+        pb.data[3] = (uint8_t)TBR_REC_PRIM_CULLED; /* varints draw_seq 3, index 1, kind 3, then flags */
+        CHECK(tbr_rec_prim_decode(pb.data, pb.len, &got) == 0);
+        CHECK(got.flags == TBR_REC_PRIM_CULLED && same_bits(got.v, kept.v, sizeof(got.v)));
+        tbr_buf_free(&pb);
+    }
+    {
+        /* computed colors (minor 5): the same quads without color values or packed
+         * pixels; exact tile values of float buffers kept; header flag round-trips */
+        tbr_buf full, comp;
+        tbr_buf_init(&full);
+        tbr_buf_init(&comp);
+        tbr_rec_quads_header hf, hc;
+        CHECK(tbr_rec_quads_begin(&full, &hf, 3, 2, 0x2) == 0);
+        CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x2 | TBR_REC_QUADS_COMPUTED) == 0);
+        CHECK(hc.computed == 1 && hc.packed_mask == 0x2 && hf.computed == 0);
+        for (int i = 0; i < 5; i++) {
+            CHECK(tbr_rec_quads_add(&full, &hf, &o_q[i]) == 0);
+            CHECK(tbr_rec_quads_add(&comp, &hc, &o_q[i]) == 0);
+        }
+        CHECK(tbr_rec_quads_finish(&full, 5) == 0 && tbr_rec_quads_finish(&comp, 5) == 0);
+        CHECK(comp.len < full.len);
+        tbr_cursor c;
+        tbr_rec_quads_header h;
+        CHECK(tbr_rec_quads_open(&c, comp.data, comp.len, &h) == 0);
+        CHECK(h.computed == 1 && h.packed_mask == 0x2 && h.count == 5);
+        int saw_exact = 0;
+        for (uint32_t i = 0; i < h.count; i++) {
+            tbr_rec_quad q, want = o_q[i];
+            memset(&q, 0, sizeof(q)); /* buffers >= nr_cbufs are left as they were */
+            CHECK(tbr_rec_quads_next(&c, &h, &q) == 0);
+            memset(want.color, 0, sizeof(want.color));
+            memset(want.packed, 0, sizeof(want.packed));
+            CHECK(same_bits(&q, &want, sizeof(q)));
+            saw_exact |= q.exact_mask[0] != 0;
+        }
+        CHECK(saw_exact); /* the test quads do carry exact values */
+        CHECK(tbr_rec_quads_close(&c) == 0);
+        /* a minor-4 reading (flag ignored) would misparse: the flag is not a color buffer */
+        CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x40000000u) != 0);
+        tbr_buf_free(&full);
+        tbr_buf_free(&comp);
+    }
     tbr_rec_upload badu = o_up;
     badu.flags = 0x2; /* unknown flag */
     CHECK(tbr_rec_upload_encode(&b, &badu) != 0);
@@ -855,7 +914,14 @@ int main(void)
         }
         case TBR_REC_PRIM:
             CHECK(tbr_rec_prim_decode(p, n, &pr) == 0);
-            CHECK(same_bits(&pr, &o_pr, sizeof(pr)));
+            {
+                /* culled: window positions only (minor 5); the other attributes read 0 */
+                tbr_rec_prim want = o_pr;
+                for (int v = 0; v < 3; v++)
+                    for (uint32_t a = 1; a < TBR_REC_MAX_ATTRIBS; a++)
+                        memset(want.v[v][a], 0, sizeof(want.v[v][a]));
+                CHECK(same_bits(&pr, &want, sizeof(pr)));
+            }
             CHECK(tbr_rec_prim_decode(longer, n + 1, &pr) != 0);
             break;
         case TBR_REC_QUADS: {

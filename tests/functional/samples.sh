@@ -22,7 +22,7 @@ list=("$traces"/*.trace)
 [ ${#list[@]} -gt 0 ] || fail "no sample traces in $traces"
 rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
 export LD_LIBRARY_PATH="$mesa/lib" LIBGL_DRIVERS_PATH="$mesa/lib/dri" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
-unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES
+unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS
 pre=()
 [ "$sanitize" = "ON" ] && pre=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
 exact=0
@@ -32,7 +32,8 @@ for t in "${list[@]}"; do
   mkdir -p "$n/snap"
   eglretrace -s "$n/snap/" "$t" > "$n/snap.log" 2>&1 || fail "$n: eglretrace -s"
   mapfile -t snaps < <(ls "$n"/snap/*.png | sort)
-  TBR_FUNCTIONAL_LIB="$lib" TBR_OUT_DIR="$work/$n/out" "${pre[@]}" eglretrace "$t" > "$n/rec.log" 2>&1 \
+  # colors recorded (the re-render model reads them; computed colors: functional.computed_colors)
+  TBR_RECORD_COLORS=1 TBR_FUNCTIONAL_LIB="$lib" TBR_OUT_DIR="$work/$n/out" "${pre[@]}" eglretrace "$t" > "$n/rec.log" 2>&1 \
     || { tail -20 "$n/rec.log"; fail "$n: instrumented replay failed"; }
   st="$n/out/functional-status.txt"
   grep -qx 'status=ok' "$st" || { cat "$st"; fail "$n: status"; }

@@ -56,6 +56,11 @@ re_casual2d)
   replay casual2d
   sim casual2d base
   sim casual2d re --set re.enabled=true
+  # skipping quiescent cycles changes nothing with RE either (the Signature Unit signing a
+  # drawcall's constants is an event: gpu.c geometry_phase_next_event)
+  sim casual2d re_noskip --set re.enabled=true --no-skip
+  cmp -s "$work/casual2d.re/stats.json" "$work/casual2d.re_noskip/stats.json" ||
+    fail "RE: stats.json differs with --no-skip"
   check '
 b, r = S("casual2d", "base"), S("casual2d", "re")
 sk, nt = fr(r, "re.tiles_skipped"), fr(r, "re.tiles_skipped")[0] + fr(r, "re.tiles_rendered")[0]

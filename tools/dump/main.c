@@ -363,6 +363,8 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
                h.count);
         if (h.packed_mask)
             printf(" packed=%#" PRIx32, h.packed_mask);
+        if (h.computed)
+            printf(" colors=computed");
         printf("\n");
         tbr_rec_quad q;
         for (uint32_t i = 0; i < h.count; i++) {
@@ -383,14 +385,19 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
                     for (int j = 0; j < 4; j++) {
                         if (!(q.blend_mask & (1u << j)))
                             continue;
+                        if (h.computed && ((h.packed_mask & (1u << cb)) || !q.exact_mask[cb]))
+                            continue; /* no values: functional/shading recomputes them */
                         if (h.packed_mask & (1u << cb)) {
                             printf("        cbuf%" PRIu32 " frag%d pixel=0x%08" PRIx32 "\n", cb, j,
                                    q.packed[cb][j]);
                             continue;
                         }
-                        printf("        cbuf%" PRIu32 " frag%d rgba=(%g,%g,%g,%g)", cb, j,
-                               (double)q.color[cb][0][j], (double)q.color[cb][1][j],
-                               (double)q.color[cb][2][j], (double)q.color[cb][3][j]);
+                        if (h.computed)
+                            printf("        cbuf%" PRIu32 " frag%d rgba=computed", cb, j);
+                        else
+                            printf("        cbuf%" PRIu32 " frag%d rgba=(%g,%g,%g,%g)", cb, j,
+                                   (double)q.color[cb][0][j], (double)q.color[cb][1][j],
+                                   (double)q.color[cb][2][j], (double)q.color[cb][3][j]);
                         const uint32_t em = (q.exact_mask[cb] >> (4 * j)) & 0xfu;
                         if (em) {
                             printf(" exact_dst=(");

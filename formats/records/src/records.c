@@ -555,8 +555,10 @@ int tbr_rec_prim_encode(tbr_buf *b, const tbr_rec_prim *r)
     put_u(b, r->flags);
     put_f(b, r->det);
     put_u(b, r->nr_attrs);
+    /* minor 5: a primitive setup culled shades nothing; only its window position */
+    const uint32_t stored = (r->flags & TBR_REC_PRIM_CULLED) && r->nr_attrs ? 1 : r->nr_attrs;
     for (uint32_t v = 0; v < nv; v++)
-        for (uint32_t a = 0; a < r->nr_attrs; a++)
+        for (uint32_t a = 0; a < stored; a++)
             for (int k = 0; k < 4; k++)
                 put_f(b, r->v[v][a][k]);
     return done(b, 0);
@@ -575,8 +577,14 @@ int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r)
     uint32_t nv = prim_nverts(r->kind);
     if (!nv || get_u_max(&c, TBR_REC_MAX_ATTRIBS, &r->nr_attrs))
         return -1;
+    /* a culled primitive carries its window positions only (minor 5) or, written by
+     * older recorders, every attribute: the payload's length tells which */
+    uint32_t stored = r->nr_attrs;
+    if ((r->flags & TBR_REC_PRIM_CULLED) && r->nr_attrs &&
+        tbr_cursor_remaining(&c) == (size_t)nv * 16u)
+        stored = 1;
     for (uint32_t v = 0; v < nv; v++)
-        for (uint32_t a = 0; a < r->nr_attrs; a++)
+        for (uint32_t a = 0; a < stored; a++)
             for (int k = 0; k < 4; k++)
                 r->v[v][a][k] = get_f(&c);
     return finish(&c);
