@@ -333,7 +333,8 @@ static int compute_quad_colors(sim_func *fn, const sim_frame *f, const sim_quad 
     fn->coef_prim = q->prim;
   }
   const unsigned mask = sd->rec.early_z ? q->depth_mask : q->in_mask;
-  if (tbr_fs_quad_colors(&fd->d, &fn->coefs, q->x, q->y, mask, out) != 0) {
+  /* the recorder verified this quad (COMPUTED): no need to track stale registers */
+  if (tbr_fs_quad_colors_verified(&fd->d, &fn->coefs, q->x, q->y, mask, out) != 0) {
     compute_failed(fn, "draw %u: shader execution unsupported", sd->rec.seq);
     return -1;
   }

@@ -166,10 +166,27 @@ int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs
     return tbr_fs_quad_colors_observed(d, coefs, x, y, mask, out, NULL, NULL, NULL);
 }
 
+static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
+                    unsigned mask, float out[][4][4], int skip_validity,
+                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs, void *obs_ctx);
+
+int tbr_fs_quad_colors_verified(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
+                                int y, unsigned mask, float out[][4][4])
+{
+    return run_quad(d, coefs, x, y, mask, out, 1, NULL, NULL, NULL);
+}
+
 int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
                                 int y, unsigned mask, float out[][4][4],
                                 tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
                                 void *obs_ctx)
+{
+    return run_quad(d, coefs, x, y, mask, out, 0, fetch_obs, texel_obs, obs_ctx);
+}
+
+static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
+                    unsigned mask, float out[][4][4], int skip_validity,
+                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs, void *obs_ctx)
 {
     struct run_ctx rc = { d, 0, fetch_obs, texel_obs, obs_ctx };
     struct tbr_tgsi_sampler smp = { &rc, cb_get_samples, cb_get_dims, cb_get_texel };
@@ -187,6 +204,7 @@ int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coe
         q.const_bytes[i] = d->const_bytes[i];
     }
     q.sampler = &smp;
+    q.skip_validity = skip_validity;
     struct tbr_tgsi_fs_result res;
     if (tbr_tgsi_run_fs(d->prog, &q, &res) != 0 || rc.failed)
         return -1;

@@ -58,6 +58,13 @@ uint32_t tbr_fs_program_units(const struct tbr_tgsi_program *prog);
 int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
                        unsigned mask, float out[][4][4]);
 
+/* The same for a quad already known to be reproducible (tbr-sim: the quads the
+ * recorder verified and left out): skips the interpreter's validity tracking
+ * (tbr_tgsi_fs_quad.skip_validity), so a quad that is not reproducible gives wrong
+ * colors instead of -1. */
+int tbr_fs_quad_colors_verified(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
+                                int y, unsigned mask, float out[][4][4]);
+
 /* The same, reporting each sampler call (fetch_obs, with its sampler-view unit) and
  * the texels it reads (texel_obs, softpipe's order); either may be NULL. */
 typedef void (*tbr_fs_fetch_observer)(void *ctx, unsigned unit);

@@ -40,6 +40,7 @@ typedef void (*wrap_linear_fn)(float s, unsigned size, int offset, int *icoord0,
 struct sampler_state {
     const struct tbr_texture_view *v;
     const struct tbr_sampler_format *fmt;
+    const uint8_t *unorm8_swizzle; /* tbr_sampler_format_unorm8_swizzle(fmt) */
     unsigned bytes;
     float border[4];       /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
     int pot2d;             /* sp_sview->pot2d */
@@ -121,6 +122,14 @@ static inline float lerp_3d(float a, float b, float c, float v000, float v100, f
 
 /* ---- texel access: one tile cache read each ---- */
 
+static inline void unpack(const struct sampler_state *st, const uint8_t *p, float out[4])
+{
+    if (st->unorm8_swizzle)
+        tbr_sampler_unpack_unorm8(st->unorm8_swizzle, p, out);
+    else
+        tbr_sampler_format_unpack(st->fmt, p, out);
+}
+
 static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
                   unsigned mem_layer, float out[4])
 {
@@ -141,7 +150,37 @@ static void fetch(const struct sampler_state *st, unsigned level, unsigned layer
     }
     const uint8_t *p = l->data + (size_t)mem_layer * l->layer_stride +
                        (size_t)y * l->row_stride + (size_t)x * st->bytes;
-    tbr_sampler_format_unpack(st->fmt, p, out);
+    unpack(st, p, out);
+}
+
+/* The four texels of a bilinear footprint, (x0,y0) (x1,y0) (x0,y1) (x1,y1) of
+ * one level and layer: the same reads, in the same order, as four fetch() calls
+ * of a 2D texture, but the level's bounds checked once and the bytes unpacked
+ * directly when all four are inside (always, on the paths that call this with
+ * wrapped coordinates). */
+static void fetch_footprint(const struct sampler_state *st, unsigned level, unsigned layer, int x0,
+                            int x1, int y0, int y1, float tx[4][4])
+{
+    const struct tbr_texture_view *v = st->v;
+    const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
+    const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
+    const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
+    if (is_1d || !l || !l->data || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 ||
+        M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) ||
+        M_MAX2(y0, y1) >= (int)u_minify(v->height0, level) || layer >= layers) {
+        fetch(st, level, layer, x0, y0, layer, tx[0]);
+        fetch(st, level, layer, x1, y0, layer, tx[1]);
+        fetch(st, level, layer, x0, y1, layer, tx[2]);
+        fetch(st, level, layer, x1, y1, layer, tx[3]);
+        return;
+    }
+    const int xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
+    const uint8_t *base = l->data + (size_t)layer * l->layer_stride;
+    for (int k = 0; k < 4; k++) {
+        if (st->observer)
+            st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
+        unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->bytes, tx[k]);
+    }
 }
 
 /* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
@@ -550,10 +589,7 @@ static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
     const int y1 = (int)((unsigned)(y0 + 1) & (ypot - 1));
     const unsigned layer = st->v->first_layer;
     float tx[4][4];
-    texel_3d_nb(st, a->level, x0, y0, (int)layer, tx[0]);
-    texel_3d_nb(st, a->level, x1, y0, (int)layer, tx[1]);
-    texel_3d_nb(st, a->level, x0, y1, (int)layer, tx[2]);
-    texel_3d_nb(st, a->level, x1, y1, (int)layer, tx[3]);
+    fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_3d_nb x 4 */
     for (int c = 0; c < 4; c++)
         rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
 }
@@ -756,10 +792,15 @@ static void img_filter_2d_linear(const struct sampler_state *st, const struct im
     float xw, yw, tx[4][4];
     st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
-    texel_2d(st, a->level, layer, x0, y0, tx[0]);
-    texel_2d(st, a->level, layer, x1, y0, tx[1]);
-    texel_2d(st, a->level, layer, x0, y1, tx[2]);
-    texel_2d(st, a->level, layer, x1, y1, tx[3]);
+    if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width &&
+        M_MAX2(y0, y1) < (int)height) {
+        fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_2d x 4, no border */
+    } else {
+        texel_2d(st, a->level, layer, x0, y0, tx[0]);
+        texel_2d(st, a->level, layer, x1, y0, tx[1]);
+        texel_2d(st, a->level, layer, x0, y1, tx[2]);
+        texel_2d(st, a->level, layer, x1, y1, tx[3]);
+    }
     lerp_quad(st, rgba, xw, yw, tx);
 }
 
@@ -1261,6 +1302,7 @@ static void init_state(struct sampler_state *st, const struct tbr_texture_view *
     st->v = v;
     st->fmt = tbr_sampler_format_lookup(v->view_format);
     st->bytes = st->fmt ? tbr_sampler_format_bytes(st->fmt) : 0;
+    st->unorm8_swizzle = st->fmt ? tbr_sampler_format_unorm8_swizzle(st->fmt) : NULL;
     st->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
                 is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
     st->xpot = util_logbase2(v->width0);

@@ -18,8 +18,8 @@ enum { KIND_UNORM, KIND_UNORM8, KIND_SRGB8, KIND_HALF, KIND_FLOAT, KIND_Z16, KIN
        KIND_Z32_FLOAT };
 
 /* Output swizzle entries: 0..3 = channel index, S0 / S1 = constants. */
-#define S0 4
-#define S1 5
+#define S0 TBR_SAMPLER_SWIZZLE_0
+#define S1 TBR_SAMPLER_SWIZZLE_1
 
 struct channel { uint8_t shift, bits; };
 
@@ -126,12 +126,37 @@ static const struct tbr_sampler_format formats[] = {
      {3, 2, 1, 0}, 1, 0, 0},
 };
 
+/* formats[] indexed by PIPE_FORMAT (every sampler call looks its format up):
+ * entry + 1, 0 if absent. Built once, on first use. */
+#define MAX_FORMAT 512
+static uint8_t format_index[MAX_FORMAT];
+static atomic_int format_index_state; /* 0 not built, 1 building, 2 ready */
+
 const struct tbr_sampler_format *tbr_sampler_format_lookup(uint32_t format)
 {
+    if (atomic_load_explicit(&format_index_state, memory_order_acquire) != 2) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&format_index_state, &expected, 1)) {
+            for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+                if (formats[i].format < MAX_FORMAT && !format_index[formats[i].format])
+                    format_index[formats[i].format] = (uint8_t)(i + 1);
+            atomic_store_explicit(&format_index_state, 2, memory_order_release);
+        } else {
+            while (atomic_load_explicit(&format_index_state, memory_order_acquire) != 2)
+                ;
+        }
+    }
+    if (format < MAX_FORMAT)
+        return format_index[format] ? &formats[format_index[format] - 1] : NULL;
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
         if (formats[i].format == format)
             return &formats[i];
     return NULL;
+}
+
+const uint8_t *tbr_sampler_format_unorm8_swizzle(const struct tbr_sampler_format *f)
+{
+    return f->kind == KIND_UNORM8 ? f->swizzle : NULL;
 }
 
 unsigned tbr_sampler_format_bytes(const struct tbr_sampler_format *f) { return f->bytes; }
@@ -210,6 +235,10 @@ static uint64_t read_le(const uint8_t *p, unsigned n)
 
 void tbr_sampler_format_unpack(const struct tbr_sampler_format *f, const uint8_t *src, float out[4])
 {
+    if (f->kind == KIND_UNORM8) { /* channel c is byte c */
+        tbr_sampler_unpack_unorm8(f->swizzle, src, out);
+        return;
+    }
     float ch[4] = {0, 0, 0, 0};
     switch (f->kind) {
     case KIND_UNORM8: /* byte-aligned 8-bit channels: ubyte_to_float */

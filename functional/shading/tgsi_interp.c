@@ -16,6 +16,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tgsi_program.h"
@@ -23,142 +24,107 @@
 #define ALL_LANES 0xfu
 #define MAX_STEPS 1000000
 #define MAX_NESTING 64
+#define ROWS_ON_STACK 2048 /* larger programs allocate their rows */
 
-struct chan {
-    union {
-        float f[4];
-        uint32_t u[4];
-        int32_t i[4];
-    };
-    unsigned valid; /* lanes computed in this run, bit n = lane n */
-};
-
-struct vec {
-    struct chan c[4];
+/* One register channel in the quad's 4 lanes (a row, see TGSI_ROW_NULL). */
+union lanes {
+    float f[4];
+    uint32_t u[4];
+    int32_t i[4];
 };
 
 struct machine {
     const struct tbr_tgsi_program *prog;
     const struct tbr_tgsi_fs_quad *quad;
+    union lanes *rows;   /* prog->num_rows */
+    /* per row: lanes computed in this run (bit n = lane n); only maintained if
+     * track, the reads of softpipe's leftovers being invisible otherwise */
+    uint8_t *valid;
+    int track;
     unsigned exec_mask, cond_mask, loop_mask, cont_mask, kill_mask;
     unsigned cond_stack[MAX_NESTING], loop_stack[MAX_NESTING], cont_stack[MAX_NESTING];
     int loop_label_stack[MAX_NESTING];
     int cond_top, loop_top, cont_top, loop_label_top;
-    struct vec inputs[TBR_TGSI_MAX_INPUTS];
-    struct vec outputs[TBR_TGSI_MAX_OUTPUTS];
-    struct vec temps[TGSI_MAX_TEMPS];
 };
 
-static const struct chan zero_chan = {{{0.0f, 0.0f, 0.0f, 0.0f}}, ALL_LANES};
+/* The per-operand helpers are small and run for every channel of every
+ * instruction: inlined, their calls cost more than their work. */
+#define HOT static inline __attribute__((always_inline))
+
+static const union lanes zero_lanes = {{0.0f, 0.0f, 0.0f, 0.0f}};
 
 static void update_exec_mask(struct machine *m)
 {
     m->exec_mask = m->cond_mask & m->loop_mask & m->cont_mask;
 }
 
-/* tgsi_exec fetch_src_file_channel + fetch_source modifiers. */
-static void fetch(const struct machine *m, const struct tgsi_src *src, unsigned chan, int integer,
-                  struct chan *out)
+/* tgsi_exec fetch_src_file_channel + fetch_source modifiers: the row of dst
+ * channel chan, or tmp holding it with |x| then negation applied. */
+HOT const union lanes *fetch(const struct machine *m, const struct tgsi_src *src,
+                                       unsigned chan, union lanes *tmp)
 {
-    unsigned swz = src->swizzle[chan];
-    switch (src->file) {
-    case TGSI_F_CONST: {
-        unsigned buf = src->has_dimension ? (unsigned)src->dimension : 0;
-        const uint32_t *data = m->quad->consts[buf];
-        uint64_t pos = (uint64_t)src->index * 4 + swz;
-        uint32_t v = 0;
-        /* out of the bound buffer's size: 0, as tgsi_exec's bounds check */
-        if (data && pos < m->quad->const_bytes[buf] / 4)
-            memcpy(&v, (const char *)data + pos * 4, sizeof v);
+    const union lanes *v = &m->rows[src->row[chan]];
+    if (!src->mods)
+        return v;
+    *tmp = *v;
+    if (src->mods & TGSI_MOD_ABS) /* float sources only (parser) */
         for (int l = 0; l < 4; l++)
-            out->u[l] = v;
-        out->valid = ALL_LANES;
-        break;
-    }
-    case TGSI_F_IN:
-        *out = m->inputs[src->index].c[swz];
-        break;
-    case TGSI_F_TEMP:
-        *out = m->temps[src->index].c[swz];
-        break;
-    case TGSI_F_OUT:
-        *out = m->outputs[src->index].c[swz];
-        break;
-    case TGSI_F_IMM: {
-        uint32_t v = m->prog->imm[src->index][swz];
+            tmp->f[l] = fabsf(tmp->f[l]);
+    if (src->mods & TGSI_MOD_NEG_FLOAT)
         for (int l = 0; l < 4; l++)
-            out->u[l] = v;
-        /* components an immediate does not define are stale in tgsi_exec */
-        out->valid = (m->prog->imm_valid[src->index] >> swz) & 1 ? ALL_LANES : 0;
-        break;
-    }
-    default:
-        *out = zero_chan;
-        out->valid = 0;
-        break;
-    }
-    if (src->absolute) /* float sources only (parser) */
+            tmp->f[l] = -tmp->f[l];
+    else if (src->mods & TGSI_MOD_NEG_INT)
         for (int l = 0; l < 4; l++)
-            out->f[l] = fabsf(out->f[l]);
-    if (src->negate) {
-        for (int l = 0; l < 4; l++) {
-            if (integer)
-                out->u[l] = 0u - out->u[l];
-            else
-                out->f[l] = -out->f[l];
-        }
-    }
+            tmp->u[l] = 0u - tmp->u[l];
+    return tmp;
 }
 
-static void fetch_f(const struct machine *m, const struct tgsi_inst *in, unsigned s, unsigned chan,
-                    struct chan *out)
+/* Valid lanes of what fetch returns (modifiers keep validity). */
+HOT unsigned fetch_valid(const struct machine *m, const struct tgsi_src *src, unsigned chan)
 {
-    fetch(m, &in->src[s], chan, 0, out);
-}
-
-static void fetch_i(const struct machine *m, const struct tgsi_inst *in, unsigned s, unsigned chan,
-                    struct chan *out)
-{
-    fetch(m, &in->src[s], chan, 1, out);
+    return m->track ? m->valid[src->row[chan]] : ALL_LANES;
 }
 
 /* tgsi_exec store_dest: only lanes of the execution mask; _SAT as
- * fminf(fmaxf(x, 0), 1) (NaN becomes 0). */
-static void store(struct machine *m, const struct tgsi_inst *in, unsigned chan, const struct chan *v)
+ * fminf(fmaxf(x, 0), 1) (NaN becomes 0). v_valid: v's valid lanes. */
+HOT void store(struct machine *m, const struct tgsi_inst *in, unsigned chan,
+                         const union lanes *v, unsigned v_valid)
 {
-    struct chan *dst;
-    switch (in->dst.file) {
-    case TGSI_F_TEMP: dst = &m->temps[in->dst.index].c[chan]; break;
-    case TGSI_F_OUT: dst = &m->outputs[in->dst.index].c[chan]; break;
-    default: return;
+    const uint32_t row = in->dst.row + chan;
+    union lanes *dst = &m->rows[row];
+    const unsigned em = m->exec_mask;
+    if (in->saturate) {
+        for (unsigned l = 0; l < 4; l++)
+            if (em & (1u << l))
+                dst->f[l] = fminf(fmaxf(v->f[l], 0.0f), 1.0f);
+    } else if (em == ALL_LANES) {
+        *dst = *v;
+    } else {
+        for (unsigned l = 0; l < 4; l++)
+            if (em & (1u << l))
+                dst->u[l] = v->u[l];
     }
-    for (unsigned l = 0; l < 4; l++) {
-        if (!(m->exec_mask & (1u << l)))
-            continue;
-        if (in->saturate)
-            dst->f[l] = fminf(fmaxf(v->f[l], 0.0f), 1.0f);
-        else
-            dst->u[l] = v->u[l];
-        dst->valid = (dst->valid & ~(1u << l)) | (v->valid & (1u << l));
-    }
+    if (m->track)
+        m->valid[row] = (uint8_t)((m->valid[row] & ~em) | (v_valid & em));
 }
 
 /* Store the same value to every channel of the write mask (scalar opcodes, DPn). */
-static void store_replicated(struct machine *m, const struct tgsi_inst *in, const struct chan *v)
+static void store_replicated(struct machine *m, const struct tgsi_inst *in, const union lanes *v,
+                             unsigned v_valid)
 {
     for (unsigned c = 0; c < 4; c++)
         if (in->dst.write_mask & (1u << c))
-            store(m, in, c, v);
+            store(m, in, c, v, v_valid);
 }
 
-/* Lane-wise operations of tgsi_exec's micro_* functions. d->valid is the AND of
- * the sources' (the caller passes all-valid channels for absent sources) and
- * loses lanes whose result C leaves undefined (Mesa's would be whatever the
- * hardware gives; we do not guess). */
-static void alu(int op, const struct chan *a, const struct chan *b, const struct chan *c, struct chan *d)
+/* Lane-wise operations of tgsi_exec's micro_* functions (absent sources: zero
+ * lanes). Returns the lanes whose result C leaves undefined (Mesa's would be
+ * whatever the hardware gives; we do not guess): they are not valid. */
+HOT unsigned alu(int op, const union lanes *a, const union lanes *b, const union lanes *c,
+                           union lanes *d)
 {
-    struct chan r;
-    r.valid = a->valid & b->valid & c->valid;
+    union lanes r;
+    unsigned undefined = 0;
     /* one lane loop per opcode (the switch outside the loop) */
 #define LANES(stmt)                     \
     for (int l = 0; l < 4; l++) {       \
@@ -236,50 +202,47 @@ static void alu(int op, const struct chan *a, const struct chan *b, const struct
     case TGSI_OP_UMUL_HI: LANES(r.u[l] = (uint32_t)(((uint64_t)ua * (uint64_t)ub) >> 32));
     case TGSI_OP_F2I:
         LANES(if (fa >= -2147483648.0f && fa < 2147483648.0f) { r.i[l] = (int32_t)fa; }
-              else { r.i[l] = 0; r.valid &= ~(1u << l); });
+              else { r.i[l] = 0; undefined |= 1u << l; });
     case TGSI_OP_F2U:
         LANES(if (fa > -1.0f && fa < 4294967296.0f) { r.u[l] = (uint32_t)fa; }
-              else { r.u[l] = 0; r.valid &= ~(1u << l); });
+              else { r.u[l] = 0; undefined |= 1u << l; });
     case TGSI_OP_IDIV:
-        LANES(if (ia == INT32_MIN && ib == -1) { r.i[l] = 0; r.valid &= ~(1u << l); } /* traps in tgsi_exec */
+        LANES(if (ia == INT32_MIN && ib == -1) { r.i[l] = 0; undefined |= 1u << l; } /* traps in tgsi_exec */
               else { r.i[l] = ib ? ia / ib : 0; });
     case TGSI_OP_MOD:
-        LANES(if (ia == INT32_MIN && ib == -1) { r.i[l] = 0; r.valid &= ~(1u << l); }
+        LANES(if (ia == INT32_MIN && ib == -1) { r.i[l] = 0; undefined |= 1u << l; }
               else { r.i[l] = ib ? ia % ib : -1; });
     default:
         memset(r.u, 0, sizeof r.u);
-        r.valid = 0;
+        undefined = ALL_LANES;
         break;
     }
 #undef LANES
     *d = r;
+    return undefined;
 }
 
 /* Derivatives across the quad (lanes: 0 top-left, 1 top-right, 2 bottom-left,
- * 3 bottom-right), as micro_ddx / micro_ddy / *_fine. */
-static void derivative(int op, const struct chan *a, struct chan *d)
+ * 3 bottom-right), as micro_ddx / micro_ddy / *_fine. v: a's valid lanes;
+ * returns d's. */
+static unsigned derivative(int op, const union lanes *a, unsigned v, union lanes *d)
 {
-    unsigned v = a->valid;
 #define LANES_VALID(x, y) ((v >> (x)) & (v >> (y)) & 1u)
     switch (op) {
     case TGSI_OP_DDX:
         d->f[0] = d->f[1] = d->f[2] = d->f[3] = a->f[3] - a->f[2];
-        d->valid = LANES_VALID(3, 2) ? ALL_LANES : 0;
-        break;
+        return LANES_VALID(3, 2) ? ALL_LANES : 0;
     case TGSI_OP_DDY:
         d->f[0] = d->f[1] = d->f[2] = d->f[3] = a->f[2] - a->f[0];
-        d->valid = LANES_VALID(2, 0) ? ALL_LANES : 0;
-        break;
+        return LANES_VALID(2, 0) ? ALL_LANES : 0;
     case TGSI_OP_DDX_FINE:
         d->f[0] = d->f[1] = a->f[1] - a->f[0];
         d->f[2] = d->f[3] = a->f[3] - a->f[2];
-        d->valid = (LANES_VALID(1, 0) ? 0x3u : 0) | (LANES_VALID(3, 2) ? 0xcu : 0);
-        break;
+        return (LANES_VALID(1, 0) ? 0x3u : 0) | (LANES_VALID(3, 2) ? 0xcu : 0);
     default: /* DDY_FINE */
         d->f[0] = d->f[2] = a->f[2] - a->f[0];
         d->f[1] = d->f[3] = a->f[3] - a->f[1];
-        d->valid = (LANES_VALID(2, 0) ? 0x5u : 0) | (LANES_VALID(3, 1) ? 0xau : 0);
-        break;
+        return (LANES_VALID(2, 0) ? 0x5u : 0) | (LANES_VALID(3, 1) ? 0xau : 0);
     }
 #undef LANES_VALID
 }
@@ -295,181 +258,213 @@ static int op_is_scalar(int op)
     }
 }
 
+static int op_is_derivative(int op)
+{
+    return op == TGSI_OP_DDX || op == TGSI_OP_DDY || op == TGSI_OP_DDX_FINE || op == TGSI_OP_DDY_FINE;
+}
+
 /* exec_vector_unary/binary/trinary (and exec_ucmp): every channel of the write
- * mask is computed from its own source channels, then all are stored. */
+ * mask is computed from its own source channels, then all are stored (a source
+ * may be the destination). Sources are fetched as the parser's src_is_integer
+ * says (TGSI_MOD_NEG_*). */
+HOT void compute_channels(const struct machine *m, const struct tgsi_inst *in, const int op,
+                          union lanes result[4], unsigned result_valid[4])
+{
+    const unsigned wm = in->dst.write_mask;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(wm & (1u << c)))
+            continue;
+        union lanes tmp[3];
+        const union lanes *s[3] = {&zero_lanes, &zero_lanes, &zero_lanes};
+        unsigned valid = ALL_LANES;
+        for (unsigned i = 0; i < in->num_src; i++) {
+            s[i] = fetch(m, &in->src[i], c, &tmp[i]);
+            valid &= fetch_valid(m, &in->src[i], c);
+        }
+        if (op_is_derivative(op))
+            result_valid[c] = derivative(op, s[0], valid, &result[c]);
+        else
+            result_valid[c] = valid & ~alu(op, s[0], s[1], s[2], &result[c]);
+    }
+}
+
 static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
 {
-    struct chan result[4];
-    for (unsigned c = 0; c < 4; c++) {
-        if (!(in->dst.write_mask & (1u << c)))
-            continue;
-        struct chan s[3] = {zero_chan, zero_chan, zero_chan};
-        for (unsigned i = 0; i < in->num_src; i++) {
-            /* same data type decision as the parser's src_is_integer */
-            int integer;
-            switch (in->op) {
-            case TGSI_OP_UCMP: integer = i == 0; break;
-            case TGSI_OP_I2F: case TGSI_OP_NOT: case TGSI_OP_SHL: case TGSI_OP_AND:
-            case TGSI_OP_OR: case TGSI_OP_MOD: case TGSI_OP_XOR: case TGSI_OP_IDIV:
-            case TGSI_OP_IMAX: case TGSI_OP_IMIN: case TGSI_OP_INEG: case TGSI_OP_ISGE:
-            case TGSI_OP_ISHR: case TGSI_OP_ISLT: case TGSI_OP_U2F: case TGSI_OP_UADD:
-            case TGSI_OP_UDIV: case TGSI_OP_UMAD: case TGSI_OP_UMAX: case TGSI_OP_UMIN:
-            case TGSI_OP_UMOD: case TGSI_OP_UMUL: case TGSI_OP_USEQ: case TGSI_OP_USGE:
-            case TGSI_OP_USHR: case TGSI_OP_USLT: case TGSI_OP_USNE: case TGSI_OP_IABS:
-            case TGSI_OP_ISSG: case TGSI_OP_IMUL_HI: case TGSI_OP_UMUL_HI:
-                integer = 1;
-                break;
-            default:
-                integer = 0;
-                break;
-            }
-            fetch(m, &in->src[i], c, integer, &s[i]);
-        }
-        if (in->op == TGSI_OP_DDX || in->op == TGSI_OP_DDY || in->op == TGSI_OP_DDX_FINE ||
-            in->op == TGSI_OP_DDY_FINE)
-            derivative(in->op, &s[0], &result[c]);
-        else
-            alu(in->op, &s[0], &s[1], &s[2], &result[c]);
+    union lanes result[4];
+    unsigned result_valid[4];
+    switch (in->op) {
+    /* The commonest opcodes get their own copy of the channel loop, with the
+     * opcode a constant (alu's switch then folds to its one case) rather than
+     * decided per channel. */
+#define SPECIALIZED(name)                                                      \
+    case TGSI_OP_##name:                                                       \
+        compute_channels(m, in, TGSI_OP_##name, result, result_valid);         \
+        break;
+    SPECIALIZED(MOV) SPECIALIZED(ADD) SPECIALIZED(MUL) SPECIALIZED(MAD) SPECIALIZED(FLR)
+    SPECIALIZED(MIN) SPECIALIZED(MAX) SPECIALIZED(LRP) SPECIALIZED(DIV) SPECIALIZED(FSGE)
+    SPECIALIZED(AND) SPECIALIZED(CMP) SPECIALIZED(FRC)
+#undef SPECIALIZED
+    default:
+        compute_channels(m, in, in->op, result, result_valid);
+        break;
     }
     for (unsigned c = 0; c < 4; c++)
         if (in->dst.write_mask & (1u << c))
-            store(m, in, c, &result[c]);
+            store(m, in, c, &result[c], result_valid[c]);
 }
 
 /* exec_scalar_unary/binary: source .x (after swizzle), result replicated. */
 static void exec_scalar(struct machine *m, const struct tgsi_inst *in)
 {
-    struct chan a, b = zero_chan, r;
-    fetch_f(m, in, 0, 0, &a);
-    if (in->num_src > 1)
-        fetch_f(m, in, 1, 0, &b);
-    alu(in->op, &a, &b, &zero_chan, &r);
-    store_replicated(m, in, &r);
+    union lanes ta, tb, r;
+    const union lanes *a = fetch(m, &in->src[0], 0, &ta), *b = &zero_lanes;
+    unsigned valid = fetch_valid(m, &in->src[0], 0);
+    if (in->num_src > 1) {
+        b = fetch(m, &in->src[1], 0, &tb);
+        valid &= fetch_valid(m, &in->src[1], 0);
+    }
+    valid &= ~alu(in->op, a, b, &zero_lanes, &r);
+    store_replicated(m, in, &r, valid);
 }
 
 /* exec_dp2/dp3/dp4: x*x, then y*y + acc, z*z + acc, ... (MAD, not fused). */
 static void exec_dot(struct machine *m, const struct tgsi_inst *in, unsigned n)
 {
-    struct chan a, b, acc;
-    fetch_f(m, in, 0, 0, &a);
-    fetch_f(m, in, 1, 0, &b);
-    alu(TGSI_OP_MUL, &a, &b, &zero_chan, &acc);
+    union lanes ta, tb, acc;
+    const union lanes *a = fetch(m, &in->src[0], 0, &ta), *b = fetch(m, &in->src[1], 0, &tb);
+    for (int l = 0; l < 4; l++)
+        acc.f[l] = a->f[l] * b->f[l];
     for (unsigned c = 1; c < n; c++) {
-        fetch_f(m, in, 0, c, &a);
-        fetch_f(m, in, 1, c, &b);
-        alu(TGSI_OP_MAD, &a, &b, &acc, &acc);
+        a = fetch(m, &in->src[0], c, &ta);
+        b = fetch(m, &in->src[1], c, &tb);
+        for (int l = 0; l < 4; l++)
+            acc.f[l] = a->f[l] * b->f[l] + acc.f[l];
     }
-    store_replicated(m, in, &acc);
+    unsigned valid = ALL_LANES;
+    if (m->track)
+        for (unsigned c = 0; c < n; c++)
+            valid &= fetch_valid(m, &in->src[0], c) & fetch_valid(m, &in->src[1], c);
+    store_replicated(m, in, &acc, valid);
 }
 
-static void set_all(struct chan *c, float v)
+static void set_all(union lanes *c, float v)
 {
     for (int l = 0; l < 4; l++)
         c->f[l] = v;
-    c->valid = ALL_LANES;
+}
+
+/* A fetched channel as a value (the exec_* below modify their copies). */
+static void fetch_copy(const struct machine *m, const struct tgsi_inst *in, unsigned s, unsigned chan,
+                       union lanes *out, unsigned *valid)
+{
+    union lanes tmp;
+    *out = *fetch(m, &in->src[s], chan, &tmp);
+    *valid = fetch_valid(m, &in->src[s], chan);
 }
 
 static void exec_lit(struct machine *m, const struct tgsi_inst *in)
 {
     unsigned wm = in->dst.write_mask;
-    struct chan one, r0, r1, r2, dz, dy, zero = zero_chan;
+    union lanes one, r0, r1, r2, dz, dy;
+    unsigned v0 = 0, v1, v2;
     set_all(&one, 1.0f);
     if (wm & 0x6) {
-        fetch_f(m, in, 0, 0, &r0);
+        fetch_copy(m, in, 0, 0, &r0, &v0);
         if (wm & 0x4) {
-            struct chan p128, m128;
+            union lanes p128, m128;
             set_all(&p128, 128.0f);
             set_all(&m128, -128.0f);
-            fetch_f(m, in, 0, 1, &r1);
-            alu(TGSI_OP_MAX, &r1, &zero, &zero, &r1);
-            fetch_f(m, in, 0, 3, &r2);
-            alu(TGSI_OP_MIN, &r2, &p128, &zero, &r2);
-            alu(TGSI_OP_MAX, &r2, &m128, &zero, &r2);
-            alu(TGSI_OP_POW, &r1, &r2, &zero, &r1);
+            fetch_copy(m, in, 0, 1, &r1, &v1);
+            alu(TGSI_OP_MAX, &r1, &zero_lanes, &zero_lanes, &r1);
+            fetch_copy(m, in, 0, 3, &r2, &v2);
+            alu(TGSI_OP_MIN, &r2, &p128, &zero_lanes, &r2);
+            alu(TGSI_OP_MAX, &r2, &m128, &zero_lanes, &r2);
+            alu(TGSI_OP_POW, &r1, &r2, &zero_lanes, &r1);
+            v1 &= v2;
             /* micro_lt(0, r0, r1, 0): 0 < r0 ? r1 : 0 */
-            dz.valid = r0.valid & r1.valid;
             for (int l = 0; l < 4; l++)
                 dz.f[l] = 0.0f < r0.f[l] ? r1.f[l] : 0.0f;
-            store(m, in, 2, &dz);
+            store(m, in, 2, &dz, v0 & v1);
         }
         if (wm & 0x2) {
-            alu(TGSI_OP_MAX, &r0, &zero, &zero, &dy);
-            store(m, in, 1, &dy);
+            alu(TGSI_OP_MAX, &r0, &zero_lanes, &zero_lanes, &dy);
+            store(m, in, 1, &dy, v0);
         }
     }
     if (wm & 0x1)
-        store(m, in, 0, &one);
+        store(m, in, 0, &one, ALL_LANES);
     if (wm & 0x8)
-        store(m, in, 3, &one);
+        store(m, in, 3, &one, ALL_LANES);
 }
 
 static void exec_dst(struct machine *m, const struct tgsi_inst *in)
 {
     unsigned wm = in->dst.write_mask;
-    struct chan a, b, d[4];
+    union lanes a, b, d[4];
+    unsigned va, vb, v[4] = {ALL_LANES, ALL_LANES, ALL_LANES, ALL_LANES};
     set_all(&d[0], 1.0f);
     if (wm & 0x2) {
-        fetch_f(m, in, 0, 1, &a);
-        fetch_f(m, in, 1, 1, &b);
-        alu(TGSI_OP_MUL, &a, &b, &zero_chan, &d[1]);
+        fetch_copy(m, in, 0, 1, &a, &va);
+        fetch_copy(m, in, 1, 1, &b, &vb);
+        alu(TGSI_OP_MUL, &a, &b, &zero_lanes, &d[1]);
+        v[1] = va & vb;
     }
     if (wm & 0x4)
-        fetch_f(m, in, 0, 2, &d[2]);
+        fetch_copy(m, in, 0, 2, &d[2], &v[2]);
     if (wm & 0x8)
-        fetch_f(m, in, 1, 3, &d[3]);
+        fetch_copy(m, in, 1, 3, &d[3], &v[3]);
     for (unsigned c = 0; c < 4; c++)
         if (wm & (1u << c))
-            store(m, in, c, &d[c]);
+            store(m, in, c, &d[c], v[c]);
 }
 
 static void exec_exp(struct machine *m, const struct tgsi_inst *in)
 {
     unsigned wm = in->dst.write_mask;
-    struct chan r0, r1, r2, one;
+    union lanes r0, r1, r2, one;
+    unsigned v0;
     set_all(&one, 1.0f);
-    fetch_f(m, in, 0, 0, &r0);
-    alu(TGSI_OP_FLR, &r0, &zero_chan, &zero_chan, &r1);
+    fetch_copy(m, in, 0, 0, &r0, &v0);
+    alu(TGSI_OP_FLR, &r0, &zero_lanes, &zero_lanes, &r1);
     if (wm & 0x1) {
-        alu(TGSI_OP_EX2, &r1, &zero_chan, &zero_chan, &r2);
-        store(m, in, 0, &r2);
+        alu(TGSI_OP_EX2, &r1, &zero_lanes, &zero_lanes, &r2);
+        store(m, in, 0, &r2, v0);
     }
     if (wm & 0x2) {
-        struct chan neg = r1;
         for (int l = 0; l < 4; l++) /* micro_sub: r0 - r1 */
-            r2.f[l] = r0.f[l] - neg.f[l];
-        r2.valid = r0.valid & r1.valid;
-        store(m, in, 1, &r2);
+            r2.f[l] = r0.f[l] - r1.f[l];
+        store(m, in, 1, &r2, v0);
     }
     if (wm & 0x4) {
-        alu(TGSI_OP_EX2, &r0, &zero_chan, &zero_chan, &r2);
-        store(m, in, 2, &r2);
+        alu(TGSI_OP_EX2, &r0, &zero_lanes, &zero_lanes, &r2);
+        store(m, in, 2, &r2, v0);
     }
     if (wm & 0x8)
-        store(m, in, 3, &one);
+        store(m, in, 3, &one, ALL_LANES);
 }
 
 static void exec_log(struct machine *m, const struct tgsi_inst *in)
 {
     unsigned wm = in->dst.write_mask;
-    struct chan r0, r1, r2, one;
+    union lanes r0, r1, r2, one;
+    unsigned v0;
     set_all(&one, 1.0f);
-    fetch_f(m, in, 0, 0, &r0);
-    r2 = r0;
+    fetch_copy(m, in, 0, 0, &r0, &v0);
     for (int l = 0; l < 4; l++)
         r2.f[l] = fabsf(r0.f[l]);
-    alu(TGSI_OP_LG2, &r2, &zero_chan, &zero_chan, &r1);
-    alu(TGSI_OP_FLR, &r1, &zero_chan, &zero_chan, &r0);
+    alu(TGSI_OP_LG2, &r2, &zero_lanes, &zero_lanes, &r1);
+    alu(TGSI_OP_FLR, &r1, &zero_lanes, &zero_lanes, &r0);
     if (wm & 0x1)
-        store(m, in, 0, &r0);
+        store(m, in, 0, &r0, v0);
     if (wm & 0x2) {
-        alu(TGSI_OP_EX2, &r0, &zero_chan, &zero_chan, &r0);
-        alu(TGSI_OP_DIV, &r2, &r0, &zero_chan, &r0);
-        store(m, in, 1, &r0);
+        alu(TGSI_OP_EX2, &r0, &zero_lanes, &zero_lanes, &r0);
+        alu(TGSI_OP_DIV, &r2, &r0, &zero_lanes, &r0);
+        store(m, in, 1, &r0, v0);
     }
     if (wm & 0x4)
-        store(m, in, 2, &r1);
+        store(m, in, 2, &r1, v0);
     if (wm & 0x8)
-        store(m, in, 3, &one);
+        store(m, in, 3, &one, ALL_LANES);
 }
 
 /* tgsi_util_get_texture_coord_dim */
@@ -506,28 +501,27 @@ static int tex_shadow_ref(int target)
     }
 }
 
-/* fetch_texel_offsets: lane 0 of the offset register, truncated to int8. */
+/* fetch_texel_offsets: lane 0 of the offset register, truncated to int8 (no
+ * modifiers: the operand is resolved without them). */
 static unsigned fetch_offsets(const struct machine *m, const struct tgsi_inst *in, int8_t offsets[3])
 {
     offsets[0] = offsets[1] = offsets[2] = 0;
     if (!in->num_offsets)
         return ALL_LANES;
-    struct tgsi_src src = in->offset;
     unsigned valid = ALL_LANES;
-    src.negate = src.absolute = 0;
     for (unsigned k = 0; k < 3; k++) {
-        struct chan v;
-        fetch(m, &src, k, 1, &v);
-        offsets[k] = (int8_t)(uint8_t)(v.u[0] & 0xffu);
-        if (!(v.valid & 1u))
+        union lanes tmp;
+        const union lanes *v = fetch(m, &in->offset, k, &tmp);
+        offsets[k] = (int8_t)(uint8_t)(v->u[0] & 0xffu);
+        if (!(fetch_valid(m, &in->offset, k) & 1u))
             valid = 0;
     }
     return valid;
 }
 
-static unsigned quad_valid(const struct chan *c)
+static unsigned quad_valid(unsigned valid)
 {
-    return c->valid == ALL_LANES ? ALL_LANES : 0;
+    return valid == ALL_LANES ? ALL_LANES : 0;
 }
 
 static void store_texel_result(struct machine *m, const struct tgsi_inst *in, float rgba[4][4],
@@ -536,10 +530,9 @@ static void store_texel_result(struct machine *m, const struct tgsi_inst *in, fl
     for (unsigned c = 0; c < 4; c++) {
         if (!(in->dst.write_mask & (1u << c)))
             continue;
-        struct chan r;
+        union lanes r;
         memcpy(r.f, rgba[c], sizeof r.f);
-        r.valid = valid;
-        store(m, in, c, &r);
+        store(m, in, c, &r, valid);
     }
 }
 
@@ -559,44 +552,54 @@ static int exec_tex(struct machine *m, const struct tgsi_inst *in, enum tex_modi
     unsigned valid = fetch_offsets(m, in, offsets);
     int dim = tex_coord_dim(in->tex_target);
     int shadow_ref = tex_shadow_ref(in->tex_target);
-    const struct chan *args[5];
-    struct chan r[5];
-    const struct chan *proj = NULL;
+    const union lanes *args[5];
+    union lanes r[5];
+    unsigned r_valid[5], args_valid[5];
+    const union lanes *proj = NULL;
+    unsigned proj_valid = ALL_LANES;
     enum tbr_sampler_control control = TBR_SAMPLER_LOD_NONE;
 
-    for (int i = 0; i < 5; i++)
-        args[i] = &zero_chan;
+    for (int i = 0; i < 5; i++) {
+        args[i] = &zero_lanes;
+        args_valid[i] = ALL_LANES;
+    }
     if (modifier != TEX_MOD_NONE) {
-        fetch_f(m, in, 0, 3, &r[4]);
-        if (modifier == TEX_MOD_PROJECTED)
+        fetch_copy(m, in, 0, 3, &r[4], &r_valid[4]);
+        if (modifier == TEX_MOD_PROJECTED) {
             proj = &r[4];
-        else
+            proj_valid = r_valid[4];
+        } else {
             args[4] = &r[4];
+            args_valid[4] = r_valid[4];
+        }
         if (modifier == TEX_MOD_EXPLICIT_LOD)
             control = TBR_SAMPLER_LOD_EXPLICIT;
         else if (modifier == TEX_MOD_LOD_BIAS)
             control = TBR_SAMPLER_LOD_BIAS;
     }
     for (int i = 0; i < dim; i++) {
-        fetch_f(m, in, 0, (unsigned)i, &r[i]);
+        fetch_copy(m, in, 0, (unsigned)i, &r[i], &r_valid[i]);
         if (proj) {
             for (int l = 0; l < 4; l++)
                 r[i].f[l] = r[i].f[l] / proj->f[l];
-            r[i].valid &= proj->valid;
+            r_valid[i] &= proj_valid;
         }
         args[i] = &r[i];
+        args_valid[i] = r_valid[i];
     }
     if (shadow_ref >= 0) {
-        fetch_f(m, in, (unsigned)shadow_ref / 4, (unsigned)shadow_ref % 4, &r[shadow_ref]);
+        fetch_copy(m, in, (unsigned)shadow_ref / 4, (unsigned)shadow_ref % 4, &r[shadow_ref],
+                   &r_valid[shadow_ref]);
         if (proj) {
             for (int l = 0; l < 4; l++)
                 r[shadow_ref].f[l] = r[shadow_ref].f[l] / proj->f[l];
-            r[shadow_ref].valid &= proj->valid;
+            r_valid[shadow_ref] &= proj_valid;
         }
         args[shadow_ref] = &r[shadow_ref];
+        args_valid[shadow_ref] = r_valid[shadow_ref];
     }
     for (int i = 0; i < 5; i++)
-        valid &= quad_valid(args[i]);
+        valid &= quad_valid(args_valid[i]);
     float rgba[4][4];
     memset(rgba, 0, sizeof rgba);
     sampler->get_samples(sampler->ctx, unit, unit, args[0]->f, args[1]->f, args[2]->f, args[3]->f,
@@ -616,8 +619,8 @@ static int exec_txd(struct machine *m, const struct tgsi_inst *in)
     unsigned valid = fetch_offsets(m, in, offsets);
     float derivs[3][2][4];
     memset(derivs, 0, sizeof derivs);
-    struct chan r[4];
-    const struct chan *args[5] = {&zero_chan, &zero_chan, &zero_chan, &zero_chan, &zero_chan};
+    union lanes r[4];
+    const union lanes *args[5] = {&zero_lanes, &zero_lanes, &zero_lanes, &zero_lanes, &zero_lanes};
     int coords, deriv_chans;
     switch (in->tex_target) {
     case TGSI_TEX_1D: coords = 1; deriv_chans = 1; break;
@@ -631,17 +634,19 @@ static int exec_txd(struct machine *m, const struct tgsi_inst *in)
         coords = 4; deriv_chans = 3; break;
     }
     for (int i = 0; i < coords; i++) {
-        fetch_f(m, in, 0, (unsigned)i, &r[i]);
+        unsigned v;
+        fetch_copy(m, in, 0, (unsigned)i, &r[i], &v);
         args[i] = &r[i];
-        valid &= quad_valid(&r[i]);
+        valid &= quad_valid(v);
     }
     for (int d = 0; d < deriv_chans; d++) {
-        struct chan dx, dy;
-        fetch_f(m, in, 1, (unsigned)d, &dx);
-        fetch_f(m, in, 2, (unsigned)d, &dy);
+        union lanes dx, dy;
+        unsigned vx, vy;
+        fetch_copy(m, in, 1, (unsigned)d, &dx, &vx);
+        fetch_copy(m, in, 2, (unsigned)d, &dy, &vy);
         memcpy(derivs[d][0], dx.f, sizeof dx.f);
         memcpy(derivs[d][1], dy.f, sizeof dy.f);
-        valid &= quad_valid(&dx) & quad_valid(&dy);
+        valid &= quad_valid(vx) & quad_valid(vy);
     }
     float rgba[4][4];
     memset(rgba, 0, sizeof rgba);
@@ -661,7 +666,8 @@ static int exec_txf(struct machine *m, const struct tgsi_inst *in)
     unsigned unit = (unsigned)in->src[1].index;
     int8_t offsets[3];
     unsigned valid = fetch_offsets(m, in, offsets);
-    struct chan r[4] = {zero_chan, zero_chan, zero_chan, zero_chan};
+    union lanes r[4] = {zero_lanes, zero_lanes, zero_lanes, zero_lanes};
+    unsigned r_valid[4] = {ALL_LANES, ALL_LANES, ALL_LANES, ALL_LANES};
     int coords;
     switch (in->tex_target) {
     case TGSI_TEX_3D: case TGSI_TEX_2D_ARRAY: case TGSI_TEX_SHADOW2D_ARRAY:
@@ -672,11 +678,11 @@ static int exec_txf(struct machine *m, const struct tgsi_inst *in)
     default:
         coords = 1; break;
     }
-    fetch_i(m, in, 0, 3, &r[3]);
+    fetch_copy(m, in, 0, 3, &r[3], &r_valid[3]);
     for (int i = coords - 1; i >= 0; i--)
-        fetch_i(m, in, 0, (unsigned)i, &r[i]);
+        fetch_copy(m, in, 0, (unsigned)i, &r[i], &r_valid[i]);
     for (int i = 0; i < 4; i++)
-        valid &= r[i].valid;
+        valid &= r_valid[i];
     float rgba[4][4];
     memset(rgba, 0, sizeof rgba);
     sampler->get_texel(sampler->ctx, unit, r[0].i, r[1].i, r[2].i, r[3].i, offsets, rgba);
@@ -690,19 +696,19 @@ static int exec_txq(struct machine *m, const struct tgsi_inst *in)
     const struct tbr_tgsi_sampler *sampler = m->quad->sampler;
     if (!sampler || !sampler->get_dims)
         return -1;
-    struct chan level;
-    fetch_i(m, in, 0, 0, &level);
+    union lanes level;
+    unsigned level_valid;
+    fetch_copy(m, in, 0, 0, &level, &level_valid);
     int dims[4] = {0, 0, 0, 0};
     sampler->get_dims(sampler->ctx, (unsigned)in->src[1].index, level.i[0], dims);
-    unsigned valid = level.valid & 1u ? ALL_LANES : 0;
+    unsigned valid = level_valid & 1u ? ALL_LANES : 0;
     for (unsigned c = 0; c < 4; c++) {
         if (!(in->dst.write_mask & (1u << c)))
             continue;
-        struct chan r;
+        union lanes r;
         for (int l = 0; l < 4; l++)
             r.i[l] = dims[c];
-        r.valid = valid;
-        store(m, in, c, &r);
+        store(m, in, c, &r, valid);
     }
     return 0;
 }
@@ -717,12 +723,12 @@ static int exec_kill_if(struct machine *m, const struct tgsi_inst *in)
         if (tested & (1u << swz))
             continue;
         tested |= 1u << swz;
-        struct chan v;
-        fetch_f(m, in, 0, c, &v);
-        if ((v.valid & m->exec_mask) != m->exec_mask)
+        union lanes tmp;
+        const union lanes *v = fetch(m, &in->src[0], c, &tmp);
+        if ((fetch_valid(m, &in->src[0], c) & m->exec_mask) != m->exec_mask)
             return -1;
         for (unsigned l = 0; l < 4; l++)
-            if (v.f[l] < 0.0f)
+            if (v->f[l] < 0.0f)
                 kill |= 1u << l;
     }
     m->kill_mask |= kill & m->exec_mask;
@@ -734,16 +740,13 @@ static int exec_if(struct machine *m, const struct tgsi_inst *in, int *pc)
     if (m->cond_top >= MAX_NESTING)
         return -1;
     m->cond_stack[m->cond_top++] = m->cond_mask;
-    struct chan v;
-    if (in->op == TGSI_OP_UIF)
-        fetch_i(m, in, 0, 0, &v);
-    else
-        fetch_f(m, in, 0, 0, &v);
+    union lanes tmp;
+    const union lanes *v = fetch(m, &in->src[0], 0, &tmp); /* UIF: integer negation (parser) */
     /* only the executing lanes' decisions are observable (see file comment) */
-    if ((v.valid & m->exec_mask) != m->exec_mask)
+    if ((fetch_valid(m, &in->src[0], 0) & m->exec_mask) != m->exec_mask)
         return -1;
     for (unsigned l = 0; l < 4; l++) {
-        int taken = in->op == TGSI_OP_UIF ? v.u[l] != 0 : v.f[l] != 0.0f;
+        int taken = in->op == TGSI_OP_UIF ? v->u[l] != 0 : v->f[l] != 0.0f;
         if (!taken)
             m->cond_mask &= ~(1u << l);
     }
@@ -763,8 +766,10 @@ static void interpolate_inputs(struct machine *m, const float quad_x[4], const f
     for (unsigned d = 0; d < prog->num_input_decls; d++) {
         const struct tgsi_input_decl *decl = &prog->input_decls[d];
         if (decl->semantic_name == TBR_TGSI_SEMANTIC_FACE) {
-            struct chan *x = &m->inputs[decl->first].c[0];
-            set_all(x, q->face);
+            const uint32_t row = prog->row_inputs + 4u * (uint32_t)decl->first;
+            set_all(&m->rows[row], q->face);
+            if (m->track)
+                m->valid[row] = ALL_LANES;
             continue;
         }
         int mode = decl->interpolate;
@@ -775,8 +780,10 @@ static void interpolate_inputs(struct machine *m, const float quad_x[4], const f
                 continue;
             for (int i = decl->first; i <= decl->last; i++) {
                 const struct tbr_interp_coef *coef = &q->coef[i];
-                struct chan *in = &m->inputs[i].c[c];
-                in->valid = ALL_LANES;
+                const uint32_t row = prog->row_inputs + 4u * (uint32_t)i + c;
+                union lanes *in = &m->rows[row];
+                if (m->track)
+                    m->valid[row] = ALL_LANES;
                 if (mode == TBR_TGSI_INTERPOLATE_CONSTANT) {
                     for (int l = 0; l < 4; l++)
                         in->f[l] = coef->a0[c];
@@ -790,6 +797,35 @@ static void interpolate_inputs(struct machine *m, const float quad_x[4], const f
             }
         }
     }
+}
+
+/* The rows a run starts from: registers 0 (never valid: tgsi_exec would hold
+ * leftovers), immediates, and the constants the program reads from the bound
+ * buffers (out of a buffer's size: 0, as tgsi_exec's bounds check). */
+static void init_rows(struct machine *m)
+{
+    const struct tbr_tgsi_program *prog = m->prog;
+    const struct tbr_tgsi_fs_quad *q = m->quad;
+    memset(m->rows, 0, prog->row_imms * sizeof *m->rows);
+    memcpy(&m->rows[prog->row_imms], prog->imm_rows, (size_t)prog->num_imms * 4 * sizeof *m->rows);
+    for (unsigned k = 0; k < prog->num_const_slots; k++) {
+        const struct tgsi_const_slot *slot = &prog->const_slots[k];
+        const char *data = q->consts[slot->buffer];
+        uint32_t v = 0;
+        if (data && slot->dword < q->const_bytes[slot->buffer] / 4)
+            memcpy(&v, data + slot->dword * 4, sizeof v);
+        union lanes *row = &m->rows[prog->row_consts + k];
+        for (int l = 0; l < 4; l++)
+            row->u[l] = v;
+    }
+    if (!m->track)
+        return;
+    memset(m->valid, 0, prog->row_imms);
+    /* components an immediate does not define are stale in tgsi_exec */
+    for (unsigned i = 0; i < prog->num_imms; i++)
+        for (unsigned c = 0; c < 4; c++)
+            m->valid[prog->row_imms + 4 * i + c] = (prog->imm_valid[i] >> c) & 1u ? ALL_LANES : 0;
+    memset(&m->valid[prog->row_consts], ALL_LANES, prog->num_const_slots);
 }
 
 static int execute(struct machine *m)
@@ -881,20 +917,26 @@ int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_f
                     struct tbr_tgsi_fs_result *result)
 {
     struct machine m;
+    union lanes rows_on_stack[ROWS_ON_STACK];
+    uint8_t valid_on_stack[ROWS_ON_STACK];
     m.prog = prog;
     m.quad = quad;
+    m.track = !quad->skip_validity;
+    m.rows = rows_on_stack;
+    m.valid = valid_on_stack;
+    if (prog->num_rows > ROWS_ON_STACK) {
+        m.rows = malloc(prog->num_rows * sizeof *m.rows);
+        m.valid = malloc(prog->num_rows);
+        if (!m.rows || !m.valid) {
+            free(m.rows);
+            free(m.valid);
+            return -1;
+        }
+    }
     m.kill_mask = 0;
     m.exec_mask = m.cond_mask = m.loop_mask = m.cont_mask = ALL_LANES;
     m.cond_top = m.loop_top = m.cont_top = m.loop_label_top = 0;
-    for (unsigned i = 0; i < TBR_TGSI_MAX_INPUTS; i++)
-        for (unsigned c = 0; c < 4; c++)
-            m.inputs[i].c[c].valid = 0;
-    for (unsigned i = 0; i < TBR_TGSI_MAX_OUTPUTS; i++)
-        for (unsigned c = 0; c < 4; c++)
-            m.outputs[i].c[c] = (struct chan){{{0}}, 0};
-    for (unsigned i = 0; i < prog->num_temps; i++)
-        for (unsigned c = 0; c < 4; c++)
-            m.temps[i].c[c].valid = 0;
+    init_rows(&m);
 
     /* sp_fs_exec.c setup_pos_vector: QuadPos x, y per lane; z, w from setup's
      * position coefficients, a0 + dadx * x + dady * y (+ dadx, + dady per lane) */
@@ -920,12 +962,14 @@ int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_f
     result->mask = quad->non_helper_mask & ~m.kill_mask & ALL_LANES;
     for (unsigned i = 0; i < prog->num_outputs && i < TBR_TGSI_MAX_OUTPUTS; i++) {
         for (unsigned c = 0; c < 4; c++) {
-            const struct chan *o = &m.outputs[i].c[c];
-            result->output_lanes_valid[i][c] = (uint8_t)o->valid;
+            const uint32_t row = prog->row_outputs + 4 * i + c;
+            const union lanes *o = &m.rows[row];
+            const unsigned valid = m.track ? m.valid[row] : ALL_LANES;
+            result->output_lanes_valid[i][c] = (uint8_t)valid;
             for (unsigned l = 0; l < 4; l++)
-                result->outputs[i][c][l] = o->valid & (1u << l) ? o->f[l] : 0.0f;
+                result->outputs[i][c][l] = valid & (1u << l) ? o->f[l] : 0.0f;
         }
-        if (!prog->output_declared[i])
+        if (!prog->output_declared[i] || !m.track)
             continue;
         unsigned needed; /* channels exec_run copies out */
         switch (prog->outputs[i].semantic_name) {
@@ -934,8 +978,12 @@ int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_f
         default: needed = 0x2; break; /* STENCIL */
         }
         for (unsigned c = 0; c < 4; c++)
-            if ((needed & (1u << c)) && (m.outputs[i].c[c].valid & result->mask) != result->mask)
+            if ((needed & (1u << c)) && (m.valid[prog->row_outputs + 4 * i + c] & result->mask) != result->mask)
                 rc = -1;
+    }
+    if (m.rows != rows_on_stack) {
+        free(m.rows);
+        free(m.valid);
     }
     return rc;
 }

@@ -108,6 +108,11 @@ struct tbr_tgsi_fs_quad {
     const void *consts[4];             /* constant buffer slots, NULL if unbound */
     unsigned const_bytes[4];
     const struct tbr_tgsi_sampler *sampler;
+    /* 1: skip the per-lane validity tracking (see tbr_tgsi_fs_result), which is
+     * only needed to decide whether a quad is reproducible. For quads known to be
+     * (tbr-sim runs those the recorder verified): same values, but stale reads go
+     * undetected, output_lanes_valid is all set and run() does not fail on them. */
+    int skip_validity;
 };
 
 struct tbr_tgsi_fs_result {

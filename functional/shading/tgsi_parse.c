@@ -885,6 +885,105 @@ static int check_registers(struct parser *p)
     return 0;
 }
 
+/* Machine rows of the register file a source reads or a destination writes
+ * (channel x; see TGSI_ROW_NULL in tgsi_program.h). */
+static uint32_t register_row(const struct tbr_tgsi_program *prog, int file, int32_t index)
+{
+    switch (file) {
+    case TGSI_F_TEMP: return prog->row_temps + 4u * (uint32_t)index;
+    case TGSI_F_IN: return prog->row_inputs + 4u * (uint32_t)index;
+    case TGSI_F_OUT: return prog->row_outputs + 4u * (uint32_t)index;
+    case TGSI_F_IMM: return prog->row_imms + 4u * (uint32_t)index;
+    default: return TGSI_ROW_NULL;
+    }
+}
+
+/* The constant row of CONST[buffer][dword / 4].(dword % 4), added if new. */
+static int const_row(struct tbr_tgsi_program *prog, unsigned *cap, uint32_t buffer, uint64_t dword,
+                     uint32_t *row)
+{
+    for (unsigned k = 0; k < prog->num_const_slots; k++)
+        if (prog->const_slots[k].buffer == buffer && prog->const_slots[k].dword == dword) {
+            *row = prog->row_consts + k;
+            return 0;
+        }
+    if (prog->num_const_slots == *cap) {
+        unsigned n = *cap ? *cap * 2 : 16;
+        struct tgsi_const_slot *grown = realloc(prog->const_slots, n * sizeof *grown);
+        if (!grown)
+            return -1;
+        prog->const_slots = grown;
+        *cap = n;
+    }
+    prog->const_slots[prog->num_const_slots] = (struct tgsi_const_slot){buffer, dword};
+    *row = prog->row_consts + prog->num_const_slots++;
+    return 0;
+}
+
+static int resolve_src(struct tbr_tgsi_program *prog, unsigned *cap, struct tgsi_src *src,
+                       int integer, int with_modifiers)
+{
+    src->mods = 0;
+    if (with_modifiers) {
+        if (src->absolute)
+            src->mods |= TGSI_MOD_ABS;
+        if (src->negate)
+            src->mods |= integer ? TGSI_MOD_NEG_INT : TGSI_MOD_NEG_FLOAT;
+    }
+    for (unsigned c = 0; c < 4; c++) {
+        if (src->file == TGSI_F_CONST) {
+            uint32_t buffer = src->has_dimension ? (uint32_t)src->dimension : 0;
+            if (const_row(prog, cap, buffer, (uint64_t)src->index * 4 + src->swizzle[c], &src->row[c]))
+                return -1;
+        } else {
+            uint32_t base = register_row(prog, src->file, src->index);
+            src->row[c] = base == TGSI_ROW_NULL ? TGSI_ROW_NULL : base + src->swizzle[c];
+        }
+    }
+    return 0;
+}
+
+int tgsi_resolve_operands(struct tbr_tgsi_program *prog)
+{
+    /* output registers written or read, declared or not (tgsi_exec has them all) */
+    uint32_t outputs = prog->num_outputs;
+    for (unsigned pc = 0; pc < prog->num_insts; pc++) {
+        const struct tgsi_inst *in = &prog->insts[pc];
+        if (in->num_dst && in->dst.file == TGSI_F_OUT && (uint32_t)in->dst.index + 1 > outputs)
+            outputs = (uint32_t)in->dst.index + 1;
+        for (unsigned i = 0; i < in->num_src; i++)
+            if (in->src[i].file == TGSI_F_OUT && (uint32_t)in->src[i].index + 1 > outputs)
+                outputs = (uint32_t)in->src[i].index + 1;
+    }
+    prog->row_temps = TGSI_ROW_FIRST_REG;
+    prog->row_inputs = prog->row_temps + 4 * prog->num_temps;
+    prog->row_outputs = prog->row_inputs + 4 * prog->num_inputs;
+    prog->row_imms = prog->row_outputs + 4 * outputs;
+    prog->row_consts = prog->row_imms + 4 * prog->num_imms;
+    prog->imm_rows = calloc((size_t)prog->num_imms * 4 + 1, sizeof *prog->imm_rows);
+    if (!prog->imm_rows)
+        return -1;
+    for (unsigned i = 0; i < prog->num_imms; i++)
+        for (unsigned c = 0; c < 4; c++)
+            for (unsigned l = 0; l < 4; l++)
+                prog->imm_rows[i * 4 + c][l] = prog->imm[i][c];
+    unsigned cap = 0;
+    for (unsigned pc = 0; pc < prog->num_insts; pc++) {
+        struct tgsi_inst *in = &prog->insts[pc];
+        in->dst.row = in->num_dst && in->dst.file != TGSI_F_NULL
+                          ? register_row(prog, in->dst.file, in->dst.index)
+                          : TGSI_ROW_SINK;
+        for (unsigned i = 0; i < in->num_src; i++)
+            if (resolve_src(prog, &cap, &in->src[i], src_is_integer(in->op, (int)i), 1))
+                return -1;
+        /* fetch_texel_offsets fetches the offset without its modifiers */
+        if (in->num_offsets && resolve_src(prog, &cap, &in->offset, 1, 0))
+            return -1;
+    }
+    prog->num_rows = prog->row_consts + prog->num_const_slots;
+    return 0;
+}
+
 struct tbr_tgsi_program *tbr_tgsi_parse(const char *text, char *err, size_t errlen)
 {
     struct parser p = {0};
@@ -952,6 +1051,8 @@ struct tbr_tgsi_program *tbr_tgsi_parse(const char *text, char *err, size_t errl
         check_control_flow(&p);
     if (!p.failed)
         check_registers(&p);
+    if (!p.failed && tgsi_resolve_operands(prog))
+        fail(&p, "out of memory");
     if (p.failed) {
         tbr_tgsi_free(prog);
         return NULL;
@@ -964,6 +1065,8 @@ void tbr_tgsi_free(struct tbr_tgsi_program *prog)
     if (!prog)
         return;
     free(prog->insts);
+    free(prog->const_slots);
+    free(prog->imm_rows);
     free(prog);
 }
 

@@ -65,6 +65,14 @@ enum tgsi_tex_target {
     TGSI_TEX_COUNT
 };
 
+/* Source modifiers as the interpreter applies them (tgsi_resolve_operands): the
+ * negation's data type is the instruction's source type (FETCH vs IFETCH). */
+enum {
+    TGSI_MOD_ABS = 1,
+    TGSI_MOD_NEG_FLOAT = 2,
+    TGSI_MOD_NEG_INT = 4,
+};
+
 struct tgsi_src {
     uint8_t file;          /* enum tgsi_file */
     uint8_t swizzle[4];    /* component read for dst channel x, y, z, w */
@@ -72,12 +80,16 @@ struct tgsi_src {
     uint8_t has_dimension; /* CONST[d][i] */
     int32_t index;
     int32_t dimension;
+    /* resolved by tgsi_resolve_operands: */
+    uint8_t mods;          /* TGSI_MOD_* */
+    uint32_t row[4];       /* machine row read for dst channel x, y, z, w (swizzle applied) */
 };
 
 struct tgsi_dst {
     uint8_t file;          /* TEMP, OUT or NULL */
     uint8_t write_mask;
     int32_t index;
+    uint32_t row;          /* machine row of channel x (resolved); y, z, w follow */
 };
 
 struct tgsi_inst {
@@ -100,6 +112,25 @@ struct tgsi_input_decl {
     uint8_t interpolate;
 };
 
+/* The interpreter's registers are one array of rows, a row being one channel of
+ * one register in the 4 lanes of the quad; operands are resolved to rows once, at
+ * parse time, so an execution indexes the array instead of decoding files and
+ * swizzles per fetch. Layout (tbr_tgsi_program row_* fields):
+ *   TGSI_ROW_NULL   reads as 0, never valid (a source tgsi_exec does not fetch)
+ *   TGSI_ROW_SINK.. 4 rows written by a NULL destination, never read
+ *   temps, inputs, outputs: 4 rows per register (x, y, z, w)
+ *   immediates: 4 rows per IMM, the bit pattern in every lane
+ *   constants: one row per distinct (buffer, index, component) the program reads,
+ *   filled per run from the bound constant buffers (tgsi_const_slot) */
+#define TGSI_ROW_NULL 0u
+#define TGSI_ROW_SINK 1u
+#define TGSI_ROW_FIRST_REG 5u
+
+struct tgsi_const_slot {
+    uint32_t buffer;   /* constant buffer slot (CONST[d][i]: d, else 0) */
+    uint64_t dword;    /* index * 4 + component */
+};
+
 #define TGSI_MAX_TEMPS 256
 #define TGSI_MAX_IMMS 256
 #define TGSI_MAX_INSTS 4096
@@ -120,7 +151,16 @@ struct tbr_tgsi_program {
     int coord_origin_lower_left;      /* PROPERTY FS_COORD_ORIGIN LOWER_LEFT */
     int coord_pixel_center_integer;   /* PROPERTY FS_COORD_PIXEL_CENTER INTEGER */
     struct tgsi_inst *insts;
+    /* execution layout (see TGSI_ROW_NULL) */
+    uint32_t row_temps, row_inputs, row_outputs, row_imms, row_consts, num_rows;
+    unsigned num_const_slots;
+    struct tgsi_const_slot *const_slots;
+    uint32_t (*imm_rows)[4];          /* [num_imms * 4]: IMM[i] component c in every lane */
 };
+
+/* Fills the execution layout and every operand's rows (end of tbr_tgsi_parse).
+ * 0, or -1 if out of memory. */
+int tgsi_resolve_operands(struct tbr_tgsi_program *prog);
 
 extern const char *const tgsi_op_names[TGSI_OP_COUNT];
 
