@@ -131,7 +131,9 @@ static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_ind
     }
     if (c->fetch_obs)
         c->fetch_obs(c->obs_ctx, sview_index);
-    tbr_sampler_get_samples(v, s, t, r, c0, c1, derivs, offset, control, rgba, c->texel_obs, c->obs_ctx);
+    if (!tbr_sampler_get_samples_exact(v, s, t, r, c0, c1, derivs, offset, control, rgba,
+                                       c->texel_obs, c->obs_ctx))
+        c->failed = 1; /* softpipe used stale texture-cache contents */
 }
 
 static void cb_get_dims(void *ctx, unsigned sview_index, int level, int dims[4])

@@ -53,6 +53,22 @@ struct sampler_state {
     unsigned lane;
     int gather_only;       /* TG4: the linear filters return the 4 texels' component */
     unsigned gather_comp;  /* component to gather (0..3) */
+    struct fetch_group *grp; /* the texels of the filter being evaluated (tile-cache aliasing) */
+};
+
+/* softpipe's texture tile cache (sp_tex_tile_cache.[ch]) is direct mapped: 16 entries of
+ * 32x32 texel tiles, entry (tile x + 9 tile y + z + 7 level) mod 16, and its filters keep
+ * POINTERS into it while they fetch the other texels of a footprint
+ * (get_texel_quad_2d_no_border, get_texel_2d, ...). When a later fetch of the same
+ * footprint loads another tile into the same entry, an earlier pointer then reads that
+ * tile's texel at its own in-tile position. The group remembers the footprint's fetches
+ * so that fetch_group_end can give each texel the value softpipe actually used. */
+#define SP_TEX_TILE_LOG2 5
+#define SP_TEX_TILE_ENTRIES 16u
+struct fetch_group {
+    int on, n;
+    int inexact;           /* a value softpipe read is not knowable (stale cache contents) */
+    struct { unsigned level, z; int x, y; float *out; } f[8];
 };
 
 struct img_args {
@@ -130,6 +146,78 @@ static inline void unpack(const struct sampler_state *st, const uint8_t *p, floa
         tbr_sampler_format_unpack(st->fmt, p, out);
 }
 
+static void group_add(const struct sampler_state *st, unsigned level, unsigned z, int x, int y,
+                      float *out)
+{
+    struct fetch_group *g = st->grp;
+    if (!g || !g->on)
+        return;
+    if (g->n >= 8) {
+        g->inexact = 1;
+        return;
+    }
+    g->f[g->n].level = level;
+    g->f[g->n].z = z;
+    g->f[g->n].x = x;
+    g->f[g->n].y = y;
+    g->f[g->n].out = out;
+    g->n++;
+}
+
+static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
+                  unsigned mem_layer, float out[4]);
+
+static void group_begin(const struct sampler_state *st)
+{
+    if (st->grp) {
+        st->grp->on = 1;
+        st->grp->n = 0;
+    }
+}
+
+static unsigned tile_entry(unsigned level, unsigned z, int x, int y)
+{
+    return ((unsigned)(x >> SP_TEX_TILE_LOG2) + (unsigned)(y >> SP_TEX_TILE_LOG2) * 9u + z +
+            level * 7u) % SP_TEX_TILE_ENTRIES;
+}
+
+/* The values softpipe's pointers give once all of the footprint's tiles are fetched. */
+static void group_end(const struct sampler_state *st)
+{
+    struct fetch_group *g = st->grp;
+    if (!g || !g->on)
+        return;
+    g->on = 0;
+    for (int k = 0; k < g->n; k++) {
+        const unsigned ek = tile_entry(g->f[k].level, g->f[k].z, g->f[k].x, g->f[k].y);
+        int j = -1;
+        for (int i = g->n - 1; i > k; i--)
+            if (tile_entry(g->f[i].level, g->f[i].z, g->f[i].x, g->f[i].y) == ek) {
+                j = i;
+                break;
+            }
+        if (j < 0 || (g->f[j].level == g->f[k].level && g->f[j].z == g->f[k].z &&
+                      (g->f[j].x >> SP_TEX_TILE_LOG2) == (g->f[k].x >> SP_TEX_TILE_LOG2) &&
+                      (g->f[j].y >> SP_TEX_TILE_LOG2) == (g->f[k].y >> SP_TEX_TILE_LOG2)))
+            continue; /* the entry still holds k's tile */
+        const int mask = (1 << SP_TEX_TILE_LOG2) - 1;
+        const int x = (g->f[j].x & ~mask) | (g->f[k].x & mask);
+        const int y = (g->f[j].y & ~mask) | (g->f[k].y & mask);
+        const struct tbr_texture_view *v = st->v;
+        const unsigned lv = g->f[j].level;
+        const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
+        const unsigned rows = is_1d ? v->array_size : u_minify(v->height0, lv);
+        const struct tbr_texture_level *l = lv < TBR_SAMPLER_MAX_LEVELS ? &v->levels[lv] : NULL;
+        if (!l || !l->data || x >= (int)u_minify(v->width0, lv) || (unsigned)y >= rows) {
+            g->inexact = 1; /* outside the level: whatever the entry held before */
+            continue;
+        }
+        unpack(st, l->data + (size_t)g->f[j].z * l->layer_stride + (size_t)y * l->row_stride +
+                       (size_t)x * st->bytes,
+               g->f[k].out);
+    }
+}
+
 static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
                   unsigned mem_layer, float out[4])
 {
@@ -151,6 +239,7 @@ static void fetch(const struct sampler_state *st, unsigned level, unsigned layer
     const uint8_t *p = l->data + (size_t)mem_layer * l->layer_stride +
                        (size_t)y * l->row_stride + (size_t)x * st->bytes;
     unpack(st, p, out);
+    group_add(st, level, mem_layer, x, y, out);
 }
 
 /* The four texels of a bilinear footprint, (x0,y0) (x1,y0) (x0,y1) (x1,y1) of
@@ -180,6 +269,7 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
         if (st->observer)
             st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
         unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->bytes, tx[k]);
+        group_add(st, level, layer, xs[k], ys[k], tx[k]);
     }
 }
 
@@ -589,7 +679,9 @@ static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
     const int y1 = (int)((unsigned)(y0 + 1) & (ypot - 1));
     const unsigned layer = st->v->first_layer;
     float tx[4][4];
+    group_begin(st);
     fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_3d_nb x 4 */
+    group_end(st);
     for (int c = 0; c < 4; c++)
         rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
 }
@@ -741,8 +833,10 @@ static void img_filter_1d_linear(const struct sampler_state *st, const struct im
     int x0, x1;
     float xw, tx0[4], tx1[4];
     st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    group_begin(st);
     texel_1d_array(st, a->level, x0, (int)st->v->first_layer, tx0);
     texel_1d_array(st, a->level, x1, (int)st->v->first_layer, tx1);
+    group_end(st);
     for (int c = 0; c < 4; c++)
         rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
 }
@@ -755,8 +849,10 @@ static void img_filter_1d_array_linear(const struct sampler_state *st, const str
     int x0, x1;
     float xw, tx0[4], tx1[4];
     st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    group_begin(st);
     texel_1d_array(st, a->level, x0, layer, tx0);
     texel_1d_array(st, a->level, x1, layer, tx1);
+    group_end(st);
     for (int c = 0; c < 4; c++)
         rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
 }
@@ -792,6 +888,7 @@ static void img_filter_2d_linear(const struct sampler_state *st, const struct im
     float xw, yw, tx[4][4];
     st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    group_begin(st);
     if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width &&
         M_MAX2(y0, y1) < (int)height) {
         fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_2d x 4, no border */
@@ -801,6 +898,7 @@ static void img_filter_2d_linear(const struct sampler_state *st, const struct im
         texel_2d(st, a->level, layer, x0, y1, tx[2]);
         texel_2d(st, a->level, layer, x1, y1, tx[3]);
     }
+    group_end(st);
     lerp_quad(st, rgba, xw, yw, tx);
 }
 
@@ -815,10 +913,12 @@ static void img_filter_2d_array_linear(const struct sampler_state *st, const str
     float xw, yw, tx[4][4];
     st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    group_begin(st);
     texel_2d(st, a->level, layer, x0, y0, tx[0]);
     texel_2d(st, a->level, layer, x1, y0, tx[1]);
     texel_2d(st, a->level, layer, x0, y1, tx[2]);
     texel_2d(st, a->level, layer, x1, y1, tx[3]);
+    group_end(st);
     lerp_quad(st, rgba, xw, yw, tx);
 }
 
@@ -901,18 +1001,22 @@ static void cube_linear_common(const struct sampler_state *st, const struct img_
     if (st->v->seamless_cube_map) {
         wrap_linear_clamp_to_border(a->s, width, a->offset[0], &x0, &x1, &xw);
         wrap_linear_clamp_to_border(a->t, height, a->offset[1], &y0, &y1, &yw);
+        group_begin(st);
         texel_cube_seamless(st, a->level, x0, y0, layer, a->face, tx[0]);
         texel_cube_seamless(st, a->level, x1, y0, layer, a->face, tx[1]);
         texel_cube_seamless(st, a->level, x0, y1, layer, a->face, tx[2]);
         texel_cube_seamless(st, a->level, x1, y1, layer, a->face, tx[3]);
+        group_end(st);
     } else {
         const unsigned lf = (unsigned)layer + a->face;
         st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
         st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+        group_begin(st);
         texel_2d(st, a->level, lf, x0, y0, tx[0]);
         texel_2d(st, a->level, lf, x1, y0, tx[1]);
         texel_2d(st, a->level, lf, x0, y1, tx[2]);
         texel_2d(st, a->level, lf, x1, y1, tx[3]);
+        group_end(st);
     }
     lerp_quad(st, rgba, xw, yw, tx);
 }
@@ -940,6 +1044,7 @@ static void img_filter_3d_linear(const struct sampler_state *st, const struct im
     st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
     st->linear_p(a->p, depth, a->offset[2], &z0, &z1, &zw);
+    group_begin(st);
     texel_3d(st, a->level, x0, y0, z0, tx[0]);
     texel_3d(st, a->level, x1, y0, z0, tx[1]);
     texel_3d(st, a->level, x0, y1, z0, tx[2]);
@@ -948,6 +1053,7 @@ static void img_filter_3d_linear(const struct sampler_state *st, const struct im
     texel_3d(st, a->level, x1, y0, z1, tx[5]);
     texel_3d(st, a->level, x0, y1, z1, tx[6]);
     texel_3d(st, a->level, x1, y1, z1, tx[7]);
+    group_end(st);
     for (int c = 0; c < 4; c++)
         rgba[4 * c] = lerp_3d(xw, yw, zw, tx[0][c], tx[1][c], tx[2][c], tx[3][c], tx[4][c],
                               tx[5][c], tx[6][c], tx[7][c]);
@@ -1388,17 +1494,18 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
     return 1;
 }
 
-void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[4],
-                             const float t[4], const float r[4], const float c0[4],
-                             const float c1[4], float derivs[3][2][4], const int8_t offset[3],
-                             enum tbr_sampler_control control, float rgba[4][4],
-                             tbr_texel_observer observer, void *observer_ctx)
+static void get_samples(const struct tbr_texture_view *view, const float s[4], const float t[4],
+                        const float r[4], const float c0[4], const float c1[4],
+                        float derivs[3][2][4], const int8_t offset[3],
+                        enum tbr_sampler_control control, float rgba[4][4],
+                        tbr_texel_observer observer, void *observer_ctx, struct fetch_group *grp)
 {
     static const int8_t zero_offset[3] = {0, 0, 0};
     static const float zero4[4] = {0, 0, 0, 0};
     static const unsigned zero_faces[4] = {0, 0, 0, 0};
     struct sampler_state st;
     init_state(&st, view, observer, observer_ctx);
+    st.grp = grp;
     if (!c0)
         c0 = zero4;
     if (!c1)
@@ -1463,6 +1570,30 @@ void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[
         sample_compare(&st, compare_values, rgba);
     if (st.need_swizzle && !st.gather_only)
         do_swizzling(view, rgba);
+}
+
+void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[4],
+                             const float t[4], const float r[4], const float c0[4],
+                             const float c1[4], float derivs[3][2][4], const int8_t offset[3],
+                             enum tbr_sampler_control control, float rgba[4][4],
+                             tbr_texel_observer observer, void *observer_ctx)
+{
+    struct fetch_group grp;
+    memset(&grp, 0, sizeof(grp));
+    get_samples(view, s, t, r, c0, c1, derivs, offset, control, rgba, observer, observer_ctx, &grp);
+}
+
+int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view, const float s[4],
+                                  const float t[4], const float r[4], const float c0[4],
+                                  const float c1[4], float derivs[3][2][4],
+                                  const int8_t offset[3], enum tbr_sampler_control control,
+                                  float rgba[4][4], tbr_texel_observer observer,
+                                  void *observer_ctx)
+{
+    struct fetch_group grp;
+    memset(&grp, 0, sizeof(grp));
+    get_samples(view, s, t, r, c0, c1, derivs, offset, control, rgba, observer, observer_ctx, &grp);
+    return !grp.inexact;
 }
 
 void tbr_sampler_get_dims(const struct tbr_texture_view *v, int level, int dims[4])

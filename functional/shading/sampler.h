@@ -77,6 +77,16 @@ void tbr_sampler_get_samples(const struct tbr_texture_view *view,
                              const int8_t offset[3], enum tbr_sampler_control control,
                              float rgba[4][4], tbr_texel_observer observer, void *observer_ctx);
 
+/* The same; 0 if some value softpipe used is not knowable from memory (its texture tile
+ * cache aliasing a texel of the footprint to a tile position outside the level: stale
+ * cache contents), 1 otherwise. The values softpipe used are reproduced, aliasing
+ * included (see sampler.c fetch_group). */
+int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view,
+                                  const float s[4], const float t[4], const float r[4],
+                                  const float c0[4], const float c1[4], float derivs[3][2][4],
+                                  const int8_t offset[3], enum tbr_sampler_control control,
+                                  float rgba[4][4], tbr_texel_observer observer, void *observer_ctx);
+
 /* tgsi_sampler::get_dims and ::get_texel (TXQ, TXF). */
 void tbr_sampler_get_dims(const struct tbr_texture_view *view, int level, int dims[4]);
 void tbr_sampler_get_texel(const struct tbr_texture_view *view, const int i[4], const int j[4],

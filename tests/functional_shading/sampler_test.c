@@ -604,6 +604,43 @@ static void test_pot(void)
     tex_free(&t);
 }
 
+/* ---- softpipe's texture tile cache aliasing (sampler.c fetch_group) ----
+ * A 128x256 L8 texture, REPEAT, bilinear at s = 0.5, t = 1.0: u = 63.5, v = 255.5, the
+ * footprint (63,255) (64,255) (63,0) (64,0) lies in 32x32 tiles (1,7) (2,7) (1,0) (2,0),
+ * cache entries (tx + 9 ty) mod 16 = 0, 1, 1, 2: the third fetch reloads entry 1, so the
+ * pointer softpipe kept for (64,255) reads tile (1,0) at the same in-tile position
+ * (0,31): texel (32,31). The observer still reports the texels asked for. */
+static float lerp_f(float a, float v0, float v1) { return v0 + a * (v1 - v0); }
+
+static void test_aliasing(void)
+{
+    struct tex t;
+    float c[4][4];
+    struct obs o;
+    tex_init(&t, T_2D, FMT_L8_UNORM, 1, 128, 256, 1, 1);
+#define L8_AT(x, y) ((uint8_t)(((x) * 7 + (y) * 13) & 255))
+    for (int y = 0; y < 256; y++)
+        for (int x = 0; x < 128; x++)
+            t.mem[0][y * 128 + x] = L8_AT(x, y);
+    t.v.min_img_filter = t.v.mag_img_filter = F_LINEAR;
+    sample1(&t, 0.5f, 1.0f, c, &o);
+    CHECK(obs_is(&o, 0, 0, 0, 0, 63, 255) && obs_is(&o, 1, 0, 0, 0, 64, 255) &&
+          obs_is(&o, 2, 0, 0, 0, 63, 0) && obs_is(&o, 3, 0, 0, 0, 64, 0));
+    const float aliased = lerp_f(0.5f, lerp_f(0.5f, u8(L8_AT(63, 255)), u8(L8_AT(32, 31))),
+                                 lerp_f(0.5f, u8(L8_AT(63, 0)), u8(L8_AT(64, 0))));
+    const float plain = lerp_f(0.5f, lerp_f(0.5f, u8(L8_AT(63, 255)), u8(L8_AT(64, 255))),
+                               lerp_f(0.5f, u8(L8_AT(63, 0)), u8(L8_AT(64, 0))));
+    CHECK(aliased != plain);
+    CHECK_F(c[0][0], aliased);
+    /* distinct entries, nothing aliases: s = t = 0.25 -> u = 31.5,
+     * v = 63.5 spans tiles (0,1) (1,1) (0,2) (1,2): entries 9, 10, 2, 3, all distinct */
+    sample1(&t, 0.25f, 0.25f, c, &o);
+    CHECK_F(c[0][0], lerp_f(0.5f, lerp_f(0.5f, u8(L8_AT(31, 63)), u8(L8_AT(32, 63))),
+                            lerp_f(0.5f, u8(L8_AT(31, 64)), u8(L8_AT(32, 64)))));
+#undef L8_AT
+    tex_free(&t);
+}
+
 /* ---- swizzle, compare, cube, 3D, arrays, queries ---- */
 static void test_misc(void)
 {
@@ -828,7 +865,8 @@ int main(int argc, char **argv)
         const char *name;
         void (*fn)(void);
     } groups[] = {{"formats", test_formats}, {"wrap", test_wrap}, {"lod", test_lod},
-                  {"pot", test_pot}, {"misc", test_misc}, {"unsupported", test_unsupported}};
+                  {"pot", test_pot}, {"misc", test_misc}, {"unsupported", test_unsupported},
+                  {"aliasing", test_aliasing}};
     if (argc != 2) {
         fprintf(stderr, "usage: sampler_test <group>\n");
         return 2;
