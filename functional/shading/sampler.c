@@ -164,8 +164,22 @@ static void group_add(const struct sampler_state *st, unsigned level, unsigned z
     g->n++;
 }
 
-static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
-                  unsigned mem_layer, float out[4]);
+/* The memory of texel (x, y) of layer/slice z of a level, as the tile cache addresses
+ * it; NULL outside the level or when its contents are not given. 1D textures: y is the
+ * layer (the tile cache's transfer of a 1D array has one row per layer). */
+static const uint8_t *texel_bytes(const struct sampler_state *st, unsigned level, unsigned z,
+                                  int x, int y)
+{
+    const struct tbr_texture_view *v = st->v;
+    const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
+    const unsigned rows = is_1d ? v->array_size : u_minify(v->height0, level);
+    const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
+    const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
+    if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) ||
+        (unsigned)y >= rows || z >= layers)
+        return NULL;
+    return l->data + (size_t)z * l->layer_stride + (size_t)y * l->row_stride + (size_t)x * st->bytes;
+}
 
 static void group_begin(const struct sampler_state *st)
 {
@@ -203,41 +217,27 @@ static void group_end(const struct sampler_state *st)
         const int mask = (1 << SP_TEX_TILE_LOG2) - 1;
         const int x = (g->f[j].x & ~mask) | (g->f[k].x & mask);
         const int y = (g->f[j].y & ~mask) | (g->f[k].y & mask);
-        const struct tbr_texture_view *v = st->v;
-        const unsigned lv = g->f[j].level;
-        const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
-        const unsigned rows = is_1d ? v->array_size : u_minify(v->height0, lv);
-        const struct tbr_texture_level *l = lv < TBR_SAMPLER_MAX_LEVELS ? &v->levels[lv] : NULL;
-        if (!l || !l->data || x >= (int)u_minify(v->width0, lv) || (unsigned)y >= rows) {
+        const uint8_t *p = texel_bytes(st, g->f[j].level, g->f[j].z, x, y);
+        if (!p) {
             g->inexact = 1; /* outside the level: whatever the entry held before */
             continue;
         }
-        unpack(st, l->data + (size_t)g->f[j].z * l->layer_stride + (size_t)y * l->row_stride +
-                       (size_t)x * st->bytes,
-               g->f[k].out);
+        unpack(st, p, g->f[k].out);
     }
 }
 
 static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
                   unsigned mem_layer, float out[4])
 {
-    const struct tbr_texture_view *v = st->v;
     if (st->observer)
         st->observer(st->observer_ctx, st->lane, level, layer, x, y);
     /* Defensive: softpipe never reads outside the level on the paths accepted
-     * by tbr_sampler_supported with finite coordinates. 1D textures: y is the
-     * layer (the tile cache's transfer of a 1D array has one row per layer). */
-    const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
-    const unsigned rows = is_1d ? v->array_size : u_minify(v->height0, level);
-    const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
-    const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
-    if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) ||
-        (unsigned)y >= rows || mem_layer >= layers) {
+     * by tbr_sampler_supported with finite coordinates. */
+    const uint8_t *p = texel_bytes(st, level, mem_layer, x, y);
+    if (!p) {
         out[0] = out[1] = out[2] = out[3] = 0.0f;
         return;
     }
-    const uint8_t *p = l->data + (size_t)mem_layer * l->layer_stride +
-                       (size_t)y * l->row_stride + (size_t)x * st->bytes;
     unpack(st, p, out);
     group_add(st, level, mem_layer, x, y, out);
 }
