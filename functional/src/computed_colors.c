@@ -241,14 +241,15 @@ static void dbg_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
 /* TBR_CC_DEBUG=1: the first mismatches on stderr (which shader, quad, value), to find
  * what the shading library does differently from softpipe. */
 static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                            const float (*out)[4][4], const float (*colors)[4][4], uint32_t nr_cbufs)
+                            const struct cc_prim *pr, unsigned mask, const float (*out)[4][4],
+                            const float (*colors)[4][4], uint32_t nr_cbufs)
 {
     static int reported;
     const char *dbg = getenv("TBR_CC_DEBUG");
     if (!dbg || strcmp(dbg, "1") != 0 || reported >= 20)
         return;
     reported++;
-    for (uint32_t cb = 0; cb < nr_cbufs; cb++)
+    for (uint32_t cb = 0; out && cb < nr_cbufs; cb++)
         for (int j = 0; j < 4; j++)
             for (int ch = 0; ch < 4; ch++)
                 if ((q->blend_mask & (1u << j)) &&
@@ -259,11 +260,8 @@ static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad 
                             out[cb][ch][j], colors[cb][ch][j]);
                     if (reported <= 3) { /* the texels this library read, to compare with TEXELS */
                         float again[TBR_FS_MAX_CBUFS][4][4];
-                        const unsigned mask = cc->early_z ? q->depth_mask : q->in_mask;
-                        for (uint32_t i = 0; i < TBR_CC_RING; i++)
-                            if (cc->ring[i].valid && cc->ring[i].index == q->prim)
-                                tbr_fs_quad_colors_observed(&cc->draw, &cc->ring[i].coefs, q->x, q->y, mask,
-                                                            again, dbg_fetch, dbg_texel, NULL);
+                        tbr_fs_quad_colors_observed(&cc->draw, &pr->coefs, q->x, q->y, mask, again,
+                                                    dbg_fetch, dbg_texel, NULL);
                         fprintf(stderr, "\n");
                     }
                     return;
@@ -287,7 +285,8 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
              * with early Z, the rasterizer's coverage otherwise */
             const unsigned mask = cc->early_z ? q->depth_mask : q->in_mask;
             float out[TBR_FS_MAX_CBUFS][4][4];
-            if (tbr_fs_quad_colors(&cc->draw, &pr->coefs, q->x, q->y, mask, out) == 0) {
+            const int computed = tbr_fs_quad_colors(&cc->draw, &pr->coefs, q->x, q->y, mask, out) == 0;
+            if (computed) {
                 ok = 1;
                 for (uint32_t cb = 0; cb < nr_cbufs && ok; cb++)
                     for (int j = 0; j < 4; j++) {
@@ -300,7 +299,8 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
             }
             if (!ok) {
                 cc->stats.quads_mismatched++;
-                report_mismatch(cc, q, (const float(*)[4][4])out, colors, nr_cbufs);
+                report_mismatch(cc, q, pr, mask, computed ? (const float(*)[4][4])out : NULL, colors,
+                                nr_cbufs);
             }
         }
     }
