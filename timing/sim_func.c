@@ -264,7 +264,7 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
     const sim_resource *r = sim_frame_resource(f, t->resource_id);
     if (!r) { compute_failed(fn, "draw %u: texture %u unknown", d->seq, t->resource_id); return -1; }
     struct tbr_texture_view v;
-    memset(&v, 0, sizeof v);
+    tbr_fs_view_from_record(&v, t);
     v.target = r->rec.target;
     v.resource_format = r->rec.format;
     v.width0 = r->rec.width;
@@ -272,8 +272,7 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
     v.depth0 = r->rec.depth;
     v.array_size = r->rec.array_size;
     v.res_last_level = r->rec.last_level;
-    /* from first_level - 1: softpipe's 2D POT mipmap path may read it (functional/shading/sampler.c) */
-    for (uint32_t l = t->first_level ? t->first_level - 1 : 0; l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS; l++) {
+    for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS; l++) {
       int si = find_surf(fn, t->resource_id, l, t->first_layer);
       if (si < 0) continue; /* level unknown: tbr_fs_draw_set_view refuses the view */
       if (fn->surfs[si].is_zs) zs_to_bytes(&fn->surfs[si]);
@@ -281,25 +280,6 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
       v.levels[l].row_stride = (uint32_t)fn->surfs[si].mem.stride;
       v.levels[l].layer_stride = 0;
     }
-    v.view_format = t->view_format;
-    v.first_level = t->first_level;
-    v.last_level = t->last_level;
-    v.first_layer = t->first_layer;
-    v.last_layer = t->last_layer;
-    memcpy(v.swizzle, t->swizzle, sizeof v.swizzle);
-    v.wrap_s = t->wrap_s; v.wrap_t = t->wrap_t; v.wrap_r = t->wrap_r;
-    v.min_img_filter = t->min_img_filter;
-    v.min_mip_filter = t->min_mip_filter;
-    v.mag_img_filter = t->mag_img_filter;
-    v.compare_mode = t->compare_mode;
-    v.compare_func = t->compare_func;
-    v.normalized_coords = t->normalized_coords;
-    v.seamless_cube_map = t->seamless_cube_map;
-    v.max_anisotropy = t->max_anisotropy;
-    v.lod_bias = t->lod_bias;
-    v.min_lod = t->min_lod;
-    v.max_lod = t->max_lod;
-    memcpy(v.border_color, t->border_color, sizeof v.border_color);
     if (tbr_fs_draw_set_view(out, t->unit, &v, why, sizeof why) != 0) {
       compute_failed(fn, "frame %llu draw %u unit %u: %s", (unsigned long long)f->number, d->seq, t->unit, why);
       return -1;

@@ -22,6 +22,32 @@ static int fail(char *why, size_t whylen, const char *fmt, ...)
     return -1;
 }
 
+void tbr_fs_view_from_record(struct tbr_texture_view *v, const tbr_rec_texture *t)
+{
+    memset(v, 0, sizeof(*v));
+    v->view_format = t->view_format;
+    v->first_level = t->first_level;
+    v->last_level = t->last_level;
+    v->first_layer = t->first_layer;
+    v->last_layer = t->last_layer;
+    memcpy(v->swizzle, t->swizzle, sizeof(v->swizzle));
+    v->wrap_s = t->wrap_s;
+    v->wrap_t = t->wrap_t;
+    v->wrap_r = t->wrap_r;
+    v->min_img_filter = t->min_img_filter;
+    v->min_mip_filter = t->min_mip_filter;
+    v->mag_img_filter = t->mag_img_filter;
+    v->compare_mode = t->compare_mode;
+    v->compare_func = t->compare_func;
+    v->normalized_coords = t->normalized_coords;
+    v->seamless_cube_map = t->seamless_cube_map;
+    v->max_anisotropy = t->max_anisotropy;
+    v->lod_bias = t->lod_bias;
+    v->min_lod = t->min_lod;
+    v->max_lod = t->max_lod;
+    memcpy(v->border_color, t->border_color, sizeof(v->border_color));
+}
+
 int tbr_fs_view_computable(const struct tbr_texture_view *v, char *why, size_t whylen)
 {
     if (v->target != PIPE_TEXTURE_2D && v->target != PIPE_TEXTURE_RECT)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tbr/records.h"
+
 #include "sampler.h"
 #include "setup_coef.h"
 #include "tgsi_interp.h"
@@ -36,6 +38,10 @@ typedef struct tbr_fs_draw_state {
     const void *consts[4];
     unsigned const_bytes[4];
 } tbr_fs_draw_state;
+
+/* v's view and sampler fields from a DRAW record's texture unit; everything else (the
+ * resource fields, the levels' memory) zero, for the caller to fill. */
+void tbr_fs_view_from_record(struct tbr_texture_view *v, const tbr_rec_texture *t);
 
 /* 1 if a sampler view can be computed with (2D/RECT single-layer texture whose sampled
  * levels are in memory and a sampler the library reproduces), else 0 and why. */

@@ -1487,8 +1487,7 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
             (v->last_layer < v->first_layer + 5 || v->width0 != v->height0))
             return fail(why, whylen, "cube layers %u-%u", v->first_layer, v->last_layer);
     }
-    /* The 2D POT mipmap path may read first_level - 1 (negative LODs). */
-    for (unsigned l = v->first_level ? v->first_level - 1 : 0; l <= v->last_level; l++)
+    for (unsigned l = tbr_sampler_lowest_level(v->first_level); l <= v->last_level; l++)
         if (!v->levels[l].data)
             return fail(why, whylen, "contents of level %u unknown", l, 0);
     return 1;

@@ -55,6 +55,14 @@ struct tbr_texture_view {
 typedef void (*tbr_texel_observer)(void *ctx, unsigned lane, unsigned level, unsigned layer,
                                    int x, int y);
 
+/* The lowest level sampling a view may read: first_level - 1, because softpipe's 2D POT
+ * mipmap path reads it for negative LODs; whoever provides the levels' memory must
+ * provide this one too. */
+static inline uint32_t tbr_sampler_lowest_level(uint32_t first_level)
+{
+    return first_level ? first_level - 1 : 0;
+}
+
 /* 1 if sampling this view reproduces softpipe exactly; otherwise 0 with the
  * reason in why (e.g. "format PIPE_FORMAT_ETC1_RGB8", "anisotropic filtering"). */
 int tbr_sampler_supported(const struct tbr_texture_view *view, char *why, size_t whylen);

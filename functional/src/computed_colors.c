@@ -94,10 +94,12 @@ static void not_computable(tbr_computed_colors *cc, const char *why)
         snprintf(cc->stats.first_reason, sizeof(cc->stats.first_reason), "%s", why);
 }
 
-/* A hook sampler view -> the library's view over softpipe's memory. */
-static void view_from_hook(struct tbr_texture_view *v, const struct tbr_hook_texture *t)
+/* A sampler view of the draw: its DRAW record entry (what tbr-sim will see) over
+ * softpipe's memory of the resource (hook). */
+static void view_of_unit(struct tbr_texture_view *v, const tbr_rec_texture *rec,
+                         const struct tbr_hook_texture *t)
 {
-    memset(v, 0, sizeof(*v));
+    tbr_fs_view_from_record(v, rec);
     v->target = t->res.target;
     v->resource_format = t->res.format;
     v->width0 = t->res.width;
@@ -105,37 +107,15 @@ static void view_from_hook(struct tbr_texture_view *v, const struct tbr_hook_tex
     v->depth0 = t->res.depth;
     v->array_size = t->res.array_size;
     v->res_last_level = t->res.last_level;
-    for (uint32_t l = 0; l < t->num_levels && l < TBR_SAMPLER_MAX_LEVELS; l++) {
-        if (!t->data)
-            break;
+    for (uint32_t l = 0; t->data && l < t->num_levels && l < TBR_SAMPLER_MAX_LEVELS; l++) {
         v->levels[l].data = (const uint8_t *)t->data + t->level_offset[l];
         v->levels[l].row_stride = t->stride[l];
         v->levels[l].layer_stride = t->img_stride[l];
     }
-    v->view_format = t->view_format;
-    v->first_level = t->first_level;
-    v->last_level = t->last_level;
-    v->first_layer = t->first_layer;
-    v->last_layer = t->last_layer;
-    memcpy(v->swizzle, t->swizzle, sizeof(v->swizzle));
-    v->wrap_s = t->wrap_s;
-    v->wrap_t = t->wrap_t;
-    v->wrap_r = t->wrap_r;
-    v->min_img_filter = t->min_img_filter;
-    v->min_mip_filter = t->min_mip_filter;
-    v->mag_img_filter = t->mag_img_filter;
-    v->compare_mode = t->compare_mode;
-    v->compare_func = t->compare_func;
-    v->normalized_coords = t->normalized_coords;
-    v->seamless_cube_map = t->seamless_cube_map;
-    v->max_anisotropy = t->max_anisotropy;
-    v->lod_bias = t->lod_bias;
-    v->min_lod = t->min_lod;
-    v->max_lod = t->max_lod;
-    memcpy(v->border_color, t->border_color, sizeof(v->border_color));
 }
 
-int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, uint32_t fb_height)
+int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d,
+                      const tbr_rec_texture *textures, uint32_t num_textures, uint32_t fb_height)
 {
     char why[160];
     cc->draw_on = 0;
@@ -177,13 +157,17 @@ int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, ui
     for (uint32_t u = 0; u < TBR_FS_MAX_UNITS; u++) {
         if (!(used & (1u << u)))
             continue;
-        if (u >= d->num_textures || !d->textures[u].valid || !d->textures[u].has_sampler) {
+        const tbr_rec_texture *rec = NULL;
+        for (uint32_t k = 0; k < num_textures; k++)
+            if (textures[k].unit == u)
+                rec = &textures[k];
+        if (!rec || u >= d->num_textures || !d->textures[u].valid || !d->textures[u].has_sampler) {
             snprintf(why, sizeof(why), "sampler unit %u unbound", u);
             not_computable(cc, why);
             return 0;
         }
         struct tbr_texture_view v;
-        view_from_hook(&v, &d->textures[u]);
+        view_of_unit(&v, rec, &d->textures[u]);
         if (tbr_fs_draw_set_view(&cc->draw, u, &v, why, sizeof(why)) != 0) {
             not_computable(cc, why);
             return 0;

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "tbr/records.h"
 #include "tbr_mesa_hooks.h"
 
 #define TBR_CC_RING 8 /* primitives whose coefficients are kept (quads follow their PRIM) */
@@ -35,9 +36,11 @@ const tbr_cc_stats *tbr_cc_stats_get(const tbr_computed_colors *cc);
 /* A fragment shader's text (SHADER record of an executed variant). */
 void tbr_cc_shader(tbr_computed_colors *cc, uint32_t id, const char *text);
 
-/* Start of a draw. fb_height: the framebuffer's (gl_FragCoord). Returns 1 if its
- * quads may be computed (program, textures and state supported), else 0. */
-int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, uint32_t fb_height);
+/* Start of a draw; textures: its DRAW record's texture units. fb_height: the
+ * framebuffer's (gl_FragCoord). Returns 1 if its quads may be computed (program,
+ * textures and state supported), else 0. */
+int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d,
+                      const tbr_rec_texture *textures, uint32_t num_textures, uint32_t fb_height);
 /* The draw's fragment-shader sampler views (units with a view) the simulator must be
  * able to read: n entries of unit indices, valid until the next begin_draw. */
 uint32_t tbr_cc_draw_units(const tbr_computed_colors *cc, const uint32_t **units);

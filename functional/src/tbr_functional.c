@@ -31,6 +31,7 @@
 
 #include "color_shadow.h"
 #include "computed_colors.h"
+#include "sampler.h"
 #include "idset.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -1170,8 +1171,8 @@ static void give_sampled_textures(const struct tbr_hook_draw *d)
     uint32_t n = tbr_cc_draw_units(S.cc, &units);
     for (uint32_t k = 0; k < n; k++) {
         const struct tbr_hook_texture *t = &d->textures[units[k]];
-        /* from first_level - 1: softpipe's 2D POT mipmap path may read it (sampler.c) */
-        for (uint32_t l = t->first_level ? t->first_level - 1 : 0; l <= t->last_level && l < t->num_levels; l++) {
+        for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < t->num_levels;
+             l++) {
             const uint32_t layer = t->first_layer;
             struct tex_known *tk = get_tex(t->res.id, l, layer);
             if (!tk) {
@@ -1299,7 +1300,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     S.quads_packed = tbr_cs_begin_draw(&S.cs, r, S.pack_colors);
     S.draw_write_all = fs_write_all(r->fs_id);
     S.zs_clear_write_res = 0;
-    if (S.compute_colors && tbr_cc_begin_draw(S.cc, d, S.fb_height))
+    if (S.compute_colors && tbr_cc_begin_draw(S.cc, d, r->textures, r->num_textures, S.fb_height))
         give_sampled_textures(d);
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_DRAW, tbr_rec_draw_encode(&S.buf, r));
