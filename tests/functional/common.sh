@@ -19,3 +19,22 @@ functional_setup() {
 
 # status_of DIR KEY: KEY's value in a tbr-replay output's functional-status.txt
 status_of() { grep "^$2=" "$1/functional-status.txt" | head -1 | cut -d= -f2; }
+
+# simulate_exact BIN_DIR DIR FRAMES LABEL: tbr-sim DIR into DIR.sim; every one of the
+# FRAMES frames must be bit-exact with its reference.
+simulate_exact() {
+  local bin="$1" dir="$2" frames="$3" label="$4" exact
+  "$bin/tbr-sim" "$dir" -o "$dir.sim" --quiet > "$dir.sim.log" 2>&1 || { cat "$dir.sim.log"; fail "$label: tbr-sim"; }
+  exact=$(grep -c 'bit-exact with the reference' "$dir.sim/summary.txt")
+  [ "$exact" = "$frames" ] || { cat "$dir.sim/summary.txt"; fail "$label: $exact of $frames frames bit-exact"; }
+}
+
+# same_frames A.sim B.sim FRAMES LABEL: both simulations wrote the same FRAMES PNGs.
+same_frames() {
+  local a="$1" b="$2" frames="$3" label="$4" f n=0
+  for f in "$a"/frames/*.png; do
+    cmp -s "$f" "$b/frames/$(basename "$f")" || fail "$label: $(basename "$f") differs"
+    n=$((n + 1))
+  done
+  [ "$n" = "$frames" ] || fail "$label: $n simulated frames, expected $frames"
+}

@@ -29,22 +29,13 @@ for trace in "$samples"/*.trace; do
   [ "$(status_of $s.comp quads_colors_mismatched)" = 0 ] || fail "$s: $(status_of $s.comp quads_colors_mismatched) recomputed quads differ from softpipe"
   [ "$(status_of $s.rec quads_colors_computed)" = 0 ] || fail "$s: --record-colors computed quads"
   frames=$(status_of $s.comp frames_recorded)
-  for mode in comp rec; do
-    "$bin/tbr-sim" $s.$mode -o $s.$mode.sim --quiet > $s.$mode.sim.log 2>&1 || { cat $s.$mode.sim.log; fail "$s: tbr-sim ($mode)"; }
-    exact=$(grep -c 'bit-exact with the reference' $s.$mode.sim/summary.txt)
-    [ "$exact" = "$frames" ] || { cat $s.$mode.sim/summary.txt; fail "$s ($mode): $exact of $frames frames bit-exact"; }
-  done
+  for mode in comp rec; do simulate_exact "$bin" $s.$mode "$frames" "$s ($mode)"; done
   simc=$(grep -o '"computed_color_quads": [0-9]*' $s.comp.sim/stats.json | grep -o '[0-9]*$')
   [ "$simc" -gt 0 ] || fail "$s: tbr-sim computed no quad"
   grep -q '"computed_color_failures": 0,' $s.comp.sim/stats.json || fail "$s: tbr-sim could not compute some quads"
   diff <(grep -v computed_color_quads $s.comp.sim/stats.json) <(grep -v computed_color_quads $s.rec.sim/stats.json) > /dev/null ||
     fail "$s: stats.json differs between computed and recorded colors"
-  n=0
-  for f in $s.comp.sim/frames/*.png; do
-    cmp -s "$f" "$s.rec.sim/frames/$(basename "$f")" || fail "$s: $(basename "$f") differs between computed and recorded colors"
-    n=$((n + 1))
-  done
-  [ "$n" = "$frames" ] || fail "$s: $n simulated frames, expected $frames"
+  same_frames $s.comp.sim $s.rec.sim "$frames" "$s: computed vs recorded colors"
   echo "$s: quads computed=$computed (tbr-sim $simc) recorded=$(status_of $s.comp quads_colors_recorded) texture_inits=$(status_of $s.comp texture_inits) bytes computed=$(stat -c %s $s.comp/activity.tbrt) recorded=$(stat -c %s $s.rec/activity.tbrt)"
 done
 [ "$n_samples" -ge 5 ] || fail "only $n_samples sample traces in $samples"

@@ -37,9 +37,7 @@ for mode in packed float computed; do
     "$check" pngeq-rgb "$(printf '%s/reference/frame_%05d.png' $mode $f)" "${snaps[$f]}" \
       || fail "$mode: frame $f: reference PNG differs from eglretrace -s"
   done
-  "$bin/tbr-sim" $mode -o $mode.sim --quiet > $mode.sim.log 2>&1 || { cat $mode.sim.log; fail "tbr-sim ($mode)"; }
-  exact=$(grep -c 'bit-exact with the reference' $mode.sim/summary.txt)
-  [ "$exact" = 2 ] || { cat $mode.sim/summary.txt; fail "$mode: $exact of 2 frames bit-exact"; }
+  simulate_exact "$bin" $mode 2 "$mode"
   # frame 1 binds the FBO again: its two textures are compared with softpipe's memory
   grep -Eq 'render-target checks \(SURFACE_CHECK\): [2-9][0-9]* compared, 0 differ' $mode.sim/summary.txt \
     || { grep 'render-target' $mode.sim/summary.txt; fail "$mode: render-target checks"; }
@@ -47,10 +45,8 @@ done
 cmp -s packed.sim/stats.json float.sim/stats.json || fail "stats.json differs between packed and float colors"
 diff <(grep -v computed_color_quads packed.sim/stats.json) <(grep -v computed_color_quads computed.sim/stats.json) > /dev/null ||
   fail "stats.json differs between recorded and computed colors"
-for f in packed.sim/frames/*.png; do
-  cmp -s "$f" "float.sim/frames/$(basename "$f")" || fail "$(basename "$f") differs between packed and float colors"
-  cmp -s "$f" "computed.sim/frames/$(basename "$f")" || fail "$(basename "$f") differs between recorded and computed colors"
-done
+same_frames packed.sim float.sim 2 "packed vs float colors"
+same_frames packed.sim computed.sim 2 "recorded vs computed colors"
 [ "$(status_of computed quads_colors_computed)" -gt 0 ] || fail "computed: no quad computed ($(status_of computed first_not_computable))"
 [ "$(status_of computed quads_colors_mismatched)" = 0 ] || fail "computed: recomputed colors differ from softpipe"
 

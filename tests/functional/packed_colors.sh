@@ -25,18 +25,9 @@ for s in blend casual2d; do
   [ "$(status_of $s.float packed_fragments)" = 0 ] || fail "$s: --float-colors packed $(status_of $s.float packed_fragments) fragments"
   [ "$(status_of $s.float exact_values)" = 0 ] || fail "$s: --float-colors gave exact values"
   frames=$(status_of $s.packed frames_recorded)
-  for mode in packed float; do
-    "$bin/tbr-sim" $s.$mode -o $s.$mode.sim --quiet > $s.$mode.sim.log 2>&1 || { cat $s.$mode.sim.log; fail "$s: tbr-sim ($mode)"; }
-    exact=$(grep -c 'bit-exact with the reference' $s.$mode.sim/summary.txt)
-    [ "$exact" = "$frames" ] || { cat $s.$mode.sim/summary.txt; fail "$s ($mode): $exact of $frames frames bit-exact"; }
-  done
+  for mode in packed float; do simulate_exact "$bin" $s.$mode "$frames" "$s ($mode)"; done
   cmp -s $s.packed.sim/stats.json $s.float.sim/stats.json || fail "$s: stats.json differs between packed and float colors"
-  n=0
-  for f in $s.packed.sim/frames/*.png; do
-    cmp -s "$f" "$s.float.sim/frames/$(basename "$f")" || fail "$s: $(basename "$f") differs between packed and float colors"
-    n=$((n + 1))
-  done
-  [ "$n" = "$frames" ] || fail "$s: $n simulated frames, expected $frames"
+  same_frames $s.packed.sim $s.float.sim "$frames" "$s: packed vs float colors"
   echo "$s: packed_fragments=$(status_of $s.packed packed_fragments) exact_values=$(status_of $s.packed exact_values) bytes packed=$(stat -c %s $s.packed/activity.tbrt) float=$(stat -c %s $s.float/activity.tbrt)"
 done
 [ "$(status_of blend.packed exact_values)" -gt 0 ] || fail "blend: no exact values (its blends read opaque writes)"
