@@ -7,7 +7,9 @@ fails=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 expect() { # expect NAME CODE PATTERN -- command...
   local name="$1" code="$2" pattern="$3"; shift 4
-  "$@" > "$tmp/out" 2>&1; local rc=$?
+  # bounded: a hung child names its step here instead of timing the whole test out
+  timeout -k 5 120 "$@" > "$tmp/out" 2>&1; local rc=$?
+  [ "$rc" -eq 124 ] && echo "    ($name: timed out after 120 s)" >> "$tmp/out"
   if [ "$rc" -ne "$code" ] || ! grep -q -- "$pattern" "$tmp/out"; then
     echo "FAIL $name: exit $rc (want $code), output:"; sed 's/^/    /' "$tmp/out"; fails=$((fails+1))
   else echo "ok   $name"; fi
@@ -32,13 +34,19 @@ glxtrace=/usr/lib/x86_64-linux-gnu/apitrace/wrappers/glxtrace.so
 if [ -z "$gears" ] || [ ! -f "$glxtrace" ]; then
   echo "FAIL desktop-gl: glxgears or apitrace's glxtrace.so missing (scripts/install-deps)"; fails=$((fails+1))
 else
-  xvfb-run -a timeout -s INT 3 env LD_PRELOAD="$glxtrace" TRACE_FILE="$tmp/glx.trace" "$gears" > /dev/null 2>&1 || true
+  # xvfb-run itself can hang when its Xvfb never signals readiness: bound it, retry once
+  for attempt in 1 2; do
+    timeout -k 5 60 xvfb-run -a timeout -s INT 3 env LD_PRELOAD="$glxtrace" TRACE_FILE="$tmp/glx.trace" \
+      "$gears" > /dev/null 2>&1 || true
+    [ -s "$tmp/glx.trace" ] && break
+    echo "note: glxgears capture attempt $attempt produced no trace"
+  done
   expect desktop-gl 2 "not an OpenGL ES trace: it uses GLX" -- "$bin/tbr-replay" "$tmp/glx.trace" -o "$tmp/o7"
 fi
 
 # A frame window: exactly frames 1-2 are recorded (the replay stops after them), and their
 # reference images have the checked-in pixel checksums of those frames.
-if "$bin/tbr-replay" -q "$trace" -o "$tmp/win" --frames 1-2 > "$tmp/out" 2>&1; then
+if timeout -k 5 200 "$bin/tbr-replay" -q "$trace" -o "$tmp/win" --frames 1-2 > "$tmp/out" 2>&1; then
   got=$(cd "$tmp/win/reference" && ls)
   want=$(printf 'frame_00001.png\nframe_00002.png')
   sums="${trace%.trace}.md5"
