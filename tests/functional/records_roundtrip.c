@@ -782,7 +782,8 @@ static void check_vertices_coding(void)
     }
     /* repeated positions cost 2 bytes (dindex, back) instead of 17+: the run above */
     {
-        tbr_rec_vertices_header h = vxc_h;
+        static tbr_rec_vertices_header h;
+        h = vxc_h;
         h.flags = 0;
         h.count = 4500 / 4;
         h.fetched = 4500;
