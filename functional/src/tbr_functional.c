@@ -140,6 +140,8 @@ static struct state {
     uint64_t surface_checks;
     tbr_rec_quads_header quads_hdr; /* coding state of the pending QUADS record */
     int pack_colors;          /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
+    /* VERTICES out_hash (records minor 7): only with TBR_VERTEX_HASHES=1 */
+    int vertex_hashes;
     /* computed colors (records minor 5): 0 with TBR_RECORD_COLORS=1 */
     int compute_colors;
     tbr_computed_colors *cc;
@@ -278,7 +280,7 @@ static void write_status(void)
     {
         static const tbr_cc_stats none;
         const tbr_cc_stats *cs = S.cc ? tbr_cc_stats_get(S.cc) : &none;
-        fprintf(f, "computed_colors=%d\n", S.compute_colors);
+        fprintf(f, "computed_colors=%d\nvertex_hashes=%d\n", S.compute_colors, S.vertex_hashes);
         fprintf(f, "quads_colors_computed=%llu\nquads_colors_recorded=%llu\n"
                    "quads_colors_mismatched=%llu\n",
                 (unsigned long long)cs->quads_computed, (unsigned long long)cs->quads_recorded,
@@ -388,6 +390,10 @@ static void init_once(void)
     S.compute_colors = !(rc && strcmp(rc, "1") == 0);
     if (S.compute_colors && !(S.cc = tbr_cc_create()))
         S.compute_colors = 0;
+    /* TBR_VERTEX_HASHES=1 (tbr-replay --vertex-hashes): VERTICES groups carry out_hash,
+     * which nothing in tbr-sim reads (docs/trace-records.md VERTICES) */
+    const char *vh = getenv("TBR_VERTEX_HASHES");
+    S.vertex_hashes = vh && strcmp(vh, "1") == 0;
     if (parse_frames(getenv("TBR_FRAMES"), &S.first, &S.last) != 0)
         fail("TBR_FRAMES='%s' is not A, A-B or A-", getenv("TBR_FRAMES"));
     atexit(at_exit);
@@ -1552,6 +1558,7 @@ static void h_vertices(const struct tbr_hook_vertices *v)
     h->start_instance = v->start_instance;
     h->num_outputs = v->num_outputs;
     h->position_slot = v->position_slot;
+    h->flags = S.vertex_hashes ? TBR_REC_VERTICES_HASHES : 0;
     h->nr_streams = v->nr_streams < TBR_REC_MAX_STREAMS ? v->nr_streams : TBR_REC_MAX_STREAMS;
     for (uint32_t i = 0; i < h->nr_streams; i++) {
         const struct tbr_hook_vertex_stream *s = &v->streams[i];
@@ -1581,7 +1588,8 @@ static void h_vertices(const struct tbr_hook_vertices *v)
         o->n = g->n;
         memcpy(o->index, g->index, sizeof(o->index));
         memcpy(o->pos, g->pos, sizeof(o->pos));
-        memcpy(o->out_hash, g->out_hash, sizeof(o->out_hash));
+        if (S.vertex_hashes)
+            memcpy(o->out_hash, g->out_hash, sizeof(o->out_hash));
         nverts += g->n;
     }
     S.frame_cnt.vertices += nverts;

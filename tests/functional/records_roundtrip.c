@@ -106,6 +106,9 @@ static void make_records(void)
     }
     uint32_t nanbits = 0x7fc12345u;
     memcpy(&o_vg[1].pos[1][3], &nanbits, 4);
+    /* a position repeating an earlier one (coded as a back-reference, minor 7) */
+    memcpy(o_vg[1].pos[0], o_vg[0].pos[1], sizeof(o_vg[1].pos[0]));
+    o_vh.flags = TBR_REC_VERTICES_HASHES;
     o_fe.frame = 7;
     o_fe.width = 320;
     o_fe.height = 240;
@@ -640,10 +643,208 @@ static void check_depth_coding(void)
     tbr_buf_free(&b);
 }
 
+/* VERTICES position coding (minor 7): back-references to repeated positions within
+ * the window, new positions raw; every position must come back bit for bit, special
+ * values (NaN payloads, infinities, denormals, -0) included, and with hashes every
+ * out_hash (XORed with the referenced vertex's). */
+#define VXC_VERTS 4600
+static tbr_rec_vertex_group vxc_groups[VXC_VERTS / 4];
+static tbr_rec_vertices_header vxc_h, vxc_dec;
+
+static void vxc_set(uint32_t v, const void *bits)
+{
+    tbr_rec_vertex_group *g = &vxc_groups[v / 4];
+    memcpy(g->pos[v % 4], bits, 16);
+}
+
+/* decodes p; compares with vxc_groups when compare; returns 0 when it decoded */
+static int vxc_decode(const uint8_t *p, size_t n, int compare, uint32_t want_flags)
+{
+    tbr_cursor c;
+    if (tbr_rec_vertices_open(&c, p, n, &vxc_dec) != 0)
+        return -1;
+    if (compare)
+        CHECK(vxc_dec.flags == want_flags && vxc_dec.count == vxc_h.count);
+    for (uint32_t i = 0; i < vxc_dec.count; i++) {
+        tbr_rec_vertex_group g;
+        if (tbr_rec_vertices_next(&c, &vxc_dec, &g) != 0)
+            return -1;
+        if (!compare)
+            continue;
+        tbr_rec_vertex_group want = vxc_groups[i];
+        if (!(want_flags & TBR_REC_VERTICES_HASHES))
+            memset(want.out_hash, 0, sizeof(want.out_hash));
+        if (!same_bits(&g, &want, sizeof(g))) {
+            fprintf(stderr, "vertices coding: group %u differs\n", i);
+            failures++;
+            return -1;
+        }
+    }
+    return tbr_rec_vertices_close(&c);
+}
+
+/* A coded record written by hand (no streams, n = 1 groups, positions 0 and no
+ * back-reference except the last vertex's back), decoded; returns the decoder's
+ * verdict. */
+static int vxc_hand(tbr_buf *b, uint64_t streams_layout, uint32_t nverts, uint32_t last_back)
+{
+    tbr_buf_reset(b);
+    for (int k = 0; k < 6; k++)
+        tbr_buf_put_uvarint(b, 0); /* draw_seq .. position_slot + 1 */
+    tbr_buf_put_uvarint(b, streams_layout);
+    tbr_buf_put_uvarint(b, nverts); /* fetched */
+    tbr_buf_put_uvarint(b, nverts); /* count */
+    for (uint32_t v = 0; v < nverts; v++) {
+        tbr_buf_put_uvarint(b, 0); /* path */
+        tbr_buf_put_uvarint(b, 1); /* n */
+        tbr_buf_put_svarint(b, 0); /* dindex */
+        uint32_t back = v == nverts - 1 ? last_back : 0;
+        tbr_buf_put_uvarint(b, back);
+        if (!back)
+            for (int k = 0; k < 4; k++)
+                tbr_buf_put_f32(b, 0.0f);
+        if (streams_layout >> 6 == 2)
+            tbr_buf_put_u32(b, 0);
+    }
+    return vxc_decode(b->data, b->len, 0, 0);
+}
+
+static void check_vertices_coding(void)
+{
+    memset(&vxc_h, 0, sizeof(vxc_h));
+    vxc_h.draw_seq = 5;
+    vxc_h.num_outputs = 2;
+    vxc_h.nr_streams = 32; /* the most: nr_streams and layout share a varint */
+    vxc_h.count = VXC_VERTS / 4;
+    vxc_h.fetched = VXC_VERTS;
+    for (uint32_t i = 0; i < vxc_h.count; i++) {
+        vxc_groups[i].path = i % 3;
+        vxc_groups[i].n = 4;
+        for (uint32_t j = 0; j < 4; j++) {
+            vxc_groups[i].index[j] = 4 * i + j;
+            vxc_groups[i].out_hash[j] = rnd();
+        }
+    }
+    /* a grid row, then random bits */
+    for (uint32_t v = 0; v < 64; v++) {
+        float f[4] = { -1.0f + 0.03125f * (float)v, 0.5f, 0.25f + 1e-3f * (float)v, 1.0f };
+        uint32_t b[4];
+        memcpy(b, f, 16);
+        vxc_set(v, b);
+    }
+    for (uint32_t v = 64; v < VXC_VERTS; v++) {
+        uint32_t b[4] = { rnd(), rnd(), rnd(), rnd() };
+        vxc_set(v, b);
+    }
+    /* special values */
+    const uint32_t special[6][4] = {
+        { 0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800000u }, /* NaNs with payloads */
+        { 0x7f800000u, 0xff800000u, 0x80000000u, 0x00000000u }, /* +-inf, -0, +0 */
+        { 0x00000001u, 0x807fffffu, 0x00400000u, 0x00800000u }, /* denormals, min normal */
+        { 0xffffffffu, 0x00000000u, 0xffffffffu, 0x7fffffffu }, /* all-ones bit patterns */
+        { 0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800001u }, /* NaNs, last bit differs */
+        { 0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800000u }, /* repeats the first row */
+    };
+    for (uint32_t k = 0; k < 6; k++)
+        vxc_set(70 + k, special[k]);
+    /* back-references: the previous vertex, a few back, exactly the window (4096) and
+     * one beyond it (coded afresh) */
+    vxc_set(100, vxc_groups[99 / 4].pos[99 % 4]);
+    vxc_set(110, vxc_groups[103 / 4].pos[103 % 4]);
+    vxc_set(64 + 4096, vxc_groups[64 / 4].pos[64 % 4]);
+    vxc_set(65 + 4097, vxc_groups[65 / 4].pos[65 % 4]);
+    /* a run repeating 4 earlier vertices, as a non-indexed mesh shares corners */
+    for (uint32_t v = 4300; v < 4500; v++)
+        vxc_set(v, vxc_groups[(v % 4 + 4200) / 4].pos[v % 4]);
+    /* a tail group of 2 */
+    {
+        tbr_rec_vertex_group *tail = &vxc_groups[vxc_h.count - 1];
+        tail->n = 2;
+        memset(&tail->index[2], 0, 2 * sizeof(tail->index[0])); /* decoded lanes >= n are 0 */
+        memset(tail->pos[2], 0, 2 * sizeof(tail->pos[0]));
+        memset(&tail->out_hash[2], 0, 2 * sizeof(tail->out_hash[0]));
+    }
+    vxc_h.fetched -= 2;
+
+    tbr_buf b, b2;
+    tbr_buf_init(&b);
+    tbr_buf_init(&b2);
+    for (int hashes = 0; hashes <= 1; hashes++) {
+        vxc_h.flags = hashes ? TBR_REC_VERTICES_HASHES : 0;
+        tbr_buf_reset(&b);
+        CHECK(tbr_rec_vertices_encode(&b, &vxc_h, vxc_groups) == 0);
+        CHECK(vxc_decode(b.data, b.len, 1, vxc_h.flags) == 0);
+        /* every truncation fails cleanly, a trailing byte is rejected */
+        for (size_t cut = 0; cut < b.len; cut += 1 + cut / 64)
+            CHECK(vxc_decode(b.data, cut, 0, 0) != 0);
+        tbr_buf_put_u8(&b, 0);
+        CHECK(vxc_decode(b.data, b.len, 0, 0) != 0);
+    }
+    /* repeated positions cost 2 bytes (dindex, back) instead of 17+: the run above */
+    {
+        static tbr_rec_vertices_header h;
+        h = vxc_h;
+        h.flags = 0;
+        h.count = 4500 / 4;
+        h.fetched = 4500;
+        tbr_buf_reset(&b);
+        CHECK(tbr_rec_vertices_encode(&b, &h, vxc_groups) == 0);
+        h.count = 4300 / 4;
+        h.fetched = 4300;
+        tbr_buf_reset(&b2);
+        CHECK(tbr_rec_vertices_encode(&b2, &h, vxc_groups) == 0);
+        CHECK(b.len - b2.len <= 200 * 3 + 50 * 2);
+    }
+    /* the raw layout of minors 1-6 (nr_streams without layout bits, f32 positions,
+     * u32 out_hash) still decodes; its flags say it has hashes */
+    {
+        vxc_h.flags = TBR_REC_VERTICES_HASHES;
+        tbr_buf_reset(&b);
+        tbr_buf_put_uvarint(&b, vxc_h.draw_seq);
+        for (int k = 0; k < 3; k++)
+            tbr_buf_put_uvarint(&b, 0); /* vs_id, instance_id, start_instance */
+        tbr_buf_put_uvarint(&b, vxc_h.num_outputs);
+        tbr_buf_put_uvarint(&b, 0); /* no position output */
+        tbr_buf_put_uvarint(&b, 32);
+        for (int k = 0; k < 32 * 7; k++)
+            tbr_buf_put_uvarint(&b, 0);
+        tbr_buf_put_uvarint(&b, vxc_h.fetched);
+        tbr_buf_put_uvarint(&b, vxc_h.count);
+        uint32_t prev = 0;
+        for (uint32_t i = 0; i < vxc_h.count; i++) {
+            tbr_buf_put_uvarint(&b, vxc_groups[i].path);
+            tbr_buf_put_uvarint(&b, vxc_groups[i].n);
+            for (uint32_t j = 0; j < vxc_groups[i].n; j++) {
+                tbr_buf_put_svarint(&b, (int64_t)vxc_groups[i].index[j] - prev);
+                prev = vxc_groups[i].index[j];
+                for (int k = 0; k < 4; k++)
+                    tbr_buf_put_f32(&b, vxc_groups[i].pos[j][k]);
+                tbr_buf_put_u32(&b, vxc_groups[i].out_hash[j]);
+            }
+        }
+        CHECK(vxc_decode(b.data, b.len, 1, TBR_REC_VERTICES_HASHES) == 0);
+        CHECK(vxc_dec.position_slot == UINT32_MAX && vxc_dec.nr_streams == 32);
+    }
+    /* damaged coded records: a back-reference before the record's first vertex or
+     * beyond the window, an unknown layout, too many streams */
+    CHECK(vxc_hand(&b, 64, 1, 0) == 0);
+    CHECK(vxc_hand(&b, 128, 1, 0) == 0);            /* layout 2: with hashes */
+    CHECK(vxc_hand(&b, 64, 1, 1) != 0);             /* back 1 in the first vertex */
+    CHECK(vxc_hand(&b, 64, 3, 3) != 0);             /* back 3 with 2 before it */
+    CHECK(vxc_hand(&b, 128, 3, 2) == 0);
+    CHECK(vxc_hand(&b, 64, 4097, 4096) == 0);       /* exactly the window */
+    CHECK(vxc_hand(&b, 64, 4098, 4097) != 0);       /* beyond it */
+    CHECK(vxc_hand(&b, 3 << 6, 1, 0) != 0);         /* layout 3 */
+    CHECK(vxc_hand(&b, 64 + 33, 1, 0) != 0);        /* 33 streams */
+    tbr_buf_free(&b);
+    tbr_buf_free(&b2);
+}
+
 int main(void)
 {
     make_records();
     check_texels_coding();
+    check_vertices_coding();
     check_depth_coding();
     char path[] = "/tmp/tbr-records-rt-XXXXXX";
     int fd = mkstemp(path);
@@ -1014,9 +1215,7 @@ int main(void)
             tbr_cursor c;
             static tbr_rec_vertices_header h;
             CHECK(tbr_rec_vertices_open(&c, p, n, &h) == 0);
-            tbr_rec_vertices_header hh = h;
-            hh.prev_index = 0;
-            CHECK(same_bits(&hh, &o_vh, sizeof(hh)));
+            CHECK(same_bits(&h, &o_vh, offsetof(tbr_rec_vertices_header, prev_index)));
             for (uint32_t i = 0; i < h.count && i < 2; i++) {
                 tbr_rec_vertex_group g;
                 CHECK(tbr_rec_vertices_next(&c, &h, &g) == 0);

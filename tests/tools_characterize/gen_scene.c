@@ -376,6 +376,8 @@ static void texel_frame(uint64_t frame)
         vh.streams[0] = (tbr_rec_vertex_stream){ 7, 0, 0, 16, 16, 31, 0 };
         vh.fetched = 6;
         vh.count = 2;
+        /* out_hash recorded (tbr-replay --vertex-hashes) except in frame 1 */
+        vh.flags = frame == 1 ? 0 : TBR_REC_VERTICES_HASHES;
         g[0].path = 3;
         g[0].n = 4;
         g[1].path = 4;

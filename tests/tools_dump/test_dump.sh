@@ -176,12 +176,16 @@ texels)
     ;;
 vertices)
     run 0 --type vertices texels.tbrt
-    expect_count "${rec}VERTICES draw=0 vs=10 instance=0 start_instance=0 outputs=2 position=OUT\[0\] streams=1 fetched=6 groups=2$" 3 out.txt
+    expect_count "${rec}VERTICES draw=0 vs=10 instance=0 start_instance=0 outputs=2 position=OUT\[0\] streams=1 fetched=6 groups=2 hashes=yes$" 2 out.txt
+    # frame 1 was generated without out_hash
+    expect_count "${rec}VERTICES draw=0 vs=10 instance=0 start_instance=0 outputs=2 position=OUT\[0\] streams=1 fetched=6 groups=2 hashes=no$" 1 out.txt
     expect_count '^      stream\[0\] resource=7 buffer=0 offset=0 stride=16 size=16 format=31 divisor=0$' 3 out.txt
     expect_count '^      group path=3 n=4 index=0,1,2,3$' 3 out.txt
     expect_count '^      group path=4 n=2 index=4,5$' 3 out.txt
     run 0 -v --type vertices --limit 1 texels.tbrt
     expect_grep '^        index 5 pos=\(1,-1,0,1\) out_hash=811c9dca$' out.txt
+    run 0 -v --type vertices --frame 1 texels.tbrt
+    expect_grep '^        index 5 pos=\(1,-1,0,1\)$' out.txt
     ;;
 path)
     run 0 --type path --frame 2 texels.tbrt

@@ -538,8 +538,9 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
             printf(" position=none");
         else
             printf(" position=OUT[%" PRIu32 "]", h.position_slot);
-        printf(" streams=%" PRIu32 " fetched=%" PRIu32 " groups=%" PRIu32 "\n", h.nr_streams,
-               h.fetched, h.count);
+        const int hashes = (h.flags & TBR_REC_VERTICES_HASHES) != 0;
+        printf(" streams=%" PRIu32 " fetched=%" PRIu32 " groups=%" PRIu32 " hashes=%s\n",
+               h.nr_streams, h.fetched, h.count, hashes ? "yes" : "no");
         for (uint32_t i = 0; i < h.nr_streams && i < TBR_REC_MAX_STREAMS; i++) {
             const tbr_rec_vertex_stream *st = &h.streams[i];
             printf("      stream[%" PRIu32 "] resource=%" PRIu32 "%s buffer=%" PRIu32
@@ -556,10 +557,14 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
                 printf("%s%" PRIu32, j ? "," : "", g.index[j]);
             printf("\n");
             if (verbose)
-                for (uint32_t j = 0; j < g.n && j < 4; j++)
-                    printf("        index %" PRIu32 " pos=(%g,%g,%g,%g) out_hash=%08" PRIx32 "\n",
-                           g.index[j], (double)g.pos[j][0], (double)g.pos[j][1],
-                           (double)g.pos[j][2], (double)g.pos[j][3], g.out_hash[j]);
+                for (uint32_t j = 0; j < g.n && j < 4; j++) {
+                    printf("        index %" PRIu32 " pos=(%g,%g,%g,%g)", g.index[j],
+                           (double)g.pos[j][0], (double)g.pos[j][1], (double)g.pos[j][2],
+                           (double)g.pos[j][3]);
+                    if (hashes)
+                        printf(" out_hash=%08" PRIx32, g.out_hash[j]);
+                    printf("\n");
+                }
         }
         return tbr_rec_vertices_close(&c) ? -1 : 0;
     }

@@ -2,6 +2,7 @@
 #include "tbr/records.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const type_names[TBR_REC_TYPE_COUNT] = {
@@ -1319,18 +1320,44 @@ int tbr_rec_texels_close(tbr_cursor *c)
 
 /* ---- VERTICES ------------------------------------------------------------- */
 
+/* The streams count shares its varint with the layout (docs/trace-records.md
+ * VERTICES): nr_streams + 64 * layout, layout 0 = raw positions and hashes
+ * (minors 1-6), 1 = coded positions, 2 = coded positions and hashes. */
+#define VTX_LAYOUT_SHIFT 6
+enum { VTX_RAW = 0, VTX_CODED = 1, VTX_CODED_HASHES = 2 };
+
+/* minor-7 position coding: per vertex `u back`; back > 0 = the position of the
+ * vertex `back` places earlier in the record; back = 0 = the 4 components follow as
+ * f32. Clip positions repeat a lot (non-indexed meshes: a vertex per triangle
+ * corner); new positions stay raw because zstd finds their repeats across records
+ * (deltas measured worse on refract, shading and jellyfish: docs/trace-records.md). */
+typedef struct vtx_seen {
+    uint32_t bits[4];
+    uint32_t ord_plus_1; /* 0 = empty slot */
+    uint32_t hash;       /* that vertex's out_hash */
+} vtx_seen;
+
+static uint32_t vtx_pos_hash(const uint32_t v[4])
+{
+    uint64_t a = ((uint64_t)v[0] << 32 | v[1]) * 0x9E3779B97F4A7C15ull;
+    uint64_t b = ((uint64_t)v[2] << 32 | v[3]) * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)((a ^ (b >> 7)) >> 32);
+}
+
 int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
                             const tbr_rec_vertex_group *g)
 {
-    if (h->nr_streams > TBR_REC_MAX_STREAMS || (h->count && !g))
+    if (h->nr_streams > TBR_REC_MAX_STREAMS || (h->count && !g) ||
+        (h->flags & ~TBR_REC_VERTICES_HASHES))
         return -1;
+    const int hashes = (h->flags & TBR_REC_VERTICES_HASHES) != 0;
     put_u(b, h->draw_seq);
     put_u(b, h->vs_id);
     put_u(b, h->instance_id);
     put_u(b, h->start_instance);
     put_u(b, h->num_outputs);
     put_u(b, (uint64_t)h->position_slot + 1 > UINT32_MAX ? 0 : (uint64_t)h->position_slot + 1);
-    put_u(b, h->nr_streams);
+    put_u(b, h->nr_streams + ((uint64_t)(hashes ? VTX_CODED_HASHES : VTX_CODED) << VTX_LAYOUT_SHIFT));
     for (uint32_t i = 0; i < h->nr_streams; i++) {
         const tbr_rec_vertex_stream *s = &h->streams[i];
         put_u(b, s->resource_id);
@@ -1343,35 +1370,71 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
     }
     put_u(b, h->fetched);
     put_u(b, h->count);
+    /* open-addressing table: position bits -> latest vertex ordinal (load <= 1/2) */
+    uint64_t nverts = (uint64_t)h->count * 4;
+    size_t cap = 16;
+    while (cap < 2 * nverts)
+        cap *= 2;
+    vtx_seen *seen = calloc(cap, sizeof(*seen));
+    if (!seen)
+        return -1;
     int64_t prev = 0;
-    for (uint32_t i = 0; i < h->count; i++) {
-        if (g[i].n < 1 || g[i].n > 4)
-            return -1;
+    uint32_t ord = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < h->count && rc == 0; i++) {
+        if (g[i].n < 1 || g[i].n > 4) {
+            rc = -1;
+            break;
+        }
         put_u(b, g[i].path);
         put_u(b, g[i].n);
-        for (uint32_t j = 0; j < g[i].n; j++) {
+        for (uint32_t j = 0; j < g[i].n; j++, ord++) {
             put_s(b, (int64_t)g[i].index[j] - prev);
             prev = g[i].index[j];
-            for (int k = 0; k < 4; k++)
-                put_f(b, g[i].pos[j][k]);
-            tbr_buf_put_u32(b, g[i].out_hash[j]);
+            uint32_t v[4];
+            memcpy(v, g[i].pos[j], sizeof(v));
+            size_t slot = vtx_pos_hash(v) & (cap - 1);
+            while (seen[slot].ord_plus_1 && memcmp(seen[slot].bits, v, sizeof(v)))
+                slot = (slot + 1) & (cap - 1);
+            uint32_t back = seen[slot].ord_plus_1 ? ord - (seen[slot].ord_plus_1 - 1) : 0;
+            if (back > TBR_REC_VERTICES_BACK_WINDOW)
+                back = 0; /* too far: coded afresh, later vertices refer to this one */
+            put_u(b, back);
+            if (!back)
+                for (int k = 0; k < 4; k++)
+                    tbr_buf_put_u32(b, v[k]);
+            /* a repeated position mostly has repeated varyings too: XOR with the hash of
+             * the vertex referred to */
+            if (hashes)
+                tbr_buf_put_u32(b, g[i].out_hash[j] ^ (back ? seen[slot].hash : 0));
+            memcpy(seen[slot].bits, v, sizeof(v));
+            seen[slot].ord_plus_1 = ord + 1;
+            seen[slot].hash = g[i].out_hash[j];
         }
     }
-    return done(b, 0);
+    free(seen);
+    return done(b, rc);
 }
 
 int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_vertices_header *h)
 {
     tbr_cursor_init(c, p, n);
-    memset(h, 0, sizeof(*h));
+    memset(h, 0, offsetof(tbr_rec_vertices_header, recent)); /* the ring is written before it is read */
     h->draw_seq = get_u(c);
     h->vs_id = get_u(c);
     h->instance_id = get_u(c);
     h->start_instance = get_u(c);
     h->num_outputs = get_u(c);
     h->position_slot = get_u(c) - 1u; /* 0 -> UINT32_MAX */
-    if (get_u_max(c, TBR_REC_MAX_STREAMS, &h->nr_streams))
+    uint32_t streams_layout = get_u(c);
+    h->nr_streams = streams_layout & ((1u << VTX_LAYOUT_SHIFT) - 1);
+    uint32_t layout = streams_layout >> VTX_LAYOUT_SHIFT;
+    if (h->nr_streams > TBR_REC_MAX_STREAMS || layout > VTX_CODED_HASHES) {
+        tbr_cursor_fail(c);
         return -1;
+    }
+    h->layout = layout == VTX_RAW ? 0 : 1;
+    h->flags = layout == VTX_CODED ? 0 : TBR_REC_VERTICES_HASHES;
     for (uint32_t i = 0; i < h->nr_streams; i++) {
         tbr_rec_vertex_stream *s = &h->streams[i];
         s->resource_id = get_u(c);
@@ -1384,8 +1447,10 @@ int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_ver
     }
     h->fetched = get_u(c);
     h->count = get_u(c);
-    /* a group takes at least 2 + 21 bytes */
-    if (!tbr_cursor_ok(c) || (uint64_t)h->count * 23 > tbr_cursor_remaining(c))
+    /* a group takes at least path, n and one vertex: layout 0 2 + 21 bytes, coded
+     * 2 + 2 (+ 4 with hashes) */
+    uint64_t min_group = h->layout == 0 ? 23 : (h->flags & TBR_REC_VERTICES_HASHES) ? 8 : 4;
+    if (!tbr_cursor_ok(c) || (uint64_t)h->count * min_group > tbr_cursor_remaining(c))
         return -1;
     return 0;
 }
@@ -1399,6 +1464,7 @@ int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_ver
         tbr_cursor_fail(c);
         return -1;
     }
+    const uint32_t mask = TBR_REC_VERTICES_BACK_WINDOW - 1;
     for (uint32_t j = 0; j < g->n; j++) {
         int64_t v = (int64_t)h->prev_index + tbr_cursor_svarint(c);
         if (v < 0 || v > UINT32_MAX) {
@@ -1407,9 +1473,32 @@ int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_ver
         }
         g->index[j] = (uint32_t)v;
         h->prev_index = g->index[j];
-        for (int k = 0; k < 4; k++)
-            g->pos[j][k] = get_f(c);
-        g->out_hash[j] = tbr_cursor_u32(c);
+        if (h->layout == 0) {
+            for (int k = 0; k < 4; k++)
+                g->pos[j][k] = get_f(c);
+            g->out_hash[j] = tbr_cursor_u32(c);
+        } else {
+            uint32_t back = get_u(c);
+            uint32_t *cur = h->recent[h->decoded & mask];
+            if (back > h->decoded || back > TBR_REC_VERTICES_BACK_WINDOW) {
+                tbr_cursor_fail(c);
+                return -1;
+            }
+            uint32_t hash_base = 0;
+            if (back) {
+                uint32_t from = (h->decoded - back) & mask;
+                memmove(cur, h->recent[from], 4 * sizeof(uint32_t));
+                hash_base = h->recent_hash[from];
+            } else {
+                for (int k = 0; k < 4; k++)
+                    cur[k] = tbr_cursor_u32(c);
+            }
+            memcpy(g->pos[j], cur, sizeof(g->pos[j]));
+            if (h->flags & TBR_REC_VERTICES_HASHES)
+                g->out_hash[j] = tbr_cursor_u32(c) ^ hash_base;
+            h->recent_hash[h->decoded & mask] = g->out_hash[j];
+            h->decoded++;
+        }
     }
     return tbr_cursor_ok(c) ? 0 : -1;
 }

@@ -49,8 +49,12 @@ extern "C" {
  * VS_TEXTURES (20) (vertex texturing). Schema 2 started at minor 1 (all 17 types);
  * schema 3 continues at minor 3 (all 20 types); 4: + SURFACE_CHECK (21);
  * 5: QUADS records with computed colors (TBR_REC_QUADS_COMPUTED) and SURFACE_INIT
- * for sampled textures. A minor-4 reader rejects a COMPUTED QUADS record as corrupt. */
-#define TBR_RECORDS_SCHEMA_MINOR 5
+ * for sampled textures. A minor-4 reader rejects a COMPUTED QUADS record as corrupt.
+ * 7: VERTICES positions coded (back-references to repeated positions) and out_hash optional
+ * (TBR_REC_VERTICES_HASHES); the decoder still reads the raw layout of minors 1-6, a
+ * minor-6 reader rejects a minor-7 VERTICES record as corrupt. (6 is taken by the
+ * TEXELS change on branch texels.) */
+#define TBR_RECORDS_SCHEMA_MINOR 7
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
@@ -406,14 +410,27 @@ typedef struct tbr_rec_vertex_stream {
     uint32_t buffer_index, offset, stride, size, format, instance_divisor;
 } tbr_rec_vertex_stream;
 
+/* flags: the groups carry out_hash (tbr-replay --vertex-hashes; always set when
+ * decoding a record written before minor 7, which always had them) */
+#define TBR_REC_VERTICES_HASHES 0x1u
+/* A vertex's position may repeat the position of one of the previous
+ * TBR_REC_VERTICES_BACK_WINDOW vertices of its record (minor 7 coding). */
+#define TBR_REC_VERTICES_BACK_WINDOW 4096u
+
 typedef struct tbr_rec_vertices_header {
     uint32_t draw_seq, vs_id, instance_id, start_instance;
     uint32_t num_outputs, position_slot; /* position_slot = UINT32_MAX: none */
+    uint32_t flags;          /* TBR_REC_VERTICES_HASHES */
     uint32_t nr_streams;
     tbr_rec_vertex_stream streams[TBR_REC_MAX_STREAMS];
     uint32_t fetched;        /* vertices fetched by the run */
     uint32_t count;          /* vertex groups that follow */
-    uint32_t prev_index;     /* decoder state */
+    /* decoder state */
+    uint32_t prev_index;
+    uint32_t layout;         /* 0: raw positions (minors 1-6), 1: coded (minor 7) */
+    uint32_t decoded;        /* vertices decoded so far */
+    uint32_t recent[TBR_REC_VERTICES_BACK_WINDOW][4]; /* position bits, ring by vertex */
+    uint32_t recent_hash[TBR_REC_VERTICES_BACK_WINDOW]; /* out_hash, same ring */
 } tbr_rec_vertices_header;
 
 typedef struct tbr_rec_vertex_group {
@@ -421,9 +438,12 @@ typedef struct tbr_rec_vertex_group {
     uint32_t n;              /* 1..4 vertices */
     uint32_t index[4];       /* fetched vertex index per lane */
     float pos[4][4];         /* clip-space position output per lane */
-    uint32_t out_hash[4];    /* FNV-1a 32 of the other outputs' raw bits per lane */
+    uint32_t out_hash[4];    /* FNV-1a 32 of the other outputs' raw bits per lane;
+                              * 0 unless the header has TBR_REC_VERTICES_HASHES */
 } tbr_rec_vertex_group;
 
+/* Writes the minor-7 layout (coded positions; out_hash only with
+ * TBR_REC_VERTICES_HASHES). The header's decoder state is ignored. */
 int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
                             const tbr_rec_vertex_group *g);
 int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_vertices_header *h);
