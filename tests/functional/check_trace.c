@@ -183,6 +183,14 @@ static int counts(const char *path)
                 tbr_cursor c;
                 tbr_rec_quads_header h;
                 drc = tbr_rec_quads_open(&c, p, n, &h);
+                if (drc == 0 && h.texels_derived) {
+                    /* records minor 6: its texels are not in TEXELS, the counts below would
+                     * be short */
+                    fprintf(stderr, "frame %llu: QUADS with derived texels: the TEXELS counts need a "
+                                    "trace recorded with TBR_RECORD_TEXELS=1 (tbr-replay --record-texels)\n",
+                            (unsigned long long)fi.number);
+                    bad = 1;
+                }
                 for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
                     tbr_rec_quad q;
                     drc = tbr_rec_quads_next(&c, &h, &q);
