@@ -11,7 +11,8 @@
 #    stats.json (texture.* counters included; apart from the derived-quad count) and
 #    every simulated frame are identical between the two;
 #  - the derived trace of the texture samples is smaller;
-#  - tbr-dump --summary says which texels it could not count (no silent undercount).
+#  - tbr-dump --summary, tbr-characterize and the trace checker (counts) say that they
+#    need a --record-texels trace instead of counting texels short.
 # Samples whose default replay derives nothing (no texturing) are only checked for that
 # (their trace is the --record-texels one), to keep the test short.
 #
@@ -35,6 +36,10 @@ for trace in "$samples"/*.trace; do
     continue
   fi
   grep -q 'NOT counted' $s.der.dump || fail "$s: tbr-dump does not say that derived texels are not counted"
+  "$bin/tbr-characterize" $s.der/activity.tbrt > $s.der.char 2>&1 || fail "$s: tbr-characterize"
+  grep -q 'note: texel metrics n/a: the trace derives the texels' $s.der.char || fail "$s: tbr-characterize does not say that texel metrics are n/a"
+  ! "$bin/tbr-test-functional-check" counts $s.der/activity.tbrt > $s.der.check 2>&1 || fail "$s: the trace checker counted a trace with derived texels"
+  grep -q 'TBR_RECORD_TEXELS=1' $s.der.check || fail "$s: the trace checker does not say why it refuses"
   "$bin/tbr-replay" -q --record-texels "$trace" -o $s.rec > $s.rec.log 2>&1 || { cat $s.rec.log; fail "$s: tbr-replay --record-texels"; }
   [ "$(status_of $s.rec quads_texels_derived)" = 0 ] || fail "$s: --record-texels derived texels"
   [ "$(status_of $s.rec derived_texels)" = 0 ] || fail "$s: --record-texels: derived_texels not 0"
@@ -51,6 +56,8 @@ for trace in "$samples"/*.trace; do
   same_frames $s.der.sim $s.rec.sim "$frames" "$s: derived vs recorded texels"
   "$bin/tbr-dump" --summary $s.rec/activity.tbrt > $s.rec.dump 2>&1 || fail "$s: tbr-dump (recorded)"
   ! grep -q 'NOT counted' $s.rec.dump || fail "$s: tbr-dump reports uncounted texels in a --record-texels trace"
+  "$bin/tbr-characterize" $s.rec/activity.tbrt > $s.rec.char 2>&1 || fail "$s: tbr-characterize (recorded)"
+  grep -q 'texels per fragment  *[0-9]' $s.rec.char || fail "$s: tbr-characterize has no texel metrics for a --record-texels trace"
   echo "$s: quads texels derived=$derived (tbr-sim $simd) recorded=$(status_of $s.der quads_texels_recorded) bytes derived=$(stat -c %s $s.der/activity.tbrt) recorded=$(stat -c %s $s.rec/activity.tbrt)"
 done
 [ "$n_samples" -ge 5 ] || fail "only $n_samples sample traces in $samples"
