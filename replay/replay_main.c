@@ -77,6 +77,10 @@ static void usage(FILE *f)
             "      --record-colors     store the colors of every blended quad (default: leave\n"
             "                          out those tbr-sim recomputes bit-exactly from the trace,\n"
             "                          verified quad by quad; same simulated results)\n"
+            "      --record-texels     store the texels read by every shaded quad (default:\n"
+            "                          leave out those tbr-sim derives exactly while it\n"
+            "                          recomputes the quad, verified quad by quad; same\n"
+            "                          simulated results; tools that read TEXELS need it)\n"
             "      --vertex-hashes     store per vertex a hash of the vertex shader's outputs\n"
             "                          other than the position (VERTICES out_hash; tbr-sim\n"
             "                          does not use it, default: left out)\n"
@@ -270,6 +274,7 @@ int main(int argc, char **argv)
     const char *mesa_prefix = getenv("TBR_MESA_PREFIX");
     int force = 0, allow_gl_errors = 0, allow_unsupported = 0, quiet = 0, float_colors = 0;
     int record_colors = 0, vertex_hashes = 0;
+    int record_texels = 0;
     if (!mesa_prefix || !*mesa_prefix)
         mesa_prefix = TBR_DEFAULT_MESA_PREFIX;
 
@@ -278,6 +283,7 @@ int main(int argc, char **argv)
         {"force", no_argument, NULL, 'F'},        {"allow-gl-errors", no_argument, NULL, 'E'},
         {"allow-unsupported", no_argument, NULL, 'U'}, {"float-colors", no_argument, NULL, 'C'},
         {"record-colors", no_argument, NULL, 'R'}, {"vertex-hashes", no_argument, NULL, 'H'},
+        {"record-texels", no_argument, NULL, 'X'},
         {"mesa-prefix", required_argument, NULL, 'M'}, {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
@@ -291,6 +297,7 @@ int main(int argc, char **argv)
         case 'U': allow_unsupported = 1; break;
         case 'C': float_colors = 1; break;
         case 'R': record_colors = 1; break;
+        case 'X': record_texels = 1; break;
         case 'H': vertex_hashes = 1; break;
         case 'M': mesa_prefix = optarg; break;
         case 'q': quiet = 1; break;
@@ -384,6 +391,8 @@ int main(int argc, char **argv)
         env[ne++] = "TBR_FLOAT_COLORS=1";
     if (record_colors)
         env[ne++] = "TBR_RECORD_COLORS=1";
+    if (record_texels)
+        env[ne++] = "TBR_RECORD_TEXELS=1";
     if (vertex_hashes)
         env[ne++] = "TBR_VERTEX_HASHES=1";
     if (*TBR_SANITIZER_PRELOAD) {

@@ -426,6 +426,7 @@ static uint64_t geometry_progress(const gpu *g)
 
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
+  sim_func_derive_texels(&g->fn, NULL); /* no timing: no texels needed */
   for (size_t p = 0; p < f->npasses; p++) {
     if (sim_func_begin_pass(&g->fn, f, p, g->tile_w, g->tile_h, err, errlen)) return -1;
     const unsigned tx_n = sim_func_tiles_x(&g->fn), ty_n = sim_func_tiles_y(&g->fn);
@@ -439,9 +440,10 @@ int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
   return 0;
 }
 
-int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
 {
   g->frame = f;
+  sim_func_derive_texels(&g->fn, f); /* before the raster phase reads them (render_pass_tiles) */
   g->pass = pass;
   if (sim_func_begin_pass(&g->fn, f, pass, g->tile_w, g->tile_h, err, errlen)) return -1;
   g->tiles_x = sim_func_tiles_x(&g->fn);

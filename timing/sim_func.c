@@ -36,6 +36,7 @@ void sim_func_free(sim_func *fn)
   free(fn->dsa); free(fn->blend); free(fn->bpath);
   for (size_t i = 0; i < fn->nprogs; i++) tbr_tgsi_free(fn->progs[i].prog);
   free(fn->progs); free(fn->fsd);
+  tbr_fs_fetch_log_free(&fn->flog);
   memset(fn, 0, sizeof *fn);
 }
 
@@ -288,14 +289,49 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
   return 0;
 }
 
-/* Colors of a COMPUTED quad, as softpipe's fragment shader gave them to its blend stage. */
-static int compute_quad_colors(sim_func *fn, const sim_frame *f, const sim_quad *q, uint32_t di,
-                               float out[][4][4])
+void sim_func_derive_texels(sim_func *fn, sim_frame *f) { fn->fetch_frame = f; }
+
+static void derive_failed(sim_func *fn, const char *fmt, ...)
 {
+  fn->texel_derive_failed++;
+  if (fn->first_derive_failure[0]) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(fn->first_derive_failure, sizeof fn->first_derive_failure, fmt, ap);
+  va_end(ap);
+}
+
+/* The quad's fetches from the log of its shading: frame fetches as a TEXELS record gives
+ * them (resource = the DRAW record's texture of the unit). */
+static void add_derived_fetches(sim_func *fn, const sim_frame *f, uint32_t qi)
+{
+  const sim_quad *q = &f->quads[qi];
+  const tbr_rec_draw *d = &f->draws[q->draw].rec;
+  for (uint32_t i = 0; i < fn->flog.nfetch; i++) {
+    const tbr_fs_fetch_log_entry *e = &fn->flog.fetch[i];
+    tbr_rec_texfetch fe;
+    memset(&fe, 0, sizeof fe);
+    fe.quad = qi;
+    fe.pc = e->pc;
+    fe.unit = e->unit;
+    for (uint32_t k = 0; k < d->num_textures && k < TBR_REC_MAX_TEXTURES; k++)
+      if (d->textures[k].unit == e->unit) fe.resource_id = d->textures[k].resource_id;
+    fe.n_texels = e->n;
+    fe.texels = fn->flog.texel + e->first;
+    sim_frame_add_fetch(fn->fetch_frame, qi, &fe, fe.texels);
+  }
+}
+
+/* Runs the fragment shader of quad qi (from the trace: verified by the recorder), giving
+ * its colors (out) and, if its texels are derived and wanted, its fetches. */
+static int shade_quad(sim_func *fn, const sim_frame *f, uint32_t qi, uint32_t di, float out[][4][4],
+                      bool derive)
+{
+  const sim_quad *q = &f->quads[qi];
   sim_fs_draw *fd = &fn->fsd[di];
   const sim_draw *sd = &f->draws[q->draw];
   if (fd->state == 0) fd->state = prepare_fs_draw(fn, f, sd, &fd->d) == 0 ? 1 : -1;
-  if (fd->state < 0) { fn->quads_compute_failed++; return -1; }
+  if (fd->state < 0) return -1;
   if (q->prim == UINT32_MAX || f->prims[q->prim].first_v == UINT32_MAX) {
     compute_failed(fn, "draw %u: quad of a primitive without attributes", sd->rec.seq);
     return -1;
@@ -313,13 +349,52 @@ static int compute_quad_colors(sim_func *fn, const sim_frame *f, const sim_quad 
     fn->coef_prim = q->prim;
   }
   const unsigned mask = sd->rec.early_z ? q->depth_mask : q->in_mask;
-  /* the recorder verified this quad (COMPUTED): no need to track stale registers */
-  if (tbr_fs_quad_colors_verified(&fd->d, &fn->coefs, q->x, q->y, mask, out) != 0) {
+  /* the recorder verified this quad (COMPUTED / TEXELS_DERIVED): no need to track stale
+   * registers */
+  int rc;
+  if (derive) {
+    fn->flog.nfetch = fn->flog.ntexel = 0;
+    fn->flog.failed = 0;
+    rc = tbr_fs_quad_colors_logged(&fd->d, &fn->coefs, q->x, q->y, mask, out, 1, &fn->flog);
+  } else {
+    rc = tbr_fs_quad_colors_verified(&fd->d, &fn->coefs, q->x, q->y, mask, out);
+  }
+  if (rc != 0) {
     compute_failed(fn, "draw %u: shader execution unsupported", sd->rec.seq);
+    return -1;
+  }
+  return 0;
+}
+
+/* Colors of a COMPUTED quad, as softpipe's fragment shader gave them to its blend stage;
+ * its texels too if they are derived. */
+static int compute_quad_colors(sim_func *fn, const sim_frame *f, uint32_t qi, uint32_t di, float out[][4][4],
+                               bool derive)
+{
+  const uint64_t failed = fn->quads_compute_failed;
+  if (shade_quad(fn, f, qi, di, out, derive) != 0) {
+    if (fn->quads_compute_failed == failed) fn->quads_compute_failed++;
     return -1;
   }
   fn->quads_computed++;
   return 0;
+}
+
+/* The texel fetches of a shaded quad whose texels are derived, when it is not computed
+ * for its colors (not blended, or colors recorded). */
+static void derive_quad_texels(sim_func *fn, const sim_frame *f, uint32_t qi, uint32_t di)
+{
+  float out[TBR_FS_MAX_CBUFS][4][4];
+  const uint64_t failed = fn->quads_compute_failed;
+  const int rc = shade_quad(fn, f, qi, di, out, true);
+  fn->quads_compute_failed = failed; /* counted as texel failures, not color failures */
+  if (rc != 0 || fn->flog.failed) {
+    derive_failed(fn, "frame %llu draw %u quad (%d,%d): shader execution unsupported", (unsigned long long)f->number,
+                  f->draws[f->quads[qi].draw].rec.seq, f->quads[qi].x, f->quads[qi].y);
+    return;
+  }
+  add_derived_fetches(fn, f, qi);
+  fn->texel_quads_derived++;
 }
 
 /* Puts softpipe's exact tile values back where the tile holds the unpacked value of an
@@ -692,6 +767,8 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
     const sim_quad *q = &f->quads[item->idx];
     const sim_draw *d = &f->draws[q->draw];
     uint32_t di = q->draw - ps->first_draw;
+    /* derived texels: the quad's fetches come from running its shader, here (once) */
+    bool derive = fn->fetch_frame && (q->flags & SIM_QUAD_TEXELS_DERIVED);
     res->quads++;
     bool early = d->rec.early_z != 0;
     unsigned in;
@@ -725,7 +802,17 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
       if (q->flags & SIM_QUAD_COMPUTED) {
         /* the float outputs, as softpipe's tile holds them (no packing) */
         memset(unpacked, 0, sizeof unpacked);
-        compute_quad_colors(fn, f, q, di, unpacked);
+        if (compute_quad_colors(fn, f, item->idx, di, unpacked, derive) == 0 && derive) {
+          if (fn->flog.failed) {
+            derive_failed(fn, "frame %llu draw %u: texel log incomplete", (unsigned long long)f->number, d->rec.seq);
+          } else {
+            add_derived_fetches(fn, f, item->idx);
+            fn->texel_quads_derived++;
+          }
+        } else if (derive) {
+          derive_failed(fn, "frame %llu draw %u: quad not computed", (unsigned long long)f->number, d->rec.seq);
+        }
+        derive = false;
         colors = (const float(*)[4][4])unpacked;
       } else if (d->packed_mask) {
         colors = (const float(*)[4][4])unpacked;
@@ -736,6 +823,7 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
       res->blended_quads++;
       res->blended_frags += (uint32_t)__builtin_popcount(blend);
     }
+    if (derive) derive_quad_texels(fn, f, item->idx, di);
   }
   if (clear_m) tbr_tile_zs_apply(&fn->tb, clear_m, clear_v);
   tile_xfer(fn, false);

@@ -297,6 +297,8 @@ int main(int argc, char **argv)
               (unsigned long long)g->fn.surface_checks, (unsigned long long)g->fn.surface_check_mismatches);
       fprintf(o, "\"computed_color_quads\": %llu,\n\"computed_color_failures\": %llu,\n",
               (unsigned long long)g->fn.quads_computed, (unsigned long long)g->fn.quads_compute_failed);
+      fprintf(o, "\"derived_texel_quads\": %llu,\n\"derived_texel_failures\": %llu,\n",
+              (unsigned long long)g->fn.texel_quads_derived, (unsigned long long)g->fn.texel_derive_failed);
       fprintf(o, "\"frames_simulated\": %zu,\n\"frames_checked\": %llu,\n\"frames_differing\": %llu,\n\"frames\": [", nfo,
               (unsigned long long)nref, (unsigned long long)ndiff);
       for (size_t i = 0; i < nfo; i++)
@@ -357,6 +359,10 @@ int main(int argc, char **argv)
               (unsigned long long)g->fn.quads_computed, (unsigned long long)g->fn.quads_compute_failed,
               g->fn.quads_compute_failed ? " (first: " : "", g->fn.first_compute_failure,
               g->fn.quads_compute_failed ? ")" : "");
+      fprintf(o, "derived texels (TEXELS_DERIVED QUADS): %llu quads derived, %llu could not be%s%s%s\n",
+              (unsigned long long)g->fn.texel_quads_derived, (unsigned long long)g->fn.texel_derive_failed,
+              g->fn.texel_derive_failed ? " (first: " : "", g->fn.first_derive_failure,
+              g->fn.texel_derive_failed ? ")" : "");
       for (size_t i = 0; i < nfo; i++) {
         fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles);
         if (fo[i].has_ref)
@@ -398,7 +404,11 @@ int main(int argc, char **argv)
     if (g->fn.quads_compute_failed)
       fprintf(stderr, "tbr-sim: %llu quad(s) with computed colors could not be computed (first: %s)\n",
               (unsigned long long)g->fn.quads_compute_failed, g->fn.first_compute_failure);
-    if (!status && (ndiff || g->fn.surface_check_mismatches || g->fn.quads_compute_failed)) status = 1;
+    if (g->fn.texel_derive_failed)
+      fprintf(stderr, "tbr-sim: %llu quad(s) with derived texels could not be derived (first: %s)\n",
+              (unsigned long long)g->fn.texel_derive_failed, g->fn.first_derive_failure);
+    if (!status && (ndiff || g->fn.surface_check_mismatches || g->fn.quads_compute_failed || g->fn.texel_derive_failed))
+      status = 1;
   }
   if (tiles_o) { fclose(tiles_o); remove(tiles_tmp); }
   free(fo);

@@ -240,14 +240,23 @@ static void add_line_unique(sim_frame *f, uint32_t first, uint64_t line)
   f->lines[f->nlines++] = line;
 }
 
+/* The resource's RECORD (a 1x1 stand-in if the frame does not describe it) and its
+ * base address, assigned on first use. */
+static uint64_t texture_base(const sim_frame *f, uint32_t resource_id, const tbr_rec_resource **rr,
+                             tbr_rec_resource *dummy)
+{
+  const sim_resource *rs = sim_frame_resource(f, resource_id);
+  if (!rs) { memset(dummy, 0, sizeof *dummy); dummy->width = dummy->height = 1; dummy->block_bytes = 4; }
+  *rr = rs ? &rs->rec : dummy;
+  return alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, resource_id, res_size(*rr));
+}
+
 /* A TEXELS / VS_TEXELS fetch -> its distinct texture lines (ascending), appended to lines. */
 static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx)
 {
-  const sim_resource *rs = sim_frame_resource(f, fe->resource_id);
   tbr_rec_resource dummy;
-  if (!rs) { memset(&dummy, 0, sizeof dummy); dummy.width = dummy.height = 1; dummy.block_bytes = 4; }
-  const tbr_rec_resource *rr = rs ? &rs->rec : &dummy;
-  uint64_t base = alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, fe->resource_id, res_size(rr));
+  const tbr_rec_resource *rr;
+  uint64_t base = texture_base(f, fe->resource_id, &rr, &dummy);
   sf->pc = fe->pc;
   sf->ntexels = fe->n_texels;
   sf->first_line = (uint32_t)f->nlines;
@@ -267,6 +276,19 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
     if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
   f->nlines = sf->first_line + u;
   sf->nlines = (uint32_t)u;
+}
+
+void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx)
+{
+  sim_quad *sq = &f->quads[quad];
+  if (!sq->nfetch) sq->first_fetch = (uint32_t)f->nfetches;
+  GROW(f->fetches, f->nfetches, f->cap_fetches);
+  sim_fetch *sf = &f->fetches[f->nfetches++];
+  sf->quad = quad;
+  map_fetch_lines(f, sf, fe, tx);
+  sq->nfetch++;
+  f->texels += fe->n_texels;
+  f->texel_fetches++;
 }
 
 static int fail(char *err, size_t errlen, tbr_trace_reader *r, const char *fmt, ...)
@@ -303,6 +325,7 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
   f->npasses = f->ndraws = f->nprims = f->nquads = f->ntiles = f->nclears = 0;
   f->nprim_v = f->nfs_consts = 0;
   f->computed_quads = 0;
+  f->derived_texel_quads = 0;
   f->nitems = f->ncolors = f->nres = f->nexacts = f->nchecks = 0;
   f->npaths = f->npcls = f->nppc = f->nfetches = f->nlines = f->nvgroups = 0;
   f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
@@ -562,6 +585,14 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       d->first_prim = (uint32_t)f->nprims;
       d->first_quad = (uint32_t)f->nquads;
       f->passes[f->npasses - 1].ndraws++;
+      /* texture addresses in order of the first draw binding them (docs/timing-model.md
+       * "Address map"): known before any texel is read, whether the trace records the
+       * texels or tbr-sim derives them while rendering (records minor 6) */
+      for (uint32_t k = 0; k < draw.num_textures && k < TBR_REC_MAX_TEXTURES; k++) {
+        tbr_rec_resource dummy;
+        const tbr_rec_resource *rr;
+        (void)texture_base(f, draw.textures[k].resource_id, &rr, &dummy);
+      }
       break;
     }
     case TBR_REC_DRAW_END:
@@ -624,7 +655,9 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         sq->x = q.x; sq->y = q.y;
         sq->draw = (uint32_t)d;
         sq->prim = q.prim < sd->nprims ? sd->first_prim + q.prim : UINT32_MAX;
-        sq->flags = (uint8_t)(q.flags | (h.computed ? SIM_QUAD_COMPUTED : 0));
+        sq->flags = (uint8_t)(q.flags | (h.computed ? SIM_QUAD_COMPUTED : 0) |
+                              (h.texels_derived && (q.flags & TBR_REC_QUAD_SHADED) ? SIM_QUAD_TEXELS_DERIVED : 0));
+        if (sq->flags & SIM_QUAD_TEXELS_DERIVED) f->derived_texel_quads++;
         if (h.computed) f->computed_quads++;
         sq->in_mask = (uint8_t)q.in_mask; sq->depth_mask = (uint8_t)q.depth_mask;
         sq->shade_mask = (uint8_t)q.shade_mask; sq->blend_mask = (uint8_t)q.blend_mask;

@@ -33,6 +33,10 @@ typedef struct {
  * COMPUTED QUADS record (records minor 5): no colors in the trace, the functional back
  * end computes them (functional/shading). */
 #define SIM_QUAD_COMPUTED 0x40u
+/* sim_quad.flags: a SHADED quad of a QUADS record with TBR_REC_QUADS_TEXELS_DERIVED
+ * (records minor 6): no TEXELS fetches in the trace; the functional back end derives them
+ * while it runs the quad's fragment shader (sim_frame_add_fetch). */
+#define SIM_QUAD_TEXELS_DERIVED 0x80u
 
 typedef struct {
   int32_t x, y;       /* even, window pixels, y down */
@@ -44,7 +48,7 @@ typedef struct {
                    * a packed color buffer's block holds the packed pixels' bits in [0][j] */
   uint32_t exact; /* index + 1 of the quad's first entry in exacts (0 = none) */
   uint32_t path;  /* SHADED: index + 1 of the FS PATH in paths (0 = no PATH recorded) */
-  uint32_t first_fetch, nfetch; /* texture fetches of the quad (TEXELS), in fetches */
+  uint32_t first_fetch, nfetch; /* texture fetches of the quad (TEXELS or derived), in fetches */
 } sim_quad;
 
 /* Instruction classes of TGSI opcodes (shader timing, docs/timing-model.md). */
@@ -164,6 +168,7 @@ typedef struct {
   float (*prim_v)[4];     size_t nprim_v, cap_prim_v;   /* triangle vertex attributes (computed colors) */
   uint8_t *fs_consts;     size_t nfs_consts, cap_fs_consts; /* draws' fragment-shader constants */
   uint64_t computed_quads; /* quads of COMPUTED QUADS records */
+  uint64_t derived_texel_quads; /* quads with SIM_QUAD_TEXELS_DERIVED */
   sim_surface_check *checks; size_t nchecks, cap_checks;
   uint8_t *init_data;     size_t ninit_data, cap_init_data;
   uint64_t texels, texel_fetches, vertex_records, vertex_records_ignored;
@@ -182,6 +187,10 @@ void sim_frame_free(sim_frame *f);
  * of the same reader only if they are re-declared (frames are self-contained). */
 int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err, size_t errlen);
 const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id);
+/* Appends a derived fetch of frame quad `quad` (its texels in softpipe's order, as a TEXELS
+ * fetch) mapped to memory lines like a recorded one. A quad's fetches must be added
+ * together, in order, after the frame was loaded. */
+void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx);
 
 /* Texture / vertex-buffer address map (docs/timing-model.md "Address map"): set before
  * loading frames. tiled: 4x4-texel blocks; line_bytes: texture-cache line size. */

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PIPE_TEXTURE_2D 2u   /* enum pipe_texture_target */
@@ -128,6 +129,7 @@ struct run_ctx {
     tbr_fs_fetch_observer fetch_obs; /* optional: each sampler call and its texels */
     tbr_texel_observer texel_obs;
     void *obs_ctx;
+    unsigned pc;                     /* of the texture instruction calling the sampler */
 };
 
 static const struct tbr_texture_view *view_of(struct run_ctx *c, unsigned sview, unsigned sampler)
@@ -156,7 +158,7 @@ static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_ind
         return;
     }
     if (c->fetch_obs)
-        c->fetch_obs(c->obs_ctx, sview_index);
+        c->fetch_obs(c->obs_ctx, sview_index, c->pc);
     if (!tbr_sampler_get_samples_exact(v, s, t, r, c0, c1, derivs, offset, control, rgba,
                                        c->texel_obs, c->obs_ctx))
         c->failed = 1; /* softpipe used stale texture-cache contents */
@@ -184,7 +186,7 @@ static void cb_get_texel(void *ctx, unsigned sview_index, const int i[4], const 
         return;
     }
     if (c->fetch_obs)
-        c->fetch_obs(c->obs_ctx, sview_index);
+        c->fetch_obs(c->obs_ctx, sview_index, c->pc);
     tbr_sampler_get_texel(v, i, j, k, lod, offset, rgba, c->texel_obs, c->obs_ctx);
 }
 
@@ -216,7 +218,7 @@ static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, i
                     unsigned mask, float out[][4][4], int skip_validity,
                     tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs, void *obs_ctx)
 {
-    struct run_ctx rc = { d, 0, fetch_obs, texel_obs, obs_ctx };
+    struct run_ctx rc = { d, 0, fetch_obs, texel_obs, obs_ctx, 0 };
     struct tbr_tgsi_sampler smp = { &rc, cb_get_samples, cb_get_dims, cb_get_texel };
     struct tbr_tgsi_fs_quad q;
     memset(&q, 0, sizeof(q));
@@ -233,10 +235,72 @@ static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, i
     }
     q.sampler = &smp;
     q.skip_validity = skip_validity;
+    q.sampler_pc = fetch_obs ? &rc.pc : NULL;
     struct tbr_tgsi_fs_result res;
     if (tbr_tgsi_run_fs(d->prog, &q, &res) != 0 || rc.failed)
         return -1;
     for (unsigned cb = 0; cb < d->nr_cbufs; cb++)
         memcpy(out[cb], res.outputs[d->color_output[cb]], sizeof(out[cb]));
     return 0;
+}
+
+/* ---- fetch log (derived texels) ---- */
+
+void tbr_fs_fetch_log_free(tbr_fs_fetch_log *log)
+{
+    free(log->fetch);
+    free(log->texel);
+    memset(log, 0, sizeof(*log));
+}
+
+/* A sampler call that reads no texel is dropped when the next one starts (or at the end). */
+static void log_fetch(void *ctx, unsigned unit, unsigned pc)
+{
+    tbr_fs_fetch_log *log = ctx;
+    if (log->nfetch && log->fetch[log->nfetch - 1].n == 0)
+        log->nfetch--;
+    if (log->nfetch == log->cap_fetch) {
+        uint32_t nc = log->cap_fetch ? 2 * log->cap_fetch : 64;
+        tbr_fs_fetch_log_entry *n = realloc(log->fetch, nc * sizeof(*n));
+        if (!n) {
+            log->failed = 1;
+            return;
+        }
+        log->fetch = n;
+        log->cap_fetch = nc;
+    }
+    log->fetch[log->nfetch++] = (tbr_fs_fetch_log_entry){ pc, unit, log->ntexel, 0 };
+}
+
+static void log_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
+{
+    tbr_fs_fetch_log *log = ctx;
+    if (!log->nfetch || log->failed)
+        return;
+    tbr_fs_fetch_log_entry *f = &log->fetch[log->nfetch - 1];
+    if (f->n == TBR_REC_MAX_TEXELS_PER_FETCH) { /* the hook's record would split it */
+        log->failed = 1;
+        return;
+    }
+    if (log->ntexel == log->cap_texel) {
+        uint32_t nc = log->cap_texel ? 2 * log->cap_texel : 1024;
+        tbr_rec_texel *n = realloc(log->texel, nc * sizeof(*n));
+        if (!n) {
+            log->failed = 1;
+            return;
+        }
+        log->texel = n;
+        log->cap_texel = nc;
+    }
+    log->texel[log->ntexel++] = (tbr_rec_texel){ lane, level, layer, x, y };
+    f->n++;
+}
+
+int tbr_fs_quad_colors_logged(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
+                              unsigned mask, float out[][4][4], int verified, tbr_fs_fetch_log *log)
+{
+    int rc = run_quad(d, coefs, x, y, mask, out, verified != 0, log_fetch, log_texel, log);
+    if (log->nfetch && log->fetch[log->nfetch - 1].n == 0)
+        log->nfetch--;
+    return rc;
 }

@@ -71,12 +71,35 @@ int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs
 int tbr_fs_quad_colors_verified(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
                                 int y, unsigned mask, float out[][4][4]);
 
-/* The same, reporting each sampler call (fetch_obs, with its sampler-view unit) and
- * the texels it reads (texel_obs, softpipe's order); either may be NULL. */
-typedef void (*tbr_fs_fetch_observer)(void *ctx, unsigned unit);
+/* The same, reporting each sampler call (fetch_obs, with its sampler-view unit and the
+ * texture instruction's pc) and the texels it reads (texel_obs, softpipe's order);
+ * either may be NULL. */
+typedef void (*tbr_fs_fetch_observer)(void *ctx, unsigned unit, unsigned pc);
 int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
                                 int y, unsigned mask, float out[][4][4],
                                 tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
                                 void *obs_ctx);
+
+/* The texel fetches of one quad's shading as a TEXELS record lists them (derived texels,
+ * records minor 6, docs/trace-records.md): per sampler call that read at least one
+ * texel (softpipe's hook reports none for a call that read only border texels), its pc,
+ * unit and texels in softpipe's order. Reused quad after quad (reset, then appended). */
+typedef struct tbr_fs_fetch_log_entry {
+    uint32_t pc, unit;
+    uint32_t first, n;        /* texels[first .. first + n) */
+} tbr_fs_fetch_log_entry;
+typedef struct tbr_fs_fetch_log {
+    tbr_fs_fetch_log_entry *fetch;
+    uint32_t nfetch, cap_fetch;
+    tbr_rec_texel *texel;
+    uint32_t ntexel, cap_texel;
+    int failed;               /* out of memory, or a fetch of more than TBR_REC_MAX_TEXELS_PER_FETCH */
+} tbr_fs_fetch_log;
+void tbr_fs_fetch_log_free(tbr_fs_fetch_log *log);
+
+/* Colors (as tbr_fs_quad_colors, or tbr_fs_quad_colors_verified if verified != 0) of one
+ * quad, appending its fetches to log (log->failed: incomplete). */
+int tbr_fs_quad_colors_logged(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
+                              unsigned mask, float out[][4][4], int verified, tbr_fs_fetch_log *log);
 
 #endif

@@ -602,6 +602,8 @@ static int exec_tex(struct machine *m, const struct tgsi_inst *in, enum tex_modi
         valid &= quad_valid(args_valid[i]);
     float rgba[4][4];
     memset(rgba, 0, sizeof rgba);
+    if (m->quad->sampler_pc)
+        *m->quad->sampler_pc = (unsigned)(in - m->prog->insts);
     sampler->get_samples(sampler->ctx, unit, unit, args[0]->f, args[1]->f, args[2]->f, args[3]->f,
                          args[4]->f, NULL, offsets, control, rgba);
     store_texel_result(m, in, rgba, valid);
@@ -650,6 +652,8 @@ static int exec_txd(struct machine *m, const struct tgsi_inst *in)
     }
     float rgba[4][4];
     memset(rgba, 0, sizeof rgba);
+    if (m->quad->sampler_pc)
+        *m->quad->sampler_pc = (unsigned)(in - m->prog->insts);
     sampler->get_samples(sampler->ctx, unit, unit, args[0]->f, args[1]->f, args[2]->f, args[3]->f,
                          args[4]->f, derivs, offsets, TBR_SAMPLER_DERIVS_EXPLICIT, rgba);
     store_texel_result(m, in, rgba, valid);
@@ -685,6 +689,8 @@ static int exec_txf(struct machine *m, const struct tgsi_inst *in)
         valid &= r_valid[i];
     float rgba[4][4];
     memset(rgba, 0, sizeof rgba);
+    if (m->quad->sampler_pc)
+        *m->quad->sampler_pc = (unsigned)(in - m->prog->insts);
     sampler->get_texel(sampler->ctx, unit, r[0].i, r[1].i, r[2].i, r[3].i, offsets, rgba);
     store_texel_result(m, in, rgba, valid);
     return 0;

@@ -113,6 +113,9 @@ struct tbr_tgsi_fs_quad {
      * (tbr-sim runs those the recorder verified): same values, but stale reads go
      * undetected, output_lanes_valid is all set and run() does not fail on them. */
     int skip_validity;
+    /* optional: set to the pc of the texture instruction before each sampler call
+     * (get_samples / get_texel), for callers that attribute the texels it reads */
+    unsigned *sampler_pc;
 };
 
 struct tbr_tgsi_fs_result {

@@ -34,6 +34,7 @@ struct tbr_computed_colors {
     uint32_t fs_id;
     tbr_fs_draw draw;
     uint32_t units[TBR_FS_MAX_UNITS];
+    uint32_t unit_res[TBR_FS_MAX_UNITS]; /* resource id of units[i] (DRAW record) */
     uint32_t nunits;
     struct cc_prim ring[TBR_CC_RING];
     uint32_t ring_next;
@@ -172,6 +173,7 @@ int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d,
             not_computable(cc, why);
             return 0;
         }
+        cc->unit_res[cc->nunits] = rec->resource_id;
         cc->units[cc->nunits++] = u;
     }
     cc->early_z = d->early_z != 0;
@@ -210,10 +212,10 @@ void tbr_cc_prim(tbr_computed_colors *cc, const struct tbr_hook_prim *p)
                                         sizeof(why)) == 0;
 }
 
-static void dbg_fetch(void *ctx, unsigned unit)
+static void dbg_fetch(void *ctx, unsigned unit, unsigned pc)
 {
     (void)ctx;
-    fprintf(stderr, "tbr_cc:   fetch unit %u:", unit);
+    fprintf(stderr, "tbr_cc:   fetch unit %u pc %u:", unit, pc);
 }
 
 static void dbg_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
@@ -254,43 +256,56 @@ static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad 
 }
 
 int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                const float (*colors)[4][4], uint32_t nr_cbufs)
+                const float (*colors)[4][4], uint32_t nr_cbufs, tbr_fs_fetch_log *log, int *texels_ok)
 {
-    if (!(q->flags & TBR_HOOK_QUAD_BLENDED))
+    const int blended = (q->flags & TBR_HOOK_QUAD_BLENDED) != 0;
+    *texels_ok = 0;
+    if (!(q->flags & TBR_HOOK_QUAD_SHADED) || (!blended && !log))
         return 0;
     int ok = 0;
-    if (cc->draw_on && nr_cbufs == cc->draw.nr_cbufs) {
-        const struct cc_prim *pr = NULL;
+    const struct cc_prim *pr = NULL;
+    if (cc->draw_on)
         for (uint32_t i = 0; i < TBR_CC_RING; i++)
             if (cc->ring[i].valid && cc->ring[i].index == q->prim)
                 pr = &cc->ring[i];
-        if (pr) {
-            /* lanes entering the shader (quad->inout.mask): after the depth test
-             * with early Z, the rasterizer's coverage otherwise */
-            const unsigned mask = cc->early_z ? q->depth_mask : q->in_mask;
-            float out[TBR_FS_MAX_CBUFS][4][4];
-            const int computed = tbr_fs_quad_colors(&cc->draw, &pr->coefs, q->x, q->y, mask, out) == 0;
-            if (computed) {
-                ok = 1;
-                for (uint32_t cb = 0; cb < nr_cbufs && ok; cb++)
-                    for (int j = 0; j < 4; j++) {
-                        if (!(q->blend_mask & (1u << j)))
-                            continue;
-                        for (int ch = 0; ch < 4; ch++)
-                            if (memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0)
-                                ok = 0;
-                    }
-            }
-            if (!ok) {
-                cc->stats.quads_mismatched++;
-                report_mismatch(cc, q, pr, mask, computed ? (const float(*)[4][4])out : NULL, colors,
-                                nr_cbufs);
-            }
+    if (pr && (!blended || nr_cbufs == cc->draw.nr_cbufs)) {
+        /* lanes entering the shader (quad->inout.mask): after the depth test
+         * with early Z, the rasterizer's coverage otherwise */
+        const unsigned mask = cc->early_z ? q->depth_mask : q->in_mask;
+        float out[TBR_FS_MAX_CBUFS][4][4];
+        const int computed = (log ? tbr_fs_quad_colors_logged(&cc->draw, &pr->coefs, q->x, q->y, mask, out, 0, log)
+                                  : tbr_fs_quad_colors(&cc->draw, &pr->coefs, q->x, q->y, mask, out)) == 0;
+        *texels_ok = computed && log && !log->failed;
+        if (computed && blended) {
+            ok = 1;
+            for (uint32_t cb = 0; cb < nr_cbufs && ok; cb++)
+                for (int j = 0; j < 4; j++) {
+                    if (!(q->blend_mask & (1u << j)))
+                        continue;
+                    for (int ch = 0; ch < 4; ch++)
+                        if (memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0)
+                            ok = 0;
+                }
+        }
+        if (!ok && blended) {
+            cc->stats.quads_mismatched++;
+            report_mismatch(cc, q, pr, mask, computed ? (const float(*)[4][4])out : NULL, colors,
+                            nr_cbufs);
         }
     }
+    if (!blended)
+        return 0;
     if (ok)
         cc->stats.quads_computed++;
     else
         cc->stats.quads_recorded++;
     return ok;
+}
+
+uint32_t tbr_cc_unit_resource(const tbr_computed_colors *cc, uint32_t unit)
+{
+    for (uint32_t i = 0; cc->draw_on && i < cc->nunits; i++)
+        if (cc->units[i] == unit)
+            return cc->unit_res[i];
+    return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "tbr/records.h"
+#include "fs_quad.h"
 #include "tbr_mesa_hooks.h"
 
 #define TBR_CC_RING 8 /* primitives whose coefficients are kept (quads follow their PRIM) */
@@ -48,9 +49,16 @@ uint32_t tbr_cc_draw_units(const tbr_computed_colors *cc, const uint32_t **units
  * simulator in time). */
 void tbr_cc_disable_draw(tbr_computed_colors *cc, const char *why);
 void tbr_cc_prim(tbr_computed_colors *cc, const struct tbr_hook_prim *p);
-/* 1 if recomputing quad q gives exactly colors[cb][ch][lane] for every cb < nr_cbufs,
- * channel and lane in q->blend_mask (colors as the trace would record them). */
+/* Shaded quad q. If q is blended: 1 if recomputing it gives exactly colors[cb][ch][lane]
+ * for every cb < nr_cbufs, channel and lane in q->blend_mask (colors as the trace would
+ * record them), else 0 (counted in the stats); 0 for other quads. log (may be NULL, then
+ * only blended quads are recomputed): the recomputation's texel fetches are appended
+ * (derived texels, records minor 6); *texels_ok = 1 if they are complete (the run
+ * succeeded), to be compared with softpipe's. */
 int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                const float (*colors)[4][4], uint32_t nr_cbufs);
+                const float (*colors)[4][4], uint32_t nr_cbufs, tbr_fs_fetch_log *log, int *texels_ok);
+/* The resource the current draw's sampler unit views (its DRAW record entry), 0 if the
+ * draw is not computed or does not sample that unit. */
+uint32_t tbr_cc_unit_resource(const tbr_computed_colors *cc, uint32_t unit);
 
 #endif

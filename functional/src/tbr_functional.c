@@ -160,6 +160,31 @@ static struct state {
     size_t tx_ntexel, tx_captexel;
     tbr_buf tx_buf;
     uint32_t tx_draw_seq;
+    tbr_rec_texfetch *tx_out; /* the fetches of one TEXELS record being written */
+    uint32_t cap_tx_out;
+    /* derived texels (records minor 6, docs/trace-records.md "Derived texels"): 0 with
+     * TBR_RECORD_TEXELS=1 or without computed colors. A QUADS record's flag is known
+     * only once softpipe reported the texels of its last quads (texels hook, after the
+     * quads hook), so closed records wait here until their batch was compared. */
+    int derive_texels;
+    struct quads_closed {
+        tbr_buf buf;
+        uint32_t first_ord, count, shaded; /* draw ordinals first_ord .. first_ord + count */
+        uint32_t fetches;                  /* of its shaded quads (recomputed) */
+        int derivable;                     /* every shaded quad's texels matched so far */
+    } *closed;
+    uint32_t nclosed, cap_closed;
+    uint32_t open_first_ord, open_shaded, open_fetches; /* the pending QUADS record */
+    int open_derivable;
+    int batch_pending;        /* the last quads() batch awaits its texels' comparison */
+    struct batch_slot {
+        uint32_t rec;         /* index of its record: < nclosed closed, == nclosed open */
+        int candidate;        /* shaded, recomputed: fetches blog.fetch[first .. first + n) */
+        uint32_t first, n, matched;
+    } *bslot;
+    uint32_t nbslot, cap_bslot;
+    tbr_fs_fetch_log blog;    /* fetches of the batch's recomputed quads */
+    uint64_t quads_texels_derived, quads_texels_recorded, quads_texels_mismatched;
     tbr_idset resources, shaders;
     tbr_buf last_pass;        /* encoding of the current render pass (seq excluded) */
     uint32_t pass_seq, draw_seq;
@@ -290,6 +315,11 @@ static void write_status(void)
                 (unsigned long long)cs->draws_not_computable, cs->first_reason);
         fprintf(f, "texture_inits=%llu\ntexture_init_bytes=%llu\n",
                 (unsigned long long)S.texture_inits, (unsigned long long)S.texture_init_bytes);
+        fprintf(f, "derived_texels=%d\nquads_texels_derived=%llu\nquads_texels_recorded=%llu\n"
+                   "quads_texels_mismatched=%llu\n",
+                S.derive_texels, (unsigned long long)S.quads_texels_derived,
+                (unsigned long long)S.quads_texels_recorded,
+                (unsigned long long)S.quads_texels_mismatched);
     }
     fprintf(f, "unsupported=");
     for (int i = 0; i < S.n_unsupported; i++)
@@ -394,6 +424,10 @@ static void init_once(void)
      * which nothing in tbr-sim reads (docs/trace-records.md VERTICES) */
     const char *vh = getenv("TBR_VERTEX_HASHES");
     S.vertex_hashes = vh && strcmp(vh, "1") == 0;
+    /* TBR_RECORD_TEXELS=1 (tbr-replay --record-texels): every shaded quad's texels in
+     * TEXELS records, none derived (docs/trace-records.md "Derived texels") */
+    const char *rt = getenv("TBR_RECORD_TEXELS");
+    S.derive_texels = S.compute_colors && !(rt && strcmp(rt, "1") == 0);
     if (parse_frames(getenv("TBR_FRAMES"), &S.first, &S.last) != 0)
         fail("TBR_FRAMES='%s' is not A, A-B or A-", getenv("TBR_FRAMES"));
     atexit(at_exit);
@@ -518,32 +552,125 @@ static void append_raw(uint16_t type, const tbr_buf *b)
         fail("%s", tbr_trace_writer_error(S.writer));
 }
 
-static void flush_texels(void)
+/* 1 if draw ordinal ord is a quad of a closed QUADS record whose texels are derived. */
+static int ord_derived(uint32_t ord)
+{
+    for (uint32_t i = 0; i < S.nclosed; i++)
+        if (ord >= S.closed[i].first_ord && ord - S.closed[i].first_ord < S.closed[i].count)
+            return S.closed[i].derivable;
+    return 0;
+}
+
+/* Writes the pending fetches of quads before draw ordinal keep_from (closed records) as
+ * a TEXELS record, except those of derived records (dropped); fetches of later quads
+ * (the open record) stay pending. */
+static void flush_texels(uint32_t keep_from)
 {
     if (!S.tx_nfetch)
         return;
-    for (uint32_t i = 0; i < S.tx_nfetch; i++) /* offsets -> pointers */
-        S.tx_fetch[i].texels = S.tx_texel + (size_t)(uintptr_t)S.tx_fetch[i].texels;
-    tbr_buf_reset(&S.tx_buf);
-    if (tbr_rec_texels_encode(&S.tx_buf, S.tx_draw_seq, S.tx_fetch, S.tx_nfetch) != 0)
-        fail("cannot encode a TEXELS record");
-    else
-        append_raw(TBR_REC_TEXELS, &S.tx_buf);
-    S.tx_nfetch = 0;
-    S.tx_ntexel = 0;
+    if (S.tx_nfetch > S.cap_tx_out) {
+        tbr_rec_texfetch *n = realloc(S.tx_out, S.tx_nfetch * sizeof(*n));
+        if (!n) {
+            fail("out of memory (texels)");
+            return;
+        }
+        S.tx_out = n;
+        S.cap_tx_out = S.tx_nfetch;
+    }
+    uint32_t nout = 0;
+    for (uint32_t i = 0; i < S.tx_nfetch; i++) {
+        const tbr_rec_texfetch *f = &S.tx_fetch[i];
+        if (f->quad >= keep_from || ord_derived(f->quad))
+            continue;
+        S.tx_out[nout] = *f; /* offset -> pointer */
+        S.tx_out[nout++].texels = S.tx_texel + (size_t)(uintptr_t)f->texels;
+    }
+    if (nout) {
+        tbr_buf_reset(&S.tx_buf);
+        if (tbr_rec_texels_encode(&S.tx_buf, S.tx_draw_seq, S.tx_out, nout) != 0)
+            fail("cannot encode a TEXELS record");
+        else
+            append_raw(TBR_REC_TEXELS, &S.tx_buf);
+    }
+    /* keep the open record's fetches (and their texels) at the front */
+    uint32_t nkeep = 0;
+    size_t ntexel = 0;
+    for (uint32_t i = 0; i < S.tx_nfetch; i++) {
+        tbr_rec_texfetch f = S.tx_fetch[i];
+        if (f.quad < keep_from)
+            continue;
+        const size_t off = (size_t)(uintptr_t)f.texels;
+        memmove(&S.tx_texel[ntexel], &S.tx_texel[off], f.n_texels * sizeof(*S.tx_texel));
+        f.texels = (const tbr_rec_texel *)(uintptr_t)ntexel;
+        ntexel += f.n_texels;
+        S.tx_fetch[nkeep++] = f;
+    }
+    S.tx_nfetch = nkeep;
+    S.tx_ntexel = ntexel;
 }
+
+/* The pending QUADS record becomes a closed one (written once its batch was compared). */
+static void close_quads_record(void)
+{
+    if (!S.quads_count)
+        return;
+    if (S.nclosed == S.cap_closed) {
+        uint32_t nc = S.cap_closed ? 2 * S.cap_closed : 8;
+        struct quads_closed *n = realloc(S.closed, nc * sizeof(*n));
+        if (!n) {
+            fail("out of memory (QUADS records)");
+            return;
+        }
+        memset(n + S.cap_closed, 0, (nc - S.cap_closed) * sizeof(*n));
+        S.closed = n;
+        S.cap_closed = nc;
+    }
+    if (tbr_rec_quads_finish(&S.quads, S.quads_count) != 0)
+        fail("cannot finish a QUADS record");
+    struct quads_closed *c = &S.closed[S.nclosed++];
+    tbr_buf spare = c->buf; /* buffers are swapped, keeping their memory */
+    c->buf = S.quads;
+    S.quads = spare;
+    tbr_buf_reset(&S.quads);
+    c->first_ord = S.open_first_ord;
+    c->count = S.quads_count;
+    c->shaded = S.open_shaded;
+    c->fetches = S.open_fetches;
+    c->derivable = S.open_derivable;
+    S.quads_count = 0;
+}
+
+/* Writes the closed QUADS records (all: the pending one too) and the TEXELS of their
+ * quads whose texels are not derived. Only once the last batch was compared. */
+static void write_quads(int all)
+{
+    if (all)
+        close_quads_record();
+    for (uint32_t i = 0; i < S.nclosed; i++) {
+        struct quads_closed *c = &S.closed[i];
+        /* flagged only where texels are left out: a record whose quads read none needs no
+         * recomputation for them */
+        c->derivable = c->derivable && c->fetches > 0;
+        if (c->derivable) {
+            tbr_rec_quads_set_texels_derived(&c->buf, 1);
+            S.quads_texels_derived += c->shaded;
+        } else {
+            S.quads_texels_recorded += c->shaded;
+        }
+        append_raw(TBR_REC_QUADS, &c->buf);
+    }
+    flush_texels(all ? UINT32_MAX : S.quads_count ? S.open_first_ord : (uint32_t)S.draw_end.quads);
+    for (uint32_t i = 0; i < S.nclosed; i++)
+        tbr_buf_reset(&S.closed[i].buf);
+    S.nclosed = 0;
+}
+
+static void verify_batch(const struct tbr_hook_texel *t, uint32_t n);
 
 static void flush_quads(void)
 {
-    if (S.quads_count) {
-        if (tbr_rec_quads_finish(&S.quads, S.quads_count) != 0)
-            fail("cannot finish a QUADS record");
-        else
-            append_raw(TBR_REC_QUADS, &S.quads);
-        S.quads_count = 0;
-        tbr_buf_reset(&S.quads);
-    }
-    flush_texels();
+    verify_batch(NULL, 0); /* no texels hook came: the batch read no texel */
+    write_quads(1);
 }
 
 /* Every non-QUADS record goes through here: pending quads come first. */
@@ -1410,7 +1537,24 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         return;
     if (ensure_frame() != 0)
         return;
+    verify_batch(NULL, 0); /* the previous batch had no texels hook */
+    write_quads(0);
     S.batch_first = (uint32_t)S.draw_end.quads;
+    S.batch_pending = S.derive_texels;
+    if (S.derive_texels) {
+        S.blog.nfetch = S.blog.ntexel = 0;
+        S.blog.failed = 0;
+        if (n > S.cap_bslot) {
+            struct batch_slot *nb = realloc(S.bslot, n * sizeof(*nb));
+            if (!nb) {
+                fail("out of memory (quad batch)");
+                return;
+            }
+            S.bslot = nb;
+            S.cap_bslot = n;
+        }
+        S.nbslot = 0; /* slots become valid one by one (a failure may stop the loop) */
+    }
     for (uint32_t i = 0; i < n; i++) {
         const struct tbr_hook_quad *q = &qs[i];
         tbr_rec_quad r;
@@ -1436,12 +1580,20 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         /* computed colors: a QUADS record is all computed or all recorded; a change
          * starts the next record (order is kept: records follow each other) */
         uint32_t computed = 0;
+        const int shaded = (q->flags & TBR_HOOK_QUAD_SHADED) != 0;
+        int texels_ok = 0;
+        const uint32_t first_fetch = S.blog.nfetch;
         if (S.compute_colors && (q->flags & TBR_HOOK_QUAD_BLENDED))
-            computed = (uint32_t)tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc);
-        else if (S.quads_count)
-            computed = S.quads_computed; /* nothing to store: keep the record going */
+            computed = (uint32_t)tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc,
+                                             S.derive_texels ? &S.blog : NULL, &texels_ok);
+        else {
+            if (S.derive_texels && shaded) /* killed, or failed a late depth test */
+                tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc, &S.blog, &texels_ok);
+            if (S.quads_count)
+                computed = S.quads_computed; /* nothing to store: keep the record going */
+        }
         if (S.quads_count && computed != S.quads_computed)
-            flush_quads();
+            close_quads_record();
         if (S.quads_count == 0) {
             if (tbr_rec_quads_begin(&S.quads, &S.quads_hdr, S.draw_end.seq, S.quads_cbufs,
                                     S.quads_packed | (computed ? TBR_REC_QUADS_COMPUTED : 0))) {
@@ -1449,6 +1601,20 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
                 return;
             }
             S.quads_computed = computed;
+            S.open_first_ord = (uint32_t)S.draw_end.quads;
+            S.open_shaded = S.open_fetches = 0;
+            S.open_derivable = S.derive_texels;
+        }
+        if (shaded) {
+            S.open_shaded++;
+            S.open_fetches += S.blog.nfetch - first_fetch;
+            if (!texels_ok)
+                S.open_derivable = 0;
+        }
+        if (S.derive_texels) {
+            S.bslot[i] = (struct batch_slot){ S.nclosed, shaded && texels_ok, first_fetch,
+                                              S.blog.nfetch - first_fetch, 0 };
+            S.nbslot = i + 1;
         }
         if (tbr_cs_quad(&S.cs, &r, nc) != 0) {
             fail("out of memory (color shadow)");
@@ -1480,8 +1646,58 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         if (q->flags & TBR_HOOK_QUAD_BLENDED)
             S.total.blended_fragments += popcount4(q->blend_mask);
         if (S.quads_count >= 256)
-            flush_quads();
+            close_quads_record();
     }
+}
+
+/* A quad of the batch whose texels differ from its recomputation's: its record keeps
+ * them. */
+static void texels_differ(struct batch_slot *b)
+{
+    b->candidate = 0;
+    S.quads_texels_mismatched++;
+    if (b->rec < S.nclosed)
+        S.closed[b->rec].derivable = 0;
+    else
+        S.open_derivable = 0;
+}
+
+/* Compares softpipe's texels of the batch (t, n: as the texels hook gives them; none if
+ * it was not called) with those the recomputation of each quad read: the same fetches in
+ * the same order, each with the same pc, unit, resource and texels (lane, level, layer,
+ * x, y) in the same order. */
+static void verify_batch(const struct tbr_hook_texel *t, uint32_t n)
+{
+    if (!S.batch_pending)
+        return;
+    S.batch_pending = 0;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
+               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
+            j++;
+        struct batch_slot *b = t[i].slot < S.nbslot ? &S.bslot[t[i].slot] : NULL;
+        if (b && b->candidate) {
+            int same = b->matched < b->n;
+            const tbr_fs_fetch_log_entry *f = same ? &S.blog.fetch[b->first + b->matched] : NULL;
+            same = same && f->pc == t[i].pc && f->unit == t[i].unit && f->n == j - i &&
+                   tbr_cc_unit_resource(S.cc, f->unit) == t[i].resource_id;
+            for (uint32_t k = 0; same && k < j - i; k++) {
+                const tbr_rec_texel *o = &S.blog.texel[f->first + k];
+                const struct tbr_hook_texel *h = &t[i + k];
+                same = o->lane == (h->lane & 3u) && o->level == h->level && o->layer == h->layer &&
+                       o->x == h->x && o->y == h->y;
+            }
+            if (same)
+                b->matched++;
+            else
+                texels_differ(b);
+        }
+        i = j;
+    }
+    for (uint32_t s = 0; s < S.nbslot; s++)
+        if (S.bslot[s].candidate && S.bslot[s].matched != S.bslot[s].n)
+            texels_differ(&S.bslot[s]);
 }
 
 /* Texels of the batch just given to h_quads: consecutive entries with the same
@@ -1492,8 +1708,9 @@ static void h_texels(const struct tbr_hook_texel *t, uint32_t n)
     if (!recording() || !S.in_draw)
         return;
     if (S.tx_nfetch && S.tx_draw_seq != S.draw_end.seq)
-        flush_quads();
+        flush_texels(UINT32_MAX); /* never: a DRAW record flushed them (its quads are written) */
     S.tx_draw_seq = S.draw_end.seq;
+    verify_batch(t, n);
     for (uint32_t i = 0; i < n;) {
         uint32_t j = i + 1;
         while (j < n && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
@@ -1543,7 +1760,9 @@ static void h_texels(const struct tbr_hook_texel *t, uint32_t n)
         i = j;
     }
     if (S.tx_ntexel > (1u << 20))
-        flush_quads();
+        write_quads(1);
+    else
+        write_quads(0);
 }
 
 static tbr_rec_vertices_header vert_rec;
@@ -2040,11 +2259,25 @@ static void finalize(void)
     write_status();
     tbr_buf_free(&S.buf);
     tbr_buf_free(&S.quads);
+    for (uint32_t i = 0; i < S.cap_closed; i++)
+        tbr_buf_free(&S.closed[i].buf);
+    free(S.closed);
+    S.closed = NULL;
+    S.nclosed = S.cap_closed = 0;
+    free(S.bslot);
+    S.bslot = NULL;
+    S.nbslot = S.cap_bslot = 0;
+    tbr_fs_fetch_log_free(&S.blog);
+    free(S.tx_out);
+    S.tx_out = NULL;
+    S.cap_tx_out = 0;
     tbr_buf_free(&S.last_pass);
     tbr_cs_free(&S.cs);
     tbr_cc_destroy(S.cc);
     S.cc = NULL;
     S.compute_colors = 0;
+    S.derive_texels = 0;
+    S.batch_pending = 0;
     free(S.tex);
     S.tex = NULL;
     S.ntex = S.cap_tex = 0;

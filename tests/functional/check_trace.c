@@ -121,6 +121,7 @@ static int counts(const char *path)
         uint64_t draws = 0, app_draws = 0, quads = 0, fragments = 0, shaded_quads = 0,
                  shaded_fragments = 0, depth_passed = 0, blended = 0, prims = 0, clears = 0,
                  passes = 0, shaders = 0, tiles = 0, uploads = 0, paths = 0, quads_no_path = 0;
+        int bad_derived = 0; /* reported once */
         uint64_t tx_fetches = 0, tx_texels = 0, tx_covered = 0, tx_internal = 0, tx_bad = 0,
                  tx_lanes[10] = { 0 }, tx_has_pixel = 0, tx_records = 0;
         uint64_t v_vertices = 0, v_groups = 0, v_fetched = 0, v_nopath = 0, v_mismatch = 0,
@@ -183,6 +184,14 @@ static int counts(const char *path)
                 tbr_cursor c;
                 tbr_rec_quads_header h;
                 drc = tbr_rec_quads_open(&c, p, n, &h);
+                if (drc == 0 && h.texels_derived && !bad_derived) {
+                    /* records minor 6: its texels are not in TEXELS, the counts below would
+                     * be short */
+                    fprintf(stderr, "frame %llu: QUADS with derived texels: the TEXELS counts need a "
+                                    "trace recorded with TBR_RECORD_TEXELS=1 (tbr-replay --record-texels)\n",
+                            (unsigned long long)fi.number);
+                    bad = bad_derived = 1;
+                }
                 for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
                     tbr_rec_quad q;
                     drc = tbr_rec_quads_next(&c, &h, &q);

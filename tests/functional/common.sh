@@ -14,7 +14,7 @@ functional_setup() {
   for t in "$@"; do command -v "$t" >/dev/null || fail "$t not found"; done
   rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
   export LD_LIBRARY_PATH="$mesa/lib" LIBGL_DRIVERS_PATH="$mesa/lib/dri" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
-  unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS TBR_VERTEX_HASHES
+  unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS TBR_RECORD_TEXELS TBR_VERTEX_HASHES
 }
 
 # status_of DIR KEY: KEY's value in a tbr-replay output's functional-status.txt

@@ -23,7 +23,8 @@ mapfile -t snaps < <(ls snap/*.png | sort)
 [ "${#snaps[@]}" -eq 5 ] || fail "eglretrace -s wrote ${#snaps[@]} PNGs"
 
 # 1. tbr-replay, no --allow-unsupported
-"$bin/tbr-replay" kc.trace -o out > replay.log 2>&1 || { cat replay.log; fail "tbr-replay refused the trace"; }
+# --record-texels: the trace checker counts texels from TEXELS records
+"$bin/tbr-replay" --record-texels kc.trace -o out > replay.log 2>&1 || { cat replay.log; fail "tbr-replay refused the trace"; }
 st=out/functional-status.txt
 cat "$st"
 grep -qx 'status=ok' "$st" || fail "status"

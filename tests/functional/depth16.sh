@@ -20,7 +20,8 @@ mkdir -p snap
 eglretrace -s snap/ kd.trace > snap.log 2>&1 || { cat snap.log; fail "eglretrace -s"; }
 mapfile -t snaps < <(ls snap/*.png | sort)
 
-"$bin/tbr-replay" kd.trace -o out > replay.log 2>&1 || { cat replay.log; fail "tbr-replay"; }
+# --record-texels: the trace checker counts texels from TEXELS records
+"$bin/tbr-replay" --record-texels kd.trace -o out > replay.log 2>&1 || { cat replay.log; fail "tbr-replay"; }
 st=out/functional-status.txt
 grep -qx 'status=ok' "$st" || { cat "$st"; fail "status"; }
 grep -qx 'unsupported=' "$st" || fail "unsupported features hit"

@@ -24,7 +24,7 @@ cd "$work" || exit 1
 export LD_LIBRARY_PATH="$mesa/lib" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
 # the DRI driver of THIS prefix (also when the prefix is a relocated dev tree)
 export LIBGL_DRIVERS_PATH="$mesa/lib/dri"
-unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS TBR_VERTEX_HASHES
+unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS TBR_RECORD_TEXELS TBR_VERTEX_HASHES
 
 # 1. capture
 apitrace trace --api egl -o kg.trace "$app" > capture.log 2>&1 || { cat capture.log; fail "capture"; }

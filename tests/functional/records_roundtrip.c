@@ -974,9 +974,55 @@ int main(void)
         CHECK(saw_exact); /* the test quads do carry exact values */
         CHECK(tbr_rec_quads_close(&c) == 0);
         /* a minor-4 reading (flag ignored) would misparse: the flag is not a color buffer */
-        CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x40000000u) != 0);
+        CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x20000000u) != 0);
         tbr_buf_free(&full);
         tbr_buf_free(&comp);
+    }
+    {
+        /* derived texels (minor 6): a header flag, set at encoding or patched into a
+         * finished record; the quads are unchanged; both flags round-trip together */
+        tbr_buf plain, der;
+        tbr_buf_init(&plain);
+        tbr_buf_init(&der);
+        tbr_rec_quads_header hp, hd;
+        CHECK(tbr_rec_quads_begin(&plain, &hp, 3, 2, 0x2 | TBR_REC_QUADS_COMPUTED) == 0);
+        CHECK(tbr_rec_quads_begin(&der, &hd, 3, 2, 0x2 | TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED) == 0);
+        CHECK(hp.texels_derived == 0 && hd.texels_derived == 1 && hd.computed == 1 && hd.packed_mask == 0x2);
+        for (int i = 0; i < 5; i++) {
+            CHECK(tbr_rec_quads_add(&plain, &hp, &o_q[i]) == 0);
+            CHECK(tbr_rec_quads_add(&der, &hd, &o_q[i]) == 0);
+        }
+        CHECK(tbr_rec_quads_finish(&plain, 5) == 0 && tbr_rec_quads_finish(&der, 5) == 0);
+        CHECK(plain.len == der.len && memcmp(plain.data, der.data, 12) == 0 &&
+              memcmp(plain.data + 16, der.data + 16, plain.len - 16) == 0);
+        tbr_cursor c;
+        tbr_rec_quads_header h;
+        CHECK(tbr_rec_quads_open(&c, plain.data, plain.len, &h) == 0);
+        CHECK(h.texels_derived == 0 && h.computed == 1);
+        CHECK(tbr_rec_quads_set_texels_derived(&plain, 1) == 0);
+        CHECK(plain.len == der.len && memcmp(plain.data, der.data, plain.len) == 0);
+        for (int on = 1; on >= 0; on--) {
+            CHECK(tbr_rec_quads_set_texels_derived(&plain, on) == 0);
+            CHECK(tbr_rec_quads_open(&c, plain.data, plain.len, &h) == 0);
+            CHECK(h.texels_derived == (uint32_t)on && h.computed == 1 && h.packed_mask == 0x2 && h.count == 5);
+            for (uint32_t i = 0; i < h.count; i++) {
+                tbr_rec_quad q, want = o_q[i];
+                memset(&q, 0, sizeof(q));
+                CHECK(tbr_rec_quads_next(&c, &h, &q) == 0);
+                memset(want.color, 0, sizeof(want.color));
+                memset(want.packed, 0, sizeof(want.packed));
+                CHECK(same_bits(&q, &want, sizeof(q)));
+            }
+            CHECK(tbr_rec_quads_close(&c) == 0);
+        }
+        /* a minor-5 reading (flag unknown) takes it for a color buffer: rejected */
+        CHECK((TBR_REC_QUADS_TEXELS_DERIVED >> 2) != 0);
+        tbr_buf short_buf;
+        tbr_buf_init(&short_buf);
+        CHECK(tbr_rec_quads_set_texels_derived(&short_buf, 1) != 0); /* no header */
+        tbr_buf_free(&short_buf);
+        tbr_buf_free(&plain);
+        tbr_buf_free(&der);
     }
     tbr_rec_upload badu = o_up;
     badu.flags = 0x2; /* unknown flag */

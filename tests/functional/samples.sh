@@ -22,7 +22,7 @@ list=("$traces"/*.trace)
 [ ${#list[@]} -gt 0 ] || fail "no sample traces in $traces"
 rm -rf "$work"; mkdir -p "$work"; cd "$work" || exit 1
 export LD_LIBRARY_PATH="$mesa/lib" LIBGL_DRIVERS_PATH="$mesa/lib/dri" WAFFLE_PLATFORM=surfaceless_egl LIBGL_ALWAYS_SOFTWARE=1
-unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS TBR_VERTEX_HASHES
+unset TBR_FUNCTIONAL_LIB TBR_OUT_DIR TBR_FRAMES TBR_RECORD_COLORS TBR_FLOAT_COLORS TBR_RECORD_TEXELS TBR_VERTEX_HASHES
 pre=()
 [ "$sanitize" = "ON" ] && pre=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
 exact=0

@@ -22,7 +22,7 @@ eglretrace -s snap/ kt.trace > snap.log 2>&1 || { cat snap.log; fail "eglretrace
 mapfile -t snaps < <(ls snap/*.png | sort)
 pre=()
 [ "$sanitize" = "ON" ] && pre=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
-TBR_FUNCTIONAL_LIB="$lib" TBR_OUT_DIR="$work/out" "${pre[@]}" eglretrace kt.trace > rec.log 2>&1 \
+TBR_RECORD_TEXELS=1 TBR_FUNCTIONAL_LIB="$lib" TBR_OUT_DIR="$work/out" "${pre[@]}" eglretrace kt.trace > rec.log 2>&1 \
   || { cat rec.log; fail "instrumented eglretrace exited non-zero"; }
 st="$work/out/functional-status.txt"
 grep -qx 'status=ok' "$st" || { cat "$st"; fail "status"; }

@@ -287,6 +287,7 @@ static struct state {
     unsigned procs;
     enum texblocks_mapping mapping;
     int texel_capable;        /* records_schema_minor >= 1 or a TEXELS record was seen */
+    uint64_t texels_derived_quads; /* shaded quads whose texels the trace leaves out (minor 6) */
     tbr_rec_texel *texbuf;
     res_info *res;
     hmap res_map;
@@ -592,6 +593,8 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
             return -1;
         draw_info *di = draw_get(h.draw_seq);
         shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
+        if (h.texels_derived)
+            S.texels_derived_quads += h.count;
         if (!S.have_qdraw || S.qdraw != h.draw_seq) {
             S.have_qdraw = 1;
             S.qdraw = h.draw_seq;
@@ -816,6 +819,8 @@ static const char *const mnames[M_COUNT] = {
     "tex_unique_blocks", "texels_per_tex",
 };
 
+static int texel_ok(const acc *a);
+
 static void ratio(metrics *m, int i, double num, double den)
 {
     m->ok[i] = den > 0;
@@ -844,7 +849,7 @@ static void compute(const acc *a, metrics *m)
         ratio(m, M_FS_IPF, (double)a->fs_static_insns, (double)a->fs_static_frags);
         ratio(m, M_ALU_PER_TEX, (double)a->fs_static_alu, (double)a->fs_static_tex);
     }
-    if (a->texel_records || S.texel_capable) {
+    if (texel_ok(a)) {
         ratio(m, M_TEXELS_PER_FRAG, (double)a->texels, (double)a->shaded_frags);
         ratio(m, M_SHARED_D1, (double)a->tb.shared_d1, (double)a->tb.blocks);
         ratio(m, M_SHARED_D2, (double)a->tb.shared_d2, (double)a->tb.blocks);
@@ -854,6 +859,13 @@ static void compute(const acc *a, metrics *m)
     }
     if (a->frames_without_screen == 0)
         ratio(m, M_OVERDRAW, (double)a->shaded_frags, (double)a->screen_pixels);
+}
+
+/* Texel metrics are n/a where the trace derives texels instead of recording them: the
+ * TEXELS records would undercount. */
+static int texel_ok(const acc *a)
+{
+    return (a->texel_records || S.texel_capable) && !S.texels_derived_quads;
 }
 
 struct opts {
@@ -874,10 +886,6 @@ static const char *vs_label(const metrics *m)
     return m->vs_exec ? "executed" : "static";
 }
 
-static int texel_ok(const acc *a)
-{
-    return a->texel_records || S.texel_capable;
-}
 
 static void print_json_row(const char *indent, const acc *a, const metrics *m, const struct opts *o)
 {
@@ -1041,6 +1049,10 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
     if (tot->texels_unmatched)
         printf("note: %" PRIu64 " texel(s) of fetches naming an unknown quad were ignored\n",
                tot->texels_unmatched);
+    if (S.texels_derived_quads)
+        printf("note: texel metrics n/a: the trace derives the texels of quads in %" PRIu64 " QUADS "
+               "entries instead of recording them (records minor 6); replay with "
+               "tbr-replay --record-texels\n", S.texels_derived_quads);
 
     printf("\nPer frame (vs_ipv from column vs_src; fs_ipf and alu/tex from column fs_src):\n");
     printf("%10s %6s %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", "frame", "draws", "vs_ipv",
@@ -1089,7 +1101,8 @@ static void usage(FILE *f)
         "instruction stream (PATH records), otherwise 'static' (the shader's\n"
         "instruction count, weighted per fragment/vertex); the label says which.\n"
         "Texel metrics need texel records (TEXELS, records_schema_minor >= 1);\n"
-        "without them they are n/a. Texels count only lanes active at the texture\n"
+        "without them, or where the trace derives texels (tbr-replay without\n"
+        "--record-texels, records_schema_minor >= 6), they are n/a. Texels count only lanes active at the texture\n"
         "instruction (PATH mask; helper lanes excluded).\n"
         "Exit status: 0 ok, 2 bad usage or unreadable/corrupt/truncated trace.\n",
         prog);

@@ -365,6 +365,8 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
             printf(" packed=%#" PRIx32, h.packed_mask);
         if (h.computed)
             printf(" colors=computed");
+        if (h.texels_derived)
+            printf(" texels=derived");
         printf("\n");
         tbr_rec_quad q;
         for (uint32_t i = 0; i < h.count; i++) {
@@ -609,6 +611,7 @@ struct summary {
         uploads, unknown;
     uint64_t vs_paths, texel_recs, tex_fetches, texels, vertex_recs, vertex_groups, vertices;
     uint64_t vs_texel_recs, vs_tex_fetches, vs_texels;
+    uint64_t texel_derived_quads; /* shaded quads of TEXELS_DERIVED QUADS records (minor 6) */
     uint64_t surface_init_recs, surface_init_bytes;
     int have_end;
     tbr_rec_frame_end end;
@@ -735,6 +738,7 @@ static int summarize_record(struct summary *s, uint16_t type, const uint8_t *p, 
             s->quads++;
             if (q.flags & TBR_REC_QUAD_SHADED) {
                 s->shaded_quads++;
+                s->texel_derived_quads += h.texels_derived;
                 s->shaded_fragments += popcount4(ez ? q.depth_mask : q.in_mask);
             }
             if (q.flags & TBR_REC_QUAD_BLENDED)
@@ -776,6 +780,10 @@ static void print_summary(const struct summary *s, const tbr_trace_frame_info *f
     printf("  texels           %" PRIu64 " in %" PRIu64 " fetches (%" PRIu64
            " TEXELS records; all lanes)\n",
            s->texels, s->tex_fetches, s->texel_recs);
+    if (s->texel_derived_quads) /* records minor 6: not in the trace */
+        printf("                   NOT counted: the texels of %" PRIu64 " shaded quads whose texels are\n"
+               "                   derived (QUADS texels=derived; replay with tbr-replay --record-texels)\n",
+               s->texel_derived_quads);
     printf("  vertices         %" PRIu64 " fetched in %" PRIu64 " VS groups (%" PRIu64
            " VERTICES records)\n",
            s->vertices, s->vertex_groups, s->vertex_recs);

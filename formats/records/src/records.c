@@ -597,13 +597,14 @@ int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, 
                         uint32_t packed_mask)
 {
     memset(h, 0, sizeof(*h));
-    const uint32_t packed = packed_mask & ~TBR_REC_QUADS_COMPUTED;
+    const uint32_t packed = packed_mask & ~TBR_REC_QUADS_FLAGS;
     if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed >> nr_cbufs))
         return -1;
     h->draw_seq = draw_seq;
     h->nr_cbufs = nr_cbufs;
     h->packed_mask = packed;
     h->computed = (packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
+    h->texels_derived = (packed_mask & TBR_REC_QUADS_TEXELS_DERIVED) != 0;
     tbr_buf_put_u32(b, draw_seq);
     tbr_buf_put_u32(b, nr_cbufs);
     tbr_buf_put_u32(b, 0); /* count, patched by finish */
@@ -725,6 +726,16 @@ int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
     return 0;
 }
 
+int tbr_rec_quads_set_texels_derived(tbr_buf *b, int on)
+{
+    if (!tbr_buf_ok(b) || b->len < 16)
+        return -1;
+    uint8_t *p = b->data + 12; /* the packed_mask word, little-endian: bit 30 is in byte 3 */
+    const uint8_t bit = (uint8_t)(TBR_REC_QUADS_TEXELS_DERIVED >> 24);
+    p[3] = on ? (uint8_t)(p[3] | bit) : (uint8_t)(p[3] & ~bit);
+    return 0;
+}
+
 int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h)
 {
     tbr_cursor_init(c, p, n);
@@ -733,7 +744,8 @@ int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_
     h->count = tbr_cursor_u32(c);
     h->packed_mask = tbr_cursor_u32(c);
     h->computed = (h->packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
-    h->packed_mask &= ~TBR_REC_QUADS_COMPUTED;
+    h->texels_derived = (h->packed_mask & TBR_REC_QUADS_TEXELS_DERIVED) != 0;
+    h->packed_mask &= ~TBR_REC_QUADS_FLAGS;
     h->have_prev_z = 0;
     if (!tbr_cursor_ok(c) || h->nr_cbufs > TBR_REC_MAX_CBUFS || h->count > TBR_REC_MAX_QUADS ||
         (h->packed_mask >> h->nr_cbufs)) {

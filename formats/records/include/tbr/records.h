@@ -50,10 +50,11 @@ extern "C" {
  * schema 3 continues at minor 3 (all 20 types); 4: + SURFACE_CHECK (21);
  * 5: QUADS records with computed colors (TBR_REC_QUADS_COMPUTED) and SURFACE_INIT
  * for sampled textures. A minor-4 reader rejects a COMPUTED QUADS record as corrupt.
+ * 6: QUADS records whose shaded quads' texels are derived, not recorded
+ * (TBR_REC_QUADS_TEXELS_DERIVED); a minor-5 reader rejects such a record as corrupt.
  * 7: VERTICES positions coded (back-references to repeated positions) and out_hash optional
  * (TBR_REC_VERTICES_HASHES); the decoder still reads the raw layout of minors 1-6, a
- * minor-6 reader rejects a minor-7 VERTICES record as corrupt. (6 is taken by the
- * TEXELS change on branch texels.) */
+ * minor-6 reader rejects a minor-7 VERTICES record as corrupt. */
 #define TBR_RECORDS_SCHEMA_MINOR 7
 
 enum tbr_rec_type {
@@ -263,11 +264,19 @@ typedef struct tbr_rec_quad {
  * trace (docs/trace-records.md "Computed colors"); exact tile values are still given
  * for color buffers not in packed_mask. */
 #define TBR_REC_QUADS_COMPUTED 0x80000000u
+/* QUADS header flag (bit 30 of the packed_mask word, minor 6): no TEXELS record holds
+ * fetches of this record's SHADED quads: the recorder verified that running the
+ * fragment shader with functional/shading reads exactly the texels softpipe read
+ * (same fetches, pc, unit, texels, order), so a reader derives them the same way
+ * (docs/trace-records.md "Derived texels"). */
+#define TBR_REC_QUADS_TEXELS_DERIVED 0x40000000u
+#define TBR_REC_QUADS_FLAGS (TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED)
 
 typedef struct tbr_rec_quads_header {
     uint32_t draw_seq, nr_cbufs, count;
     uint32_t packed_mask; /* bit i: color buffer i's colors are packed (schema 3) */
     uint32_t computed;    /* 1: colors omitted, computed by the reader (minor 5) */
+    uint32_t texels_derived; /* 1: texels of the shaded quads omitted, derived (minor 6) */
     /* depth predictor state of the encoder/decoder (schema 3): the previous quad with
      * HAS_Z in this record (docs/trace-records.md QUADS "Depth coding") */
     int have_prev_z;
@@ -513,11 +522,15 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
  * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
  * checks that the payload was consumed exactly. */
 /* h: the record's header and coding state, set by begin, used by add */
-/* packed_mask may carry TBR_REC_QUADS_COMPUTED */
+/* packed_mask may carry TBR_REC_QUADS_COMPUTED and TBR_REC_QUADS_TEXELS_DERIVED */
 int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs,
                         uint32_t packed_mask);
 int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q);
 int tbr_rec_quads_finish(tbr_buf *b, uint32_t count);
+/* Sets (on != 0) or clears TBR_REC_QUADS_TEXELS_DERIVED in an encoded record's header
+ * (b holds the record from tbr_rec_quads_begin on): the recorder knows whether a
+ * record's texels are derived only once softpipe reported them. */
+int tbr_rec_quads_set_texels_derived(tbr_buf *b, int on);
 int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h);
 /* Sets every field of q except the color/packed/exact entries of color buffers
  * >= h->nr_cbufs, which are left as they were. */
