@@ -288,10 +288,42 @@ HOT void compute_channels(const struct machine *m, const struct tgsi_inst *in, c
     }
 }
 
+/* compute_channels + store for a plain instruction (tgsi_inst.plain) when no
+ * validity is tracked and every lane executes: each channel is computed from its
+ * source rows straight into its destination row (alu reads its sources before it
+ * writes), the same values the general path stores. */
+HOT void compute_plain(struct machine *m, const struct tgsi_inst *in, const int op)
+{
+    const unsigned wm = in->dst.write_mask, ns = in->num_src;
+    union lanes *rows = m->rows;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(wm & (1u << c)))
+            continue;
+        const union lanes *a = ns > 0 ? &rows[in->src[0].row[c]] : &zero_lanes;
+        const union lanes *b = ns > 1 ? &rows[in->src[1].row[c]] : &zero_lanes;
+        const union lanes *d = ns > 2 ? &rows[in->src[2].row[c]] : &zero_lanes;
+        alu(op, a, b, d, &rows[in->dst.row + c]);
+    }
+}
+
 static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
 {
     union lanes result[4];
     unsigned result_valid[4];
+    if (in->plain && !m->track && m->exec_mask == ALL_LANES && !op_is_derivative(in->op)) {
+        switch (in->op) {
+#define PLAIN(name)                                                            \
+        case TGSI_OP_##name:                                                   \
+            compute_plain(m, in, TGSI_OP_##name);                              \
+            return;
+        PLAIN(MOV) PLAIN(ADD) PLAIN(MUL) PLAIN(MAD) PLAIN(FLR) PLAIN(MIN) PLAIN(MAX)
+        PLAIN(LRP) PLAIN(DIV) PLAIN(FSGE) PLAIN(AND) PLAIN(CMP) PLAIN(FRC)
+#undef PLAIN
+        default:
+            compute_plain(m, in, in->op);
+            return;
+        }
+    }
     switch (in->op) {
     /* The commonest opcodes get their own copy of the channel loop, with the
      * opcode a constant (alu's switch then folds to its one case) rather than
