@@ -68,6 +68,7 @@ struct sampler_state {
 struct fetch_group {
     int on, n;
     int inexact;           /* a value softpipe read is not knowable (stale cache contents) */
+    int multi_tile;        /* some fetch lies in another tile than the first one */
     struct { unsigned level, z; int x, y; float *out; } f[8];
 };
 
@@ -146,8 +147,9 @@ static inline void unpack(const struct sampler_state *st, const uint8_t *p, floa
         tbr_sampler_format_unpack(st->fmt, p, out);
 }
 
-static void group_add(const struct sampler_state *st, unsigned level, unsigned z, int x, int y,
-                      float *out)
+static inline __attribute__((always_inline)) void group_add(const struct sampler_state *st,
+                                                            unsigned level, unsigned z, int x,
+                                                            int y, float *out)
 {
     struct fetch_group *g = st->grp;
     if (!g || !g->on)
@@ -156,6 +158,10 @@ static void group_add(const struct sampler_state *st, unsigned level, unsigned z
         g->inexact = 1;
         return;
     }
+    if (g->n && !g->multi_tile)
+        g->multi_tile = level != g->f[0].level || z != g->f[0].z ||
+                        ((x ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
+                        ((y ^ g->f[0].y) >> SP_TEX_TILE_LOG2) != 0;
     g->f[g->n].level = level;
     g->f[g->n].z = z;
     g->f[g->n].x = x;
@@ -186,6 +192,7 @@ static void group_begin(const struct sampler_state *st)
     if (st->grp) {
         st->grp->on = 1;
         st->grp->n = 0;
+        st->grp->multi_tile = 0;
     }
 }
 
@@ -195,13 +202,11 @@ static unsigned tile_entry(unsigned level, unsigned z, int x, int y)
             level * 7u) % SP_TEX_TILE_ENTRIES;
 }
 
-/* The values softpipe's pointers give once all of the footprint's tiles are fetched. */
-static void group_end(const struct sampler_state *st)
+/* The values softpipe's pointers give once all of the footprint's tiles are fetched
+ * (group_end, when they lie in several tiles). */
+static void group_end_multi_tile(const struct sampler_state *st)
 {
     struct fetch_group *g = st->grp;
-    if (!g || !g->on)
-        return;
-    g->on = 0;
     for (int k = 0; k < g->n; k++) {
         const unsigned ek = tile_entry(g->f[k].level, g->f[k].z, g->f[k].x, g->f[k].y);
         int j = -1;
@@ -224,6 +229,18 @@ static void group_end(const struct sampler_state *st)
         }
         unpack(st, p, g->f[k].out);
     }
+}
+
+static inline __attribute__((always_inline)) void group_end(const struct sampler_state *st)
+{
+    struct fetch_group *g = st->grp;
+    if (!g || !g->on)
+        return;
+    g->on = 0;
+    /* The common case: the whole footprint lies in one tile, so every entry still holds
+     * the tile its pointers were taken from. */
+    if (g->multi_tile)
+        group_end_multi_tile(st);
 }
 
 static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
@@ -1589,8 +1606,8 @@ int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view, const flo
                                   float rgba[4][4], tbr_texel_observer observer,
                                   void *observer_ctx)
 {
-    struct fetch_group grp;
-    memset(&grp, 0, sizeof(grp));
+    struct fetch_group grp; /* entries f[k] are read only below n */
+    grp.on = grp.n = grp.inexact = grp.multi_tile = 0;
     get_samples(view, s, t, r, c0, c1, derivs, offset, control, rgba, observer, observer_ctx, &grp);
     return !grp.inexact;
 }
