@@ -41,6 +41,7 @@ struct sampler_state {
     const struct tbr_texture_view *v;
     const struct tbr_sampler_format *fmt;
     const uint8_t *unorm8_swizzle; /* tbr_sampler_format_unorm8_swizzle(fmt) */
+    int unorm8_bytes_only;  /* every unorm8_swizzle entry names a byte (no constant) */
     unsigned bytes;
     float border[4];       /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
     int pot2d;             /* sp_sview->pot2d */
@@ -141,7 +142,12 @@ static inline float lerp_3d(float a, float b, float c, float v000, float v100, f
 
 static inline void unpack(const struct sampler_state *st, const uint8_t *p, float out[4])
 {
-    if (st->unorm8_swizzle)
+    if (st->unorm8_bytes_only) {
+        /* tbr_sampler_unpack_unorm8 without its per-channel constant test */
+        const uint8_t *sw = st->unorm8_swizzle;
+        for (unsigned c = 0; c < 4; c++)
+            out[c] = (float)p[sw[c]] * (1.0f / 255.0f);
+    } else if (st->unorm8_swizzle)
         tbr_sampler_unpack_unorm8(st->unorm8_swizzle, p, out);
     else
         tbr_sampler_format_unpack(st->fmt, p, out);
@@ -286,8 +292,29 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
         if (st->observer)
             st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
         unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->bytes, tx[k]);
-        group_add(st, level, layer, xs[k], ys[k], tx[k]);
     }
+    struct fetch_group *g = st->grp;
+    if (!g || !g->on)
+        return;
+    if (g->n + 4 > 8) { /* group_add one by one: the overflow is where it happens */
+        for (int k = 0; k < 4; k++)
+            group_add(st, level, layer, xs[k], ys[k], tx[k]);
+        return;
+    }
+    /* the four group_add calls at once: the footprint spans tiles if its corners do */
+    if (!g->multi_tile)
+        g->multi_tile = ((x0 ^ x1) >> SP_TEX_TILE_LOG2) != 0 || ((y0 ^ y1) >> SP_TEX_TILE_LOG2) != 0 ||
+                        (g->n && (level != g->f[0].level || layer != g->f[0].z ||
+                                  ((x0 ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
+                                  ((y0 ^ g->f[0].y) >> SP_TEX_TILE_LOG2) != 0));
+    for (int k = 0; k < 4; k++) {
+        g->f[g->n + k].level = level;
+        g->f[g->n + k].z = layer;
+        g->f[g->n + k].x = xs[k];
+        g->f[g->n + k].y = ys[k];
+        g->f[g->n + k].out = tx[k];
+    }
+    g->n += 4;
 }
 
 /* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
@@ -890,9 +917,12 @@ static float gather_value(const struct sampler_state *st, int c, float tx[4][4])
 static void lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw,
                       float tx[4][4])
 {
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = st->gather_only ? gather_value(st, c, tx)
-                                      : lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+    if (st->gather_only)
+        for (int c = 0; c < 4; c++)
+            rgba[4 * c] = gather_value(st, c, tx);
+    else
+        for (int c = 0; c < 4; c++)
+            rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
 }
 
 static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
@@ -1426,6 +1456,10 @@ static void init_state(struct sampler_state *st, const struct tbr_texture_view *
     st->fmt = tbr_sampler_format_lookup(v->view_format);
     st->bytes = st->fmt ? tbr_sampler_format_bytes(st->fmt) : 0;
     st->unorm8_swizzle = st->fmt ? tbr_sampler_format_unorm8_swizzle(st->fmt) : NULL;
+    st->unorm8_bytes_only = st->unorm8_swizzle && st->unorm8_swizzle[0] < TBR_SAMPLER_SWIZZLE_0 &&
+                            st->unorm8_swizzle[1] < TBR_SAMPLER_SWIZZLE_0 &&
+                            st->unorm8_swizzle[2] < TBR_SAMPLER_SWIZZLE_0 &&
+                            st->unorm8_swizzle[3] < TBR_SAMPLER_SWIZZLE_0;
     st->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
                 is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
     st->xpot = util_logbase2(v->width0);

@@ -824,8 +824,13 @@ static void interpolate_inputs(struct machine *m, const float quad_x[4], const f
                 const float dadx = coef->dadx[c], dady = coef->dady[c];
                 const float a0 = coef->a0[c] + dadx * quad_x[0] + dady * quad_y[0];
                 const float v[4] = {a0, a0 + dadx, a0 + dady, a0 + dadx + dady};
-                for (int l = 0; l < 4; l++)
-                    in->f[l] = mode == TBR_TGSI_INTERPOLATE_PERSPECTIVE ? v[l] / quad_w[l] : v[l];
+                /* the mode decided outside the lane loops: each vectorizes */
+                if (mode == TBR_TGSI_INTERPOLATE_PERSPECTIVE)
+                    for (int l = 0; l < 4; l++)
+                        in->f[l] = v[l] / quad_w[l];
+                else
+                    for (int l = 0; l < 4; l++)
+                        in->f[l] = v[l];
             }
         }
     }
