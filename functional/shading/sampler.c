@@ -494,8 +494,8 @@ static void wrap_linear_clamp(float s, unsigned size, int offset, int *icoord0, 
     *w = frac(u);
 }
 
-static void wrap_linear_clamp_to_edge(float s, unsigned size, int offset, int *icoord0,
-                                      int *icoord1, float *w)
+static inline __attribute__((always_inline)) void
+wrap_linear_clamp_to_edge(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float x = s * size + offset;
     const float u = M_CLAMP(x, 0.0F, (float)size) - 0.5f;
@@ -925,16 +925,18 @@ static void lerp_quad(const struct sampler_state *st, float *rgba, float xw, flo
             rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
 }
 
-static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
-                                 float *rgba)
+/* img_filter_2d_linear with the wrap functions given (constants where it is inlined) */
+static inline __attribute__((always_inline)) void
+filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float *rgba,
+                 wrap_linear_fn linear_s, wrap_linear_fn linear_t)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
     const unsigned layer = st->v->first_layer;
     int x0, y0, x1, y1;
     float xw, yw, tx[4][4];
-    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
-    st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
     group_begin(st);
     if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width &&
         M_MAX2(y0, y1) < (int)height) {
@@ -947,6 +949,19 @@ static void img_filter_2d_linear(const struct sampler_state *st, const struct im
     }
     group_end(st);
     lerp_quad(st, rgba, xw, yw, tx);
+}
+
+static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
+                                 float *rgba)
+{
+    filter_2d_linear(st, a, rgba, st->linear_s, st->linear_t);
+}
+
+/* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
+static void img_filter_2d_linear_clamp_to_edge(const struct sampler_state *st,
+                                               const struct img_args *a, float *rgba)
+{
+    filter_2d_linear(st, a, rgba, wrap_linear_clamp_to_edge, wrap_linear_clamp_to_edge);
 }
 
 static void img_filter_2d_array_linear(const struct sampler_state *st, const struct img_args *a,
@@ -1124,6 +1139,9 @@ static img_filter_fn get_img_filter(const struct sampler_state *st, unsigned fil
             if (v->wrap_s == WRAP_CLAMP && filter == FILTER_NEAREST)
                 return img_filter_2d_nearest_clamp_POT;
         }
+        if (filter != FILTER_NEAREST && st->linear_s == wrap_linear_clamp_to_edge &&
+            st->linear_t == wrap_linear_clamp_to_edge)
+            return img_filter_2d_linear_clamp_to_edge;
         return filter == FILTER_NEAREST ? img_filter_2d_nearest : img_filter_2d_linear;
     case TEX_2D_ARRAY:
         return filter == FILTER_NEAREST ? img_filter_2d_array_nearest : img_filter_2d_array_linear;
@@ -1434,9 +1452,12 @@ static void do_swizzling(const struct tbr_texture_view *v, float rgba[4][4])
     memcpy(in, rgba, sizeof(in));
     for (int c = 0; c < 4; c++) {
         const unsigned sw = v->swizzle[c];
-        for (int j = 0; j < 4; j++)
-            rgba[c][j] = sw == SWZ_0 ? 0.0f : sw == SWZ_1 ? 1.0f /* oneval: no pure integer formats */
-                                                          : in[sw][j];
+        const float constant = sw == SWZ_0 ? 0.0f : 1.0f; /* oneval: no pure integer formats */
+        if (sw == SWZ_0 || sw == SWZ_1)
+            for (int j = 0; j < 4; j++)
+                rgba[c][j] = constant;
+        else
+            memcpy(rgba[c], in[sw], sizeof(rgba[c]));
     }
 }
 

@@ -994,7 +994,13 @@ int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_f
 
     int rc = execute(&m);
 
-    memset(result, 0, sizeof *result);
+    /* the outputs below num_outputs are all written next: only the rest is zeroed */
+    const unsigned nout = prog->num_outputs < TBR_TGSI_MAX_OUTPUTS ? prog->num_outputs : TBR_TGSI_MAX_OUTPUTS;
+    if (nout < TBR_TGSI_MAX_OUTPUTS) {
+        memset(result->outputs[nout], 0, (TBR_TGSI_MAX_OUTPUTS - nout) * sizeof result->outputs[0]);
+        memset(result->output_lanes_valid[nout], 0,
+               (TBR_TGSI_MAX_OUTPUTS - nout) * sizeof result->output_lanes_valid[0]);
+    }
     result->kill_mask = m.kill_mask;
     result->mask = quad->non_helper_mask & ~m.kill_mask & ALL_LANES;
     for (unsigned i = 0; i < prog->num_outputs && i < TBR_TGSI_MAX_OUTPUTS; i++) {
