@@ -306,24 +306,28 @@ HOT void compute_plain(struct machine *m, const struct tgsi_inst *in, const int 
     }
 }
 
-static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
+/* A plain instruction (see exec_componentwise); the commonest opcodes have their own
+ * copy of the channel loop with the opcode a constant. */
+static void exec_plain(struct machine *m, const struct tgsi_inst *in)
+{
+    switch (in->op) {
+#define PLAIN(name)                                                            \
+    case TGSI_OP_##name:                                                       \
+        compute_plain(m, in, TGSI_OP_##name);                                  \
+        return;
+    PLAIN(MOV) PLAIN(ADD) PLAIN(MUL) PLAIN(MAD) PLAIN(FLR) PLAIN(MIN) PLAIN(MAX)
+    PLAIN(LRP) PLAIN(DIV) PLAIN(FSGE) PLAIN(AND) PLAIN(CMP) PLAIN(FRC)
+#undef PLAIN
+    default:
+        compute_plain(m, in, in->op);
+        return;
+    }
+}
+
+static __attribute__((noinline)) void exec_general(struct machine *m, const struct tgsi_inst *in)
 {
     union lanes result[4];
     unsigned result_valid[4];
-    if (in->plain && !m->track && m->exec_mask == ALL_LANES && !op_is_derivative(in->op)) {
-        switch (in->op) {
-#define PLAIN(name)                                                            \
-        case TGSI_OP_##name:                                                   \
-            compute_plain(m, in, TGSI_OP_##name);                              \
-            return;
-        PLAIN(MOV) PLAIN(ADD) PLAIN(MUL) PLAIN(MAD) PLAIN(FLR) PLAIN(MIN) PLAIN(MAX)
-        PLAIN(LRP) PLAIN(DIV) PLAIN(FSGE) PLAIN(AND) PLAIN(CMP) PLAIN(FRC)
-#undef PLAIN
-        default:
-            compute_plain(m, in, in->op);
-            return;
-        }
-    }
     switch (in->op) {
     /* The commonest opcodes get their own copy of the channel loop, with the
      * opcode a constant (alu's switch then folds to its one case) rather than
@@ -343,6 +347,15 @@ static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
     for (unsigned c = 0; c < 4; c++)
         if (in->dst.write_mask & (1u << c))
             store(m, in, c, &result[c], result_valid[c]);
+}
+
+/* The plain path apart from the general one, whose result arrays make a heavier call. */
+HOT void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
+{
+    if (in->plain && !m->track && m->exec_mask == ALL_LANES && !op_is_derivative(in->op))
+        exec_plain(m, in);
+    else
+        exec_general(m, in);
 }
 
 /* exec_scalar_unary/binary: source .x (after swizzle), result replicated. */
