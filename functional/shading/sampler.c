@@ -179,8 +179,8 @@ static inline __attribute__((always_inline)) void group_add(const struct sampler
 /* The memory of texel (x, y) of layer/slice z of a level, as the tile cache addresses
  * it; NULL outside the level or when its contents are not given. 1D textures: y is the
  * layer (the tile cache's transfer of a 1D array has one row per layer). */
-static const uint8_t *texel_bytes(const struct sampler_state *st, unsigned level, unsigned z,
-                                  int x, int y)
+static inline __attribute__((always_inline)) const uint8_t *
+texel_bytes(const struct sampler_state *st, unsigned level, unsigned z, int x, int y)
 {
     const struct tbr_texture_view *v = st->v;
     const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
@@ -391,7 +391,8 @@ static void wrap_nearest_clamp(float s, unsigned size, int offset, int *icoord)
         *icoord = util_ifloor(s);
 }
 
-static void wrap_nearest_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
+static inline __attribute__((always_inline)) void
+wrap_nearest_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
 {
     const float min = 0.5F;
     const float max = (float)size - 0.5F;
@@ -788,17 +789,32 @@ static void img_filter_1d_array_nearest(const struct sampler_state *st, const st
     store(rgba, tx);
 }
 
-static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a,
-                                  float *rgba)
+/* img_filter_2d_nearest with the wrap functions given (constants where it is inlined) */
+static inline __attribute__((always_inline)) void
+filter_2d_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba,
+                  wrap_nearest_fn nearest_s, wrap_nearest_fn nearest_t)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
     int x, y;
     float tx[4];
-    st->nearest_s(a->s, width, a->offset[0], &x);
-    st->nearest_t(a->t, height, a->offset[1], &y);
+    nearest_s(a->s, width, a->offset[0], &x);
+    nearest_t(a->t, height, a->offset[1], &y);
     texel_2d(st, a->level, st->v->first_layer, x, y, tx);
     store(rgba, tx);
+}
+
+static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a,
+                                  float *rgba)
+{
+    filter_2d_nearest(st, a, rgba, st->nearest_s, st->nearest_t);
+}
+
+/* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
+static void img_filter_2d_nearest_clamp_to_edge(const struct sampler_state *st,
+                                                const struct img_args *a, float *rgba)
+{
+    filter_2d_nearest(st, a, rgba, wrap_nearest_clamp_to_edge, wrap_nearest_clamp_to_edge);
 }
 
 static void img_filter_2d_array_nearest(const struct sampler_state *st, const struct img_args *a,
@@ -1142,6 +1158,9 @@ static img_filter_fn get_img_filter(const struct sampler_state *st, unsigned fil
         if (filter != FILTER_NEAREST && st->linear_s == wrap_linear_clamp_to_edge &&
             st->linear_t == wrap_linear_clamp_to_edge)
             return img_filter_2d_linear_clamp_to_edge;
+        if (filter == FILTER_NEAREST && st->nearest_s == wrap_nearest_clamp_to_edge &&
+            st->nearest_t == wrap_nearest_clamp_to_edge)
+            return img_filter_2d_nearest_clamp_to_edge;
         return filter == FILTER_NEAREST ? img_filter_2d_nearest : img_filter_2d_linear;
     case TEX_2D_ARRAY:
         return filter == FILTER_NEAREST ? img_filter_2d_array_nearest : img_filter_2d_array_linear;
