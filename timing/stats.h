@@ -94,8 +94,9 @@ static inline void tbr_stat_sample(tbr_stat *st, double v) /* AVERAGE */
 
 /* n equal AVERAGE samples (the same result as n calls of tbr_stat_sample for the
  * integer-valued samples tbr-sim takes, e.g. queue occupancies): used when several
- * quiescent cycles are simulated at once. */
-static inline void tbr_stat_sample_n(tbr_stat *st, double v, uint64_t n)
+ * quiescent cycles are simulated at once. Always inlined: the Raster Units and the
+ * geometry pipeline sample their queues every cycle. */
+static inline __attribute__((always_inline)) void tbr_stat_sample_n(tbr_stat *st, double v, uint64_t n)
 {
   if (!st || !n) return;
   if (st->kind == TBR_STAT_HISTOGRAM) {
@@ -103,6 +104,7 @@ static inline void tbr_stat_sample_n(tbr_stat *st, double v, uint64_t n)
     return;
   }
   tbr_stat_sample_raw_(st, v);
+  if (n == 1) return; /* one cycle, the common case: nothing to add */
   st->count += n - 1;
   st->fcount += n - 1;
   st->sum += v * (double)(n - 1);

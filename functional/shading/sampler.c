@@ -41,6 +41,7 @@ struct sampler_state {
     const struct tbr_texture_view *v;
     const struct tbr_sampler_format *fmt;
     const uint8_t *unorm8_swizzle; /* tbr_sampler_format_unorm8_swizzle(fmt) */
+    int unorm8_bytes_only;  /* every unorm8_swizzle entry names a byte (no constant) */
     unsigned bytes;
     float border[4];       /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
     int pot2d;             /* sp_sview->pot2d */
@@ -68,6 +69,7 @@ struct sampler_state {
 struct fetch_group {
     int on, n;
     int inexact;           /* a value softpipe read is not knowable (stale cache contents) */
+    int multi_tile;        /* some fetch lies in another tile than the first one */
     struct { unsigned level, z; int x, y; float *out; } f[8];
 };
 
@@ -140,14 +142,20 @@ static inline float lerp_3d(float a, float b, float c, float v000, float v100, f
 
 static inline void unpack(const struct sampler_state *st, const uint8_t *p, float out[4])
 {
-    if (st->unorm8_swizzle)
+    if (st->unorm8_bytes_only) {
+        /* tbr_sampler_unpack_unorm8 without its per-channel constant test */
+        const uint8_t *sw = st->unorm8_swizzle;
+        for (unsigned c = 0; c < 4; c++)
+            out[c] = (float)p[sw[c]] * (1.0f / 255.0f);
+    } else if (st->unorm8_swizzle)
         tbr_sampler_unpack_unorm8(st->unorm8_swizzle, p, out);
     else
         tbr_sampler_format_unpack(st->fmt, p, out);
 }
 
-static void group_add(const struct sampler_state *st, unsigned level, unsigned z, int x, int y,
-                      float *out)
+static inline __attribute__((always_inline)) void group_add(const struct sampler_state *st,
+                                                            unsigned level, unsigned z, int x,
+                                                            int y, float *out)
 {
     struct fetch_group *g = st->grp;
     if (!g || !g->on)
@@ -156,6 +164,10 @@ static void group_add(const struct sampler_state *st, unsigned level, unsigned z
         g->inexact = 1;
         return;
     }
+    if (g->n && !g->multi_tile)
+        g->multi_tile = level != g->f[0].level || z != g->f[0].z ||
+                        ((x ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
+                        ((y ^ g->f[0].y) >> SP_TEX_TILE_LOG2) != 0;
     g->f[g->n].level = level;
     g->f[g->n].z = z;
     g->f[g->n].x = x;
@@ -167,8 +179,8 @@ static void group_add(const struct sampler_state *st, unsigned level, unsigned z
 /* The memory of texel (x, y) of layer/slice z of a level, as the tile cache addresses
  * it; NULL outside the level or when its contents are not given. 1D textures: y is the
  * layer (the tile cache's transfer of a 1D array has one row per layer). */
-static const uint8_t *texel_bytes(const struct sampler_state *st, unsigned level, unsigned z,
-                                  int x, int y)
+static inline __attribute__((always_inline)) const uint8_t *
+texel_bytes(const struct sampler_state *st, unsigned level, unsigned z, int x, int y)
 {
     const struct tbr_texture_view *v = st->v;
     const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
@@ -186,6 +198,7 @@ static void group_begin(const struct sampler_state *st)
     if (st->grp) {
         st->grp->on = 1;
         st->grp->n = 0;
+        st->grp->multi_tile = 0;
     }
 }
 
@@ -195,13 +208,11 @@ static unsigned tile_entry(unsigned level, unsigned z, int x, int y)
             level * 7u) % SP_TEX_TILE_ENTRIES;
 }
 
-/* The values softpipe's pointers give once all of the footprint's tiles are fetched. */
-static void group_end(const struct sampler_state *st)
+/* The values softpipe's pointers give once all of the footprint's tiles are fetched
+ * (group_end, when they lie in several tiles). */
+static void group_end_multi_tile(const struct sampler_state *st)
 {
     struct fetch_group *g = st->grp;
-    if (!g || !g->on)
-        return;
-    g->on = 0;
     for (int k = 0; k < g->n; k++) {
         const unsigned ek = tile_entry(g->f[k].level, g->f[k].z, g->f[k].x, g->f[k].y);
         int j = -1;
@@ -224,6 +235,18 @@ static void group_end(const struct sampler_state *st)
         }
         unpack(st, p, g->f[k].out);
     }
+}
+
+static inline __attribute__((always_inline)) void group_end(const struct sampler_state *st)
+{
+    struct fetch_group *g = st->grp;
+    if (!g || !g->on)
+        return;
+    g->on = 0;
+    /* The common case: the whole footprint lies in one tile, so every entry still holds
+     * the tile its pointers were taken from. */
+    if (g->multi_tile)
+        group_end_multi_tile(st);
 }
 
 static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
@@ -269,8 +292,29 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
         if (st->observer)
             st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
         unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->bytes, tx[k]);
-        group_add(st, level, layer, xs[k], ys[k], tx[k]);
     }
+    struct fetch_group *g = st->grp;
+    if (!g || !g->on)
+        return;
+    if (g->n + 4 > 8) { /* group_add one by one: the overflow is where it happens */
+        for (int k = 0; k < 4; k++)
+            group_add(st, level, layer, xs[k], ys[k], tx[k]);
+        return;
+    }
+    /* the four group_add calls at once: the footprint spans tiles if its corners do */
+    if (!g->multi_tile)
+        g->multi_tile = ((x0 ^ x1) >> SP_TEX_TILE_LOG2) != 0 || ((y0 ^ y1) >> SP_TEX_TILE_LOG2) != 0 ||
+                        (g->n && (level != g->f[0].level || layer != g->f[0].z ||
+                                  ((x0 ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
+                                  ((y0 ^ g->f[0].y) >> SP_TEX_TILE_LOG2) != 0));
+    for (int k = 0; k < 4; k++) {
+        g->f[g->n + k].level = level;
+        g->f[g->n + k].z = layer;
+        g->f[g->n + k].x = xs[k];
+        g->f[g->n + k].y = ys[k];
+        g->f[g->n + k].out = tx[k];
+    }
+    g->n += 4;
 }
 
 /* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
@@ -347,7 +391,8 @@ static void wrap_nearest_clamp(float s, unsigned size, int offset, int *icoord)
         *icoord = util_ifloor(s);
 }
 
-static void wrap_nearest_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
+static inline __attribute__((always_inline)) void
+wrap_nearest_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
 {
     const float min = 0.5F;
     const float max = (float)size - 0.5F;
@@ -450,8 +495,8 @@ static void wrap_linear_clamp(float s, unsigned size, int offset, int *icoord0, 
     *w = frac(u);
 }
 
-static void wrap_linear_clamp_to_edge(float s, unsigned size, int offset, int *icoord0,
-                                      int *icoord1, float *w)
+static inline __attribute__((always_inline)) void
+wrap_linear_clamp_to_edge(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float x = s * size + offset;
     const float u = M_CLAMP(x, 0.0F, (float)size) - 0.5f;
@@ -744,17 +789,32 @@ static void img_filter_1d_array_nearest(const struct sampler_state *st, const st
     store(rgba, tx);
 }
 
-static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a,
-                                  float *rgba)
+/* img_filter_2d_nearest with the wrap functions given (constants where it is inlined) */
+static inline __attribute__((always_inline)) void
+filter_2d_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba,
+                  wrap_nearest_fn nearest_s, wrap_nearest_fn nearest_t)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
     int x, y;
     float tx[4];
-    st->nearest_s(a->s, width, a->offset[0], &x);
-    st->nearest_t(a->t, height, a->offset[1], &y);
+    nearest_s(a->s, width, a->offset[0], &x);
+    nearest_t(a->t, height, a->offset[1], &y);
     texel_2d(st, a->level, st->v->first_layer, x, y, tx);
     store(rgba, tx);
+}
+
+static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a,
+                                  float *rgba)
+{
+    filter_2d_nearest(st, a, rgba, st->nearest_s, st->nearest_t);
+}
+
+/* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
+static void img_filter_2d_nearest_clamp_to_edge(const struct sampler_state *st,
+                                                const struct img_args *a, float *rgba)
+{
+    filter_2d_nearest(st, a, rgba, wrap_nearest_clamp_to_edge, wrap_nearest_clamp_to_edge);
 }
 
 static void img_filter_2d_array_nearest(const struct sampler_state *st, const struct img_args *a,
@@ -873,21 +933,26 @@ static float gather_value(const struct sampler_state *st, int c, float tx[4][4])
 static void lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw,
                       float tx[4][4])
 {
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = st->gather_only ? gather_value(st, c, tx)
-                                      : lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+    if (st->gather_only)
+        for (int c = 0; c < 4; c++)
+            rgba[4 * c] = gather_value(st, c, tx);
+    else
+        for (int c = 0; c < 4; c++)
+            rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
 }
 
-static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
-                                 float *rgba)
+/* img_filter_2d_linear with the wrap functions given (constants where it is inlined) */
+static inline __attribute__((always_inline)) void
+filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float *rgba,
+                 wrap_linear_fn linear_s, wrap_linear_fn linear_t)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
     const unsigned layer = st->v->first_layer;
     int x0, y0, x1, y1;
     float xw, yw, tx[4][4];
-    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
-    st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
     group_begin(st);
     if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width &&
         M_MAX2(y0, y1) < (int)height) {
@@ -900,6 +965,19 @@ static void img_filter_2d_linear(const struct sampler_state *st, const struct im
     }
     group_end(st);
     lerp_quad(st, rgba, xw, yw, tx);
+}
+
+static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
+                                 float *rgba)
+{
+    filter_2d_linear(st, a, rgba, st->linear_s, st->linear_t);
+}
+
+/* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
+static void img_filter_2d_linear_clamp_to_edge(const struct sampler_state *st,
+                                               const struct img_args *a, float *rgba)
+{
+    filter_2d_linear(st, a, rgba, wrap_linear_clamp_to_edge, wrap_linear_clamp_to_edge);
 }
 
 static void img_filter_2d_array_linear(const struct sampler_state *st, const struct img_args *a,
@@ -1077,6 +1155,12 @@ static img_filter_fn get_img_filter(const struct sampler_state *st, unsigned fil
             if (v->wrap_s == WRAP_CLAMP && filter == FILTER_NEAREST)
                 return img_filter_2d_nearest_clamp_POT;
         }
+        if (filter != FILTER_NEAREST && st->linear_s == wrap_linear_clamp_to_edge &&
+            st->linear_t == wrap_linear_clamp_to_edge)
+            return img_filter_2d_linear_clamp_to_edge;
+        if (filter == FILTER_NEAREST && st->nearest_s == wrap_nearest_clamp_to_edge &&
+            st->nearest_t == wrap_nearest_clamp_to_edge)
+            return img_filter_2d_nearest_clamp_to_edge;
         return filter == FILTER_NEAREST ? img_filter_2d_nearest : img_filter_2d_linear;
     case TEX_2D_ARRAY:
         return filter == FILTER_NEAREST ? img_filter_2d_array_nearest : img_filter_2d_array_linear;
@@ -1387,9 +1471,12 @@ static void do_swizzling(const struct tbr_texture_view *v, float rgba[4][4])
     memcpy(in, rgba, sizeof(in));
     for (int c = 0; c < 4; c++) {
         const unsigned sw = v->swizzle[c];
-        for (int j = 0; j < 4; j++)
-            rgba[c][j] = sw == SWZ_0 ? 0.0f : sw == SWZ_1 ? 1.0f /* oneval: no pure integer formats */
-                                                          : in[sw][j];
+        const float constant = sw == SWZ_0 ? 0.0f : 1.0f; /* oneval: no pure integer formats */
+        if (sw == SWZ_0 || sw == SWZ_1)
+            for (int j = 0; j < 4; j++)
+                rgba[c][j] = constant;
+        else
+            memcpy(rgba[c], in[sw], sizeof(rgba[c]));
     }
 }
 
@@ -1409,6 +1496,10 @@ static void init_state(struct sampler_state *st, const struct tbr_texture_view *
     st->fmt = tbr_sampler_format_lookup(v->view_format);
     st->bytes = st->fmt ? tbr_sampler_format_bytes(st->fmt) : 0;
     st->unorm8_swizzle = st->fmt ? tbr_sampler_format_unorm8_swizzle(st->fmt) : NULL;
+    st->unorm8_bytes_only = st->unorm8_swizzle && st->unorm8_swizzle[0] < TBR_SAMPLER_SWIZZLE_0 &&
+                            st->unorm8_swizzle[1] < TBR_SAMPLER_SWIZZLE_0 &&
+                            st->unorm8_swizzle[2] < TBR_SAMPLER_SWIZZLE_0 &&
+                            st->unorm8_swizzle[3] < TBR_SAMPLER_SWIZZLE_0;
     st->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
                 is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
     st->xpot = util_logbase2(v->width0);
@@ -1589,8 +1680,8 @@ int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view, const flo
                                   float rgba[4][4], tbr_texel_observer observer,
                                   void *observer_ctx)
 {
-    struct fetch_group grp;
-    memset(&grp, 0, sizeof(grp));
+    struct fetch_group grp; /* entries f[k] are read only below n */
+    grp.on = grp.n = grp.inexact = grp.multi_tile = 0;
     get_samples(view, s, t, r, c0, c1, derivs, offset, control, rgba, observer, observer_ctx, &grp);
     return !grp.inexact;
 }

@@ -288,7 +288,43 @@ HOT void compute_channels(const struct machine *m, const struct tgsi_inst *in, c
     }
 }
 
-static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
+/* compute_channels + store for a plain instruction (tgsi_inst.plain) when no
+ * validity is tracked and every lane executes: each channel is computed from its
+ * source rows straight into its destination row (alu reads its sources before it
+ * writes), the same values the general path stores. */
+HOT void compute_plain(struct machine *m, const struct tgsi_inst *in, const int op)
+{
+    const unsigned wm = in->dst.write_mask, ns = in->num_src;
+    union lanes *rows = m->rows;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(wm & (1u << c)))
+            continue;
+        const union lanes *a = ns > 0 ? &rows[in->src[0].row[c]] : &zero_lanes;
+        const union lanes *b = ns > 1 ? &rows[in->src[1].row[c]] : &zero_lanes;
+        const union lanes *d = ns > 2 ? &rows[in->src[2].row[c]] : &zero_lanes;
+        alu(op, a, b, d, &rows[in->dst.row + c]);
+    }
+}
+
+/* A plain instruction (see exec_componentwise); the commonest opcodes have their own
+ * copy of the channel loop with the opcode a constant. */
+static void exec_plain(struct machine *m, const struct tgsi_inst *in)
+{
+    switch (in->op) {
+#define PLAIN(name)                                                            \
+    case TGSI_OP_##name:                                                       \
+        compute_plain(m, in, TGSI_OP_##name);                                  \
+        return;
+    PLAIN(MOV) PLAIN(ADD) PLAIN(MUL) PLAIN(MAD) PLAIN(FLR) PLAIN(MIN) PLAIN(MAX)
+    PLAIN(LRP) PLAIN(DIV) PLAIN(FSGE) PLAIN(AND) PLAIN(CMP) PLAIN(FRC)
+#undef PLAIN
+    default:
+        compute_plain(m, in, in->op);
+        return;
+    }
+}
+
+static __attribute__((noinline)) void exec_general(struct machine *m, const struct tgsi_inst *in)
 {
     union lanes result[4];
     unsigned result_valid[4];
@@ -311,6 +347,15 @@ static void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
     for (unsigned c = 0; c < 4; c++)
         if (in->dst.write_mask & (1u << c))
             store(m, in, c, &result[c], result_valid[c]);
+}
+
+/* The plain path apart from the general one, whose result arrays make a heavier call. */
+HOT void exec_componentwise(struct machine *m, const struct tgsi_inst *in)
+{
+    if (in->plain && !m->track && m->exec_mask == ALL_LANES && !op_is_derivative(in->op))
+        exec_plain(m, in);
+    else
+        exec_general(m, in);
 }
 
 /* exec_scalar_unary/binary: source .x (after swizzle), result replicated. */
@@ -798,8 +843,13 @@ static void interpolate_inputs(struct machine *m, const float quad_x[4], const f
                 const float dadx = coef->dadx[c], dady = coef->dady[c];
                 const float a0 = coef->a0[c] + dadx * quad_x[0] + dady * quad_y[0];
                 const float v[4] = {a0, a0 + dadx, a0 + dady, a0 + dadx + dady};
-                for (int l = 0; l < 4; l++)
-                    in->f[l] = mode == TBR_TGSI_INTERPOLATE_PERSPECTIVE ? v[l] / quad_w[l] : v[l];
+                /* the mode decided outside the lane loops: each vectorizes */
+                if (mode == TBR_TGSI_INTERPOLATE_PERSPECTIVE)
+                    for (int l = 0; l < 4; l++)
+                        in->f[l] = v[l] / quad_w[l];
+                else
+                    for (int l = 0; l < 4; l++)
+                        in->f[l] = v[l];
             }
         }
     }
@@ -963,7 +1013,13 @@ int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_f
 
     int rc = execute(&m);
 
-    memset(result, 0, sizeof *result);
+    /* the outputs below num_outputs are all written next: only the rest is zeroed */
+    const unsigned nout = prog->num_outputs < TBR_TGSI_MAX_OUTPUTS ? prog->num_outputs : TBR_TGSI_MAX_OUTPUTS;
+    if (nout < TBR_TGSI_MAX_OUTPUTS) {
+        memset(result->outputs[nout], 0, (TBR_TGSI_MAX_OUTPUTS - nout) * sizeof result->outputs[0]);
+        memset(result->output_lanes_valid[nout], 0,
+               (TBR_TGSI_MAX_OUTPUTS - nout) * sizeof result->output_lanes_valid[0]);
+    }
     result->kill_mask = m.kill_mask;
     result->mask = quad->non_helper_mask & ~m.kill_mask & ALL_LANES;
     for (unsigned i = 0; i < prog->num_outputs && i < TBR_TGSI_MAX_OUTPUTS; i++) {

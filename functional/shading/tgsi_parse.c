@@ -979,6 +979,16 @@ int tgsi_resolve_operands(struct tbr_tgsi_program *prog)
         /* fetch_texel_offsets fetches the offset without its modifiers */
         if (in->num_offsets && resolve_src(prog, &cap, &in->offset, 1, 0))
             return -1;
+        in->plain = !in->saturate;
+        for (unsigned i = 0; i < in->num_src; i++) {
+            if (in->src[i].mods)
+                in->plain = 0;
+            for (unsigned c = 0; c < 4; c++)
+                for (unsigned later = c + 1; later < 4; later++)
+                    if ((in->dst.write_mask >> c & 1u) && (in->dst.write_mask >> later & 1u) &&
+                        in->src[i].row[later] == in->dst.row + c)
+                        in->plain = 0;
+        }
     }
     prog->num_rows = prog->row_consts + prog->num_const_slots;
     return 0;

@@ -98,6 +98,10 @@ struct tgsi_inst {
     uint8_t num_dst, num_src;
     uint8_t tex_target;    /* enum tgsi_tex_target, texture instructions */
     uint8_t num_offsets;   /* 0 or 1 */
+    /* resolved by tgsi_resolve_operands: no source modifiers, no _SAT, and no
+     * channel's store overwrites a row a later channel of the write mask reads, so a
+     * componentwise opcode may store each channel as soon as it is computed */
+    uint8_t plain;
     int32_t label;         /* IF/UIF/ELSE: target pc; -1 if none */
     struct tgsi_dst dst;
     struct tgsi_src src[4];

@@ -5,7 +5,7 @@
  * order, NaN and division cases, integer ops), input interpolation, execution
  * masks of divergent control flow and kills, and the texture instructions'
  * argument marshalling to the sampler.
- * Usage: tgsi_interp_test GROUP DATA_DIR   (GROUP: parse ops interp flow tex)
+ * Usage: tgsi_interp_test GROUP DATA_DIR   (GROUP: parse ops interp flow tex untracked)
  */
 #include <math.h>
 #include <stdio.h>
@@ -805,10 +805,70 @@ static void test_tex(void)
     CHECK(run_tex(&t, &f, "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n", &r) == -1);
 }
 
+/* ---- untracked runs (skip_validity, tbr-sim's verified quads) ------------
+ * Without validity tracking, componentwise instructions without modifiers, _SAT or
+ * cross-channel aliasing store each channel as soon as it is computed (tgsi_inst
+ * plain); the others compute every channel first. Both runs must give the values
+ * tgsi_exec computes, including when a channel reads a row an earlier channel of the
+ * same instruction writes, and under a partial execution mask. */
+struct untracked_case {
+    const char *body;
+    float expect[4][4]; /* [lane][channel] of OUT[0] */
+};
+
+static void test_untracked(void)
+{
+    struct test_quad t;
+    quad_init(&t);
+    lane_coords(&t); /* IN[0] = (lane x, lane y) */
+    struct untracked_case cases[4];
+    for (unsigned l = 0; l < 4; l++) {
+        const float x = (float)(l & 1), y = (float)(l >> 1);
+        /* IMM[0] = (1, 2, 0, 3) */
+        cases[0].body = "  0: MOV TEMP[0], IMM[0]\n  1: ADD TEMP[0], TEMP[0], IN[0].xyxy\n"
+                        "  2: MOV TEMP[0], TEMP[0].yzwx\n  3: MOV OUT[0], TEMP[0]\n  4: END\n";
+        const float c0[4] = {2 + y, x, 3 + y, 1 + x};
+        cases[1].body = "  0: MOV TEMP[1], IMM[0].wzyx\n"
+                        "  1: MAD TEMP[1].xyz, TEMP[1].zxyw, IN[0].xxyy, TEMP[1].yzxw\n"
+                        "  2: MOV OUT[0], TEMP[1]\n  3: END\n";
+        const float c1[4] = {2 * x, 3 * x + 2, 3, 1};
+        cases[2].body = "  0: MOV TEMP[0], IMM[0]\n  1: IF IN[0].xxxx :3\n"
+                        "  2:   ADD TEMP[0].xy, TEMP[0].yxxx, IMM[0].wwww\n  3: ENDIF\n"
+                        "  4: MOV OUT[0], TEMP[0]\n  5: END\n";
+        const float c2[4] = {x ? 5.0f : 1.0f, x ? 4.0f : 2.0f, 0, 3};
+        cases[3].body = "  0: ADD TEMP[2], IN[0].xyxy, IMM[0]\n  1: MUL TEMP[2].yw, TEMP[2], -IMM[0].xxxx\n"
+                        "  2: MOV TEMP[2].x, TEMP[2].wwww\n  3: MOV OUT[0], TEMP[2]\n  4: END\n";
+        const float c3[4] = {-(3 + y), -(2 + y), x, -(3 + y)};
+        memcpy(cases[0].expect[l], c0, sizeof c0);
+        memcpy(cases[1].expect[l], c1, sizeof c1);
+        memcpy(cases[2].expect[l], c2, sizeof c2);
+        memcpy(cases[3].expect[l], c3, sizeof c3);
+    }
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct tbr_tgsi_program *p = flow_program(cases[k].body);
+        if (!p)
+            continue;
+        for (int skip = 0; skip < 2; skip++) {
+            struct tbr_tgsi_fs_result r;
+            t.q.skip_validity = skip;
+            CHECK(tbr_tgsi_run_fs(p, &t.q, &r) == 0);
+            for (unsigned c = 0; c < 4; c++)
+                for (unsigned l = 0; l < 4; l++)
+                    if (!same(r.outputs[0][c][l], cases[k].expect[l][c])) {
+                        fprintf(stderr, "case %u skip_validity %d: OUT[0] channel %u lane %u = %g, want %g\n",
+                                k, skip, c, l, r.outputs[0][c][l], cases[k].expect[l][c]);
+                        failures++;
+                    }
+        }
+        tbr_tgsi_free(p);
+    }
+    t.q.skip_validity = 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s parse|ops|interp|flow|tex DATA_DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s parse|ops|interp|flow|tex|untracked DATA_DIR\n", argv[0]);
         return 2;
     }
     const char *group = argv[1];
@@ -822,6 +882,8 @@ int main(int argc, char **argv)
         test_flow();
     else if (!strcmp(group, "tex"))
         test_tex();
+    else if (!strcmp(group, "untracked"))
+        test_untracked();
     else {
         fprintf(stderr, "unknown group %s\n", group);
         return 2;
