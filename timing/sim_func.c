@@ -191,13 +191,18 @@ static void unpack_quad_colors(const sim_func *fn, const sim_frame *f, const sim
  * functional/shading reproduces softpipe's fragment shader outputs from the trace (PRIM
  * attributes, DRAW state and constants, and the memory of the sampled textures, which
  * this back end holds: render targets it rendered, SURFACE_INIT for the rest). */
+/* Counts a failure and keeps the first one's message (the summary reports it). */
+static void count_failure(uint64_t *count, char *first, size_t first_len, const char *fmt, va_list ap)
+{
+  (*count)++;
+  if (!first[0]) vsnprintf(first, first_len, fmt, ap);
+}
+
 static void compute_failed(sim_func *fn, const char *fmt, ...)
 {
-  fn->quads_compute_failed++;
-  if (fn->first_compute_failure[0]) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(fn->first_compute_failure, sizeof fn->first_compute_failure, fmt, ap);
+  count_failure(&fn->quads_compute_failed, fn->first_compute_failure, sizeof fn->first_compute_failure, fmt, ap);
   va_end(ap);
 }
 
@@ -293,11 +298,9 @@ void sim_func_derive_texels(sim_func *fn, sim_frame *f) { fn->fetch_frame = f; }
 
 static void derive_failed(sim_func *fn, const char *fmt, ...)
 {
-  fn->texel_derive_failed++;
-  if (fn->first_derive_failure[0]) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(fn->first_derive_failure, sizeof fn->first_derive_failure, fmt, ap);
+  count_failure(&fn->texel_derive_failed, fn->first_derive_failure, sizeof fn->first_derive_failure, fmt, ap);
   va_end(ap);
 }
 
