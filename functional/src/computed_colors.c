@@ -273,8 +273,11 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
          * with early Z, the rasterizer's coverage otherwise */
         const unsigned mask = cc->early_z ? q->depth_mask : q->in_mask;
         float out[TBR_FS_MAX_CBUFS][4][4];
-        const int computed = (log ? tbr_fs_quad_colors_logged(&cc->draw, &pr->coefs, q->x, q->y, mask, out, 0, log)
-                                  : tbr_fs_quad_colors(&cc->draw, &pr->coefs, q->x, q->y, mask, out)) == 0;
+        /* the interpreter without validity tracking, exactly tbr-sim's computation
+         * (sim_func.c): the comparison below decides what tbr-sim reproduces, also for a
+         * quad whose shader reads a stale register (only if the values still match) */
+        const int computed = (log ? tbr_fs_quad_colors_logged(&cc->draw, &pr->coefs, q->x, q->y, mask, out, 1, log)
+                                  : tbr_fs_quad_colors_verified(&cc->draw, &pr->coefs, q->x, q->y, mask, out)) == 0;
         *texels_ok = computed && log && !log->failed;
         if (computed && blended) {
             ok = 1;

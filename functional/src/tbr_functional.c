@@ -155,7 +155,7 @@ static struct state {
     uint32_t batch_first;     /* draw ordinal of the first quad of the last quads() batch */
     /* pending TEXELS record (flushed right after the QUADS record) */
     tbr_rec_texfetch *tx_fetch;
-    uint32_t tx_nfetch, tx_capfetch;
+    uint32_t tx_head, tx_nfetch, tx_capfetch; /* pending: [tx_head, tx_nfetch) */
     tbr_rec_texel *tx_texel;
     size_t tx_ntexel, tx_captexel;
     tbr_buf tx_buf;
@@ -552,35 +552,36 @@ static void append_raw(uint16_t type, const tbr_buf *b)
         fail("%s", tbr_trace_writer_error(S.writer));
 }
 
-/* 1 if draw ordinal ord is a quad of a closed QUADS record whose texels are derived. */
-static int ord_derived(uint32_t ord)
-{
-    for (uint32_t i = 0; i < S.nclosed; i++)
-        if (ord >= S.closed[i].first_ord && ord - S.closed[i].first_ord < S.closed[i].count)
-            return S.closed[i].derivable;
-    return 0;
-}
-
 /* Writes the pending fetches of quads before draw ordinal keep_from (closed records) as
  * a TEXELS record, except those of derived records (dropped); fetches of later quads
- * (the open record) stay pending. */
+ * (the open record) stay pending. Pending fetches are tx_fetch[tx_head .. tx_nfetch), in
+ * draw-ordinal order like the closed records, so one merged walk finds each fetch's
+ * record. The written prefix is dropped by moving tx_head; the arrays are compacted only
+ * once the dropped part outgrows the kept one (this runs after every quads batch, and
+ * moving the open record's fetches each time would copy them over and over). */
 static void flush_texels(uint32_t keep_from)
 {
-    if (!S.tx_nfetch)
+    uint32_t end = S.tx_head;
+    while (end < S.tx_nfetch && S.tx_fetch[end].quad < keep_from)
+        end++;
+    if (end == S.tx_head)
         return;
-    if (S.tx_nfetch > S.cap_tx_out) {
-        tbr_rec_texfetch *n = realloc(S.tx_out, S.tx_nfetch * sizeof(*n));
+    if (end - S.tx_head > S.cap_tx_out) {
+        tbr_rec_texfetch *n = realloc(S.tx_out, (end - S.tx_head) * sizeof(*n));
         if (!n) {
             fail("out of memory (texels)");
             return;
         }
         S.tx_out = n;
-        S.cap_tx_out = S.tx_nfetch;
+        S.cap_tx_out = end - S.tx_head;
     }
-    uint32_t nout = 0;
-    for (uint32_t i = 0; i < S.tx_nfetch; i++) {
+    uint32_t nout = 0, rec = 0;
+    for (uint32_t i = S.tx_head; i < end; i++) {
         const tbr_rec_texfetch *f = &S.tx_fetch[i];
-        if (f->quad >= keep_from || ord_derived(f->quad))
+        while (rec < S.nclosed && f->quad - S.closed[rec].first_ord >= S.closed[rec].count &&
+               f->quad >= S.closed[rec].first_ord)
+            rec++;
+        if (rec < S.nclosed && f->quad >= S.closed[rec].first_ord && S.closed[rec].derivable)
             continue;
         S.tx_out[nout] = *f; /* offset -> pointer */
         S.tx_out[nout++].texels = S.tx_texel + (size_t)(uintptr_t)f->texels;
@@ -592,21 +593,21 @@ static void flush_texels(uint32_t keep_from)
         else
             append_raw(TBR_REC_TEXELS, &S.tx_buf);
     }
-    /* keep the open record's fetches (and their texels) at the front */
-    uint32_t nkeep = 0;
-    size_t ntexel = 0;
-    for (uint32_t i = 0; i < S.tx_nfetch; i++) {
-        tbr_rec_texfetch f = S.tx_fetch[i];
-        if (f.quad < keep_from)
-            continue;
-        const size_t off = (size_t)(uintptr_t)f.texels;
-        memmove(&S.tx_texel[ntexel], &S.tx_texel[off], f.n_texels * sizeof(*S.tx_texel));
-        f.texels = (const tbr_rec_texel *)(uintptr_t)ntexel;
-        ntexel += f.n_texels;
-        S.tx_fetch[nkeep++] = f;
+    S.tx_head = end;
+    if (S.tx_head == S.tx_nfetch) {
+        S.tx_head = S.tx_nfetch = 0;
+        S.tx_ntexel = 0;
+    } else if (S.tx_head > S.tx_nfetch - S.tx_head) {
+        const size_t off0 = (size_t)(uintptr_t)S.tx_fetch[S.tx_head].texels;
+        const uint32_t nkeep = S.tx_nfetch - S.tx_head;
+        memmove(S.tx_fetch, &S.tx_fetch[S.tx_head], nkeep * sizeof(*S.tx_fetch));
+        for (uint32_t i = 0; i < nkeep; i++)
+            S.tx_fetch[i].texels = (const tbr_rec_texel *)((uintptr_t)S.tx_fetch[i].texels - off0);
+        memmove(S.tx_texel, &S.tx_texel[off0], (S.tx_ntexel - off0) * sizeof(*S.tx_texel));
+        S.tx_ntexel -= off0;
+        S.tx_nfetch = nkeep;
+        S.tx_head = 0;
     }
-    S.tx_nfetch = nkeep;
-    S.tx_ntexel = ntexel;
 }
 
 /* The pending QUADS record becomes a closed one (written once its batch was compared). */
@@ -1570,13 +1571,15 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
         r.path = (q->flags & TBR_HOOK_QUAD_SHADED) ? q->path_id : 0;
         memcpy(r.z, q->z, sizeof(r.z));
         uint32_t nc = S.quads_cbufs < q->nr_cbufs ? S.quads_cbufs : q->nr_cbufs;
-        memset(r.color, 0, sizeof(r.color));
+        /* the encoder reads the record's color buffers only (S.quads_cbufs): clearing
+         * all TBR_REC_MAX_CBUFS of them per quad was a measurable cost */
+        memset(r.color, 0, S.quads_cbufs * sizeof(r.color[0]));
         memcpy(r.color, q->color, nc * sizeof(r.color[0]));
         if (S.draw_write_all) /* what blend_fallback blends into every color buffer */
             for (uint32_t c = 1; c < nc; c++)
                 memcpy(r.color[c], q->color[0], sizeof(r.color[c]));
-        memset(r.packed, 0, sizeof(r.packed));
-        memset(r.exact_mask, 0, sizeof(r.exact_mask));
+        memset(r.packed, 0, S.quads_cbufs * sizeof(r.packed[0]));
+        memset(r.exact_mask, 0, S.quads_cbufs * sizeof(r.exact_mask[0]));
         /* computed colors: a QUADS record is all computed or all recorded; a change
          * starts the next record (order is kept: records follow each other) */
         uint32_t computed = 0;
@@ -1707,7 +1710,7 @@ static void h_texels(const struct tbr_hook_texel *t, uint32_t n)
 {
     if (!recording() || !S.in_draw)
         return;
-    if (S.tx_nfetch && S.tx_draw_seq != S.draw_end.seq)
+    if (S.tx_nfetch > S.tx_head && S.tx_draw_seq != S.draw_end.seq)
         flush_texels(UINT32_MAX); /* never: a DRAW record flushed them (its quads are written) */
     S.tx_draw_seq = S.draw_end.seq;
     verify_batch(t, n);
@@ -2304,6 +2307,8 @@ static void finalize(void)
     vert_cap = 0;
     S.tx_fetch = NULL;
     S.tx_texel = NULL;
+    S.tx_head = S.tx_nfetch = 0;
+    S.tx_ntexel = 0;
     S.tx_capfetch = 0;
     S.tx_captexel = 0;
     S.paths = NULL;
