@@ -80,6 +80,14 @@ int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coe
                                 tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
                                 void *obs_ctx);
 
+/* tbr_fs_quad_colors_observed on a quad known to be reproducible, or for a caller that
+ * compares the result itself (the recorder): without validity tracking, as
+ * tbr_fs_quad_colors_verified. */
+int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs,
+                                         int x, int y, unsigned mask, float out[][4][4],
+                                         tbr_fs_fetch_observer fetch_obs,
+                                         tbr_texel_observer texel_obs, void *obs_ctx);
+
 /* The texel fetches of one quad's shading as a TEXELS record lists them (derived texels,
  * records minor 6, docs/trace-records.md): per sampler call that read at least one
  * texel (softpipe's hook reports none for a call that read only border texels), its pc,

@@ -256,11 +256,12 @@ static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad 
 }
 
 int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                const float (*colors)[4][4], uint32_t nr_cbufs, tbr_fs_fetch_log *log, int *texels_ok)
+                const float (*colors)[4][4], uint32_t nr_cbufs, const tbr_cc_texel_observer *obs,
+                int *ran)
 {
     const int blended = (q->flags & TBR_HOOK_QUAD_BLENDED) != 0;
-    *texels_ok = 0;
-    if (!(q->flags & TBR_HOOK_QUAD_SHADED) || (!blended && !log))
+    *ran = 0;
+    if (!(q->flags & TBR_HOOK_QUAD_SHADED) || (!blended && !obs))
         return 0;
     int ok = 0;
     const struct cc_prim *pr = NULL;
@@ -276,9 +277,10 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
         /* the interpreter without validity tracking, exactly tbr-sim's computation
          * (sim_func.c): the comparison below decides what tbr-sim reproduces, also for a
          * quad whose shader reads a stale register (only if the values still match) */
-        const int computed = (log ? tbr_fs_quad_colors_logged(&cc->draw, &pr->coefs, q->x, q->y, mask, out, 1, log)
+        const int computed = (obs ? tbr_fs_quad_colors_verified_observed(&cc->draw, &pr->coefs, q->x, q->y, mask,
+                                                                         out, obs->fetch, obs->texel, obs->ctx)
                                   : tbr_fs_quad_colors_verified(&cc->draw, &pr->coefs, q->x, q->y, mask, out)) == 0;
-        *texels_ok = computed && log && !log->failed;
+        *ran = computed;
         if (computed && blended) {
             ok = 1;
             for (uint32_t cb = 0; cb < nr_cbufs && ok; cb++)

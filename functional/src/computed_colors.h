@@ -51,12 +51,18 @@ void tbr_cc_disable_draw(tbr_computed_colors *cc, const char *why);
 void tbr_cc_prim(tbr_computed_colors *cc, const struct tbr_hook_prim *p);
 /* Shaded quad q. If q is blended: 1 if recomputing it gives exactly colors[cb][ch][lane]
  * for every cb < nr_cbufs, channel and lane in q->blend_mask (colors as the trace would
- * record them), else 0 (counted in the stats); 0 for other quads. log (may be NULL, then
- * only blended quads are recomputed): the recomputation's texel fetches are appended
- * (derived texels, records minor 6); *texels_ok = 1 if they are complete (the run
- * succeeded), to be compared with softpipe's. */
+ * record them), else 0 (counted in the stats); 0 for other quads. obs (may be NULL, then
+ * only blended quads are recomputed): told each sampler call and texel of the
+ * recomputation (derived texels, records minor 6, compared with softpipe's by the
+ * caller); *ran = 1 if the recomputation ran to its end (its calls are complete). */
+typedef struct tbr_cc_texel_observer {
+    tbr_fs_fetch_observer fetch;
+    tbr_texel_observer texel;
+    void *ctx;
+} tbr_cc_texel_observer;
 int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                const float (*colors)[4][4], uint32_t nr_cbufs, tbr_fs_fetch_log *log, int *texels_ok);
+                const float (*colors)[4][4], uint32_t nr_cbufs, const tbr_cc_texel_observer *obs,
+                int *ran);
 /* The resource the current draw's sampler unit views (its DRAW record entry), 0 if the
  * draw is not computed or does not sample that unit. */
 uint32_t tbr_cc_unit_resource(const tbr_computed_colors *cc, uint32_t unit);

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,27 +164,29 @@ static struct state {
     tbr_rec_texfetch *tx_out; /* the fetches of one TEXELS record being written */
     uint32_t cap_tx_out;
     /* derived texels (records minor 6, docs/trace-records.md "Derived texels"): 0 with
-     * TBR_RECORD_TEXELS=1 or without computed colors. A QUADS record's flag is known
-     * only once softpipe reported the texels of its last quads (texels hook, after the
-     * quads hook), so closed records wait here until their batch was compared. */
+     * TBR_RECORD_TEXELS=1 or without computed colors. softpipe reports a batch's texels
+     * (texels hook) right after its quads (quads hook), so a batch waits for them
+     * (a copy of its quads) and each quad's recomputation is compared with softpipe's
+     * texels as it runs. A QUADS record is all derived or all recorded: a shaded quad
+     * whose texels do not match starts a new record, so every record's flag is known
+     * when it closes and the texels of derived ones are never copied. */
     int derive_texels;
     struct quads_closed {
         tbr_buf buf;
         uint32_t first_ord, count, shaded; /* draw ordinals first_ord .. first_ord + count */
         uint32_t fetches;                  /* of its shaded quads (recomputed) */
-        int derivable;                     /* every shaded quad's texels matched so far */
+        int derivable;                     /* every shaded quad's texels matched */
     } *closed;
     uint32_t nclosed, cap_closed;
     uint32_t open_first_ord, open_shaded, open_fetches; /* the pending QUADS record */
     int open_derivable;
-    int batch_pending;        /* the last quads() batch awaits its texels' comparison */
-    struct batch_slot {
-        uint32_t rec;         /* index of its record: < nclosed closed, == nclosed open */
-        int candidate;        /* shaded, recomputed: fetches blog.fetch[first .. first + n) */
-        uint32_t first, n, matched;
-    } *bslot;
-    uint32_t nbslot, cap_bslot;
-    tbr_fs_fetch_log blog;    /* fetches of the batch's recomputed quads */
+    int open_derivable_known; /* set by the record's first shaded quad */
+    struct tbr_hook_quad *batch; /* the waiting batch (colors of its color buffers only) */
+    uint32_t batch_n, cap_batch;
+    int batch_waiting;
+    uint32_t *slot_first;     /* texels of batch slot k: [slot_first[k], slot_first[k + 1]) of */
+    uint32_t *slot_order;     /* t[slot_order[.]] (NULL order: t is already in slot order) */
+    uint32_t cap_slot_first, cap_slot_order;
     uint64_t quads_texels_derived, quads_texels_recorded, quads_texels_mismatched;
     tbr_idset resources, shaders;
     tbr_buf last_pass;        /* encoding of the current render pass (seq excluded) */
@@ -666,11 +669,11 @@ static void write_quads(int all)
     S.nclosed = 0;
 }
 
-static void verify_batch(const struct tbr_hook_texel *t, uint32_t n);
+static void process_waiting_batch(void);
 
 static void flush_quads(void)
 {
-    verify_batch(NULL, 0); /* no texels hook came: the batch read no texel */
+    process_waiting_batch(); /* no texels hook came: the batch read no texel */
     write_quads(1);
 }
 
@@ -774,6 +777,7 @@ static int recording(void)
 
 static int h_context_create(const struct tbr_hook_context_info *info)
 {
+    process_waiting_batch();
     init_once();
     S.contexts++;
     S.contexts_created++;
@@ -793,6 +797,7 @@ static void held_drop_context(const void *ctx)
 
 static void h_context_destroy(void)
 {
+    process_waiting_batch();
     if (S.contexts > 0)
         S.contexts--;
     /* st/mesa makes the dying context current while it is destroyed; softpipe
@@ -981,6 +986,7 @@ static void emit_surface_checks(const struct tbr_hook_framebuffer *fb);
 
 static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     if (ensure_frame() != 0)
@@ -1092,6 +1098,7 @@ static void emit_surface_checks(const struct tbr_hook_framebuffer *fb)
 
 static void h_clear(const struct tbr_hook_clear *c)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     tbr_rec_clear r;
@@ -1137,6 +1144,7 @@ static void h_clear(const struct tbr_hook_clear *c)
 
 static void h_upload(const struct tbr_hook_upload *u)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     if (ensure_frame() != 0)
@@ -1194,6 +1202,7 @@ static int fs_write_all(uint32_t id)
 
 static void h_shader(const struct tbr_hook_shader *s)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     if (ensure_frame() != 0)
@@ -1361,6 +1370,7 @@ static uint32_t fill_textures(tbr_rec_texture *out, const struct tbr_hook_textur
 
 static void h_draw_begin(const struct tbr_hook_draw *d)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     if (ensure_frame() != 0)
@@ -1490,6 +1500,7 @@ static uint32_t fill_textures(tbr_rec_texture *out, const struct tbr_hook_textur
 
 static void h_draw_end(void)
 {
+    process_waiting_batch(); /* a quads batch followed by no texels hook */
     if (!S.in_draw)
         return;
     S.in_draw = 0;
@@ -1503,6 +1514,7 @@ static tbr_rec_prim prim_rec;
 
 static void h_prim(const struct tbr_hook_prim *p)
 {
+    process_waiting_batch();
     if (!recording() || !S.in_draw)
         return;
     tbr_rec_prim *r = &prim_rec;
@@ -1532,30 +1544,187 @@ static unsigned popcount4(uint32_t m)
     return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
 }
 
-static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
+/* Appends softpipe's texels t[order(k)], k in [from, to), to the pending TEXELS record
+ * as fetches of draw ordinal quad: consecutive entries with the same (slot, fetch) are one
+ * texture instruction execution (split at TBR_REC_MAX_TEXELS_PER_FETCH). */
+static int pending_add_texels(uint32_t quad, const struct tbr_hook_texel *t, const uint32_t *order,
+                              uint32_t from, uint32_t to)
 {
-    if (!recording() || !S.in_draw)
-        return;
-    if (ensure_frame() != 0)
-        return;
-    verify_batch(NULL, 0); /* the previous batch had no texels hook */
-    write_quads(0);
-    S.batch_first = (uint32_t)S.draw_end.quads;
-    S.batch_pending = S.derive_texels;
-    if (S.derive_texels) {
-        S.blog.nfetch = S.blog.ntexel = 0;
-        S.blog.failed = 0;
-        if (n > S.cap_bslot) {
-            struct batch_slot *nb = realloc(S.bslot, n * sizeof(*nb));
-            if (!nb) {
-                fail("out of memory (quad batch)");
-                return;
+#define TX_AT(k) (&t[order ? order[k] : (k)])
+    S.tx_draw_seq = S.draw_end.seq;
+    for (uint32_t i = from; i < to;) {
+        const struct tbr_hook_texel *first = TX_AT(i);
+        uint32_t j = i + 1;
+        while (j < to && TX_AT(j)->slot == first->slot && TX_AT(j)->fetch == first->fetch &&
+               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
+            j++;
+        if (S.tx_nfetch == S.tx_capfetch) {
+            uint32_t nc = S.tx_capfetch ? S.tx_capfetch * 2 : 1024;
+            tbr_rec_texfetch *nf = realloc(S.tx_fetch, nc * sizeof(*nf));
+            if (!nf) {
+                fail("out of memory (texels)");
+                return -1;
             }
-            S.bslot = nb;
-            S.cap_bslot = n;
+            S.tx_fetch = nf;
+            S.tx_capfetch = nc;
         }
-        S.nbslot = 0; /* slots become valid one by one (a failure may stop the loop) */
+        if (S.tx_ntexel + (j - i) > S.tx_captexel) {
+            size_t nc = S.tx_captexel ? S.tx_captexel : 16384;
+            while (nc < S.tx_ntexel + (j - i))
+                nc *= 2;
+            tbr_rec_texel *nt = realloc(S.tx_texel, nc * sizeof(*nt));
+            if (!nt) {
+                fail("out of memory (texels)");
+                return -1;
+            }
+            S.tx_texel = nt;
+            S.tx_captexel = nc;
+        }
+        tbr_rec_texfetch *f = &S.tx_fetch[S.tx_nfetch++];
+        f->quad = quad == UINT32_MAX ? S.batch_first + first->slot : quad;
+        f->pc = first->pc;
+        f->unit = first->unit;
+        f->resource_id = first->resource_id;
+        f->n_texels = j - i;
+        f->texels = (const tbr_rec_texel *)(uintptr_t)S.tx_ntexel; /* offset until flush */
+        for (uint32_t k = i; k < j; k++) {
+            const struct tbr_hook_texel *h = TX_AT(k);
+            tbr_rec_texel *o = &S.tx_texel[S.tx_ntexel++];
+            o->lane = h->lane & 3u;
+            o->level = h->level;
+            o->layer = h->layer;
+            o->x = h->x;
+            o->y = h->y;
+        }
+        i = j;
     }
+    return 0;
+#undef TX_AT
+}
+
+/* A quad's recomputation compared, texel by texel as it runs, with softpipe's texels
+ * of that quad (t[order(k)], k in [pos, end)): the same fetches in the same order (a
+ * sampler call that reads no texel has no entry in either), each with the same pc,
+ * unit, resource and texels (lane, level, layer, x, y) in the same order. */
+struct texel_cmp {
+    const struct tbr_hook_texel *t;
+    const uint32_t *order;
+    uint32_t start, pos, end;
+    uint32_t unit, pc;        /* of the recomputation's current sampler call */
+    uint32_t n;               /* texels it read so far */
+    uint32_t fetch;           /* softpipe's fetch number matched by that call */
+    uint32_t fetches;         /* sampler calls that read texels */
+    int ok;
+    int too_long;             /* a call read more texels than a TEXELS fetch holds */
+};
+
+static void cmp_fetch(void *ctx, unsigned unit, unsigned pc)
+{
+    struct texel_cmp *c = ctx;
+    c->unit = unit;
+    c->pc = pc;
+    c->n = 0;
+}
+
+static void cmp_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
+{
+    struct texel_cmp *c = ctx;
+    if (!c->ok)
+        return;
+    if (c->pos >= c->end) {
+        c->ok = 0;
+        return;
+    }
+    const struct tbr_hook_texel *h = &c->t[c->order ? c->order[c->pos] : c->pos];
+    if (c->n == 0) {
+        /* the call's first texel: softpipe's previous fetch must have ended here */
+        const struct tbr_hook_texel *prev =
+            c->pos > c->start ? &c->t[c->order ? c->order[c->pos - 1] : c->pos - 1] : NULL;
+        if ((prev && prev->fetch == h->fetch) || h->pc != c->pc || h->unit != c->unit ||
+            h->resource_id != tbr_cc_unit_resource(S.cc, c->unit)) {
+            c->ok = 0;
+            return;
+        }
+        c->fetch = h->fetch;
+        c->fetches++;
+    } else if (h->fetch != c->fetch || c->n == TBR_REC_MAX_TEXELS_PER_FETCH) {
+        /* softpipe's fetch ended earlier, or its record would split this one */
+        c->too_long = c->n == TBR_REC_MAX_TEXELS_PER_FETCH;
+        c->ok = 0;
+        return;
+    }
+    c->n++;
+    if ((h->lane & 3u) != lane || h->level != level || h->layer != layer || h->x != x || h->y != y)
+        c->ok = 0;
+    c->pos++;
+}
+
+/* slot_first / slot_order for the batch's n slots and softpipe's texels t[nt]. */
+static int index_batch_texels(uint32_t n, const struct tbr_hook_texel *t, uint32_t nt,
+                              const uint32_t **order)
+{
+    *order = NULL;
+    if (n + 1 > S.cap_slot_first) {
+        uint32_t *ns = realloc(S.slot_first, (n + 1) * sizeof(*ns));
+        if (!ns)
+            return fail("out of memory (quad batch)"), -1;
+        S.slot_first = ns;
+        S.cap_slot_first = n + 1;
+    }
+    memset(S.slot_first, 0, (n + 1) * sizeof(*S.slot_first));
+    int sorted = 1;
+    for (uint32_t k = 0; k < nt; k++) {
+        if (t[k].slot >= n)
+            return fail("texels hook: slot %u of a batch of %u quads", t[k].slot, n), -1;
+        S.slot_first[t[k].slot + 1]++;
+        if (k && t[k].slot < t[k - 1].slot)
+            sorted = 0;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        S.slot_first[k + 1] += S.slot_first[k];
+    if (sorted)
+        return 0;
+    if (nt > S.cap_slot_order) {
+        uint32_t *no = realloc(S.slot_order, nt * sizeof(*no));
+        if (!no)
+            return fail("out of memory (quad batch)"), -1;
+        S.slot_order = no;
+        S.cap_slot_order = nt;
+    }
+    for (uint32_t k = 0; k < nt; k++) /* stable: a slot's texels keep softpipe's order */
+        S.slot_order[S.slot_first[t[k].slot]++] = k;
+    for (uint32_t k = n; k > 0; k--) /* the pass above moved each start to its end */
+        S.slot_first[k] = S.slot_first[k - 1];
+    S.slot_first[0] = 0;
+    *order = S.slot_order;
+    return 0;
+}
+
+static void count_texels(const struct tbr_hook_texel *t, uint32_t n)
+{
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
+               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
+            j++;
+        S.frame_cnt.texel_fetches++;
+        S.total.texel_fetches++;
+        S.frame_cnt.texels += j - i;
+        S.total.texels += j - i;
+        i = j;
+    }
+}
+
+/* One batch of quads into the pending QUADS record. compare (derived texels): t, nt are
+ * softpipe's texels of the batch (none if the texels hook did not come); each shaded
+ * quad's recomputation is compared with them, and the texels of quads in records that
+ * are not derived go to the pending TEXELS record. */
+static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const struct tbr_hook_texel *t,
+                          uint32_t nt, int compare)
+{
+    const uint32_t *order = NULL;
+    if (compare && index_batch_texels(n, t, nt, &order) != 0)
+        return;
     for (uint32_t i = 0; i < n; i++) {
         const struct tbr_hook_quad *q = &qs[i];
         tbr_rec_quad r;
@@ -1584,18 +1753,28 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
          * starts the next record (order is kept: records follow each other) */
         uint32_t computed = 0;
         const int shaded = (q->flags & TBR_HOOK_QUAD_SHADED) != 0;
-        int texels_ok = 0;
-        const uint32_t first_fetch = S.blog.nfetch;
+        struct texel_cmp cmp = { t, order, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0 };
+        if (compare) {
+            cmp.start = cmp.pos = S.slot_first[i];
+            cmp.end = S.slot_first[i + 1];
+        }
+        const tbr_cc_texel_observer obs = { cmp_fetch, cmp_texel, &cmp };
+        int ran = 0;
         if (S.compute_colors && (q->flags & TBR_HOOK_QUAD_BLENDED))
             computed = (uint32_t)tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc,
-                                             S.derive_texels ? &S.blog : NULL, &texels_ok);
+                                             compare ? &obs : NULL, &ran);
         else {
-            if (S.derive_texels && shaded) /* killed, or failed a late depth test */
-                tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc, &S.blog, &texels_ok);
+            if (compare && shaded) /* killed, or failed a late depth test */
+                tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc, &obs, &ran);
             if (S.quads_count)
                 computed = S.quads_computed; /* nothing to store: keep the record going */
         }
-        if (S.quads_count && computed != S.quads_computed)
+        const int texels_ok = compare && shaded && ran && cmp.ok && cmp.pos == cmp.end;
+        if (compare && shaded && ran && !texels_ok && !cmp.too_long)
+            S.quads_texels_mismatched++; /* recomputed, and softpipe read other texels */
+        if (S.quads_count && (computed != S.quads_computed ||
+                              (compare && shaded && S.open_derivable_known &&
+                               texels_ok != S.open_derivable)))
             close_quads_record();
         if (S.quads_count == 0) {
             if (tbr_rec_quads_begin(&S.quads, &S.quads_hdr, S.draw_end.seq, S.quads_cbufs,
@@ -1606,18 +1785,20 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
             S.quads_computed = computed;
             S.open_first_ord = (uint32_t)S.draw_end.quads;
             S.open_shaded = S.open_fetches = 0;
-            S.open_derivable = S.derive_texels;
+            S.open_derivable = 0;
+            S.open_derivable_known = 0;
         }
         if (shaded) {
             S.open_shaded++;
-            S.open_fetches += S.blog.nfetch - first_fetch;
-            if (!texels_ok)
-                S.open_derivable = 0;
-        }
-        if (S.derive_texels) {
-            S.bslot[i] = (struct batch_slot){ S.nclosed, shaded && texels_ok, first_fetch,
-                                              S.blog.nfetch - first_fetch, 0 };
-            S.nbslot = i + 1;
+            if (compare && !S.open_derivable_known) {
+                S.open_derivable = texels_ok;
+                S.open_derivable_known = 1;
+            }
+            if (texels_ok)
+                S.open_fetches += cmp.fetches;
+            if (compare && !S.open_derivable && cmp.end > cmp.start &&
+                pending_add_texels((uint32_t)S.draw_end.quads, t, order, cmp.start, cmp.end) != 0)
+                return;
         }
         if (tbr_cs_quad(&S.cs, &r, nc) != 0) {
             fail("out of memory (color shadow)");
@@ -1653,114 +1834,59 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
     }
 }
 
-/* A quad of the batch whose texels differ from its recomputation's: its record keeps
- * them. */
-static void texels_differ(struct batch_slot *b)
+static void process_waiting_batch(void)
 {
-    b->candidate = 0;
-    S.quads_texels_mismatched++;
-    if (b->rec < S.nclosed)
-        S.closed[b->rec].derivable = 0;
-    else
-        S.open_derivable = 0;
-}
-
-/* Compares softpipe's texels of the batch (t, n: as the texels hook gives them; none if
- * it was not called) with those the recomputation of each quad read: the same fetches in
- * the same order, each with the same pc, unit, resource and texels (lane, level, layer,
- * x, y) in the same order. */
-static void verify_batch(const struct tbr_hook_texel *t, uint32_t n)
-{
-    if (!S.batch_pending)
+    if (!S.batch_waiting)
         return;
-    S.batch_pending = 0;
-    for (uint32_t i = 0; i < n;) {
-        uint32_t j = i + 1;
-        while (j < n && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
-               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
-            j++;
-        struct batch_slot *b = t[i].slot < S.nbslot ? &S.bslot[t[i].slot] : NULL;
-        if (b && b->candidate) {
-            int same = b->matched < b->n;
-            const tbr_fs_fetch_log_entry *f = same ? &S.blog.fetch[b->first + b->matched] : NULL;
-            same = same && f->pc == t[i].pc && f->unit == t[i].unit && f->n == j - i &&
-                   tbr_cc_unit_resource(S.cc, f->unit) == t[i].resource_id;
-            for (uint32_t k = 0; same && k < j - i; k++) {
-                const tbr_rec_texel *o = &S.blog.texel[f->first + k];
-                const struct tbr_hook_texel *h = &t[i + k];
-                same = o->lane == (h->lane & 3u) && o->level == h->level && o->layer == h->layer &&
-                       o->x == h->x && o->y == h->y;
-            }
-            if (same)
-                b->matched++;
-            else
-                texels_differ(b);
-        }
-        i = j;
-    }
-    for (uint32_t s = 0; s < S.nbslot; s++)
-        if (S.bslot[s].candidate && S.bslot[s].matched != S.bslot[s].n)
-            texels_differ(&S.bslot[s]);
+    S.batch_waiting = 0;
+    process_quads(S.batch, S.batch_n, NULL, 0, 1);
 }
 
-/* Texels of the batch just given to h_quads: consecutive entries with the same
- * (slot, fetch) are one texture instruction execution on one quad. Kept in the
- * pending TEXELS record, written right after the pending QUADS record. */
+static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
+{
+    if (!recording() || !S.in_draw)
+        return;
+    if (ensure_frame() != 0)
+        return;
+    process_waiting_batch(); /* the previous batch had no texels hook */
+    write_quads(0);
+    S.batch_first = (uint32_t)S.draw_end.quads;
+    if (!S.derive_texels) {
+        process_quads(qs, n, NULL, 0, 0);
+        return;
+    }
+    /* wait for the batch's texels (the next hook call, if it read any): a copy, since
+     * softpipe reuses qs for its next batch */
+    if (n > S.cap_batch) {
+        struct tbr_hook_quad *nb = realloc(S.batch, n * sizeof(*nb));
+        if (!nb) {
+            fail("out of memory (quad batch)");
+            return;
+        }
+        S.batch = nb;
+        S.cap_batch = n;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t nc = qs[i].nr_cbufs < TBR_HOOK_MAX_CBUFS ? qs[i].nr_cbufs : TBR_HOOK_MAX_CBUFS;
+        memcpy(&S.batch[i], &qs[i], offsetof(struct tbr_hook_quad, color) + nc * sizeof(qs[i].color[0]));
+    }
+    S.batch_n = n;
+    S.batch_waiting = 1;
+}
+
+/* Texels of the batch just given to h_quads (its slot k = draw ordinal batch_first + k). */
 static void h_texels(const struct tbr_hook_texel *t, uint32_t n)
 {
     if (!recording() || !S.in_draw)
         return;
     if (S.tx_nfetch > S.tx_head && S.tx_draw_seq != S.draw_end.seq)
         flush_texels(UINT32_MAX); /* never: a DRAW record flushed them (its quads are written) */
-    S.tx_draw_seq = S.draw_end.seq;
-    verify_batch(t, n);
-    for (uint32_t i = 0; i < n;) {
-        uint32_t j = i + 1;
-        while (j < n && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
-               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
-            j++;
-        if (S.tx_nfetch == S.tx_capfetch) {
-            uint32_t nc = S.tx_capfetch ? S.tx_capfetch * 2 : 1024;
-            tbr_rec_texfetch *nf = realloc(S.tx_fetch, nc * sizeof(*nf));
-            if (!nf) {
-                fail("out of memory (texels)");
-                return;
-            }
-            S.tx_fetch = nf;
-            S.tx_capfetch = nc;
-        }
-        if (S.tx_ntexel + (j - i) > S.tx_captexel) {
-            size_t nc = S.tx_captexel ? S.tx_captexel : 16384;
-            while (nc < S.tx_ntexel + (j - i))
-                nc *= 2;
-            tbr_rec_texel *nt = realloc(S.tx_texel, nc * sizeof(*nt));
-            if (!nt) {
-                fail("out of memory (texels)");
-                return;
-            }
-            S.tx_texel = nt;
-            S.tx_captexel = nc;
-        }
-        tbr_rec_texfetch *f = &S.tx_fetch[S.tx_nfetch++];
-        f->quad = S.batch_first + t[i].slot;
-        f->pc = t[i].pc;
-        f->unit = t[i].unit;
-        f->resource_id = t[i].resource_id;
-        f->n_texels = j - i;
-        f->texels = (const tbr_rec_texel *)(uintptr_t)S.tx_ntexel; /* offset until flush */
-        for (uint32_t k = i; k < j; k++) {
-            tbr_rec_texel *o = &S.tx_texel[S.tx_ntexel++];
-            o->lane = t[k].lane & 3u;
-            o->level = t[k].level;
-            o->layer = t[k].layer;
-            o->x = t[k].x;
-            o->y = t[k].y;
-        }
-        S.frame_cnt.texel_fetches++;
-        S.total.texel_fetches++;
-        S.frame_cnt.texels += j - i;
-        S.total.texels += j - i;
-        i = j;
+    count_texels(t, n);
+    if (S.batch_waiting) {
+        S.batch_waiting = 0;
+        process_quads(S.batch, S.batch_n, t, n, 1);
+    } else if (pending_add_texels(UINT32_MAX, t, NULL, 0, n) != 0) {
+        return;
     }
     if (S.tx_ntexel > (1u << 20))
         write_quads(1);
@@ -1775,6 +1901,7 @@ static uint32_t vert_cap;
 
 static void h_vertices(const struct tbr_hook_vertices *v)
 {
+    process_waiting_batch();
     if (!recording() || !S.in_draw || ensure_frame() != 0)
         return;
     tbr_rec_vertices_header *h = &vert_rec;
@@ -1894,6 +2021,7 @@ static void vs_texels(const struct tbr_hook_vertices *v)
 
 static void h_tile(const struct tbr_hook_tile *t)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     track_tile(t);
@@ -1916,6 +2044,7 @@ static void h_tile(const struct tbr_hook_tile *t)
 
 static void h_flush(uint32_t flags)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     tbr_rec_flush r = { .flags = flags };
@@ -2026,6 +2155,7 @@ static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *
 
 static void h_unsupported(const char *name)
 {
+    process_waiting_batch();
     if (!recording())
         return;
     note_unsupported(name);
@@ -2180,6 +2310,7 @@ static void close_writer(void)
 
 static void h_swap_buffers(tbr_gl_proc (*gp)(const char *))
 {
+    process_waiting_batch();
     init_once();
     if (!S.gl_checked && S.status_path[0])
         check_renderer(gp);
@@ -2267,10 +2398,13 @@ static void finalize(void)
     free(S.closed);
     S.closed = NULL;
     S.nclosed = S.cap_closed = 0;
-    free(S.bslot);
-    S.bslot = NULL;
-    S.nbslot = S.cap_bslot = 0;
-    tbr_fs_fetch_log_free(&S.blog);
+    free(S.batch);
+    S.batch = NULL;
+    S.batch_n = S.cap_batch = 0;
+    free(S.slot_first);
+    free(S.slot_order);
+    S.slot_first = S.slot_order = NULL;
+    S.cap_slot_first = S.cap_slot_order = 0;
     free(S.tx_out);
     S.tx_out = NULL;
     S.cap_tx_out = 0;
@@ -2280,7 +2414,7 @@ static void finalize(void)
     S.cc = NULL;
     S.compute_colors = 0;
     S.derive_texels = 0;
-    S.batch_pending = 0;
+    S.batch_waiting = 0;
     free(S.tex);
     S.tex = NULL;
     S.ntex = S.cap_tex = 0;
