@@ -181,6 +181,7 @@ static struct state {
     uint32_t open_first_ord, open_shaded, open_fetches; /* the pending QUADS record */
     int open_derivable;
     int open_derivable_known; /* set by the record's first shaded quad */
+    uint32_t texel_reject_every, texel_reject_count; /* TBR_TEST_TEXEL_REJECT_EVERY */
     struct tbr_hook_quad *batch; /* the waiting batch (colors of its color buffers only) */
     uint32_t batch_n, cap_batch;
     int batch_waiting;
@@ -431,6 +432,10 @@ static void init_once(void)
      * TEXELS records, none derived (docs/trace-records.md "Derived texels") */
     const char *rt = getenv("TBR_RECORD_TEXELS");
     S.derive_texels = S.compute_colors && !(rt && strcmp(rt, "1") == 0);
+    /* fault injection for the tests (functional.derived_texels): every N-th compared
+     * quad is treated as if its texels differed, so records of both kinds alternate */
+    const char *inj = getenv("TBR_TEST_TEXEL_REJECT_EVERY");
+    S.texel_reject_every = inj ? (uint32_t)strtoul(inj, NULL, 10) : 0;
     if (parse_frames(getenv("TBR_FRAMES"), &S.first, &S.last) != 0)
         fail("TBR_FRAMES='%s' is not A, A-B or A-", getenv("TBR_FRAMES"));
     atexit(at_exit);
@@ -1769,9 +1774,11 @@ static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const stru
             if (S.quads_count)
                 computed = S.quads_computed; /* nothing to store: keep the record going */
         }
-        const int texels_ok = compare && shaded && ran && cmp.ok && cmp.pos == cmp.end;
+        int texels_ok = compare && shaded && ran && cmp.ok && cmp.pos == cmp.end;
         if (compare && shaded && ran && !texels_ok && !cmp.too_long)
             S.quads_texels_mismatched++; /* recomputed, and softpipe read other texels */
+        if (texels_ok && S.texel_reject_every && ++S.texel_reject_count % S.texel_reject_every == 0)
+            texels_ok = 0; /* injected: not a mismatch */
         if (S.quads_count && (computed != S.quads_computed ||
                               (compare && shaded && S.open_derivable_known &&
                                texels_ok != S.open_derivable)))

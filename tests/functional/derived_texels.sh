@@ -12,7 +12,11 @@
 #    every simulated frame are identical between the two;
 #  - the derived trace of the texture samples is smaller;
 #  - tbr-dump --summary, tbr-characterize and the trace checker (counts) say that they
-#    need a --record-texels trace instead of counting texels short.
+#    need a --record-texels trace instead of counting texels short;
+#  - mixed records (rtt, mipmap with TBR_TEST_TEXEL_REJECT_EVERY=5: every 5th compared
+#    quad is treated as differing, so it starts a record that keeps its texels): some
+#    quads derived, more recorded than by default, and tbr-sim still gives the recorded
+#    replay's stats.json and frames.
 # Samples whose default replay derives nothing (no texturing) are only checked for that
 # (their trace is the --record-texels one), to keep the test short.
 #
@@ -66,5 +70,17 @@ for s in rtt mipmap; do
   grep -q '"derived_texel_quads": [1-9]' $s.der.sim/stats.json || fail "$s: tbr-sim derived no quad"
   grep -q '"texture.texels": [1-9]' $s.der.sim/stats.json || fail "$s: no texel simulated"
   [ "$(stat -c %s $s.der/activity.tbrt)" -lt "$(stat -c %s $s.rec/activity.tbrt)" ] || fail "$s: derived trace not smaller"
+  TBR_TEST_TEXEL_REJECT_EVERY=5 "$bin/tbr-replay" -q "$samples/$s.trace" -o $s.mix > $s.mix.log 2>&1 ||
+    { cat $s.mix.log; fail "$s: tbr-replay with rejected quads"; }
+  mixd=$(status_of $s.mix quads_texels_derived) mixr=$(status_of $s.mix quads_texels_recorded)
+  [ "$mixd" -gt 0 ] || fail "$s: mixed replay derived no quad"
+  [ "$mixr" -gt "$(status_of $s.der quads_texels_recorded)" ] || fail "$s: mixed replay recorded no more quads than the default ($mixr)"
+  [ "$(status_of $s.mix quads_texels_mismatched)" = 0 ] || fail "$s: injected rejections counted as mismatches"
+  simulate_exact "$bin" $s.mix "$(status_of $s.mix frames_recorded)" "$s (mixed)"
+  grep -q '"derived_texel_failures": 0,' $s.mix.sim/stats.json || fail "$s (mixed): tbr-sim could not derive some quads"
+  diff <(grep -v derived_texel_quads $s.mix.sim/stats.json) <(grep -v derived_texel_quads $s.rec.sim/stats.json) > /dev/null ||
+    fail "$s: stats.json differs between mixed and recorded texels"
+  same_frames $s.mix.sim $s.rec.sim "$(status_of $s.mix frames_recorded)" "$s: mixed vs recorded texels"
+  echo "$s: mixed records: quads texels derived=$mixd recorded=$mixr"
 done
 echo "PASS"
