@@ -218,6 +218,18 @@ static struct state {
     uint32_t nknown, cap_known;
     struct tbr_hook_surface fb_zs; /* zsbuf of the latest framebuffer hook (map valid during its clear) */
     uint64_t surface_inits, surface_init_bytes;
+
+    /* the reference PNG of the last frame, compressed on its own thread while the
+     * replay goes on (one at a time; waited for before the next and at the end) */
+    struct png_job {
+        pthread_t thread;
+        int running;
+        char path[PATH_MAX + 64];
+        uint8_t *px;
+        uint32_t w, h;
+        int rc;
+        char err[TBR_PNG_ERR_SIZE];
+    } png;
 } S;
 
 /* ------------------------------------------------------------------------ */
@@ -2216,6 +2228,58 @@ static void check_renderer(tbr_gl_proc (*gp)(const char *))
         fail("no instrumented softpipe context was created (wrong Mesa?)");
 }
 
+static void *png_job_main(void *arg)
+{
+    struct png_job *j = arg;
+    j->rc = tbr_png_write_rgba8(j->path, j->px, j->w, j->h, (size_t)j->w * 4, j->err, sizeof(j->err));
+    return NULL;
+}
+
+/* Waits for the PNG being written; its failure fails the recording. */
+static int png_job_wait(void)
+{
+    struct png_job *j = &S.png;
+    if (!j->running)
+        return 0;
+    pthread_join(j->thread, NULL);
+    j->running = 0;
+    free(j->px);
+    j->px = NULL;
+    if (j->rc != 0) {
+        fail("%s", j->err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes px (w x h RGBA, top row first; taken over) to png_path, on the PNG thread. */
+static int png_job_start(const char *png_path, uint8_t *px, uint32_t w, uint32_t h)
+{
+    if (png_job_wait() != 0) {
+        free(px);
+        return -1;
+    }
+    struct png_job *j = &S.png;
+    snprintf(j->path, sizeof(j->path), "%s", png_path);
+    j->px = px;
+    j->w = w;
+    j->h = h;
+    j->rc = 0;
+    j->err[0] = 0;
+    if (pthread_create(&j->thread, NULL, png_job_main, j) == 0) {
+        j->running = 1;
+        return 0;
+    }
+    png_job_main(j); /* no thread: write it here */
+    j->px = NULL;
+    free(px);
+    if (j->rc != 0) {
+        fail("%s", j->err);
+        return -1;
+    }
+    return 0;
+}
+
 static int readback(const char *png_path)
 {
     struct gl_fns *g = &S.gl;
@@ -2290,16 +2354,8 @@ static int readback(const char *png_path)
         memcpy(a, b, stride);
         memcpy(b, row, stride);
     }
-    char perr[TBR_PNG_ERR_SIZE];
-    int rc = tbr_png_write_rgba8(png_path, px, (uint32_t)w, (uint32_t)h, stride, perr,
-                                 sizeof(perr));
-    free(px);
     free(row);
-    if (rc != 0) {
-        fail("%s", perr);
-        return -1;
-    }
-    return 0;
+    return png_job_start(png_path, px, (uint32_t)w, (uint32_t)h);
 }
 
 static void close_writer(void)
@@ -2375,6 +2431,7 @@ static void finalize(void)
     if (S.atexit_done || !S.initialized)
         return;
     S.atexit_done = 1;
+    png_job_wait(); /* the last frame's PNG is complete before the status says so */
     if (!S.frame_open && S.pending_count) {
         /* records after the last swap without any draw or clear: dropped */
         S.trailing_dropped = S.pending_count;
