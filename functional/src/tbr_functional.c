@@ -2417,8 +2417,12 @@ static void h_swap_buffers(tbr_gl_proc (*gp)(const char *))
         S.gl.Flush();
     }
     S.frame++;
-    if (S.frame > S.last && S.writer)
-        close_writer(); /* window done: the rest is fast-forward */
+    if (S.frame > S.last && S.writer) {
+        /* window done: the rest is fast-forward. tbr-replay stops the replay once the
+         * status counts every frame, so the last PNG must be complete before that */
+        png_job_wait();
+        close_writer();
+    }
     write_status();
     if (!S.ok && S.error[0] && S.gl_checked && strstr(S.error, "not softpipe")) {
         fprintf(stderr, "tbr_functional: refusing to record a non-softpipe renderer\n");
