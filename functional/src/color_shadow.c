@@ -42,6 +42,26 @@ void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t reso
     c->layered = last_layer != first_layer;
     c->format = valid && format_name ? tbr_format_from_name(format_name) : TBR_PF_NONE;
     c->packable = valid && !c->layered && tbr_cs_format_packable(c->format);
+    /* RGBA8/BGRA8-like formats (every channel stored in its own byte) take a direct path
+     * in tbr_cs_quad; where each channel lands is found by packing unit colors */
+    c->rgba8 = c->packable && tbr_format_get_info(c->format)->bytes == 4;
+    uint32_t seen = 0;
+    for (int ch = 0; ch < 4 && c->rgba8; ch++) {
+        float unit[4] = { 0, 0, 0, 0 };
+        unit[ch] = 1.0f;
+        uint8_t b[4] = { 0, 0, 0, 0 };
+        tbr_pack_rgba_float(c->format, unit, b);
+        const uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        int k = 0;
+        while (k < 4 && v != 0xffu << (8 * k))
+            k++;
+        if (k == 4 || (seen & (1u << k)))
+            c->rgba8 = false; /* not one whole byte per channel (e.g. RGBX, 10-bit, 565) */
+        else {
+            seen |= 1u << k;
+            c->byte_shift[ch] = (uint8_t)(8 * k);
+        }
+    }
 }
 
 void tbr_cs_set_nr_cbufs(tbr_color_shadow *cs, uint32_t nr_cbufs)
@@ -166,14 +186,24 @@ int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
                 for (int ch = 0; ch < 4; ch++)
                     if (!(written & (1u << ch)))
                         out[ch] = 0.0f;
-                r->packed[cb][j] = pack_u32(c->format, out);
-                cs->packed_fragments++;
                 /* channels whose float the simulator's unpacked value does not equal */
-                uint8_t b[4];
-                for (int k = 0; k < 4; k++)
-                    b[k] = (uint8_t)(r->packed[cb][j] >> (8 * k));
-                tbr_unpack_rgba_float(c->format, b, back);
                 unsigned differ = 0;
+                if (c->rgba8) { /* the same values as the general path below */
+                    uint32_t packed = 0;
+                    for (int ch = 0; ch < 4; ch++) {
+                        const uint8_t ub = tbr_float_to_ubyte(out[ch]);
+                        packed |= (uint32_t)ub << c->byte_shift[ch];
+                        back[ch] = tbr_ubyte_to_float(ub);
+                    }
+                    r->packed[cb][j] = packed;
+                } else {
+                    r->packed[cb][j] = pack_u32(c->format, out);
+                    uint8_t b[4];
+                    for (int k = 0; k < 4; k++)
+                        b[k] = (uint8_t)(r->packed[cb][j] >> (8 * k));
+                    tbr_unpack_rgba_float(c->format, b, back);
+                }
+                cs->packed_fragments++;
                 for (int ch = 0; ch < 4; ch++)
                     if ((written & (1u << ch)) && memcmp(&back[ch], &out[ch], sizeof(float)) != 0)
                         differ |= 1u << ch;

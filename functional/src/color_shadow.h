@@ -32,6 +32,8 @@ typedef struct tbr_color_shadow {
         tbr_pixel_format format;  /* TBR_PF_NONE if not modelled: never packed */
         bool layered;             /* a layer range: quads do not say their layer, never packed */
         bool packable;            /* valid, not layered, format packable: may be packed */
+        bool rgba8;               /* packable with four 8-bit unorm channels: byte_shift */
+        uint8_t byte_shift[4];    /* bit position of channel r, g, b, a in the pixel */
     } cbuf[TBR_REC_MAX_CBUFS];
     uint32_t nr_cbufs;           /* of the framebuffer */
     /* the current draw */

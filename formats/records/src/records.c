@@ -1345,9 +1345,17 @@ enum { VTX_RAW = 0, VTX_CODED = 1, VTX_CODED_HASHES = 2 };
  * (deltas measured worse on refract, shading and jellyfish: docs/trace-records.md). */
 typedef struct vtx_seen {
     uint32_t bits[4];
-    uint32_t ord_plus_1; /* 0 = empty slot */
+    uint32_t ord_plus_1;
     uint32_t hash;       /* that vertex's out_hash */
+    uint32_t epoch;      /* the encode call that wrote it; any other: an empty slot */
 } vtx_seen;
+
+/* The table is reused from call to call (one per thread) and its first `cap` slots
+ * serve a record: zeroing a table sized for each record (calloc) cost more than the
+ * coding on large draws. Lookups give the same result for any table size. */
+static _Thread_local vtx_seen *vtx_table;
+static _Thread_local size_t vtx_table_cap;
+static _Thread_local uint32_t vtx_epoch;
 
 static uint32_t vtx_pos_hash(const uint32_t v[4])
 {
@@ -1387,9 +1395,20 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
     size_t cap = 16;
     while (cap < 2 * nverts)
         cap *= 2;
-    vtx_seen *seen = calloc(cap, sizeof(*seen));
-    if (!seen)
-        return -1;
+    if (cap > vtx_table_cap) {
+        free(vtx_table);
+        vtx_table = calloc(cap, sizeof(*vtx_table));
+        vtx_table_cap = vtx_table ? cap : 0;
+        vtx_epoch = 0;
+        if (!vtx_table)
+            return -1;
+    }
+    if (++vtx_epoch == 0) { /* wrapped: stale epochs could match again */
+        memset(vtx_table, 0, vtx_table_cap * sizeof(*vtx_table));
+        vtx_epoch = 1;
+    }
+    vtx_seen *seen = vtx_table;
+    const uint32_t epoch = vtx_epoch;
     int64_t prev = 0;
     uint32_t ord = 0;
     int rc = 0;
@@ -1406,9 +1425,9 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
             uint32_t v[4];
             memcpy(v, g[i].pos[j], sizeof(v));
             size_t slot = vtx_pos_hash(v) & (cap - 1);
-            while (seen[slot].ord_plus_1 && memcmp(seen[slot].bits, v, sizeof(v)))
+            while (seen[slot].epoch == epoch && memcmp(seen[slot].bits, v, sizeof(v)))
                 slot = (slot + 1) & (cap - 1);
-            uint32_t back = seen[slot].ord_plus_1 ? ord - (seen[slot].ord_plus_1 - 1) : 0;
+            uint32_t back = seen[slot].epoch == epoch ? ord - (seen[slot].ord_plus_1 - 1) : 0;
             if (back > TBR_REC_VERTICES_BACK_WINDOW)
                 back = 0; /* too far: coded afresh, later vertices refer to this one */
             put_u(b, back);
@@ -1422,9 +1441,9 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
             memcpy(seen[slot].bits, v, sizeof(v));
             seen[slot].ord_plus_1 = ord + 1;
             seen[slot].hash = g[i].out_hash[j];
+            seen[slot].epoch = epoch;
         }
     }
-    free(seen);
     return done(b, rc);
 }
 

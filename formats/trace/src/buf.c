@@ -61,6 +61,11 @@ int tbr_buf_reserve(tbr_buf *b, size_t extra)
 
 int tbr_buf_put_bytes(tbr_buf *b, const void *p, size_t n)
 {
+    if (n && n <= b->cap - b->len && !b->failed) { /* room left: the recorder's common case */
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        return 0;
+    }
     if (tbr_buf_reserve(b, n) < 0)
         return -1;
     if (n)
@@ -83,6 +88,15 @@ int tbr_buf_put_u16(tbr_buf *b, uint16_t v)
 
 int tbr_buf_put_u32(tbr_buf *b, uint32_t v)
 {
+    if (b->cap - b->len >= 4 && !b->failed) { /* room left: written in place */
+        uint8_t *d = b->data + b->len;
+        d[0] = (uint8_t)v; /* unrolled: compilers merge it into one store */
+        d[1] = (uint8_t)(v >> 8);
+        d[2] = (uint8_t)(v >> 16);
+        d[3] = (uint8_t)(v >> 24);
+        b->len += 4;
+        return 0;
+    }
     uint8_t t[4];
     for (int i = 0; i < 4; i++)
         t[i] = (uint8_t)(v >> (8 * i));
@@ -113,6 +127,17 @@ int tbr_buf_put_f64(tbr_buf *b, double v)
 
 int tbr_buf_put_uvarint(tbr_buf *b, uint64_t v)
 {
+    if (b->cap - b->len >= 10 && !b->failed) { /* room left: written in place */
+        uint8_t *d = b->data + b->len;
+        size_t n = 0;
+        while (v >= 0x80) {
+            d[n++] = (uint8_t)(v | 0x80);
+            v >>= 7;
+        }
+        d[n++] = (uint8_t)v;
+        b->len += n;
+        return 0;
+    }
     uint8_t t[10];
     size_t n = 0;
     while (v >= 0x80) {
