@@ -314,3 +314,10 @@ uint32_t tbr_cc_unit_resource(const tbr_computed_colors *cc, uint32_t unit)
             return cc->unit_res[i];
     return 0;
 }
+
+unsigned tbr_cc_attr_components(const tbr_computed_colors *cc, uint32_t slot)
+{
+    if (!cc->draw_on || slot == 0 || slot > tbr_tgsi_num_inputs(cc->draw.prog))
+        return 0xfu;
+    return tbr_tgsi_input(cc->draw.prog, slot - 1)->usage_mask & 0xfu;
+}

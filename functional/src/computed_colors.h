@@ -63,6 +63,10 @@ typedef struct tbr_cc_texel_observer {
 int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
                 const float (*colors)[4][4], uint32_t nr_cbufs, const tbr_cc_texel_observer *obs,
                 int *ran);
+/* Components (bit c = channel c) of PRIM attribute `slot` that the current draw's
+ * fragment shader declares: FS input slot - 1 (setup_coef.h); all for the position
+ * (slot 0), slots past its inputs and draws that are not computed. */
+unsigned tbr_cc_attr_components(const tbr_computed_colors *cc, uint32_t slot);
 /* The resource the current draw's sampler unit views (its DRAW record entry), 0 if the
  * draw is not computed or does not sample that unit. */
 uint32_t tbr_cc_unit_resource(const tbr_computed_colors *cc, uint32_t unit);

@@ -1541,17 +1541,28 @@ static void h_prim(const struct tbr_hook_prim *p)
     r->flags = p->flags;
     r->det = p->det;
     r->nr_attrs = p->nr_attrs > TBR_REC_MAX_ATTRIBS ? TBR_REC_MAX_ATTRIBS : p->nr_attrs;
+    /* Components the fragment shader does not declare are written as 0: softpipe leaves
+     * those it was not given (a vec2 varying's z, w) uninitialized, so their bytes
+     * changed from replay to replay. Colors are computed from exactly these values. */
+    unsigned keep[TBR_REC_MAX_ATTRIBS];
+    for (uint32_t a = 0; a < r->nr_attrs; a++)
+        keep[a] = S.compute_colors ? tbr_cc_attr_components(S.cc, a) : 0xfu;
     for (uint32_t v = 0; v < p->kind && v < 3; v++)
         for (uint32_t a = 0; a < r->nr_attrs; a++)
             for (int k = 0; k < 4; k++)
-                r->v[v][a][k] = p->v[v][a][k];
+                r->v[v][a][k] = (keep[a] >> k) & 1u ? p->v[v][a][k] : 0.0f;
     S.draw_end.prims++;
     S.frame_cnt.prims++;
     S.total.prims++;
     if (p->flags & TBR_HOOK_PRIM_CULLED)
         S.total.culled_prims++;
-    if (S.compute_colors)
-        tbr_cc_prim(S.cc, p);
+    if (S.compute_colors) {
+        struct tbr_hook_prim as_recorded = *p;
+        as_recorded.nr_attrs = r->nr_attrs;
+        for (uint32_t v = 0; v < 3; v++)
+            as_recorded.v[v] = (const float(*)[4])r->v[v];
+        tbr_cc_prim(S.cc, &as_recorded);
+    }
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_PRIM, tbr_rec_prim_encode(&S.buf, r));
 }
