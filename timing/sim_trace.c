@@ -17,10 +17,16 @@
     }                                                                              \
   } while (0)
 
-void sim_frame_init(sim_frame *f) { memset(f, 0, sizeof *f); }
+/* Bumped whenever a frame's resource records may change (frame init, load start and
+ * free, RESOURCE record, texture layout): invalidates map_fetch_lines' memo of the last
+ * resource. */
+static uint64_t g_res_gen;
+
+void sim_frame_init(sim_frame *f) { memset(f, 0, sizeof *f); g_res_gen++; }
 
 void sim_frame_free(sim_frame *f)
 {
+  g_res_gen++;
   free(f->passes); free(f->draws); free(f->prims); free(f->quads); free(f->tiles);
   free(f->clears); free(f->items); free(f->colors); free(f->exacts); free(f->checks); free(f->res); free(f->cvals);
   free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
@@ -152,10 +158,6 @@ typedef struct { uint32_t id; uint64_t base; } res_base;
 static res_base *g_tex, *g_vbuf;
 static size_t g_ntex, g_cap_tex, g_nvbuf, g_cap_vbuf;
 static uint64_t g_tex_next = ADDR_TEXTURE_BASE, g_vbuf_next = ADDR_VBUF_BASE;
-
-/* Bumped whenever a frame's resource records may change (frame load start, RESOURCE
- * record, texture layout): invalidates map_fetch_lines' memo of the last resource. */
-static uint64_t g_res_gen;
 
 void sim_trace_set_texture_layout(int tiled, uint32_t line_bytes, uint32_t vline_bytes)
 {
