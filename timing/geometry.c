@@ -96,9 +96,7 @@ uint64_t geometry_next_event(const gpu *g)
   const sim_frame *f = g->frame;
   const sim_pass *ps = &f->passes[g->pass];
   uint64_t now = g->now, ne = UINT64_MAX;
-  /* Vertex texture unit: no quiescent spans while it has fetches in flight (its tick
-   * simulates one cycle). */
-  if (!vtex_unit_idle(&ge->vt)) return now;
+  GPU_EVENT_AT(ne, now, vtex_unit_next_event(g, &ge->vt));
   /* Primitive Assembly */
   double rate = ge->pa_rate, credit = ge->pa_credit + rate;
   if (credit > rate + 1) credit = rate + 1;
@@ -205,7 +203,7 @@ void geometry_tick(gpu *g)
     ge->progress++;
   }
   for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
-  vtex_unit_tick(g, &ge->vt); /* only ever ticked with ncyc == 1 while busy: see geometry_next_event */
+  vtex_unit_tick(g, &ge->vt);
   uint32_t tok;
   if (simq_peek(&ge->vertex_in, now, &tok)) {
     for (uint32_t k = 0; k < ge->nvp; k++) {

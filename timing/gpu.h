@@ -323,6 +323,7 @@ void vtex_unit_init(gpu *g, vtex_unit *u, shader_core *cores, uint32_t ncores, u
 void vtex_unit_free(vtex_unit *u);
 void vtex_unit_tick(gpu *g, vtex_unit *u);
 bool vtex_unit_idle(const vtex_unit *u);
+uint64_t vtex_unit_next_event(const gpu *g, const vtex_unit *u);
 void icache_init(gpu *g, icache_unit *u, uint32_t idx);
 void icache_free(icache_unit *u);
 void icache_attach(icache_unit *u, shader_core *core);

@@ -7,6 +7,7 @@
 void tbr_memq_init(tbr_memq *q, uint32_t capacity) {
   q->cap = capacity ? capacity : 1;
   q->head = q->count = 0;
+  q->head_ready = UINT64_MAX;
   q->buf = calloc(q->cap, sizeof *q->buf);
   if (!q->buf) {
     fprintf(stderr, "tbr memq: out of memory\n");
@@ -18,5 +19,6 @@ void tbr_memq_free(tbr_memq *q) {
   free(q->buf);
   q->buf = NULL;
   q->cap = q->count = q->head = 0;
+  q->head_ready = UINT64_MAX;
 }
 

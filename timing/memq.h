@@ -26,6 +26,10 @@ typedef struct {
 } tbr_mem_msg;
 
 typedef struct {
+  uint64_t head_ready; /* buf[head].ready, UINT64_MAX when empty: the consumers poll their
+                        * queues every cycle, and this answers "anything visible?" from the
+                        * queue struct alone (kept by push and pop; messages are not changed
+                        * in place) */
   tbr_mem_msg *buf;
   uint32_t cap, head, count;
 } tbr_memq;
@@ -43,22 +47,20 @@ static inline bool tbr_memq_push(tbr_memq *q, const tbr_mem_msg *m) {
   uint32_t i = q->head + q->count;
   if (i >= q->cap) i -= q->cap;
   q->buf[i] = *m;
-  q->count++;
+  if (q->count++ == 0) q->head_ready = m->ready;
   return true;
 }
 /* Head message if it is ready at `now`, else NULL. */
 static inline const tbr_mem_msg *tbr_memq_peek(const tbr_memq *q, uint64_t now) {
-  if (q->count == 0) return NULL;
-  const tbr_mem_msg *m = &q->buf[q->head];
-  return m->ready <= now ? m : NULL;
+  return q->head_ready <= now ? &q->buf[q->head] : NULL;
 }
 /* Cycle the head becomes visible (UINT64_MAX when empty). */
-static inline uint64_t tbr_memq_head_ready(const tbr_memq *q) { return q->count ? q->buf[q->head].ready : UINT64_MAX; }
+static inline uint64_t tbr_memq_head_ready(const tbr_memq *q) { return q->head_ready; }
 /* Remove the head (call after a successful peek). */
 static inline void tbr_memq_pop(tbr_memq *q) {
   if (q->count == 0) return;
   q->head = q->head + 1 == q->cap ? 0 : q->head + 1;
-  q->count--;
+  q->head_ready = --q->count ? q->buf[q->head].ready : UINT64_MAX;
 }
 
 #endif

@@ -17,10 +17,16 @@
     }                                                                              \
   } while (0)
 
-void sim_frame_init(sim_frame *f) { memset(f, 0, sizeof *f); }
+/* Bumped whenever a frame's resource records may change (frame init, load start and
+ * free, RESOURCE record, texture layout): invalidates map_fetch_lines' memo of the last
+ * resource. */
+static uint64_t g_res_gen;
+
+void sim_frame_init(sim_frame *f) { memset(f, 0, sizeof *f); g_res_gen++; }
 
 void sim_frame_free(sim_frame *f)
 {
+  g_res_gen++;
   free(f->passes); free(f->draws); free(f->prims); free(f->quads); free(f->tiles);
   free(f->clears); free(f->items); free(f->colors); free(f->exacts); free(f->checks); free(f->res); free(f->cvals);
   free(f->paths); free(f->pcls); free(f->ppc); free(f->path_of_id); free(f->fetches);
@@ -155,6 +161,7 @@ static uint64_t g_tex_next = ADDR_TEXTURE_BASE, g_vbuf_next = ADDR_VBUF_BASE;
 
 void sim_trace_set_texture_layout(int tiled, uint32_t line_bytes, uint32_t vline_bytes)
 {
+  g_res_gen++;
   g_tiled = tiled;
   g_tline = line_bytes ? line_bytes : 64;
   g_vline = vline_bytes ? vline_bytes : 64;
@@ -182,10 +189,17 @@ static uint64_t level_offset(const tbr_rec_resource *r, uint32_t level)
 }
 static uint64_t res_size(const tbr_rec_resource *r) { return level_offset(r, r->last_level + 1); }
 
+static bool find_base(const res_base *arr, size_t n, uint32_t id, uint64_t *base)
+{
+  for (size_t i = 0; i < n; i++)
+    if (arr[i].id == id) { *base = arr[i].base; return true; }
+  return false;
+}
+
 static uint64_t alloc_base(res_base **arr, size_t *n, size_t *cap, uint64_t *next, uint32_t id, uint64_t size)
 {
-  for (size_t i = 0; i < *n; i++)
-    if ((*arr)[i].id == id) return (*arr)[i].base;
+  uint64_t b;
+  if (find_base(*arr, *n, id, &b)) return b;
   GROW(*arr, *n, *cap);
   (*arr)[*n].id = id;
   (*arr)[*n].base = *next;
@@ -248,25 +262,57 @@ static uint64_t texture_base(const sim_frame *f, uint32_t resource_id, const tbr
   const sim_resource *rs = sim_frame_resource(f, resource_id);
   if (!rs) { memset(dummy, 0, sizeof *dummy); dummy->width = dummy->height = 1; dummy->block_bytes = 4; }
   *rr = rs ? &rs->rec : dummy;
+  uint64_t b;
+  if (find_base(g_tex, g_ntex, resource_id, &b)) return b; /* (the size is needed only for a new base) */
   return alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, resource_id, res_size(*rr));
 }
+
+/* The last resource a fetch was mapped for, with its base and level memo: consecutive
+ * fetches (a quad's, a draw's) mostly read one texture. Valid while the frame and its
+ * resource records are unchanged (g_res_gen); the memo depends only on the record. */
+static struct {
+  bool valid;
+  const sim_frame *f;
+  uint64_t gen;
+  uint32_t id;
+  const tbr_rec_resource *rr;
+  uint64_t base;
+  texel_memo memo;
+} g_last_tex;
 
 /* A TEXELS / VS_TEXELS fetch -> its distinct texture lines (ascending), appended to lines. */
 static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx)
 {
   tbr_rec_resource dummy;
   const tbr_rec_resource *rr;
-  uint64_t base = texture_base(f, fe->resource_id, &rr, &dummy);
+  uint64_t base;
+  texel_memo memo_local = {0}, *memo = &memo_local;
+  if (g_last_tex.valid && g_last_tex.f == f && g_last_tex.gen == g_res_gen && g_last_tex.id == fe->resource_id) {
+    rr = g_last_tex.rr;
+    base = g_last_tex.base;
+    memo = &g_last_tex.memo;
+  } else {
+    base = texture_base(f, fe->resource_id, &rr, &dummy);
+    g_last_tex.valid = rr != &dummy; /* (a stand-in lives on this stack) */
+    if (g_last_tex.valid) {
+      g_last_tex.f = f;
+      g_last_tex.gen = g_res_gen;
+      g_last_tex.id = fe->resource_id;
+      g_last_tex.rr = rr;
+      g_last_tex.base = base;
+      g_last_tex.memo = memo_local;
+      memo = &g_last_tex.memo;
+    }
+  }
   sf->pc = fe->pc;
   sf->ntexels = fe->n_texels;
   sf->first_line = (uint32_t)f->nlines;
-  texel_memo memo = {0};
   while (f->nlines + fe->n_texels > f->cap_lines) GROW(f->lines, f->cap_lines, f->cap_lines);
   uint64_t *fl = f->lines + sf->first_line;
   const bool pow2 = !(g_tline & (g_tline - 1));
   size_t nl = 0, u = 0;
   for (uint32_t k = 0; k < fe->n_texels; k++) {
-    uint64_t a = texel_addr(rr, base, &tx[k], &memo);
+    uint64_t a = texel_addr(rr, base, &tx[k], memo);
     uint64_t line = pow2 ? a & ~(uint64_t)(g_tline - 1) : a / g_tline * g_tline;
     if (nl && fl[nl - 1] == line) continue; /* neighbouring texels share lines: the set is the same */
     fl[nl++] = line;
@@ -319,6 +365,7 @@ static void push_item(sim_frame *f, uint32_t kind, uint32_t idx)
 
 int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err, size_t errlen)
 {
+  g_res_gen++;
   f->number = number;
   f->has_end = false;
   memset(&f->end, 0, sizeof f->end);
@@ -358,6 +405,7 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
       if (i == f->nres) { GROW(f->res, f->nres, f->cap_res); f->nres++; }
       f->res[i].id = res.id;
       f->res[i].rec = res;
+      g_res_gen++;
       break;
     }
     case TBR_REC_UPLOAD: {

@@ -322,6 +322,22 @@ void vtex_unit_free(vtex_unit *u)
 
 bool vtex_unit_idle(const vtex_unit *u) { return u->outstanding == 0 && (!u->tc || tbr_cache_idle(u->tc)); }
 
+/* Mirrors vtex_unit_tick: a response becoming visible and a line request that its queue
+ * can take are events; a request waiting for room in a full queue has none of its own
+ * (the memory system or the cache that drains the queue has one), and in-flight lines
+ * are the L2's / the DRAM's / the cache's events. */
+uint64_t vtex_unit_next_event(const gpu *g, const vtex_unit *u)
+{
+  uint64_t now = g->now, ne = UINT64_MAX;
+  if (vtex_unit_idle(u)) return ne;
+  const tbr_memq *resp = u->tc ? tbr_cache_resp_out(u->tc) : memsys_resp(g->mem, u->port);
+  const tbr_memq *req = u->tc ? tbr_cache_req_in(u->tc) : memsys_req(g->mem, u->port);
+  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(resp));
+  if (u->count && !tbr_memq_full(req)) return now;
+  if (u->tc) GPU_EVENT_AT(ne, now, tbr_cache_next_event(u->tc, now));
+  return ne;
+}
+
 void vtex_unit_tick(gpu *g, vtex_unit *u)
 {
   if (vtex_unit_idle(u)) return;
@@ -352,5 +368,5 @@ void vtex_unit_tick(gpu *g, vtex_unit *u)
       }
     }
   }
-  if (u->tc) tbr_cache_tick(u->tc, now);
+  if (u->tc) tbr_cache_tick_n(u->tc, now, g->ncyc);
 }

@@ -7,7 +7,8 @@
 # texels; the 2 empty lanes of the last VS group record nothing; texel x + 16 y = vertex
 # index); the status file counts them; tbr-dump prints them; tbr-sim is bit-exact and its
 # vertex texture statistics count the same texels, through the L2 (baseline) and through
-# the vertex texture cache (vertex.texture_path = cache).
+# the vertex texture cache (vertex.texture_path = cache), with the same results as with
+# --no-skip.
 #
 # usage: vtex.sh MESA_PREFIX APP CHECK BIN_DIR WORKDIR
 set -u
@@ -67,6 +68,13 @@ for path in l2 cache; do
   [ "$(stat vertex_texture.requests_without_texels "$s")" = 0 ] || fail "$path: TEX without texels"
   lines=$(stat vertex_texture.line_requests "$s")
   [ "${lines:-0}" -gt 0 ] || fail "$path: no vertex texture line requests"
+  # skipping quiescent cycles (the vertex texture unit reports its next event) changes
+  # nothing: the same statistics and frames as ticking every cycle
+  "$bin/tbr-sim" out -o "sim-$path-noskip" --quiet --no-skip --set "vertex.texture_path=$path" \
+    > "sim-$path-noskip.log" 2>&1 || { cat "sim-$path-noskip.log"; fail "tbr-sim --no-skip ($path)"; }
+  for f in stats.json tiles.json frames/frame_00000.png frames/frame_00001.png; do
+    cmp -s "sim-$path/$f" "sim-$path-noskip/$f" || fail "$path: $f differs with --no-skip"
+  done
   if [ "$path" = l2 ]; then
     [ "$(stat mem.vertex_texture.reads "$s")" = "$lines" ] || fail "l2: every line read from the L2"
   else
