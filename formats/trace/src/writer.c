@@ -40,7 +40,9 @@ struct tbr_trace_writer {
 
     int in_frame;
     int have_frame;        /* some frame was begun: enforces increasing numbers */
-    uint64_t last_number;
+    uint64_t last_number;  /* of the open (or last) frame */
+    int frame_begins;      /* the next chunk handed on is its frame's first */
+    /* chunk-writing side (the worker while a job is pending): */
     uint32_t chunk_seq;    /* next chunk's index within the current frame */
     index_entry cur;       /* current frame's index entry */
 
@@ -50,8 +52,11 @@ struct tbr_trace_writer {
     /* Background compression (options.background): flush_buffer hands the full chunk
      * buffer to one worker thread and continues with the spare one. One job at a time
      * and jobs in submission order, so the file is the same as without the worker. The
-     * worker alone touches off/cur/chunk_seq/st chunk counters while a job is pending;
-     * the caller waits for it (wait_idle) before reading them or writing the file. */
+     * worker alone touches off/cur/chunk_seq/index/st chunk counters while a job is
+     * pending; the caller waits for it (wait_idle) before reading them or writing the
+     * file. A frame's last chunk completes its index entry on the chunk-writing side, so
+     * end_frame does not wait for the compression (it would serialize it whenever a
+     * frame fits in one chunk). */
     int background;
     pthread_t worker;
     pthread_mutex_t mu;
@@ -59,6 +64,8 @@ struct tbr_trace_writer {
     int job_pending, worker_stop;
     tbr_buf job;           /* the chunk being compressed by the worker */
     uint32_t job_records, job_flags;
+    int job_begins;        /* first chunk of frame job_frame */
+    uint64_t job_frame;
 
     tbr_trace_writer_stats st;
 };
@@ -214,6 +221,35 @@ static int write_chunk(tbr_trace_writer *w, const struct span *spans, int nspans
     return 0;
 }
 
+/* A chunk in file order: starts the frame's index entry if it is its first chunk
+ * (begins), completes it into the index if it is its last (TBR_CHUNK_FRAME_END). */
+static int write_job(tbr_trace_writer *w, const struct span *spans, int nspans, uint32_t nrec,
+                     uint32_t flags, int begins, uint64_t frame)
+{
+    if (begins) {
+        w->chunk_seq = 0;
+        memset(&w->cur, 0, sizeof w->cur);
+        w->cur.number = frame;
+        w->cur.offset = w->off; /* each frame starts a new chunk */
+    }
+    if (write_chunk(w, spans, nspans, nrec, flags) < 0)
+        return -1;
+    if (!(flags & TBR_CHUNK_FRAME_END))
+        return 0;
+    if (w->nindex == w->capindex) {
+        size_t ncap = w->capindex ? w->capindex * 2 : 64;
+        index_entry *p = realloc(w->index, ncap * sizeof *p);
+        if (!p) {
+            set_err(w, "%s: out of memory for the frame index", w->path);
+            return -1;
+        }
+        w->index = p;
+        w->capindex = ncap;
+    }
+    w->index[w->nindex++] = w->cur;
+    return 0;
+}
+
 static void *worker_main(void *arg)
 {
     tbr_trace_writer *w = arg;
@@ -226,7 +262,8 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&w->mu);
         if (!w->failed) {
             struct span s = {w->job.data, w->job.len};
-            write_chunk(w, &s, 1, w->job_records, w->job_flags); /* errors go to set_err */
+            write_job(w, &s, 1, w->job_records, w->job_flags, w->job_begins,
+                      w->job_frame); /* errors go to set_err */
         }
         pthread_mutex_lock(&w->mu);
         w->job_pending = 0;
@@ -249,6 +286,8 @@ static void wait_idle(tbr_trace_writer *w)
 
 static int flush_buffer(tbr_trace_writer *w, uint32_t flags)
 {
+    const int begins = w->frame_begins;
+    w->frame_begins = 0;
     if (w->background) {
         wait_idle(w);
         if (w->failed)
@@ -259,12 +298,14 @@ static int flush_buffer(tbr_trace_writer *w, uint32_t flags)
         pthread_mutex_lock(&w->mu);
         w->job_records = w->chunk_records;
         w->job_flags = flags;
+        w->job_begins = begins;
+        w->job_frame = w->last_number;
         w->job_pending = 1;
         pthread_cond_broadcast(&w->cv);
         pthread_mutex_unlock(&w->mu);
     } else {
         struct span s = {w->chunk.data, w->chunk.len};
-        if (write_chunk(w, &s, 1, w->chunk_records, flags) < 0)
+        if (write_job(w, &s, 1, w->chunk_records, flags, begins, w->last_number) < 0)
             return -1;
     }
     tbr_buf_reset(&w->chunk);
@@ -432,7 +473,7 @@ int tbr_trace_writer_begin_frame(tbr_trace_writer *w, uint64_t frame_number)
         return -1;
     if (w->in_frame) {
         set_err(w, "%s: begin_frame(%llu): frame %llu is still open", w->path,
-                (unsigned long long)frame_number, (unsigned long long)w->cur.number);
+                (unsigned long long)frame_number, (unsigned long long)w->last_number);
         return -1;
     }
     if (w->have_frame && frame_number <= w->last_number) {
@@ -443,10 +484,7 @@ int tbr_trace_writer_begin_frame(tbr_trace_writer *w, uint64_t frame_number)
     w->in_frame = 1;
     w->have_frame = 1;
     w->last_number = frame_number;
-    w->chunk_seq = 0;
-    memset(&w->cur, 0, sizeof w->cur);
-    w->cur.number = frame_number;
-    w->cur.offset = w->off; /* each frame starts a new chunk */
+    w->frame_begins = 1;
     return 0;
 }
 
@@ -494,7 +532,9 @@ int tbr_trace_writer_append(tbr_trace_writer *w, uint16_t type, const void *payl
          * a chunk of its own, so the buffer never grows past chunk_size. */
         struct span s[2] = {{rh, hl}, {payload, len}};
         wait_idle(w); /* chunks stay in order */
-        if (w->failed || write_chunk(w, s, 2, 1, 0) < 0)
+        const int begins = w->frame_begins;
+        w->frame_begins = 0;
+        if (w->failed || write_job(w, s, 2, 1, 0, begins, w->last_number) < 0)
             return -1;
     } else {
         tbr_buf_put_bytes(&w->chunk, rh, hl);
@@ -532,23 +572,11 @@ int tbr_trace_writer_end_frame(tbr_trace_writer *w)
         return -1;
     }
     /* The final chunk carries the frame-end flag; it may be empty (empty
-     * frame, or the frame ended with an oversized record). */
+     * frame, or the frame ended with an oversized record). It completes the frame's
+     * index entry where it is written: no wait, the next frame is recorded while it
+     * is compressed. */
     if (flush_buffer(w, TBR_CHUNK_FRAME_END) < 0)
         return -1;
-    wait_idle(w); /* the frame's index entry needs its last chunk written */
-    if (w->failed)
-        return -1;
-    if (w->nindex == w->capindex) {
-        size_t ncap = w->capindex ? w->capindex * 2 : 64;
-        index_entry *p = realloc(w->index, ncap * sizeof *p);
-        if (!p) {
-            set_err(w, "%s: out of memory for the frame index", w->path);
-            return -1;
-        }
-        w->index = p;
-        w->capindex = ncap;
-    }
-    w->index[w->nindex++] = w->cur;
     w->in_frame = 0;
     w->st.frames++;
     return 0;
@@ -613,7 +641,7 @@ int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats,
     stop_worker(w); /* writes the chunk it holds; the rest is single-threaded */
     if (!w->failed && w->in_frame)
         set_err(w, "%s: close: frame %llu is still open (call end_frame first)", w->path,
-                (unsigned long long)w->cur.number);
+                (unsigned long long)w->last_number);
     if (!w->failed)
         write_index_and_footer(w);
     if (!w->failed && w->do_fsync && fsync(w->fd) < 0)
