@@ -161,8 +161,6 @@ static struct state {
     size_t tx_ntexel, tx_captexel;
     tbr_buf tx_buf;
     uint32_t tx_draw_seq;
-    tbr_rec_texfetch *tx_out; /* the fetches of one TEXELS record being written */
-    uint32_t cap_tx_out;
     /* derived texels (records minor 6, docs/trace-records.md "Derived texels"): 0 with
      * TBR_RECORD_TEXELS=1 or without computed colors. softpipe reports a batch's texels
      * (texels hook) right after its quads (quads hook), so a batch waits for them
@@ -173,7 +171,7 @@ static struct state {
     int derive_texels;
     struct quads_closed {
         tbr_buf buf;
-        uint32_t first_ord, count, shaded; /* draw ordinals first_ord .. first_ord + count */
+        uint32_t shaded;
         uint32_t fetches;                  /* of its shaded quads (recomputed) */
         int derivable;                     /* every shaded quad's texels matched */
     } *closed;
@@ -573,12 +571,12 @@ static void append_raw(uint16_t type, const tbr_buf *b)
 }
 
 /* Writes the pending fetches of quads before draw ordinal keep_from (closed records) as
- * a TEXELS record, except those of derived records (dropped); fetches of later quads
- * (the open record) stay pending. Pending fetches are tx_fetch[tx_head .. tx_nfetch), in
- * draw-ordinal order like the closed records, so one merged walk finds each fetch's
- * record. The written prefix is dropped by moving tx_head; the arrays are compacted only
- * once the dropped part outgrows the kept one (this runs after every quads batch, and
- * moving the open record's fetches each time would copy them over and over). */
+ * a TEXELS record; fetches of later quads (the open record) stay pending. Only quads of
+ * records that are not derived have fetches here (process_quads copies no others).
+ * Pending fetches are tx_fetch[tx_head .. tx_nfetch), in draw-ordinal order. The written
+ * prefix is dropped by moving tx_head; the arrays are compacted only once the dropped
+ * part outgrows the kept one (this runs after every quads batch, and moving the open
+ * record's fetches each time would copy them over and over). */
 static void flush_texels(uint32_t keep_from)
 {
     uint32_t end = S.tx_head;
@@ -586,33 +584,13 @@ static void flush_texels(uint32_t keep_from)
         end++;
     if (end == S.tx_head)
         return;
-    if (end - S.tx_head > S.cap_tx_out) {
-        tbr_rec_texfetch *n = realloc(S.tx_out, (end - S.tx_head) * sizeof(*n));
-        if (!n) {
-            fail("out of memory (texels)");
-            return;
-        }
-        S.tx_out = n;
-        S.cap_tx_out = end - S.tx_head;
-    }
-    uint32_t nout = 0, rec = 0;
-    for (uint32_t i = S.tx_head; i < end; i++) {
-        const tbr_rec_texfetch *f = &S.tx_fetch[i];
-        while (rec < S.nclosed && f->quad - S.closed[rec].first_ord >= S.closed[rec].count &&
-               f->quad >= S.closed[rec].first_ord)
-            rec++;
-        if (rec < S.nclosed && f->quad >= S.closed[rec].first_ord && S.closed[rec].derivable)
-            continue;
-        S.tx_out[nout] = *f; /* offset -> pointer */
-        S.tx_out[nout++].texels = S.tx_texel + (size_t)(uintptr_t)f->texels;
-    }
-    if (nout) {
-        tbr_buf_reset(&S.tx_buf);
-        if (tbr_rec_texels_encode(&S.tx_buf, S.tx_draw_seq, S.tx_out, nout) != 0)
-            fail("cannot encode a TEXELS record");
-        else
-            append_raw(TBR_REC_TEXELS, &S.tx_buf);
-    }
+    for (uint32_t i = S.tx_head; i < end; i++) /* offsets -> pointers (dropped next) */
+        S.tx_fetch[i].texels = S.tx_texel + (size_t)(uintptr_t)S.tx_fetch[i].texels;
+    tbr_buf_reset(&S.tx_buf);
+    if (tbr_rec_texels_encode(&S.tx_buf, S.tx_draw_seq, &S.tx_fetch[S.tx_head], end - S.tx_head) != 0)
+        fail("cannot encode a TEXELS record");
+    else
+        append_raw(TBR_REC_TEXELS, &S.tx_buf);
     S.tx_head = end;
     if (S.tx_head == S.tx_nfetch) {
         S.tx_head = S.tx_nfetch = 0;
@@ -653,8 +631,6 @@ static void close_quads_record(void)
     c->buf = S.quads;
     S.quads = spare;
     tbr_buf_reset(&S.quads);
-    c->first_ord = S.open_first_ord;
-    c->count = S.quads_count;
     c->shaded = S.open_shaded;
     c->fetches = S.open_fetches;
     c->derivable = S.open_derivable;
@@ -1572,20 +1548,36 @@ static unsigned popcount4(uint32_t m)
     return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
 }
 
-/* Appends softpipe's texels t[order(k)], k in [from, to), to the pending TEXELS record
- * as fetches of draw ordinal quad: consecutive entries with the same (slot, fetch) are one
- * texture instruction execution (split at TBR_REC_MAX_TEXELS_PER_FETCH). */
+/* softpipe's texel k of a batch in slot order (order: NULL if t already is) */
+static inline const struct tbr_hook_texel *hook_texel_at(const struct tbr_hook_texel *t,
+                                                         const uint32_t *order, uint32_t k)
+{
+    return &t[order ? order[k] : k];
+}
+
+/* End of the fetch starting at texel i (< to): consecutive entries with the same (slot,
+ * fetch) are one texture instruction execution, split at TBR_REC_MAX_TEXELS_PER_FETCH
+ * (as a TEXELS record holds them). */
+static uint32_t hook_fetch_end(const struct tbr_hook_texel *t, const uint32_t *order, uint32_t i,
+                               uint32_t to)
+{
+    const struct tbr_hook_texel *first = hook_texel_at(t, order, i);
+    uint32_t j = i + 1;
+    while (j < to && hook_texel_at(t, order, j)->slot == first->slot &&
+           hook_texel_at(t, order, j)->fetch == first->fetch && j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
+        j++;
+    return j;
+}
+
+/* Appends softpipe's texels k in [from, to) (hook_texel_at) to the pending TEXELS record
+ * as fetches of draw ordinal quad (UINT32_MAX: of their slot's quad). */
 static int pending_add_texels(uint32_t quad, const struct tbr_hook_texel *t, const uint32_t *order,
                               uint32_t from, uint32_t to)
 {
-#define TX_AT(k) (&t[order ? order[k] : (k)])
     S.tx_draw_seq = S.draw_end.seq;
     for (uint32_t i = from; i < to;) {
-        const struct tbr_hook_texel *first = TX_AT(i);
-        uint32_t j = i + 1;
-        while (j < to && TX_AT(j)->slot == first->slot && TX_AT(j)->fetch == first->fetch &&
-               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
-            j++;
+        const struct tbr_hook_texel *first = hook_texel_at(t, order, i);
+        const uint32_t j = hook_fetch_end(t, order, i, to);
         if (S.tx_nfetch == S.tx_capfetch) {
             uint32_t nc = S.tx_capfetch ? S.tx_capfetch * 2 : 1024;
             tbr_rec_texfetch *nf = realloc(S.tx_fetch, nc * sizeof(*nf));
@@ -1616,7 +1608,7 @@ static int pending_add_texels(uint32_t quad, const struct tbr_hook_texel *t, con
         f->n_texels = j - i;
         f->texels = (const tbr_rec_texel *)(uintptr_t)S.tx_ntexel; /* offset until flush */
         for (uint32_t k = i; k < j; k++) {
-            const struct tbr_hook_texel *h = TX_AT(k);
+            const struct tbr_hook_texel *h = hook_texel_at(t, order, k);
             tbr_rec_texel *o = &S.tx_texel[S.tx_ntexel++];
             o->lane = h->lane & 3u;
             o->level = h->level;
@@ -1627,7 +1619,6 @@ static int pending_add_texels(uint32_t quad, const struct tbr_hook_texel *t, con
         i = j;
     }
     return 0;
-#undef TX_AT
 }
 
 /* A quad's recomputation compared, texel by texel as it runs, with softpipe's texels
@@ -1663,11 +1654,11 @@ static void cmp_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
         c->ok = 0;
         return;
     }
-    const struct tbr_hook_texel *h = &c->t[c->order ? c->order[c->pos] : c->pos];
+    const struct tbr_hook_texel *h = hook_texel_at(c->t, c->order, c->pos);
     if (c->n == 0) {
         /* the call's first texel: softpipe's previous fetch must have ended here */
         const struct tbr_hook_texel *prev =
-            c->pos > c->start ? &c->t[c->order ? c->order[c->pos - 1] : c->pos - 1] : NULL;
+            c->pos > c->start ? hook_texel_at(c->t, c->order, c->pos - 1) : NULL;
         if ((prev && prev->fetch == h->fetch) || h->pc != c->pc || h->unit != c->unit ||
             h->resource_id != tbr_cc_unit_resource(S.cc, c->unit)) {
             c->ok = 0;
@@ -1731,10 +1722,7 @@ static int index_batch_texels(uint32_t n, const struct tbr_hook_texel *t, uint32
 static void count_texels(const struct tbr_hook_texel *t, uint32_t n)
 {
     for (uint32_t i = 0; i < n;) {
-        uint32_t j = i + 1;
-        while (j < n && t[j].slot == t[i].slot && t[j].fetch == t[i].fetch &&
-               j - i < TBR_REC_MAX_TEXELS_PER_FETCH)
-            j++;
+        const uint32_t j = hook_fetch_end(t, NULL, i, n);
         S.frame_cnt.texel_fetches++;
         S.total.texel_fetches++;
         S.frame_cnt.texels += j - i;
@@ -1781,7 +1769,7 @@ static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const stru
          * starts the next record (order is kept: records follow each other) */
         uint32_t computed = 0;
         const int shaded = (q->flags & TBR_HOOK_QUAD_SHADED) != 0;
-        struct texel_cmp cmp = { t, order, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0 };
+        struct texel_cmp cmp = { .t = t, .order = order, .ok = 1 };
         if (compare) {
             cmp.start = cmp.pos = S.slot_first[i];
             cmp.end = S.slot_first[i + 1];
@@ -2484,9 +2472,6 @@ static void finalize(void)
     free(S.slot_order);
     S.slot_first = S.slot_order = NULL;
     S.cap_slot_first = S.cap_slot_order = 0;
-    free(S.tx_out);
-    S.tx_out = NULL;
-    S.cap_tx_out = 0;
     tbr_buf_free(&S.last_pass);
     tbr_cs_free(&S.cs);
     tbr_cc_destroy(S.cc);

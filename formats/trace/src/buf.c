@@ -61,11 +61,6 @@ int tbr_buf_reserve(tbr_buf *b, size_t extra)
 
 int tbr_buf_put_bytes(tbr_buf *b, const void *p, size_t n)
 {
-    if (n && n <= b->cap - b->len && !b->failed) { /* room left: the recorder's common case */
-        memcpy(b->data + b->len, p, n);
-        b->len += n;
-        return 0;
-    }
     if (tbr_buf_reserve(b, n) < 0)
         return -1;
     if (n)
@@ -86,21 +81,19 @@ int tbr_buf_put_u16(tbr_buf *b, uint16_t v)
     return tbr_buf_put_bytes(b, t, 2);
 }
 
+/* u32 and uvarint are written in place (no staging copy): the recorder appends
+ * millions of them per frame. */
 int tbr_buf_put_u32(tbr_buf *b, uint32_t v)
 {
-    if (b->cap - b->len >= 4 && !b->failed) { /* room left: written in place */
-        uint8_t *d = b->data + b->len;
-        d[0] = (uint8_t)v; /* unrolled: compilers merge it into one store */
-        d[1] = (uint8_t)(v >> 8);
-        d[2] = (uint8_t)(v >> 16);
-        d[3] = (uint8_t)(v >> 24);
-        b->len += 4;
-        return 0;
-    }
-    uint8_t t[4];
-    for (int i = 0; i < 4; i++)
-        t[i] = (uint8_t)(v >> (8 * i));
-    return tbr_buf_put_bytes(b, t, 4);
+    if (tbr_buf_reserve(b, 4) < 0)
+        return -1;
+    uint8_t *d = b->data + b->len;
+    d[0] = (uint8_t)v; /* unrolled: compilers merge it into one store */
+    d[1] = (uint8_t)(v >> 8);
+    d[2] = (uint8_t)(v >> 16);
+    d[3] = (uint8_t)(v >> 24);
+    b->len += 4;
+    return 0;
 }
 
 int tbr_buf_put_u64(tbr_buf *b, uint64_t v)
@@ -127,25 +120,17 @@ int tbr_buf_put_f64(tbr_buf *b, double v)
 
 int tbr_buf_put_uvarint(tbr_buf *b, uint64_t v)
 {
-    if (b->cap - b->len >= 10 && !b->failed) { /* room left: written in place */
-        uint8_t *d = b->data + b->len;
-        size_t n = 0;
-        while (v >= 0x80) {
-            d[n++] = (uint8_t)(v | 0x80);
-            v >>= 7;
-        }
-        d[n++] = (uint8_t)v;
-        b->len += n;
-        return 0;
-    }
-    uint8_t t[10];
+    if (tbr_buf_reserve(b, 10) < 0) /* the longest encoding */
+        return -1;
+    uint8_t *d = b->data + b->len;
     size_t n = 0;
     while (v >= 0x80) {
-        t[n++] = (uint8_t)(v | 0x80);
+        d[n++] = (uint8_t)(v | 0x80);
         v >>= 7;
     }
-    t[n++] = (uint8_t)v;
-    return tbr_buf_put_bytes(b, t, n);
+    d[n++] = (uint8_t)v;
+    b->len += n;
+    return 0;
 }
 
 int tbr_buf_put_svarint(tbr_buf *b, int64_t v)
