@@ -42,6 +42,11 @@ struct tbr_cache {
   uint32_t mshrs_used;
   uint64_t stamp;
   uint64_t installs; /* lines installed (tbr_cache_installs) */
+  /* The head of req_in is a miss that waits for a free MSHR. Only a fill (which frees an
+   * MSHR and installs a line) or the head leaving can change that decision, so while it
+   * holds the tick counts the stall without looking the request up again (texture caches
+   * spend long stretches so). */
+  bool head_waits_mshr;
   tbr_memq req_in, resp_out, miss_out, fill_in;
   struct {
     tbr_stat *accesses, *reads, *writes, *hits, *misses, *read_hits, *read_misses, *write_hits, *write_misses,
@@ -283,7 +288,7 @@ static bool do_fill(tbr_cache *c, const tbr_mem_msg *m, uint64_t now) {
   return true;
 }
 
-typedef enum { R_DONE, R_STALL } req_result;
+typedef enum { R_DONE, R_STALL, R_STALL_NO_MSHR } req_result;
 
 static void count_access(tbr_cache *c, const tbr_mem_msg *m, bool hit) {
   tbr_stat_inc(c->st.accesses);
@@ -337,7 +342,7 @@ static req_result do_request(tbr_cache *c, const tbr_mem_msg *m, uint64_t now, u
   }
   if (c->mshrs_used == c->p.mshrs) {
     tbr_stat_add(c->st.mshr_full_stalls, n);
-    return R_STALL;
+    return R_STALL_NO_MSHR;
   }
   if (tbr_memq_full(&c->miss_out)) {
     tbr_stat_add(c->st.queue_stalls, n);
@@ -380,7 +385,7 @@ uint64_t tbr_cache_next_event(const tbr_cache *c, uint64_t now) {
   uint64_t fill = tbr_memq_head_ready(&c->fill_in); /* a fill (or its stall) is an event */
   if (fill <= now) return now;
   uint64_t req = tbr_memq_head_ready(&c->req_in);
-  if (req <= now) return request_stalls(c, &c->req_in.buf[c->req_in.head]) ? fill : now;
+  if (req <= now) return c->head_waits_mshr || request_stalls(c, &c->req_in.buf[c->req_in.head]) ? fill : now;
   return req < fill ? req : fill;
 }
 
@@ -394,11 +399,16 @@ void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n) {
       tbr_memq_pop(&c->fill_in); /* ack of one of our write-backs */
     } else if (do_fill(c, f, now)) {
       tbr_memq_pop(&c->fill_in);
+      c->head_waits_mshr = false;
     } else {
       tbr_stat_add(c->st.queue_stalls, n);
     }
   }
   /* 2. requests in order, one per bank per cycle */
+  if (c->head_waits_mshr) {
+    tbr_stat_add(c->st.mshr_full_stalls, n);
+    return;
+  }
   uint64_t banks_used = 0;
   const tbr_mem_msg *m;
   while ((m = tbr_memq_peek(&c->req_in, now)) != NULL) {
@@ -407,7 +417,11 @@ void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n) {
       tbr_stat_add(c->st.bank_conflicts, n);
       break;
     }
-    if (do_request(c, m, now, n) == R_STALL) break;
+    req_result rr = do_request(c, m, now, n);
+    if (rr != R_DONE) {
+      c->head_waits_mshr = rr == R_STALL_NO_MSHR; /* m is the head: the ones before it left */
+      break;
+    }
     banks_used |= 1ull << bank;
     tbr_memq_pop(&c->req_in);
   }
