@@ -50,9 +50,9 @@ void geometry_init(gpu *g)
   ge->pa_busy = tbr_stats_counter(g->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
   ge->pa_stall = tbr_stats_counter(g->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
   ge->verts = tbr_stats_counter(g->st, "geometry.vertices", "vertices fetched and shaded");
-  ge->qocc_vin = tbr_stats_average(g->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle");
-  ge->qocc_vout = tbr_stats_average(g->st, "queue.vertex_out.occupancy", "vertex output queue entries per cycle");
-  ge->qocc_prim = tbr_stats_average(g->st, "queue.primitive.occupancy", "primitive queue entries per cycle");
+  tbr_occupancy_init(&ge->qocc_vin, tbr_stats_average(g->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
+  tbr_occupancy_init(&ge->qocc_vout, tbr_stats_average(g->st, "queue.vertex_out.occupancy", "vertex output queue entries per cycle"));
+  tbr_occupancy_init(&ge->qocc_prim, tbr_stats_average(g->st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
 }
 
 void geometry_free(gpu *g)
@@ -328,9 +328,16 @@ void geometry_tick(gpu *g)
     }
   }
   tbr_cache_tick_n(ge->vcache, now, n);
-  tbr_stat_sample_n(ge->qocc_vin, ge->vertex_in.count, n);
-  tbr_stat_sample_n(ge->qocc_vout, ge->vertex_out.count, n);
-  tbr_stat_sample_n(ge->qocc_prim, ge->prim_q.count, n);
+  tbr_occupancy_sample_n(&ge->qocc_vin, ge->vertex_in.count, n);
+  tbr_occupancy_sample_n(&ge->qocc_vout, ge->vertex_out.count, n);
+  tbr_occupancy_sample_n(&ge->qocc_prim, ge->prim_q.count, n);
+}
+
+void geometry_fold_stats(gpu *g)
+{
+  tbr_occupancy_fold(&g->geo.qocc_vin);
+  tbr_occupancy_fold(&g->geo.qocc_vout);
+  tbr_occupancy_fold(&g->geo.qocc_prim);
 }
 
 bool geometry_done(const gpu *g)

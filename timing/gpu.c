@@ -503,11 +503,13 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
       idle_since = g->now;
     }
     if (g->now - idle_since > WATCHDOG_CYCLES) {
+      geometry_fold_stats(g);
       snprintf(err, errlen, "frame %llu pass %zu: geometry phase made no progress (model deadlock at cycle %llu)",
                (unsigned long long)f->number, pass, (unsigned long long)g->now);
       return -1;
     }
   }
+  geometry_fold_stats(g);
   uint64_t geo_end = g->now;
   uint64_t geom = (g->geo.last_prim_cycle + 1 > start ? g->geo.last_prim_cycle + 1 : start) - start;
   if (geom > geo_end - start) geom = geo_end - start;
@@ -544,11 +546,13 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     if (g->ncyc > 1) g->skipped_cycles += g->ncyc;
     g->now += g->ncyc;
     if (g->now - rstart > raster_limit) {
+      for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
       snprintf(err, errlen, "frame %llu pass %zu: raster phase made no progress (model deadlock at cycle %llu)",
                (unsigned long long)f->number, pass, (unsigned long long)g->now);
       return -1;
     }
   }
+  for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
   uint32_t tmin = UINT32_MAX, tmax = 0;
   for (uint32_t i = 0; i < g->nru && i < 16; i++) {
     uint32_t d = g->ru[i].tiles_done - tiles0[i];

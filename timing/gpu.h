@@ -132,7 +132,8 @@ typedef struct {
   double pa_rate;          /* prim_assembly.tris_per_cycle (looked up once) */
   uint64_t last_prim_cycle;
   uint64_t progress;       /* events that moved work forward (deadlock watchdog, gpu.c) */
-  tbr_stat *cp_busy, *vf_busy, *vf_stall, *pa_busy, *pa_stall, *verts, *qocc_vin, *qocc_vout, *qocc_prim;
+  tbr_stat *cp_busy, *vf_busy, *vf_stall, *pa_busy, *pa_stall, *verts;
+  tbr_occupancy qocc_vin, qocc_vout, qocc_prim;
 } geometry_unit;
 
 /* ---- Polygon List Builder ---- */
@@ -206,7 +207,7 @@ typedef struct {
                                * round_robin, whose answer changes with fp_rr) */
   int zport, cport;
   tbr_stat *r_busy, *r_stall, *r_idle, *z_busy, *z_stall, *z_idle, *b_busy, *b_stall, *b_idle;
-  tbr_stat *qocc_tile, *qocc_post, *qocc_color;
+  tbr_occupancy qocc_tile, qocc_post, qocc_color;
 } raster_unit;
 
 struct gpu {
@@ -336,6 +337,7 @@ void geometry_init(gpu *g);
 void geometry_free(gpu *g);
 void geometry_begin_pass(gpu *g);
 void geometry_tick(gpu *g);
+void geometry_fold_stats(gpu *g); /* end of the geometry phase: queue occupancies into their stats */
 bool geometry_done(const gpu *g);
 void plb_init(gpu *g);
 void plb_free(gpu *g);
@@ -351,6 +353,7 @@ void tile_schedule_order(int kind, unsigned tx, unsigned ty, uint32_t *out);
 void ru_init(gpu *g, raster_unit *r, uint32_t id);
 void ru_free(raster_unit *r);
 void ru_tick(gpu *g, raster_unit *r);
+void ru_fold_stats(raster_unit *r); /* end of the raster phase: queue occupancies into their stats */
 bool ru_idle(const raster_unit *r);
 
 #endif

@@ -68,11 +68,11 @@ void ru_init(gpu *g, raster_unit *r, uint32_t id)
 #undef C
   char n2[64];
   snprintf(n2, sizeof n2, "ru%u.queue.tile.occupancy", id);
-  r->qocc_tile = tbr_stats_average(g->st, n2, "tile queue entries per cycle");
+  tbr_occupancy_init(&r->qocc_tile, tbr_stats_average(g->st, n2, "tile queue entries per cycle"));
   snprintf(n2, sizeof n2, "ru%u.queue.post_raster.occupancy", id);
-  r->qocc_post = tbr_stats_average(g->st, n2, "post-rasterization queue entries per cycle");
+  tbr_occupancy_init(&r->qocc_post, tbr_stats_average(g->st, n2, "post-rasterization queue entries per cycle"));
   snprintf(n2, sizeof n2, "ru%u.queue.color.occupancy", id);
-  r->qocc_color = tbr_stats_average(g->st, n2, "color queue entries per cycle");
+  tbr_occupancy_init(&r->qocc_color, tbr_stats_average(g->st, n2, "color queue entries per cycle"));
 }
 
 void ru_free(raster_unit *r)
@@ -491,9 +491,16 @@ void ru_tick(gpu *g, raster_unit *r)
   fp_tick(g, r);
   early_z_tick(g, r);
   rasterizer_tick(g, r);
-  tbr_stat_sample_n(r->qocc_tile, r->tile_q.count, g->ncyc);
-  tbr_stat_sample_n(r->qocc_post, r->post_raster.count, g->ncyc);
-  tbr_stat_sample_n(r->qocc_color, r->color_q.count, g->ncyc);
+  tbr_occupancy_sample_n(&r->qocc_tile, r->tile_q.count, g->ncyc);
+  tbr_occupancy_sample_n(&r->qocc_post, r->post_raster.count, g->ncyc);
+  tbr_occupancy_sample_n(&r->qocc_color, r->color_q.count, g->ncyc);
+}
+
+void ru_fold_stats(raster_unit *r)
+{
+  tbr_occupancy_fold(&r->qocc_tile);
+  tbr_occupancy_fold(&r->qocc_post);
+  tbr_occupancy_fold(&r->qocc_color);
 }
 
 /* Mirrors ru_tick's stages (same order of decisions): every case that moves a token,
@@ -541,8 +548,12 @@ uint64_t ru_next_event(const gpu *g, const raster_unit *r)
       uint32_t tok = r->post_raster.buf[r->post_raster.head];
       if (TOK_KIND(tok) != TOK_ITEM) return now;
       const sim_quad *q = &f->quads[TOK_VAL(tok)];
-      /* an early-Z quad is tested (and counted) on every attempt: not quiescent */
-      if (f->draws[q->draw].rec.early_z || !simq_full(&r->fp_in[quad_fp(r, q)])) return now;
+      /* as early_z_tick: a quad that fails early Z leaves now; one that survives waits,
+       * untested, while its Fragment Processor queue is full (that queue's pop is the
+       * Fragment Processor's event) */
+      bool early = f->draws[q->draw].rec.early_z != 0;
+      bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
+      if (!survives || !simq_full(&r->fp_in[quad_fp(r, q)])) return now;
     }
   }
   /* Rasterizer */

@@ -143,6 +143,31 @@ void tbr_stat_hsample(tbr_stat *st, uint64_t v) {
 
 tbr_stat_kind tbr_stat_kind_of(const tbr_stat *st) { return st->kind; }
 uint64_t tbr_stat_value(const tbr_stat *st) { return st ? st->count : 0; }
+void tbr_occupancy_init(tbr_occupancy *o, tbr_stat *average)
+{
+  o->st = average;
+  o->n = o->sum = 0;
+  o->min = UINT32_MAX;
+  o->max = 0;
+}
+
+void tbr_occupancy_fold(tbr_occupancy *o)
+{
+  tbr_stat *st = o->st;
+  if (st && o->n) {
+    if (st->kind != TBR_STAT_AVERAGE) abort(); /* histograms sample one by one */
+    const double lo = o->min, hi = o->max;
+    if (st->count == 0 || lo < st->min) st->min = lo;
+    if (st->count == 0 || hi > st->max) st->max = hi;
+    if (st->fcount == 0 || lo < st->fmin) st->fmin = lo;
+    if (st->fcount == 0 || hi > st->fmax) st->fmax = hi;
+    st->count += o->n;
+    st->fcount += o->n;
+    st->sum += (double)o->sum;
+  }
+  tbr_occupancy_init(o, st);
+}
+
 double tbr_stat_sum(const tbr_stat *st) { return st ? st->sum : 0; }
 double tbr_stat_mean(const tbr_stat *st) { return st && st->count ? st->sum / (double)st->count : 0; }
 double tbr_stat_min(const tbr_stat *st) { return st && st->count ? st->min : 0; }
