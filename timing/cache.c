@@ -391,7 +391,23 @@ uint64_t tbr_cache_next_event(const tbr_cache *c, uint64_t now) {
 
 void tbr_cache_tick(tbr_cache *c, uint64_t now) { tbr_cache_tick_n(c, now, 1); }
 
+static void tick_work(tbr_cache *c, uint64_t now, uint64_t n);
+
+/* Every cache is ticked every simulated cycle and most are idle or waiting at a given
+ * one: this small entry (inlined into the callers with LTO) answers those cycles from
+ * the two queue heads alone. */
 void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n) {
+  if (tbr_memq_head_ready(&c->fill_in) > now) { /* no fill this cycle */
+    if (tbr_memq_head_ready(&c->req_in) > now) return;
+    if (c->head_waits_mshr) {
+      tbr_stat_add(c->st.mshr_full_stalls, n);
+      return;
+    }
+  }
+  tick_work(c, now, n);
+}
+
+static __attribute__((noinline)) void tick_work(tbr_cache *c, uint64_t now, uint64_t n) {
   /* 1. one fill per cycle (single fill port) */
   const tbr_mem_msg *f = tbr_memq_peek(&c->fill_in, now);
   if (f) {
