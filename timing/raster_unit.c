@@ -261,6 +261,27 @@ static void merge_tick(gpu *g, raster_unit *r)
   }
 }
 
+/* Host-cache prefetches (no effect on results). The frame's quads are visited in tile
+ * order, not in the trace order their records were stored in, so a quad's fetch records,
+ * texture lines and instruction stream are cold when its Fragment Processor reaches them;
+ * the quad waits in queues first (Early-Z -> Fragment Processor queue -> thread), which is
+ * time to bring them in: the records when Early-Z passes the quad, the lines and the
+ * stream when a thread takes it. */
+static inline void prefetch_quad_records(const sim_frame *f, const sim_quad *q)
+{
+  if (q->nfetch) __builtin_prefetch(&f->fetches[q->first_fetch]);
+  if (q->path) __builtin_prefetch(&f->paths[q->path - 1]);
+}
+
+static inline void prefetch_quad_data(const sim_frame *f, const sim_quad *q, const sim_path *pa)
+{
+  for (uint32_t k = 0; k < q->nfetch && k < 4; k++) __builtin_prefetch(&f->lines[f->fetches[q->first_fetch + k].first_line]);
+  if (pa) {
+    __builtin_prefetch(f->pcls + pa->first);
+    __builtin_prefetch(f->ppc + pa->first);
+  }
+}
+
 static void fp_tick(gpu *g, raster_unit *r)
 {
   const sim_frame *f = g->frame;
@@ -270,6 +291,7 @@ static void fp_tick(gpu *g, raster_unit *r)
       const sim_quad *q = &f->quads[qi];
       if (q->path) { /* executed instruction stream (PATH) */
         const sim_path *pa = &f->paths[q->path - 1];
+        prefetch_quad_data(f, q, pa);
         sc_dispatch_stream(&r->fp[i], qi, f->pcls + pa->first, f->ppc + pa->first, pa->n,
                            pa->code, g->now);
         tbr_stat_inc(g->instr_streamed);
@@ -372,6 +394,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
     }
     if (early) tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
     if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + g->zlat)) { blocked = true; break; }
+    prefetch_quad_records(f, q);
     simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
     if (r->qmap == RU_QMAP_ROUND_ROBIN) r->fp_rr = (fp + 1) % r->nfp;
     tbr_stat_inc(g->q_shaded);
