@@ -453,8 +453,8 @@ static bool can_act(const tbr_dram *d, const rank_t *rk, const bank_t *b, uint64
  * on rank r: a direction or rank change costs tRTRS idle cycles. */
 static uint64_t bus_ready(const tbr_dram *d, const chan_t *ch, int dir, uint32_t r) {
   if (ch->last_dir == 0) return 0;
-  bool turn = ch->last_dir != dir || ch->last_rank != r;
-  return ch->bus_free + (turn ? d->tRTRS : 0);
+  bool turn = (ch->last_dir != dir) | (ch->last_rank != r);
+  return ch->bus_free + (d->tRTRS & -(uint64_t)turn);
 }
 
 static bool can_col(const tbr_dram *d, const chan_t *ch, const rank_t *rk, const bank_t *b, const dreq_t *q,
@@ -699,16 +699,22 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t) {
     if (ch->ghead >= 0) w = min64(w, req_ready(d, ch, &ch->q[ch->ghead]));
   } else {
     rank_thresholds(d, ch);
+    /* the same minimum without branches: which candidates a bank has and whether its
+     * row is protected are data, not a pattern a branch predictor learns (all-ones, the
+     * NONE of a missing candidate, is OR-ed in) */
+    const uint64_t cap = d->hit_cap;
     FOR_BUSY_BANKS(d, ch, bi) {
       const bank_t *b = &ch->banks[bi];
       const rank_t *rk = &ch->ranks[b->rank];
-      if (rk->refresh_pending) continue;
-      if (b->hit_rd >= 0) w = min64(w, max64(b->next_col, rk->rd_at));
-      if (b->hit_wr >= 0) w = min64(w, max64(b->next_col, rk->wr_at));
-      if (b->miss >= 0) {
-        if (b->open_row < 0) w = min64(w, max64(b->next_act, rk->act_at));
-        else if (!row_protected(d, b)) w = min64(w, b->next_pre);
-      }
+      const uint64_t rd = max64(b->next_col, rk->rd_at) | -(uint64_t)(b->hit_rd < 0);
+      const uint64_t wr = max64(b->next_col, rk->wr_at) | -(uint64_t)(b->hit_wr < 0);
+      const uint64_t act = max64(b->next_act, rk->act_at);
+      const bool protected_row = (b->open_hits > 0) & !((cap != 0) & (b->hits_since_act >= cap));
+      const uint64_t pre = b->next_pre | -(uint64_t)protected_row;
+      const uint64_t closed = -(uint64_t)(b->open_row < 0);
+      const uint64_t row = ((act & closed) | (pre & ~closed)) | -(uint64_t)(b->miss < 0);
+      const uint64_t x = min64(min64(rd, wr), row) | -(uint64_t)rk->refresh_pending;
+      w = min64(w, x);
     }
   }
   return w > t ? w : t + 1;
