@@ -161,6 +161,26 @@ static inline float lerp_2d(float a, float b, float v00, float v10, float v01, f
     const float temp1 = lerp(a, v01, v11);
     return lerp(b, temp0, temp1);
 }
+/* lerp_2d of the four channels of a bilinear footprint's texels at once, into rgba[4 * c]:
+ * the same single-precision operations per channel (element-wise vector arithmetic,
+ * no contraction), four channels per instruction. */
+typedef float float4 __attribute__((vector_size(16)));
+static inline __attribute__((always_inline)) void lerp_2d_texels(float *rgba, float a, float b,
+                                                                 float tx[4][4])
+{
+    float4 v00, v10, v01, v11;
+    memcpy(&v00, tx[0], sizeof(v00));
+    memcpy(&v10, tx[1], sizeof(v10));
+    memcpy(&v01, tx[2], sizeof(v01));
+    memcpy(&v11, tx[3], sizeof(v11));
+    const float4 va = {a, a, a, a}, vb = {b, b, b, b};
+    const float4 temp0 = v00 + va * (v10 - v00);
+    const float4 temp1 = v01 + va * (v11 - v01);
+    const float4 r = temp0 + vb * (temp1 - temp0);
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = r[c];
+}
+
 static inline float lerp_3d(float a, float b, float c, float v000, float v100, float v010,
                             float v110, float v001, float v101, float v011, float v111)
 {
@@ -306,10 +326,12 @@ static void fetch(const struct sampler_state *st, unsigned level, unsigned layer
 }
 
 /* The four texels of a bilinear footprint, (x0,y0) (x1,y0) (x0,y1) (x1,y1) of
- * one level and layer: the same reads, in the same order, as four fetch() calls
- * of a 2D texture, but the level's bounds checked once and the bytes unpacked
- * directly when all four are inside (always, on the paths that call this with
- * wrapped coordinates). */
+ * one level and layer, as a fetch group of their own: the same reads, in the same
+ * order and with the same values, as group_begin, four fetch() calls of a 2D texture
+ * and group_end, but the level's bounds checked once and the bytes unpacked directly
+ * when all four are inside (always, on the paths that call this with wrapped
+ * coordinates); the group is recorded only when the footprint spans tiles (only then
+ * can an entry alias, group_end_multi_tile). */
 static void fetch_footprint(const struct sampler_state *st, unsigned level, unsigned layer, int x0,
                             int x1, int y0, int y1, float tx[4][4])
 {
@@ -320,10 +342,12 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
     if (is_1d || !l || !l->data || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 ||
         M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) ||
         M_MAX2(y0, y1) >= (int)u_minify(v->height0, level) || layer >= layers) {
+        group_begin(st);
         fetch(st, level, layer, x0, y0, layer, tx[0]);
         fetch(st, level, layer, x1, y0, layer, tx[1]);
         fetch(st, level, layer, x0, y1, layer, tx[2]);
         fetch(st, level, layer, x1, y1, layer, tx[3]);
+        group_end(st);
         return;
     }
     const int xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
@@ -335,28 +359,20 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
             st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
     for (int k = 0; k < 4; k++)
         unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->vs.bytes, tx[k]);
+    /* the footprint spans tiles if its corners do */
     struct fetch_group *g = st->grp;
-    if (!g || !g->on)
+    if (!g || (((x0 ^ x1) >> SP_TEX_TILE_LOG2) == 0 && ((y0 ^ y1) >> SP_TEX_TILE_LOG2) == 0))
         return;
-    if (g->n + 4 > 8) { /* group_add one by one: the overflow is where it happens */
-        for (int k = 0; k < 4; k++)
-            group_add(st, level, layer, xs[k], ys[k], tx[k]);
-        return;
-    }
-    /* the four group_add calls at once: the footprint spans tiles if its corners do */
-    if (!g->multi_tile)
-        g->multi_tile = ((x0 ^ x1) >> SP_TEX_TILE_LOG2) != 0 || ((y0 ^ y1) >> SP_TEX_TILE_LOG2) != 0 ||
-                        (g->n && (level != g->f[0].level || layer != g->f[0].z ||
-                                  ((x0 ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
-                                  ((y0 ^ g->f[0].y) >> SP_TEX_TILE_LOG2) != 0));
     for (int k = 0; k < 4; k++) {
-        g->f[g->n + k].level = level;
-        g->f[g->n + k].z = layer;
-        g->f[g->n + k].x = xs[k];
-        g->f[g->n + k].y = ys[k];
-        g->f[g->n + k].out = tx[k];
+        g->f[k].level = level;
+        g->f[k].z = layer;
+        g->f[k].x = xs[k];
+        g->f[k].y = ys[k];
+        g->f[k].out = tx[k];
     }
-    g->n += 4;
+    g->n = 4;
+    g->multi_tile = 1;
+    group_end_multi_tile(st);
 }
 
 /* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
@@ -766,11 +782,8 @@ static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
     const int y1 = (int)((unsigned)(y0 + 1) & (ypot - 1));
     const unsigned layer = st->v->first_layer;
     float tx[4][4];
-    group_begin(st);
     fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_3d_nb x 4 */
-    group_end(st);
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+    lerp_2d_texels(rgba, xw, yw, tx);
 }
 
 static void img_filter_2d_nearest_repeat_POT(const struct sampler_state *st,
@@ -972,15 +985,14 @@ static float gather_value(const struct sampler_state *st, int c, float tx[4][4])
     return tx[texel_of_channel[c]][swizzle];
 }
 
-static void lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw,
-                      float tx[4][4])
+static inline __attribute__((always_inline)) void
+lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw, float tx[4][4])
 {
     if (st->gather_only)
         for (int c = 0; c < 4; c++)
             rgba[4 * c] = gather_value(st, c, tx);
     else
-        for (int c = 0; c < 4; c++)
-            rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+        lerp_2d_texels(rgba, xw, yw, tx);
 }
 
 /* img_filter_2d_linear with the wrap functions given (constants where it is inlined) */
@@ -995,17 +1007,17 @@ filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float
     float xw, yw, tx[4][4];
     linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
-    group_begin(st);
     if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width &&
         M_MAX2(y0, y1) < (int)height) {
         fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_2d x 4, no border */
     } else {
+        group_begin(st);
         texel_2d(st, a->level, layer, x0, y0, tx[0]);
         texel_2d(st, a->level, layer, x1, y0, tx[1]);
         texel_2d(st, a->level, layer, x0, y1, tx[2]);
         texel_2d(st, a->level, layer, x1, y1, tx[3]);
+        group_end(st);
     }
-    group_end(st);
     lerp_quad(st, rgba, xw, yw, tx);
 }
 
