@@ -321,7 +321,7 @@ static void add_derived_fetches(sim_func *fn, const sim_frame *f, uint32_t qi)
       if (d->textures[k].unit == e->unit) fe.resource_id = d->textures[k].resource_id;
     fe.n_texels = e->n;
     fe.texels = fn->flog.texel + e->first;
-    sim_frame_add_fetch(fn->fetch_frame, qi, &fe, fe.texels);
+    sim_frame_add_fetch(fn->fetch_frame, qi, &fe, fe.texels, e->footprints != 0);
   }
 }
 

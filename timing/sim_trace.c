@@ -209,21 +209,33 @@ static uint64_t alloc_base(res_base **arr, size_t *n, size_t *cap, uint64_t *nex
   return (*arr)[*n - 1].base;
 }
 
-/* Texel address (docs/timing-model.md "Texture unit"). `memo` keeps the start of the
- * last (level, layer) seen for this resource (the texels of a fetch share a few). */
-typedef struct { bool valid; uint32_t level, layer; uint64_t start, w, b; } texel_memo;
+/* Texel address (docs/timing-model.md "Texture unit"). `memo` keeps, per level, the
+ * start of the last layer seen and the row length (a fetch reads one layer of one level,
+ * or two levels: trilinear filtering alternates them). */
+#define TEXEL_MEMO_LEVELS 16
+typedef struct { uint32_t layer; uint64_t start, w; } level_memo;
+typedef struct { uint32_t valid; level_memo lv[TEXEL_MEMO_LEVELS]; } texel_memo; /* valid: bit per level */
+/* The memo of (level, layer), filled if needed (`other`: the memo of a level beyond
+ * the array). */
+static inline const level_memo *level_memo_of(const tbr_rec_resource *r, texel_memo *memo, uint32_t level,
+                                              uint32_t layer, level_memo *other)
+{
+  level_memo *m = level < TEXEL_MEMO_LEVELS ? &memo->lv[level] : other;
+  if (m == other || !(memo->valid >> level & 1) || m->layer != layer) {
+    if (m != other) memo->valid |= 1u << level;
+    m->layer = layer;
+    m->start = level_offset(r, level) + (uint64_t)layer * layer_bytes(r, level);
+    m->w = lvl_dim(r->width, level);
+  }
+  return m;
+}
+
 static uint64_t texel_addr(const tbr_rec_resource *r, uint64_t base, const tbr_rec_texel *t, texel_memo *memo)
 {
   uint64_t x = (uint32_t)t->x, y = (uint32_t)t->y;
-  if (!memo->valid || memo->level != t->level || memo->layer != t->layer) {
-    memo->valid = true;
-    memo->level = t->level;
-    memo->layer = t->layer;
-    memo->start = level_offset(r, t->level) + (uint64_t)t->layer * layer_bytes(r, t->level);
-    memo->w = lvl_dim(r->width, t->level); /* both depend on the level only */
-    memo->b = res_bpp(r);
-  }
-  uint64_t a = base + memo->start, w = memo->w, b = memo->b;
+  level_memo other;
+  const level_memo *m = level_memo_of(r, memo, t->level, t->layer, &other);
+  uint64_t a = base + m->start, w = m->w, b = res_bpp(r);
   if (g_tiled) return a + ((y / 4) * ((w + 3) / 4) + x / 4) * 16 * b + ((y % 4) * 4 + x % 4) * b;
   return a + (y * w + x) * b;
 }
@@ -267,10 +279,12 @@ static uint64_t texture_base(const sim_frame *f, uint32_t resource_id, const tbr
   return alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, resource_id, res_size(*rr));
 }
 
-/* The last resource a fetch was mapped for, with its base and level memo: consecutive
- * fetches (a quad's, a draw's) mostly read one texture. Valid while the frame and its
- * resource records are unchanged (g_res_gen); the memo depends only on the record. */
-static struct {
+/* The last resources fetches were mapped for, with their bases and level memos:
+ * consecutive fetches (a quad's, a draw's) read the few textures of a draw. Valid while
+ * the frame and its resource records are unchanged (g_res_gen); a memo depends only on
+ * its record. Replaced round robin. */
+#define TEX_MEMO_SLOTS 8
+static struct tex_memo_slot {
   bool valid;
   const sim_frame *f;
   uint64_t gen;
@@ -278,30 +292,75 @@ static struct {
   const tbr_rec_resource *rr;
   uint64_t base;
   texel_memo memo;
-} g_last_tex;
+} g_tex_slots[TEX_MEMO_SLOTS];
+static unsigned g_tex_slot_next;
 
-/* A TEXELS / VS_TEXELS fetch -> its distinct texture lines (ascending), appended to lines. */
-static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx)
+/* The lines of a fetch whose texels are whole bilinear footprints (texels 4k..4k+3:
+ * (x0,y0) (x1,y0) (x0,y1) (x1,y1) of one level and layer), linear layout: per footprint
+ * two row addresses and the lines of x0 and x1 in each, the same lines texel_addr gives
+ * texel by texel. Returns how many were stored in fl (each line once). */
+static size_t footprint_lines(const tbr_rec_resource *rr, uint64_t base, texel_memo *memo, const tbr_rec_texel *tx,
+                              uint32_t ntexels, uint64_t line_mask, uint64_t *fl)
+{
+  const uint64_t b = res_bpp(rr);
+  size_t nl = 0;
+  uint64_t last = UINT64_MAX; /* the line looked at last */
+  for (uint32_t k = 0; k + 3 < ntexels; k += 4) {
+    const tbr_rec_texel *t00 = &tx[k], *t11 = &tx[k + 3];
+    level_memo other;
+    const level_memo *m = level_memo_of(rr, memo, t00->level, t00->layer, &other);
+    const uint64_t level_base = base + m->start, row = m->w * b;
+    const uint64_t x0 = (uint32_t)t00->x * b, x1 = (uint32_t)t11->x * b;
+    const uint64_t row0 = level_base + (uint32_t)t00->y * row, row1 = level_base + (uint32_t)t11->y * row;
+    const uint64_t lines[4] = {(row0 + x0) & line_mask, (row0 + x1) & line_mask, (row1 + x0) & line_mask,
+                               (row1 + x1) & line_mask};
+    /* the lanes' footprints share most lines (4-5 distinct in a fetch of 16-32 texels on
+     * terrain): each is stored once */
+    for (int j = 0; j < 4; j++) {
+      if (lines[j] == last) continue;
+      last = lines[j];
+      size_t i = 0;
+      while (i < nl && fl[i] != last) i++;
+      if (i == nl) fl[nl++] = last;
+    }
+  }
+  return nl;
+}
+
+/* A TEXELS / VS_TEXELS fetch -> its distinct texture lines (ascending), appended to lines.
+ * footprints: its texels are whole bilinear footprints (footprint_lines). */
+static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx,
+                            bool footprints)
 {
   tbr_rec_resource dummy;
-  const tbr_rec_resource *rr;
-  uint64_t base;
-  texel_memo memo_local = {0}, *memo = &memo_local;
-  if (g_last_tex.valid && g_last_tex.f == f && g_last_tex.gen == g_res_gen && g_last_tex.id == fe->resource_id) {
-    rr = g_last_tex.rr;
-    base = g_last_tex.base;
-    memo = &g_last_tex.memo;
-  } else {
+  const tbr_rec_resource *rr = NULL;
+  uint64_t base = 0;
+  texel_memo memo_local, *memo = NULL;
+  for (unsigned i = 0; i < TEX_MEMO_SLOTS; i++) {
+    struct tex_memo_slot *sl = &g_tex_slots[i];
+    if (sl->valid && sl->id == fe->resource_id && sl->f == f && sl->gen == g_res_gen) {
+      rr = sl->rr;
+      base = sl->base;
+      memo = &sl->memo;
+      break;
+    }
+  }
+  if (!memo) {
     base = texture_base(f, fe->resource_id, &rr, &dummy);
-    g_last_tex.valid = rr != &dummy; /* (a stand-in lives on this stack) */
-    if (g_last_tex.valid) {
-      g_last_tex.f = f;
-      g_last_tex.gen = g_res_gen;
-      g_last_tex.id = fe->resource_id;
-      g_last_tex.rr = rr;
-      g_last_tex.base = base;
-      g_last_tex.memo = memo_local;
-      memo = &g_last_tex.memo;
+    if (rr != &dummy) { /* (a stand-in lives on this stack) */
+      struct tex_memo_slot *sl = &g_tex_slots[g_tex_slot_next];
+      g_tex_slot_next = (g_tex_slot_next + 1) % TEX_MEMO_SLOTS;
+      sl->valid = true;
+      sl->f = f;
+      sl->gen = g_res_gen;
+      sl->id = fe->resource_id;
+      sl->rr = rr;
+      sl->base = base;
+      sl->memo.valid = 0;
+      memo = &sl->memo;
+    } else {
+      memo_local.valid = 0;
+      memo = &memo_local;
     }
   }
   sf->pc = fe->pc;
@@ -311,11 +370,15 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
   uint64_t *fl = f->lines + sf->first_line;
   const bool pow2 = !(g_tline & (g_tline - 1));
   size_t nl = 0, u = 0;
-  for (uint32_t k = 0; k < fe->n_texels; k++) {
-    uint64_t a = texel_addr(rr, base, &tx[k], memo);
-    uint64_t line = pow2 ? a & ~(uint64_t)(g_tline - 1) : a / g_tline * g_tline;
-    if (nl && fl[nl - 1] == line) continue; /* neighbouring texels share lines: the set is the same */
-    fl[nl++] = line;
+  if (footprints && pow2 && !g_tiled && fe->n_texels % 4 == 0) {
+    nl = footprint_lines(rr, base, memo, tx, fe->n_texels, ~(uint64_t)(g_tline - 1), fl);
+  } else {
+    for (uint32_t k = 0; k < fe->n_texels; k++) {
+      uint64_t a = texel_addr(rr, base, &tx[k], memo);
+      uint64_t line = pow2 ? a & ~(uint64_t)(g_tline - 1) : a / g_tline * g_tline;
+      if (nl && fl[nl - 1] == line) continue; /* neighbouring texels share lines: the set is the same */
+      fl[nl++] = line;
+    }
   }
   sort_u64(fl, nl);
   for (size_t k = 0; k < nl; k++)
@@ -324,14 +387,15 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
   sf->nlines = (uint32_t)u;
 }
 
-void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx)
+void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx,
+                         bool footprints)
 {
   sim_quad *sq = &f->quads[quad];
   if (!sq->nfetch) sq->first_fetch = (uint32_t)f->nfetches;
   GROW(f->fetches, f->nfetches, f->cap_fetches);
   sim_fetch *sf = &f->fetches[f->nfetches++];
   sf->quad = quad;
-  map_fetch_lines(f, sf, fe, tx);
+  map_fetch_lines(f, sf, fe, tx, footprints);
   sq->nfetch++;
   f->texels += fe->n_texels;
   f->texel_fetches++;
@@ -488,7 +552,7 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         GROW(f->fetches, f->nfetches, f->cap_fetches);
         sim_fetch *sf = &f->fetches[f->nfetches++];
         sf->quad = sd->first_quad + fe.quad;
-        map_fetch_lines(f, sf, &fe, tx); /* the fetch's distinct lines, in ascending address order */
+        map_fetch_lines(f, sf, &fe, tx, false); /* the fetch's distinct lines, in ascending address order */
         f->texels += fe.n_texels;
         f->texel_fetches++;
       }
@@ -563,7 +627,7 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
         GROW(f->vfetches, f->nvfetches, f->cap_vfetches);
         sim_fetch *sf = &f->vfetches[f->nvfetches++];
         sf->quad = (uint32_t)(vrec_first + fe.quad);
-        map_fetch_lines(f, sf, &fe, tx);
+        map_fetch_lines(f, sf, &fe, tx, false);
         g->nvfetch++;
         f->vs_texels += fe.n_texels;
         f->vs_texel_fetches++;

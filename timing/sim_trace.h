@@ -189,8 +189,10 @@ int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err
 const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id);
 /* Appends a derived fetch of frame quad `quad` (its texels in softpipe's order, as a TEXELS
  * fetch) mapped to memory lines like a recorded one. A quad's fetches must be added
- * together, in order, after the frame was loaded. */
-void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx);
+ * together, in order, after the frame was loaded. footprints: the texels are whole
+ * bilinear footprints (tbr_fs_fetch_log_entry.footprints), mapped per footprint. */
+void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx,
+                         bool footprints);
 
 /* Texture / vertex-buffer address map (docs/timing-model.md "Address map"): set before
  * loading frames. tiled: 4x4-texel blocks; line_bytes: texture-cache line size. */

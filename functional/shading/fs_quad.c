@@ -117,6 +117,7 @@ int tbr_fs_draw_set_view(tbr_fs_draw *d, unsigned unit, const struct tbr_texture
     if (!tbr_fs_view_computable(v, why, whylen))
         return -1;
     d->views[unit] = *v;
+    tbr_sampler_prepare(&d->prepared[unit], &d->views[unit]);
     d->view_valid |= 1u << unit;
     return 0;
 }
@@ -128,6 +129,7 @@ struct run_ctx {
     int failed;
     tbr_fs_fetch_observer fetch_obs; /* optional: each sampler call and its texels */
     tbr_texel_observer texel_obs;
+    tbr_footprint_observer footprint_obs; /* optional: bilinear footprints at once */
     void *obs_ctx;
     unsigned pc;                     /* of the texture instruction calling the sampler */
 };
@@ -159,8 +161,9 @@ static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_ind
     }
     if (c->fetch_obs)
         c->fetch_obs(c->obs_ctx, sview_index, c->pc);
-    if (!tbr_sampler_get_samples_exact(v, s, t, r, c0, c1, derivs, offset, control, rgba,
-                                       c->texel_obs, c->obs_ctx))
+    if (!tbr_sampler_get_samples_exact_prepared(v, &c->d->prepared[sview_index], s, t, r, c0, c1,
+                                                derivs, offset, control, rgba, c->texel_obs,
+                                                c->footprint_obs, c->obs_ctx))
         c->failed = 1; /* softpipe used stale texture-cache contents */
 }
 
@@ -198,12 +201,13 @@ int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs
 
 static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
                     unsigned mask, float out[][4][4], int skip_validity,
-                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs, void *obs_ctx);
+                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+                    tbr_footprint_observer footprint_obs, void *obs_ctx);
 
 int tbr_fs_quad_colors_verified(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
                                 int y, unsigned mask, float out[][4][4])
 {
-    return run_quad(d, coefs, x, y, mask, out, 1, NULL, NULL, NULL);
+    return run_quad(d, coefs, x, y, mask, out, 1, NULL, NULL, NULL, NULL);
 }
 
 int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
@@ -211,7 +215,7 @@ int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coe
                                 tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
                                 void *obs_ctx)
 {
-    return run_quad(d, coefs, x, y, mask, out, 0, fetch_obs, texel_obs, obs_ctx);
+    return run_quad(d, coefs, x, y, mask, out, 0, fetch_obs, texel_obs, NULL, obs_ctx);
 }
 
 int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs,
@@ -219,14 +223,15 @@ int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_
                                          tbr_fs_fetch_observer fetch_obs,
                                          tbr_texel_observer texel_obs, void *obs_ctx)
 {
-    return run_quad(d, coefs, x, y, mask, out, 1, fetch_obs, texel_obs, obs_ctx);
+    return run_quad(d, coefs, x, y, mask, out, 1, fetch_obs, texel_obs, NULL, obs_ctx);
 }
 
 static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
                     unsigned mask, float out[][4][4], int skip_validity,
-                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs, void *obs_ctx)
+                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+                    tbr_footprint_observer footprint_obs, void *obs_ctx)
 {
-    struct run_ctx rc = { d, 0, fetch_obs, texel_obs, obs_ctx, 0 };
+    struct run_ctx rc = { d, 0, fetch_obs, texel_obs, footprint_obs, obs_ctx, 0 };
     struct tbr_tgsi_sampler smp = { &rc, cb_get_samples, cb_get_dims, cb_get_texel };
     struct tbr_tgsi_fs_quad q;
     memset(&q, 0, sizeof(q));
@@ -277,37 +282,66 @@ static void log_fetch(void *ctx, unsigned unit, unsigned pc)
         log->fetch = n;
         log->cap_fetch = nc;
     }
-    log->fetch[log->nfetch++] = (tbr_fs_fetch_log_entry){ pc, unit, log->ntexel, 0 };
+    log->fetch[log->nfetch++] = (tbr_fs_fetch_log_entry){ pc, unit, log->ntexel, 0, 1 };
+}
+
+/* Room for n more texels in the current fetch: its entry, or NULL (nothing to log to,
+ * or failed). */
+static tbr_fs_fetch_log_entry *texel_room(tbr_fs_fetch_log *log, uint32_t n)
+{
+    if (!log->nfetch || log->failed)
+        return NULL;
+    tbr_fs_fetch_log_entry *f = &log->fetch[log->nfetch - 1];
+    if (f->n > TBR_REC_MAX_TEXELS_PER_FETCH - n) { /* the hook's record would split it */
+        log->failed = 1;
+        return NULL;
+    }
+    if (log->cap_texel - log->ntexel < n) {
+        uint32_t nc = log->cap_texel ? 2 * log->cap_texel : 1024;
+        tbr_rec_texel *t = realloc(log->texel, nc * sizeof(*t));
+        if (!t) {
+            log->failed = 1;
+            return NULL;
+        }
+        log->texel = t;
+        log->cap_texel = nc;
+    }
+    return f;
 }
 
 static void log_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
 {
     tbr_fs_fetch_log *log = ctx;
-    if (!log->nfetch || log->failed)
+    tbr_fs_fetch_log_entry *f = texel_room(log, 1);
+    if (!f)
         return;
-    tbr_fs_fetch_log_entry *f = &log->fetch[log->nfetch - 1];
-    if (f->n == TBR_REC_MAX_TEXELS_PER_FETCH) { /* the hook's record would split it */
-        log->failed = 1;
-        return;
-    }
-    if (log->ntexel == log->cap_texel) {
-        uint32_t nc = log->cap_texel ? 2 * log->cap_texel : 1024;
-        tbr_rec_texel *n = realloc(log->texel, nc * sizeof(*n));
-        if (!n) {
-            log->failed = 1;
-            return;
-        }
-        log->texel = n;
-        log->cap_texel = nc;
-    }
     log->texel[log->ntexel++] = (tbr_rec_texel){ lane, level, layer, x, y };
     f->n++;
+    f->footprints = 0;
+}
+
+/* The four texels of a bilinear footprint, as four log_texel calls would log them. */
+static void log_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0,
+                          int x1, int y0, int y1)
+{
+    tbr_fs_fetch_log *log = ctx;
+    tbr_fs_fetch_log_entry *f = texel_room(log, 4);
+    if (!f)
+        return;
+    tbr_rec_texel *t = log->texel + log->ntexel;
+    t[0] = (tbr_rec_texel){ lane, level, layer, x0, y0 };
+    t[1] = (tbr_rec_texel){ lane, level, layer, x1, y0 };
+    t[2] = (tbr_rec_texel){ lane, level, layer, x0, y1 };
+    t[3] = (tbr_rec_texel){ lane, level, layer, x1, y1 };
+    log->ntexel += 4;
+    f->n += 4;
 }
 
 int tbr_fs_quad_colors_logged(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
                               unsigned mask, float out[][4][4], int verified, tbr_fs_fetch_log *log)
 {
-    int rc = run_quad(d, coefs, x, y, mask, out, verified != 0, log_fetch, log_texel, log);
+    int rc = run_quad(d, coefs, x, y, mask, out, verified != 0, log_fetch, log_texel,
+                      log_footprint, log);
     if (log->nfetch && log->fetch[log->nfetch - 1].n == 0)
         log->nfetch--;
     return rc;

@@ -26,6 +26,7 @@ typedef struct tbr_fs_draw {
     const void *consts[4];
     unsigned const_bytes[4];
     struct tbr_texture_view views[TBR_FS_MAX_UNITS]; /* by sampler-view unit */
+    struct tbr_sampler_prepared prepared[TBR_FS_MAX_UNITS]; /* of views[u] */
     uint32_t view_valid;                              /* bit u: views[u] bound */
     unsigned nr_cbufs;
     int color_output[TBR_FS_MAX_CBUFS];               /* output register giving cbuf's color */
@@ -95,6 +96,9 @@ int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_
 typedef struct tbr_fs_fetch_log_entry {
     uint32_t pc, unit;
     uint32_t first, n;        /* texels[first .. first + n) */
+    uint32_t footprints;      /* 1: every texel came in a bilinear footprint (tbr_footprint_observer):
+                               * texels first + 4k .. + 3 are (x0,y0) (x1,y0) (x0,y1) (x1,y1) of one
+                               * lane, level and layer */
 } tbr_fs_fetch_log_entry;
 typedef struct tbr_fs_fetch_log {
     tbr_fs_fetch_log_entry *fetch;

@@ -33,12 +33,26 @@ enum { QUAD_TOP_LEFT, QUAD_TOP_RIGHT, QUAD_BOTTOM_LEFT, QUAD_BOTTOM_RIGHT };
 #define M_MAX2(A, B) ((A) > (B) ? (A) : (B))
 #define M_MAX3(A, B, C) ((A) > (B) ? M_MAX2(A, C) : M_MAX2(B, C))
 
+struct quad_args {
+    const float *s, *t, *p;
+    const unsigned *faces;
+    const int8_t *offset;
+};
+
 typedef void (*wrap_nearest_fn)(float s, unsigned size, int offset, int *icoord);
 typedef void (*wrap_linear_fn)(float s, unsigned size, int offset, int *icoord0, int *icoord1,
                                float *w);
 
-struct sampler_state {
-    const struct tbr_texture_view *v;
+struct sampler_state;
+struct img_args;
+typedef void (*img_filter_fn)(const struct sampler_state *st, const struct img_args *a,
+                              float *rgba /* channel c at rgba[4 * c] */);
+typedef void (*mip_filter_fn)(struct sampler_state *st, img_filter_fn min_filter,
+                              img_filter_fn mag_filter, const struct quad_args *q,
+                              const float lod[4], float rgba[4][4]);
+
+/* What sampling derives from the view alone (tbr_sampler_prepared holds one). */
+struct view_state {
     const struct tbr_sampler_format *fmt;
     const uint8_t *unorm8_swizzle; /* tbr_sampler_format_unorm8_swizzle(fmt) */
     int unorm8_bytes_only;  /* every unorm8_swizzle entry names a byte (no constant) */
@@ -49,7 +63,15 @@ struct sampler_state {
     int need_swizzle;
     wrap_nearest_fn nearest_s, nearest_t, nearest_p;
     wrap_linear_fn linear_s, linear_t, linear_p;
+    mip_filter_fn mip_filter;            /* get_filters' choice without gather */
+    img_filter_fn min_filter, mag_filter;
+};
+
+struct sampler_state {
+    const struct tbr_texture_view *v;
+    struct view_state vs;
     tbr_texel_observer observer;
+    tbr_footprint_observer footprint_observer; /* NULL: footprints go to observer */
     void *observer_ctx;
     unsigned lane;
     int gather_only;       /* TG4: the linear filters return the 4 texels' component */
@@ -79,9 +101,6 @@ struct img_args {
     const int8_t *offset;
 };
 
-typedef void (*img_filter_fn)(const struct sampler_state *st, const struct img_args *a,
-                              float *rgba /* channel c at rgba[4 * c] */);
-
 /* ---- Mesa's scalar helpers (u_math.h) ---- */
 
 static int util_ifloor(float f)
@@ -96,15 +115,27 @@ static int util_ifloor(float f)
     return (int)(ai - bi) >> 1;
 }
 
+/* u_math.c's log2_table, computed the same way (util_init_math), and ubyte_to_float of
+ * every byte (the unorm8 unpack: a table read instead of a conversion and a multiply).
+ * Filled when the library is loaded, before any thread samples. */
+#define LOG2_TABLE_SIZE (1u << 8)
+static float log2_table[LOG2_TABLE_SIZE + 1];
+static float unorm8_to_float[256];
+__attribute__((constructor)) static void init_tables(void)
+{
+    for (unsigned i = 0; i <= LOG2_TABLE_SIZE; i++)
+        log2_table[i] = (float)log2(1.0 + i * (1.0 / LOG2_TABLE_SIZE));
+    for (unsigned b = 0; b < 256; b++)
+        unorm8_to_float[b] = (float)b * (1.0f / 255.0f);
+}
+
 static float util_fast_log2(float x)
 {
     uint32_t bits;
     memcpy(&bits, &x, 4);
     float epart = (float)((int)((bits & 0x7f800000u) >> 23) - 127);
     unsigned index = ((bits & 0x007fffffu) + (1u << (22 - 8))) >> (23 - 8);
-    /* u_math.c's log2_table entry, computed the same way */
-    float mpart = (float)log2(1.0 + index * (1.0 / 256));
-    return epart + mpart;
+    return epart + log2_table[index];
 }
 
 static unsigned util_logbase2(unsigned n) { return 31u - (unsigned)__builtin_clz(n | 1); }
@@ -130,6 +161,26 @@ static inline float lerp_2d(float a, float b, float v00, float v10, float v01, f
     const float temp1 = lerp(a, v01, v11);
     return lerp(b, temp0, temp1);
 }
+/* lerp_2d of the four channels of a bilinear footprint's texels at once, into rgba[4 * c]:
+ * the same single-precision operations per channel (element-wise vector arithmetic,
+ * no contraction), four channels per instruction. */
+typedef float float4 __attribute__((vector_size(16)));
+static inline __attribute__((always_inline)) void lerp_2d_texels(float *rgba, float a, float b,
+                                                                 float tx[4][4])
+{
+    float4 v00, v10, v01, v11;
+    memcpy(&v00, tx[0], sizeof(v00));
+    memcpy(&v10, tx[1], sizeof(v10));
+    memcpy(&v01, tx[2], sizeof(v01));
+    memcpy(&v11, tx[3], sizeof(v11));
+    const float4 va = {a, a, a, a}, vb = {b, b, b, b};
+    const float4 temp0 = v00 + va * (v10 - v00);
+    const float4 temp1 = v01 + va * (v11 - v01);
+    const float4 r = temp0 + vb * (temp1 - temp0);
+    for (int c = 0; c < 4; c++)
+        rgba[4 * c] = r[c];
+}
+
 static inline float lerp_3d(float a, float b, float c, float v000, float v100, float v010,
                             float v110, float v001, float v101, float v011, float v111)
 {
@@ -142,15 +193,24 @@ static inline float lerp_3d(float a, float b, float c, float v000, float v100, f
 
 static inline void unpack(const struct sampler_state *st, const uint8_t *p, float out[4])
 {
-    if (st->unorm8_bytes_only) {
-        /* tbr_sampler_unpack_unorm8 without its per-channel constant test */
-        const uint8_t *sw = st->unorm8_swizzle;
+    if (st->vs.unorm8_bytes_only) {
+        /* tbr_sampler_unpack_unorm8 without its per-channel constant test; the swizzle read
+         * before the stores (a byte pointer: the compiler would reread it after each) */
+        const uint8_t *sw = st->vs.unorm8_swizzle;
+        const unsigned s0 = sw[0], s1 = sw[1], s2 = sw[2], s3 = sw[3];
+        out[0] = unorm8_to_float[p[s0]];
+        out[1] = unorm8_to_float[p[s1]];
+        out[2] = unorm8_to_float[p[s2]];
+        out[3] = unorm8_to_float[p[s3]];
+    } else if (st->vs.unorm8_swizzle) {
+        /* tbr_sampler_unpack_unorm8 (a channel may be a constant), the byte by table */
+        const uint8_t *sw = st->vs.unorm8_swizzle;
+        const unsigned sws[4] = {sw[0], sw[1], sw[2], sw[3]};
         for (unsigned c = 0; c < 4; c++)
-            out[c] = (float)p[sw[c]] * (1.0f / 255.0f);
-    } else if (st->unorm8_swizzle)
-        tbr_sampler_unpack_unorm8(st->unorm8_swizzle, p, out);
-    else
-        tbr_sampler_format_unpack(st->fmt, p, out);
+            out[c] = sws[c] < TBR_SAMPLER_SWIZZLE_0 ? unorm8_to_float[p[sws[c]]]
+                                                    : sws[c] == TBR_SAMPLER_SWIZZLE_0 ? 0.0f : 1.0f;
+    } else
+        tbr_sampler_format_unpack(st->vs.fmt, p, out);
 }
 
 static inline __attribute__((always_inline)) void group_add(const struct sampler_state *st,
@@ -190,7 +250,7 @@ texel_bytes(const struct sampler_state *st, unsigned level, unsigned z, int x, i
     if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) ||
         (unsigned)y >= rows || z >= layers)
         return NULL;
-    return l->data + (size_t)z * l->layer_stride + (size_t)y * l->row_stride + (size_t)x * st->bytes;
+    return l->data + (size_t)z * l->layer_stride + (size_t)y * l->row_stride + (size_t)x * st->vs.bytes;
 }
 
 static void group_begin(const struct sampler_state *st)
@@ -266,10 +326,12 @@ static void fetch(const struct sampler_state *st, unsigned level, unsigned layer
 }
 
 /* The four texels of a bilinear footprint, (x0,y0) (x1,y0) (x0,y1) (x1,y1) of
- * one level and layer: the same reads, in the same order, as four fetch() calls
- * of a 2D texture, but the level's bounds checked once and the bytes unpacked
- * directly when all four are inside (always, on the paths that call this with
- * wrapped coordinates). */
+ * one level and layer, as a fetch group of their own: the same reads, in the same
+ * order and with the same values, as group_begin, four fetch() calls of a 2D texture
+ * and group_end, but the level's bounds checked once and the bytes unpacked directly
+ * when all four are inside (always, on the paths that call this with wrapped
+ * coordinates); the group is recorded only when the footprint spans tiles (only then
+ * can an entry alias, group_end_multi_tile). */
 static void fetch_footprint(const struct sampler_state *st, unsigned level, unsigned layer, int x0,
                             int x1, int y0, int y1, float tx[4][4])
 {
@@ -280,41 +342,37 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
     if (is_1d || !l || !l->data || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 ||
         M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) ||
         M_MAX2(y0, y1) >= (int)u_minify(v->height0, level) || layer >= layers) {
+        group_begin(st);
         fetch(st, level, layer, x0, y0, layer, tx[0]);
         fetch(st, level, layer, x1, y0, layer, tx[1]);
         fetch(st, level, layer, x0, y1, layer, tx[2]);
         fetch(st, level, layer, x1, y1, layer, tx[3]);
+        group_end(st);
         return;
     }
     const int xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
     const uint8_t *base = l->data + (size_t)layer * l->layer_stride;
-    for (int k = 0; k < 4; k++) {
-        if (st->observer)
-            st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
-        unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->bytes, tx[k]);
-    }
-    struct fetch_group *g = st->grp;
-    if (!g || !g->on)
-        return;
-    if (g->n + 4 > 8) { /* group_add one by one: the overflow is where it happens */
+    if (st->footprint_observer)
+        st->footprint_observer(st->observer_ctx, st->lane, level, layer, x0, x1, y0, y1);
+    else if (st->observer)
         for (int k = 0; k < 4; k++)
-            group_add(st, level, layer, xs[k], ys[k], tx[k]);
+            st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
+    for (int k = 0; k < 4; k++)
+        unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->vs.bytes, tx[k]);
+    /* the footprint spans tiles if its corners do */
+    struct fetch_group *g = st->grp;
+    if (!g || (((x0 ^ x1) >> SP_TEX_TILE_LOG2) == 0 && ((y0 ^ y1) >> SP_TEX_TILE_LOG2) == 0))
         return;
-    }
-    /* the four group_add calls at once: the footprint spans tiles if its corners do */
-    if (!g->multi_tile)
-        g->multi_tile = ((x0 ^ x1) >> SP_TEX_TILE_LOG2) != 0 || ((y0 ^ y1) >> SP_TEX_TILE_LOG2) != 0 ||
-                        (g->n && (level != g->f[0].level || layer != g->f[0].z ||
-                                  ((x0 ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
-                                  ((y0 ^ g->f[0].y) >> SP_TEX_TILE_LOG2) != 0));
     for (int k = 0; k < 4; k++) {
-        g->f[g->n + k].level = level;
-        g->f[g->n + k].z = layer;
-        g->f[g->n + k].x = xs[k];
-        g->f[g->n + k].y = ys[k];
-        g->f[g->n + k].out = tx[k];
+        g->f[k].level = level;
+        g->f[k].z = layer;
+        g->f[k].x = xs[k];
+        g->f[k].y = ys[k];
+        g->f[k].out = tx[k];
     }
-    g->n += 4;
+    g->n = 4;
+    g->multi_tile = 1;
+    group_end_multi_tile(st);
 }
 
 /* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
@@ -338,7 +396,7 @@ static void texel_2d(const struct sampler_state *st, unsigned level, unsigned la
     const struct tbr_texture_view *v = st->v;
     if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 ||
         y >= (int)u_minify(v->height0, level)) {
-        memcpy(out, st->border, sizeof(st->border));
+        memcpy(out, st->vs.border, sizeof(st->vs.border));
         return;
     }
     texel_3d_nb(st, level, x, y, (int)layer, out);
@@ -348,7 +406,7 @@ static void texel_1d_array(const struct sampler_state *st, unsigned level, int x
                            float out[4])
 {
     if (x < 0 || x >= (int)u_minify(st->v->width0, level)) {
-        memcpy(out, st->border, sizeof(st->border));
+        memcpy(out, st->vs.border, sizeof(st->vs.border));
         return;
     }
     texel_1d_nb(st, level, x, layer, out);
@@ -360,7 +418,7 @@ static void texel_3d(const struct sampler_state *st, unsigned level, int x, int 
     const struct tbr_texture_view *v = st->v;
     if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 ||
         y >= (int)u_minify(v->height0, level) || z < 0 || z >= (int)u_minify(v->depth0, level)) {
-        memcpy(out, st->border, sizeof(st->border));
+        memcpy(out, st->vs.border, sizeof(st->vs.border));
         return;
     }
     texel_3d_nb(st, level, x, y, z, out);
@@ -708,8 +766,8 @@ static void store(float *rgba, const float tx[4])
 static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
                                             const struct img_args *a, float *rgba)
 {
-    const unsigned xpot = pot_level_size(st->xpot, a->level);
-    const unsigned ypot = pot_level_size(st->ypot, a->level);
+    const unsigned xpot = pot_level_size(st->vs.xpot, a->level);
+    const unsigned ypot = pot_level_size(st->vs.ypot, a->level);
     const float u = (a->s * xpot - 0.5F) + a->offset[0];
     const float v = (a->t * ypot - 0.5F) + a->offset[1];
     const int uflr = util_ifloor(u);
@@ -724,18 +782,15 @@ static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
     const int y1 = (int)((unsigned)(y0 + 1) & (ypot - 1));
     const unsigned layer = st->v->first_layer;
     float tx[4][4];
-    group_begin(st);
     fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_3d_nb x 4 */
-    group_end(st);
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+    lerp_2d_texels(rgba, xw, yw, tx);
 }
 
 static void img_filter_2d_nearest_repeat_POT(const struct sampler_state *st,
                                              const struct img_args *a, float *rgba)
 {
-    const unsigned xpot = pot_level_size(st->xpot, a->level);
-    const unsigned ypot = pot_level_size(st->ypot, a->level);
+    const unsigned xpot = pot_level_size(st->vs.xpot, a->level);
+    const unsigned ypot = pot_level_size(st->vs.ypot, a->level);
     const float u = a->s * xpot + a->offset[0];
     const float v = a->t * ypot + a->offset[1];
     const int x0 = (int)((unsigned)util_ifloor(u) & (xpot - 1));
@@ -748,8 +803,8 @@ static void img_filter_2d_nearest_repeat_POT(const struct sampler_state *st,
 static void img_filter_2d_nearest_clamp_POT(const struct sampler_state *st,
                                             const struct img_args *a, float *rgba)
 {
-    const unsigned xpot = pot_level_size(st->xpot, a->level);
-    const unsigned ypot = pot_level_size(st->ypot, a->level);
+    const unsigned xpot = pot_level_size(st->vs.xpot, a->level);
+    const unsigned ypot = pot_level_size(st->vs.ypot, a->level);
     const float u = a->s * xpot + a->offset[0];
     const float v = a->t * ypot + a->offset[1];
     int x0 = util_ifloor(u), y0 = util_ifloor(v);
@@ -772,7 +827,7 @@ static void img_filter_1d_nearest(const struct sampler_state *st, const struct i
     const unsigned width = u_minify(st->v->width0, a->level);
     int x;
     float tx[4];
-    st->nearest_s(a->s, width, a->offset[0], &x);
+    st->vs.nearest_s(a->s, width, a->offset[0], &x);
     texel_1d_array(st, a->level, x, (int)st->v->first_layer, tx);
     store(rgba, tx);
 }
@@ -784,7 +839,7 @@ static void img_filter_1d_array_nearest(const struct sampler_state *st, const st
     const int layer = coord_to_layer(a->t, st->v->first_layer, st->v->last_layer);
     int x;
     float tx[4];
-    st->nearest_s(a->s, width, a->offset[0], &x);
+    st->vs.nearest_s(a->s, width, a->offset[0], &x);
     texel_1d_array(st, a->level, x, layer, tx);
     store(rgba, tx);
 }
@@ -807,7 +862,7 @@ filter_2d_nearest(const struct sampler_state *st, const struct img_args *a, floa
 static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a,
                                   float *rgba)
 {
-    filter_2d_nearest(st, a, rgba, st->nearest_s, st->nearest_t);
+    filter_2d_nearest(st, a, rgba, st->vs.nearest_s, st->vs.nearest_t);
 }
 
 /* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
@@ -825,8 +880,8 @@ static void img_filter_2d_array_nearest(const struct sampler_state *st, const st
     const int layer = coord_to_layer(a->p, st->v->first_layer, st->v->last_layer);
     int x, y;
     float tx[4];
-    st->nearest_s(a->s, width, a->offset[0], &x);
-    st->nearest_t(a->t, height, a->offset[1], &y);
+    st->vs.nearest_s(a->s, width, a->offset[0], &x);
+    st->vs.nearest_t(a->t, height, a->offset[1], &y);
     texel_2d(st, a->level, (unsigned)layer, x, y, tx);
     store(rgba, tx);
 }
@@ -844,8 +899,8 @@ static void img_filter_cube_nearest(const struct sampler_state *st, const struct
         wrap_nearest_clamp_to_edge(a->s, width, a->offset[0], &x);
         wrap_nearest_clamp_to_edge(a->t, height, a->offset[1], &y);
     } else {
-        st->nearest_s(a->s, width, a->offset[0], &x);
-        st->nearest_t(a->t, height, a->offset[1], &y);
+        st->vs.nearest_s(a->s, width, a->offset[0], &x);
+        st->vs.nearest_t(a->t, height, a->offset[1], &y);
     }
     texel_2d(st, a->level, (unsigned)layerface, x, y, tx);
     store(rgba, tx);
@@ -865,8 +920,8 @@ static void img_filter_cube_array_nearest(const struct sampler_state *st,
     const int layerface = cube_array_layer(st, a->p) + (int)a->face;
     int x, y;
     float tx[4];
-    st->nearest_s(a->s, width, a->offset[0], &x);
-    st->nearest_t(a->t, height, a->offset[1], &y);
+    st->vs.nearest_s(a->s, width, a->offset[0], &x);
+    st->vs.nearest_t(a->t, height, a->offset[1], &y);
     texel_2d(st, a->level, (unsigned)layerface, x, y, tx);
     store(rgba, tx);
 }
@@ -879,9 +934,9 @@ static void img_filter_3d_nearest(const struct sampler_state *st, const struct i
     const unsigned depth = u_minify(st->v->depth0, a->level);
     int x, y, z;
     float tx[4];
-    st->nearest_s(a->s, width, a->offset[0], &x);
-    st->nearest_t(a->t, height, a->offset[1], &y);
-    st->nearest_p(a->p, depth, a->offset[2], &z);
+    st->vs.nearest_s(a->s, width, a->offset[0], &x);
+    st->vs.nearest_t(a->t, height, a->offset[1], &y);
+    st->vs.nearest_p(a->p, depth, a->offset[2], &z);
     texel_3d(st, a->level, x, y, z, tx);
     store(rgba, tx);
 }
@@ -892,7 +947,7 @@ static void img_filter_1d_linear(const struct sampler_state *st, const struct im
     const unsigned width = u_minify(st->v->width0, a->level);
     int x0, x1;
     float xw, tx0[4], tx1[4];
-    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    st->vs.linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     group_begin(st);
     texel_1d_array(st, a->level, x0, (int)st->v->first_layer, tx0);
     texel_1d_array(st, a->level, x1, (int)st->v->first_layer, tx1);
@@ -908,7 +963,7 @@ static void img_filter_1d_array_linear(const struct sampler_state *st, const str
     const int layer = coord_to_layer(a->t, st->v->first_layer, st->v->last_layer);
     int x0, x1;
     float xw, tx0[4], tx1[4];
-    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    st->vs.linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     group_begin(st);
     texel_1d_array(st, a->level, x0, layer, tx0);
     texel_1d_array(st, a->level, x1, layer, tx1);
@@ -930,15 +985,14 @@ static float gather_value(const struct sampler_state *st, int c, float tx[4][4])
     return tx[texel_of_channel[c]][swizzle];
 }
 
-static void lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw,
-                      float tx[4][4])
+static inline __attribute__((always_inline)) void
+lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw, float tx[4][4])
 {
     if (st->gather_only)
         for (int c = 0; c < 4; c++)
             rgba[4 * c] = gather_value(st, c, tx);
     else
-        for (int c = 0; c < 4; c++)
-            rgba[4 * c] = lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]);
+        lerp_2d_texels(rgba, xw, yw, tx);
 }
 
 /* img_filter_2d_linear with the wrap functions given (constants where it is inlined) */
@@ -953,24 +1007,24 @@ filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float
     float xw, yw, tx[4][4];
     linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
-    group_begin(st);
     if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width &&
         M_MAX2(y0, y1) < (int)height) {
         fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_2d x 4, no border */
     } else {
+        group_begin(st);
         texel_2d(st, a->level, layer, x0, y0, tx[0]);
         texel_2d(st, a->level, layer, x1, y0, tx[1]);
         texel_2d(st, a->level, layer, x0, y1, tx[2]);
         texel_2d(st, a->level, layer, x1, y1, tx[3]);
+        group_end(st);
     }
-    group_end(st);
     lerp_quad(st, rgba, xw, yw, tx);
 }
 
 static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
                                  float *rgba)
 {
-    filter_2d_linear(st, a, rgba, st->linear_s, st->linear_t);
+    filter_2d_linear(st, a, rgba, st->vs.linear_s, st->vs.linear_t);
 }
 
 /* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
@@ -989,8 +1043,8 @@ static void img_filter_2d_array_linear(const struct sampler_state *st, const str
         (unsigned)coord_to_layer(a->p, st->v->first_layer, st->v->last_layer);
     int x0, y0, x1, y1;
     float xw, yw, tx[4][4];
-    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
-    st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    st->vs.linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    st->vs.linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
     group_begin(st);
     texel_2d(st, a->level, layer, x0, y0, tx[0]);
     texel_2d(st, a->level, layer, x1, y0, tx[1]);
@@ -1087,8 +1141,8 @@ static void cube_linear_common(const struct sampler_state *st, const struct img_
         group_end(st);
     } else {
         const unsigned lf = (unsigned)layer + a->face;
-        st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
-        st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+        st->vs.linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+        st->vs.linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
         group_begin(st);
         texel_2d(st, a->level, lf, x0, y0, tx[0]);
         texel_2d(st, a->level, lf, x1, y0, tx[1]);
@@ -1119,9 +1173,9 @@ static void img_filter_3d_linear(const struct sampler_state *st, const struct im
     const unsigned depth = u_minify(st->v->depth0, a->level);
     int x0, x1, y0, y1, z0, z1;
     float xw, yw, zw, tx[8][4];
-    st->linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
-    st->linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
-    st->linear_p(a->p, depth, a->offset[2], &z0, &z1, &zw);
+    st->vs.linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
+    st->vs.linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
+    st->vs.linear_p(a->p, depth, a->offset[2], &z0, &z1, &zw);
     group_begin(st);
     texel_3d(st, a->level, x0, y0, z0, tx[0]);
     texel_3d(st, a->level, x1, y0, z0, tx[1]);
@@ -1148,18 +1202,18 @@ static img_filter_fn get_img_filter(const struct sampler_state *st, unsigned fil
         return filter == FILTER_NEAREST ? img_filter_1d_array_nearest : img_filter_1d_array_linear;
     case TEX_2D:
     case TEX_RECT:
-        if (!st->gather_only && st->pot2d && v->wrap_s == v->wrap_t && v->normalized_coords) {
+        if (!st->gather_only && st->vs.pot2d && v->wrap_s == v->wrap_t && v->normalized_coords) {
             if (v->wrap_s == WRAP_REPEAT)
                 return filter == FILTER_NEAREST ? img_filter_2d_nearest_repeat_POT
                                                 : img_filter_2d_linear_repeat_POT;
             if (v->wrap_s == WRAP_CLAMP && filter == FILTER_NEAREST)
                 return img_filter_2d_nearest_clamp_POT;
         }
-        if (filter != FILTER_NEAREST && st->linear_s == wrap_linear_clamp_to_edge &&
-            st->linear_t == wrap_linear_clamp_to_edge)
+        if (filter != FILTER_NEAREST && st->vs.linear_s == wrap_linear_clamp_to_edge &&
+            st->vs.linear_t == wrap_linear_clamp_to_edge)
             return img_filter_2d_linear_clamp_to_edge;
-        if (filter == FILTER_NEAREST && st->nearest_s == wrap_nearest_clamp_to_edge &&
-            st->nearest_t == wrap_nearest_clamp_to_edge)
+        if (filter == FILTER_NEAREST && st->vs.nearest_s == wrap_nearest_clamp_to_edge &&
+            st->vs.nearest_t == wrap_nearest_clamp_to_edge)
             return img_filter_2d_nearest_clamp_to_edge;
         return filter == FILTER_NEAREST ? img_filter_2d_nearest : img_filter_2d_linear;
     case TEX_2D_ARRAY:
@@ -1267,11 +1321,6 @@ static void compute_lambda_lod(const struct tbr_texture_view *v, const float s[4
 
 /* ---- mipmap filters ---- */
 
-struct quad_args {
-    const float *s, *t, *p;
-    const unsigned *faces;
-    const int8_t *offset;
-};
 
 static void set_lane(struct sampler_state *st, struct img_args *a, const struct quad_args *q,
                      int j)
@@ -1390,10 +1439,6 @@ static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
     }
 }
 
-typedef void (*mip_filter_fn)(struct sampler_state *st, img_filter_fn min_filter,
-                              img_filter_fn mag_filter, const struct quad_args *q,
-                              const float lod[4], float rgba[4][4]);
-
 /* softpipe_create_sampler_state's filter_funcs choice + get_filters */
 static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *min,
                                  img_filter_fn *mag)
@@ -1409,7 +1454,7 @@ static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *
         v->min_mip_filter == MIP_LINEAR && v->min_img_filter == v->mag_img_filter &&
         v->normalized_coords && v->wrap_s == WRAP_REPEAT && v->wrap_t == WRAP_REPEAT &&
         v->min_img_filter == FILTER_LINEAR && v->max_anisotropy <= 1;
-    if (st->pot2d && min_mag_equal_repeat_linear) {
+    if (st->vs.pot2d && min_mag_equal_repeat_linear) {
         *min = *mag = NULL;
         return mip_filter_linear_2d_linear_repeat_POT;
     }
@@ -1433,7 +1478,7 @@ static void sample_compare(const struct sampler_state *st, const float c0[4], fl
     float pc[4];
     int k[4][4];
     for (int j = 0; j < 4; j++)
-        pc[j] = tbr_sampler_format_compare_is_float(st->fmt) ? c0[j] : M_CLAMP(c0[j], 0.0F, 1.0F);
+        pc[j] = tbr_sampler_format_compare_is_float(st->vs.fmt) ? c0[j] : M_CLAMP(c0[j], 0.0F, 1.0F);
     /* gather compares all four gathered texels, otherwise the first channel */
     const int channels = st->gather_only ? 4 : 1;
     for (int ch = 0; ch < channels; ch++) {
@@ -1488,36 +1533,55 @@ static int any_swizzle(const struct tbr_texture_view *v)
            v->swizzle[3] != SWZ_W;
 }
 
-static void init_state(struct sampler_state *st, const struct tbr_texture_view *v,
-                       tbr_texel_observer observer, void *observer_ctx)
+/* The view's part of the sampler state (what tbr_sampler_prepare stores). */
+static void view_state_init(struct view_state *vs, const struct tbr_texture_view *v)
 {
-    memset(st, 0, sizeof(*st));
-    st->v = v;
-    st->fmt = tbr_sampler_format_lookup(v->view_format);
-    st->bytes = st->fmt ? tbr_sampler_format_bytes(st->fmt) : 0;
-    st->unorm8_swizzle = st->fmt ? tbr_sampler_format_unorm8_swizzle(st->fmt) : NULL;
-    st->unorm8_bytes_only = st->unorm8_swizzle && st->unorm8_swizzle[0] < TBR_SAMPLER_SWIZZLE_0 &&
-                            st->unorm8_swizzle[1] < TBR_SAMPLER_SWIZZLE_0 &&
-                            st->unorm8_swizzle[2] < TBR_SAMPLER_SWIZZLE_0 &&
-                            st->unorm8_swizzle[3] < TBR_SAMPLER_SWIZZLE_0;
-    st->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
+    memset(vs, 0, sizeof(*vs));
+    vs->fmt = tbr_sampler_format_lookup(v->view_format);
+    vs->bytes = vs->fmt ? tbr_sampler_format_bytes(vs->fmt) : 0;
+    vs->unorm8_swizzle = vs->fmt ? tbr_sampler_format_unorm8_swizzle(vs->fmt) : NULL;
+    vs->unorm8_bytes_only = vs->unorm8_swizzle && vs->unorm8_swizzle[0] < TBR_SAMPLER_SWIZZLE_0 &&
+                            vs->unorm8_swizzle[1] < TBR_SAMPLER_SWIZZLE_0 &&
+                            vs->unorm8_swizzle[2] < TBR_SAMPLER_SWIZZLE_0 &&
+                            vs->unorm8_swizzle[3] < TBR_SAMPLER_SWIZZLE_0;
+    vs->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
                 is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
-    st->xpot = util_logbase2(v->width0);
-    st->ypot = util_logbase2(v->height0);
-    st->need_swizzle = any_swizzle(v);
-    st->nearest_s = nearest_wrap(v->wrap_s, v->normalized_coords);
-    st->nearest_t = nearest_wrap(v->wrap_t, v->normalized_coords);
-    st->nearest_p = nearest_wrap(v->wrap_r, v->normalized_coords);
-    st->linear_s = linear_wrap(v->wrap_s, v->normalized_coords);
-    st->linear_t = linear_wrap(v->wrap_t, v->normalized_coords);
-    st->linear_p = linear_wrap(v->wrap_r, v->normalized_coords);
-    st->observer = observer;
-    st->observer_ctx = observer_ctx;
+    vs->xpot = util_logbase2(v->width0);
+    vs->ypot = util_logbase2(v->height0);
+    vs->need_swizzle = any_swizzle(v);
+    vs->nearest_s = nearest_wrap(v->wrap_s, v->normalized_coords);
+    vs->nearest_t = nearest_wrap(v->wrap_t, v->normalized_coords);
+    vs->nearest_p = nearest_wrap(v->wrap_r, v->normalized_coords);
+    vs->linear_s = linear_wrap(v->wrap_s, v->normalized_coords);
+    vs->linear_t = linear_wrap(v->wrap_t, v->normalized_coords);
+    vs->linear_p = linear_wrap(v->wrap_r, v->normalized_coords);
     /* sp_tgsi_get_samples: the border color clamped for normalized formats */
     for (int c = 0; c < 4; c++)
-        st->border[c] = st->fmt && tbr_sampler_format_is_unorm(st->fmt)
+        vs->border[c] = vs->fmt && tbr_sampler_format_is_unorm(vs->fmt)
                             ? M_CLAMP(v->border_color[c], 0.0f, 1.0f)
                             : v->border_color[c];
+    struct sampler_state st = {.v = v, .vs = *vs}; /* gather_only 0 */
+    vs->mip_filter = get_filters(&st, &vs->min_filter, &vs->mag_filter);
+}
+
+/* prepared: the bytes of the view's view_state_init (tbr_sampler_prepared), or NULL to
+ * compute it. */
+static void init_state(struct sampler_state *st, const struct tbr_texture_view *v,
+                       const unsigned char *prepared, tbr_texel_observer observer,
+                       tbr_footprint_observer footprint_observer, void *observer_ctx)
+{
+    st->v = v;
+    if (prepared)
+        memcpy(&st->vs, prepared, sizeof(st->vs));
+    else
+        view_state_init(&st->vs, v);
+    st->observer = observer;
+    st->footprint_observer = footprint_observer;
+    st->observer_ctx = observer_ctx;
+    st->lane = 0;
+    st->gather_only = 0;
+    st->gather_comp = 0;
+    st->grp = NULL;
 }
 
 static int fail(char *why, size_t whylen, const char *fmt, unsigned a, unsigned b)
@@ -1584,17 +1648,19 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
     return 1;
 }
 
-static void get_samples(const struct tbr_texture_view *view, const float s[4], const float t[4],
+static void get_samples(const struct tbr_texture_view *view, const unsigned char *prepared,
+                        const float s[4], const float t[4],
                         const float r[4], const float c0[4], const float c1[4],
                         float derivs[3][2][4], const int8_t offset[3],
                         enum tbr_sampler_control control, float rgba[4][4],
-                        tbr_texel_observer observer, void *observer_ctx, struct fetch_group *grp)
+                        tbr_texel_observer observer, tbr_footprint_observer footprint_observer,
+                        void *observer_ctx, struct fetch_group *grp)
 {
     static const int8_t zero_offset[3] = {0, 0, 0};
     static const float zero4[4] = {0, 0, 0, 0};
     static const unsigned zero_faces[4] = {0, 0, 0, 0};
     struct sampler_state st;
-    init_state(&st, view, observer, observer_ctx);
+    init_state(&st, view, prepared, observer, footprint_observer, observer_ctx);
     st.grp = grp;
     if (!c0)
         c0 = zero4;
@@ -1653,12 +1719,13 @@ static void get_samples(const struct tbr_texture_view *view, const float s[4], c
         q.faces = faces;
     }
 
-    img_filter_fn min_filter, mag_filter;
-    mip_filter_fn filter = get_filters(&st, &min_filter, &mag_filter);
+    img_filter_fn min_filter = st.vs.min_filter, mag_filter = st.vs.mag_filter;
+    mip_filter_fn filter = st.gather_only ? get_filters(&st, &min_filter, &mag_filter)
+                                          : st.vs.mip_filter;
     filter(&st, min_filter, mag_filter, &q, lod, rgba);
     if (view->compare_mode)
         sample_compare(&st, compare_values, rgba);
-    if (st.need_swizzle && !st.gather_only)
+    if (st.vs.need_swizzle && !st.gather_only)
         do_swizzling(view, rgba);
 }
 
@@ -1670,7 +1737,8 @@ void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[
 {
     struct fetch_group grp;
     memset(&grp, 0, sizeof(grp));
-    get_samples(view, s, t, r, c0, c1, derivs, offset, control, rgba, observer, observer_ctx, &grp);
+    get_samples(view, NULL, s, t, r, c0, c1, derivs, offset, control, rgba, observer, NULL,
+                observer_ctx, &grp);
 }
 
 int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view, const float s[4],
@@ -1680,9 +1748,36 @@ int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view, const flo
                                   float rgba[4][4], tbr_texel_observer observer,
                                   void *observer_ctx)
 {
+    return tbr_sampler_get_samples_exact_prepared(view, NULL, s, t, r, c0, c1, derivs, offset,
+                                                  control, rgba, observer, NULL, observer_ctx);
+}
+
+_Static_assert(sizeof(struct view_state) <= sizeof(((struct tbr_sampler_prepared *)0)->u.bytes),
+               "TBR_SAMPLER_PREPARED_BYTES too small");
+
+void tbr_sampler_prepare(struct tbr_sampler_prepared *p, const struct tbr_texture_view *view)
+{
+    memset(p, 0, sizeof(*p));
+    struct view_state vs;
+    view_state_init(&vs, view);
+    memcpy(p->u.bytes, &vs, sizeof(vs));
+}
+
+int tbr_sampler_get_samples_exact_prepared(const struct tbr_texture_view *view,
+                                           const struct tbr_sampler_prepared *prepared,
+                                           const float s[4], const float t[4], const float r[4],
+                                           const float c0[4], const float c1[4],
+                                           float derivs[3][2][4], const int8_t offset[3],
+                                           enum tbr_sampler_control control, float rgba[4][4],
+                                           tbr_texel_observer observer,
+                                           tbr_footprint_observer footprint_observer,
+                                           void *observer_ctx)
+{
     struct fetch_group grp; /* entries f[k] are read only below n */
     grp.on = grp.n = grp.inexact = grp.multi_tile = 0;
-    get_samples(view, s, t, r, c0, c1, derivs, offset, control, rgba, observer, observer_ctx, &grp);
+    get_samples(view, prepared ? prepared->u.bytes : NULL,
+                s, t, r, c0, c1, derivs, offset, control, rgba, observer, footprint_observer,
+                observer_ctx, &grp);
     return !grp.inexact;
 }
 
@@ -1728,7 +1823,7 @@ void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], con
 {
     static const int8_t zero_offset[3] = {0, 0, 0};
     struct sampler_state st;
-    init_state(&st, v, observer, observer_ctx);
+    init_state(&st, v, NULL, observer, NULL, observer_ctx);
     if (!offset)
         offset = zero_offset;
     const int fl = (int)v->first_level, ll = (int)v->last_level;
@@ -1786,6 +1881,6 @@ void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], con
         for (int c = 0; c < 4; c++)
             rgba[c][q] = tx[c];
     }
-    if (st.need_swizzle)
+    if (st.vs.need_swizzle)
         do_swizzling(v, rgba);
 }

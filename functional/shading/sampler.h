@@ -55,6 +55,14 @@ struct tbr_texture_view {
 typedef void (*tbr_texel_observer)(void *ctx, unsigned lane, unsigned level, unsigned layer,
                                    int x, int y);
 
+/* Optional companion of the texel observer: the four texels of a 2x2 bilinear footprint
+ * that lies inside the level, (x0,y0) (x1,y0) (x0,y1) (x1,y1), in one call where the texel
+ * observer would get four (the same texels, in the same order); footprints the sampler
+ * does not read as one go to the texel observer. Lets a caller that logs texels handle
+ * a footprint at once (tbr-sim's derived texels). */
+typedef void (*tbr_footprint_observer)(void *ctx, unsigned lane, unsigned level, unsigned layer,
+                                       int x0, int x1, int y0, int y1);
+
 /* The lowest level sampling a view may read: first_level - 1, because softpipe's 2D POT
  * mipmap path reads it for negative LODs; whoever provides the levels' memory must
  * provide this one too. */
@@ -94,6 +102,31 @@ int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view,
                                   const float c0[4], const float c1[4], float derivs[3][2][4],
                                   const int8_t offset[3], enum tbr_sampler_control control,
                                   float rgba[4][4], tbr_texel_observer observer, void *observer_ctx);
+
+/* What sampling derives from a view alone (its format's unpacking, border color, wrap
+ * and filter choices): tbr_sampler_prepare computes it once for the calls below instead
+ * of every call computing it again. Opaque; valid while the view is unchanged. */
+#define TBR_SAMPLER_PREPARED_BYTES 192
+struct tbr_sampler_prepared {
+    union {
+        void *align_pointer;
+        double align_double;
+        unsigned char bytes[TBR_SAMPLER_PREPARED_BYTES];
+    } u;
+};
+void tbr_sampler_prepare(struct tbr_sampler_prepared *p, const struct tbr_texture_view *view);
+
+/* tbr_sampler_get_samples_exact with the view's prepared state (NULL: computed here) and
+ * bilinear footprints reported through footprint_observer (may be NULL). */
+int tbr_sampler_get_samples_exact_prepared(const struct tbr_texture_view *view,
+                                           const struct tbr_sampler_prepared *prepared,
+                                           const float s[4], const float t[4], const float r[4],
+                                           const float c0[4], const float c1[4],
+                                           float derivs[3][2][4], const int8_t offset[3],
+                                           enum tbr_sampler_control control, float rgba[4][4],
+                                           tbr_texel_observer observer,
+                                           tbr_footprint_observer footprint_observer,
+                                           void *observer_ctx);
 
 /* tgsi_sampler::get_dims and ::get_texel (TXQ, TXF). */
 void tbr_sampler_get_dims(const struct tbr_texture_view *view, int level, int dims[4]);

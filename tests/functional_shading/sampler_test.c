@@ -641,6 +641,130 @@ static void test_aliasing(void)
     tex_free(&t);
 }
 
+/* ---- footprint observer and prepared view state (tbr_sampler_get_samples_exact_prepared) ----
+ * The same samples as tbr_sampler_get_samples_exact with the texel observer alone: the
+ * same colors, bit for bit, and the same texels in the same order once the footprints
+ * are expanded; the footprint observer gets the bilinear footprints inside a level. */
+struct fp_log {
+    int n, footprints;
+    int rec[256][5];
+};
+
+static void fp_log_texel(struct fp_log *o, unsigned lane, unsigned level, unsigned layer, int x,
+                         int y)
+{
+    if (o->n < 256) {
+        int *r = o->rec[o->n];
+        r[0] = (int)lane;
+        r[1] = (int)level;
+        r[2] = (int)layer;
+        r[3] = x;
+        r[4] = y;
+    }
+    o->n++;
+}
+
+static void fp_observe_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
+{
+    fp_log_texel(ctx, lane, level, layer, x, y);
+}
+
+static void fp_observe_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0,
+                                 int x1, int y0, int y1)
+{
+    struct fp_log *o = ctx;
+    o->footprints++;
+    fp_log_texel(o, lane, level, layer, x0, y0);
+    fp_log_texel(o, lane, level, layer, x1, y0);
+    fp_log_texel(o, lane, level, layer, x0, y1);
+    fp_log_texel(o, lane, level, layer, x1, y1);
+}
+
+static float rnd(unsigned *seed, float lo, float hi)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return lo + (hi - lo) * (float)((*seed >> 8) & 0xffff) / 65535.0f;
+}
+
+static void test_footprints(void)
+{
+    static const unsigned formats[][2] = {{FMT_R8G8B8A8_UNORM, 4}, {FMT_L8_UNORM, 1},
+                                          {FMT_R8G8B8X8_UNORM, 4}, {FMT_B5G6R5_UNORM, 2}};
+    static const unsigned sizes[][2] = {{16, 16}, {64, 32}, {12, 20}};
+    static const unsigned wraps[] = {W_REPEAT, W_EDGE, W_BORDER, W_MIRROR_REPEAT};
+    unsigned seed = 7;
+    int footprints = 0, samples = 0;
+    for (size_t fi = 0; fi < sizeof(formats) / sizeof(formats[0]); fi++)
+        for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+            for (size_t wi = 0; wi < sizeof(wraps) / sizeof(wraps[0]); wi++)
+                for (unsigned mip = MIP_NEAREST; mip <= MIP_NONE; mip++) {
+                    struct tex t;
+                    tex_init(&t, T_2D, formats[fi][0], formats[fi][1], sizes[si][0], sizes[si][1],
+                             1, 4);
+                    for (unsigned l = 0; l < 4; l++) {
+                        const unsigned w = sizes[si][0] >> l, h = sizes[si][1] >> l;
+                        for (unsigned b = 0; b < w * h * formats[fi][1]; b++)
+                            t.mem[l][b] = (uint8_t)(b * 37u + l * 101u + 5u);
+                    }
+                    t.v.wrap_s = t.v.wrap_t = wraps[wi];
+                    t.v.min_mip_filter = mip;
+                    t.v.min_img_filter = t.v.mag_img_filter = F_LINEAR;
+                    t.v.border_color[0] = 0.25f;
+                    struct tbr_sampler_prepared prepared;
+                    tbr_sampler_prepare(&prepared, &t.v);
+                    for (int k = 0; k < 20; k++) {
+                        const float s0 = rnd(&seed, -1.5f, 2.5f), t0 = rnd(&seed, -1.5f, 2.5f);
+                        const float d = rnd(&seed, 0.0f, 0.3f);
+                        const float s[4] = {s0, s0 + d, s0, s0 + d};
+                        const float tt[4] = {t0, t0, t0 + d, t0 + d};
+                        const float zero[4] = {0, 0, 0, 0};
+                        float derivs[3][2][4], plain[4][4], with_fp[4][4];
+                        memset(derivs, 0, sizeof(derivs));
+                        struct fp_log a, b;
+                        memset(&a, 0, sizeof(a));
+                        memset(&b, 0, sizeof(b));
+                        const int exact_a = tbr_sampler_get_samples_exact(
+                            &t.v, s, tt, zero, zero, zero, derivs, NULL, TBR_SAMPLER_LOD_NONE,
+                            plain, fp_observe_texel, &a);
+                        const int exact_b = tbr_sampler_get_samples_exact_prepared(
+                            &t.v, &prepared, s, tt, zero, zero, zero, derivs, NULL,
+                            TBR_SAMPLER_LOD_NONE, with_fp, fp_observe_texel, fp_observe_footprint,
+                            &b);
+                        CHECK_I(exact_b, exact_a);
+                        CHECK(memcmp(plain, with_fp, sizeof(plain)) == 0);
+                        CHECK_I(b.n, a.n);
+                        CHECK(a.n <= 256 && memcmp(a.rec, b.rec, sizeof(a.rec[0]) * (size_t)a.n) == 0);
+                        CHECK_I(a.footprints, 0);
+                        footprints += b.footprints;
+                        samples++;
+                    }
+                    tex_free(&t);
+                }
+    CHECK_I(samples, 4 * 3 * 4 * 3 * 20);
+    CHECK(footprints > samples); /* most bilinear footprints lie inside their level */
+
+    /* by hand: 8x8 L8, REPEAT, bilinear (the POT path), s = t = 0.5: u = v = 3.5, the
+     * footprint (3,3) (4,3) (3,4) (4,4) in one call per lane */
+    struct tex t;
+    tex_init(&t, T_2D, FMT_L8_UNORM, 1, 8, 8, 1, 1);
+    t.v.min_img_filter = t.v.mag_img_filter = F_LINEAR;
+    struct tbr_sampler_prepared prepared;
+    tbr_sampler_prepare(&prepared, &t.v);
+    const float half[4] = {0.5f, 0.5f, 0.5f, 0.5f}, zero[4] = {0, 0, 0, 0};
+    float derivs[3][2][4], c[4][4];
+    memset(derivs, 0, sizeof(derivs));
+    struct fp_log o;
+    memset(&o, 0, sizeof(o));
+    tbr_sampler_get_samples_exact_prepared(&t.v, &prepared, half, half, zero, zero, zero, derivs,
+                                           NULL, TBR_SAMPLER_LOD_NONE, c, fp_observe_texel,
+                                           fp_observe_footprint, &o);
+    CHECK_I(o.footprints, 4);
+    CHECK_I(o.n, 16);
+    CHECK(o.rec[4][0] == 1 && o.rec[4][3] == 3 && o.rec[4][4] == 3 && o.rec[7][3] == 4 &&
+          o.rec[7][4] == 4);
+    tex_free(&t);
+}
+
 /* ---- swizzle, compare, cube, 3D, arrays, queries ---- */
 static void test_misc(void)
 {
@@ -866,7 +990,7 @@ int main(int argc, char **argv)
         void (*fn)(void);
     } groups[] = {{"formats", test_formats}, {"wrap", test_wrap}, {"lod", test_lod},
                   {"pot", test_pot}, {"misc", test_misc}, {"unsupported", test_unsupported},
-                  {"aliasing", test_aliasing}};
+                  {"aliasing", test_aliasing}, {"footprints", test_footprints}};
     if (argc != 2) {
         fprintf(stderr, "usage: sampler_test <group>\n");
         return 2;
