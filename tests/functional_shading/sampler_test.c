@@ -96,16 +96,18 @@ static void tex_free(struct tex *t)
         free(t->mem[l]);
 }
 
-/* observer: records (lane, level, layer, x, y) */
+/* observer: records (lane, level, layer, x, y); footprints: calls of the footprint
+ * observer (observe_footprint), whose four texels are recorded like four observe calls */
+#define OBS_MAX 256
 struct obs {
-    int n;
-    int rec[64][5];
+    int n, footprints;
+    int rec[OBS_MAX][5];
 };
 
 static void observe(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
 {
     struct obs *o = ctx;
-    if (o->n < 64) {
+    if (o->n < OBS_MAX) {
         int *r = o->rec[o->n];
         r[0] = (int)lane;
         r[1] = (int)level;
@@ -645,39 +647,15 @@ static void test_aliasing(void)
  * The same samples as tbr_sampler_get_samples_exact with the texel observer alone: the
  * same colors, bit for bit, and the same texels in the same order once the footprints
  * are expanded; the footprint observer gets the bilinear footprints inside a level. */
-struct fp_log {
-    int n, footprints;
-    int rec[256][5];
-};
-
-static void fp_log_texel(struct fp_log *o, unsigned lane, unsigned level, unsigned layer, int x,
-                         int y)
+static void observe_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0,
+                              int x1, int y0, int y1)
 {
-    if (o->n < 256) {
-        int *r = o->rec[o->n];
-        r[0] = (int)lane;
-        r[1] = (int)level;
-        r[2] = (int)layer;
-        r[3] = x;
-        r[4] = y;
-    }
-    o->n++;
-}
-
-static void fp_observe_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
-{
-    fp_log_texel(ctx, lane, level, layer, x, y);
-}
-
-static void fp_observe_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0,
-                                 int x1, int y0, int y1)
-{
-    struct fp_log *o = ctx;
+    struct obs *o = ctx;
     o->footprints++;
-    fp_log_texel(o, lane, level, layer, x0, y0);
-    fp_log_texel(o, lane, level, layer, x1, y0);
-    fp_log_texel(o, lane, level, layer, x0, y1);
-    fp_log_texel(o, lane, level, layer, x1, y1);
+    observe(o, lane, level, layer, x0, y0);
+    observe(o, lane, level, layer, x1, y0);
+    observe(o, lane, level, layer, x0, y1);
+    observe(o, lane, level, layer, x1, y1);
 }
 
 static float rnd(unsigned *seed, float lo, float hi)
@@ -720,20 +698,19 @@ static void test_footprints(void)
                         const float zero[4] = {0, 0, 0, 0};
                         float derivs[3][2][4], plain[4][4], with_fp[4][4];
                         memset(derivs, 0, sizeof(derivs));
-                        struct fp_log a, b;
+                        struct obs a, b;
                         memset(&a, 0, sizeof(a));
                         memset(&b, 0, sizeof(b));
                         const int exact_a = tbr_sampler_get_samples_exact(
                             &t.v, s, tt, zero, zero, zero, derivs, NULL, TBR_SAMPLER_LOD_NONE,
-                            plain, fp_observe_texel, &a);
+                            plain, observe, &a);
                         const int exact_b = tbr_sampler_get_samples_exact_prepared(
                             &t.v, &prepared, s, tt, zero, zero, zero, derivs, NULL,
-                            TBR_SAMPLER_LOD_NONE, with_fp, fp_observe_texel, fp_observe_footprint,
-                            &b);
+                            TBR_SAMPLER_LOD_NONE, with_fp, observe, observe_footprint, &b);
                         CHECK_I(exact_b, exact_a);
                         CHECK(memcmp(plain, with_fp, sizeof(plain)) == 0);
                         CHECK_I(b.n, a.n);
-                        CHECK(a.n <= 256 && memcmp(a.rec, b.rec, sizeof(a.rec[0]) * (size_t)a.n) == 0);
+                        CHECK(a.n <= OBS_MAX && memcmp(a.rec, b.rec, sizeof(a.rec[0]) * (size_t)a.n) == 0);
                         CHECK_I(a.footprints, 0);
                         footprints += b.footprints;
                         samples++;
@@ -753,11 +730,11 @@ static void test_footprints(void)
     const float half[4] = {0.5f, 0.5f, 0.5f, 0.5f}, zero[4] = {0, 0, 0, 0};
     float derivs[3][2][4], c[4][4];
     memset(derivs, 0, sizeof(derivs));
-    struct fp_log o;
+    struct obs o;
     memset(&o, 0, sizeof(o));
     tbr_sampler_get_samples_exact_prepared(&t.v, &prepared, half, half, zero, zero, zero, derivs,
-                                           NULL, TBR_SAMPLER_LOD_NONE, c, fp_observe_texel,
-                                           fp_observe_footprint, &o);
+                                           NULL, TBR_SAMPLER_LOD_NONE, c, observe,
+                                           observe_footprint, &o);
     CHECK_I(o.footprints, 4);
     CHECK_I(o.n, 16);
     CHECK(o.rec[4][0] == 1 && o.rec[4][3] == 3 && o.rec[4][4] == 3 && o.rec[7][3] == 4 &&
