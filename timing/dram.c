@@ -467,8 +467,8 @@ static bool can_col(const tbr_dram *d, const chan_t *ch, const rank_t *rk, const
 /* Is the open row of bank b still wanted by a queued request? Then FR-FCFS must not
  * close it (until the row-hit cap is reached). */
 static bool row_protected(const tbr_dram *d, const bank_t *b) {
-  if (d->hit_cap && b->hits_since_act >= d->hit_cap) return false;
-  return b->open_hits > 0;
+  /* without branches (channel_wake evaluates it for every busy bank) */
+  return (b->open_hits > 0) & !((d->hit_cap != 0) & (b->hits_since_act >= d->hit_cap));
 }
 
 /* ---- command issue ---- */
@@ -702,15 +702,13 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t) {
     /* the same minimum without branches: which candidates a bank has and whether its
      * row is protected are data, not a pattern a branch predictor learns (all-ones, the
      * NONE of a missing candidate, is OR-ed in) */
-    const uint64_t cap = d->hit_cap;
     FOR_BUSY_BANKS(d, ch, bi) {
       const bank_t *b = &ch->banks[bi];
       const rank_t *rk = &ch->ranks[b->rank];
       const uint64_t rd = max64(b->next_col, rk->rd_at) | -(uint64_t)(b->hit_rd < 0);
       const uint64_t wr = max64(b->next_col, rk->wr_at) | -(uint64_t)(b->hit_wr < 0);
       const uint64_t act = max64(b->next_act, rk->act_at);
-      const bool protected_row = (b->open_hits > 0) & !((cap != 0) & (b->hits_since_act >= cap));
-      const uint64_t pre = b->next_pre | -(uint64_t)protected_row;
+      const uint64_t pre = b->next_pre | -(uint64_t)row_protected(d, b);
       const uint64_t closed = -(uint64_t)(b->open_row < 0);
       const uint64_t row = ((act & closed) | (pre & ~closed)) | -(uint64_t)(b->miss < 0);
       const uint64_t x = min64(min64(rd, wr), row) | -(uint64_t)rk->refresh_pending;

@@ -169,14 +169,7 @@ void tbr_occupancy_fold(tbr_occupancy *o)
   tbr_stat *st = o->st;
   if (st && o->n) {
     if (st->kind != TBR_STAT_AVERAGE) abort(); /* histograms sample one by one */
-    const double lo = o->min, hi = o->max;
-    if (st->count == 0 || lo < st->min) st->min = lo;
-    if (st->count == 0 || hi > st->max) st->max = hi;
-    if (st->fcount == 0 || lo < st->fmin) st->fmin = lo;
-    if (st->fcount == 0 || hi > st->fmax) st->fmax = hi;
-    st->count += o->n;
-    st->fcount += o->n;
-    st->sum += (double)o->sum;
+    tbr_stat_merge_(st, o->min, o->max, o->n, (double)o->sum);
   }
   tbr_occupancy_init(o, st);
 }

@@ -72,16 +72,18 @@ static inline void tbr_stat_add(tbr_stat *st, uint64_t n)
 {
   if (st) st->count += n;
 }
-static inline void tbr_stat_sample_raw_(tbr_stat *st, double v)
+/* n samples with minimum lo, maximum hi and sum `sum` added to an AVERAGE stat */
+static inline void tbr_stat_merge_(tbr_stat *st, double lo, double hi, uint64_t n, double sum)
 {
-  if (st->count == 0 || v < st->min) st->min = v;
-  if (st->count == 0 || v > st->max) st->max = v;
-  if (st->fcount == 0 || v < st->fmin) st->fmin = v;
-  if (st->fcount == 0 || v > st->fmax) st->fmax = v;
-  st->count++;
-  st->fcount++;
-  st->sum += v;
+  if (st->count == 0 || lo < st->min) st->min = lo;
+  if (st->count == 0 || hi > st->max) st->max = hi;
+  if (st->fcount == 0 || lo < st->fmin) st->fmin = lo;
+  if (st->fcount == 0 || hi > st->fmax) st->fmax = hi;
+  st->count += n;
+  st->fcount += n;
+  st->sum += sum;
 }
+static inline void tbr_stat_sample_raw_(tbr_stat *st, double v) { tbr_stat_merge_(st, v, v, 1, v); }
 static inline void tbr_stat_sample(tbr_stat *st, double v) /* AVERAGE */
 {
   if (!st) return;
