@@ -97,6 +97,11 @@ struct tbr_dram {
   bool reference_scan;         /* tbr_dram_set_reference_scan */
   /* clock crossing: f_gpu : f_dram reduced */
   uint64_t fg, fd, sync;
+  /* tbr_dram_gpu_advance's end DRAM cycle for GPU cycle adv_g, stepped to adv_g + 1
+   * without a division (the GPU side advances one cycle at a time): with
+   * N(g) = (g + 1) * fd + fg - 1, end = N / fg and adv_rem = N % fg; N grows by fd per
+   * GPU cycle, fd = fd_q * fg + fd_r */
+  uint64_t adv_g, adv_end, adv_rem, fd_q, fd_r;
   tbr_memq req_cdc, resp_cdc;
 
   uint64_t now, seq;
@@ -194,6 +199,11 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
   uint64_t fg = tbr_cfg_uint(cfg, "gpu.clock_mhz"), g = gcd(fg, fd);
   d->fg = fg / g;
   d->fd = fd / g;
+  d->fd_q = d->fd / d->fg;
+  d->fd_r = d->fd % d->fg;
+  d->adv_g = 0; /* N(0) = fd + fg - 1 */
+  d->adv_end = (d->fd + d->fg - 1) / d->fg;
+  d->adv_rem = (d->fd + d->fg - 1) % d->fg;
 
   uint32_t burst_bytes = d->bus_bytes * d->bl;
   d->bursts_per_req = d->req_bytes / burst_bytes;
@@ -867,7 +877,18 @@ bool tbr_dram_gpu_send(tbr_dram *d, const tbr_mem_msg *m, uint64_t g) {
 
 void tbr_dram_gpu_advance(tbr_dram *d, uint64_t g) {
   /* DRAM cycle k starts before the end of GPU cycle g iff k/fd < (g+1)/fg, i.e. k < end */
-  const uint64_t end = ((g + 1) * d->fd + d->fg - 1) / d->fg;
+  if (g == d->adv_g + 1) {
+    uint64_t r = d->adv_rem + d->fd_r, carry = r >= d->fg;
+    d->adv_end += d->fd_q + carry;
+    d->adv_rem = r - (carry ? d->fg : 0);
+    d->adv_g = g;
+  } else if (g != d->adv_g) {
+    const uint64_t num = (g + 1) * d->fd + d->fg - 1;
+    d->adv_end = num / d->fg;
+    d->adv_rem = num % d->fg;
+    d->adv_g = g;
+  }
+  const uint64_t end = d->adv_end;
   if (d->now >= end) return;
   /* Nothing can happen in the cycles [now, end) (no request becomes visible, no channel
    * can issue a command before its wake cycle, no completion becomes due): they only

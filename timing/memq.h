@@ -31,6 +31,9 @@ typedef struct {
                         * queue struct alone (kept by push and pop; messages are not changed
                         * in place) */
   tbr_mem_msg *buf;
+  uint64_t *wake; /* optional: the consumer's "earliest head_ready over my queues", lowered
+                   * when a push makes this queue's head visible at an earlier cycle (the
+                   * memory arbiter reads one word instead of polling every port queue) */
   uint32_t cap, head, count;
 } tbr_memq;
 
@@ -47,7 +50,10 @@ static inline bool tbr_memq_push(tbr_memq *q, const tbr_mem_msg *m) {
   uint32_t i = q->head + q->count;
   if (i >= q->cap) i -= q->cap;
   q->buf[i] = *m;
-  if (q->count++ == 0) q->head_ready = m->ready;
+  if (q->count++ == 0) {
+    q->head_ready = m->ready;
+    if (q->wake && m->ready < *q->wake) *q->wake = m->ready;
+  }
   return true;
 }
 /* Head message if it is ready at `now`, else NULL. */

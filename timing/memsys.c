@@ -26,6 +26,9 @@ struct memsys {
    * checks read these dense arrays instead of each port struct (refresh_outq) */
   tbr_memq *base_out[MEMSYS_MAX_PORTS], *aux_out[MEMSYS_MAX_PORTS];
   int late;  /* index + 1 of the late port (0: none), served after the aux rotation */
+  uint64_t port_wake; /* min over the ports' out-queue head_ready (kept by the pushes through
+                       * tbr_memq.wake and recomputed after each arbitration): in most cycles no
+                       * port has a visible request and the arbiter is skipped */
   uint32_t line;
   bool have_pending;
   tbr_mem_msg pending; /* DRAM response waiting for room in the L2 fill queue */
@@ -79,6 +82,18 @@ static void refresh_outq(memsys *m)
 {
   for (int k = 0; k < m->nbase; k++) m->base_out[k] = m->ports[m->base[k]].out;
   for (int k = 0; k < m->naux; k++) m->aux_out[k] = m->ports[m->aux[k]].out;
+  for (int i = 0; i < m->nports; i++) m->ports[i].out->wake = &m->port_wake;
+  m->port_wake = 0; /* recomputed by the next arbitration */
+}
+
+static uint64_t ports_earliest_head(const memsys *m)
+{
+  uint64_t w = UINT64_MAX;
+  for (int i = 0; i < m->nports; i++) {
+    uint64_t r = tbr_memq_head_ready(m->ports[i].out);
+    w = r < w ? r : w;
+  }
+  return w;
 }
 
 static int add(memsys *m, const char *name, tbr_stats *st)
@@ -176,7 +191,8 @@ uint64_t memsys_next_event(const memsys *m, uint64_t now)
     else if (!tbr_dram_gpu_req_full(m->dram)) return now;
   }
   bool req_full = tbr_memq_full(tbr_cache_req_in(m->l2));
-  for (int i = 0; i < m->nports; i++) { /* a ready request moves unless the L2 queue is full */
+  if (m->port_wake > now) EVENT_AT(m->port_wake); /* = the loop below when no head is visible */
+  else for (int i = 0; i < m->nports; i++) { /* a ready request moves unless the L2 queue is full */
     uint64_t r = tbr_memq_head_ready(m->ports[i].out);
     if (r > now) EVENT_AT(r);
     else if (!req_full) return now;
@@ -246,26 +262,11 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
   /* Arbiter: one request per port per cycle, round robin, into the L2 request queue;
    * then the auxiliary ports (texture and instruction caches) in their own rotation. */
   tbr_memq *req = tbr_cache_req_in(m->l2);
-  for (int k = 0, j = m->rr; k < m->nbase; k++, j = j + 1 == m->nbase ? 0 : j + 1) {
-    const tbr_mem_msg *q = tbr_memq_peek(m->base_out[j], now);
-    if (!q) continue;
-    int pi = m->base[j];
-    port *p = &m->ports[pi];
-    tbr_mem_msg c = *q;
-    c.src = (uint32_t)pi;
-    c.ready = now + 1;
-    if (!tbr_memq_push(req, &c)) { tbr_stat_add(p->stall, n); continue; }
-    tbr_memq_pop(p->out);
-    tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
-    tbr_stat_inc(c.write ? p->writes : p->reads);
-    tbr_stat_add(p->bytes, m->line);
-  }
-  m->rr = !m->nbase ? 0 : n == 1 ? (m->rr + 1 == m->nbase ? 0 : m->rr + 1) : (int)((m->rr + n) % (uint64_t)m->nbase);
-  if (m->naux) {
-    for (int k = 0, j = m->rr_aux; k < m->naux; k++, j = j + 1 == m->naux ? 0 : j + 1) {
-      const tbr_mem_msg *q = tbr_memq_peek(m->aux_out[j], now);
+  if (m->port_wake <= now) {
+    for (int k = 0, j = m->rr; k < m->nbase; k++, j = j + 1 == m->nbase ? 0 : j + 1) {
+      const tbr_mem_msg *q = tbr_memq_peek(m->base_out[j], now);
       if (!q) continue;
-      int pi = m->aux[j];
+      int pi = m->base[j];
       port *p = &m->ports[pi];
       tbr_mem_msg c = *q;
       c.src = (uint32_t)pi;
@@ -276,25 +277,44 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
       tbr_stat_inc(c.write ? p->writes : p->reads);
       tbr_stat_add(p->bytes, m->line);
     }
-    m->rr_aux = n == 1 ? (m->rr_aux + 1 == m->naux ? 0 : m->rr_aux + 1) : (int)((m->rr_aux + n) % (uint64_t)m->naux);
-  }
-  if (m->late) {
-    port *p = &m->ports[m->late - 1];
-    const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
-    if (q) {
-      tbr_mem_msg c = *q;
-      c.src = (uint32_t)(m->late - 1);
-      c.ready = now + 1;
-      if (!tbr_memq_push(req, &c)) {
-        tbr_stat_add(p->stall, n);
-      } else {
+    if (m->naux) {
+      for (int k = 0, j = m->rr_aux; k < m->naux; k++, j = j + 1 == m->naux ? 0 : j + 1) {
+        const tbr_mem_msg *q = tbr_memq_peek(m->aux_out[j], now);
+        if (!q) continue;
+        int pi = m->aux[j];
+        port *p = &m->ports[pi];
+        tbr_mem_msg c = *q;
+        c.src = (uint32_t)pi;
+        c.ready = now + 1;
+        if (!tbr_memq_push(req, &c)) { tbr_stat_add(p->stall, n); continue; }
         tbr_memq_pop(p->out);
         tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
         tbr_stat_inc(c.write ? p->writes : p->reads);
         tbr_stat_add(p->bytes, m->line);
       }
     }
+    if (m->late) {
+      port *p = &m->ports[m->late - 1];
+      const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
+      if (q) {
+        tbr_mem_msg c = *q;
+        c.src = (uint32_t)(m->late - 1);
+        c.ready = now + 1;
+        if (!tbr_memq_push(req, &c)) {
+          tbr_stat_add(p->stall, n);
+        } else {
+          tbr_memq_pop(p->out);
+          tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
+          tbr_stat_inc(c.write ? p->writes : p->reads);
+          tbr_stat_add(p->bytes, m->line);
+        }
+      }
+    }
+    m->port_wake = ports_earliest_head(m);
   }
+  m->rr = !m->nbase ? 0 : n == 1 ? (m->rr + 1 == m->nbase ? 0 : m->rr + 1) : (int)((m->rr + n) % (uint64_t)m->nbase);
+  if (m->naux)
+    m->rr_aux = n == 1 ? (m->rr_aux + 1 == m->naux ? 0 : m->rr_aux + 1) : (int)((m->rr_aux + n) % (uint64_t)m->naux);
   tbr_cache_tick_n(m->l2, now, n);
 }
 
