@@ -139,17 +139,9 @@ static inline uint32_t next_live(const shader_core *c, uint32_t from, uint32_t h
   return hi;
 }
 
-void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
+/* sc_tick_n's issuing cycles: resident work and now >= next_ready (n == 1). */
+void sc_tick_issue(shader_core *c, uint64_t now)
 {
-  if (!c->count) { tbr_stat_add(c->idle, n); return; }
-  /* Fast path (exact): every thread with work waits for its latency (the common case
-   * with lat_alu > 1): nothing can issue this cycle (nor in the n - 1 cycles after it:
-   * sc_next_event). */
-  if (now < c->next_ready) {
-    tbr_stat_add(c->stall, n);
-    if (c->ntexwait && c->ntexwait == c->nwork) tbr_stat_add(c->tex_stall, n);
-    return;
-  }
   uint32_t issued = 0;
   bool full = false; /* stopped at the issue width with older-first threads left unscanned */
   /* Oldest first: the ring positions [head, head + count) in two segments (to the end of

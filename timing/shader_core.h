@@ -82,7 +82,21 @@ void sc_tick(shader_core *c, uint64_t now);
  * [now, now + n), n > 1 only when they are quiescent; sc_done_time is the cycle the oldest
  * work item finishes if it has no instructions left (else UINT64_MAX). */
 uint64_t sc_next_event(const shader_core *c, uint64_t now);
-void sc_tick_n(shader_core *c, uint64_t now, uint64_t n);
+void sc_tick_issue(shader_core *c, uint64_t now);
+/* The cycles in which nothing can issue (no resident work, or every thread with work
+ * waiting for its latency: now < next_ready, and so for the n - 1 cycles after it) only
+ * count; they are about half of all calls, so they are decided here, inline in the
+ * caller, and only issuing cycles call sc_tick_issue. */
+static inline void sc_tick_n(shader_core *c, uint64_t now, uint64_t n)
+{
+  if (!c->count) { tbr_stat_add(c->idle, n); return; }
+  if (now < c->next_ready) {
+    tbr_stat_add(c->stall, n);
+    if (c->ntexwait && c->ntexwait == c->nwork) tbr_stat_add(c->tex_stall, n);
+    return;
+  }
+  sc_tick_issue(c, now); /* n == 1: a span of n > 1 cycles is quiescent */
+}
 uint64_t sc_done_time(const shader_core *c);
 /* Oldest work item, if finished by cycle now. */
 bool sc_peek_done(const shader_core *c, uint64_t now, uint32_t *token);
