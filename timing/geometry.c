@@ -86,6 +86,24 @@ static uint32_t draw_verts(const sim_draw *d)
   return n > 0x3fffffff ? 0x3fffffff : (uint32_t)n;
 }
 
+/* Vertices Primitive Assembly must have received before it can emit the draw's next
+ * primitive (pa_prims + 1 of nprims, spread evenly over the nv vertices). */
+static uint64_t pa_vertices_needed(uint32_t pa_prims, uint32_t nv, uint32_t nprims)
+{
+  return ((uint64_t)(pa_prims + 1) * nv + nprims - 1) / nprims;
+}
+
+static uint64_t pa_vertices_needed_memo(geometry_unit *ge, uint32_t nv, uint32_t nprims)
+{
+  if (ge->pa_need_prims != ge->pa_prims || ge->pa_need_nv != nv || ge->pa_need_nprims != nprims) {
+    ge->pa_need = pa_vertices_needed(ge->pa_prims, nv, nprims);
+    ge->pa_need_prims = ge->pa_prims;
+    ge->pa_need_nv = nv;
+    ge->pa_need_nprims = nprims;
+  }
+  return ge->pa_need;
+}
+
 /* Mirrors geometry_tick's decisions: every case that moves work (or changes state, like
  * Primitive Assembly's credit before it saturates) is an event now; the quiescent cases
  * are the ones that only count (a stalled request, a full queue, the Command Processor's
@@ -106,7 +124,7 @@ uint64_t geometry_next_event(const gpu *g)
     uint32_t nv = draw_verts(d);
     if (ge->pa_verts < nv) GPU_EVENT_AT(ne, now, simq_head_ready(&ge->vertex_out));
     if (ge->pa_prims < d->nprims && credit >= 1) {
-      uint64_t need = ((uint64_t)(ge->pa_prims + 1) * nv + d->nprims - 1) / d->nprims;
+      uint64_t need = pa_vertices_needed(ge->pa_prims, nv, d->nprims);
       if (ge->pa_verts >= need && !simq_full(&ge->prim_q)) return now;
     }
     if (ge->pa_verts == nv && ge->pa_prims == d->nprims) return now;
@@ -172,8 +190,7 @@ void geometry_tick(gpu *g)
       ge->progress++;
     }
     while (ge->pa_prims < d->nprims && ge->pa_credit >= 1) {
-      uint64_t need = ((uint64_t)(ge->pa_prims + 1) * nv + d->nprims - 1) / d->nprims;
-      if (ge->pa_verts < need) break;
+      if (ge->pa_verts < pa_vertices_needed_memo(ge, nv, d->nprims)) break;
       if (!simq_push(&ge->prim_q, d->first_prim + ge->pa_prims, now + 1)) { pa_blocked = true; break; }
       ge->pa_prims++;
       ge->pa_credit -= 1;

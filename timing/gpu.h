@@ -129,6 +129,10 @@ typedef struct {
   uint32_t pa_draw;        /* index within the pass of the draw being assembled */
   uint32_t pa_verts, pa_prims;
   double pa_credit;
+  /* the vertices primitive pa_need_prims + 1 of a draw with pa_need_nv vertices and
+   * pa_need_nprims primitives needs (a division, asked every cycle; all zero: none) */
+  uint32_t pa_need_prims, pa_need_nv, pa_need_nprims;
+  uint64_t pa_need;
   double pa_rate;          /* prim_assembly.tris_per_cycle (looked up once) */
   uint64_t last_prim_cycle;
   uint64_t progress;       /* events that moved work forward (deadlock watchdog, gpu.c) */
