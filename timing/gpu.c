@@ -373,6 +373,10 @@ static uint64_t geometry_phase_next_event(const gpu *g)
   /* Signature Unit computing: primitives, or a drawcall's constants (su_tick works
    * while dsigned < dissued even without queued primitives) */
   if (g->su.on && (g->su.jcount || g->su.dsigned < g->su.dissued)) return now;
+  /* the most frequent "now" first (terrain: a Vertex Processor issues in half the probes);
+   * the answer does not depend on the order */
+  for (uint32_t i = 0; i < g->geo.nvp; i++)
+    if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
   GPU_EVENT_AT(ne, now, geometry_next_event(g));
   GPU_EVENT_AT(ne, now, plb_next_event(g));
   GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[0]));
@@ -383,6 +387,11 @@ static uint64_t geometry_phase_next_event(const gpu *g)
 static uint64_t raster_phase_next_event(const gpu *g)
 {
   uint64_t now = g->now, ne = UINT64_MAX;
+  /* the most frequent "now" first (terrain: a Fragment Processor issues in 84% of the
+   * probes); the answer does not depend on the order */
+  for (uint32_t i = 0; i < g->nru; i++)
+    for (uint32_t k = 0; k < g->ru[i].nfp; k++)
+      if (sc_may_issue_now(&g->ru[i].fp[k], now)) return now;
   for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(g, &g->ru[i]));
   GPU_EVENT_AT(ne, now, tf_next_event(g));
   GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[g->nicu - 1]));

@@ -82,6 +82,12 @@ void sc_tick(shader_core *c, uint64_t now);
  * [now, now + n), n > 1 only when they are quiescent; sc_done_time is the cycle the oldest
  * work item finishes if it has no instructions left (else UINT64_MAX). */
 uint64_t sc_next_event(const shader_core *c, uint64_t now);
+/* sc_next_event(c, now) <= now: a thread may issue now (inline for the cycle-skipping
+ * probes, which ask it first: it is the most frequent answer "now") */
+static inline bool sc_may_issue_now(const shader_core *c, uint64_t now)
+{
+  return c->count && c->next_ready <= now;
+}
 void sc_tick_issue(shader_core *c, uint64_t now);
 /* The cycles in which nothing can issue (no resident work, or every thread with work
  * waiting for its latency: now < next_ready, and so for the n - 1 cycles after it) only
