@@ -175,14 +175,12 @@ bool tbr_cache_idle(const tbr_cache *c) {
 
 static uint32_t set_of(const tbr_cache *c, uint64_t line) { return (uint32_t)(line & (c->sets - 1)); }
 
-/* Every way is compared (a key is in at most one): a loop whose length is the cache's,
- * not the hit way's, so only hit-or-miss is left to predict. */
 static line_t *lookup(const tbr_cache *c, uint64_t line) {
   size_t base = (size_t)set_of(c, line) * c->p.ways;
-  const uint64_t *k = &c->key[base], key = line + 1;
-  uint32_t hit = UINT32_MAX;
-  for (uint32_t w = 0; w < c->p.ways; w++) hit = k[w] == key ? w : hit;
-  return hit == UINT32_MAX ? NULL : &c->lines[base + hit];
+  const uint64_t *k = &c->key[base];
+  for (uint32_t w = 0; w < c->p.ways; w++)
+    if (k[w] == line + 1) return &c->lines[base + w];
+  return NULL;
 }
 
 bool tbr_cache_contains(const tbr_cache *c, uint64_t addr, bool *dirty) {
