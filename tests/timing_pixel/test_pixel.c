@@ -588,6 +588,49 @@ static void test_fastpaths(void)
   }
 }
 
+/* The row converters (tile loads and stores: constant-shift paths for the 8-bit RGBA /
+ * BGRA formats, a generic one for the others) give bit for bit what the per-pixel
+ * tbr_unpack_rgba_float / tbr_pack_rgba_float give, for every color format. */
+static void test_row_conversions(void)
+{
+  enum { N = 67 }; /* not a multiple of a vector width */
+  for (int f = TBR_PF_NONE + 1; f < TBR_PF_COUNT; f++) {
+    const tbr_format_info *info = tbr_format_get_info((tbr_pixel_format)f);
+    if (!info || !info->is_color) continue;
+    uint8_t bytes[N * 16], packed_row[N * 16], packed_px[N * 16];
+    float row[N * 4], px[N * 4], in[N * 4];
+    for (int rep = 0; rep < 50; rep++) {
+      for (size_t i = 0; i < sizeof bytes; i++) {
+        rng_state = rng_state * 1103515245u + 12345u;
+        bytes[i] = (uint8_t)(rng_state >> 16);
+      }
+      if (f == TBR_PF_R32G32B32A32_FLOAT || f == TBR_PF_R16G16B16A16_FLOAT) /* no NaN payloads */
+        for (int i = 0; i < N * 4; i++) {
+          float v = rndf();
+          if (f == TBR_PF_R32G32B32A32_FLOAT) memcpy(bytes + 4 * i, &v, 4);
+          else { uint16_t h = tbr_float_to_half_rtz(v); memcpy(bytes + 2 * i, &h, 2); }
+        }
+      CHECK(tbr_unpack_rgba_float_row((tbr_pixel_format)f, bytes, N, row));
+      for (int i = 0; i < N; i++) tbr_unpack_rgba_float((tbr_pixel_format)f, bytes + (size_t)i * info->bytes, px + 4 * i);
+      if (memcmp(row, px, sizeof row)) {
+        failures++;
+        fprintf(stderr, "unpack row differs from per-pixel unpack (%s)\n", info->name);
+        break;
+      }
+      for (int i = 0; i < N * 4; i++) in[i] = (i % 13 == 0) ? (i % 2 ? 1.0f : 0.0f) : rndf(); /* incl. the ends */
+      memset(packed_row, 0, sizeof packed_row);
+      memset(packed_px, 0, sizeof packed_px);
+      CHECK(tbr_pack_rgba_float_row((tbr_pixel_format)f, in, N, packed_row));
+      for (int i = 0; i < N; i++) tbr_pack_rgba_float((tbr_pixel_format)f, in + 4 * i, packed_px + (size_t)i * info->bytes);
+      if (memcmp(packed_row, packed_px, (size_t)N * info->bytes)) {
+        failures++;
+        fprintf(stderr, "pack row differs from per-pixel pack (%s)\n", info->name);
+        break;
+      }
+    }
+  }
+}
+
 /* ------------------------------------------------------------------------------ */
 static void test_tile(void)
 {
@@ -819,7 +862,7 @@ int main(int argc, char **argv)
   if (all || !strcmp(g, "depth")) { test_depth(); ran = 1; }
   if (all || !strcmp(g, "stencil")) { test_stencil(); ran = 1; }
   if (all || !strcmp(g, "blend")) { test_blend(); ran = 1; }
-  if (all || !strcmp(g, "fastpaths")) { test_fastpaths(); ran = 1; }
+  if (all || !strcmp(g, "fastpaths")) { test_fastpaths(); test_row_conversions(); ran = 1; }
   if (all || !strcmp(g, "tile")) { test_tile(); ran = 1; }
   if (all || !strcmp(g, "render")) { test_render(); ran = 1; }
   if (!ran) {
