@@ -617,7 +617,10 @@ static void test_row_conversions(void)
         fprintf(stderr, "unpack row differs from per-pixel unpack (%s)\n", info->name);
         break;
       }
-      for (int i = 0; i < N * 4; i++) in[i] = (i % 13 == 0) ? (i % 2 ? 1.0f : 0.0f) : rndf(); /* incl. the ends */
+      static const float special[] = {0.0f, 1.0f, -0.0f, NAN, INFINITY, -INFINITY, 1e-40f, 0.5f / 255.0f,
+                                      254.5f / 255.0f, 0.99999994f, 1.0000001f};
+      for (int i = 0; i < N * 4; i++) /* incl. the ends, NaN, infinities, a denormal */
+        in[i] = (i % 7 == 0) ? special[(i / 7 + rep) % (sizeof special / sizeof special[0])] : rndf();
       memset(packed_row, 0, sizeof packed_row);
       memset(packed_px, 0, sizeof packed_px);
       CHECK(tbr_pack_rgba_float_row((tbr_pixel_format)f, in, N, packed_row));
