@@ -252,7 +252,8 @@ int main(int argc, char **argv)
           o->diff_pixels = (uint64_t)w * h;
           o->max_diff = 255;
         } else {
-          for (uint32_t y = 0; y < h; y++)
+          for (uint32_t y = 0; y < h; y++) {
+            if (!memcmp(px + (size_t)y * w * 4, ri.pixels + y * ri.stride, (size_t)w * 4)) continue; /* equal row */
             for (uint32_t x = 0; x < w; x++) {
               const uint8_t *a = px + ((size_t)y * w + x) * 4, *b = ri.pixels + y * ri.stride + (size_t)x * 4;
               int d = 0;
@@ -262,6 +263,7 @@ int main(int argc, char **argv)
               }
               if (d) { o->diff_pixels++; if ((unsigned)d > o->max_diff) o->max_diff = (unsigned)d; }
             }
+          }
         }
         o->match = o->diff_pixels == 0;
         tbr_image_free(&ri);
