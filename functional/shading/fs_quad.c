@@ -260,6 +260,7 @@ static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, i
     q.sampler = &smp;
     q.skip_validity = skip_validity;
     q.sampler_pc = fetch_obs ? &rc.pc : NULL;
+    q.declared_outputs_only = 1; /* color_output[] are outputs of the program */
     struct tbr_tgsi_fs_result res;
     if (tbr_tgsi_run_fs(d->prog, &q, &res) != 0 || rc.failed)
         return -1;
