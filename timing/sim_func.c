@@ -37,6 +37,7 @@ void sim_func_free(sim_func *fn)
   for (size_t i = 0; i < fn->nprogs; i++) tbr_tgsi_free(fn->progs[i].prog);
   free(fn->progs); free(fn->fsd);
   tbr_fs_fetch_log_free(&fn->flog);
+  sim_rel_free(&fn->rel);
   memset(fn, 0, sizeof *fn);
 }
 
@@ -304,10 +305,45 @@ static void derive_failed(sim_func *fn, const char *fmt, ...)
   va_end(ap);
 }
 
+/* The resource a draw's sampler unit reads (the DRAW record's texture of the unit; 0 if
+ * none). */
+static uint32_t unit_resource(const tbr_rec_draw *d, uint32_t unit)
+{
+  uint32_t id = 0;
+  for (uint32_t k = 0; k < d->num_textures && k < TBR_REC_MAX_TEXTURES; k++)
+    if (d->textures[k].unit == unit) id = d->textures[k].resource_id;
+  return id;
+}
+
+/* The sampler's reports, mapped to lines at once (fn->rel). */
+static void rel_fetch_obs(void *ctx, unsigned unit, unsigned pc)
+{
+  sim_func *fn = ctx;
+  sim_rel_begin_fetch(&fn->rel, fn->fetch_frame, unit_resource(fn->rel_draw, unit), pc);
+}
+static void rel_texel_obs(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
+{
+  (void)lane;
+  sim_rel_texel(&((sim_func *)ctx)->rel, level, layer, x, y);
+}
+static void rel_footprint_obs(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0, int x1, int y0,
+                              int y1)
+{
+  (void)lane;
+  sim_rel_footprint(&((sim_func *)ctx)->rel, level, layer, x0, x1, y0, y1);
+}
+
+/* The derived fetches of the quad shaded last are incomplete. */
+static bool derive_log_failed(const sim_func *fn) { return fn->rel_on ? fn->rel.failed : fn->flog.failed != 0; }
+
 /* The quad's fetches from the log of its shading: frame fetches as a TEXELS record gives
  * them (resource = the DRAW record's texture of the unit). */
 static void add_derived_fetches(sim_func *fn, const sim_frame *f, uint32_t qi)
 {
+  if (fn->rel_on) {
+    sim_frame_add_relative_fetches(fn->fetch_frame, qi, &fn->rel);
+    return;
+  }
   const sim_quad *q = &f->quads[qi];
   const tbr_rec_draw *d = &f->draws[q->draw].rec;
   for (uint32_t i = 0; i < fn->flog.nfetch; i++) {
@@ -317,8 +353,7 @@ static void add_derived_fetches(sim_func *fn, const sim_frame *f, uint32_t qi)
     fe.quad = qi;
     fe.pc = e->pc;
     fe.unit = e->unit;
-    for (uint32_t k = 0; k < d->num_textures && k < TBR_REC_MAX_TEXTURES; k++)
-      if (d->textures[k].unit == e->unit) fe.resource_id = d->textures[k].resource_id;
+    fe.resource_id = unit_resource(d, e->unit);
     fe.n_texels = e->n;
     fe.texels = fn->flog.texel + e->first;
     sim_frame_add_fetch(fn->fetch_frame, qi, &fe, fe.texels, e->footprints != 0);
@@ -355,7 +390,15 @@ static int shade_quad(sim_func *fn, const sim_frame *f, uint32_t qi, uint32_t di
   /* the recorder verified this quad (COMPUTED / TEXELS_DERIVED): no need to track stale
    * registers */
   int rc;
-  if (derive) {
+  if (derive && sim_trace_relative_lines()) {
+    fn->rel_on = true;
+    fn->rel_draw = &sd->rec;
+    sim_rel_reset(&fn->rel);
+    rc = tbr_fs_quad_colors_verified_observed_footprints(&fd->d, &fn->coefs, q->x, q->y, mask, out, rel_fetch_obs,
+                                                         rel_texel_obs, rel_footprint_obs, fn);
+    sim_rel_end(&fn->rel);
+  } else if (derive) {
+    fn->rel_on = false;
     fn->flog.nfetch = fn->flog.ntexel = 0;
     fn->flog.failed = 0;
     rc = tbr_fs_quad_colors_logged(&fd->d, &fn->coefs, q->x, q->y, mask, out, 1, &fn->flog);
@@ -391,7 +434,7 @@ static void derive_quad_texels(sim_func *fn, const sim_frame *f, uint32_t qi, ui
   const uint64_t failed = fn->quads_compute_failed;
   const int rc = shade_quad(fn, f, qi, di, out, true);
   fn->quads_compute_failed = failed; /* counted as texel failures, not color failures */
-  if (rc != 0 || fn->flog.failed) {
+  if (rc != 0 || derive_log_failed(fn)) {
     derive_failed(fn, "frame %llu draw %u quad (%d,%d): shader execution unsupported", (unsigned long long)f->number,
                   f->draws[f->quads[qi].draw].rec.seq, f->quads[qi].x, f->quads[qi].y);
     return;
@@ -806,7 +849,7 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
         /* the float outputs, as softpipe's tile holds them (no packing) */
         memset(unpacked, 0, sizeof unpacked);
         if (compute_quad_colors(fn, f, item->idx, di, unpacked, derive) == 0 && derive) {
-          if (fn->flog.failed) {
+          if (derive_log_failed(fn)) {
             derive_failed(fn, "frame %llu draw %u: texel log incomplete", (unsigned long long)f->number, d->rec.seq);
           } else {
             add_derived_fetches(fn, f, item->idx);

@@ -295,6 +295,34 @@ static struct tex_memo_slot {
 } g_tex_slots[TEX_MEMO_SLOTS];
 static unsigned g_tex_slot_next;
 
+/* The slot of resource `id` of frame f (its record, base and level memo), filled on a
+ * miss; NULL if the frame does not describe the resource (rr is then `dummy`, the memo
+ * the caller's). */
+static struct tex_memo_slot *texture_slot(const sim_frame *f, uint32_t id, const tbr_rec_resource **rr,
+                                          uint64_t *base, tbr_rec_resource *dummy)
+{
+  for (unsigned i = 0; i < TEX_MEMO_SLOTS; i++) {
+    struct tex_memo_slot *sl = &g_tex_slots[i];
+    if (sl->valid && sl->id == id && sl->f == f && sl->gen == g_res_gen) {
+      *rr = sl->rr;
+      *base = sl->base;
+      return sl;
+    }
+  }
+  *base = texture_base(f, id, rr, dummy);
+  if (*rr == dummy) return NULL; /* (a stand-in lives on the caller's stack) */
+  struct tex_memo_slot *sl = &g_tex_slots[g_tex_slot_next];
+  g_tex_slot_next = (g_tex_slot_next + 1) % TEX_MEMO_SLOTS;
+  sl->valid = true;
+  sl->f = f;
+  sl->gen = g_res_gen;
+  sl->id = id;
+  sl->rr = *rr;
+  sl->base = *base;
+  sl->memo.valid = 0;
+  return sl;
+}
+
 /* The lines of a fetch whose texels are whole bilinear footprints (texels 4k..4k+3:
  * (x0,y0) (x1,y0) (x0,y1) (x1,y1) of one level and layer), linear layout: per footprint
  * two row addresses and the lines of x0 and x1 in each, the same lines texel_addr gives
@@ -335,33 +363,13 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
   tbr_rec_resource dummy;
   const tbr_rec_resource *rr = NULL;
   uint64_t base = 0;
-  texel_memo memo_local, *memo = NULL;
-  for (unsigned i = 0; i < TEX_MEMO_SLOTS; i++) {
-    struct tex_memo_slot *sl = &g_tex_slots[i];
-    if (sl->valid && sl->id == fe->resource_id && sl->f == f && sl->gen == g_res_gen) {
-      rr = sl->rr;
-      base = sl->base;
-      memo = &sl->memo;
-      break;
-    }
-  }
-  if (!memo) {
-    base = texture_base(f, fe->resource_id, &rr, &dummy);
-    if (rr != &dummy) { /* (a stand-in lives on this stack) */
-      struct tex_memo_slot *sl = &g_tex_slots[g_tex_slot_next];
-      g_tex_slot_next = (g_tex_slot_next + 1) % TEX_MEMO_SLOTS;
-      sl->valid = true;
-      sl->f = f;
-      sl->gen = g_res_gen;
-      sl->id = fe->resource_id;
-      sl->rr = rr;
-      sl->base = base;
-      sl->memo.valid = 0;
-      memo = &sl->memo;
-    } else {
-      memo_local.valid = 0;
-      memo = &memo_local;
-    }
+  texel_memo memo_local, *memo;
+  struct tex_memo_slot *sl = texture_slot(f, fe->resource_id, &rr, &base, &dummy);
+  if (sl) {
+    memo = &sl->memo;
+  } else {
+    memo_local.valid = 0;
+    memo = &memo_local;
   }
   sf->pc = fe->pc;
   sf->ntexels = fe->n_texels;
@@ -399,6 +407,176 @@ void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe
   sq->nfetch++;
   f->texels += fe->n_texels;
   f->texel_fetches++;
+}
+
+/* ---- derived fetches mapped as the sampler reports them (sim_rel_*) ---- */
+
+bool sim_trace_relative_lines(void)
+{
+  return !g_tiled && !(g_tline & (g_tline - 1)) && g_tline <= 4096 && ADDR_TEXTURE_BASE % 4096 == 0;
+}
+
+/* What a fetch's lines are computed from: the resource's record and level memo (the
+ * base is not needed before the quad's fetches are added). Like g_tex_slots, valid while
+ * the frame and its resource records are unchanged; a resource the frame does not
+ * describe gets the 1x1 stand-in texture_base gives it. */
+#define REL_SLOTS 8
+static struct rel_slot {
+  bool valid;
+  const sim_frame *f;
+  uint64_t gen;
+  uint32_t id;
+  const tbr_rec_resource *rr;
+  tbr_rec_resource dummy;
+  texel_memo memo;
+} g_rel_slots[REL_SLOTS];
+static unsigned g_rel_slot_next;
+
+void sim_rel_reset(sim_rel_fetches *rf)
+{
+  rf->nfetch = rf->nlines = 0;
+  rf->failed = rf->open = false;
+}
+
+void sim_rel_end(sim_rel_fetches *rf)
+{
+  if (!rf->open) return;
+  rf->open = false;
+  sim_rel_fetch *fe = &rf->fetch[rf->nfetch - 1];
+  if (!fe->ntexels) { /* no texel: dropped */
+    rf->nfetch--;
+    rf->nlines = fe->first;
+    return;
+  }
+  uint64_t *fl = rf->lines + fe->first;
+  size_t nl = rf->nlines - fe->first, u = 0;
+  sort_u64(fl, nl);
+  for (size_t k = 0; k < nl; k++)
+    if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
+  fe->nlines = (uint32_t)u;
+  rf->nlines = fe->first + u;
+}
+
+void sim_rel_begin_fetch(sim_rel_fetches *rf, const sim_frame *f, uint32_t resource_id, uint32_t pc)
+{
+  sim_rel_end(rf);
+  struct rel_slot *sl = NULL;
+  for (unsigned i = 0; i < REL_SLOTS; i++)
+    if (g_rel_slots[i].valid && g_rel_slots[i].id == resource_id && g_rel_slots[i].f == f &&
+        g_rel_slots[i].gen == g_res_gen) {
+      sl = &g_rel_slots[i];
+      break;
+    }
+  if (!sl) {
+    sl = &g_rel_slots[g_rel_slot_next];
+    g_rel_slot_next = (g_rel_slot_next + 1) % REL_SLOTS;
+    sl->valid = true;
+    sl->f = f;
+    sl->gen = g_res_gen;
+    sl->id = resource_id;
+    const sim_resource *rs = sim_frame_resource(f, resource_id);
+    if (rs) {
+      sl->rr = &rs->rec;
+    } else { /* texture_base's stand-in */
+      memset(&sl->dummy, 0, sizeof sl->dummy);
+      sl->dummy.width = sl->dummy.height = 1;
+      sl->dummy.block_bytes = 4;
+      sl->rr = &sl->dummy;
+    }
+    sl->memo.valid = 0;
+  }
+  GROW(rf->fetch, rf->nfetch, rf->cap_fetch);
+  rf->fetch[rf->nfetch++] = (sim_rel_fetch){pc, resource_id, 0, (uint32_t)rf->nlines, 0};
+  rf->open = true;
+  rf->last = UINT64_MAX;
+  rf->res = sl;
+}
+
+/* A line of the open fetch, relative to its texture's base: stored once (a fetch's
+ * texels share a few lines: 4-5 on terrain). */
+static inline void rel_add_line(sim_rel_fetches *rf, uint64_t line)
+{
+  if (line == rf->last) return;
+  rf->last = line;
+  const size_t first = rf->fetch[rf->nfetch - 1].first;
+  for (size_t i = first; i < rf->nlines; i++)
+    if (rf->lines[i] == line) return;
+  GROW(rf->lines, rf->nlines, rf->cap_lines);
+  rf->lines[rf->nlines++] = line;
+}
+
+/* texel_room's limit: false (and the quad failed) past TBR_REC_MAX_TEXELS_PER_FETCH */
+static inline bool rel_count(sim_rel_fetches *rf, uint32_t n)
+{
+  if (!rf->open || rf->failed) return false;
+  sim_rel_fetch *fe = &rf->fetch[rf->nfetch - 1];
+  if (fe->ntexels > TBR_REC_MAX_TEXELS_PER_FETCH - n) {
+    rf->failed = true;
+    return false;
+  }
+  fe->ntexels += n;
+  return true;
+}
+
+/* (footprint_lines and texel_addr, linear layout, without the base) */
+void sim_rel_footprint(sim_rel_fetches *rf, uint32_t level, uint32_t layer, int32_t x0, int32_t x1, int32_t y0,
+                       int32_t y1)
+{
+  if (!rel_count(rf, 4)) return;
+  struct rel_slot *sl = rf->res;
+  const tbr_rec_resource *rr = sl->rr;
+  const uint64_t b = res_bpp(rr), line_mask = ~(uint64_t)(g_tline - 1);
+  level_memo other;
+  const level_memo *m = level_memo_of(rr, &sl->memo, level, layer, &other);
+  const uint64_t row = m->w * b;
+  const uint64_t xb0 = (uint32_t)x0 * b, xb1 = (uint32_t)x1 * b;
+  const uint64_t row0 = m->start + (uint32_t)y0 * row, row1 = m->start + (uint32_t)y1 * row;
+  rel_add_line(rf, (row0 + xb0) & line_mask);
+  rel_add_line(rf, (row0 + xb1) & line_mask);
+  rel_add_line(rf, (row1 + xb0) & line_mask);
+  rel_add_line(rf, (row1 + xb1) & line_mask);
+}
+
+void sim_rel_texel(sim_rel_fetches *rf, uint32_t level, uint32_t layer, int32_t x, int32_t y)
+{
+  if (!rel_count(rf, 1)) return;
+  struct rel_slot *sl = rf->res;
+  level_memo other;
+  const level_memo *m = level_memo_of(sl->rr, &sl->memo, level, layer, &other);
+  const uint64_t a = m->start + ((uint64_t)(uint32_t)y * m->w + (uint32_t)x) * res_bpp(sl->rr);
+  rel_add_line(rf, a & ~(uint64_t)(g_tline - 1));
+}
+
+void sim_frame_add_relative_fetches(sim_frame *f, uint32_t quad, const sim_rel_fetches *rf)
+{
+  sim_quad *sq = &f->quads[quad];
+  for (size_t i = 0; i < rf->nfetch; i++) {
+    const sim_rel_fetch *fe = &rf->fetch[i];
+    tbr_rec_resource dummy;
+    const tbr_rec_resource *rr;
+    uint64_t base;
+    texture_slot(f, fe->resource_id, &rr, &base, &dummy); /* the base, in fetch order */
+    if (!sq->nfetch) sq->first_fetch = (uint32_t)f->nfetches;
+    GROW(f->fetches, f->nfetches, f->cap_fetches);
+    sim_fetch *sf = &f->fetches[f->nfetches++];
+    sf->quad = quad;
+    sf->pc = fe->pc;
+    sf->ntexels = fe->ntexels;
+    sf->first_line = (uint32_t)f->nlines;
+    sf->nlines = fe->nlines;
+    while (f->nlines + fe->nlines > f->cap_lines) GROW(f->lines, f->cap_lines, f->cap_lines);
+    for (uint32_t k = 0; k < fe->nlines; k++) f->lines[f->nlines++] = base + rf->lines[fe->first + k];
+    sq->nfetch++;
+    f->texels += fe->ntexels;
+    f->texel_fetches++;
+  }
+}
+
+void sim_rel_free(sim_rel_fetches *rf)
+{
+  free(rf->fetch);
+  free(rf->lines);
+  memset(rf, 0, sizeof *rf);
 }
 
 static int fail(char *err, size_t errlen, tbr_trace_reader *r, const char *fmt, ...)

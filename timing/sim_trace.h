@@ -194,6 +194,44 @@ const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id);
 void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx,
                          bool footprints);
 
+/* Derived fetches mapped to lines while the sampler reports their texels (tbr-sim's
+ * functional back end, sim_func.c), instead of logging the texels and mapping them
+ * afterwards (sim_frame_add_fetch): usable when sim_trace_relative_lines() says so (linear
+ * layout, a power-of-two line of at most 4 KiB, so a line is its texture's base, which is
+ * 4 KiB aligned, plus the line of the texel's offset in the texture). Each fetch keeps its
+ * distinct lines relative to its texture's base; the base is assigned when the quad's
+ * fetches are added (sim_frame_add_relative_fetches), in fetch order, as
+ * sim_frame_add_fetch does, so addresses and lines are the same. */
+typedef struct {
+  uint32_t pc, resource_id, ntexels;
+  uint32_t first, nlines; /* into sim_rel_fetches.lines */
+} sim_rel_fetch;
+typedef struct {
+  sim_rel_fetch *fetch;   size_t nfetch, cap_fetch;
+  uint64_t *lines;        size_t nlines, cap_lines;
+  bool failed;            /* a fetch of more than TBR_REC_MAX_TEXELS_PER_FETCH texels */
+  bool open;              /* fetch[nfetch - 1] takes texels */
+  uint64_t last;          /* the line added last to the open fetch */
+  void *res;              /* the open fetch's texture (a memo slot of sim_trace.c) */
+} sim_rel_fetches;
+bool sim_trace_relative_lines(void);
+/* Starts a quad (forgets the previous quad's fetches). */
+void sim_rel_reset(sim_rel_fetches *rf);
+/* Starts a fetch of the frame's resource resource_id by the instruction at pc; ends the
+ * open one (a fetch without texels is dropped, as the fetch log drops it). */
+void sim_rel_begin_fetch(sim_rel_fetches *rf, const sim_frame *f, uint32_t resource_id, uint32_t pc);
+/* A bilinear footprint (tbr_footprint_observer) / one texel of the open fetch (ignored
+ * when no fetch is open). */
+void sim_rel_footprint(sim_rel_fetches *rf, uint32_t level, uint32_t layer, int32_t x0, int32_t x1, int32_t y0,
+                       int32_t y1);
+void sim_rel_texel(sim_rel_fetches *rf, uint32_t level, uint32_t layer, int32_t x, int32_t y);
+/* Ends the open fetch. */
+void sim_rel_end(sim_rel_fetches *rf);
+/* Appends the quad's fetches (after sim_rel_end, unless failed) to frame quad `quad`:
+ * the same fetches, lines and counts as sim_frame_add_fetch of each logged fetch. */
+void sim_frame_add_relative_fetches(sim_frame *f, uint32_t quad, const sim_rel_fetches *rf);
+void sim_rel_free(sim_rel_fetches *rf);
+
 /* Texture / vertex-buffer address map (docs/timing-model.md "Address map"): set before
  * loading frames. tiled: 4x4-texel blocks; line_bytes: texture-cache line size. */
 void sim_trace_set_texture_layout(int tiled, uint32_t line_bytes, uint32_t vline_bytes);

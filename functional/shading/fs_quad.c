@@ -226,6 +226,17 @@ int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_
     return run_quad(d, coefs, x, y, mask, out, 1, fetch_obs, texel_obs, NULL, obs_ctx);
 }
 
+int tbr_fs_quad_colors_verified_observed_footprints(const tbr_fs_draw *d,
+                                                    const struct tbr_setup_coefs *coefs, int x,
+                                                    int y, unsigned mask, float out[][4][4],
+                                                    tbr_fs_fetch_observer fetch_obs,
+                                                    tbr_texel_observer texel_obs,
+                                                    tbr_footprint_observer footprint_obs,
+                                                    void *obs_ctx)
+{
+    return run_quad(d, coefs, x, y, mask, out, 1, fetch_obs, texel_obs, footprint_obs, obs_ctx);
+}
+
 static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
                     unsigned mask, float out[][4][4], int skip_validity,
                     tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
@@ -249,6 +260,7 @@ static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, i
     q.sampler = &smp;
     q.skip_validity = skip_validity;
     q.sampler_pc = fetch_obs ? &rc.pc : NULL;
+    q.declared_outputs_only = 1; /* color_output[] are outputs of the program */
     struct tbr_tgsi_fs_result res;
     if (tbr_tgsi_run_fs(d->prog, &q, &res) != 0 || rc.failed)
         return -1;

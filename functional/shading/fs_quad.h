@@ -89,6 +89,17 @@ int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_
                                          tbr_fs_fetch_observer fetch_obs,
                                          tbr_texel_observer texel_obs, void *obs_ctx);
 
+/* tbr_fs_quad_colors_verified_observed with a footprint observer too: the texels of a
+ * bilinear footprint inside its level reach footprint_obs in one call (NULL: texel_obs
+ * gets them one by one), the others texel_obs. */
+int tbr_fs_quad_colors_verified_observed_footprints(const tbr_fs_draw *d,
+                                                    const struct tbr_setup_coefs *coefs, int x,
+                                                    int y, unsigned mask, float out[][4][4],
+                                                    tbr_fs_fetch_observer fetch_obs,
+                                                    tbr_texel_observer texel_obs,
+                                                    tbr_footprint_observer footprint_obs,
+                                                    void *obs_ctx);
+
 /* The texel fetches of one quad's shading as a TEXELS record lists them (derived texels,
  * records minor 6, docs/trace-records.md): per sampler call that read at least one
  * texel (softpipe's hook reports none for a call that read only border texels), its pc,

@@ -55,7 +55,10 @@ typedef void (*mip_filter_fn)(struct sampler_state *st, img_filter_fn min_filter
 struct view_state {
     const struct tbr_sampler_format *fmt;
     const uint8_t *unorm8_swizzle; /* tbr_sampler_format_unorm8_swizzle(fmt) */
-    int unorm8_bytes_only;  /* every unorm8_swizzle entry names a byte (no constant) */
+    /* unorm8 formats, channel c = unorm8_table[p[u8_byte[c]] + u8_add[c]]: u8_add 0 for a
+     * byte, or 256 / 512 (byte 0 read, then the constant 0 / 1 row of the table) */
+    uint8_t u8_byte[4];
+    uint16_t u8_add[4];
     unsigned bytes;
     float border[4];       /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
     int pot2d;             /* sp_sview->pot2d */
@@ -120,13 +123,16 @@ static int util_ifloor(float f)
  * Filled when the library is loaded, before any thread samples. */
 #define LOG2_TABLE_SIZE (1u << 8)
 static float log2_table[LOG2_TABLE_SIZE + 1];
-static float unorm8_to_float[256];
+static float unorm8_to_float[3 * 256]; /* then 256 x 0.0f, 256 x 1.0f (the constants) */
 __attribute__((constructor)) static void init_tables(void)
 {
     for (unsigned i = 0; i <= LOG2_TABLE_SIZE; i++)
         log2_table[i] = (float)log2(1.0 + i * (1.0 / LOG2_TABLE_SIZE));
-    for (unsigned b = 0; b < 256; b++)
+    for (unsigned b = 0; b < 256; b++) {
         unorm8_to_float[b] = (float)b * (1.0f / 255.0f);
+        unorm8_to_float[256 + b] = 0.0f;
+        unorm8_to_float[512 + b] = 1.0f;
+    }
 }
 
 static float util_fast_log2(float x)
@@ -193,22 +199,20 @@ static inline float lerp_3d(float a, float b, float c, float v000, float v100, f
 
 static inline void unpack(const struct sampler_state *st, const uint8_t *p, float out[4])
 {
-    if (st->vs.unorm8_bytes_only) {
-        /* tbr_sampler_unpack_unorm8 without its per-channel constant test; the swizzle read
-         * before the stores (a byte pointer: the compiler would reread it after each) */
-        const uint8_t *sw = st->vs.unorm8_swizzle;
-        const unsigned s0 = sw[0], s1 = sw[1], s2 = sw[2], s3 = sw[3];
-        out[0] = unorm8_to_float[p[s0]];
-        out[1] = unorm8_to_float[p[s1]];
-        out[2] = unorm8_to_float[p[s2]];
-        out[3] = unorm8_to_float[p[s3]];
-    } else if (st->vs.unorm8_swizzle) {
-        /* tbr_sampler_unpack_unorm8 (a channel may be a constant), the byte by table */
-        const uint8_t *sw = st->vs.unorm8_swizzle;
-        const unsigned sws[4] = {sw[0], sw[1], sw[2], sw[3]};
-        for (unsigned c = 0; c < 4; c++)
-            out[c] = sws[c] < TBR_SAMPLER_SWIZZLE_0 ? unorm8_to_float[p[sws[c]]]
-                                                    : sws[c] == TBR_SAMPLER_SWIZZLE_0 ? 0.0f : 1.0f;
+    if (st->vs.unorm8_swizzle) {
+        /* tbr_sampler_unpack_unorm8 by table, without a test per channel (a constant channel
+         * reads its row of the table); the indices read before the stores (the compiler
+         * would reread them after each store through a byte pointer) */
+        const unsigned b0 = st->vs.u8_byte[0], b1 = st->vs.u8_byte[1], b2 = st->vs.u8_byte[2],
+                       b3 = st->vs.u8_byte[3];
+        const unsigned a0 = st->vs.u8_add[0], a1 = st->vs.u8_add[1], a2 = st->vs.u8_add[2],
+                       a3 = st->vs.u8_add[3];
+        const float r = unorm8_to_float[p[b0] + a0], g = unorm8_to_float[p[b1] + a1],
+                    b = unorm8_to_float[p[b2] + a2], a = unorm8_to_float[p[b3] + a3];
+        out[0] = r;
+        out[1] = g;
+        out[2] = b;
+        out[3] = a;
     } else
         tbr_sampler_format_unpack(st->vs.fmt, p, out);
 }
@@ -352,13 +356,35 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
     }
     const int xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
     const uint8_t *base = l->data + (size_t)layer * l->layer_stride;
+    const size_t row_stride = l->row_stride, bytes = st->vs.bytes;
+    const uint8_t *row0 = base + (size_t)y0 * row_stride, *row1 = base + (size_t)y1 * row_stride;
+    const uint8_t *p[4] = {row0 + (size_t)x0 * bytes, row0 + (size_t)x1 * bytes,
+                           row1 + (size_t)x0 * bytes, row1 + (size_t)x1 * bytes};
+    if (st->vs.unorm8_swizzle) {
+        /* unpack() of the four, its table indices read once */
+        const unsigned b0 = st->vs.u8_byte[0], b1 = st->vs.u8_byte[1], b2 = st->vs.u8_byte[2],
+                       b3 = st->vs.u8_byte[3];
+        const unsigned a0 = st->vs.u8_add[0], a1 = st->vs.u8_add[1], a2 = st->vs.u8_add[2],
+                       a3 = st->vs.u8_add[3];
+        for (int k = 0; k < 4; k++) {
+            const uint8_t *t = p[k];
+            const float r = unorm8_to_float[t[b0] + a0], g = unorm8_to_float[t[b1] + a1],
+                        b = unorm8_to_float[t[b2] + a2], a = unorm8_to_float[t[b3] + a3];
+            tx[k][0] = r;
+            tx[k][1] = g;
+            tx[k][2] = b;
+            tx[k][3] = a;
+        }
+    } else {
+        for (int k = 0; k < 4; k++)
+            unpack(st, p[k], tx[k]);
+    }
+    /* (the observers see the texels after their bytes are read: they only log them) */
     if (st->footprint_observer)
         st->footprint_observer(st->observer_ctx, st->lane, level, layer, x0, x1, y0, y1);
     else if (st->observer)
         for (int k = 0; k < 4; k++)
             st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
-    for (int k = 0; k < 4; k++)
-        unpack(st, base + (size_t)ys[k] * l->row_stride + (size_t)xs[k] * st->vs.bytes, tx[k]);
     /* the footprint spans tiles if its corners do */
     struct fetch_group *g = st->grp;
     if (!g || (((x0 ^ x1) >> SP_TEX_TILE_LOG2) == 0 && ((y0 ^ y1) >> SP_TEX_TILE_LOG2) == 0))
@@ -1439,6 +1465,58 @@ static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
     }
 }
 
+/* mip_filter_linear and mip_filter_none_no_filter_select for a 2D view whose min and mag
+ * filters are both img_filter_2d_linear_clamp_to_edge (get_filters' choice): the same
+ * calls, the filter inlined (terrain's post-processing passes sample such views). */
+static void mip_filter_linear_2d_linear_clamp_to_edge(struct sampler_state *st,
+                                                      img_filter_fn min_filter,
+                                                      img_filter_fn mag_filter,
+                                                      const struct quad_args *q,
+                                                      const float lod[4], float rgba[4][4])
+{
+    (void)min_filter;
+    (void)mag_filter;
+    const struct tbr_texture_view *v = st->v;
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        const int level0 = (int)v->first_level + (int)lod[j];
+        set_lane(st, &a, q, j);
+        if (lod[j] <= 0.0 || level0 >= (int)v->last_level) {
+            a.level = lod[j] <= 0.0 ? v->first_level : v->last_level;
+            filter_2d_linear(st, &a, &rgba[0][j], wrap_linear_clamp_to_edge,
+                             wrap_linear_clamp_to_edge);
+        } else {
+            const float level_blend = frac(lod[j]);
+            float rgbax[4][4];
+            for (int k = 0; k < 2; k++) {
+                a.level = (unsigned)level0 + (unsigned)k;
+                filter_2d_linear(st, &a, &rgbax[0][k], wrap_linear_clamp_to_edge,
+                                 wrap_linear_clamp_to_edge);
+            }
+            for (int c = 0; c < 4; c++)
+                rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
+        }
+    }
+}
+
+static void mip_filter_none_2d_linear_clamp_to_edge(struct sampler_state *st,
+                                                    img_filter_fn min_filter,
+                                                    img_filter_fn mag_filter,
+                                                    const struct quad_args *q,
+                                                    const float lod[4], float rgba[4][4])
+{
+    (void)min_filter;
+    (void)mag_filter;
+    (void)lod;
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        set_lane(st, &a, q, j);
+        a.level = st->v->first_level;
+        filter_2d_linear(st, &a, &rgba[0][j], wrap_linear_clamp_to_edge,
+                         wrap_linear_clamp_to_edge);
+    }
+}
+
 /* softpipe_create_sampler_state's filter_funcs choice + get_filters */
 static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *min,
                                  img_filter_fn *mag)
@@ -1460,6 +1538,12 @@ static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *
     }
     *min = get_img_filter(st, v->min_img_filter);
     *mag = v->min_img_filter == v->mag_img_filter ? *min : get_img_filter(st, v->mag_img_filter);
+    if (*min == img_filter_2d_linear_clamp_to_edge && *mag == *min) {
+        if (v->min_mip_filter == MIP_LINEAR)
+            return mip_filter_linear_2d_linear_clamp_to_edge;
+        if (v->min_mip_filter == MIP_NONE)
+            return mip_filter_none_2d_linear_clamp_to_edge;
+    }
     switch (v->min_mip_filter) {
     case MIP_NONE:
         return v->min_img_filter == v->mag_img_filter ? mip_filter_none_no_filter_select
@@ -1540,10 +1624,11 @@ static void view_state_init(struct view_state *vs, const struct tbr_texture_view
     vs->fmt = tbr_sampler_format_lookup(v->view_format);
     vs->bytes = vs->fmt ? tbr_sampler_format_bytes(vs->fmt) : 0;
     vs->unorm8_swizzle = vs->fmt ? tbr_sampler_format_unorm8_swizzle(vs->fmt) : NULL;
-    vs->unorm8_bytes_only = vs->unorm8_swizzle && vs->unorm8_swizzle[0] < TBR_SAMPLER_SWIZZLE_0 &&
-                            vs->unorm8_swizzle[1] < TBR_SAMPLER_SWIZZLE_0 &&
-                            vs->unorm8_swizzle[2] < TBR_SAMPLER_SWIZZLE_0 &&
-                            vs->unorm8_swizzle[3] < TBR_SAMPLER_SWIZZLE_0;
+    for (int c = 0; c < 4 && vs->unorm8_swizzle; c++) {
+        const uint8_t sw = vs->unorm8_swizzle[c];
+        vs->u8_byte[c] = sw < TBR_SAMPLER_SWIZZLE_0 ? sw : 0;
+        vs->u8_add[c] = sw < TBR_SAMPLER_SWIZZLE_0 ? 0 : sw == TBR_SAMPLER_SWIZZLE_0 ? 256 : 512;
+    }
     vs->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
                 is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
     vs->xpot = util_logbase2(v->width0);

@@ -572,6 +572,13 @@ static unsigned quad_valid(unsigned valid)
 static void store_texel_result(struct machine *m, const struct tgsi_inst *in, float rgba[4][4],
                                unsigned valid)
 {
+    if (!m->track && !in->saturate && m->exec_mask == ALL_LANES) {
+        /* store()'s case of every lane, nothing to clamp or track: a row copy per channel */
+        for (unsigned c = 0; c < 4; c++)
+            if (in->dst.write_mask & (1u << c))
+                memcpy(&m->rows[in->dst.row + c], rgba[c], sizeof(union lanes));
+        return;
+    }
     for (unsigned c = 0; c < 4; c++) {
         if (!(in->dst.write_mask & (1u << c)))
             continue;
@@ -1015,7 +1022,7 @@ int tbr_tgsi_run_fs(const struct tbr_tgsi_program *prog, const struct tbr_tgsi_f
 
     /* the outputs below num_outputs are all written next: only the rest is zeroed */
     const unsigned nout = prog->num_outputs < TBR_TGSI_MAX_OUTPUTS ? prog->num_outputs : TBR_TGSI_MAX_OUTPUTS;
-    if (nout < TBR_TGSI_MAX_OUTPUTS) {
+    if (nout < TBR_TGSI_MAX_OUTPUTS && !quad->declared_outputs_only) {
         memset(result->outputs[nout], 0, (TBR_TGSI_MAX_OUTPUTS - nout) * sizeof result->outputs[0]);
         memset(result->output_lanes_valid[nout], 0,
                (TBR_TGSI_MAX_OUTPUTS - nout) * sizeof result->output_lanes_valid[0]);

@@ -116,6 +116,9 @@ struct tbr_tgsi_fs_quad {
     /* optional: set to the pc of the texture instruction before each sampler call
      * (get_samples / get_texel), for callers that attribute the texels it reads */
     unsigned *sampler_pc;
+    /* the caller reads only the outputs below the program's num_outputs: the result's
+     * others are left as they were instead of zeroed (~1 KB per quad) */
+    int declared_outputs_only;
 };
 
 struct tbr_tgsi_fs_result {

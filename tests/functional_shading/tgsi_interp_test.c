@@ -821,7 +821,7 @@ static void test_untracked(void)
     struct test_quad t;
     quad_init(&t);
     lane_coords(&t); /* IN[0] = (lane x, lane y) */
-    struct untracked_case cases[4];
+    struct untracked_case cases[5];
     for (unsigned l = 0; l < 4; l++) {
         const float x = (float)(l & 1), y = (float)(l >> 1);
         /* IMM[0] = (1, 2, 0, 3) */
@@ -839,6 +839,13 @@ static void test_untracked(void)
         cases[3].body = "  0: ADD TEMP[2], IN[0].xyxy, IMM[0]\n  1: MUL TEMP[2].yw, TEMP[2], -IMM[0].xxxx\n"
                         "  2: MOV TEMP[2].x, TEMP[2].wwww\n  3: MOV OUT[0], TEMP[2]\n  4: END\n";
         const float c3[4] = {-(3 + y), -(2 + y), x, -(3 + y)};
+        /* modifiers: -|src|, and a negated source that is the destination row of its own
+         * channel */
+        cases[4].body = "  0: ADD TEMP[3], -|IN[0].xyxy|, IMM[0]\n"
+                        "  1: MAD TEMP[3].xy, -TEMP[3].xyxx, IMM[0].yyyy, TEMP[3].xyxx\n"
+                        "  2: MOV OUT[0], TEMP[3]\n  3: END\n";
+        const float c4[4] = {-(1 - x) * 2 + (1 - x), -(2 - y) * 2 + (2 - y), -x + 0.0f, -y + 3};
+        memcpy(cases[4].expect[l], c4, sizeof c4);
         memcpy(cases[0].expect[l], c0, sizeof c0);
         memcpy(cases[1].expect[l], c1, sizeof c1);
         memcpy(cases[2].expect[l], c2, sizeof c2);

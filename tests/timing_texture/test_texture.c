@@ -182,6 +182,126 @@ static void fp_row(uint32_t k, uint32_t i, int *x, int *y) { (void)i; *x = 2 * (
  * texture: two lines no other access touches */
 static void fp_far(uint32_t k, uint32_t i, int *x, int *y) { *x = 16 * (int)(16 * k + i); *y = 0; }
 
+/* ---- derived_lines: fetches mapped as the sampler reports them ------------------------
+ * sim_rel_* + sim_frame_add_relative_fetches (tbr-sim's derived texels, linear layout)
+ * against the texel log mapped afterwards (sim_frame_add_fetch, per footprint or per
+ * texel): random quads of random fetches (footprints of 2D arrays with mip levels, lone
+ * texels, fetches without texels, a resource the frame does not describe) must give the
+ * same fetches, lines and counts. */
+static uint32_t rnd_state = 12345;
+static uint32_t rnd(uint32_t n)
+{
+  rnd_state = rnd_state * 1103515245u + 12345u;
+  return (rnd_state >> 8) % n;
+}
+
+/* One frame, nq quads (no TEXELS), textures 10 (100x60, 4 B/texel, levels 0-6, 3
+ * layers) and 11 (37x23, 3 B/texel, levels 0-5). */
+static void gen_mip(const char *dir, uint32_t nq)
+{
+  synth_trace_open(dir, "test_timing_texture");
+  synth_begin_frame(0);
+  synth_resource(1, "PIPE_FORMAT_B8G8R8A8_UNORM", 32, 32, 4, 1);
+  tbr_rec_resource r = {0};
+  r.id = TEX_RES; r.target = 3; r.width = 100; r.height = 60; r.depth = 1; r.array_size = 3; r.last_level = 6;
+  r.block_bytes = 4;
+  snprintf(r.format_name, sizeof r.format_name, "PIPE_FORMAT_R8G8B8A8_UNORM");
+  SYNTH_EMIT(TBR_REC_RESOURCE, tbr_rec_resource_encode, &r);
+  r.id = 11; r.target = 2; r.width = 37; r.height = 23; r.array_size = 1; r.last_level = 5; r.block_bytes = 3;
+  snprintf(r.format_name, sizeof r.format_name, "PIPE_FORMAT_R8G8B8_UNORM");
+  SYNTH_EMIT(TBR_REC_RESOURCE, tbr_rec_resource_encode, &r);
+  synth_shader(1, 0, 4);
+  emit_fs(2, 1, 1);
+  synth_render_pass(0, 32, 32, 1, 0);
+  synth_draw(1, 0, 0, 2);
+  synth_prim(1, 0, 0, 0, 32, 32);
+  emit_quads(1, nq, 0, 0);
+  synth_frame_end(0, 32, 32);
+  synth_end_frame();
+  synth_trace_close();
+}
+
+static int load_frame(const char *dir, sim_frame *f)
+{
+  char p[1200], err[512];
+  snprintf(p, sizeof p, "%s/activity.tbrt", dir);
+  tbr_trace_error e;
+  tbr_trace_reader *r = tbr_trace_reader_open(p, &e);
+  tbr_trace_frame_info fi;
+  sim_frame_init(f);
+  int rc = r && tbr_trace_reader_next_frame(r, &fi) > 0 && sim_frame_load(f, r, 0, err, sizeof err) == 0 ? 0 : -1;
+  if (r) tbr_trace_reader_close(r);
+  return rc;
+}
+
+static uint32_t lvl(uint32_t d, uint32_t l) { d >>= l; return d ? d : 1; }
+
+/* Returns how many fetches the two frames got (0 on a mismatch). */
+static size_t derived_lines_case(const char *dir, uint32_t nq, uint32_t line_bytes)
+{
+  sim_trace_set_texture_layout(0, line_bytes, 64);
+  CHECK(sim_trace_relative_lines());
+  sim_frame fr, fl; /* relative / logged */
+  if (load_frame(dir, &fr) || load_frame(dir, &fl) || fr.nquads != nq || fl.nquads != nq) {
+    CHECK(!"frames load");
+    return 0;
+  }
+  sim_rel_fetches rf = {0};
+  static tbr_rec_texel tx[4096];
+  const uint32_t ids[3] = {TEX_RES, 11, 99};
+  const uint32_t w0[3] = {100, 37, 1}, h0[3] = {60, 23, 1}, levels[3] = {7, 6, 1}, layers[3] = {3, 1, 1};
+  for (uint32_t q = 0; q < nq; q++) {
+    sim_rel_reset(&rf);
+    const uint32_t nf = rnd(5);
+    for (uint32_t i = 0; i < nf; i++) {
+      const uint32_t t = rnd(3), pc = rnd(8);
+      sim_rel_begin_fetch(&rf, &fr, ids[t], pc);
+      const uint32_t items = rnd(4) == 0 ? 0 : 1 + rnd(12);
+      uint32_t n = 0;
+      bool footprints = true;
+      for (uint32_t k = 0; k < items && n + 4 <= 4096; k++) {
+        const uint32_t level = rnd(levels[t]), layer = rnd(layers[t]);
+        const uint32_t w = lvl(w0[t], level), h = lvl(h0[t], level);
+        const int32_t x0 = (int32_t)rnd(w), y0 = (int32_t)rnd(h);
+        if (rnd(5) == 0) { /* a lone texel */
+          sim_rel_texel(&rf, level, layer, x0, y0);
+          tx[n++] = (tbr_rec_texel){(uint32_t)rnd(4), level, layer, x0, y0};
+          footprints = false;
+          continue;
+        }
+        const int32_t x1 = (uint32_t)x0 + 1 < w ? x0 + 1 : 0, y1 = (uint32_t)y0 + 1 < h ? y0 + 1 : 0; /* (repeat) */
+        const uint32_t lane = rnd(4);
+        sim_rel_footprint(&rf, level, layer, x0, x1, y0, y1);
+        tx[n++] = (tbr_rec_texel){lane, level, layer, x0, y0};
+        tx[n++] = (tbr_rec_texel){lane, level, layer, x1, y0};
+        tx[n++] = (tbr_rec_texel){lane, level, layer, x0, y1};
+        tx[n++] = (tbr_rec_texel){lane, level, layer, x1, y1};
+      }
+      if (!n) continue; /* the fetch log drops a fetch without texels */
+      tbr_rec_texfetch fe = {0};
+      fe.quad = q; fe.pc = pc; fe.resource_id = ids[t]; fe.n_texels = n; fe.texels = tx;
+      sim_frame_add_fetch(&fl, q, &fe, tx, footprints);
+    }
+    sim_rel_end(&rf);
+    CHECK(!rf.failed);
+    sim_frame_add_relative_fetches(&fr, q, &rf);
+  }
+  size_t same = fr.nfetches == fl.nfetches && fr.texels == fl.texels && fr.texel_fetches == fl.texel_fetches;
+  for (uint32_t q = 0; same && q < nq; q++)
+    same = fr.quads[q].nfetch == fl.quads[q].nfetch && (!fr.quads[q].nfetch || fr.quads[q].first_fetch == fl.quads[q].first_fetch);
+  for (size_t i = 0; same && i < fr.nfetches; i++) {
+    const sim_fetch *a = &fr.fetches[i], *b = &fl.fetches[i];
+    same = a->quad == b->quad && a->pc == b->pc && a->ntexels == b->ntexels && a->nlines == b->nlines &&
+           !memcmp(&fr.lines[a->first_line], &fl.lines[b->first_line], a->nlines * sizeof *fr.lines);
+  }
+  CHECK(same);
+  same = same ? fr.nfetches : 0;
+  sim_rel_free(&rf);
+  sim_frame_free(&fr);
+  sim_frame_free(&fl);
+  return same;
+}
+
 int main(int argc, char **argv)
 {
   if (argc != 3) { fprintf(stderr, "usage: %s TBR_SIM WORKDIR\n", argv[0]); return 2; }
@@ -362,6 +482,23 @@ int main(int argc, char **argv)
     CHECK(sim_run(sim, in, o2, NULL) == 0);
     snprintf(cmd, sizeof cmd, "cmp -s '%s/stats.json' '%s/stats.json' && cmp -s '%s/frames/frame_00000.png' '%s/frames/frame_00000.png'", o1, o2, o1, o2);
     CHECK(system(cmd) == 0);
+  }
+  if (!which || !strcmp(which, "derived_lines")) {
+    snprintf(in, sizeof in, "%s/mip", work);
+    gen_mip(in, 400);
+    const uint32_t line_bytes[3] = {64, 32, 4096};
+    for (int k = 0; k < 3; k++) {
+      const size_t n = derived_lines_case(in, 400, line_bytes[k]);
+      fprintf(stderr, "derived_lines: %u-byte lines: %zu fetches equal\n", line_bytes[k], n);
+      CHECK(n > 500);
+    }
+    /* layouts whose lines are not the base plus an offset's line: the texel log path */
+    sim_trace_set_texture_layout(1, 64, 64);
+    CHECK(!sim_trace_relative_lines());
+    sim_trace_set_texture_layout(0, 48, 64);
+    CHECK(!sim_trace_relative_lines());
+    sim_trace_set_texture_layout(0, 8192, 64);
+    CHECK(!sim_trace_relative_lines());
   }
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures ? 1 : 0;
