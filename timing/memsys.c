@@ -216,6 +216,23 @@ void memsys_tick(memsys *m, uint64_t now)
   memsys_tick_n(m, now, &n);
 }
 
+/* The arbiter's step for one port: its visible request, if any, into the L2 request
+ * queue (stamped with the port), or a stall of the n cycles when that queue is full. */
+static inline void forward_request(memsys *m, int pi, tbr_memq *out, tbr_memq *req, uint64_t now, uint64_t n)
+{
+  const tbr_mem_msg *q = tbr_memq_peek(out, now);
+  if (!q) return;
+  port *p = &m->ports[pi];
+  tbr_mem_msg c = *q;
+  c.src = (uint32_t)pi;
+  c.ready = now + 1;
+  if (!tbr_memq_push(req, &c)) { tbr_stat_add(p->stall, n); return; }
+  tbr_memq_pop(out);
+  tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
+  tbr_stat_inc(c.write ? p->writes : p->reads);
+  tbr_stat_add(p->bytes, m->line);
+}
+
 void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
 {
   /* L2 responses back to their source port (in order; a full port queue blocks). */
@@ -263,53 +280,11 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
    * then the auxiliary ports (texture and instruction caches) in their own rotation. */
   tbr_memq *req = tbr_cache_req_in(m->l2);
   if (m->port_wake <= now) {
-    for (int k = 0, j = m->rr; k < m->nbase; k++, j = j + 1 == m->nbase ? 0 : j + 1) {
-      const tbr_mem_msg *q = tbr_memq_peek(m->base_out[j], now);
-      if (!q) continue;
-      int pi = m->base[j];
-      port *p = &m->ports[pi];
-      tbr_mem_msg c = *q;
-      c.src = (uint32_t)pi;
-      c.ready = now + 1;
-      if (!tbr_memq_push(req, &c)) { tbr_stat_add(p->stall, n); continue; }
-      tbr_memq_pop(p->out);
-      tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
-      tbr_stat_inc(c.write ? p->writes : p->reads);
-      tbr_stat_add(p->bytes, m->line);
-    }
-    if (m->naux) {
-      for (int k = 0, j = m->rr_aux; k < m->naux; k++, j = j + 1 == m->naux ? 0 : j + 1) {
-        const tbr_mem_msg *q = tbr_memq_peek(m->aux_out[j], now);
-        if (!q) continue;
-        int pi = m->aux[j];
-        port *p = &m->ports[pi];
-        tbr_mem_msg c = *q;
-        c.src = (uint32_t)pi;
-        c.ready = now + 1;
-        if (!tbr_memq_push(req, &c)) { tbr_stat_add(p->stall, n); continue; }
-        tbr_memq_pop(p->out);
-        tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
-        tbr_stat_inc(c.write ? p->writes : p->reads);
-        tbr_stat_add(p->bytes, m->line);
-      }
-    }
-    if (m->late) {
-      port *p = &m->ports[m->late - 1];
-      const tbr_mem_msg *q = tbr_memq_peek(p->out, now);
-      if (q) {
-        tbr_mem_msg c = *q;
-        c.src = (uint32_t)(m->late - 1);
-        c.ready = now + 1;
-        if (!tbr_memq_push(req, &c)) {
-          tbr_stat_add(p->stall, n);
-        } else {
-          tbr_memq_pop(p->out);
-          tbr_energy_count(m->noc, TBR_EV_HOP, c.write ? 1 + m->data_flits : 1);
-          tbr_stat_inc(c.write ? p->writes : p->reads);
-          tbr_stat_add(p->bytes, m->line);
-        }
-      }
-    }
+    for (int k = 0, j = m->rr; k < m->nbase; k++, j = j + 1 == m->nbase ? 0 : j + 1)
+      forward_request(m, m->base[j], m->base_out[j], req, now, n);
+    for (int k = 0, j = m->rr_aux; k < m->naux; k++, j = j + 1 == m->naux ? 0 : j + 1)
+      forward_request(m, m->aux[j], m->aux_out[j], req, now, n);
+    if (m->late) forward_request(m, m->late - 1, m->ports[m->late - 1].out, req, now, n);
     m->port_wake = ports_earliest_head(m);
   }
   m->rr = !m->nbase ? 0 : n == 1 ? (m->rr + 1 == m->nbase ? 0 : m->rr + 1) : (int)((m->rr + n) % (uint64_t)m->nbase);
