@@ -197,22 +197,37 @@ static inline float lerp_3d(float a, float b, float c, float v000, float v100, f
 
 /* ---- texel access: one tile cache read each ---- */
 
+/* tbr_sampler_unpack_unorm8 by table, without a test per channel (a constant channel reads
+ * its row of the table). The indices are the view's u8_byte / u8_add, read by the caller
+ * into locals before the stores (the compiler would reread them after each store through
+ * a byte pointer), once per footprint in fetch_footprint. */
+struct unorm8_indices {
+    unsigned b[4], a[4];
+};
+static inline __attribute__((always_inline)) struct unorm8_indices
+unorm8_indices_of(const struct sampler_state *st)
+{
+    const struct unorm8_indices ix = {
+        {st->vs.u8_byte[0], st->vs.u8_byte[1], st->vs.u8_byte[2], st->vs.u8_byte[3]},
+        {st->vs.u8_add[0], st->vs.u8_add[1], st->vs.u8_add[2], st->vs.u8_add[3]}};
+    return ix;
+}
+static inline __attribute__((always_inline)) void
+unpack_unorm8(const struct unorm8_indices *ix, const uint8_t *p, float out[4])
+{
+    const float r = unorm8_to_float[p[ix->b[0]] + ix->a[0]], g = unorm8_to_float[p[ix->b[1]] + ix->a[1]],
+                b = unorm8_to_float[p[ix->b[2]] + ix->a[2]], a = unorm8_to_float[p[ix->b[3]] + ix->a[3]];
+    out[0] = r;
+    out[1] = g;
+    out[2] = b;
+    out[3] = a;
+}
+
 static inline void unpack(const struct sampler_state *st, const uint8_t *p, float out[4])
 {
     if (st->vs.unorm8_swizzle) {
-        /* tbr_sampler_unpack_unorm8 by table, without a test per channel (a constant channel
-         * reads its row of the table); the indices read before the stores (the compiler
-         * would reread them after each store through a byte pointer) */
-        const unsigned b0 = st->vs.u8_byte[0], b1 = st->vs.u8_byte[1], b2 = st->vs.u8_byte[2],
-                       b3 = st->vs.u8_byte[3];
-        const unsigned a0 = st->vs.u8_add[0], a1 = st->vs.u8_add[1], a2 = st->vs.u8_add[2],
-                       a3 = st->vs.u8_add[3];
-        const float r = unorm8_to_float[p[b0] + a0], g = unorm8_to_float[p[b1] + a1],
-                    b = unorm8_to_float[p[b2] + a2], a = unorm8_to_float[p[b3] + a3];
-        out[0] = r;
-        out[1] = g;
-        out[2] = b;
-        out[3] = a;
+        const struct unorm8_indices ix = unorm8_indices_of(st);
+        unpack_unorm8(&ix, p, out);
     } else
         tbr_sampler_format_unpack(st->vs.fmt, p, out);
 }
@@ -360,21 +375,10 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
     const uint8_t *row0 = base + (size_t)y0 * row_stride, *row1 = base + (size_t)y1 * row_stride;
     const uint8_t *p[4] = {row0 + (size_t)x0 * bytes, row0 + (size_t)x1 * bytes,
                            row1 + (size_t)x0 * bytes, row1 + (size_t)x1 * bytes};
-    if (st->vs.unorm8_swizzle) {
-        /* unpack() of the four, its table indices read once */
-        const unsigned b0 = st->vs.u8_byte[0], b1 = st->vs.u8_byte[1], b2 = st->vs.u8_byte[2],
-                       b3 = st->vs.u8_byte[3];
-        const unsigned a0 = st->vs.u8_add[0], a1 = st->vs.u8_add[1], a2 = st->vs.u8_add[2],
-                       a3 = st->vs.u8_add[3];
-        for (int k = 0; k < 4; k++) {
-            const uint8_t *t = p[k];
-            const float r = unorm8_to_float[t[b0] + a0], g = unorm8_to_float[t[b1] + a1],
-                        b = unorm8_to_float[t[b2] + a2], a = unorm8_to_float[t[b3] + a3];
-            tx[k][0] = r;
-            tx[k][1] = g;
-            tx[k][2] = b;
-            tx[k][3] = a;
-        }
+    if (st->vs.unorm8_swizzle) { /* unpack() of the four, its table indices read once */
+        const struct unorm8_indices ix = unorm8_indices_of(st);
+        for (int k = 0; k < 4; k++)
+            unpack_unorm8(&ix, p[k], tx[k]);
     } else {
         for (int k = 0; k < 4; k++)
             unpack(st, p[k], tx[k]);
@@ -1359,32 +1363,51 @@ static void set_lane(struct sampler_state *st, struct img_args *a, const struct 
     a->offset = q->offset;
 }
 
-static void mip_filter_linear(struct sampler_state *st, img_filter_fn min_filter,
-                              img_filter_fn mag_filter, const struct quad_args *q,
-                              const float lod[4], float rgba[4][4])
+/* An image filter call; clamp_2d_linear (a constant where it is inlined): the filter is
+ * img_filter_2d_linear_clamp_to_edge, called inlined (the mip filters specialised for it,
+ * get_filters). */
+static inline __attribute__((always_inline)) void
+call_img_filter(const struct sampler_state *st, img_filter_fn filter, const struct img_args *a,
+                float *rgba, int clamp_2d_linear)
+{
+    if (clamp_2d_linear)
+        filter_2d_linear(st, a, rgba, wrap_linear_clamp_to_edge, wrap_linear_clamp_to_edge);
+    else
+        filter(st, a, rgba);
+}
+
+static inline __attribute__((always_inline)) void
+mip_filter_linear_with(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
+                       const struct quad_args *q, const float lod[4], float rgba[4][4],
+                       int clamp_2d_linear)
 {
     const struct tbr_texture_view *v = st->v;
     struct img_args a;
     for (int j = 0; j < 4; j++) {
         const int level0 = (int)v->first_level + (int)lod[j];
         set_lane(st, &a, q, j);
-        if (lod[j] <= 0.0) {
-            a.level = v->first_level;
-            mag_filter(st, &a, &rgba[0][j]);
-        } else if (level0 >= (int)v->last_level) {
-            a.level = v->last_level;
-            min_filter(st, &a, &rgba[0][j]);
+        if (lod[j] <= 0.0 || level0 >= (int)v->last_level) { /* magnified, or past the last level */
+            const int mag = lod[j] <= 0.0;
+            a.level = mag ? v->first_level : v->last_level;
+            call_img_filter(st, mag ? mag_filter : min_filter, &a, &rgba[0][j], clamp_2d_linear);
         } else {
             const float level_blend = frac(lod[j]);
             float rgbax[4][4];
-            a.level = (unsigned)level0;
-            min_filter(st, &a, &rgbax[0][0]);
-            a.level = (unsigned)level0 + 1;
-            min_filter(st, &a, &rgbax[0][1]);
+            for (int k = 0; k < 2; k++) {
+                a.level = (unsigned)level0 + (unsigned)k;
+                call_img_filter(st, min_filter, &a, &rgbax[0][k], clamp_2d_linear);
+            }
             for (int c = 0; c < 4; c++)
                 rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
         }
     }
+}
+
+static void mip_filter_linear(struct sampler_state *st, img_filter_fn min_filter,
+                              img_filter_fn mag_filter, const struct quad_args *q,
+                              const float lod[4], float rgba[4][4])
+{
+    mip_filter_linear_with(st, min_filter, mag_filter, q, lod, rgba, 0);
 }
 
 static void mip_filter_nearest(struct sampler_state *st, img_filter_fn min_filter,
@@ -1421,18 +1444,26 @@ static void mip_filter_none(struct sampler_state *st, img_filter_fn min_filter,
     }
 }
 
+static inline __attribute__((always_inline)) void
+mip_filter_none_no_filter_select_with(struct sampler_state *st, img_filter_fn mag_filter,
+                                      const struct quad_args *q, float rgba[4][4],
+                                      int clamp_2d_linear)
+{
+    struct img_args a;
+    for (int j = 0; j < 4; j++) {
+        set_lane(st, &a, q, j);
+        a.level = st->v->first_level;
+        call_img_filter(st, mag_filter, &a, &rgba[0][j], clamp_2d_linear);
+    }
+}
+
 static void mip_filter_none_no_filter_select(struct sampler_state *st, img_filter_fn min_filter,
                                              img_filter_fn mag_filter, const struct quad_args *q,
                                              const float lod[4], float rgba[4][4])
 {
     (void)min_filter;
     (void)lod;
-    struct img_args a;
-    for (int j = 0; j < 4; j++) {
-        set_lane(st, &a, q, j);
-        a.level = st->v->first_level;
-        mag_filter(st, &a, &rgba[0][j]);
-    }
+    mip_filter_none_no_filter_select_with(st, mag_filter, q, rgba, 0);
 }
 
 static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
@@ -1467,36 +1498,14 @@ static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
 
 /* mip_filter_linear and mip_filter_none_no_filter_select for a 2D view whose min and mag
  * filters are both img_filter_2d_linear_clamp_to_edge (get_filters' choice): the same
- * calls, the filter inlined (terrain's post-processing passes sample such views). */
+ * code, the filter inlined (terrain's post-processing passes sample such views). */
 static void mip_filter_linear_2d_linear_clamp_to_edge(struct sampler_state *st,
                                                       img_filter_fn min_filter,
                                                       img_filter_fn mag_filter,
                                                       const struct quad_args *q,
                                                       const float lod[4], float rgba[4][4])
 {
-    (void)min_filter;
-    (void)mag_filter;
-    const struct tbr_texture_view *v = st->v;
-    struct img_args a;
-    for (int j = 0; j < 4; j++) {
-        const int level0 = (int)v->first_level + (int)lod[j];
-        set_lane(st, &a, q, j);
-        if (lod[j] <= 0.0 || level0 >= (int)v->last_level) {
-            a.level = lod[j] <= 0.0 ? v->first_level : v->last_level;
-            filter_2d_linear(st, &a, &rgba[0][j], wrap_linear_clamp_to_edge,
-                             wrap_linear_clamp_to_edge);
-        } else {
-            const float level_blend = frac(lod[j]);
-            float rgbax[4][4];
-            for (int k = 0; k < 2; k++) {
-                a.level = (unsigned)level0 + (unsigned)k;
-                filter_2d_linear(st, &a, &rgbax[0][k], wrap_linear_clamp_to_edge,
-                                 wrap_linear_clamp_to_edge);
-            }
-            for (int c = 0; c < 4; c++)
-                rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
-        }
-    }
+    mip_filter_linear_with(st, min_filter, mag_filter, q, lod, rgba, 1);
 }
 
 static void mip_filter_none_2d_linear_clamp_to_edge(struct sampler_state *st,
@@ -1506,15 +1515,8 @@ static void mip_filter_none_2d_linear_clamp_to_edge(struct sampler_state *st,
                                                     const float lod[4], float rgba[4][4])
 {
     (void)min_filter;
-    (void)mag_filter;
     (void)lod;
-    struct img_args a;
-    for (int j = 0; j < 4; j++) {
-        set_lane(st, &a, q, j);
-        a.level = st->v->first_level;
-        filter_2d_linear(st, &a, &rgba[0][j], wrap_linear_clamp_to_edge,
-                         wrap_linear_clamp_to_edge);
-    }
+    mip_filter_none_no_filter_select_with(st, mag_filter, q, rgba, 1);
 }
 
 /* softpipe_create_sampler_state's filter_funcs choice + get_filters */
