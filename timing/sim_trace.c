@@ -268,12 +268,22 @@ static void add_line_unique(sim_frame *f, uint32_t first, uint64_t line)
 
 /* The resource's RECORD (a 1x1 stand-in if the frame does not describe it) and its
  * base address, assigned on first use. */
+/* The frame's record of a resource; one the frame does not describe gets a 1x1, 4-byte
+ * stand-in, filled into *dummy. */
+static const tbr_rec_resource *resource_record(const sim_frame *f, uint32_t resource_id, tbr_rec_resource *dummy)
+{
+  const sim_resource *rs = sim_frame_resource(f, resource_id);
+  if (rs) return &rs->rec;
+  memset(dummy, 0, sizeof *dummy);
+  dummy->width = dummy->height = 1;
+  dummy->block_bytes = 4;
+  return dummy;
+}
+
 static uint64_t texture_base(const sim_frame *f, uint32_t resource_id, const tbr_rec_resource **rr,
                              tbr_rec_resource *dummy)
 {
-  const sim_resource *rs = sim_frame_resource(f, resource_id);
-  if (!rs) { memset(dummy, 0, sizeof *dummy); dummy->width = dummy->height = 1; dummy->block_bytes = 4; }
-  *rr = rs ? &rs->rec : dummy;
+  *rr = resource_record(f, resource_id, dummy);
   uint64_t b;
   if (find_base(g_tex, g_ntex, resource_id, &b)) return b; /* (the size is needed only for a new base) */
   return alloc_base(&g_tex, &g_ntex, &g_cap_tex, &g_tex_next, resource_id, res_size(*rr));
@@ -474,15 +484,7 @@ void sim_rel_begin_fetch(sim_rel_fetches *rf, const sim_frame *f, uint32_t resou
     sl->f = f;
     sl->gen = g_res_gen;
     sl->id = resource_id;
-    const sim_resource *rs = sim_frame_resource(f, resource_id);
-    if (rs) {
-      sl->rr = &rs->rec;
-    } else { /* texture_base's stand-in */
-      memset(&sl->dummy, 0, sizeof sl->dummy);
-      sl->dummy.width = sl->dummy.height = 1;
-      sl->dummy.block_bytes = 4;
-      sl->rr = &sl->dummy;
-    }
+    sl->rr = resource_record(f, resource_id, &sl->dummy);
     sl->memo.valid = 0;
   }
   GROW(rf->fetch, rf->nfetch, rf->cap_fetch);
