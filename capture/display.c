@@ -17,24 +17,20 @@
 static void show_log(const char *path)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return;
+    if (!f) return;
     enum { KEEP = 15 };
     char lines[KEEP][256];
     int n = 0;
-    while (fgets(lines[n % KEEP], sizeof lines[0], f))
-        n++;
+    while (fgets(lines[n % KEEP], sizeof lines[0], f)) n++;
     fclose(f);
-    for (int i = n > KEEP ? n - KEEP : 0; i < n; i++)
-        fprintf(stderr, "  | %s", lines[i % KEEP]);
+    for (int i = n > KEEP ? n - KEEP : 0; i < n; i++) fprintf(stderr, "  | %s", lines[i % KEEP]);
 }
 
 static int open_log(struct display *d, const char *workdir, const char *base)
 {
     d->log_path = xasprintf("%s/%s.log", workdir, base);
     int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        msg("cannot create %s: %s", d->log_path, strerror(errno));
+    if (fd < 0) msg("cannot create %s: %s", d->log_path, strerror(errno));
     return fd;
 }
 
@@ -49,8 +45,7 @@ int display_start_x11(struct display *d, int w, int h, struct env *env, const ch
     }
     free(exe);
     int logfd = open_log(d, workdir, "xvfb");
-    if (logfd < 0)
-        return -1;
+    if (logfd < 0) return -1;
     /* -displayfd: Xvfb picks a free display number itself and writes it to the
      * pipe once it accepts connections, so there is neither a race on the number
      * nor a need to poll for the socket. */
@@ -62,8 +57,8 @@ int display_start_x11(struct display *d, int w, int h, struct env *env, const ch
     char fdarg[16], screen[64];
     snprintf(fdarg, sizeof fdarg, "%d", p[1]);
     snprintf(screen, sizeof screen, "%dx%dx24", w, h);
-    char *argv[] = { "Xvfb", "-displayfd", fdarg, "-screen", "0", screen, "-nolisten", "tcp", "-noreset", NULL };
-    struct spawn_opts o = { NULL, 1, 1, logfd, logfd, p[1], NULL };
+    char *argv[] = {"Xvfb", "-displayfd", fdarg, "-screen", "0", screen, "-nolisten", "tcp", "-noreset", NULL};
+    struct spawn_opts o = {NULL, 1, 1, logfd, logfd, p[1], NULL};
     pid_t pid = spawn_process(argv, &o);
     close(p[1]);
     close(logfd);
@@ -77,15 +72,12 @@ int display_start_x11(struct display *d, int w, int h, struct env *env, const ch
     size_t len = 0;
     double end = now_seconds() + 20.0;
     while (len < sizeof buf - 1 && !g_interrupted && now_seconds() < end) {
-        struct pollfd pf = { p[0], POLLIN, 0 };
-        if (poll(&pf, 1, 100) <= 0)
-            continue;
+        struct pollfd pf = {p[0], POLLIN, 0};
+        if (poll(&pf, 1, 100) <= 0) continue;
         ssize_t r = read(p[0], buf + len, sizeof buf - 1 - len);
-        if (r <= 0)
-            break;
+        if (r <= 0) break;
         len += (size_t)r;
-        if (memchr(buf, '\n', len))
-            break;
+        if (memchr(buf, '\n', len)) break;
     }
     close(p[0]);
     buf[len] = '\0';
@@ -129,17 +121,16 @@ int display_start_wayland(struct display *d, int w, int h, struct env *env, cons
     }
     d->name = xasprintf("tbr-capture-%ld", (long)getpid());
     int logfd = open_log(d, workdir, "weston");
-    if (logfd < 0)
-        return -1;
+    if (logfd < 0) return -1;
     char wa[32], ha[32], sock[128];
     snprintf(wa, sizeof wa, "--width=%d", w);
     snprintf(ha, sizeof ha, "--height=%d", h);
     snprintf(sock, sizeof sock, "--socket=%s", d->name);
     /* --use-gl: weston composites with GL (llvmpipe), the configuration measured
      * to work with Mesa's Wayland EGL clients here. */
-    char *argv[] = { "weston", "--backend=headless-backend.so", "--use-gl", wa, ha, sock, "--no-config",
-                     "--idle-time=0", NULL };
-    struct spawn_opts o = { env->v, 1, 1, logfd, logfd, -1, NULL };
+    char *argv[] = {"weston", "--backend=headless-backend.so", "--use-gl", wa, ha, sock, "--no-config", "--idle-time=0",
+                    NULL};
+    struct spawn_opts o = {env->v, 1, 1, logfd, logfd, -1, NULL};
     pid_t pid = spawn_process(argv, &o);
     close(logfd);
     if (pid < 0) {

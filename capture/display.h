@@ -8,10 +8,10 @@
 #include <sys/types.h>
 
 struct display {
-    pid_t pid;          /* 0: none started */
-    char *name;         /* ":N" for X11, the socket name for Wayland */
-    char *kind;         /* "x11" or "wayland" */
-    char *log_path;     /* server output, shown if it fails to start */
+    pid_t pid;      /* 0: none started */
+    char *name;     /* ":N" for X11, the socket name for Wayland */
+    char *kind;     /* "x11" or "wayland" */
+    char *log_path; /* server output, shown if it fails to start */
 };
 
 /* Starts Xvfb with a free display number (Xvfb -displayfd) and a WxH screen; sets

@@ -34,17 +34,17 @@ enum { EXIT_PROBLEM = 2, EXIT_INTERRUPTED = 130 };
 
 struct options {
     const char *output;
-    long frames;          /* 0: not given */
-    double seconds;       /* 0: not given */
+    long frames;    /* 0: not given */
+    double seconds; /* 0: not given */
     int width, height;
     const char *platform; /* auto, surfaceless, x11, wayland */
     double timeout;
     int validate;
     int verbose;
     int keep_setup_frame;
-    const char *cut;      /* "A-B" */
+    const char *cut; /* "A-B" */
     const char *cut_input;
-    char **command;       /* after "--" */
+    char **command; /* after "--" */
     int command_argc;
 };
 
@@ -77,36 +77,35 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: tbr-capture -o OUT.trace [--frames N | --seconds S] [--size WxH]\n"
-            "                   [--platform auto|surfaceless|x11|wayland] [options] -- PROGRAM [ARGS...]\n"
-            "       tbr-capture --cut A-B IN.trace -o OUT.trace [--keep-setup-frame] [--no-validate]\n"
-            "\n"
-            "Records PROGRAM's EGL/OpenGL ES calls with apitrace's tracer (egltrace.so), stops it\n"
-            "after N complete frames or S seconds, trims the trace so that it ends on a complete\n"
-            "frame, replays it once headless (eglretrace, Debian's Mesa) to validate it and\n"
-            "writes OUT.trace.json (command line, platform, resolution, frames, GL strings, errors).\n"
-            "\n"
-            "  -o, --output FILE    trace to write (written under a temporary name, then renamed)\n"
-            "  --frames N           keep frames 0..N-1; the program is stopped once N frames are\n"
-            "                       recorded (or ends by itself)\n"
-            "  --seconds S          stop the program after S seconds; keep its complete frames\n"
-            "  --timeout S          give up waiting for --frames after S seconds (default 600)\n"
-            "  --size WxH           screen of the private Xvfb / weston (default 1280x720)\n"
-            "  --platform P         auto (default): use $DISPLAY or $WAYLAND_DISPLAY if set, else\n"
-            "                       start a private Xvfb; surfaceless: run directly (pbuffer or\n"
-            "                       surfaceless programs; DISPLAY and WAYLAND_DISPLAY unset);\n"
-            "                       x11: always a private Xvfb; wayland: a private headless weston\n"
-            "  --no-validate        skip the validation replay\n"
-            "  --cut A-B IN.trace   write frames A..B (0-based, inclusive) of IN.trace as a trace\n"
-            "                       that replays on its own (apitrace gltrim keeps the state setup)\n"
-            "  --keep-setup-frame   with --cut: keep gltrim's extra leading setup frame\n"
-            "  -v, --verbose        also show apitrace's routine messages\n"
-            "  --help, --version\n"
-            "\n"
-            "Exit status: 0 success; 1 failure (e.g. the validation replay failed); 2 a problem\n"
-            "with the request (program not found, no EGL/GLES calls, no complete frame, output\n"
-            "not writable, bad arguments); 130 interrupted.\n");
+    fprintf(f, "usage: tbr-capture -o OUT.trace [--frames N | --seconds S] [--size WxH]\n"
+               "                   [--platform auto|surfaceless|x11|wayland] [options] -- PROGRAM [ARGS...]\n"
+               "       tbr-capture --cut A-B IN.trace -o OUT.trace [--keep-setup-frame] [--no-validate]\n"
+               "\n"
+               "Records PROGRAM's EGL/OpenGL ES calls with apitrace's tracer (egltrace.so), stops it\n"
+               "after N complete frames or S seconds, trims the trace so that it ends on a complete\n"
+               "frame, replays it once headless (eglretrace, Debian's Mesa) to validate it and\n"
+               "writes OUT.trace.json (command line, platform, resolution, frames, GL strings, errors).\n"
+               "\n"
+               "  -o, --output FILE    trace to write (written under a temporary name, then renamed)\n"
+               "  --frames N           keep frames 0..N-1; the program is stopped once N frames are\n"
+               "                       recorded (or ends by itself)\n"
+               "  --seconds S          stop the program after S seconds; keep its complete frames\n"
+               "  --timeout S          give up waiting for --frames after S seconds (default 600)\n"
+               "  --size WxH           screen of the private Xvfb / weston (default 1280x720)\n"
+               "  --platform P         auto (default): use $DISPLAY or $WAYLAND_DISPLAY if set, else\n"
+               "                       start a private Xvfb; surfaceless: run directly (pbuffer or\n"
+               "                       surfaceless programs; DISPLAY and WAYLAND_DISPLAY unset);\n"
+               "                       x11: always a private Xvfb; wayland: a private headless weston\n"
+               "  --no-validate        skip the validation replay\n"
+               "  --cut A-B IN.trace   write frames A..B (0-based, inclusive) of IN.trace as a trace\n"
+               "                       that replays on its own (apitrace gltrim keeps the state setup)\n"
+               "  --keep-setup-frame   with --cut: keep gltrim's extra leading setup frame\n"
+               "  -v, --verbose        also show apitrace's routine messages\n"
+               "  --help, --version\n"
+               "\n"
+               "Exit status: 0 success; 1 failure (e.g. the validation replay failed); 2 a problem\n"
+               "with the request (program not found, no EGL/GLES calls, no complete frame, output\n"
+               "not writable, bad arguments); 130 interrupted.\n");
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -114,8 +113,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return -1;
+    if (!*s || *end || errno || v < lo || v > hi) return -1;
     *out = v;
     return 0;
 }
@@ -131,13 +129,13 @@ static int parse_args(int argc, char **argv, struct options *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
-#define NEEDS_VALUE()                                                   \
-    do {                                                                \
-        if (i + 1 >= argc) {                                            \
-            msg("%s needs a value (see --help)", a);                    \
-            return -1;                                                  \
-        }                                                               \
-        val = argv[++i];                                                \
+#define NEEDS_VALUE()                                                                                                  \
+    do {                                                                                                               \
+        if (i + 1 >= argc) {                                                                                           \
+            msg("%s needs a value (see --help)", a);                                                                   \
+            return -1;                                                                                                 \
+        }                                                                                                              \
+        val = argv[++i];                                                                                               \
     } while (0)
         if (!strcmp(a, "--")) {
             o->command = &argv[i + 1];
@@ -173,8 +171,8 @@ static int parse_args(int argc, char **argv, struct options *o)
         } else if (!strcmp(a, "--size")) {
             NEEDS_VALUE();
             char x;
-            if (sscanf(val, "%d%c%d", &o->width, &x, &o->height) != 3 || x != 'x' || o->width < 16 ||
-                o->height < 16 || o->width > 16384 || o->height > 16384) {
+            if (sscanf(val, "%d%c%d", &o->width, &x, &o->height) != 3 || x != 'x' || o->width < 16 || o->height < 16 ||
+                o->width > 16384 || o->height > 16384) {
                 msg("--size needs WxH (e.g. 800x600), not '%s'", val);
                 return -1;
             }
@@ -194,8 +192,7 @@ static int parse_args(int argc, char **argv, struct options *o)
         } else if (!strcmp(a, "--cut")) {
             NEEDS_VALUE();
             o->cut = val;
-            if (i + 1 < argc && argv[i + 1][0] != '-')
-                o->cut_input = argv[++i];
+            if (i + 1 < argc && argv[i + 1][0] != '-') o->cut_input = argv[++i];
         } else {
             msg("unknown option '%s' (see --help)", a);
             return -1;
@@ -274,28 +271,22 @@ static int make_workdir(const char *output)
     return 0;
 }
 
-static char *work_path(const char *name)
-{
-    return xasprintf("%s/%s", g.workdir, name);
-}
+static char *work_path(const char *name) { return xasprintf("%s/%s", g.workdir, name); }
 
 static int write_file(const char *path, const char *data, size_t n)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -1;
+    if (fd < 0) return -1;
     ssize_t w = write(fd, data, n);
     int rc = (w == (ssize_t)n && fsync(fd) == 0) ? 0 : -1;
-    if (close(fd) < 0)
-        rc = -1;
+    if (close(fd) < 0) rc = -1;
     return rc;
 }
 
 static char *read_small_file(const char *path, size_t max)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     char *buf = xmalloc(max + 1);
     size_t n = fread(buf, 1, max, f);
     fclose(f);
@@ -312,8 +303,7 @@ static char *read_small_file(const char *path, size_t max)
 static char *find_egltrace_wrapper(void)
 {
     const char *env = getenv("TBR_EGLTRACE_WRAPPER");
-    if (env && *env)
-        return access(env, R_OK) == 0 ? xstrdup(env) : NULL;
+    if (env && *env) return access(env, R_OK) == 0 ? xstrdup(env) : NULL;
     /* Debian installs the wrappers under the multiarch libdir (apitrace-tracers). */
     static const char *const patterns[] = {
         "/usr/lib/*/apitrace/wrappers/egltrace.so",
@@ -350,7 +340,7 @@ static void collect_line(void *vctx, int stream, const char *line)
 /* Runs an apitrace subcommand quietly; prints its output only if it fails. */
 static int run_apitrace(char *const argv[], const char *what)
 {
-    struct quiet_ctx c = { { NULL, 0, 0 } };
+    struct quiet_ctx c = {{NULL, 0, 0}};
     int status = 0;
     int rc = run_lines(argv, NULL, collect_line, &c, 3600.0, &status);
     if (rc < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -369,7 +359,7 @@ static int trim_frames(const char *in, const char *out, long first, long last)
 {
     char fr[64];
     snprintf(fr, sizeof fr, "--frames=%ld-%ld", first, last);
-    char *argv[] = { "apitrace", "trim", fr, "-o", (char *)out, (char *)in, NULL };
+    char *argv[] = {"apitrace", "trim", fr, "-o", (char *)out, (char *)in, NULL};
     return run_apitrace(argv, "apitrace trim");
 }
 
@@ -380,20 +370,20 @@ static void report_errors(const struct trace_summary *s)
     for (size_t i = 0; i < s->nerrors; i++) {
         const struct gl_error *e = &s->errors[i];
         switch (e->origin) {
-        case GLERR_TRACER:
-            msg("GL error at call %lu: glGetError() = %s while capturing, raised by the tracer itself: "
-                "apitrace's wrapper for the glCompressedTex* call %lu queries GL_UNPACK_COMPRESSED_BLOCK_* "
-                "(desktop-only enums) on an ES context; the program did not cause it and a replay does not "
-                "see it",
-                e->call, e->error, e->cause_call);
-            break;
-        case GLERR_CAPTURE:
-            msg("GL error at call %lu: glGetError() = %s while capturing (an error of the program)", e->call,
-                e->error);
-            break;
-        case GLERR_REPLAY:
-            msg("GL error at call %lu: %s raised %s in the validation replay", e->call, e->function, e->error);
-            break;
+            case GLERR_TRACER:
+                msg("GL error at call %lu: glGetError() = %s while capturing, raised by the tracer itself: "
+                    "apitrace's wrapper for the glCompressedTex* call %lu queries GL_UNPACK_COMPRESSED_BLOCK_* "
+                    "(desktop-only enums) on an ES context; the program did not cause it and a replay does not "
+                    "see it",
+                    e->call, e->error, e->cause_call);
+                break;
+            case GLERR_CAPTURE:
+                msg("GL error at call %lu: glGetError() = %s while capturing (an error of the program)", e->call,
+                    e->error);
+                break;
+            case GLERR_REPLAY:
+                msg("GL error at call %lu: %s raised %s in the validation replay", e->call, e->function, e->error);
+                break;
         }
     }
 }
@@ -405,13 +395,13 @@ static const char *origin_name(enum gl_error_origin o)
 
 struct meta {
     const struct options *opt;
-    const char *platform_used;   /* surfaceless/x11/wayland/existing-x11/existing-wayland */
-    const char *server;          /* "Xvfb :1", "weston tbr-capture-123" or NULL */
+    const char *platform_used; /* surfaceless/x11/wayland/existing-x11/existing-wayland */
+    const char *server;        /* "Xvfb :1", "weston tbr-capture-123" or NULL */
     long frames;
-    int stopped;                 /* the program was stopped by tbr-capture */
+    int stopped; /* the program was stopped by tbr-capture */
     const char *program_status;
     int lost_tail;
-    long replay_frames;          /* -1: not validated */
+    long replay_frames; /* -1: not validated */
     unsigned long replay_warnings;
     const char *replay_failure;
     const char *cut_source;
@@ -423,7 +413,7 @@ struct meta {
 
 static char *metadata_json(const struct meta *m, const struct trace_summary *s, off_t trace_bytes)
 {
-    struct strbuf b = { NULL, 0, 0 };
+    struct strbuf b = {NULL, 0, 0};
     time_t now = time(NULL);
     char ts[64];
     strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -439,8 +429,7 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     } else {
         sb_puts(&b, "  \"command\": [");
         for (int i = 0; i < m->opt->command_argc; i++) {
-            if (i)
-                sb_puts(&b, ", ");
+            if (i) sb_puts(&b, ", ");
             sb_json_str(&b, m->opt->command[i]);
         }
         sb_puts(&b, "],\n  \"platform\": {\"requested\": ");
@@ -449,16 +438,13 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
         sb_json_str(&b, m->platform_used);
         sb_puts(&b, ", \"server\": ");
         sb_json_str(&b, m->server);
-        if (m->server)
-            sb_printf(&b, ", \"screen\": \"%dx%d\"", m->opt->width, m->opt->height);
+        if (m->server) sb_printf(&b, ", \"screen\": \"%dx%d\"", m->opt->width, m->opt->height);
         sb_puts(&b, ", \"egl_platform\": ");
         sb_json_str(&b, s->egl_platform);
         sb_puts(&b, "},\n");
         sb_puts(&b, "  \"stop\": {");
-        if (m->opt->frames)
-            sb_printf(&b, "\"frames_requested\": %ld, ", m->opt->frames);
-        if (m->opt->seconds)
-            sb_printf(&b, "\"seconds_requested\": %g, ", m->opt->seconds);
+        if (m->opt->frames) sb_printf(&b, "\"frames_requested\": %ld, ", m->opt->frames);
+        if (m->opt->seconds) sb_printf(&b, "\"seconds_requested\": %g, ", m->opt->seconds);
         sb_printf(&b, "\"stopped_by_tbr_capture\": %s, \"program_status\": ", m->stopped ? "true" : "false");
         sb_json_str(&b, m->program_status);
         sb_printf(&b, ", \"trace_tail_lost\": %s},\n", m->lost_tail ? "true" : "false");
@@ -469,10 +455,10 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
         sb_printf(&b, ",\n  \"resolution\": {\"width\": %d, \"height\": %d}", s->width, s->height);
     else
         sb_puts(&b, ",\n  \"resolution\": null");
-    if (s->es_major)
-        sb_printf(&b, ",\n  \"gles_context_version\": %d", s->es_major);
-    sb_printf(&b, ",\n  \"frames\": %ld,\n  \"calls\": %lu,\n  \"draws\": %lu,\n  \"clears\": %lu,\n"
-                  "  \"framebuffer_binds\": %lu,\n  \"trace_bytes\": %lld,\n",
+    if (s->es_major) sb_printf(&b, ",\n  \"gles_context_version\": %d", s->es_major);
+    sb_printf(&b,
+              ",\n  \"frames\": %ld,\n  \"calls\": %lu,\n  \"draws\": %lu,\n  \"clears\": %lu,\n"
+              "  \"framebuffer_binds\": %lu,\n  \"trace_bytes\": %lld,\n",
               m->frames, s->calls, s->draws, s->clears, s->framebuffer_binds, (long long)trace_bytes);
     sb_puts(&b, "  \"gl_renderer\": ");
     sb_json_str(&b, s->gl_renderer);
@@ -486,8 +472,7 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
         sb_puts(&b, ", \"error\": ");
         sb_json_str(&b, e->error);
         sb_printf(&b, ", \"origin\": \"%s\"", origin_name(e->origin));
-        if (e->origin == GLERR_TRACER)
-            sb_printf(&b, ", \"cause_call\": %lu", e->cause_call);
+        if (e->origin == GLERR_TRACER) sb_printf(&b, ", \"cause_call\": %lu", e->cause_call);
         sb_puts(&b, "}");
     }
     sb_puts(&b, s->nerrors ? "\n  ],\n" : "],\n");
@@ -512,26 +497,22 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
 {
     struct trace_summary s;
     msg("scanning the trace (apitrace dump)");
-    if (trace_scan(final_trace, &s) < 0)
-        return 1;
+    if (trace_scan(final_trace, &s) < 0) return 1;
     if (!s.have_swap && m->frames > 0)
         msg("warning: apitrace counts %ld frames but no eglSwapBuffers call was found", m->frames);
     if (m->source) {
         /* gltrim keeps the context but drops eglGetDisplay and the surface creation:
          * take the platform, surface and GL strings from the whole trace. */
         const struct trace_summary *src = m->source;
-        if (!s.egl_platform && src->egl_platform)
-            s.egl_platform = xstrdup(src->egl_platform);
+        if (!s.egl_platform && src->egl_platform) s.egl_platform = xstrdup(src->egl_platform);
         if (src->surface) {
             free(s.surface);
             s.surface = xstrdup(src->surface);
             s.width = src->width;
             s.height = src->height;
         }
-        if (!s.gl_renderer && src->gl_renderer)
-            s.gl_renderer = xstrdup(src->gl_renderer);
-        if (!s.gl_version && src->gl_version)
-            s.gl_version = xstrdup(src->gl_version);
+        if (!s.gl_renderer && src->gl_renderer) s.gl_renderer = xstrdup(src->gl_renderer);
+        if (!s.gl_version && src->gl_version) s.gl_version = xstrdup(src->gl_version);
     }
     int rc = 0;
     m->replay_frames = -1;
@@ -564,8 +545,7 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
     char *json_tmp = work_path("meta.json");
     char *json_out = xasprintf("%s.json", o->output);
     int ok = write_file(json_tmp, json, strlen(json)) == 0;
-    if (!ok)
-        msg("cannot write %s: %s", json_tmp, strerror(errno));
+    if (!ok) msg("cannot write %s: %s", json_tmp, strerror(errno));
     /* The trace is renamed first: a reader that sees the .json also sees the trace. */
     if (ok && rename(final_trace, o->output) < 0) {
         msg("cannot rename the trace to %s: %s", o->output, strerror(errno));
@@ -577,8 +557,8 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
         ok = 0;
     }
     if (ok) {
-        msg("wrote %s: %ld complete frames, %lu calls, %lu draws, %lu clears, %zu GL errors, %lld bytes%s",
-            o->output, m->frames, s.calls, s.draws, s.clears, s.nerrors, (long long)bytes,
+        msg("wrote %s: %ld complete frames, %lu calls, %lu draws, %lu clears, %zu GL errors, %lld bytes%s", o->output,
+            m->frames, s.calls, s.draws, s.clears, s.nerrors, (long long)bytes,
             m->replay_frames >= 0 ? " (validated)" : "");
         msg("wrote %s", json_out);
     }
@@ -593,23 +573,23 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
 /* ---- capture ------------------------------------------------------------------- */
 
 struct run_state {
-    int lost_tail;          /* apitrace said "ignoring recurrent flush" */
+    int lost_tail; /* apitrace said "ignoring recurrent flush" */
     int verbose;
-    int stopping;           /* we sent SIGTERM */
-    int in_sigterm_report;  /* inside apitrace's backtrace for our own SIGTERM */
+    int stopping;          /* we sent SIGTERM */
+    int in_sigterm_report; /* inside apitrace's backtrace for our own SIGTERM */
     struct strbuf line;
 };
 
 static int routine_apitrace_line(const char *l)
 {
     static const char *const routine[] = {
-        "apitrace: loaded into", "apitrace: unloaded from", "apitrace: tracing to",
-        "apitrace: attempting to read configuration file", "apitrace: flushing trace",
-        "apitrace: warning: glVertexAttribPointer: call will be faked", "apitrace: redirecting dlopen(",
+        "apitrace: loaded into",         "apitrace: unloaded from",
+        "apitrace: tracing to",          "apitrace: attempting to read configuration file",
+        "apitrace: flushing trace",      "apitrace: warning: glVertexAttribPointer: call will be faked",
+        "apitrace: redirecting dlopen(",
     };
     for (size_t i = 0; i < sizeof routine / sizeof routine[0]; i++)
-        if (!strncmp(l, routine[i], strlen(routine[i])))
-            return 1;
+        if (!strncmp(l, routine[i], strlen(routine[i]))) return 1;
     return 0;
 }
 
@@ -622,20 +602,16 @@ static void forward_stderr(struct run_state *rs, const char *data, size_t n)
             continue;
         }
         const char *l = rs->line.s ? rs->line.s : "";
-        if (strstr(l, "apitrace: ignoring recurrent flush"))
-            rs->lost_tail = 1;
+        if (strstr(l, "apitrace: ignoring recurrent flush")) rs->lost_tail = 1;
         /* apitrace prints a backtrace for every signal; for the SIGTERM we sent it
          * is noise (a crash's backtrace is still shown). */
-        if (rs->stopping && !strncmp(l, "apitrace: warning: caught signal 15", 35))
-            rs->in_sigterm_report = 1;
+        if (rs->stopping && !strncmp(l, "apitrace: warning: caught signal 15", 35)) rs->in_sigterm_report = 1;
         int quiet = !rs->verbose && (rs->in_sigterm_report || routine_apitrace_line(l));
         if (rs->in_sigterm_report && !strncmp(l, "apitrace: info: taking default action", 37))
             rs->in_sigterm_report = 0;
-        if (!quiet)
-            fprintf(stderr, "%s\n", l);
+        if (!quiet) fprintf(stderr, "%s\n", l);
         rs->line.len = 0;
-        if (rs->line.s)
-            rs->line.s[0] = '\0';
+        if (rs->line.s) rs->line.s[0] = '\0';
     }
 }
 
@@ -719,7 +695,7 @@ static int capture(const struct options *o)
         goto out;
     }
     msg("capturing %s (platform %s%s%s)", program, platform_used, server ? ", " : "", server ? server : "");
-    struct spawn_opts so = { env.v, 1, 1, -1, errpipe[1], -1, NULL };
+    struct spawn_opts so = {env.v, 1, 1, -1, errpipe[1], -1, NULL};
     pid_t pid = spawn_process(o->command, &so);
     close(errpipe[1]);
     if (pid < 0) {
@@ -730,7 +706,7 @@ static int capture(const struct options *o)
     }
     g.child = pid;
 
-    struct run_state rs = { 0, o->verbose, 0, 0, { NULL, 0, 0 } };
+    struct run_state rs = {0, o->verbose, 0, 0, {NULL, 0, 0}};
     double start = now_seconds(), stop_deadline = 0, next_poll = start + 0.5, poll_interval = 1.0;
     int stopping = 0, exited = 0, status = 0, timed_out = 0;
     long flushed_frames = 0;
@@ -740,7 +716,7 @@ static int capture(const struct options *o)
     int err_fd = errpipe[0];
     while (!exited) {
         if (err_fd >= 0) {
-            struct pollfd pf = { err_fd, POLLIN, 0 };
+            struct pollfd pf = {err_fd, POLLIN, 0};
             if (poll(&pf, 1, 50) > 0) {
                 ssize_t r = read(err_fd, buf, sizeof buf);
                 if (r > 0)
@@ -786,13 +762,11 @@ static int capture(const struct options *o)
                         flushed_frames = fr;
                         msg("%ld frames recorded so far", fr);
                     }
-                    if (fr >= o->frames)
-                        stop_reason = "enough frames";
+                    if (fr >= o->frames) stop_reason = "enough frames";
                 }
                 /* Keep polling cheap relative to the capture for long traces. */
                 double cost = now_seconds() - t0;
-                if (poll_interval < 4 * cost)
-                    poll_interval = 4 * cost;
+                if (poll_interval < 4 * cost) poll_interval = 4 * cost;
             }
             next_poll = now_seconds() + poll_interval;
         }
@@ -810,18 +784,15 @@ static int capture(const struct options *o)
         /* Drain what is left (bounded: a leftover process could hold the pipe). */
         double end = now_seconds() + 2.0;
         for (;;) {
-            struct pollfd pf = { err_fd, POLLIN, 0 };
-            if (now_seconds() > end || poll(&pf, 1, 100) <= 0)
-                break;
+            struct pollfd pf = {err_fd, POLLIN, 0};
+            if (now_seconds() > end || poll(&pf, 1, 100) <= 0) break;
             ssize_t r = read(err_fd, buf, sizeof buf);
-            if (r <= 0)
-                break;
+            if (r <= 0) break;
             forward_stderr(&rs, buf, (size_t)r);
         }
         close(err_fd);
     }
-    if (rs.line.len)
-        forward_stderr(&rs, "\n", 1);
+    if (rs.line.len) forward_stderr(&rs, "\n", 1);
     sb_free(&rs.line);
     display_stop(&g.display);
 
@@ -833,8 +804,7 @@ static int capture(const struct options *o)
         goto out;
     }
     int stopped = stopping;
-    if (!stopped)
-        msg("the program ended by itself (%s)", sbuf);
+    if (!stopped) msg("the program ended by itself (%s)", sbuf);
     if (timed_out && o->frames)
         msg("warning: --timeout %g s reached before %ld frames were recorded", o->timeout, o->frames);
     else if (timed_out)
@@ -865,12 +835,12 @@ static int capture(const struct options *o)
         int scanned = trace_scan(raw, &s) == 0;
         if (scanned && !s.saw_egl_context)
             msg("no EGL/GLES context seen: %s created no EGL context (a desktop OpenGL/GLX program? "
-                "apitrace's egltrace.so records EGL and OpenGL ES only)", o->command[0]);
+                "apitrace's egltrace.so records EGL and OpenGL ES only)",
+                o->command[0]);
         else
             msg("%s %s before its first frame (no eglSwapBuffers in the trace)", o->command[0],
                 stopped ? "was stopped" : "exited");
-        if (scanned)
-            trace_summary_free(&s);
+        if (scanned) trace_summary_free(&s);
         rc = EXIT_PROBLEM;
         goto out;
     }
@@ -879,8 +849,7 @@ static int capture(const struct options *o)
     /* Keep the program's own clean ending when it ended by itself within the frame
      * budget; otherwise cut after the last wanted complete frame. */
     long keep = frames;
-    if (o->frames && o->frames < keep)
-        keep = o->frames;
+    if (o->frames && o->frames < keep) keep = o->frames;
     const char *final_trace = raw;
     if (stopped || keep < frames) {
         msg("trimming to frames 0-%ld (apitrace trim)", keep - 1);
@@ -948,8 +917,7 @@ static int cut(const struct options *o)
         msg("%s has %ld frames (0-%ld): cannot cut %ld-%ld", o->cut_input, frames, frames - 1, first, last);
         return EXIT_PROBLEM;
     }
-    if (make_workdir(o->output) < 0)
-        return EXIT_PROBLEM;
+    if (make_workdir(o->output) < 0) return EXIT_PROBLEM;
     char *cut1 = work_path("cut.trace");
     char *cut2 = work_path("final.trace");
     const char *final_trace = cut1;
@@ -966,7 +934,7 @@ static int cut(const struct options *o)
     } else {
         msg("cutting frames %ld-%ld (apitrace gltrim keeps the state the window needs)", first, last);
         snprintf(fr, sizeof fr, "--frames=%ld-%ld", first, last);
-        char *argv[] = { "apitrace", "gltrim", fr, "-o", cut1, (char *)o->cut_input, NULL };
+        char *argv[] = {"apitrace", "gltrim", fr, "-o", cut1, (char *)o->cut_input, NULL};
         if (run_apitrace(argv, "apitrace gltrim") < 0) {
             rc = 1;
             goto out;
@@ -992,7 +960,7 @@ static int cut(const struct options *o)
             else
                 snprintf(calls, sizeof calls, "--calls=0-%lu,%lu-4294967295", sw - 1, sw + 1);
             trace_summary_free(&s);
-            char *argv[] = { "apitrace", "trim", calls, "-o", cut2, cut1, NULL };
+            char *argv[] = {"apitrace", "trim", calls, "-o", cut2, cut1, NULL};
             if (run_apitrace(argv, "apitrace trim (dropping the setup frame)") < 0) {
                 rc = 1;
                 goto out;
@@ -1034,8 +1002,7 @@ static int cut(const struct options *o)
     int have_src = trace_scan(o->cut_input, &src) == 0;
     m.source = have_src ? &src : NULL;
     rc = finish(o, final_trace, &m);
-    if (have_src)
-        trace_summary_free(&src);
+    if (have_src) trace_summary_free(&src);
     free(m.source_metadata);
 out:
     free(cut1);
@@ -1046,8 +1013,7 @@ out:
 int main(int argc, char **argv)
 {
     struct options o;
-    if (parse_args(argc, argv, &o) < 0)
-        return EXIT_PROBLEM;
+    if (parse_args(argc, argv, &o) < 0) return EXIT_PROBLEM;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: waits return early and check the flag */

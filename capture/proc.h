@@ -6,12 +6,12 @@
 #include <sys/types.h>
 
 struct spawn_opts {
-    char *const *envp;  /* NULL: the current environment */
-    int new_pgrp;       /* put the child in its own process group (to stop all of it) */
+    char *const *envp; /* NULL: the current environment */
+    int new_pgrp;      /* put the child in its own process group (to stop all of it) */
     int stdin_devnull;
-    int stdout_fd;      /* -1: inherit; otherwise dup2'ed to 1 */
-    int stderr_fd;      /* -1: inherit; otherwise dup2'ed to 2 */
-    int extra_fd;       /* -1 or a descriptor kept open in the child (e.g. Xvfb -displayfd) */
+    int stdout_fd; /* -1: inherit; otherwise dup2'ed to 1 */
+    int stderr_fd; /* -1: inherit; otherwise dup2'ed to 2 */
+    int extra_fd;  /* -1 or a descriptor kept open in the child (e.g. Xvfb -displayfd) */
     const char *cwd;
 };
 

@@ -23,7 +23,7 @@ struct scan_ctx {
     struct trace_summary *s;
     unsigned long pending_compressed; /* last glCompressedTex* call since the last glGetError */
     int have_pending_compressed;
-    struct strbuf err;                /* stderr of apitrace dump */
+    struct strbuf err; /* stderr of apitrace dump */
 };
 
 static void add_error(struct trace_summary *s, unsigned long call, const char *fn, const char *err,
@@ -43,8 +43,7 @@ static long attrib_value(const char *line, const char *key)
 {
     size_t n = strlen(key);
     for (const char *p = strstr(line, key); p; p = strstr(p + n, key)) {
-        if (p[n] == ',' && p[n + 1] == ' ')
-            return strtol(p + n + 2, NULL, 0);
+        if (p[n] == ',' && p[n + 1] == ' ') return strtol(p + n + 2, NULL, 0);
     }
     return -1;
 }
@@ -53,12 +52,10 @@ static long attrib_value(const char *line, const char *key)
 static char *quoted_return(const char *line)
 {
     const char *p = strstr(line, ") = \"");
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     p += 5;
     const char *end = strrchr(p, '"');
-    if (!end || end < p)
-        return NULL;
+    if (!end || end < p) return NULL;
     return xasprintf("%.*s", (int)(end - p), p);
 }
 
@@ -66,20 +63,13 @@ static const char *platform_name(const char *arg)
 {
     /* Numeric values as Debian's apitrace prints them for eglGetPlatformDisplayEXT. */
     long v = strtol(arg, NULL, 0);
-    if (v == 0x31DD || strstr(arg, "SURFACELESS"))
-        return "surfaceless";
-    if (v == 0x31D5 || strstr(arg, "X11"))
-        return "x11";
-    if (v == 0x31DC || strstr(arg, "XCB"))
-        return "xcb";
-    if (v == 0x31D8 || strstr(arg, "WAYLAND"))
-        return "wayland";
-    if (v == 0x31D7 || strstr(arg, "GBM"))
-        return "gbm";
-    if (v == 0x313F || strstr(arg, "DEVICE"))
-        return "device";
-    if (v == 0x3141 || strstr(arg, "ANDROID"))
-        return "android";
+    if (v == 0x31DD || strstr(arg, "SURFACELESS")) return "surfaceless";
+    if (v == 0x31D5 || strstr(arg, "X11")) return "x11";
+    if (v == 0x31DC || strstr(arg, "XCB")) return "xcb";
+    if (v == 0x31D8 || strstr(arg, "WAYLAND")) return "wayland";
+    if (v == 0x31D7 || strstr(arg, "GBM")) return "gbm";
+    if (v == 0x313F || strstr(arg, "DEVICE")) return "device";
+    if (v == 0x3141 || strstr(arg, "ANDROID")) return "android";
     return NULL;
 }
 
@@ -100,24 +90,20 @@ static void scan_line(void *vctx, int stream, const char *line)
         }
         return;
     }
-    if (!isdigit((unsigned char)line[0]))
-        return;
+    if (!isdigit((unsigned char)line[0])) return;
     char *end;
     unsigned long call = strtoul(line, &end, 10);
-    if (*end != ' ')
-        return;
+    if (*end != ' ') return;
     const char *name = end + 1;
     const char *paren = strchr(name, '(');
-    if (!paren || paren - name > 127)
-        return;
+    if (!paren || paren - name > 127) return;
     char fn[128];
     memcpy(fn, name, (size_t)(paren - name));
     fn[paren - name] = '\0';
     int fake = strstr(line, ") // fake") != NULL;
     s->calls++;
 
-    if (!strncmp(fn, "gl", 2) && strncmp(fn, "glX", 3))
-        s->saw_gl = 1;
+    if (!strncmp(fn, "gl", 2) && strncmp(fn, "glX", 3)) s->saw_gl = 1;
     if ((!strncmp(fn, "glDraw", 6) && strncmp(fn, "glDrawBuffers", 13)) || !strncmp(fn, "glMultiDraw", 11)) {
         s->draws++;
     } else if (!strcmp(fn, "glClear") || !strncmp(fn, "glClearBuffer", 13)) {
@@ -125,28 +111,23 @@ static void scan_line(void *vctx, int stream, const char *line)
     } else if (!strcmp(fn, "glBindFramebuffer")) {
         s->framebuffer_binds++;
     } else if (is_swap(fn)) {
-        if (!s->have_swap)
-            s->first_swap_call = call;
+        if (!s->have_swap) s->first_swap_call = call;
         s->have_swap = 1;
         s->last_swap_call = call;
         s->swaps++;
     } else if (!strcmp(fn, "eglCreateContext")) {
         s->saw_egl_context = 1;
         long v = attrib_value(line, "EGL_CONTEXT_MAJOR_VERSION");
-        if (v < 0)
-            v = attrib_value(line, "EGL_CONTEXT_CLIENT_VERSION");
-        if (v > 0 && !s->es_major)
-            s->es_major = (int)v;
+        if (v < 0) v = attrib_value(line, "EGL_CONTEXT_CLIENT_VERSION");
+        if (v > 0 && !s->es_major) s->es_major = (int)v;
     } else if (!strcmp(fn, "eglMakeCurrent")) {
         s->saw_egl_context = 1;
     } else if (!strcmp(fn, "eglGetPlatformDisplay") || !strcmp(fn, "eglGetPlatformDisplayEXT")) {
         const char *p = strstr(line, "platform = ");
         const char *pn = p ? platform_name(p + 11) : NULL;
-        if (!s->egl_platform)
-            s->egl_platform = xstrdup(pn ? pn : "other");
+        if (!s->egl_platform) s->egl_platform = xstrdup(pn ? pn : "other");
     } else if (!strcmp(fn, "eglGetDisplay")) {
-        if (!s->egl_platform)
-            s->egl_platform = xstrdup("default");
+        if (!s->egl_platform) s->egl_platform = xstrdup("default");
     } else if (!strcmp(fn, "eglCreatePbufferSurface")) {
         if (!s->surface) {
             s->surface = xstrdup("pbuffer");
@@ -157,20 +138,19 @@ static void scan_line(void *vctx, int stream, const char *line)
             }
         }
     } else if (!strncmp(fn, "eglCreateWindowSurface", 22) || !strncmp(fn, "eglCreatePlatformWindowSurface", 30)) {
-        if (!s->surface)
-            s->surface = xstrdup("window");
+        if (!s->surface) s->surface = xstrdup("window");
     } else if (!strcmp(fn, "glViewport") && !fake) {
         int x, y, w, h;
-        if (!s->width && sscanf(paren, "(x = %d, y = %d, width = %d, height = %d)", &x, &y, &w, &h) == 4 &&
-            x == 0 && y == 0 && w > 0 && h > 0) {
+        if (!s->width && sscanf(paren, "(x = %d, y = %d, width = %d, height = %d)", &x, &y, &w, &h) == 4 && x == 0 &&
+            y == 0 && w > 0 && h > 0) {
             s->width = w;
             s->height = h;
         }
     } else if (!strcmp(fn, "glGetString")) {
-        char **dst = strstr(line, "name = GL_RENDERER)") ? &s->gl_renderer
-                     : strstr(line, "name = GL_VERSION)") ? &s->gl_version : NULL;
-        if (dst && !*dst)
-            *dst = quoted_return(line);
+        char **dst = strstr(line, "name = GL_RENDERER)")  ? &s->gl_renderer
+                     : strstr(line, "name = GL_VERSION)") ? &s->gl_version
+                                                          : NULL;
+        if (dst && !*dst) *dst = quoted_return(line);
     } else if (!strncmp(fn, "glCompressedTex", 15)) {
         c->pending_compressed = call;
         c->have_pending_compressed = 1;
@@ -193,8 +173,8 @@ static void scan_line(void *vctx, int stream, const char *line)
 int trace_scan(const char *path, struct trace_summary *s)
 {
     memset(s, 0, sizeof *s);
-    struct scan_ctx c = { s, 0, 0, { NULL, 0, 0 } };
-    char *argv[] = { "apitrace", "dump", "-v", "--multiline=no", "--color=never", (char *)path, NULL };
+    struct scan_ctx c = {s, 0, 0, {NULL, 0, 0}};
+    char *argv[] = {"apitrace", "dump", "-v", "--multiline=no", "--color=never", (char *)path, NULL};
     int status = 0;
     int rc = run_lines(argv, NULL, scan_line, &c, 1800.0, &status);
     if (rc < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -235,17 +215,15 @@ static void info_line(void *vctx, int stream, const char *line)
 {
     struct info_ctx *c = vctx;
     const char *p = strstr(line, "\"FramesCount\":");
-    if (stream == 1 && p)
-        c->frames = strtol(p + 14, NULL, 10);
+    if (stream == 1 && p) c->frames = strtol(p + 14, NULL, 10);
 }
 
 long trace_frame_count(const char *path)
 {
-    struct info_ctx c = { -1 };
-    char *argv[] = { "apitrace", "info", (char *)path, NULL };
+    struct info_ctx c = {-1};
+    char *argv[] = {"apitrace", "info", (char *)path, NULL};
     int status = 0;
-    if (run_lines(argv, NULL, info_line, &c, 600.0, &status) < 0 || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0)
+    if (run_lines(argv, NULL, info_line, &c, 600.0, &status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return -1;
     return c.frames;
 }
@@ -257,8 +235,7 @@ off_t trace_copy_complete_chunks(const char *src, const char *dst)
     /* apitrace's snappy container: "at", then chunks of a little-endian uint32
      * length followed by that many bytes of snappy data (docs: capturing notes). */
     int in = open(src, O_RDONLY | O_CLOEXEC);
-    if (in < 0)
-        return errno == ENOENT ? 0 : -1;
+    if (in < 0) return errno == ENOENT ? 0 : -1;
     off_t size = lseek(in, 0, SEEK_END);
     char *buf = NULL;
     off_t good = 0;
@@ -274,8 +251,7 @@ off_t trace_copy_complete_chunks(const char *src, const char *dst)
             while (pos + 4 <= size) {
                 const unsigned char *l = (const unsigned char *)buf + pos;
                 uint32_t n = (uint32_t)l[0] | (uint32_t)l[1] << 8 | (uint32_t)l[2] << 16 | (uint32_t)l[3] << 24;
-                if (pos + 4 + (off_t)n > size)
-                    break;
+                if (pos + 4 + (off_t)n > size) break;
                 pos += 4 + (off_t)n;
                 good = pos;
             }
@@ -288,8 +264,7 @@ off_t trace_copy_complete_chunks(const char *src, const char *dst)
     }
     int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (out < 0 || write(out, buf, (size_t)good) != (ssize_t)good) {
-        if (out >= 0)
-            close(out);
+        if (out >= 0) close(out);
         free(buf);
         return -1;
     }
@@ -304,7 +279,7 @@ struct replay_ctx {
     struct trace_summary *s;
     long frames;
     unsigned long warnings;
-    struct strbuf other;   /* first few unexpected lines, for failure messages */
+    struct strbuf other; /* first few unexpected lines, for failure messages */
     int other_lines;
 };
 
@@ -353,8 +328,8 @@ long trace_validate(const char *path, struct trace_summary *s, unsigned long *re
     env_set(&env, "WAFFLE_PLATFORM", "surfaceless_egl");
     env_unset(&env, "LD_PRELOAD");
     env_unset(&env, "LD_LIBRARY_PATH");
-    struct replay_ctx c = { s, -1, 0, { NULL, 0, 0 }, 0 };
-    char *argv[] = { "eglretrace", (char *)path, NULL };
+    struct replay_ctx c = {s, -1, 0, {NULL, 0, 0}, 0};
+    char *argv[] = {"eglretrace", (char *)path, NULL};
     int status = 0;
     int rc = run_lines(argv, env.v, replay_line, &c, 1800.0, &status);
     env_free(&env);
@@ -362,7 +337,7 @@ long trace_validate(const char *path, struct trace_summary *s, unsigned long *re
     *failure = NULL;
     char sbuf[96];
     if (rc < 0) {
-        *failure = g_interrupted ? xstrdup("interrupted")
+        *failure = g_interrupted     ? xstrdup("interrupted")
                    : errno == ENOENT ? xstrdup("eglretrace not found (Debian package apitrace)")
                                      : xstrdup("eglretrace timed out");
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || c.frames < 0) {

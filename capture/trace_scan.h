@@ -8,15 +8,15 @@
 #include <sys/types.h>
 
 enum gl_error_origin {
-    GLERR_CAPTURE,      /* glGetError in the trace returned an error the program saw */
-    GLERR_TRACER,       /* ... and it was raised by apitrace's glCompressedTex* wrapper */
-    GLERR_REPLAY,       /* eglretrace's check after a replayed call */
+    GLERR_CAPTURE, /* glGetError in the trace returned an error the program saw */
+    GLERR_TRACER,  /* ... and it was raised by apitrace's glCompressedTex* wrapper */
+    GLERR_REPLAY,  /* eglretrace's check after a replayed call */
 };
 
 struct gl_error {
-    unsigned long call;     /* call number in the trace */
-    char *function;         /* glGetError for capture-time errors, the failing call for replay */
-    char *error;            /* GL_INVALID_ENUM, ... */
+    unsigned long call; /* call number in the trace */
+    char *function;     /* glGetError for capture-time errors, the failing call for replay */
+    char *error;        /* GL_INVALID_ENUM, ... */
     enum gl_error_origin origin;
     unsigned long cause_call; /* for GLERR_TRACER: the glCompressedTex* call */
 };
@@ -25,13 +25,13 @@ struct trace_summary {
     unsigned long calls, draws, clears, swaps, framebuffer_binds;
     unsigned long first_swap_call, last_swap_call;
     int have_swap;
-    int saw_egl_context;     /* eglCreateContext or eglMakeCurrent seen */
-    int saw_gl;              /* any gl* call */
+    int saw_egl_context; /* eglCreateContext or eglMakeCurrent seen */
+    int saw_gl;          /* any gl* call */
     char *gl_renderer, *gl_version;
-    char *egl_platform;      /* "surfaceless", "x11", "wayland", "gbm", "device", "default", ... */
-    char *surface;           /* "pbuffer", "window" or NULL */
-    int width, height;       /* from the pbuffer attributes or the first full viewport */
-    int es_major;            /* requested context version, 0 if unknown */
+    char *egl_platform; /* "surfaceless", "x11", "wayland", "gbm", "device", "default", ... */
+    char *surface;      /* "pbuffer", "window" or NULL */
+    int width, height;  /* from the pbuffer attributes or the first full viewport */
+    int es_major;       /* requested context version, 0 if unknown */
     struct gl_error *errors;
     size_t nerrors;
 };
@@ -51,7 +51,6 @@ off_t trace_copy_complete_chunks(const char *src, const char *dst);
 
 /* Replays with eglretrace on Debian's Mesa, headless (WAFFLE_PLATFORM=surfaceless_egl).
  * Adds GLERR_REPLAY entries to s->errors.  Returns frames rendered or -1. */
-long trace_validate(const char *path, struct trace_summary *s, unsigned long *replay_warnings,
-                    char **failure);
+long trace_validate(const char *path, struct trace_summary *s, unsigned long *replay_warnings, char **failure);
 
 #endif

@@ -66,8 +66,7 @@ void sb_append(struct strbuf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
+        while (cap < b->len + n + 1) cap *= 2;
         b->s = xrealloc(b->s, cap);
         b->cap = cap;
     }
@@ -76,10 +75,7 @@ void sb_append(struct strbuf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-void sb_puts(struct strbuf *b, const char *s)
-{
-    sb_append(b, s, strlen(s));
-}
+void sb_puts(struct strbuf *b, const char *s) { sb_append(b, s, strlen(s)); }
 
 void sb_printf(struct strbuf *b, const char *fmt, ...)
 {
@@ -104,7 +100,7 @@ void sb_json_str(struct strbuf *b, const char *s)
     sb_puts(b, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\') {
-            char e[2] = { '\\', (char)*p };
+            char e[2] = {'\\', (char)*p};
             sb_append(b, e, 2);
         } else if (*p == '\n') {
             sb_puts(b, "\\n");
@@ -129,11 +125,9 @@ void sb_free(struct strbuf *b)
 void env_init_from_current(struct env *e)
 {
     size_t n = 0;
-    while (environ && environ[n])
-        n++;
+    while (environ && environ[n]) n++;
     e->v = xmalloc((n + 1) * sizeof *e->v);
-    for (size_t i = 0; i < n; i++)
-        e->v[i] = xstrdup(environ[i]);
+    for (size_t i = 0; i < n; i++) e->v[i] = xstrdup(environ[i]);
     e->v[n] = NULL;
     e->n = n;
 }
@@ -142,8 +136,7 @@ static size_t env_find(const struct env *e, const char *name)
 {
     size_t len = strlen(name);
     for (size_t i = 0; i < e->n; i++)
-        if (!strncmp(e->v[i], name, len) && e->v[i][len] == '=')
-            return i;
+        if (!strncmp(e->v[i], name, len) && e->v[i][len] == '=') return i;
     return (size_t)-1;
 }
 
@@ -164,8 +157,7 @@ void env_set(struct env *e, const char *name, const char *value)
 void env_unset(struct env *e, const char *name)
 {
     size_t i = env_find(e, name);
-    if (i == (size_t)-1)
-        return;
+    if (i == (size_t)-1) return;
     free(e->v[i]);
     memmove(&e->v[i], &e->v[i + 1], (e->n - i) * sizeof *e->v); /* moves the NULL too */
     e->n--;
@@ -179,8 +171,7 @@ const char *env_get(const struct env *e, const char *name)
 
 void env_free(struct env *e)
 {
-    for (size_t i = 0; i < e->n; i++)
-        free(e->v[i]);
+    for (size_t i = 0; i < e->n; i++) free(e->v[i]);
     free(e->v);
     e->v = NULL;
     e->n = 0;
@@ -195,11 +186,9 @@ double now_seconds(void)
 
 void sleep_seconds(double s)
 {
-    if (s <= 0)
-        return;
-    struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-    while (nanosleep(&ts, &ts) && errno == EINTR && !g_interrupted) {
-    }
+    if (s <= 0) return;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) && errno == EINTR && !g_interrupted) {}
 }
 
 static int is_exec_file(const char *path)
@@ -210,23 +199,18 @@ static int is_exec_file(const char *path)
 
 char *find_program(const char *name)
 {
-    if (!name || !*name)
-        return NULL;
-    if (strchr(name, '/'))
-        return is_exec_file(name) ? xstrdup(name) : NULL;
+    if (!name || !*name) return NULL;
+    if (strchr(name, '/')) return is_exec_file(name) ? xstrdup(name) : NULL;
     const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/local/bin:/usr/bin:/bin";
+    if (!path) path = "/usr/local/bin:/usr/bin:/bin";
     while (*path) {
         const char *end = strchr(path, ':');
         size_t len = end ? (size_t)(end - path) : strlen(path);
         char *cand = len ? xasprintf("%.*s/%s", (int)len, path, name) : xasprintf("./%s", name);
-        if (is_exec_file(cand))
-            return cand;
+        if (is_exec_file(cand)) return cand;
         free(cand);
         path += len;
-        if (*path == ':')
-            path++;
+        if (*path == ':') path++;
     }
     return NULL;
 }
@@ -237,8 +221,7 @@ void remove_tree(const char *path)
     if (d) {
         struct dirent *de;
         while ((de = readdir(d)) != NULL) {
-            if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-                continue;
+            if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
             char *p = xasprintf("%s/%s", path, de->d_name);
             struct stat st;
             if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))

@@ -28,11 +28,11 @@ int main(int argc, char **argv)
     int opt;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (opt) {
-        case 'e': expect = optarg; break;
-        case 'a': expect = NULL; break;
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("tbr-mesa-check %s\n", TBR_VERSION); return 0;
-        default: usage(stderr); return 2;
+            case 'e': expect = optarg; break;
+            case 'a': expect = NULL; break;
+            case 'h': usage(stdout); return 0;
+            case 'V': printf("tbr-mesa-check %s\n", TBR_VERSION); return 0;
+            default: usage(stderr); return 2;
         }
     }
     if (optind != argc) {
@@ -43,19 +43,15 @@ int main(int argc, char **argv)
     EGLDisplay dpy = EGL_NO_DISPLAY;
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    if (get_platform_display)
-        dpy = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (dpy == EGL_NO_DISPLAY)
-        dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    if (get_platform_display) dpy = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    if (dpy == EGL_NO_DISPLAY) dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
     EGLint major, minor;
     if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor)) {
-        fprintf(stderr, "tbr-mesa-check: cannot initialize an EGL display (error 0x%x)\n",
-                eglGetError());
+        fprintf(stderr, "tbr-mesa-check: cannot initialize an EGL display (error 0x%x)\n", eglGetError());
         return 2;
     }
-    static const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-                                            EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
-                                            EGL_RED_SIZE, 8, EGL_NONE};
+    static const EGLint config_attribs[] = {
+        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_RED_SIZE, 8, EGL_NONE};
     EGLConfig config;
     EGLint nconfigs = 0;
     if (!eglChooseConfig(dpy, config_attribs, &config, 1, &nconfigs) || nconfigs < 1) {
@@ -67,16 +63,14 @@ int main(int argc, char **argv)
     eglBindAPI(EGL_OPENGL_ES_API);
     static const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
     EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attribs);
-    if (surface == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT ||
-        !eglMakeCurrent(dpy, surface, surface, ctx)) {
-        fprintf(stderr, "tbr-mesa-check: cannot create a GLES context (error 0x%x)\n",
-                eglGetError());
+    if (surface == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surface, surface, ctx)) {
+        fprintf(stderr, "tbr-mesa-check: cannot create a GLES context (error 0x%x)\n", eglGetError());
         return 2;
     }
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     const char *version = (const char *)glGetString(GL_VERSION);
-    printf("GL_RENDERER=%s\nGL_VERSION=%s\nEGL_VERSION=%s\n", renderer ? renderer : "",
-           version ? version : "", eglQueryString(dpy, EGL_VERSION));
+    printf("GL_RENDERER=%s\nGL_VERSION=%s\nEGL_VERSION=%s\n", renderer ? renderer : "", version ? version : "",
+           eglQueryString(dpy, EGL_VERSION));
     int ok = !expect || (renderer && strstr(renderer, expect));
     if (!ok)
         fprintf(stderr,

@@ -11,28 +11,22 @@
 
 static void apply_env(char *const extra_env[])
 {
-    if (!extra_env)
-        return;
+    if (!extra_env) return;
     for (size_t i = 0; extra_env[i]; i++) {
         char *copy = strdup(extra_env[i]);
-        if (copy)
-            putenv(copy); /* the child execs right after: the copy must stay alive */
+        if (copy) putenv(copy); /* the child execs right after: the copy must stay alive */
     }
 }
 
 int tbr_program_in_path(const char *name)
 {
-    if (strchr(name, '/'))
-        return access(name, X_OK) == 0;
+    if (strchr(name, '/')) return access(name, X_OK) == 0;
     const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
+    if (!path) path = "/usr/bin:/bin";
     char *copy = strdup(path);
-    if (!copy)
-        return 0;
+    if (!copy) return 0;
     int found = 0;
-    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && !found;
-         dir = strtok_r(NULL, ":", &save)) {
+    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
         char full[4096];
         snprintf(full, sizeof full, "%s/%s", dir, name);
         struct stat st;
@@ -45,8 +39,7 @@ int tbr_program_in_path(const char *name)
 int tbr_run_capture(char *const argv[], char *const extra_env[], char **out, int quiet_stderr)
 {
     int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return -1;
+    if (pipe(pipefd) != 0) return -1;
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]);
@@ -59,8 +52,7 @@ int tbr_run_capture(char *const argv[], char *const extra_env[], char **out, int
         close(pipefd[1]);
         if (quiet_stderr) {
             int devnull = open("/dev/null", O_WRONLY);
-            if (devnull >= 0)
-                dup2(devnull, STDERR_FILENO);
+            if (devnull >= 0) dup2(devnull, STDERR_FILENO);
         }
         apply_env(extra_env);
         execvp(argv[0], argv);
@@ -82,33 +74,27 @@ int tbr_run_capture(char *const argv[], char *const extra_env[], char **out, int
         }
         char scratch[1024];
         ssize_t n = read(pipefd[0], buf ? buf + len : scratch, buf ? cap - len - 1 : sizeof scratch);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (buf)
-            len += (size_t)n;
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        if (buf) len += (size_t)n;
     }
     close(pipefd[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (buf)
-        buf[len] = '\0';
+    if (buf) buf[len] = '\0';
     if (out)
         *out = buf;
     else
         free(buf);
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
     return -1;
 }
 
 pid_t tbr_spawn_with_stderr_pipe(char *const argv[], char *const extra_env[], int *stderr_fd)
 {
     int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return -1;
+    if (pipe(pipefd) != 0) return -1;
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]);
@@ -118,8 +104,7 @@ pid_t tbr_spawn_with_stderr_pipe(char *const argv[], char *const extra_env[], in
     if (pid == 0) {
         dup2(pipefd[1], STDERR_FILENO);
         int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0)
-            dup2(devnull, STDOUT_FILENO); /* eglretrace chatters on stdout */
+        if (devnull >= 0) dup2(devnull, STDOUT_FILENO); /* eglretrace chatters on stdout */
         close(pipefd[0]);
         close(pipefd[1]);
         apply_env(extra_env);

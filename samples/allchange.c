@@ -9,43 +9,39 @@
 
 #include <math.h>
 
-static const char *const k_vs =
-    "attribute vec2 a_pos;\n"
-    "uniform vec2 u_offset;\n"
-    "uniform float u_scale;\n"
-    "varying vec2 v_uv;\n"
-    "void main() {\n"
-    "  v_uv = a_pos * 0.5 + 0.5;\n"
-    "  gl_Position = vec4(a_pos * u_scale + u_offset, 0.0, 1.0);\n"
-    "}\n";
+static const char *const k_vs = "attribute vec2 a_pos;\n"
+                                "uniform vec2 u_offset;\n"
+                                "uniform float u_scale;\n"
+                                "varying vec2 v_uv;\n"
+                                "void main() {\n"
+                                "  v_uv = a_pos * 0.5 + 0.5;\n"
+                                "  gl_Position = vec4(a_pos * u_scale + u_offset, 0.0, 1.0);\n"
+                                "}\n";
 /* The gradient: three phase-shifted ramps in [0.1, 0.9]; u_phase grows by 0.125 per
  * frame, which moves every channel by at least 0.1 * 255 levels wherever its slope is
  * not zero, and the three channels never have zero slope at the same pixel. */
-static const char *const k_fs =
-    "precision mediump float;\n"
-    "uniform float u_phase;\n"
-    "uniform vec3 u_tint;\n"
-    "varying vec2 v_uv;\n"
-    "void main() {\n"
-    "  float t = v_uv.x * 0.7 + v_uv.y * 0.3 + u_phase;\n"
-    "  vec3 ramp = abs(fract(vec3(t, t + 0.333, t + 0.667)) * 2.0 - 1.0);\n"
-    "  gl_FragColor = vec4(u_tint * (0.1 + 0.8 * ramp), 1.0);\n"
-    "}\n";
+static const char *const k_fs = "precision mediump float;\n"
+                                "uniform float u_phase;\n"
+                                "uniform vec3 u_tint;\n"
+                                "varying vec2 v_uv;\n"
+                                "void main() {\n"
+                                "  float t = v_uv.x * 0.7 + v_uv.y * 0.3 + u_phase;\n"
+                                "  vec3 ramp = abs(fract(vec3(t, t + 0.333, t + 0.667)) * 2.0 - 1.0);\n"
+                                "  gl_FragColor = vec4(u_tint * (0.1 + 0.8 * ramp), 1.0);\n"
+                                "}\n";
 
 #define DISC_SEGMENTS 24
 
 int main(int argc, char **argv)
 {
     static const struct sample_desc desc = {
-        "allchange", "Every tile changes every frame: animated full-screen gradient and a moving disc (ES2).",
-        2, 0, 5,
+        "allchange", "Every tile changes every frame: animated full-screen gradient and a moving disc (ES2).", 2, 0, 5,
     };
     struct sample s;
     int rc = sample_init(&s, &desc, argc, argv);
-    if (rc || !s.dpy)
-        return rc;
+    if (rc || !s.dpy) return rc;
 
-    static const char *const attribs[] = { "a_pos", NULL };
+    static const char *const attribs[] = {"a_pos", NULL};
     GLuint prog = sample_program(k_vs, k_fs, attribs);
     GLint u_offset = glGetUniformLocation(prog, "u_offset");
     GLint u_scale = glGetUniformLocation(prog, "u_scale");
@@ -54,9 +50,8 @@ int main(int argc, char **argv)
 
     /* Full-screen quad (triangle strip) then the disc (fan: centre + segments + 1). */
     float verts[2 * (4 + DISC_SEGMENTS + 2)];
-    static const float quad[8] = { -1, -1, 1, -1, -1, 1, 1, 1 };
-    for (int i = 0; i < 8; i++)
-        verts[i] = quad[i];
+    static const float quad[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
+    for (int i = 0; i < 8; i++) verts[i] = quad[i];
     verts[8] = 0.0f;
     verts[9] = 0.0f;
     for (int k = 0; k <= DISC_SEGMENTS; k++) {

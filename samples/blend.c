@@ -12,30 +12,28 @@
 
 #include <math.h>
 
-static const char *const k_vs =
-    "attribute vec2 a_pos;\n"
-    "attribute vec2 a_uv;\n"
-    "attribute vec4 a_color;\n"
-    "varying vec2 v_uv;\n"
-    "varying vec4 v_color;\n"
-    "void main() {\n"
-    "  v_uv = a_uv;\n"
-    "  v_color = a_color;\n"
-    "  gl_Position = vec4(a_pos / vec2(160.0, 120.0) - 1.0, 0.0, 1.0);\n"
-    "}\n";
-static const char *const k_fs =
-    "precision mediump float;\n"
-    "uniform float u_soft;\n"
-    "varying vec2 v_uv;\n"
-    "varying vec4 v_color;\n"
-    "void main() {\n"
-    "  float a = v_color.a;\n"
-    "  if (u_soft > 0.5) {\n"
-    "    float d = length(v_uv * 2.0 - 1.0);\n"
-    "    a *= 1.0 - smoothstep(0.2, 1.0, d);\n"
-    "  }\n"
-    "  gl_FragColor = vec4(v_color.rgb, a);\n"
-    "}\n";
+static const char *const k_vs = "attribute vec2 a_pos;\n"
+                                "attribute vec2 a_uv;\n"
+                                "attribute vec4 a_color;\n"
+                                "varying vec2 v_uv;\n"
+                                "varying vec4 v_color;\n"
+                                "void main() {\n"
+                                "  v_uv = a_uv;\n"
+                                "  v_color = a_color;\n"
+                                "  gl_Position = vec4(a_pos / vec2(160.0, 120.0) - 1.0, 0.0, 1.0);\n"
+                                "}\n";
+static const char *const k_fs = "precision mediump float;\n"
+                                "uniform float u_soft;\n"
+                                "varying vec2 v_uv;\n"
+                                "varying vec4 v_color;\n"
+                                "void main() {\n"
+                                "  float a = v_color.a;\n"
+                                "  if (u_soft > 0.5) {\n"
+                                "    float d = length(v_uv * 2.0 - 1.0);\n"
+                                "    a *= 1.0 - smoothstep(0.2, 1.0, d);\n"
+                                "  }\n"
+                                "  gl_FragColor = vec4(v_color.rgb, a);\n"
+                                "}\n";
 
 struct vertex {
     float x, y, u, v;
@@ -43,16 +41,16 @@ struct vertex {
 };
 
 #define CHECKER_QUADS 48 /* 8 x 6 cells of 40 x 40 pixels */
-#define PANEL_QUADS 3
-#define SPARKS 24
-#define SMOKE 16
-#define STATIC_QUADS (CHECKER_QUADS + PANEL_QUADS)
-#define TOTAL_QUADS (STATIC_QUADS + SPARKS + SMOKE)
+#define PANEL_QUADS   3
+#define SPARKS        24
+#define SMOKE         16
+#define STATIC_QUADS  (CHECKER_QUADS + PANEL_QUADS)
+#define TOTAL_QUADS   (STATIC_QUADS + SPARKS + SMOKE)
 
 static void quad(struct vertex *v, float x0, float y0, float x1, float y1, float r, float g, float b, float a)
 {
-    const float xs[4] = { x0, x1, x1, x0 }, ys[4] = { y0, y0, y1, y1 };
-    const float us[4] = { 0, 1, 1, 0 }, vs[4] = { 0, 0, 1, 1 };
+    const float xs[4] = {x0, x1, x1, x0}, ys[4] = {y0, y0, y1, y1};
+    const float us[4] = {0, 1, 1, 0}, vs[4] = {0, 0, 1, 1};
     for (int i = 0; i < 4; i++) {
         v[i].x = xs[i];
         v[i].y = ys[i];
@@ -66,38 +64,32 @@ static void quad(struct vertex *v, float x0, float y0, float x1, float y1, float
 }
 
 /* Pseudo-random value in [0, 1) from a particle id and a salt. */
-static float rnd(unsigned id, unsigned salt)
-{
-    return (float)(sample_hash(id * 7919u + salt) & 0xffffu) / 65536.0f;
-}
+static float rnd(unsigned id, unsigned salt) { return (float)(sample_hash(id * 7919u + salt) & 0xffffu) / 65536.0f; }
 
 int main(int argc, char **argv)
 {
     static const struct sample_desc desc = {
-        "blend", "Alpha-blended translucent panels and particles (ES2, streamed VBO, indexed draws).",
-        2, 0, 5,
+        "blend", "Alpha-blended translucent panels and particles (ES2, streamed VBO, indexed draws).", 2, 0, 5,
     };
     struct sample s;
     int rc = sample_init(&s, &desc, argc, argv);
-    if (rc || !s.dpy)
-        return rc;
+    if (rc || !s.dpy) return rc;
 
-    static const char *const attribs[] = { "a_pos", "a_uv", "a_color", NULL };
+    static const char *const attribs[] = {"a_pos", "a_uv", "a_color", NULL};
     GLuint prog = sample_program(k_vs, k_fs, attribs);
     GLint u_soft = glGetUniformLocation(prog, "u_soft");
 
     static struct vertex verts[TOTAL_QUADS * 4];
     static GLushort indices[TOTAL_QUADS * 6];
     for (int q = 0; q < TOTAL_QUADS; q++) {
-        static const GLushort k[6] = { 0, 1, 2, 0, 2, 3 };
-        for (int i = 0; i < 6; i++)
-            indices[q * 6 + i] = (GLushort)(q * 4 + k[i]);
+        static const GLushort k[6] = {0, 1, 2, 0, 2, 3};
+        for (int i = 0; i < 6; i++) indices[q * 6 + i] = (GLushort)(q * 4 + k[i]);
     }
     for (int cy = 0; cy < 6; cy++)
         for (int cx = 0; cx < 8; cx++) {
             float c = ((cx + cy) & 1) ? 0.75f : 0.35f;
-            quad(&verts[(cy * 8 + cx) * 4], cx * 40.0f, cy * 40.0f, cx * 40.0f + 40.0f, cy * 40.0f + 40.0f,
-                 c, c, c * 0.9f, 1.0f);
+            quad(&verts[(cy * 8 + cx) * 4], cx * 40.0f, cy * 40.0f, cx * 40.0f + 40.0f, cy * 40.0f + 40.0f, c, c,
+                 c * 0.9f, 1.0f);
         }
     /* Overlapping panels: red, green, blue at 50-60% opacity. */
     quad(&verts[(CHECKER_QUADS + 0) * 4], 30, 40, 190, 170, 0.9f, 0.1f, 0.1f, 0.55f);

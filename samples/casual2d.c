@@ -12,33 +12,29 @@
 #include <math.h>
 #include <stdint.h>
 
-static const char *const k_tex_vs =
-    "attribute vec2 a_pos;\n"
-    "attribute vec2 a_uv;\n"
-    "uniform vec2 u_offset;\n"
-    "varying vec2 v_uv;\n"
-    "void main() {\n"
-    "  vec2 p = (a_pos + u_offset) / vec2(160.0, 120.0) - 1.0;\n"
-    "  v_uv = a_uv;\n"
-    "  gl_Position = vec4(p, 0.0, 1.0);\n"
-    "}\n";
-static const char *const k_tex_fs =
-    "precision mediump float;\n"
-    "uniform sampler2D u_tex;\n"
-    "varying vec2 v_uv;\n"
-    "void main() { gl_FragColor = texture2D(u_tex, v_uv); }\n";
-static const char *const k_col_vs =
-    "attribute vec2 a_pos;\n"
-    "attribute vec4 a_color;\n"
-    "varying vec4 v_color;\n"
-    "void main() {\n"
-    "  v_color = a_color;\n"
-    "  gl_Position = vec4(a_pos / vec2(160.0, 120.0) - 1.0, 0.0, 1.0);\n"
-    "}\n";
-static const char *const k_col_fs =
-    "precision mediump float;\n"
-    "varying vec4 v_color;\n"
-    "void main() { gl_FragColor = v_color; }\n";
+static const char *const k_tex_vs = "attribute vec2 a_pos;\n"
+                                    "attribute vec2 a_uv;\n"
+                                    "uniform vec2 u_offset;\n"
+                                    "varying vec2 v_uv;\n"
+                                    "void main() {\n"
+                                    "  vec2 p = (a_pos + u_offset) / vec2(160.0, 120.0) - 1.0;\n"
+                                    "  v_uv = a_uv;\n"
+                                    "  gl_Position = vec4(p, 0.0, 1.0);\n"
+                                    "}\n";
+static const char *const k_tex_fs = "precision mediump float;\n"
+                                    "uniform sampler2D u_tex;\n"
+                                    "varying vec2 v_uv;\n"
+                                    "void main() { gl_FragColor = texture2D(u_tex, v_uv); }\n";
+static const char *const k_col_vs = "attribute vec2 a_pos;\n"
+                                    "attribute vec4 a_color;\n"
+                                    "varying vec4 v_color;\n"
+                                    "void main() {\n"
+                                    "  v_color = a_color;\n"
+                                    "  gl_Position = vec4(a_pos / vec2(160.0, 120.0) - 1.0, 0.0, 1.0);\n"
+                                    "}\n";
+static const char *const k_col_fs = "precision mediump float;\n"
+                                    "varying vec4 v_color;\n"
+                                    "void main() { gl_FragColor = v_color; }\n";
 
 #define MAX_RECTS 16
 /* Colored UI rectangles, batched in one indexed draw from client memory. */
@@ -52,10 +48,9 @@ static int ui_count;
 
 static void ui_rect(float x0, float y0, float x1, float y1, uint8_t r, uint8_t g, uint8_t b)
 {
-    if (ui_count >= MAX_RECTS)
-        return;
+    if (ui_count >= MAX_RECTS) return;
     struct ui_vertex *v = &ui_verts[ui_count * 4];
-    const float xs[4] = { x0, x1, x1, x0 }, ys[4] = { y0, y0, y1, y1 };
+    const float xs[4] = {x0, x1, x1, x0}, ys[4] = {y0, y0, y1, y1};
     for (int i = 0; i < 4; i++) {
         v[i].x = xs[i];
         v[i].y = ys[i];
@@ -65,9 +60,8 @@ static void ui_rect(float x0, float y0, float x1, float y1, uint8_t r, uint8_t g
         v[i].rgba[3] = 255;
     }
     GLushort base = (GLushort)(ui_count * 4);
-    const GLushort q[6] = { 0, 1, 2, 0, 2, 3 };
-    for (int i = 0; i < 6; i++)
-        ui_indices[ui_count * 6 + i] = (GLushort)(base + q[i]);
+    const GLushort q[6] = {0, 1, 2, 0, 2, 3};
+    for (int i = 0; i < 6; i++) ui_indices[ui_count * 6 + i] = (GLushort)(base + q[i]);
     ui_count++;
 }
 
@@ -130,15 +124,15 @@ int main(int argc, char **argv)
 {
     static const struct sample_desc desc = {
         "casual2d", "Casual 2D game: static background and UI, one small moving sprite (ES2, client-side arrays).",
-        2, 0, 5,
+        2,          0,
+        5,
     };
     struct sample s;
     int rc = sample_init(&s, &desc, argc, argv);
-    if (rc || !s.dpy)
-        return rc;
+    if (rc || !s.dpy) return rc;
 
-    static const char *const tex_attribs[] = { "a_pos", "a_uv", NULL };
-    static const char *const col_attribs[] = { "a_pos", "a_color", NULL };
+    static const char *const tex_attribs[] = {"a_pos", "a_uv", NULL};
+    static const char *const col_attribs[] = {"a_pos", "a_color", NULL};
     GLuint tex_prog = sample_program(k_tex_vs, k_tex_fs, tex_attribs);
     GLuint col_prog = sample_program(k_col_vs, k_col_fs, col_attribs);
     GLint u_offset = glGetUniformLocation(tex_prog, "u_offset");
@@ -148,8 +142,8 @@ int main(int argc, char **argv)
     GLuint sprite_tex = make_sprite();
 
     /* Client-side arrays: buffer bindings stay 0 for the whole program. */
-    static const float bg_quad[] = { 0, 0, 0, 1, 320, 0, 1, 1, 0, 240, 0, 0, 320, 240, 1, 0 };
-    static const float sprite_quad[] = { 0, 0, 0, 1, 24, 0, 1, 1, 0, 24, 0, 0, 24, 24, 1, 0 };
+    static const float bg_quad[] = {0, 0, 0, 1, 320, 0, 1, 1, 0, 240, 0, 0, 320, 240, 1, 0};
+    static const float sprite_quad[] = {0, 0, 0, 1, 24, 0, 1, 1, 0, 24, 0, 0, 24, 24, 1, 0};
 
     glDisable(GL_DEPTH_TEST);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
@@ -171,13 +165,13 @@ int main(int argc, char **argv)
 
         /* Static UI plus a score bar that grows every 4th frame. */
         ui_count = 0;
-        ui_rect(0, 216, 320, 240, 30, 30, 60);          /* top bar */
-        ui_rect(6, 221, 106, 235, 10, 10, 20);          /* score slot */
+        ui_rect(0, 216, 320, 240, 30, 30, 60);                        /* top bar */
+        ui_rect(6, 221, 106, 235, 10, 10, 20);                        /* score slot */
         ui_rect(8, 223, 8 + 4 * (1 + f / 4 % 24), 233, 250, 210, 40); /* score fill */
-        ui_rect(0, 0, 320, 28, 40, 40, 70);             /* bottom bar */
-        for (int b = 0; b < 4; b++)                     /* buttons */
+        ui_rect(0, 0, 320, 28, 40, 40, 70);                           /* bottom bar */
+        for (int b = 0; b < 4; b++)                                   /* buttons */
             ui_rect(12 + b * 76, 4, 80 + b * 76, 24, (uint8_t)(80 + b * 40), 90, (uint8_t)(200 - b * 30));
-        ui_rect(290, 40, 314, 200, 60, 60, 90);         /* side panel */
+        ui_rect(290, 40, 314, 200, 60, 60, 90); /* side panel */
         glUseProgram(col_prog);
         glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(struct ui_vertex), &ui_verts[0].x);
         glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(struct ui_vertex), ui_verts[0].rgba);

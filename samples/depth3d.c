@@ -25,30 +25,29 @@ static const char *const k_vs =
     "  gl_Position = u_viewproj * world;\n"
     "  v_fog = clamp(gl_Position.w / 30.0, 0.0, 1.0);\n"
     "}\n";
-static const char *const k_fs =
-    "#version 300 es\n"
-    "precision mediump float;\n"
-    "uniform vec3 u_color;\n"
-    "in vec3 v_normal;\n"
-    "in float v_fog;\n"
-    "out vec4 o_color;\n"
-    "void main() {\n"
-    "  vec3 n = normalize(v_normal);\n"
-    "  float diffuse = max(dot(n, normalize(vec3(0.4, 0.9, 0.3))), 0.0);\n"
-    "  vec3 c = u_color * (0.25 + 0.75 * diffuse);\n"
-    "  o_color = vec4(mix(c, vec3(0.55, 0.6, 0.7), v_fog * v_fog), 1.0);\n"
-    "}\n";
+static const char *const k_fs = "#version 300 es\n"
+                                "precision mediump float;\n"
+                                "uniform vec3 u_color;\n"
+                                "in vec3 v_normal;\n"
+                                "in float v_fog;\n"
+                                "out vec4 o_color;\n"
+                                "void main() {\n"
+                                "  vec3 n = normalize(v_normal);\n"
+                                "  float diffuse = max(dot(n, normalize(vec3(0.4, 0.9, 0.3))), 0.0);\n"
+                                "  vec3 c = u_color * (0.25 + 0.75 * diffuse);\n"
+                                "  o_color = vec4(mix(c, vec3(0.55, 0.6, 0.7), v_fog * v_fog), 1.0);\n"
+                                "}\n";
 
 /* Unit cube centred on the origin: 6 faces x 4 vertices (position, normal). */
 static void build_cube(float *v, GLushort *idx)
 {
-    static const float n[6][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 }, { 0, 0, 1 }, { 0, 0, -1 } };
+    static const float n[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int f = 0; f < 6; f++) {
         /* Two tangent axes so that (u x w) == n, giving counter-clockwise faces. */
-        float u[3] = { n[f][1], n[f][2], n[f][0] };
-        float w[3] = { n[f][1] * u[2] - n[f][2] * u[1], n[f][2] * u[0] - n[f][0] * u[2],
-                       n[f][0] * u[1] - n[f][1] * u[0] };
-        static const float corner[4][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, 1 } };
+        float u[3] = {n[f][1], n[f][2], n[f][0]};
+        float w[3] = {n[f][1] * u[2] - n[f][2] * u[1], n[f][2] * u[0] - n[f][0] * u[2],
+                      n[f][0] * u[1] - n[f][1] * u[0]};
+        static const float corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
         for (int c = 0; c < 4; c++) {
             float *p = &v[(f * 4 + c) * 6];
             for (int k = 0; k < 3; k++) {
@@ -56,9 +55,8 @@ static void build_cube(float *v, GLushort *idx)
                 p[3 + k] = n[f][k];
             }
         }
-        static const GLushort q[6] = { 0, 1, 2, 0, 2, 3 };
-        for (int i = 0; i < 6; i++)
-            idx[f * 6 + i] = (GLushort)(f * 4 + q[i]);
+        static const GLushort q[6] = {0, 1, 2, 0, 2, 3};
+        for (int i = 0; i < 6; i++) idx[f * 6 + i] = (GLushort)(f * 4 + q[i]);
     }
 }
 
@@ -66,12 +64,12 @@ int main(int argc, char **argv)
 {
     static const struct sample_desc desc = {
         "depth3d", "3D scene with depth test, overlapping objects and a moving camera (ES3, VBO/IBO, instancing).",
-        3, 24, 5,
+        3,         24,
+        5,
     };
     struct sample s;
     int rc = sample_init(&s, &desc, argc, argv);
-    if (rc || !s.dpy)
-        return rc;
+    if (rc || !s.dpy) return rc;
 
     GLuint prog = sample_program(k_vs, k_fs, NULL);
     GLint u_viewproj = glGetUniformLocation(prog, "u_viewproj");
@@ -86,11 +84,9 @@ int main(int argc, char **argv)
     static const float ground[4 * 6] = {
         -1, 0, -1, 0, 1, 0, -1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, -1, 0, 1, 0,
     };
-    for (int i = 0; i < 24; i++)
-        verts[24 * 6 + i] = ground[i];
-    static const GLushort gq[6] = { 24, 25, 26, 24, 26, 27 };
-    for (int i = 0; i < 6; i++)
-        indices[36 + i] = gq[i];
+    for (int i = 0; i < 24; i++) verts[24 * 6 + i] = ground[i];
+    static const GLushort gq[6] = {24, 25, 26, 24, 26, 27};
+    for (int i = 0; i < 6; i++) indices[36 + i] = gq[i];
 
     GLuint vao, bufs[2];
     glGenVertexArrays(1, &vao);
@@ -114,17 +110,17 @@ int main(int argc, char **argv)
     /* Boxes: position (x, z), size (sx, sy, sz), colour.  Listed far-to-near for the
      * starting camera; as the camera orbits the order stops matching depth. */
     static const float boxes[][9] = {
-        { 0.0f, -4.0f, 6.0f, 3.0f, 1.0f, 0.8f, 0.3f, 0.3f, 0.0f },
-        { -1.5f, -1.5f, 2.0f, 2.5f, 2.0f, 0.3f, 0.8f, 0.3f, 0.3f },
-        { 1.2f, -1.0f, 1.5f, 1.5f, 1.5f, 0.3f, 0.4f, 0.9f, -0.4f },
-        { 0.0f, 0.5f, 1.0f, 4.0f, 1.0f, 0.9f, 0.8f, 0.2f, 0.0f },
-        { -0.8f, 2.0f, 1.8f, 1.0f, 1.2f, 0.8f, 0.4f, 0.9f, 0.7f },
+        {0.0f, -4.0f, 6.0f, 3.0f, 1.0f, 0.8f, 0.3f, 0.3f, 0.0f},
+        {-1.5f, -1.5f, 2.0f, 2.5f, 2.0f, 0.3f, 0.8f, 0.3f, 0.3f},
+        {1.2f, -1.0f, 1.5f, 1.5f, 1.5f, 0.3f, 0.4f, 0.9f, -0.4f},
+        {0.0f, 0.5f, 1.0f, 4.0f, 1.0f, 0.9f, 0.8f, 0.2f, 0.0f},
+        {-0.8f, 2.0f, 1.8f, 1.0f, 1.2f, 0.8f, 0.4f, 0.9f, 0.7f},
     };
 
     for (int f = 0; f < s.frames && !rc; f++) {
         float angle = 0.3f + 0.07f * (float)f;
-        float eye[3] = { 9.0f * sinf(angle), 3.5f, 9.0f * cosf(angle) };
-        static const float center[3] = { 0.0f, 0.8f, 0.0f }, up[3] = { 0.0f, 1.0f, 0.0f };
+        float eye[3] = {9.0f * sinf(angle), 3.5f, 9.0f * cosf(angle)};
+        static const float center[3] = {0.0f, 0.8f, 0.0f}, up[3] = {0.0f, 1.0f, 0.0f};
         float proj[16], view[16], viewproj[16];
         mat4_perspective(proj, 0.9f, (float)SAMPLE_WIDTH / SAMPLE_HEIGHT, 0.5f, 40.0f);
         mat4_look_at(view, eye, center, up);

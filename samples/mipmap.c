@@ -14,35 +14,32 @@
 #include <math.h>
 #include <stdint.h>
 
-static const char *const k_vs =
-    "attribute vec3 a_pos;\n"
-    "attribute vec2 a_uv;\n"
-    "uniform mat4 u_mvp;\n"
-    "varying vec2 v_uv;\n"
-    "void main() {\n"
-    "  v_uv = a_uv;\n"
-    "  gl_Position = u_mvp * vec4(a_pos, 1.0);\n"
-    "}\n";
-static const char *const k_floor_fs =
-    "precision mediump float;\n"
-    "uniform sampler2D u_pattern;\n" /* unit 0, trilinear */
-    "uniform sampler2D u_levels;\n"  /* unit 1, bilinear from the nearest mip level */
-    "varying vec2 v_uv;\n"
-    "void main() {\n"
-    "  vec4 a = texture2D(u_pattern, v_uv * 6.0);\n"
-    "  vec4 b = texture2D(u_levels, v_uv * 3.0);\n"
-    "  gl_FragColor = vec4(a.rgb * (0.45 + 0.55 * b.rgb), 1.0);\n"
-    "}\n";
-static const char *const k_wall_fs =
-    "precision mediump float;\n"
-    "uniform sampler2D u_pattern;\n" /* unit 0 */
-    "uniform sampler2D u_video;\n"   /* unit 2, updated with glTexSubImage2D */
-    "varying vec2 v_uv;\n"
-    "void main() {\n"
-    "  vec4 v = texture2D(u_video, v_uv);\n"
-    "  vec4 p = texture2D(u_pattern, v_uv * 2.0);\n"
-    "  gl_FragColor = vec4(mix(v.rgb, p.rgb, 0.25), 1.0);\n"
-    "}\n";
+static const char *const k_vs = "attribute vec3 a_pos;\n"
+                                "attribute vec2 a_uv;\n"
+                                "uniform mat4 u_mvp;\n"
+                                "varying vec2 v_uv;\n"
+                                "void main() {\n"
+                                "  v_uv = a_uv;\n"
+                                "  gl_Position = u_mvp * vec4(a_pos, 1.0);\n"
+                                "}\n";
+static const char *const k_floor_fs = "precision mediump float;\n"
+                                      "uniform sampler2D u_pattern;\n" /* unit 0, trilinear */
+                                      "uniform sampler2D u_levels;\n"  /* unit 1, bilinear from the nearest mip level */
+                                      "varying vec2 v_uv;\n"
+                                      "void main() {\n"
+                                      "  vec4 a = texture2D(u_pattern, v_uv * 6.0);\n"
+                                      "  vec4 b = texture2D(u_levels, v_uv * 3.0);\n"
+                                      "  gl_FragColor = vec4(a.rgb * (0.45 + 0.55 * b.rgb), 1.0);\n"
+                                      "}\n";
+static const char *const k_wall_fs = "precision mediump float;\n"
+                                     "uniform sampler2D u_pattern;\n" /* unit 0 */
+                                     "uniform sampler2D u_video;\n"   /* unit 2, updated with glTexSubImage2D */
+                                     "varying vec2 v_uv;\n"
+                                     "void main() {\n"
+                                     "  vec4 v = texture2D(u_video, v_uv);\n"
+                                     "  vec4 p = texture2D(u_pattern, v_uv * 2.0);\n"
+                                     "  gl_FragColor = vec4(mix(v.rgb, p.rgb, 0.25), 1.0);\n"
+                                     "}\n";
 
 static void set_filters(GLenum min, GLenum mag, GLenum wrap)
 {
@@ -78,8 +75,8 @@ static GLuint make_levels(void)
 {
     /* One tint per level (128 down to 1): the LOD softpipe picks is visible on screen. */
     static const uint8_t tint[8][3] = {
-        { 255, 255, 255 }, { 255, 120, 120 }, { 120, 255, 120 }, { 120, 120, 255 },
-        { 255, 255, 100 }, { 255, 100, 255 }, { 100, 255, 255 }, { 160, 160, 160 },
+        {255, 255, 255}, {255, 120, 120}, {120, 255, 120}, {120, 120, 255},
+        {255, 255, 100}, {255, 100, 255}, {100, 255, 255}, {160, 160, 160},
     };
     static uint8_t px[128 * 128 * 4];
     GLuint t;
@@ -90,8 +87,7 @@ static GLuint make_levels(void)
             for (int x = 0; x < size; x++) {
                 uint8_t *p = &px[(y * size + x) * 4];
                 int dots = size >= 8 && ((x % 8) < 4) != ((y % 8) < 4);
-                for (int c = 0; c < 3; c++)
-                    p[c] = (uint8_t)(dots ? tint[level][c] * 3 / 4 : tint[level][c]);
+                for (int c = 0; c < 3; c++) p[c] = (uint8_t)(dots ? tint[level][c] * 3 / 4 : tint[level][c]);
                 p[3] = 255;
             }
         glTexImage2D(GL_TEXTURE_2D, level, GL_RGBA, size, size, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
@@ -117,14 +113,14 @@ int main(int argc, char **argv)
 {
     static const struct sample_desc desc = {
         "mipmap", "Mip-mapped textures: trilinear and bilinear filtering on 3 units, glTexSubImage2D updates (ES2).",
-        2, 24, 5,
+        2,        24,
+        5,
     };
     struct sample s;
     int rc = sample_init(&s, &desc, argc, argv);
-    if (rc || !s.dpy)
-        return rc;
+    if (rc || !s.dpy) return rc;
 
-    static const char *const attribs[] = { "a_pos", "a_uv", NULL };
+    static const char *const attribs[] = {"a_pos", "a_uv", NULL};
     GLuint floor_prog = sample_program(k_vs, k_floor_fs, attribs);
     GLuint wall_prog = sample_program(k_vs, k_wall_fs, attribs);
     glUseProgram(floor_prog);
@@ -152,10 +148,10 @@ int main(int argc, char **argv)
 
     /* Floor: a 40 x 40 plane at y = 0; wall: an 8 x 5 quad standing at z = -6. */
     static const float verts[] = {
-        -20, 0, 20, 0, 0, 20, 0, 20, 1, 0, 20, 0, -20, 1, 1, -20, 0, -20, 0, 1,
-        -2, 0.5f, -6, 0, 0, 6, 0.5f, -6, 1, 0, 6, 5.5f, -6, 1, 1, -2, 5.5f, -6, 0, 1,
+        -20, 0,    20, 0, 0, 20, 0,    20, 1, 0, 20, 0,    -20, 1, 1, -20, 0,    -20, 0, 1,
+        -2,  0.5f, -6, 0, 0, 6,  0.5f, -6, 1, 0, 6,  5.5f, -6,  1, 1, -2,  5.5f, -6,  0, 1,
     };
-    static const GLushort indices[] = { 0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7 };
+    static const GLushort indices[] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7};
     GLuint bufs[2];
     glGenBuffers(2, bufs);
     glBindBuffer(GL_ARRAY_BUFFER, bufs[0]);
@@ -177,8 +173,8 @@ int main(int argc, char **argv)
             glTexSubImage2D(GL_TEXTURE_2D, 0, 16, 16, 32, 32, GL_RGBA, GL_UNSIGNED_BYTE, sub);
             glGenerateMipmap(GL_TEXTURE_2D);
         }
-        float eye[3] = { 0.5f * sinf(0.3f * (float)f), 1.6f, 10.0f - 0.6f * (float)f };
-        const float center[3] = { eye[0] * 0.5f, 1.2f, eye[2] - 8.0f }, up[3] = { 0, 1, 0 };
+        float eye[3] = {0.5f * sinf(0.3f * (float)f), 1.6f, 10.0f - 0.6f * (float)f};
+        const float center[3] = {eye[0] * 0.5f, 1.2f, eye[2] - 8.0f}, up[3] = {0, 1, 0};
         float proj[16], view[16], mvp[16];
         mat4_perspective(proj, 1.0f, (float)SAMPLE_WIDTH / SAMPLE_HEIGHT, 0.3f, 60.0f);
         mat4_look_at(view, eye, center, up);

@@ -16,31 +16,28 @@
 #define RT_W 160
 #define RT_H 120
 
-static const char *const k_scene_vs =
-    "#version 300 es\n"
-    "layout(location = 0) in vec3 a_pos;\n"
-    "layout(location = 1) in vec3 a_color;\n"
-    "uniform mat4 u_mvp;\n"
-    "out vec3 v_color;\n"
-    "void main() {\n"
-    "  v_color = a_color;\n"
-    "  gl_Position = u_mvp * vec4(a_pos, 1.0);\n"
-    "}\n";
-static const char *const k_scene_fs =
-    "#version 300 es\n"
-    "precision mediump float;\n"
-    "in vec3 v_color;\n"
-    "out vec4 o_color;\n"
-    "void main() { o_color = vec4(v_color, 1.0); }\n";
+static const char *const k_scene_vs = "#version 300 es\n"
+                                      "layout(location = 0) in vec3 a_pos;\n"
+                                      "layout(location = 1) in vec3 a_color;\n"
+                                      "uniform mat4 u_mvp;\n"
+                                      "out vec3 v_color;\n"
+                                      "void main() {\n"
+                                      "  v_color = a_color;\n"
+                                      "  gl_Position = u_mvp * vec4(a_pos, 1.0);\n"
+                                      "}\n";
+static const char *const k_scene_fs = "#version 300 es\n"
+                                      "precision mediump float;\n"
+                                      "in vec3 v_color;\n"
+                                      "out vec4 o_color;\n"
+                                      "void main() { o_color = vec4(v_color, 1.0); }\n";
 /* Full-screen triangle from gl_VertexID: no vertex attributes needed. */
-static const char *const k_post_vs =
-    "#version 300 es\n"
-    "out vec2 v_uv;\n"
-    "void main() {\n"
-    "  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
-    "  v_uv = p;\n"
-    "  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
-    "}\n";
+static const char *const k_post_vs = "#version 300 es\n"
+                                     "out vec2 v_uv;\n"
+                                     "void main() {\n"
+                                     "  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+                                     "  v_uv = p;\n"
+                                     "  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
+                                     "}\n";
 static const char *const k_post_fs =
     "#version 300 es\n"
     "precision mediump float;\n"
@@ -68,13 +65,11 @@ static const char *const k_post_fs =
 int main(int argc, char **argv)
 {
     static const struct sample_desc desc = {
-        "rtt", "Render to texture (160x120 FBO) then a full-screen post-process pass (ES3).",
-        3, 0, 5,
+        "rtt", "Render to texture (160x120 FBO) then a full-screen post-process pass (ES3).", 3, 0, 5,
     };
     struct sample s;
     int rc = sample_init(&s, &desc, argc, argv);
-    if (rc || !s.dpy)
-        return rc;
+    if (rc || !s.dpy) return rc;
 
     GLuint scene_prog = sample_program(k_scene_vs, k_scene_fs, NULL);
     GLuint post_prog = sample_program(k_post_vs, k_post_fs, NULL);
@@ -107,14 +102,13 @@ int main(int argc, char **argv)
 
     /* Two square pyramids (apex up and apex down), 5 vertices each: position, colour. */
     static const float verts[] = {
-        -1, 0, -1, 1, 0.2f, 0.2f, 1, 0, -1, 0.2f, 1, 0.2f, 1, 0, 1, 0.2f, 0.2f, 1, -1, 0, 1, 1, 1, 0.2f,
-        0, 1.6f, 0, 1, 1, 1,
-        -0.7f, 0, -0.7f, 0.9f, 0.5f, 0.1f, 0.7f, 0, -0.7f, 0.1f, 0.9f, 0.9f, 0.7f, 0, 0.7f, 0.6f, 0.1f, 0.9f,
-        -0.7f, 0, 0.7f, 0.1f, 0.5f, 0.2f, 0, -1.2f, 0, 0.2f, 0.2f, 0.2f,
+        -1,    0,    -1,    1,     0.2f, 0.2f, 1,    0,    -1,    0.2f, 1,     0.2f, 1,    0,    1,
+        0.2f,  0.2f, 1,     -1,    0,    1,    1,    1,    0.2f,  0,    1.6f,  0,    1,    1,    1,
+        -0.7f, 0,    -0.7f, 0.9f,  0.5f, 0.1f, 0.7f, 0,    -0.7f, 0.1f, 0.9f,  0.9f, 0.7f, 0,    0.7f,
+        0.6f,  0.1f, 0.9f,  -0.7f, 0,    0.7f, 0.1f, 0.5f, 0.2f,  0,    -1.2f, 0,    0.2f, 0.2f, 0.2f,
     };
     static const GLushort indices[] = {
-        0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4, 0, 2, 1, 0, 3, 2,
-        5, 9, 6, 6, 9, 7, 7, 9, 8, 8, 9, 5,
+        0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4, 0, 2, 1, 0, 3, 2, 5, 9, 6, 6, 9, 7, 7, 9, 8, 8, 9, 5,
     };
     GLuint vaos[2], bufs[2];
     glGenVertexArrays(2, vaos);
@@ -140,7 +134,7 @@ int main(int argc, char **argv)
         glUseProgram(scene_prog);
         glBindVertexArray(vaos[0]);
         float proj[16], view[16], vp[16], model[16], mvp[16];
-        const float eye[3] = { 0.0f, 1.5f, 4.5f }, center[3] = { 0.0f, 0.3f, 0.0f }, up[3] = { 0, 1, 0 };
+        const float eye[3] = {0.0f, 1.5f, 4.5f}, center[3] = {0.0f, 0.3f, 0.0f}, up[3] = {0, 1, 0};
         mat4_perspective(proj, 0.9f, (float)RT_W / RT_H, 0.5f, 20.0f);
         mat4_look_at(view, eye, center, up);
         mat4_mul(vp, proj, view);
@@ -157,7 +151,7 @@ int main(int argc, char **argv)
                 glDrawElements(GL_TRIANGLES, 12, GL_UNSIGNED_SHORT, (const void *)(18 * sizeof(GLushort)));
         }
         /* The depth buffer is not needed after this pass. */
-        const GLenum discard[] = { GL_DEPTH_ATTACHMENT };
+        const GLenum discard[] = {GL_DEPTH_ATTACHMENT};
         glInvalidateFramebuffer(GL_FRAMEBUFFER, 1, discard);
 
         /* Pass 2: post-process into the default framebuffer. */

@@ -46,19 +46,18 @@
 #include "stats.h"
 
 typedef struct {
-  const char *name; /* stat prefix, e.g. "l2" or "texture_cache.0" */
-  uint64_t size_bytes;
-  uint32_t ways, line_bytes, banks, latency;
-  uint32_t mshrs, mshr_targets;
-  uint32_t req_queue, resp_queue, miss_queue, fill_queue; /* queue capacities */
+    const char *name; /* stat prefix, e.g. "l2" or "texture_cache.0" */
+    uint64_t size_bytes;
+    uint32_t ways, line_bytes, banks, latency;
+    uint32_t mshrs, mshr_targets;
+    uint32_t req_queue, resp_queue, miss_queue, fill_queue; /* queue capacities */
 } tbr_cache_params;
 
 typedef struct tbr_cache tbr_cache;
 
 /* Fill params from the config parameters "<prefix>.size_kb" etc.; queue
  * capacities default to 16. `name` is the stat prefix (kept by pointer). */
-void tbr_cache_params_from_config(const tbr_config *cfg, const char *prefix, const char *name,
-                                  tbr_cache_params *p);
+void tbr_cache_params_from_config(const tbr_config *cfg, const char *prefix, const char *name, tbr_cache_params *p);
 
 /* NULL with a message in err when the geometry is invalid. */
 tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err, size_t errlen);

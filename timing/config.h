@@ -18,23 +18,23 @@
 #include <stdio.h>
 
 typedef enum {
-  TBR_P_INT,    /* signed 64-bit integer, decimal or 0x hex */
-  TBR_P_UINT,   /* unsigned 64-bit integer, decimal or 0x hex */
-  TBR_P_DOUBLE, /* finite double */
-  TBR_P_BOOL,   /* true/false, yes/no, on/off, 1/0 */
-  TBR_P_ENUM,   /* one of the '|'-separated names in `allowed` */
-  TBR_P_STRING, /* free text (validated by the cross-parameter checks) */
+    TBR_P_INT,    /* signed 64-bit integer, decimal or 0x hex */
+    TBR_P_UINT,   /* unsigned 64-bit integer, decimal or 0x hex */
+    TBR_P_DOUBLE, /* finite double */
+    TBR_P_BOOL,   /* true/false, yes/no, on/off, 1/0 */
+    TBR_P_ENUM,   /* one of the '|'-separated names in `allowed` */
+    TBR_P_STRING, /* free text (validated by the cross-parameter checks) */
 } tbr_param_type;
 
 typedef struct {
-  const char *name;    /* hierarchical, e.g. "l2.size_kb" */
-  tbr_param_type type;
-  const char *def;     /* default, written as in a config file */
-  const char *unit;    /* "" when dimensionless */
-  double min, max;     /* inclusive range for INT/UINT/DOUBLE */
-  const char *allowed; /* ENUM: "a|b|c"; NULL otherwise */
-  const char *help;
-  const char *source;  /* design document / table the default comes from */
+    const char *name; /* hierarchical, e.g. "l2.size_kb" */
+    tbr_param_type type;
+    const char *def;     /* default, written as in a config file */
+    const char *unit;    /* "" when dimensionless */
+    double min, max;     /* inclusive range for INT/UINT/DOUBLE */
+    const char *allowed; /* ENUM: "a|b|c"; NULL otherwise */
+    const char *help;
+    const char *source; /* design document / table the default comes from */
 } tbr_param_desc;
 
 typedef struct tbr_config tbr_config;
@@ -54,18 +54,14 @@ void tbr_config_free(tbr_config *cfg);
 
 /* Set one parameter from its text form. `where` ("file:line", "--set") is
  * recorded as the value's origin and used in error messages. */
-int tbr_config_set(tbr_config *cfg, const char *key, const char *value,
-                   const char *where, char *err, size_t errlen);
+int tbr_config_set(tbr_config *cfg, const char *key, const char *value, const char *where, char *err, size_t errlen);
 /* Parse config text: `key = value` lines, '#' starts a comment, blank lines
  * ignored. A key given twice in the same text is an error. `name` is used
  * as the file name in messages. */
-int tbr_config_parse_text(tbr_config *cfg, const char *text, const char *name,
-                          char *err, size_t errlen);
-int tbr_config_load_file(tbr_config *cfg, const char *path, char *err,
-                         size_t errlen);
+int tbr_config_parse_text(tbr_config *cfg, const char *text, const char *name, char *err, size_t errlen);
+int tbr_config_load_file(tbr_config *cfg, const char *path, char *err, size_t errlen);
 /* Apply one "key=value" command-line override. */
-int tbr_config_apply_override(tbr_config *cfg, const char *kv, char *err,
-                              size_t errlen);
+int tbr_config_apply_override(tbr_config *cfg, const char *kv, char *err, size_t errlen);
 /* Cross-parameter consistency checks; call after all files/overrides. */
 int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen);
 
@@ -85,8 +81,7 @@ void tbr_cfg_format(const tbr_config *cfg, size_t i, char *buf, size_t len);
 
 /* Compare two configurations; returns the number of differing parameters
  * and writes the first difference into diff. */
-size_t tbr_config_diff(const tbr_config *a, const tbr_config *b, char *diff,
-                       size_t difflen);
+size_t tbr_config_diff(const tbr_config *a, const tbr_config *b, char *diff, size_t difflen);
 
 /* The table, human readable (--list-params). */
 void tbr_params_print(FILE *out);

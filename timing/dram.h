@@ -36,14 +36,14 @@
 #include "stats.h"
 
 typedef struct {
-  uint32_t ch, rank, bg, bank; /* bank: flat index within the rank (bg * banks_per_group + ba) */
-  uint32_t row, col;           /* col: first column of the request */
+    uint32_t ch, rank, bg, bank; /* bank: flat index within the rank (bg * banks_per_group + ba) */
+    uint32_t row, col;           /* col: first column of the request */
 } tbr_dram_coord;
 
 typedef struct {
-  uint64_t act, pre, rd, wr, ref;
-  uint64_t reads, writes, row_hits, row_misses, row_conflicts;
-  uint64_t bytes;
+    uint64_t act, pre, rd, wr, ref;
+    uint64_t reads, writes, row_hits, row_misses, row_conflicts;
+    uint64_t bytes;
 } tbr_dram_counts;
 
 typedef struct tbr_dram tbr_dram;

@@ -28,43 +28,42 @@
 enum { TBR_RAIL_VDD1, TBR_RAIL_VDD2, TBR_RAIL_VDDQ, TBR_RAIL_COUNT };
 
 typedef struct {
-  double v[TBR_RAIL_COUNT]; /* V */
-  /* currents per rail, mA, of one die channel */
-  double idd0[TBR_RAIL_COUNT], idd2p[TBR_RAIL_COUNT], idd2n[TBR_RAIL_COUNT], idd3p[TBR_RAIL_COUNT],
-      idd3n[TBR_RAIL_COUNT], idd4r[TBR_RAIL_COUNT], idd4w[TBR_RAIL_COUNT], idd5[TBR_RAIL_COUNT],
-      idd6[TBR_RAIL_COUNT];
-  double idd_tck_ns;    /* clock period at which IDD4R/W were specified */
-  double io_pj_per_bit; /* data I/O energy per transferred bit (both link ends) */
-  /* device/timing, from dram.* */
-  uint32_t channels, ranks, bus_width, burst_length;
-  double tck_ns;
-  uint32_t tRAS, tRP, tRFC, tREFI;
-  int refresh;
-  const char *table; /* "lpddr4", "lpddr3" (built-in table used for defaulted currents) */
+    double v[TBR_RAIL_COUNT]; /* V */
+    /* currents per rail, mA, of one die channel */
+    double idd0[TBR_RAIL_COUNT], idd2p[TBR_RAIL_COUNT], idd2n[TBR_RAIL_COUNT], idd3p[TBR_RAIL_COUNT],
+        idd3n[TBR_RAIL_COUNT], idd4r[TBR_RAIL_COUNT], idd4w[TBR_RAIL_COUNT], idd5[TBR_RAIL_COUNT], idd6[TBR_RAIL_COUNT];
+    double idd_tck_ns;    /* clock period at which IDD4R/W were specified */
+    double io_pj_per_bit; /* data I/O energy per transferred bit (both link ends) */
+    /* device/timing, from dram.* */
+    uint32_t channels, ranks, bus_width, burst_length;
+    double tck_ns;
+    uint32_t tRAS, tRP, tRFC, tREFI;
+    int refresh;
+    const char *table; /* "lpddr4", "lpddr3" (built-in table used for defaulted currents) */
 } tbr_dram_power_params;
 
 /* Energy per command of one rank (pJ) and background power of one rank (mW). */
 typedef struct {
-  double act, pre, rd, wr, ref;  /* rd/wr per burst, incl. I/O */
-  double rd_io, wr_io;           /* I/O part of rd/wr */
-  double p_act_stby, p_pre_stby, p_act_pd, p_pre_pd, p_sref;
+    double act, pre, rd, wr, ref; /* rd/wr per burst, incl. I/O */
+    double rd_io, wr_io;          /* I/O part of rd/wr */
+    double p_act_stby, p_pre_stby, p_act_pd, p_pre_pd, p_sref;
 } tbr_dram_cmd_energy;
 
 /* Rank-cycles (summed over all ranks of all channels) spent in each state. */
 typedef struct {
-  uint64_t act_stby, pre_stby, act_pd, pre_pd, sref;
+    uint64_t act_stby, pre_stby, act_pd, pre_pd, sref;
 } tbr_dram_residency;
 
 /* Energy breakdown (pJ). Invariant: total = sum of the command parts
  * (act..ref, rd/wr include I/O) + background. */
 typedef struct {
-  double act, pre, rd, wr, ref;   /* command energies (rd/wr incl. I/O) */
-  double rd_io, wr_io;            /* I/O part of rd and wr */
-  double act_stby, pre_stby, act_pd, pre_pd, sref; /* background by state */
-  double background;              /* sum of the five states */
-  double total;
-  double seconds;                 /* elapsed time the background covers */
-  int residency_estimated;        /* 1 when no residency was given (see doc) */
+    double act, pre, rd, wr, ref;                    /* command energies (rd/wr incl. I/O) */
+    double rd_io, wr_io;                             /* I/O part of rd and wr */
+    double act_stby, pre_stby, act_pd, pre_pd, sref; /* background by state */
+    double background;                               /* sum of the five states */
+    double total;
+    double seconds;          /* elapsed time the background covers */
+    int residency_estimated; /* 1 when no residency was given (see doc) */
 } tbr_dram_energy;
 
 /* From a validated config: dram.* geometry/timing and dram_power.* currents.
@@ -79,7 +78,7 @@ void tbr_dram_power_cmd_energy(const tbr_dram_power_params *p, tbr_dram_cmd_ener
 void tbr_dram_power_compute(const tbr_dram_power_params *p, const tbr_dram_counts *c, uint64_t dram_cycles,
                             const tbr_dram_residency *res, tbr_dram_energy *out);
 /* The estimate used when no residency is given. */
-void tbr_dram_power_estimate_residency(const tbr_dram_power_params *p, const tbr_dram_counts *c,
-                                       uint64_t dram_cycles, tbr_dram_residency *out);
+void tbr_dram_power_estimate_residency(const tbr_dram_power_params *p, const tbr_dram_counts *c, uint64_t dram_cycles,
+                                       tbr_dram_residency *out);
 
 #endif

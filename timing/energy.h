@@ -27,23 +27,24 @@
 
 /* Who caused a DRAM request (attribution of DRAM energy). */
 typedef enum {
-  TBR_DSRC_VERTICES,         /* vertex fetch */
-  TBR_DSRC_PARAMETER_BUFFER, /* PLB writes + Tile Fetcher reads of the parameter buffer */
-  TBR_DSRC_TEXTURES,         /* texture fetches */
-  TBR_DSRC_COLOR_FLUSH,      /* tile color (and depth) write-back to the frame buffer */
-  TBR_DSRC_TILE_LOADS,       /* tile color/depth loads at tile start */
-  TBR_DSRC_INSTRUCTIONS,     /* shader instruction fetch */
-  TBR_DSRC_OTHER,
-  TBR_DSRC_COUNT
+    TBR_DSRC_VERTICES,         /* vertex fetch */
+    TBR_DSRC_PARAMETER_BUFFER, /* PLB writes + Tile Fetcher reads of the parameter buffer */
+    TBR_DSRC_TEXTURES,         /* texture fetches */
+    TBR_DSRC_COLOR_FLUSH,      /* tile color (and depth) write-back to the frame buffer */
+    TBR_DSRC_TILE_LOADS,       /* tile color/depth loads at tile start */
+    TBR_DSRC_INSTRUCTIONS,     /* shader instruction fetch */
+    TBR_DSRC_OTHER,
+    TBR_DSRC_COUNT
 } tbr_dram_source;
 
 /* The handle: cumulative event counts, incremented by the simulator. */
 typedef struct tbr_energy_unit {
-  uint64_t ev[TBR_EV_COUNT];
+    uint64_t ev[TBR_EV_COUNT];
 } tbr_energy_unit;
 
-static inline void tbr_energy_count(tbr_energy_unit *u, tbr_energy_event ev, uint64_t n) {
-  if (u) u->ev[ev] += n;
+static inline void tbr_energy_count(tbr_energy_unit *u, tbr_energy_event ev, uint64_t n)
+{
+    if (u) u->ev[ev] += n;
 }
 
 typedef struct tbr_energy tbr_energy;
@@ -89,13 +90,13 @@ void tbr_energy_frame_end(tbr_energy *e, const char *label, uint64_t gpu_cycles,
                           uint64_t dram_cycles, const tbr_dram_residency *res);
 
 typedef struct {
-  double gpu_dynamic_pj, gpu_static_pj, gpu_pj;
-  double dram_pj, total_pj;
-  double seconds;    /* GPU time */
-  double avg_power_w;
-  double edp_js;     /* total energy x time */
-  tbr_dram_energy dram;
-  double dram_by_source[TBR_DSRC_COUNT + 1]; /* [TBR_DSRC_COUNT] = refresh + background + unattributed */
+    double gpu_dynamic_pj, gpu_static_pj, gpu_pj;
+    double dram_pj, total_pj;
+    double seconds; /* GPU time */
+    double avg_power_w;
+    double edp_js; /* total energy x time */
+    tbr_dram_energy dram;
+    double dram_by_source[TBR_DSRC_COUNT + 1]; /* [TBR_DSRC_COUNT] = refresh + background + unattributed */
 } tbr_energy_summary;
 
 #define TBR_ENERGY_TOTAL ((size_t)-1)

@@ -20,88 +20,98 @@
 
 void geometry_init(gpu *g)
 {
-  geometry_unit *ge = &g->geo;
-  memset(ge, 0, sizeof *ge);
-  char err[256];
-  tbr_cache_params p;
-  tbr_cache_params_from_config(g->cfg, "vertex_cache", "vertex_cache", &p);
-  ge->vcache = tbr_cache_new(&p, g->st, err, sizeof err);
-  if (!ge->vcache) { fprintf(stderr, "tbr-sim: vertex cache: %s\n", err); abort(); }
-  memsys_add_cache_port(g->mem, "vertex_cache", ge->vcache);
-  simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_in"));
-  simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_out"));
-  simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.primitive"));
-  ge->nvp = (uint32_t)tbr_cfg_uint(g->cfg, "vertex.processors");
-  ge->pa_rate = tbr_cfg_double(g->cfg, "prim_assembly.tris_per_cycle");
-  ge->vp = calloc(ge->nvp, sizeof *ge->vp);
-  if (!ge->vp) abort();
-  for (uint32_t i = 0; i < ge->nvp; i++) {
-    char name[32];
-    snprintf(name, sizeof name, "vp%u", i);
-    sc_init(&ge->vp[i], g->vp_threads, g->issue_width, g->lat_alu, g->st, name);
-    sc_set_latencies(&ge->vp[i], g->lat_cls);
-    icache_attach(&g->icu[0], &ge->vp[i]);
-  }
-  simq_init(&ge->vp_order, ge->nvp * g->vp_threads + 1);
-  vtex_unit_init(g, &ge->vt, ge->vp, ge->nvp, g->vp_threads);
-  ge->cp_busy = tbr_stats_counter(g->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
-  ge->vf_busy = tbr_stats_counter(g->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
-  ge->vf_stall = tbr_stats_counter(g->st, "vf.stall_cycles", "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
-  ge->pa_busy = tbr_stats_counter(g->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
-  ge->pa_stall = tbr_stats_counter(g->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
-  ge->verts = tbr_stats_counter(g->st, "geometry.vertices", "vertices fetched and shaded");
-  tbr_occupancy_init(&ge->qocc_vin, tbr_stats_average(g->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
-  tbr_occupancy_init(&ge->qocc_vout, tbr_stats_average(g->st, "queue.vertex_out.occupancy", "vertex output queue entries per cycle"));
-  tbr_occupancy_init(&ge->qocc_prim, tbr_stats_average(g->st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
+    geometry_unit *ge = &g->geo;
+    memset(ge, 0, sizeof *ge);
+    char err[256];
+    tbr_cache_params p;
+    tbr_cache_params_from_config(g->cfg, "vertex_cache", "vertex_cache", &p);
+    ge->vcache = tbr_cache_new(&p, g->st, err, sizeof err);
+    if (!ge->vcache) {
+        fprintf(stderr, "tbr-sim: vertex cache: %s\n", err);
+        abort();
+    }
+    memsys_add_cache_port(g->mem, "vertex_cache", ge->vcache);
+    simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_in"));
+    simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_out"));
+    simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.primitive"));
+    ge->nvp = (uint32_t)tbr_cfg_uint(g->cfg, "vertex.processors");
+    ge->pa_rate = tbr_cfg_double(g->cfg, "prim_assembly.tris_per_cycle");
+    ge->vp = calloc(ge->nvp, sizeof *ge->vp);
+    if (!ge->vp) abort();
+    for (uint32_t i = 0; i < ge->nvp; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "vp%u", i);
+        sc_init(&ge->vp[i], g->vp_threads, g->issue_width, g->lat_alu, g->st, name);
+        sc_set_latencies(&ge->vp[i], g->lat_cls);
+        icache_attach(&g->icu[0], &ge->vp[i]);
+    }
+    simq_init(&ge->vp_order, ge->nvp * g->vp_threads + 1);
+    vtex_unit_init(g, &ge->vt, ge->vp, ge->nvp, g->vp_threads);
+    ge->cp_busy = tbr_stats_counter(g->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
+    ge->vf_busy = tbr_stats_counter(g->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
+    ge->vf_stall =
+        tbr_stats_counter(g->st, "vf.stall_cycles", "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
+    ge->pa_busy = tbr_stats_counter(g->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
+    ge->pa_stall =
+        tbr_stats_counter(g->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
+    ge->verts = tbr_stats_counter(g->st, "geometry.vertices", "vertices fetched and shaded");
+    tbr_occupancy_init(&ge->qocc_vin,
+                       tbr_stats_average(g->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
+    tbr_occupancy_init(&ge->qocc_vout,
+                       tbr_stats_average(g->st, "queue.vertex_out.occupancy", "vertex output queue entries per cycle"));
+    tbr_occupancy_init(&ge->qocc_prim,
+                       tbr_stats_average(g->st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
 }
 
 void geometry_free(gpu *g)
 {
-  geometry_unit *ge = &g->geo;
-  vtex_unit_free(&ge->vt);
-  for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
-  free(ge->vp);
-  simq_free(&ge->vertex_in); simq_free(&ge->vertex_out); simq_free(&ge->prim_q); simq_free(&ge->vp_order);
-  free(ge->vf_lines_left);
-  tbr_cache_free(ge->vcache);
+    geometry_unit *ge = &g->geo;
+    vtex_unit_free(&ge->vt);
+    for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
+    free(ge->vp);
+    simq_free(&ge->vertex_in);
+    simq_free(&ge->vertex_out);
+    simq_free(&ge->prim_q);
+    simq_free(&ge->vp_order);
+    free(ge->vf_lines_left);
+    tbr_cache_free(ge->vcache);
 }
 
 void geometry_begin_pass(gpu *g)
 {
-  geometry_unit *ge = &g->geo;
-  ge->next_draw = 0;
-  ge->cp_has_draw = false;
-  ge->vf_active = false;
-  ge->pa_draw = 0;
-  ge->pa_verts = ge->pa_prims = 0;
-  ge->pa_credit = 0;
+    geometry_unit *ge = &g->geo;
+    ge->next_draw = 0;
+    ge->cp_has_draw = false;
+    ge->vf_active = false;
+    ge->pa_draw = 0;
+    ge->pa_verts = ge->pa_prims = 0;
+    ge->pa_credit = 0;
 }
-
 
 /* Work items of a draw: its VS groups when VERTICES records exist, else its vertices. */
 static uint32_t draw_verts(const sim_draw *d)
 {
-  if (d->nvgroups) return d->nvgroups;
-  uint64_t n = (uint64_t)d->rec.count * (d->rec.instance_count ? d->rec.instance_count : 1);
-  return n > 0x3fffffff ? 0x3fffffff : (uint32_t)n;
+    if (d->nvgroups) return d->nvgroups;
+    uint64_t n = (uint64_t)d->rec.count * (d->rec.instance_count ? d->rec.instance_count : 1);
+    return n > 0x3fffffff ? 0x3fffffff : (uint32_t)n;
 }
 
 /* Vertices Primitive Assembly must have received before it can emit the draw's next
  * primitive (pa_prims + 1 of nprims, spread evenly over the nv vertices). */
 static uint64_t pa_vertices_needed(uint32_t pa_prims, uint32_t nv, uint32_t nprims)
 {
-  return ((uint64_t)(pa_prims + 1) * nv + nprims - 1) / nprims;
+    return ((uint64_t)(pa_prims + 1) * nv + nprims - 1) / nprims;
 }
 
 static uint64_t pa_vertices_needed_memo(geometry_unit *ge, uint32_t nv, uint32_t nprims)
 {
-  if (ge->pa_need_prims != ge->pa_prims || ge->pa_need_nv != nv || ge->pa_need_nprims != nprims) {
-    ge->pa_need = pa_vertices_needed(ge->pa_prims, nv, nprims);
-    ge->pa_need_prims = ge->pa_prims;
-    ge->pa_need_nv = nv;
-    ge->pa_need_nprims = nprims;
-  }
-  return ge->pa_need;
+    if (ge->pa_need_prims != ge->pa_prims || ge->pa_need_nv != nv || ge->pa_need_nprims != nprims) {
+        ge->pa_need = pa_vertices_needed(ge->pa_prims, nv, nprims);
+        ge->pa_need_prims = ge->pa_prims;
+        ge->pa_need_nv = nv;
+        ge->pa_need_nprims = nprims;
+    }
+    return ge->pa_need;
 }
 
 /* Mirrors geometry_tick's decisions: every case that moves work (or changes state, like
@@ -110,259 +120,274 @@ static uint64_t pa_vertices_needed_memo(geometry_unit *ge, uint32_t nv, uint32_t
  * decode time, the processors' latencies). */
 uint64_t geometry_next_event(const gpu *g)
 {
-  const geometry_unit *ge = &g->geo;
-  const sim_frame *f = g->frame;
-  const sim_pass *ps = &f->passes[g->pass];
-  uint64_t now = g->now, ne = UINT64_MAX;
-  GPU_EVENT_AT(ne, now, vtex_unit_next_event(g, &ge->vt));
-  /* Primitive Assembly */
-  double rate = ge->pa_rate, credit = ge->pa_credit + rate;
-  if (credit > rate + 1) credit = rate + 1;
-  if (credit != ge->pa_credit) return now;
-  if (ge->pa_draw < ps->ndraws) {
-    const sim_draw *d = &f->draws[ps->first_draw + ge->pa_draw];
-    uint32_t nv = draw_verts(d);
-    if (ge->pa_verts < nv) GPU_EVENT_AT(ne, now, simq_head_ready(&ge->vertex_out));
-    if (ge->pa_prims < d->nprims && credit >= 1) {
-      uint64_t need = pa_vertices_needed(ge->pa_prims, nv, d->nprims);
-      if (ge->pa_verts >= need && !simq_full(&ge->prim_q)) return now;
+    const geometry_unit *ge = &g->geo;
+    const sim_frame *f = g->frame;
+    const sim_pass *ps = &f->passes[g->pass];
+    uint64_t now = g->now, ne = UINT64_MAX;
+    GPU_EVENT_AT(ne, now, vtex_unit_next_event(g, &ge->vt));
+    /* Primitive Assembly */
+    double rate = ge->pa_rate, credit = ge->pa_credit + rate;
+    if (credit > rate + 1) credit = rate + 1;
+    if (credit != ge->pa_credit) return now;
+    if (ge->pa_draw < ps->ndraws) {
+        const sim_draw *d = &f->draws[ps->first_draw + ge->pa_draw];
+        uint32_t nv = draw_verts(d);
+        if (ge->pa_verts < nv) GPU_EVENT_AT(ne, now, simq_head_ready(&ge->vertex_out));
+        if (ge->pa_prims < d->nprims && credit >= 1) {
+            uint64_t need = pa_vertices_needed(ge->pa_prims, nv, d->nprims);
+            if (ge->pa_verts >= need && !simq_full(&ge->prim_q)) return now;
+        }
+        if (ge->pa_verts == nv && ge->pa_prims == d->nprims) return now;
     }
-    if (ge->pa_verts == nv && ge->pa_prims == d->nprims) return now;
-  }
-  /* Vertex Processors: in-order retirement, issue, dispatch */
-  if (ge->vp_order.count && !simq_full(&ge->vertex_out)) {
-    uint64_t t = simq_head_ready(&ge->vp_order), done = sc_done_time(&ge->vp[ge->vp_order.buf[ge->vp_order.head]]);
-    GPU_EVENT_AT(ne, now, t > done ? t : done);
-  }
-  for (uint32_t i = 0; i < ge->nvp; i++) GPU_EVENT_AT(ne, now, sc_next_event(&ge->vp[i], now));
-  if (ge->vertex_in.count) {
-    bool can = false;
-    for (uint32_t i = 0; i < ge->nvp && !can; i++) can = sc_can_accept(&ge->vp[i]);
-    if (can) GPU_EVENT_AT(ne, now, simq_head_ready(&ge->vertex_in));
-  }
-  /* Vertex Fetcher */
-  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(ge->vcache)));
-  if (ge->vf_active) {
-    bool req_full = tbr_memq_full(tbr_cache_req_in(ge->vcache));
-    if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) return now;
-    if (ge->vf_groups) {
-      if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 && ge->vf_done_head < ge->vf_g &&
-          !simq_full(&ge->vertex_in))
-        return now;
-      if (ge->vf_g < ge->vf_nverts && (f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0 || !req_full)) return now;
-    } else {
-      if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
-          ge->vf_done_head < ge->vf_sent_lines / ge->vf_lines_per_vert && !simq_full(&ge->vertex_in))
-        return now;
-      if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert && !req_full) return now;
+    /* Vertex Processors: in-order retirement, issue, dispatch */
+    if (ge->vp_order.count && !simq_full(&ge->vertex_out)) {
+        uint64_t t = simq_head_ready(&ge->vp_order), done = sc_done_time(&ge->vp[ge->vp_order.buf[ge->vp_order.head]]);
+        GPU_EVENT_AT(ne, now, t > done ? t : done);
     }
-  }
-  /* Command Processor */
-  if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) return now;
-  if (ge->cp_has_draw) {
-    if (now < ge->cp_busy_until) GPU_EVENT_AT(ne, now, ge->cp_busy_until);
-    else if (!ge->vf_active) return now;
-  }
-  GPU_EVENT_AT(ne, now, tbr_cache_next_event(ge->vcache, now));
-  return ne;
+    for (uint32_t i = 0; i < ge->nvp; i++) GPU_EVENT_AT(ne, now, sc_next_event(&ge->vp[i], now));
+    if (ge->vertex_in.count) {
+        bool can = false;
+        for (uint32_t i = 0; i < ge->nvp && !can; i++) can = sc_can_accept(&ge->vp[i]);
+        if (can) GPU_EVENT_AT(ne, now, simq_head_ready(&ge->vertex_in));
+    }
+    /* Vertex Fetcher */
+    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(ge->vcache)));
+    if (ge->vf_active) {
+        bool req_full = tbr_memq_full(tbr_cache_req_in(ge->vcache));
+        if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) return now;
+        if (ge->vf_groups) {
+            if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
+                ge->vf_done_head < ge->vf_g && !simq_full(&ge->vertex_in))
+                return now;
+            if (ge->vf_g < ge->vf_nverts && (f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0 || !req_full))
+                return now;
+        } else {
+            if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
+                ge->vf_done_head < ge->vf_sent_lines / ge->vf_lines_per_vert && !simq_full(&ge->vertex_in))
+                return now;
+            if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert && !req_full) return now;
+        }
+    }
+    /* Command Processor */
+    if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) return now;
+    if (ge->cp_has_draw) {
+        if (now < ge->cp_busy_until)
+            GPU_EVENT_AT(ne, now, ge->cp_busy_until);
+        else if (!ge->vf_active)
+            return now;
+    }
+    GPU_EVENT_AT(ne, now, tbr_cache_next_event(ge->vcache, now));
+    return ne;
 }
 
 void geometry_tick(gpu *g)
 {
-  const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-  geometry_unit *ge = &g->geo;
-  const sim_frame *f = g->frame;
-  const sim_pass *ps = &f->passes[g->pass];
-  uint64_t now = g->now;
+    const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
+    geometry_unit *ge = &g->geo;
+    const sim_frame *f = g->frame;
+    const sim_pass *ps = &f->passes[g->pass];
+    uint64_t now = g->now;
 
-  /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
-  double rate = ge->pa_rate;
-  ge->pa_credit += rate;
-  if (ge->pa_credit > rate + 1) ge->pa_credit = rate + 1;
-  bool pa_emitted = false, pa_blocked = false;
-  while (ge->pa_draw < ps->ndraws) {
-    const sim_draw *d = &f->draws[ps->first_draw + ge->pa_draw];
-    uint32_t nv = draw_verts(d);
-    uint32_t tok;
-    for (int k = 0; k < 4 && ge->pa_verts < nv && simq_peek(&ge->vertex_out, now, &tok); k++) {
-      simq_pop(&ge->vertex_out);
-      ge->pa_verts++;
-      ge->progress++;
-    }
-    while (ge->pa_prims < d->nprims && ge->pa_credit >= 1) {
-      if (ge->pa_verts < pa_vertices_needed_memo(ge, nv, d->nprims)) break;
-      if (!simq_push(&ge->prim_q, d->first_prim + ge->pa_prims, now + 1)) { pa_blocked = true; break; }
-      ge->pa_prims++;
-      ge->pa_credit -= 1;
-      ge->progress++;
-      pa_emitted = true;
-      ge->last_prim_cycle = now;
-    }
-    if (ge->pa_verts == nv && ge->pa_prims == d->nprims) {
-      ge->pa_draw++;
-      ge->pa_verts = ge->pa_prims = 0;
-      ge->progress++;
-      continue;
-    }
-    break;
-  }
-  if (pa_emitted) tbr_stat_inc(ge->pa_busy);
-  else if (pa_blocked) tbr_stat_add(ge->pa_stall, n);
-
-  /* Vertex Processors: in-order retirement across processors, then dispatch. */
-  uint32_t vpi;
-  while (simq_peek(&ge->vp_order, now, &vpi)) {
-    uint32_t tok;
-    if (!sc_peek_done(&ge->vp[vpi], now, &tok)) break;
-    if (!simq_push(&ge->vertex_out, tok, now + 1)) break;
-    sc_pop_done(&ge->vp[vpi]);
-    simq_pop(&ge->vp_order);
-    ge->progress++;
-  }
-  for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
-  vtex_unit_tick(g, &ge->vt);
-  uint32_t tok;
-  if (simq_peek(&ge->vertex_in, now, &tok)) {
-    for (uint32_t k = 0; k < ge->nvp; k++) {
-      uint32_t i = (ge->vp_rr + k) % ge->nvp;
-      if (!sc_can_accept(&ge->vp[i])) continue;
-      if (tok & VTOK_GROUP) {
-        const sim_vgroup *vg = &f->vgroups[tok & ~VTOK_GROUP];
-        if (vg->path) {
-          const sim_path *pa = &f->paths[vg->path - 1];
-          sc_dispatch_stream(&ge->vp[i], tok, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, now);
-          tbr_stat_inc(g->instr_streamed);
-        } else {
-          sc_dispatch(&ge->vp[i], tok, f->draws[vg->draw].vs_instructions, now);
-          tbr_stat_inc(g->instr_static);
+    /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
+    double rate = ge->pa_rate;
+    ge->pa_credit += rate;
+    if (ge->pa_credit > rate + 1) ge->pa_credit = rate + 1;
+    bool pa_emitted = false, pa_blocked = false;
+    while (ge->pa_draw < ps->ndraws) {
+        const sim_draw *d = &f->draws[ps->first_draw + ge->pa_draw];
+        uint32_t nv = draw_verts(d);
+        uint32_t tok;
+        for (int k = 0; k < 4 && ge->pa_verts < nv && simq_peek(&ge->vertex_out, now, &tok); k++) {
+            simq_pop(&ge->vertex_out);
+            ge->pa_verts++;
+            ge->progress++;
         }
-      } else {
-        sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
-        tbr_stat_inc(g->instr_static);
-      }
-      simq_push(&ge->vp_order, i, now + 1);
-      simq_pop(&ge->vertex_in);
-      ge->vp_rr = (i + 1) % ge->nvp;
-      ge->progress++;
-      break;
+        while (ge->pa_prims < d->nprims && ge->pa_credit >= 1) {
+            if (ge->pa_verts < pa_vertices_needed_memo(ge, nv, d->nprims)) break;
+            if (!simq_push(&ge->prim_q, d->first_prim + ge->pa_prims, now + 1)) {
+                pa_blocked = true;
+                break;
+            }
+            ge->pa_prims++;
+            ge->pa_credit -= 1;
+            ge->progress++;
+            pa_emitted = true;
+            ge->last_prim_cycle = now;
+        }
+        if (ge->pa_verts == nv && ge->pa_prims == d->nprims) {
+            ge->pa_draw++;
+            ge->pa_verts = ge->pa_prims = 0;
+            ge->progress++;
+            continue;
+        }
+        break;
     }
-  }
+    if (pa_emitted)
+        tbr_stat_inc(ge->pa_busy);
+    else if (pa_blocked)
+        tbr_stat_add(ge->pa_stall, n);
 
-  /* Vertex Fetcher: responses, in-order hand-off of complete vertices, one request/cycle. */
-  const tbr_mem_msg *m;
-  tbr_memq *resp = tbr_cache_resp_out(ge->vcache);
-  while ((m = tbr_memq_peek(resp, now))) {
-    if (ge->vf_active && m->id < ge->vf_nverts && ge->vf_lines_left[m->id]) ge->vf_lines_left[m->id]--;
-    if (ge->vf_outstanding) ge->vf_outstanding--;
-    tbr_memq_pop(resp);
-    ge->progress++;
-  }
-  if (ge->vf_active && ge->vf_groups) {
-    /* VERTICES: each VS group's distinct vertex-buffer lines (resource address map) */
-    while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
-           ge->vf_done_head < ge->vf_g) {
-      if (!simq_push(&ge->vertex_in, VTOK_GROUP | (ge->vf_first_group + ge->vf_done_head), now + 1)) break;
-      tbr_stat_add(ge->verts, f->vgroups[ge->vf_first_group + ge->vf_done_head].n);
-      ge->vf_done_head++;
-      ge->progress++;
-    }
-    while (ge->vf_g < ge->vf_nverts && f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0) { ge->vf_g++; ge->vf_l = 0; }
-    if (ge->vf_g < ge->vf_nverts) {
-      const sim_vgroup *vg = &f->vgroups[ge->vf_first_group + ge->vf_g];
-      tbr_mem_msg rq = {.addr = f->lines[vg->first_line + ge->vf_l], .id = ge->vf_g, .issued = now, .ready = now};
-      if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
-        if (++ge->vf_l == vg->nlines) { ge->vf_g++; ge->vf_l = 0; }
-        ge->vf_outstanding++;
-        tbr_stat_inc(ge->vf_busy);
+    /* Vertex Processors: in-order retirement across processors, then dispatch. */
+    uint32_t vpi;
+    while (simq_peek(&ge->vp_order, now, &vpi)) {
+        uint32_t tok;
+        if (!sc_peek_done(&ge->vp[vpi], now, &tok)) break;
+        if (!simq_push(&ge->vertex_out, tok, now + 1)) break;
+        sc_pop_done(&ge->vp[vpi]);
+        simq_pop(&ge->vp_order);
         ge->progress++;
-      } else {
-        tbr_stat_add(ge->vf_stall, n);
-      }
     }
-    if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
-  } else if (ge->vf_active) {
-    while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
-           ge->vf_done_head < ge->vf_sent_lines / ge->vf_lines_per_vert) {
-      if (!simq_push(&ge->vertex_in, ge->vf_draw, now + 1)) break;
-      ge->vf_done_head++;
-      tbr_stat_inc(ge->verts);
-      ge->progress++;
+    for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
+    vtex_unit_tick(g, &ge->vt);
+    uint32_t tok;
+    if (simq_peek(&ge->vertex_in, now, &tok)) {
+        for (uint32_t k = 0; k < ge->nvp; k++) {
+            uint32_t i = (ge->vp_rr + k) % ge->nvp;
+            if (!sc_can_accept(&ge->vp[i])) continue;
+            if (tok & VTOK_GROUP) {
+                const sim_vgroup *vg = &f->vgroups[tok & ~VTOK_GROUP];
+                if (vg->path) {
+                    const sim_path *pa = &f->paths[vg->path - 1];
+                    sc_dispatch_stream(&ge->vp[i], tok, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, now);
+                    tbr_stat_inc(g->instr_streamed);
+                } else {
+                    sc_dispatch(&ge->vp[i], tok, f->draws[vg->draw].vs_instructions, now);
+                    tbr_stat_inc(g->instr_static);
+                }
+            } else {
+                sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
+                tbr_stat_inc(g->instr_static);
+            }
+            simq_push(&ge->vp_order, i, now + 1);
+            simq_pop(&ge->vertex_in);
+            ge->vp_rr = (i + 1) % ge->nvp;
+            ge->progress++;
+            break;
+        }
     }
-    if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert) {
-      uint32_t v = ge->vf_sent_lines / ge->vf_lines_per_vert, l = ge->vf_sent_lines % ge->vf_lines_per_vert;
-      uint64_t bpv = (uint64_t)ge->vf_lines_per_vert * 64;
-      /* Wrap inside the vertex span so a frame with many draws never aliases render targets. */
-      uint64_t off = ((uint64_t)ge->vf_draw * ADDR_VERTEX_WINDOW + (uint64_t)v * bpv + l * 64u) % ADDR_VERTEX_SPAN;
-      tbr_mem_msg rq = {.addr = ADDR_VERTEX_BASE + off,
-                        .id = v, .issued = now, .ready = now};
-      if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
-        ge->vf_sent_lines++;
-        ge->vf_outstanding++;
-        tbr_stat_inc(ge->vf_busy);
-        ge->progress++;
-      } else {
-        tbr_stat_add(ge->vf_stall, n);
-      }
-    }
-    if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
-  }
 
-  /* Command Processor: decode the next draw, hand it to the Vertex Fetcher. */
-  if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) {
-    ge->cp_has_draw = true;
-    ge->cp_busy_until = now + g->cp_cycles;
-    /* RE sec. III-F: the draw's constants reach the Signature Unit with the draw
+    /* Vertex Fetcher: responses, in-order hand-off of complete vertices, one request/cycle. */
+    const tbr_mem_msg *m;
+    tbr_memq *resp = tbr_cache_resp_out(ge->vcache);
+    while ((m = tbr_memq_peek(resp, now))) {
+        if (ge->vf_active && m->id < ge->vf_nverts && ge->vf_lines_left[m->id]) ge->vf_lines_left[m->id]--;
+        if (ge->vf_outstanding) ge->vf_outstanding--;
+        tbr_memq_pop(resp);
+        ge->progress++;
+    }
+    if (ge->vf_active && ge->vf_groups) {
+        /* VERTICES: each VS group's distinct vertex-buffer lines (resource address map) */
+        while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
+               ge->vf_done_head < ge->vf_g) {
+            if (!simq_push(&ge->vertex_in, VTOK_GROUP | (ge->vf_first_group + ge->vf_done_head), now + 1)) break;
+            tbr_stat_add(ge->verts, f->vgroups[ge->vf_first_group + ge->vf_done_head].n);
+            ge->vf_done_head++;
+            ge->progress++;
+        }
+        while (ge->vf_g < ge->vf_nverts && f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0) {
+            ge->vf_g++;
+            ge->vf_l = 0;
+        }
+        if (ge->vf_g < ge->vf_nverts) {
+            const sim_vgroup *vg = &f->vgroups[ge->vf_first_group + ge->vf_g];
+            tbr_mem_msg rq = {.addr = f->lines[vg->first_line + ge->vf_l], .id = ge->vf_g, .issued = now, .ready = now};
+            if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
+                if (++ge->vf_l == vg->nlines) {
+                    ge->vf_g++;
+                    ge->vf_l = 0;
+                }
+                ge->vf_outstanding++;
+                tbr_stat_inc(ge->vf_busy);
+                ge->progress++;
+            } else {
+                tbr_stat_add(ge->vf_stall, n);
+            }
+        }
+        if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
+    } else if (ge->vf_active) {
+        while (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
+               ge->vf_done_head < ge->vf_sent_lines / ge->vf_lines_per_vert) {
+            if (!simq_push(&ge->vertex_in, ge->vf_draw, now + 1)) break;
+            ge->vf_done_head++;
+            tbr_stat_inc(ge->verts);
+            ge->progress++;
+        }
+        if (ge->vf_sent_lines < ge->vf_nverts * ge->vf_lines_per_vert) {
+            uint32_t v = ge->vf_sent_lines / ge->vf_lines_per_vert, l = ge->vf_sent_lines % ge->vf_lines_per_vert;
+            uint64_t bpv = (uint64_t)ge->vf_lines_per_vert * 64;
+            /* Wrap inside the vertex span so a frame with many draws never aliases render targets. */
+            uint64_t off =
+                ((uint64_t)ge->vf_draw * ADDR_VERTEX_WINDOW + (uint64_t)v * bpv + l * 64u) % ADDR_VERTEX_SPAN;
+            tbr_mem_msg rq = {.addr = ADDR_VERTEX_BASE + off, .id = v, .issued = now, .ready = now};
+            if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
+                ge->vf_sent_lines++;
+                ge->vf_outstanding++;
+                tbr_stat_inc(ge->vf_busy);
+                ge->progress++;
+            } else {
+                tbr_stat_add(ge->vf_stall, n);
+            }
+        }
+        if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
+    }
+
+    /* Command Processor: decode the next draw, hand it to the Vertex Fetcher. */
+    if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) {
+        ge->cp_has_draw = true;
+        ge->cp_busy_until = now + g->cp_cycles;
+        /* RE sec. III-F: the draw's constants reach the Signature Unit with the draw
      * command and are signed while its vertices are fetched and shaded. */
-    su_draw_issue(&g->su, ps->first_draw + ge->next_draw);
-  }
-  if (ge->cp_has_draw) {
-    if (now < ge->cp_busy_until) tbr_stat_add(ge->cp_busy, n);
-    else if (!ge->vf_active) {
-      uint32_t di = ps->first_draw + ge->next_draw;
-      const sim_draw *d = &f->draws[di];
-      ge->vf_draw = di;
-      ge->vf_nverts = draw_verts(d);
-      ge->vf_groups = d->nvgroups > 0;
-      ge->vf_first_group = d->first_vgroup;
-      ge->vf_g = ge->vf_l = 0;
-      uint32_t attrs = d->nprims ? f->prims[d->first_prim].nr_attrs : 1;
-      if (!attrs) attrs = 1;
-      ge->vf_lines_per_vert = (attrs * g->bytes_per_attr + 63) / 64;
-      if (ge->vf_nverts > ge->vf_cap) {
-        ge->vf_cap = ge->vf_nverts;
-        free(ge->vf_lines_left);
-        ge->vf_lines_left = malloc(ge->vf_cap * sizeof *ge->vf_lines_left);
-        if (!ge->vf_lines_left) abort();
-      }
-      for (uint32_t v = 0; v < ge->vf_nverts; v++)
-        ge->vf_lines_left[v] = ge->vf_groups ? (uint16_t)f->vgroups[d->first_vgroup + v].nlines
-                                             : (uint16_t)(uint8_t)ge->vf_lines_per_vert;
-      ge->vf_sent_lines = ge->vf_done_head = ge->vf_outstanding = 0;
-      ge->vf_active = ge->vf_nverts > 0;
-      ge->next_draw++;
-      ge->cp_has_draw = false;
-      ge->progress++;
+        su_draw_issue(&g->su, ps->first_draw + ge->next_draw);
     }
-  }
-  tbr_cache_tick_n(ge->vcache, now, n);
-  tbr_occupancy_sample_n(&ge->qocc_vin, ge->vertex_in.count, n);
-  tbr_occupancy_sample_n(&ge->qocc_vout, ge->vertex_out.count, n);
-  tbr_occupancy_sample_n(&ge->qocc_prim, ge->prim_q.count, n);
+    if (ge->cp_has_draw) {
+        if (now < ge->cp_busy_until)
+            tbr_stat_add(ge->cp_busy, n);
+        else if (!ge->vf_active) {
+            uint32_t di = ps->first_draw + ge->next_draw;
+            const sim_draw *d = &f->draws[di];
+            ge->vf_draw = di;
+            ge->vf_nverts = draw_verts(d);
+            ge->vf_groups = d->nvgroups > 0;
+            ge->vf_first_group = d->first_vgroup;
+            ge->vf_g = ge->vf_l = 0;
+            uint32_t attrs = d->nprims ? f->prims[d->first_prim].nr_attrs : 1;
+            if (!attrs) attrs = 1;
+            ge->vf_lines_per_vert = (attrs * g->bytes_per_attr + 63) / 64;
+            if (ge->vf_nverts > ge->vf_cap) {
+                ge->vf_cap = ge->vf_nverts;
+                free(ge->vf_lines_left);
+                ge->vf_lines_left = malloc(ge->vf_cap * sizeof *ge->vf_lines_left);
+                if (!ge->vf_lines_left) abort();
+            }
+            for (uint32_t v = 0; v < ge->vf_nverts; v++)
+                ge->vf_lines_left[v] = ge->vf_groups ? (uint16_t)f->vgroups[d->first_vgroup + v].nlines
+                                                     : (uint16_t)(uint8_t)ge->vf_lines_per_vert;
+            ge->vf_sent_lines = ge->vf_done_head = ge->vf_outstanding = 0;
+            ge->vf_active = ge->vf_nverts > 0;
+            ge->next_draw++;
+            ge->cp_has_draw = false;
+            ge->progress++;
+        }
+    }
+    tbr_cache_tick_n(ge->vcache, now, n);
+    tbr_occupancy_sample_n(&ge->qocc_vin, ge->vertex_in.count, n);
+    tbr_occupancy_sample_n(&ge->qocc_vout, ge->vertex_out.count, n);
+    tbr_occupancy_sample_n(&ge->qocc_prim, ge->prim_q.count, n);
 }
 
 void geometry_fold_stats(gpu *g)
 {
-  tbr_occupancy_fold(&g->geo.qocc_vin);
-  tbr_occupancy_fold(&g->geo.qocc_vout);
-  tbr_occupancy_fold(&g->geo.qocc_prim);
+    tbr_occupancy_fold(&g->geo.qocc_vin);
+    tbr_occupancy_fold(&g->geo.qocc_vout);
+    tbr_occupancy_fold(&g->geo.qocc_prim);
 }
 
 bool geometry_done(const gpu *g)
 {
-  const geometry_unit *ge = &g->geo;
-  const sim_pass *ps = &g->frame->passes[g->pass];
-  if (ge->next_draw < ps->ndraws || ge->cp_has_draw || ge->vf_active || ge->pa_draw < ps->ndraws) return false;
-  if (!simq_empty(&ge->vertex_in) || !simq_empty(&ge->vertex_out) || !simq_empty(&ge->vp_order)) return false;
-  if (!vtex_unit_idle(&ge->vt)) return false;
-  return true;
+    const geometry_unit *ge = &g->geo;
+    const sim_pass *ps = &g->frame->passes[g->pass];
+    if (ge->next_draw < ps->ndraws || ge->cp_has_draw || ge->vf_active || ge->pa_draw < ps->ndraws) return false;
+    if (!simq_empty(&ge->vertex_in) || !simq_empty(&ge->vertex_out) || !simq_empty(&ge->vp_order)) return false;
+    if (!vtex_unit_idle(&ge->vt)) return false;
+    return true;
 }

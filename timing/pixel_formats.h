@@ -21,69 +21,69 @@ extern "C" {
 #endif
 
 typedef enum tbr_pixel_format {
-  TBR_PF_NONE = 0,
-  /* color, 8 bits per channel */
-  TBR_PF_B8G8R8A8_UNORM,
-  TBR_PF_B8G8R8X8_UNORM,
-  TBR_PF_R8G8B8A8_UNORM,
-  TBR_PF_R8G8B8X8_UNORM,
-  TBR_PF_A8R8G8B8_UNORM,
-  TBR_PF_X8R8G8B8_UNORM,
-  TBR_PF_A8B8G8R8_UNORM,
-  TBR_PF_X8B8G8R8_UNORM,
-  TBR_PF_R8_UNORM,
-  TBR_PF_R8G8_UNORM,
-  /* color, packed 16/32-bit words */
-  TBR_PF_R5G6B5_UNORM,
-  TBR_PF_B5G6R5_UNORM,
-  TBR_PF_R4G4B4A4_UNORM,
-  TBR_PF_B4G4R4A4_UNORM,
-  TBR_PF_A4B4G4R4_UNORM,
-  TBR_PF_R5G5B5A1_UNORM,
-  TBR_PF_B5G5R5A1_UNORM,
-  TBR_PF_A1B5G5R5_UNORM,
-  TBR_PF_R10G10B10A2_UNORM,
-  TBR_PF_B10G10R10A2_UNORM,
-  /* color, float */
-  TBR_PF_R16G16B16A16_FLOAT,
-  TBR_PF_R32G32B32A32_FLOAT,
-  /* depth / stencil */
-  TBR_PF_Z16_UNORM,
-  TBR_PF_Z32_UNORM,
-  TBR_PF_Z24_UNORM_S8_UINT,
-  TBR_PF_Z24X8_UNORM,
-  TBR_PF_S8_UINT_Z24_UNORM,
-  TBR_PF_X8Z24_UNORM,
-  TBR_PF_S8_UINT,
-  TBR_PF_Z32_FLOAT,
-  TBR_PF_Z32_FLOAT_S8X24_UINT,
-  TBR_PF_COUNT
+    TBR_PF_NONE = 0,
+    /* color, 8 bits per channel */
+    TBR_PF_B8G8R8A8_UNORM,
+    TBR_PF_B8G8R8X8_UNORM,
+    TBR_PF_R8G8B8A8_UNORM,
+    TBR_PF_R8G8B8X8_UNORM,
+    TBR_PF_A8R8G8B8_UNORM,
+    TBR_PF_X8R8G8B8_UNORM,
+    TBR_PF_A8B8G8R8_UNORM,
+    TBR_PF_X8B8G8R8_UNORM,
+    TBR_PF_R8_UNORM,
+    TBR_PF_R8G8_UNORM,
+    /* color, packed 16/32-bit words */
+    TBR_PF_R5G6B5_UNORM,
+    TBR_PF_B5G6R5_UNORM,
+    TBR_PF_R4G4B4A4_UNORM,
+    TBR_PF_B4G4R4A4_UNORM,
+    TBR_PF_A4B4G4R4_UNORM,
+    TBR_PF_R5G5B5A1_UNORM,
+    TBR_PF_B5G5R5A1_UNORM,
+    TBR_PF_A1B5G5R5_UNORM,
+    TBR_PF_R10G10B10A2_UNORM,
+    TBR_PF_B10G10R10A2_UNORM,
+    /* color, float */
+    TBR_PF_R16G16B16A16_FLOAT,
+    TBR_PF_R32G32B32A32_FLOAT,
+    /* depth / stencil */
+    TBR_PF_Z16_UNORM,
+    TBR_PF_Z32_UNORM,
+    TBR_PF_Z24_UNORM_S8_UINT,
+    TBR_PF_Z24X8_UNORM,
+    TBR_PF_S8_UINT_Z24_UNORM,
+    TBR_PF_X8Z24_UNORM,
+    TBR_PF_S8_UINT,
+    TBR_PF_Z32_FLOAT,
+    TBR_PF_Z32_FLOAT_S8X24_UINT,
+    TBR_PF_COUNT
 } tbr_pixel_format;
 
 typedef struct tbr_format_info {
-  tbr_pixel_format format;
-  const char *name;      /* full Gallium name, e.g. "PIPE_FORMAT_B8G8R8A8_UNORM" */
-  unsigned bytes;        /* bytes per pixel in memory */
-  bool is_color;
-  bool has_depth, has_stencil;
-  /* color only: */
-  bool normalized;       /* desc->channel[0].normalized: softpipe clamps colors to [0,1] */
-  bool is_float;         /* desc->channel[0].type == FLOAT: logic ops are skipped */
-  bool has_alpha;        /* util_format_has_alpha(): false => blend stage sets A = 1 */
+    tbr_pixel_format format;
+    const char *name; /* full Gallium name, e.g. "PIPE_FORMAT_B8G8R8A8_UNORM" */
+    unsigned bytes;   /* bytes per pixel in memory */
+    bool is_color;
+    bool has_depth, has_stencil;
+    /* color only: */
+    bool normalized; /* desc->channel[0].normalized: softpipe clamps colors to [0,1] */
+    bool is_float;   /* desc->channel[0].type == FLOAT: logic ops are skipped */
+    bool has_alpha;  /* util_format_has_alpha(): false => blend stage sets A = 1 */
 } tbr_format_info;
 
 /* Name lookup; returns TBR_PF_NONE if unknown/unsupported. */
 tbr_pixel_format tbr_format_from_name(const char *name);
-const char *tbr_format_name(tbr_pixel_format f);            /* "PIPE_FORMAT_..." */
+const char *tbr_format_name(tbr_pixel_format f);                /* "PIPE_FORMAT_..." */
 const tbr_format_info *tbr_format_get_info(tbr_pixel_format f); /* NULL if invalid */
 
 /* ---- scalar helpers, identical to Mesa's ---- */
-uint8_t tbr_float_to_ubyte(float f);   /* util/u_math.h float_to_ubyte */
-float tbr_ubyte_to_float(uint8_t ub);  /* (float)ub * (1.0f/255.0f) */
-int tbr_util_iround(float f);          /* x86-64 build: (int)(f + 0.5f) / (int)(f - 0.5f) */
+uint8_t tbr_float_to_ubyte(float f);           /* util/u_math.h float_to_ubyte */
+float tbr_ubyte_to_float(uint8_t ub);          /* (float)ub * (1.0f/255.0f) */
+int tbr_util_iround(float f);                  /* x86-64 build: (int)(f + 0.5f) / (int)(f - 0.5f) */
 float tbr_clampf(float x, float lo, float hi); /* Mesa CLAMP(): NaN -> lo */
-uint16_t tbr_float_to_half_rtz(float f); /* _mesa_float_to_float16_rtz */
-float tbr_half_to_float(uint16_t h);     /* _mesa_half_to_float */
+uint16_t tbr_float_to_half_rtz(float f);       /* _mesa_float_to_float16_rtz */
+float tbr_half_to_float(uint16_t h);           /* _mesa_half_to_float */
 
 /* ---- color pack / unpack (one pixel) ----
  * pack: util_format_pack_description(f)->pack_rgba_float for one pixel; writes

@@ -26,19 +26,19 @@
 #include "tbr/trace.h"
 
 typedef struct {
-  uint32_t *prim_crc, *prim_len; /* per frame prim (sim_frame.prims order): block CRC, bytes */
-  uint32_t *draw_crc, *draw_len; /* per frame draw: CRC / bytes of its block in the tile message */
-  uint32_t *draw_slen;           /* per frame draw: bytes of its state (+ shape subblock) */
-  uint32_t *draw_ssign;          /* per frame draw: state subblocks the Compute CRC unit signs */
-  uint32_t *prim_shape, *prim_draw, *draw_shape; /* scan scratch: kind << 16 | nr_attrs; owning draw */
-  size_t nprims, ndraws, cap_prims, cap_draws;
-  uint64_t prims_with_header; /* primitives of draws with mixed kinds/attribute counts */
-  /* RE disable rule (sec. III-E, docs/techniques.md): `uploads` = UPLOADs to non-buffer
+    uint32_t *prim_crc, *prim_len;                 /* per frame prim (sim_frame.prims order): block CRC, bytes */
+    uint32_t *draw_crc, *draw_len;                 /* per frame draw: CRC / bytes of its block in the tile message */
+    uint32_t *draw_slen;                           /* per frame draw: bytes of its state (+ shape subblock) */
+    uint32_t *draw_ssign;                          /* per frame draw: state subblocks the Compute CRC unit signs */
+    uint32_t *prim_shape, *prim_draw, *draw_shape; /* scan scratch: kind << 16 | nr_attrs; owning draw */
+    size_t nprims, ndraws, cap_prims, cap_draws;
+    uint64_t prims_with_header; /* primitives of draws with mixed kinds/attribute counts */
+    /* RE disable rule (sec. III-E, docs/techniques.md): `uploads` = UPLOADs to non-buffer
    * resources (textures), `shader_creates` = application SHADER_CREATEs; both disable RE.
    * Buffer uploads and Mesa-internal shader creations do not (counted for the stats). */
-  uint64_t uploads, shader_creates, buffer_uploads, internal_shader_creates;
-  uint64_t zs_clear_writes; /* UPLOADs that are softpipe's depth-only/stencil-only clear writes */
-  bool valid; /* counts match the loaded sim_frame */
+    uint64_t uploads, shader_creates, buffer_uploads, internal_shader_creates;
+    uint64_t zs_clear_writes; /* UPLOADs that are softpipe's depth-only/stencil-only clear writes */
+    bool valid;               /* counts match the loaded sim_frame */
 } su_frame_data;
 
 void su_frame_data_free(su_frame_data *fd);
@@ -51,12 +51,15 @@ size_t su_prim_block(const tbr_rec_prim *p, bool with_header, uint8_t *out, size
 
 /* ---- Signature Buffer: slot 0 = frame N-2, 1 = N-1, 2 = current ---- */
 typedef struct {
-  uint32_t *sig; uint8_t *ok; uint32_t ntiles, cap;
-  uint32_t target; bool valid, used;
+    uint32_t *sig;
+    uint8_t *ok;
+    uint32_t ntiles, cap;
+    uint32_t target;
+    bool valid, used;
 } sig_slot;
 typedef struct {
-  sig_slot s[3];
-  bool dbl; /* double-buffered: compare with N-2 */
+    sig_slot s[3];
+    bool dbl; /* double-buffered: compare with N-2 */
 } sig_buffer;
 void sigbuf_free(sig_buffer *b);
 /* New frame: rotate slots; the current one starts invalid and unused. */
@@ -75,28 +78,32 @@ const sig_slot *sigbuf_ref(const sig_buffer *b);
  * Overlapped-Tiles queue entry at a time, once the primitive and its drawcall's
  * constants are signed. */
 typedef struct {
-  uint32_t prim;         /* frame primitive index */
-  uint32_t compute_left; /* Compute CRC cycles still to go */
-  uint32_t ntiles, done; /* tiles overlapped / combined into their signatures */
+    uint32_t prim;         /* frame primitive index */
+    uint32_t compute_left; /* Compute CRC cycles still to go */
+    uint32_t ntiles, done; /* tiles overlapped / combined into their signatures */
 } su_job;
 
 typedef struct sig_unit {
-  bool on;                 /* re.enabled and the frame is signable */
-  bool combine;            /* re.accumulate_unit = combine (else iterative, Algorithm 3) */
-  uint32_t cps, aps, ccy, ot_cap;
-  su_job *jobs; uint32_t jhead, jcount, jcap; /* primitives in the unit (attribute buffer, ring) */
-  uint32_t *ot; uint32_t ot_head, ot_count;
-  uint32_t acc_left; bool acc_busy;
-  uint64_t progress; /* cycles that did CRC work (deadlock watchdog, gpu.c) */
-  /* per draw of the pass (index - first_draw): Compute cycles left for its constants,
+    bool on;      /* re.enabled and the frame is signable */
+    bool combine; /* re.accumulate_unit = combine (else iterative, Algorithm 3) */
+    uint32_t cps, aps, ccy, ot_cap;
+    su_job *jobs;
+    uint32_t jhead, jcount, jcap; /* primitives in the unit (attribute buffer, ring) */
+    uint32_t *ot;
+    uint32_t ot_head, ot_count;
+    uint32_t acc_left;
+    bool acc_busy;
+    uint64_t progress; /* cycles that did CRC work (deadlock watchdog, gpu.c) */
+    /* per draw of the pass (index - first_draw): Compute cycles left for its constants,
    * primitives not yet retired; drawcalls issued / signed (in order) */
-  uint32_t *dcyc, *dprims, ndcap, dissued, dsigned, first_draw;
-  uint32_t const_live;     /* Constant CRC registers in use */
-  uint32_t *bitmap; uint32_t nbitmap; /* per tile: draw+1 whose constants are combined */
-  const su_frame_data *fd;
-  const sim_frame *frame;
-  tbr_stat *compute_sb, *acc_sb, *combines, *ot_push, *ot_pop, *bm_read, *bm_write, *bm_clear, *sb_read, *sb_write,
-      *const_comb, *busy, *ot_stall, *buf_stall, *prims, *cmp, *const_regs;
+    uint32_t *dcyc, *dprims, ndcap, dissued, dsigned, first_draw;
+    uint32_t const_live; /* Constant CRC registers in use */
+    uint32_t *bitmap;
+    uint32_t nbitmap; /* per tile: draw+1 whose constants are combined */
+    const su_frame_data *fd;
+    const sim_frame *frame;
+    tbr_stat *compute_sb, *acc_sb, *combines, *ot_push, *ot_pop, *bm_read, *bm_write, *bm_clear, *sb_read, *sb_write,
+        *const_comb, *busy, *ot_stall, *buf_stall, *prims, *cmp, *const_regs;
 } sig_unit;
 
 /* cps: Compute CRC cycles per subblock; combine/aps/ccy: Accumulate CRC unit kind and its
@@ -124,9 +131,8 @@ bool su_idle(const sig_unit *u);
  * (first primitive of that draw in the tile) its state block, per primitive its attribute
  * block, then the tile's softpipe tile-event block. *eligible = false when the tile's
  * colors also depend on memory contents not covered by the signature. */
-uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned tx, unsigned ty,
-                           const uint32_t *plist, uint32_t n, uint32_t target, bool *eligible,
-                           uint8_t **scratch, size_t *scratch_cap);
+uint32_t re_tile_signature(const sim_func *fn, const su_frame_data *fd, unsigned tx, unsigned ty, const uint32_t *plist,
+                           uint32_t n, uint32_t target, bool *eligible, uint8_t **scratch, size_t *scratch_cap);
 /* CRC of the bound surfaces' identities (resource, level, layer, format). */
 uint32_t re_target_crc(const sim_func *fn, uint32_t *len);
 

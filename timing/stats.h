@@ -18,9 +18,9 @@
 #include <stdio.h>
 
 typedef enum {
-  TBR_STAT_COUNTER,   /* monotonically increasing count */
-  TBR_STAT_AVERAGE,   /* samples: count, sum, min, max, mean */
-  TBR_STAT_HISTOGRAM, /* integer samples in linear buckets + overflow */
+    TBR_STAT_COUNTER,   /* monotonically increasing count */
+    TBR_STAT_AVERAGE,   /* samples: count, sum, min, max, mean */
+    TBR_STAT_HISTOGRAM, /* integer samples in linear buckets + overflow */
 } tbr_stat_kind;
 
 typedef struct tbr_stats tbr_stats;
@@ -48,50 +48,50 @@ void tbr_stat_hsample(tbr_stat *st, uint64_t v); /* HISTOGRAM (also fine for AVE
 /* The per-cycle updates are inline (hot in tbr-sim's inner loops); the struct is
  * private to stats.c otherwise. */
 struct tbr_stat { /* private: use the functions below */
-  char *name, *desc;
-  size_t id; /* registration position */
-  tbr_stat_kind kind;
-  uint64_t count; /* counter value / number of samples */
-  double sum, min, max;
-  /* since the last snapshot, for per-frame min/max */
-  uint64_t fcount;
-  double fmin, fmax;
-  uint64_t width;
-  uint32_t nb;
-  uint64_t *buckets;      /* nb + 1 (overflow) */
-  uint64_t prev_count;    /* raw values at the previous snapshot */
-  double prev_sum;
-  uint64_t *prev_buckets; /* nb + 1 */
+    char *name, *desc;
+    size_t id; /* registration position */
+    tbr_stat_kind kind;
+    uint64_t count; /* counter value / number of samples */
+    double sum, min, max;
+    /* since the last snapshot, for per-frame min/max */
+    uint64_t fcount;
+    double fmin, fmax;
+    uint64_t width;
+    uint32_t nb;
+    uint64_t *buckets;   /* nb + 1 (overflow) */
+    uint64_t prev_count; /* raw values at the previous snapshot */
+    double prev_sum;
+    uint64_t *prev_buckets; /* nb + 1 */
 };
 
 static inline void tbr_stat_inc(tbr_stat *st)
 {
-  if (st) st->count++;
+    if (st) st->count++;
 }
 static inline void tbr_stat_add(tbr_stat *st, uint64_t n)
 {
-  if (st) st->count += n;
+    if (st) st->count += n;
 }
 /* n samples with minimum lo, maximum hi and sum `sum` added to an AVERAGE stat */
 static inline void tbr_stat_merge_(tbr_stat *st, double lo, double hi, uint64_t n, double sum)
 {
-  if (st->count == 0 || lo < st->min) st->min = lo;
-  if (st->count == 0 || hi > st->max) st->max = hi;
-  if (st->fcount == 0 || lo < st->fmin) st->fmin = lo;
-  if (st->fcount == 0 || hi > st->fmax) st->fmax = hi;
-  st->count += n;
-  st->fcount += n;
-  st->sum += sum;
+    if (st->count == 0 || lo < st->min) st->min = lo;
+    if (st->count == 0 || hi > st->max) st->max = hi;
+    if (st->fcount == 0 || lo < st->fmin) st->fmin = lo;
+    if (st->fcount == 0 || hi > st->fmax) st->fmax = hi;
+    st->count += n;
+    st->fcount += n;
+    st->sum += sum;
 }
 static inline void tbr_stat_sample_raw_(tbr_stat *st, double v) { tbr_stat_merge_(st, v, v, 1, v); }
 static inline void tbr_stat_sample(tbr_stat *st, double v) /* AVERAGE */
 {
-  if (!st) return;
-  if (st->kind == TBR_STAT_HISTOGRAM) {
-    tbr_stat_hsample(st, v < 0 ? 0 : (uint64_t)v);
-    return;
-  }
-  tbr_stat_sample_raw_(st, v);
+    if (!st) return;
+    if (st->kind == TBR_STAT_HISTOGRAM) {
+        tbr_stat_hsample(st, v < 0 ? 0 : (uint64_t)v);
+        return;
+    }
+    tbr_stat_sample_raw_(st, v);
 }
 
 /* n equal AVERAGE samples (the same result as n calls of tbr_stat_sample for the
@@ -100,16 +100,16 @@ static inline void tbr_stat_sample(tbr_stat *st, double v) /* AVERAGE */
  * geometry pipeline sample their queues every cycle. */
 static inline __attribute__((always_inline)) void tbr_stat_sample_n(tbr_stat *st, double v, uint64_t n)
 {
-  if (!st || !n) return;
-  if (st->kind == TBR_STAT_HISTOGRAM) {
-    for (uint64_t i = 0; i < n; i++) tbr_stat_hsample(st, v < 0 ? 0 : (uint64_t)v);
-    return;
-  }
-  tbr_stat_sample_raw_(st, v);
-  if (n == 1) return; /* one cycle, the common case: nothing to add */
-  st->count += n - 1;
-  st->fcount += n - 1;
-  st->sum += v * (double)(n - 1);
+    if (!st || !n) return;
+    if (st->kind == TBR_STAT_HISTOGRAM) {
+        for (uint64_t i = 0; i < n; i++) tbr_stat_hsample(st, v < 0 ? 0 : (uint64_t)v);
+        return;
+    }
+    tbr_stat_sample_raw_(st, v);
+    if (n == 1) return; /* one cycle, the common case: nothing to add */
+    st->count += n - 1;
+    st->fcount += n - 1;
+    st->sum += v * (double)(n - 1);
 }
 
 /* A queue's occupancy sampled every simulated cycle, accumulated in integers for one
@@ -117,18 +117,18 @@ static inline __attribute__((always_inline)) void tbr_stat_sample_n(tbr_stat *st
  * the same result as a tbr_stat_sample_n per update, since a double holds these
  * integer sums exactly (below 2^53), at a fraction of the per-cycle cost. */
 typedef struct {
-  tbr_stat *st;
-  uint64_t n, sum;
-  uint32_t min, max; /* valid when n > 0 */
+    tbr_stat *st;
+    uint64_t n, sum;
+    uint32_t min, max; /* valid when n > 0 */
 } tbr_occupancy;
 
 void tbr_occupancy_init(tbr_occupancy *o, tbr_stat *average);
 static inline __attribute__((always_inline)) void tbr_occupancy_sample_n(tbr_occupancy *o, uint32_t v, uint64_t n)
 {
-  if (v < o->min) o->min = v;
-  if (v > o->max) o->max = v;
-  o->n += n;
-  o->sum += (uint64_t)v * n;
+    if (v < o->min) o->min = v;
+    if (v > o->max) o->max = v;
+    o->n += n;
+    o->sum += (uint64_t)v * n;
 }
 /* Adds the samples accumulated since the last fold to the stat and restarts. */
 void tbr_occupancy_fold(tbr_occupancy *o);

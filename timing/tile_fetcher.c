@@ -20,98 +20,105 @@
 
 static uint32_t morton(uint32_t x, uint32_t y)
 {
-  uint32_t r = 0;
-  for (unsigned b = 0; b < 16; b++) r |= ((x >> b) & 1u) << (2 * b) | ((y >> b) & 1u) << (2 * b + 1);
-  return r;
+    uint32_t r = 0;
+    for (unsigned b = 0; b < 16; b++) r |= ((x >> b) & 1u) << (2 * b) | ((y >> b) & 1u) << (2 * b + 1);
+    return r;
 }
 
 void tile_schedule_order(int kind, unsigned tx, unsigned ty, uint32_t *out)
 {
-  uint32_t n = 0;
-  if (kind == 1) { /* zorder: walk the Morton curve of the enclosing power-of-two square */
-    unsigned side = 1;
-    while (side < tx || side < ty) side <<= 1;
-    for (uint32_t m = 0; m < side * side; m++) {
-      uint32_t x = 0, y = 0;
-      for (unsigned b = 0; b < 16; b++) { x |= ((m >> (2 * b)) & 1u) << b; y |= ((m >> (2 * b + 1)) & 1u) << b; }
-      if (x < tx && y < ty) out[n++] = y * tx + x;
+    uint32_t n = 0;
+    if (kind == 1) { /* zorder: walk the Morton curve of the enclosing power-of-two square */
+        unsigned side = 1;
+        while (side < tx || side < ty) side <<= 1;
+        for (uint32_t m = 0; m < side * side; m++) {
+            uint32_t x = 0, y = 0;
+            for (unsigned b = 0; b < 16; b++) {
+                x |= ((m >> (2 * b)) & 1u) << b;
+                y |= ((m >> (2 * b + 1)) & 1u) << b;
+            }
+            if (x < tx && y < ty) out[n++] = y * tx + x;
+        }
+        (void)morton;
+        return;
     }
-    (void)morton;
-    return;
-  }
-  for (unsigned y = 0; y < ty; y++)
-    for (unsigned i = 0; i < tx; i++) {
-      unsigned x = (kind == 2 && (y & 1)) ? tx - 1 - i : i; /* snake: odd rows right to left */
-      out[n++] = y * tx + x;
-    }
+    for (unsigned y = 0; y < ty; y++)
+        for (unsigned i = 0; i < tx; i++) {
+            unsigned x = (kind == 2 && (y & 1)) ? tx - 1 - i : i; /* snake: odd rows right to left */
+            out[n++] = y * tx + x;
+        }
 }
 
 void tf_init(gpu *g)
 {
-  tile_fetcher *t = &g->tf;
-  memset(t, 0, sizeof *t);
-  char err[256];
-  tbr_cache_params p;
-  tbr_cache_params_from_config(g->cfg, "tile_cache", "tile_cache", &p);
-  t->tcache = tbr_cache_new(&p, g->st, err, sizeof err);
-  if (!t->tcache) { fprintf(stderr, "tbr-sim: tile cache: %s\n", err); abort(); }
-  /* g->mem == NULL: the owner services the Tile Cache's miss_out/fill_in itself (unit test
+    tile_fetcher *t = &g->tf;
+    memset(t, 0, sizeof *t);
+    char err[256];
+    tbr_cache_params p;
+    tbr_cache_params_from_config(g->cfg, "tile_cache", "tile_cache", &p);
+    t->tcache = tbr_cache_new(&p, g->st, err, sizeof err);
+    if (!t->tcache) {
+        fprintf(stderr, "tbr-sim: tile cache: %s\n", err);
+        abort();
+    }
+    /* g->mem == NULL: the owner services the Tile Cache's miss_out/fill_in itself (unit test
    * seam, tests/timing_tile_fetcher/); the simulator always has a memory system. */
-  if (g->mem) memsys_add_cache_port(g->mem, "tile_cache", t->tcache);
-  t->npt = (uint32_t)tbr_cfg_uint(g->cfg, "tile.primitive_table_entries");
-  t->ring_cap = t->npt + 64;
-  t->pt = calloc(t->ring_cap, sizeof *t->pt);
-  if (!t->pt) abort();
-  simq_init(&t->attr_wait, t->ring_cap);
-  t->busy = tbr_stats_counter(g->st, "tf.busy_cycles", "Tile Fetcher cycles that sent a Tile Cache request");
-  t->stall = tbr_stats_counter(g->st, "tf.stall_cycles", "Tile Fetcher cycles with work but no request sent");
-  t->idle = tbr_stats_counter(g->st, "tf.idle_cycles", "Tile Fetcher cycles without work");
-  t->ptr_reqs = tbr_stats_counter(g->st, "tf.pointer_requests", "primitive pointer reads");
-  t->attr_reqs = tbr_stats_counter(g->st, "tf.attribute_requests", "primitive attribute reads");
-  t->pt_full = tbr_stats_counter(g->st, "tf.primitive_table_full_cycles", "cycles stage 1 waited for a Primitive Table entry");
+    if (g->mem) memsys_add_cache_port(g->mem, "tile_cache", t->tcache);
+    t->npt = (uint32_t)tbr_cfg_uint(g->cfg, "tile.primitive_table_entries");
+    t->ring_cap = t->npt + 64;
+    t->pt = calloc(t->ring_cap, sizeof *t->pt);
+    if (!t->pt) abort();
+    simq_init(&t->attr_wait, t->ring_cap);
+    t->busy = tbr_stats_counter(g->st, "tf.busy_cycles", "Tile Fetcher cycles that sent a Tile Cache request");
+    t->stall = tbr_stats_counter(g->st, "tf.stall_cycles", "Tile Fetcher cycles with work but no request sent");
+    t->idle = tbr_stats_counter(g->st, "tf.idle_cycles", "Tile Fetcher cycles without work");
+    t->ptr_reqs = tbr_stats_counter(g->st, "tf.pointer_requests", "primitive pointer reads");
+    t->attr_reqs = tbr_stats_counter(g->st, "tf.attribute_requests", "primitive attribute reads");
+    t->pt_full =
+        tbr_stats_counter(g->st, "tf.primitive_table_full_cycles", "cycles stage 1 waited for a Primitive Table entry");
 }
 
 void tf_free(gpu *g)
 {
-  tile_fetcher *t = &g->tf;
-  free(t->pt);
-  free(t->order);
-  simq_free(&t->attr_wait);
-  tbr_cache_free(t->tcache);
+    tile_fetcher *t = &g->tf;
+    free(t->pt);
+    free(t->order);
+    simq_free(&t->attr_wait);
+    tbr_cache_free(t->tcache);
 }
 
 void tf_begin_pass(gpu *g)
 {
-  tile_fetcher *t = &g->tf;
-  uint32_t n = g->tiles_x * g->tiles_y;
-  if (n > t->cap_order) {
-    t->order = realloc(t->order, n * sizeof *t->order);
-    if (!t->order) abort();
-    t->cap_order = n;
-  }
-  tile_schedule_order(g->order_kind, g->tiles_x, g->tiles_y, t->order);
-  t->norder = n;
-  t->cur = t->pos = 0;
-  t->began = false;
-  t->cmp_wait = 0;
-  t->pt_head = t->pt_count = t->pt_prims = 0;
-  t->ptr_reg = -1;
+    tile_fetcher *t = &g->tf;
+    uint32_t n = g->tiles_x * g->tiles_y;
+    if (n > t->cap_order) {
+        t->order = realloc(t->order, n * sizeof *t->order);
+        if (!t->order) abort();
+        t->cap_order = n;
+    }
+    tile_schedule_order(g->order_kind, g->tiles_x, g->tiles_y, t->order);
+    t->norder = n;
+    t->cur = t->pos = 0;
+    t->began = false;
+    t->cmp_wait = 0;
+    t->pt_head = t->pt_count = t->pt_prims = 0;
+    t->ptr_reg = -1;
 }
 
 static pt_entry *ring_push(tile_fetcher *t)
 {
-  pt_entry *e = &t->pt[(t->pt_head + t->pt_count) % t->ring_cap];
-  memset(e, 0, sizeof *e);
-  e->ru = t->ru_of_cur;
-  t->pt_count++;
-  return e;
+    pt_entry *e = &t->pt[(t->pt_head + t->pt_count) % t->ring_cap];
+    memset(e, 0, sizeof *e);
+    e->ru = t->ru_of_cur;
+    t->pt_count++;
+    return e;
 }
 
 static bool all_ru_idle(const gpu *g)
 {
-  for (uint32_t i = 0; i < g->nru; i++)
-    if (!ru_idle(&g->ru[i])) return false;
-  return true;
+    for (uint32_t i = 0; i < g->nru; i++)
+        if (!ru_idle(&g->ru[i])) return false;
+    return true;
 }
 
 /* Raster Unit for the next tile (thesis §5.1): static = interleaved round robin over the
@@ -119,16 +126,19 @@ static bool all_ru_idle(const gpu *g)
  * mixed = fastest, ties broken round robin after the last chosen unit. */
 static uint32_t pick_ru(gpu *g)
 {
-  if (g->nru <= 1) return 0;
-  if (g->ru_policy == 0) return g->tf.cur % g->nru;
-  uint32_t best = 0, bq = UINT32_MAX;
-  for (uint32_t k = 0; k < g->nru; k++) {
-    uint32_t i = g->ru_policy == 2 ? (g->ru_rr + 1 + k) % g->nru : k;
-    uint32_t q = g->ru_assigned[i] - g->ru[i].tiles_done;
-    if (q < bq) { bq = q; best = i; }
-  }
-  g->ru_rr = best;
-  return best;
+    if (g->nru <= 1) return 0;
+    if (g->ru_policy == 0) return g->tf.cur % g->nru;
+    uint32_t best = 0, bq = UINT32_MAX;
+    for (uint32_t k = 0; k < g->nru; k++) {
+        uint32_t i = g->ru_policy == 2 ? (g->ru_rr + 1 + k) % g->nru : k;
+        uint32_t q = g->ru_assigned[i] - g->ru[i].tiles_done;
+        if (q < bq) {
+            bq = q;
+            best = i;
+        }
+    }
+    g->ru_rr = best;
+    return best;
 }
 
 /* Mirrors tf_tick: quiescent while the oldest entry waits for its responses or for room
@@ -136,137 +146,152 @@ static uint32_t pick_ru(gpu *g)
  * waits for a Primitive Table entry or (baseline fetcher) for the Raster Units. */
 uint64_t tf_next_event(const gpu *g)
 {
-  const tile_fetcher *t = &g->tf;
-  uint64_t now = g->now, ne = UINT64_MAX;
-  GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(t->tcache)));
-  if (t->pt_count) { /* stage 4 */
-    const pt_entry *e = &t->pt[t->pt_head];
-    if ((e->marker || (e->ptr_done && !e->pending && e->sent == e->nattrs)) && !simq_full(&g->ru[e->ru].tile_q))
-      return now;
-  }
-  bool req_full = tbr_memq_full(tbr_cache_req_in(t->tcache)); /* arbiter */
-  uint64_t attr = simq_head_ready(&t->attr_wait);
-  if (attr <= now) {
-    if (!req_full) return now;
-  } else {
-    GPU_EVENT_AT(ne, now, attr);
-    if (t->ptr_reg >= 0 && !req_full) return now;
-  }
-  if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) { /* stage 1 */
-    uint32_t tile = t->order[t->cur];
-    if (!t->began) {
-      if (g->re_pass || g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) return now;
-    } else if (t->pos >= g->plb.lists[tile].n || t->pt_prims < t->npt) {
-      return now;
+    const tile_fetcher *t = &g->tf;
+    uint64_t now = g->now, ne = UINT64_MAX;
+    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(t->tcache)));
+    if (t->pt_count) { /* stage 4 */
+        const pt_entry *e = &t->pt[t->pt_head];
+        if ((e->marker || (e->ptr_done && !e->pending && e->sent == e->nattrs)) && !simq_full(&g->ru[e->ru].tile_q))
+            return now;
     }
-  }
-  GPU_EVENT_AT(ne, now, tbr_cache_next_event(t->tcache, now));
-  return ne;
+    bool req_full = tbr_memq_full(tbr_cache_req_in(t->tcache)); /* arbiter */
+    uint64_t attr = simq_head_ready(&t->attr_wait);
+    if (attr <= now) {
+        if (!req_full) return now;
+    } else {
+        GPU_EVENT_AT(ne, now, attr);
+        if (t->ptr_reg >= 0 && !req_full) return now;
+    }
+    if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) { /* stage 1 */
+        uint32_t tile = t->order[t->cur];
+        if (!t->began) {
+            if (g->re_pass || g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) return now;
+        } else if (t->pos >= g->plb.lists[tile].n || t->pt_prims < t->npt) {
+            return now;
+        }
+    }
+    GPU_EVENT_AT(ne, now, tbr_cache_next_event(t->tcache, now));
+    return ne;
 }
 
 void tf_tick(gpu *g)
 {
-  tile_fetcher *t = &g->tf;
-  uint64_t now = g->now;
-  const uint64_t n = g->ncyc ? g->ncyc : 1; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-  /* stage 3: responses from the Tile Cache */
-  const tbr_mem_msg *m;
-  tbr_memq *resp = tbr_cache_resp_out(t->tcache);
-  while ((m = tbr_memq_peek(resp, now))) {
-    pt_entry *e = &t->pt[(m->id >> 1) % t->ring_cap];
-    if (m->id & 1) { if (e->pending) e->pending--; }
-    else { e->ptr_done = true; simq_push(&t->attr_wait, (uint32_t)(m->id >> 1), now + 1); }
-    tbr_memq_pop(resp);
-  }
-  /* stage 4: in-order push of the oldest entry into its Raster Unit's Tile Queue */
-  while (t->pt_count) {
-    pt_entry *e = &t->pt[t->pt_head];
-    raster_unit *ru = &g->ru[e->ru];
-    uint32_t tok;
-    if (e->marker) tok = e->marker;
-    else if (e->ptr_done && !e->pending && e->sent == e->nattrs) tok = TOK(TOK_ITEM, e->prim);
-    else break;
-    if (!simq_push(&ru->tile_q, tok, now + 1)) break;
-    if (!e->marker) t->pt_prims--;
-    t->pt_head = (t->pt_head + 1) % t->ring_cap;
-    t->pt_count--;
-  }
-  /* arbiter: one request per cycle to the single-ported Tile Cache, attributes first */
-  bool sent = false;
-  tbr_memq *req = tbr_cache_req_in(t->tcache);
-  uint32_t ei;
-  if (simq_peek(&t->attr_wait, now, &ei)) {
-    pt_entry *e = &t->pt[ei];
-    tbr_mem_msg rq = {.addr = ADDR_PB_ATTR_BASE + g->plb.prim_attr_off[e->prim] + (uint64_t)e->sent * 48,
-                      .id = ((uint64_t)ei << 1) | 1, .issued = now, .ready = now};
-    if (tbr_memq_push(req, &rq)) {
-      sent = true;
-      tbr_stat_inc(t->attr_reqs);
-      if (++e->sent == e->nattrs) simq_pop(&t->attr_wait);
+    tile_fetcher *t = &g->tf;
+    uint64_t now = g->now;
+    const uint64_t n = g->ncyc ? g->ncyc : 1; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
+    /* stage 3: responses from the Tile Cache */
+    const tbr_mem_msg *m;
+    tbr_memq *resp = tbr_cache_resp_out(t->tcache);
+    while ((m = tbr_memq_peek(resp, now))) {
+        pt_entry *e = &t->pt[(m->id >> 1) % t->ring_cap];
+        if (m->id & 1) {
+            if (e->pending) e->pending--;
+        } else {
+            e->ptr_done = true;
+            simq_push(&t->attr_wait, (uint32_t)(m->id >> 1), now + 1);
+        }
+        tbr_memq_pop(resp);
     }
-  } else if (t->ptr_reg >= 0) {
-    pt_entry *e = &t->pt[t->ptr_reg];
-    tbr_mem_msg rq = {.addr = ADDR_PB_LIST_BASE + (uint64_t)e->tile * ADDR_PB_LIST_STRIDE + (uint64_t)t->pos * 4 - 4,
-                      .id = (uint64_t)t->ptr_reg << 1, .issued = now, .ready = now};
-    if (tbr_memq_push(req, &rq)) {
-      sent = true;
-      tbr_stat_inc(t->ptr_reqs);
-      t->ptr_reg = -1;
+    /* stage 4: in-order push of the oldest entry into its Raster Unit's Tile Queue */
+    while (t->pt_count) {
+        pt_entry *e = &t->pt[t->pt_head];
+        raster_unit *ru = &g->ru[e->ru];
+        uint32_t tok;
+        if (e->marker)
+            tok = e->marker;
+        else if (e->ptr_done && !e->pending && e->sent == e->nattrs)
+            tok = TOK(TOK_ITEM, e->prim);
+        else
+            break;
+        if (!simq_push(&ru->tile_q, tok, now + 1)) break;
+        if (!e->marker) t->pt_prims--;
+        t->pt_head = (t->pt_head + 1) % t->ring_cap;
+        t->pt_count--;
     }
-  }
-  /* stage 1: next primitive pointer of the current tile */
-  bool waiting = false;
-  if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) {
-    uint32_t tile = t->order[t->cur];
-    if (!t->began && g->re_pass && t->cmp_wait < g->re_compare_cycles) {
-      t->cmp_wait++; /* RE: read and compare the tile's two signatures (sec. III-C) */
-      waiting = true;
-    } else if (!t->began && g->re_pass && g->re_skip[tile]) {
-      t->cmp_wait = 0; /* RE: equal signatures, the whole raster pipeline is skipped */
-      t->cur++;
-    } else if (!t->began) {
-      if (g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) {
-        t->cmp_wait = 0;
-        t->ru_of_cur = pick_ru(g);
-        g->ru_assigned[t->ru_of_cur]++;
-        pt_entry *e = ring_push(t);
-        e->marker = TOK(TOK_BEGIN, tile);
-        e->tile = tile;
-        t->began = true;
-        t->pos = 0;
-      } else {
-        waiting = true;
-      }
-    } else if (t->pos < g->plb.lists[tile].n) {
-      if (t->pt_prims < t->npt) {
-        pt_entry *e = ring_push(t);
-        e->tile = tile;
-        e->prim = g->plb.lists[tile].prims[t->pos];
-        e->nattrs = g->frame->prims[e->prim].nr_attrs ? g->frame->prims[e->prim].nr_attrs : 1;
-        e->pending = e->nattrs;
-        t->pt_prims++;
-        t->pos++;
-        t->ptr_reg = (int)((t->pt_head + t->pt_count - 1) % t->ring_cap);
-      } else {
-        tbr_stat_add(t->pt_full, n);
-        waiting = true;
-      }
-    } else {
-      pt_entry *e = ring_push(t);
-      e->marker = TOK(TOK_END, tile);
-      e->tile = tile;
-      t->cur++;
-      t->began = false;
+    /* arbiter: one request per cycle to the single-ported Tile Cache, attributes first */
+    bool sent = false;
+    tbr_memq *req = tbr_cache_req_in(t->tcache);
+    uint32_t ei;
+    if (simq_peek(&t->attr_wait, now, &ei)) {
+        pt_entry *e = &t->pt[ei];
+        tbr_mem_msg rq = {.addr = ADDR_PB_ATTR_BASE + g->plb.prim_attr_off[e->prim] + (uint64_t)e->sent * 48,
+                          .id = ((uint64_t)ei << 1) | 1,
+                          .issued = now,
+                          .ready = now};
+        if (tbr_memq_push(req, &rq)) {
+            sent = true;
+            tbr_stat_inc(t->attr_reqs);
+            if (++e->sent == e->nattrs) simq_pop(&t->attr_wait);
+        }
+    } else if (t->ptr_reg >= 0) {
+        pt_entry *e = &t->pt[t->ptr_reg];
+        tbr_mem_msg rq = {.addr =
+                              ADDR_PB_LIST_BASE + (uint64_t)e->tile * ADDR_PB_LIST_STRIDE + (uint64_t)t->pos * 4 - 4,
+                          .id = (uint64_t)t->ptr_reg << 1,
+                          .issued = now,
+                          .ready = now};
+        if (tbr_memq_push(req, &rq)) {
+            sent = true;
+            tbr_stat_inc(t->ptr_reqs);
+            t->ptr_reg = -1;
+        }
     }
-  }
-  if (sent) tbr_stat_inc(t->busy);
-  else if (t->pt_count || t->cur < t->norder || waiting) tbr_stat_add(t->stall, n);
-  else tbr_stat_add(t->idle, n);
-  tbr_cache_tick_n(t->tcache, now, n);
+    /* stage 1: next primitive pointer of the current tile */
+    bool waiting = false;
+    if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) {
+        uint32_t tile = t->order[t->cur];
+        if (!t->began && g->re_pass && t->cmp_wait < g->re_compare_cycles) {
+            t->cmp_wait++; /* RE: read and compare the tile's two signatures (sec. III-C) */
+            waiting = true;
+        } else if (!t->began && g->re_pass && g->re_skip[tile]) {
+            t->cmp_wait = 0; /* RE: equal signatures, the whole raster pipeline is skipped */
+            t->cur++;
+        } else if (!t->began) {
+            if (g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) {
+                t->cmp_wait = 0;
+                t->ru_of_cur = pick_ru(g);
+                g->ru_assigned[t->ru_of_cur]++;
+                pt_entry *e = ring_push(t);
+                e->marker = TOK(TOK_BEGIN, tile);
+                e->tile = tile;
+                t->began = true;
+                t->pos = 0;
+            } else {
+                waiting = true;
+            }
+        } else if (t->pos < g->plb.lists[tile].n) {
+            if (t->pt_prims < t->npt) {
+                pt_entry *e = ring_push(t);
+                e->tile = tile;
+                e->prim = g->plb.lists[tile].prims[t->pos];
+                e->nattrs = g->frame->prims[e->prim].nr_attrs ? g->frame->prims[e->prim].nr_attrs : 1;
+                e->pending = e->nattrs;
+                t->pt_prims++;
+                t->pos++;
+                t->ptr_reg = (int)((t->pt_head + t->pt_count - 1) % t->ring_cap);
+            } else {
+                tbr_stat_add(t->pt_full, n);
+                waiting = true;
+            }
+        } else {
+            pt_entry *e = ring_push(t);
+            e->marker = TOK(TOK_END, tile);
+            e->tile = tile;
+            t->cur++;
+            t->began = false;
+        }
+    }
+    if (sent)
+        tbr_stat_inc(t->busy);
+    else if (t->pt_count || t->cur < t->norder || waiting)
+        tbr_stat_add(t->stall, n);
+    else
+        tbr_stat_add(t->idle, n);
+    tbr_cache_tick_n(t->tcache, now, n);
 }
 
 bool tf_done(const gpu *g)
 {
-  const tile_fetcher *t = &g->tf;
-  return t->cur >= t->norder && !t->pt_count && tbr_cache_idle(t->tcache);
+    const tile_fetcher *t = &g->tf;
+    return t->cur >= t->norder && !t->pt_count && tbr_cache_idle(t->tcache);
 }

@@ -18,8 +18,9 @@
 /* Colors (packed memory bytes + softpipe float contents) and depth of one tile of the
  * bound surfaces, saved before rendering it. */
 typedef struct {
-  uint8_t *buf; size_t len, cap;
-  size_t mem_len; /* bytes of packed colors at the start of buf */
+    uint8_t *buf;
+    size_t len, cap;
+    size_t mem_len; /* bytes of packed colors at the start of buf */
 } tile_snap;
 
 void tile_snap_free(tile_snap *s);

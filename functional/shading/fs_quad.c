@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PIPE_TEXTURE_2D 2u   /* enum pipe_texture_target */
+#define PIPE_TEXTURE_2D   2u /* enum pipe_texture_target */
 #define PIPE_TEXTURE_RECT 5u
 
 static int fail(char *why, size_t whylen, const char *fmt, ...)
@@ -55,31 +55,24 @@ int tbr_fs_view_computable(const struct tbr_texture_view *v, char *why, size_t w
         return fail(why, whylen, "texture target %u", v->target) + 1;
     if (v->first_layer != 0 || v->last_layer != 0)
         return fail(why, whylen, "texture layers %u-%u", v->first_layer, v->last_layer) + 1;
-    if (v->first_level > v->last_level || v->last_level >= TBR_SAMPLER_MAX_LEVELS ||
-        v->last_level > v->res_last_level)
+    if (v->first_level > v->last_level || v->last_level >= TBR_SAMPLER_MAX_LEVELS || v->last_level > v->res_last_level)
         return fail(why, whylen, "texture levels %u-%u", v->first_level, v->last_level) + 1;
     for (uint32_t l = v->first_level; l <= v->last_level; l++)
-        if (!v->levels[l].data)
-            return fail(why, whylen, "texture level %u not in memory", l) + 1;
+        if (!v->levels[l].data) return fail(why, whylen, "texture level %u not in memory", l) + 1;
     return tbr_sampler_supported(v, why, whylen);
 }
 
-uint32_t tbr_fs_program_units(const struct tbr_tgsi_program *prog)
-{
-    return tbr_tgsi_sampler_views(prog);
-}
+uint32_t tbr_fs_program_units(const struct tbr_tgsi_program *prog) { return tbr_tgsi_sampler_views(prog); }
 
-int tbr_fs_draw_prepare(tbr_fs_draw *d, const struct tbr_tgsi_program *prog,
-                        const tbr_fs_draw_state *st, char *why, size_t whylen)
+int tbr_fs_draw_prepare(tbr_fs_draw *d, const struct tbr_tgsi_program *prog, const tbr_fs_draw_state *st, char *why,
+                        size_t whylen)
 {
     memset(d, 0, sizeof(*d));
     d->prog = prog;
     unsigned ni = tbr_tgsi_num_inputs(prog);
-    if (ni > TBR_TGSI_MAX_INPUTS)
-        return fail(why, whylen, "%u inputs", ni);
+    if (ni > TBR_TGSI_MAX_INPUTS) return fail(why, whylen, "%u inputs", ni);
     d->setup.num_inputs = ni;
-    for (unsigned i = 0; i < ni; i++)
-        d->setup.inputs[i] = *tbr_tgsi_input(prog, i);
+    for (unsigned i = 0; i < ni; i++) d->setup.inputs[i] = *tbr_tgsi_input(prog, i);
     d->setup.flatshade = st->flatshade;
     d->setup.flatshade_first = st->flatshade_first;
     d->setup.front_ccw = st->front_ccw;
@@ -91,31 +84,25 @@ int tbr_fs_draw_prepare(tbr_fs_draw *d, const struct tbr_tgsi_program *prog,
         d->consts[i] = st->consts[i];
         d->const_bytes[i] = st->const_bytes[i];
     }
-    if (st->nr_cbufs > TBR_FS_MAX_CBUFS)
-        return fail(why, whylen, "%u color buffers", st->nr_cbufs);
+    if (st->nr_cbufs > TBR_FS_MAX_CBUFS) return fail(why, whylen, "%u color buffers", st->nr_cbufs);
     d->nr_cbufs = st->nr_cbufs;
     const int all = tbr_tgsi_color0_writes_all_cbufs(prog);
     for (unsigned cb = 0; cb < st->nr_cbufs; cb++) {
         d->color_output[cb] = -1;
         for (unsigned o = 0; o < tbr_tgsi_num_outputs(prog); o++) {
             const struct tbr_tgsi_io *io = tbr_tgsi_output(prog, o);
-            if (io->semantic_name == TBR_TGSI_SEMANTIC_COLOR &&
-                io->semantic_index == (all ? 0u : cb))
+            if (io->semantic_name == TBR_TGSI_SEMANTIC_COLOR && io->semantic_index == (all ? 0u : cb))
                 d->color_output[cb] = (int)o;
         }
-        if (d->color_output[cb] < 0)
-            return fail(why, whylen, "no color output for color buffer %u", cb);
+        if (d->color_output[cb] < 0) return fail(why, whylen, "no color output for color buffer %u", cb);
     }
     return 0;
 }
 
-int tbr_fs_draw_set_view(tbr_fs_draw *d, unsigned unit, const struct tbr_texture_view *v, char *why,
-                         size_t whylen)
+int tbr_fs_draw_set_view(tbr_fs_draw *d, unsigned unit, const struct tbr_texture_view *v, char *why, size_t whylen)
 {
-    if (unit >= TBR_FS_MAX_UNITS)
-        return fail(why, whylen, "sampler unit %u", unit);
-    if (!tbr_fs_view_computable(v, why, whylen))
-        return -1;
+    if (unit >= TBR_FS_MAX_UNITS) return fail(why, whylen, "sampler unit %u", unit);
+    if (!tbr_fs_view_computable(v, why, whylen)) return -1;
     d->views[unit] = *v;
     tbr_sampler_prepare(&d->prepared[unit], &d->views[unit]);
     d->view_valid |= 1u << unit;
@@ -131,7 +118,7 @@ struct run_ctx {
     tbr_texel_observer texel_obs;
     tbr_footprint_observer footprint_obs; /* optional: bilinear footprints at once */
     void *obs_ctx;
-    unsigned pc;                     /* of the texture instruction calling the sampler */
+    unsigned pc; /* of the texture instruction calling the sampler */
 };
 
 static const struct tbr_texture_view *view_of(struct run_ctx *c, unsigned sview, unsigned sampler)
@@ -143,11 +130,9 @@ static const struct tbr_texture_view *view_of(struct run_ctx *c, unsigned sview,
     return &c->d->views[sview];
 }
 
-static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_index,
-                           const float s[4], const float t[4], const float r[4],
-                           const float c0[4], const float c1[4], float derivs[3][2][4],
-                           const int8_t offset[3], enum tbr_sampler_control control,
-                           float rgba[4][4])
+static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_index, const float s[4], const float t[4],
+                           const float r[4], const float c0[4], const float c1[4], float derivs[3][2][4],
+                           const int8_t offset[3], enum tbr_sampler_control control, float rgba[4][4])
 {
     struct run_ctx *c = ctx;
     const struct tbr_texture_view *v = view_of(c, sview_index, sampler_index);
@@ -159,11 +144,9 @@ static void cb_get_samples(void *ctx, unsigned sview_index, unsigned sampler_ind
         memset(rgba, 0, 16 * sizeof(float));
         return;
     }
-    if (c->fetch_obs)
-        c->fetch_obs(c->obs_ctx, sview_index, c->pc);
-    if (!tbr_sampler_get_samples_exact_prepared(v, &c->d->prepared[sview_index], s, t, r, c0, c1,
-                                                derivs, offset, control, rgba, c->texel_obs,
-                                                c->footprint_obs, c->obs_ctx))
+    if (c->fetch_obs) c->fetch_obs(c->obs_ctx, sview_index, c->pc);
+    if (!tbr_sampler_get_samples_exact_prepared(v, &c->d->prepared[sview_index], s, t, r, c0, c1, derivs, offset,
+                                                control, rgba, c->texel_obs, c->footprint_obs, c->obs_ctx))
         c->failed = 1; /* softpipe used stale texture-cache contents */
 }
 
@@ -178,9 +161,8 @@ static void cb_get_dims(void *ctx, unsigned sview_index, int level, int dims[4])
     tbr_sampler_get_dims(v, level, dims);
 }
 
-static void cb_get_texel(void *ctx, unsigned sview_index, const int i[4], const int j[4],
-                         const int k[4], const int lod[4], const int8_t offset[3],
-                         float rgba[4][4])
+static void cb_get_texel(void *ctx, unsigned sview_index, const int i[4], const int j[4], const int k[4],
+                         const int lod[4], const int8_t offset[3], float rgba[4][4])
 {
     struct run_ctx *c = ctx;
     const struct tbr_texture_view *v = view_of(c, sview_index, sview_index);
@@ -188,62 +170,54 @@ static void cb_get_texel(void *ctx, unsigned sview_index, const int i[4], const 
         memset(rgba, 0, 16 * sizeof(float));
         return;
     }
-    if (c->fetch_obs)
-        c->fetch_obs(c->obs_ctx, sview_index, c->pc);
+    if (c->fetch_obs) c->fetch_obs(c->obs_ctx, sview_index, c->pc);
     tbr_sampler_get_texel(v, i, j, k, lod, offset, rgba, c->texel_obs, c->obs_ctx);
 }
 
-int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
-                       unsigned mask, float out[][4][4])
+int tbr_fs_quad_colors(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y, unsigned mask,
+                       float out[][4][4])
 {
     return tbr_fs_quad_colors_observed(d, coefs, x, y, mask, out, NULL, NULL, NULL);
 }
 
-static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
-                    unsigned mask, float out[][4][4], int skip_validity,
-                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y, unsigned mask,
+                    float out[][4][4], int skip_validity, tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
                     tbr_footprint_observer footprint_obs, void *obs_ctx);
 
-int tbr_fs_quad_colors_verified(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
-                                int y, unsigned mask, float out[][4][4])
+int tbr_fs_quad_colors_verified(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y, unsigned mask,
+                                float out[][4][4])
 {
     return run_quad(d, coefs, x, y, mask, out, 1, NULL, NULL, NULL, NULL);
 }
 
-int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
-                                int y, unsigned mask, float out[][4][4],
-                                tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+int tbr_fs_quad_colors_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y, unsigned mask,
+                                float out[][4][4], tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
                                 void *obs_ctx)
 {
     return run_quad(d, coefs, x, y, mask, out, 0, fetch_obs, texel_obs, NULL, obs_ctx);
 }
 
-int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs,
-                                         int x, int y, unsigned mask, float out[][4][4],
-                                         tbr_fs_fetch_observer fetch_obs,
+int tbr_fs_quad_colors_verified_observed(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
+                                         unsigned mask, float out[][4][4], tbr_fs_fetch_observer fetch_obs,
                                          tbr_texel_observer texel_obs, void *obs_ctx)
 {
     return run_quad(d, coefs, x, y, mask, out, 1, fetch_obs, texel_obs, NULL, obs_ctx);
 }
 
-int tbr_fs_quad_colors_verified_observed_footprints(const tbr_fs_draw *d,
-                                                    const struct tbr_setup_coefs *coefs, int x,
+int tbr_fs_quad_colors_verified_observed_footprints(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x,
                                                     int y, unsigned mask, float out[][4][4],
-                                                    tbr_fs_fetch_observer fetch_obs,
-                                                    tbr_texel_observer texel_obs,
-                                                    tbr_footprint_observer footprint_obs,
-                                                    void *obs_ctx)
+                                                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+                                                    tbr_footprint_observer footprint_obs, void *obs_ctx)
 {
     return run_quad(d, coefs, x, y, mask, out, 1, fetch_obs, texel_obs, footprint_obs, obs_ctx);
 }
 
-static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
-                    unsigned mask, float out[][4][4], int skip_validity,
-                    tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
+static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y, unsigned mask,
+                    float out[][4][4], int skip_validity, tbr_fs_fetch_observer fetch_obs, tbr_texel_observer texel_obs,
                     tbr_footprint_observer footprint_obs, void *obs_ctx)
 {
-    struct run_ctx rc = { d, 0, fetch_obs, texel_obs, footprint_obs, obs_ctx, 0 };
-    struct tbr_tgsi_sampler smp = { &rc, cb_get_samples, cb_get_dims, cb_get_texel };
+    struct run_ctx rc = {d, 0, fetch_obs, texel_obs, footprint_obs, obs_ctx, 0};
+    struct tbr_tgsi_sampler smp = {&rc, cb_get_samples, cb_get_dims, cb_get_texel};
     struct tbr_tgsi_fs_quad q;
     memset(&q, 0, sizeof(q));
     q.x0 = (float)x;
@@ -262,10 +236,8 @@ static int run_quad(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, i
     q.sampler_pc = fetch_obs ? &rc.pc : NULL;
     q.declared_outputs_only = 1; /* color_output[] are outputs of the program */
     struct tbr_tgsi_fs_result res;
-    if (tbr_tgsi_run_fs(d->prog, &q, &res) != 0 || rc.failed)
-        return -1;
-    for (unsigned cb = 0; cb < d->nr_cbufs; cb++)
-        memcpy(out[cb], res.outputs[d->color_output[cb]], sizeof(out[cb]));
+    if (tbr_tgsi_run_fs(d->prog, &q, &res) != 0 || rc.failed) return -1;
+    for (unsigned cb = 0; cb < d->nr_cbufs; cb++) memcpy(out[cb], res.outputs[d->color_output[cb]], sizeof(out[cb]));
     return 0;
 }
 
@@ -282,8 +254,7 @@ void tbr_fs_fetch_log_free(tbr_fs_fetch_log *log)
 static void log_fetch(void *ctx, unsigned unit, unsigned pc)
 {
     tbr_fs_fetch_log *log = ctx;
-    if (log->nfetch && log->fetch[log->nfetch - 1].n == 0)
-        log->nfetch--;
+    if (log->nfetch && log->fetch[log->nfetch - 1].n == 0) log->nfetch--;
     if (log->nfetch == log->cap_fetch) {
         uint32_t nc = log->cap_fetch ? 2 * log->cap_fetch : 64;
         tbr_fs_fetch_log_entry *n = realloc(log->fetch, nc * sizeof(*n));
@@ -294,15 +265,14 @@ static void log_fetch(void *ctx, unsigned unit, unsigned pc)
         log->fetch = n;
         log->cap_fetch = nc;
     }
-    log->fetch[log->nfetch++] = (tbr_fs_fetch_log_entry){ pc, unit, log->ntexel, 0, 1 };
+    log->fetch[log->nfetch++] = (tbr_fs_fetch_log_entry){pc, unit, log->ntexel, 0, 1};
 }
 
 /* Room for n more texels in the current fetch: its entry, or NULL (nothing to log to,
  * or failed). */
 static tbr_fs_fetch_log_entry *texel_room(tbr_fs_fetch_log *log, uint32_t n)
 {
-    if (!log->nfetch || log->failed)
-        return NULL;
+    if (!log->nfetch || log->failed) return NULL;
     tbr_fs_fetch_log_entry *f = &log->fetch[log->nfetch - 1];
     if (f->n > TBR_REC_MAX_TEXELS_PER_FETCH - n) { /* the hook's record would split it */
         log->failed = 1;
@@ -325,36 +295,31 @@ static void log_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
 {
     tbr_fs_fetch_log *log = ctx;
     tbr_fs_fetch_log_entry *f = texel_room(log, 1);
-    if (!f)
-        return;
-    log->texel[log->ntexel++] = (tbr_rec_texel){ lane, level, layer, x, y };
+    if (!f) return;
+    log->texel[log->ntexel++] = (tbr_rec_texel){lane, level, layer, x, y};
     f->n++;
     f->footprints = 0;
 }
 
 /* The four texels of a bilinear footprint, as four log_texel calls would log them. */
-static void log_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0,
-                          int x1, int y0, int y1)
+static void log_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0, int x1, int y0, int y1)
 {
     tbr_fs_fetch_log *log = ctx;
     tbr_fs_fetch_log_entry *f = texel_room(log, 4);
-    if (!f)
-        return;
+    if (!f) return;
     tbr_rec_texel *t = log->texel + log->ntexel;
-    t[0] = (tbr_rec_texel){ lane, level, layer, x0, y0 };
-    t[1] = (tbr_rec_texel){ lane, level, layer, x1, y0 };
-    t[2] = (tbr_rec_texel){ lane, level, layer, x0, y1 };
-    t[3] = (tbr_rec_texel){ lane, level, layer, x1, y1 };
+    t[0] = (tbr_rec_texel){lane, level, layer, x0, y0};
+    t[1] = (tbr_rec_texel){lane, level, layer, x1, y0};
+    t[2] = (tbr_rec_texel){lane, level, layer, x0, y1};
+    t[3] = (tbr_rec_texel){lane, level, layer, x1, y1};
     log->ntexel += 4;
     f->n += 4;
 }
 
-int tbr_fs_quad_colors_logged(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y,
-                              unsigned mask, float out[][4][4], int verified, tbr_fs_fetch_log *log)
+int tbr_fs_quad_colors_logged(const tbr_fs_draw *d, const struct tbr_setup_coefs *coefs, int x, int y, unsigned mask,
+                              float out[][4][4], int verified, tbr_fs_fetch_log *log)
 {
-    int rc = run_quad(d, coefs, x, y, mask, out, verified != 0, log_fetch, log_texel,
-                      log_footprint, log);
-    if (log->nfetch && log->fetch[log->nfetch - 1].n == 0)
-        log->nfetch--;
+    int rc = run_quad(d, coefs, x, y, mask, out, verified != 0, log_fetch, log_texel, log_footprint, log);
+    if (log->nfetch && log->fetch[log->nfetch - 1].n == 0) log->nfetch--;
     return rc;
 }

@@ -14,24 +14,30 @@
 #include "sampler_formats.h"
 
 /* Gallium enums (p_defines.h) */
-enum { TEX_BUFFER, TEX_1D, TEX_2D, TEX_3D, TEX_CUBE, TEX_RECT, TEX_1D_ARRAY, TEX_2D_ARRAY,
-       TEX_CUBE_ARRAY };
-enum { WRAP_REPEAT, WRAP_CLAMP, WRAP_CLAMP_TO_EDGE, WRAP_CLAMP_TO_BORDER, WRAP_MIRROR_REPEAT,
-       WRAP_MIRROR_CLAMP, WRAP_MIRROR_CLAMP_TO_EDGE, WRAP_MIRROR_CLAMP_TO_BORDER };
+enum { TEX_BUFFER, TEX_1D, TEX_2D, TEX_3D, TEX_CUBE, TEX_RECT, TEX_1D_ARRAY, TEX_2D_ARRAY, TEX_CUBE_ARRAY };
+enum {
+    WRAP_REPEAT,
+    WRAP_CLAMP,
+    WRAP_CLAMP_TO_EDGE,
+    WRAP_CLAMP_TO_BORDER,
+    WRAP_MIRROR_REPEAT,
+    WRAP_MIRROR_CLAMP,
+    WRAP_MIRROR_CLAMP_TO_EDGE,
+    WRAP_MIRROR_CLAMP_TO_BORDER
+};
 enum { MIP_NEAREST, MIP_LINEAR, MIP_NONE };
 enum { FILTER_NEAREST, FILTER_LINEAR };
 enum { SWZ_X, SWZ_Y, SWZ_Z, SWZ_W, SWZ_0, SWZ_1 };
-enum { FUNC_NEVER, FUNC_LESS, FUNC_EQUAL, FUNC_LEQUAL, FUNC_GREATER, FUNC_NOTEQUAL, FUNC_GEQUAL,
-       FUNC_ALWAYS };
+enum { FUNC_NEVER, FUNC_LESS, FUNC_EQUAL, FUNC_LEQUAL, FUNC_GREATER, FUNC_NOTEQUAL, FUNC_GEQUAL, FUNC_ALWAYS };
 enum { FACE_POS_X, FACE_NEG_X, FACE_POS_Y, FACE_NEG_Y, FACE_POS_Z, FACE_NEG_Z };
 /* quad lanes (sp_quad.h) */
 enum { QUAD_TOP_LEFT, QUAD_TOP_RIGHT, QUAD_BOTTOM_LEFT, QUAD_BOTTOM_RIGHT };
 
 /* Mesa's macros (util/macros.h), with their exact comparison order (NaN behaviour). */
 #define M_CLAMP(X, MIN, MAX) ((X) > (MIN) ? ((X) > (MAX) ? (MAX) : (X)) : (MIN))
-#define M_MIN2(A, B) ((A) < (B) ? (A) : (B))
-#define M_MAX2(A, B) ((A) > (B) ? (A) : (B))
-#define M_MAX3(A, B, C) ((A) > (B) ? M_MAX2(A, C) : M_MAX2(B, C))
+#define M_MIN2(A, B)         ((A) < (B) ? (A) : (B))
+#define M_MAX2(A, B)         ((A) > (B) ? (A) : (B))
+#define M_MAX3(A, B, C)      ((A) > (B) ? M_MAX2(A, C) : M_MAX2(B, C))
 
 struct quad_args {
     const float *s, *t, *p;
@@ -40,16 +46,14 @@ struct quad_args {
 };
 
 typedef void (*wrap_nearest_fn)(float s, unsigned size, int offset, int *icoord);
-typedef void (*wrap_linear_fn)(float s, unsigned size, int offset, int *icoord0, int *icoord1,
-                               float *w);
+typedef void (*wrap_linear_fn)(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w);
 
 struct sampler_state;
 struct img_args;
 typedef void (*img_filter_fn)(const struct sampler_state *st, const struct img_args *a,
                               float *rgba /* channel c at rgba[4 * c] */);
-typedef void (*mip_filter_fn)(struct sampler_state *st, img_filter_fn min_filter,
-                              img_filter_fn mag_filter, const struct quad_args *q,
-                              const float lod[4], float rgba[4][4]);
+typedef void (*mip_filter_fn)(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
+                              const struct quad_args *q, const float lod[4], float rgba[4][4]);
 
 /* What sampling derives from the view alone (tbr_sampler_prepared holds one). */
 struct view_state {
@@ -60,13 +64,13 @@ struct view_state {
     uint8_t u8_byte[4];
     uint16_t u8_add[4];
     unsigned bytes;
-    float border[4];       /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
-    int pot2d;             /* sp_sview->pot2d */
-    unsigned xpot, ypot;   /* util_logbase2 of width0 / height0 */
+    float border[4];     /* sp_sview.border_color after sp_tgsi_get_samples' clamp */
+    int pot2d;           /* sp_sview->pot2d */
+    unsigned xpot, ypot; /* util_logbase2 of width0 / height0 */
     int need_swizzle;
     wrap_nearest_fn nearest_s, nearest_t, nearest_p;
     wrap_linear_fn linear_s, linear_t, linear_p;
-    mip_filter_fn mip_filter;            /* get_filters' choice without gather */
+    mip_filter_fn mip_filter; /* get_filters' choice without gather */
     img_filter_fn min_filter, mag_filter;
 };
 
@@ -77,8 +81,8 @@ struct sampler_state {
     tbr_footprint_observer footprint_observer; /* NULL: footprints go to observer */
     void *observer_ctx;
     unsigned lane;
-    int gather_only;       /* TG4: the linear filters return the 4 texels' component */
-    unsigned gather_comp;  /* component to gather (0..3) */
+    int gather_only;         /* TG4: the linear filters return the 4 texels' component */
+    unsigned gather_comp;    /* component to gather (0..3) */
     struct fetch_group *grp; /* the texels of the filter being evaluated (tile-cache aliasing) */
 };
 
@@ -89,13 +93,17 @@ struct sampler_state {
  * footprint loads another tile into the same entry, an earlier pointer then reads that
  * tile's texel at its own in-tile position. The group remembers the footprint's fetches
  * so that fetch_group_end can give each texel the value softpipe actually used. */
-#define SP_TEX_TILE_LOG2 5
+#define SP_TEX_TILE_LOG2    5
 #define SP_TEX_TILE_ENTRIES 16u
 struct fetch_group {
     int on, n;
-    int inexact;           /* a value softpipe read is not knowable (stale cache contents) */
-    int multi_tile;        /* some fetch lies in another tile than the first one */
-    struct { unsigned level, z; int x, y; float *out; } f[8];
+    int inexact;    /* a value softpipe read is not knowable (stale cache contents) */
+    int multi_tile; /* some fetch lies in another tile than the first one */
+    struct {
+        unsigned level, z;
+        int x, y;
+        float *out;
+    } f[8];
 };
 
 struct img_args {
@@ -126,8 +134,7 @@ static float log2_table[LOG2_TABLE_SIZE + 1];
 static float unorm8_to_float[3 * 256]; /* then 256 x 0.0f, 256 x 1.0f (the constants) */
 __attribute__((constructor)) static void init_tables(void)
 {
-    for (unsigned i = 0; i <= LOG2_TABLE_SIZE; i++)
-        log2_table[i] = (float)log2(1.0 + i * (1.0 / LOG2_TABLE_SIZE));
+    for (unsigned i = 0; i <= LOG2_TABLE_SIZE; i++) log2_table[i] = (float)log2(1.0 + i * (1.0 / LOG2_TABLE_SIZE));
     for (unsigned b = 0; b < 256; b++) {
         unorm8_to_float[b] = (float)b * (1.0f / 255.0f);
         unorm8_to_float[256 + b] = 0.0f;
@@ -171,8 +178,7 @@ static inline float lerp_2d(float a, float b, float v00, float v10, float v01, f
  * the same single-precision operations per channel (element-wise vector arithmetic,
  * no contraction), four channels per instruction. */
 typedef float float4 __attribute__((vector_size(16)));
-static inline __attribute__((always_inline)) void lerp_2d_texels(float *rgba, float a, float b,
-                                                                 float tx[4][4])
+static inline __attribute__((always_inline)) void lerp_2d_texels(float *rgba, float a, float b, float tx[4][4])
 {
     float4 v00, v10, v01, v11;
     memcpy(&v00, tx[0], sizeof(v00));
@@ -183,12 +189,11 @@ static inline __attribute__((always_inline)) void lerp_2d_texels(float *rgba, fl
     const float4 temp0 = v00 + va * (v10 - v00);
     const float4 temp1 = v01 + va * (v11 - v01);
     const float4 r = temp0 + vb * (temp1 - temp0);
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = r[c];
+    for (int c = 0; c < 4; c++) rgba[4 * c] = r[c];
 }
 
-static inline float lerp_3d(float a, float b, float c, float v000, float v100, float v010,
-                            float v110, float v001, float v101, float v011, float v111)
+static inline float lerp_3d(float a, float b, float c, float v000, float v100, float v010, float v110, float v001,
+                            float v101, float v011, float v111)
 {
     const float temp0 = lerp_2d(a, b, v000, v100, v010, v110);
     const float temp1 = lerp_2d(a, b, v001, v101, v011, v111);
@@ -204,16 +209,14 @@ static inline float lerp_3d(float a, float b, float c, float v000, float v100, f
 struct unorm8_indices {
     unsigned b[4], a[4];
 };
-static inline __attribute__((always_inline)) struct unorm8_indices
-unorm8_indices_of(const struct sampler_state *st)
+static inline __attribute__((always_inline)) struct unorm8_indices unorm8_indices_of(const struct sampler_state *st)
 {
-    const struct unorm8_indices ix = {
-        {st->vs.u8_byte[0], st->vs.u8_byte[1], st->vs.u8_byte[2], st->vs.u8_byte[3]},
-        {st->vs.u8_add[0], st->vs.u8_add[1], st->vs.u8_add[2], st->vs.u8_add[3]}};
+    const struct unorm8_indices ix = {{st->vs.u8_byte[0], st->vs.u8_byte[1], st->vs.u8_byte[2], st->vs.u8_byte[3]},
+                                      {st->vs.u8_add[0], st->vs.u8_add[1], st->vs.u8_add[2], st->vs.u8_add[3]}};
     return ix;
 }
-static inline __attribute__((always_inline)) void
-unpack_unorm8(const struct unorm8_indices *ix, const uint8_t *p, float out[4])
+static inline __attribute__((always_inline)) void unpack_unorm8(const struct unorm8_indices *ix, const uint8_t *p,
+                                                                float out[4])
 {
     const float r = unorm8_to_float[p[ix->b[0]] + ix->a[0]], g = unorm8_to_float[p[ix->b[1]] + ix->a[1]],
                 b = unorm8_to_float[p[ix->b[2]] + ix->a[2]], a = unorm8_to_float[p[ix->b[3]] + ix->a[3]];
@@ -232,20 +235,17 @@ static inline void unpack(const struct sampler_state *st, const uint8_t *p, floa
         tbr_sampler_format_unpack(st->vs.fmt, p, out);
 }
 
-static inline __attribute__((always_inline)) void group_add(const struct sampler_state *st,
-                                                            unsigned level, unsigned z, int x,
-                                                            int y, float *out)
+static inline __attribute__((always_inline)) void group_add(const struct sampler_state *st, unsigned level, unsigned z,
+                                                            int x, int y, float *out)
 {
     struct fetch_group *g = st->grp;
-    if (!g || !g->on)
-        return;
+    if (!g || !g->on) return;
     if (g->n >= 8) {
         g->inexact = 1;
         return;
     }
     if (g->n && !g->multi_tile)
-        g->multi_tile = level != g->f[0].level || z != g->f[0].z ||
-                        ((x ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
+        g->multi_tile = level != g->f[0].level || z != g->f[0].z || ((x ^ g->f[0].x) >> SP_TEX_TILE_LOG2) != 0 ||
                         ((y ^ g->f[0].y) >> SP_TEX_TILE_LOG2) != 0;
     g->f[g->n].level = level;
     g->f[g->n].z = z;
@@ -258,16 +258,15 @@ static inline __attribute__((always_inline)) void group_add(const struct sampler
 /* The memory of texel (x, y) of layer/slice z of a level, as the tile cache addresses
  * it; NULL outside the level or when its contents are not given. 1D textures: y is the
  * layer (the tile cache's transfer of a 1D array has one row per layer). */
-static inline __attribute__((always_inline)) const uint8_t *
-texel_bytes(const struct sampler_state *st, unsigned level, unsigned z, int x, int y)
+static inline __attribute__((always_inline)) const uint8_t *texel_bytes(const struct sampler_state *st, unsigned level,
+                                                                        unsigned z, int x, int y)
 {
     const struct tbr_texture_view *v = st->v;
     const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
     const unsigned rows = is_1d ? v->array_size : u_minify(v->height0, level);
     const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
     const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
-    if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) ||
-        (unsigned)y >= rows || z >= layers)
+    if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) || (unsigned)y >= rows || z >= layers)
         return NULL;
     return l->data + (size_t)z * l->layer_stride + (size_t)y * l->row_stride + (size_t)x * st->vs.bytes;
 }
@@ -283,8 +282,8 @@ static void group_begin(const struct sampler_state *st)
 
 static unsigned tile_entry(unsigned level, unsigned z, int x, int y)
 {
-    return ((unsigned)(x >> SP_TEX_TILE_LOG2) + (unsigned)(y >> SP_TEX_TILE_LOG2) * 9u + z +
-            level * 7u) % SP_TEX_TILE_ENTRIES;
+    return ((unsigned)(x >> SP_TEX_TILE_LOG2) + (unsigned)(y >> SP_TEX_TILE_LOG2) * 9u + z + level * 7u) %
+           SP_TEX_TILE_ENTRIES;
 }
 
 /* The values softpipe's pointers give once all of the footprint's tiles are fetched
@@ -319,20 +318,17 @@ static void group_end_multi_tile(const struct sampler_state *st)
 static inline __attribute__((always_inline)) void group_end(const struct sampler_state *st)
 {
     struct fetch_group *g = st->grp;
-    if (!g || !g->on)
-        return;
+    if (!g || !g->on) return;
     g->on = 0;
     /* The common case: the whole footprint lies in one tile, so every entry still holds
      * the tile its pointers were taken from. */
-    if (g->multi_tile)
-        group_end_multi_tile(st);
+    if (g->multi_tile) group_end_multi_tile(st);
 }
 
-static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
-                  unsigned mem_layer, float out[4])
+static void fetch(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y, unsigned mem_layer,
+                  float out[4])
 {
-    if (st->observer)
-        st->observer(st->observer_ctx, st->lane, level, layer, x, y);
+    if (st->observer) st->observer(st->observer_ctx, st->lane, level, layer, x, y);
     /* Defensive: softpipe never reads outside the level on the paths accepted
      * by tbr_sampler_supported with finite coordinates. */
     const uint8_t *p = texel_bytes(st, level, mem_layer, x, y);
@@ -351,16 +347,16 @@ static void fetch(const struct sampler_state *st, unsigned level, unsigned layer
  * when all four are inside (always, on the paths that call this with wrapped
  * coordinates); the group is recorded only when the footprint spans tiles (only then
  * can an entry alias, group_end_multi_tile). */
-static void fetch_footprint(const struct sampler_state *st, unsigned level, unsigned layer, int x0,
-                            int x1, int y0, int y1, float tx[4][4])
+static void fetch_footprint(const struct sampler_state *st, unsigned level, unsigned layer, int x0, int x1, int y0,
+                            int y1, float tx[4][4])
 {
     const struct tbr_texture_view *v = st->v;
     const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
     const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
     const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
     if (is_1d || !l || !l->data || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 ||
-        M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) ||
-        M_MAX2(y0, y1) >= (int)u_minify(v->height0, level) || layer >= layers) {
+        M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) || M_MAX2(y0, y1) >= (int)u_minify(v->height0, level) ||
+        layer >= layers) {
         group_begin(st);
         fetch(st, level, layer, x0, y0, layer, tx[0]);
         fetch(st, level, layer, x1, y0, layer, tx[1]);
@@ -373,26 +369,22 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
     const uint8_t *base = l->data + (size_t)layer * l->layer_stride;
     const size_t row_stride = l->row_stride, bytes = st->vs.bytes;
     const uint8_t *row0 = base + (size_t)y0 * row_stride, *row1 = base + (size_t)y1 * row_stride;
-    const uint8_t *p[4] = {row0 + (size_t)x0 * bytes, row0 + (size_t)x1 * bytes,
-                           row1 + (size_t)x0 * bytes, row1 + (size_t)x1 * bytes};
+    const uint8_t *p[4] = {row0 + (size_t)x0 * bytes, row0 + (size_t)x1 * bytes, row1 + (size_t)x0 * bytes,
+                           row1 + (size_t)x1 * bytes};
     if (st->vs.unorm8_swizzle) { /* unpack() of the four, its table indices read once */
         const struct unorm8_indices ix = unorm8_indices_of(st);
-        for (int k = 0; k < 4; k++)
-            unpack_unorm8(&ix, p[k], tx[k]);
+        for (int k = 0; k < 4; k++) unpack_unorm8(&ix, p[k], tx[k]);
     } else {
-        for (int k = 0; k < 4; k++)
-            unpack(st, p[k], tx[k]);
+        for (int k = 0; k < 4; k++) unpack(st, p[k], tx[k]);
     }
     /* (the observers see the texels after their bytes are read: they only log them) */
     if (st->footprint_observer)
         st->footprint_observer(st->observer_ctx, st->lane, level, layer, x0, x1, y0, y1);
     else if (st->observer)
-        for (int k = 0; k < 4; k++)
-            st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
+        for (int k = 0; k < 4; k++) st->observer(st->observer_ctx, st->lane, level, layer, xs[k], ys[k]);
     /* the footprint spans tiles if its corners do */
     struct fetch_group *g = st->grp;
-    if (!g || (((x0 ^ x1) >> SP_TEX_TILE_LOG2) == 0 && ((y0 ^ y1) >> SP_TEX_TILE_LOG2) == 0))
-        return;
+    if (!g || (((x0 ^ x1) >> SP_TEX_TILE_LOG2) == 0 && ((y0 ^ y1) >> SP_TEX_TILE_LOG2) == 0)) return;
     for (int k = 0; k < 4; k++) {
         g->f[k].level = level;
         g->f[k].z = layer;
@@ -406,34 +398,29 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
 }
 
 /* get_texel_2d_no_border / get_texel_3d_no_border: tile cache addressed with layer z */
-static void texel_3d_nb(const struct sampler_state *st, unsigned level, int x, int y, int z,
-                        float out[4])
+static void texel_3d_nb(const struct sampler_state *st, unsigned level, int x, int y, int z, float out[4])
 {
     fetch(st, level, (unsigned)z, x, y, (unsigned)z, out);
 }
 
 /* get_texel_2d_no_border with addr.z = 0 and y = the layer (1D, 1D arrays: the
  * transfer spans all layers as rows) */
-static void texel_1d_nb(const struct sampler_state *st, unsigned level, int x, int layer,
-                        float out[4])
+static void texel_1d_nb(const struct sampler_state *st, unsigned level, int x, int layer, float out[4])
 {
     fetch(st, level, 0, x, layer, 0, out);
 }
 
-static void texel_2d(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y,
-                     float out[4])
+static void texel_2d(const struct sampler_state *st, unsigned level, unsigned layer, int x, int y, float out[4])
 {
     const struct tbr_texture_view *v = st->v;
-    if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 ||
-        y >= (int)u_minify(v->height0, level)) {
+    if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 || y >= (int)u_minify(v->height0, level)) {
         memcpy(out, st->vs.border, sizeof(st->vs.border));
         return;
     }
     texel_3d_nb(st, level, x, y, (int)layer, out);
 }
 
-static void texel_1d_array(const struct sampler_state *st, unsigned level, int x, int layer,
-                           float out[4])
+static void texel_1d_array(const struct sampler_state *st, unsigned level, int x, int layer, float out[4])
 {
     if (x < 0 || x >= (int)u_minify(st->v->width0, level)) {
         memcpy(out, st->vs.border, sizeof(st->vs.border));
@@ -442,12 +429,11 @@ static void texel_1d_array(const struct sampler_state *st, unsigned level, int x
     texel_1d_nb(st, level, x, layer, out);
 }
 
-static void texel_3d(const struct sampler_state *st, unsigned level, int x, int y, int z,
-                     float out[4])
+static void texel_3d(const struct sampler_state *st, unsigned level, int x, int y, int z, float out[4])
 {
     const struct tbr_texture_view *v = st->v;
-    if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 ||
-        y >= (int)u_minify(v->height0, level) || z < 0 || z >= (int)u_minify(v->depth0, level)) {
+    if (x < 0 || x >= (int)u_minify(v->width0, level) || y < 0 || y >= (int)u_minify(v->height0, level) || z < 0 ||
+        z >= (int)u_minify(v->depth0, level)) {
         memcpy(out, st->vs.border, sizeof(st->vs.border));
         return;
     }
@@ -456,10 +442,7 @@ static void texel_3d(const struct sampler_state *st, unsigned level, int x, int 
 
 /* ---- wrap modes (normalized coordinates) ---- */
 
-static inline int repeat(int coord, unsigned size)
-{
-    return (int)(((unsigned)coord + size * 1024) % size);
-}
+static inline int repeat(int coord, unsigned size) { return (int)(((unsigned)coord + size * 1024) % size); }
 
 static void wrap_nearest_repeat(float s, unsigned size, int offset, int *icoord)
 {
@@ -479,8 +462,8 @@ static void wrap_nearest_clamp(float s, unsigned size, int offset, int *icoord)
         *icoord = util_ifloor(s);
 }
 
-static inline __attribute__((always_inline)) void
-wrap_nearest_clamp_to_edge(float s, unsigned size, int offset, int *icoord)
+static inline __attribute__((always_inline)) void wrap_nearest_clamp_to_edge(float s, unsigned size, int offset,
+                                                                             int *icoord)
 {
     const float min = 0.5F;
     const float max = (float)size - 0.5F;
@@ -517,8 +500,7 @@ static void wrap_nearest_mirror_repeat(float s, unsigned size, int offset, int *
     s += (float)offset / size;
     flr = util_ifloor(s);
     u = frac(s);
-    if (flr & 1)
-        u = 1.0F - u;
+    if (flr & 1) u = 1.0F - u;
     if (u < min)
         *icoord = 0;
     else if (u > max)
@@ -564,8 +546,7 @@ static void wrap_nearest_mirror_clamp_to_border(float s, unsigned size, int offs
         *icoord = util_ifloor(u);
 }
 
-static void wrap_linear_repeat(float s, unsigned size, int offset, int *icoord0, int *icoord1,
-                               float *w)
+static void wrap_linear_repeat(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float u = s * size - 0.5F;
     *icoord0 = repeat(add_wrap(util_ifloor(u), offset), size);
@@ -573,8 +554,7 @@ static void wrap_linear_repeat(float s, unsigned size, int offset, int *icoord0,
     *w = frac(u);
 }
 
-static void wrap_linear_clamp(float s, unsigned size, int offset, int *icoord0, int *icoord1,
-                              float *w)
+static void wrap_linear_clamp(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float x = s * size + offset;
     const float u = M_CLAMP(x, 0.0F, (float)size) - 0.5f;
@@ -583,22 +563,19 @@ static void wrap_linear_clamp(float s, unsigned size, int offset, int *icoord0, 
     *w = frac(u);
 }
 
-static inline __attribute__((always_inline)) void
-wrap_linear_clamp_to_edge(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
+static inline __attribute__((always_inline)) void wrap_linear_clamp_to_edge(float s, unsigned size, int offset,
+                                                                            int *icoord0, int *icoord1, float *w)
 {
     const float x = s * size + offset;
     const float u = M_CLAMP(x, 0.0F, (float)size) - 0.5f;
     *icoord0 = util_ifloor(u);
     *icoord1 = *icoord0 + 1;
-    if (*icoord0 < 0)
-        *icoord0 = 0;
-    if (*icoord1 >= (int)size)
-        *icoord1 = (int)size - 1;
+    if (*icoord0 < 0) *icoord0 = 0;
+    if (*icoord1 >= (int)size) *icoord1 = (int)size - 1;
     *w = frac(u);
 }
 
-static void wrap_linear_clamp_to_border(float s, unsigned size, int offset, int *icoord0,
-                                        int *icoord1, float *w)
+static void wrap_linear_clamp_to_border(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float min = -1.0F;
     const float max = (float)size + 0.5F;
@@ -609,8 +586,7 @@ static void wrap_linear_clamp_to_border(float s, unsigned size, int offset, int 
     *w = frac(u);
 }
 
-static void wrap_linear_mirror_repeat(float s, unsigned size, int offset, int *icoord0,
-                                      int *icoord1, float *w)
+static void wrap_linear_mirror_repeat(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     int flr;
     float u;
@@ -627,47 +603,36 @@ static void wrap_linear_mirror_repeat(float s, unsigned size, int offset, int *i
     }
     *icoord0 = util_ifloor(u);
     *icoord1 = no_mirror ? *icoord0 + 1 : *icoord0 - 1;
-    if (*icoord0 < 0)
-        *icoord0 = 1 + *icoord0;
-    if (*icoord0 >= (int)size)
-        *icoord0 = (int)size - 1;
-    if (*icoord1 >= (int)size)
-        *icoord1 = (int)size - 1;
-    if (*icoord1 < 0)
-        *icoord1 = 1 + *icoord1;
+    if (*icoord0 < 0) *icoord0 = 1 + *icoord0;
+    if (*icoord0 >= (int)size) *icoord0 = (int)size - 1;
+    if (*icoord1 >= (int)size) *icoord1 = (int)size - 1;
+    if (*icoord1 < 0) *icoord1 = 1 + *icoord1;
     *w = no_mirror ? frac(u) : frac(1.0f - u);
 }
 
-static void wrap_linear_mirror_clamp(float s, unsigned size, int offset, int *icoord0,
-                                     int *icoord1, float *w)
+static void wrap_linear_mirror_clamp(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     float u = fabsf(s * size + offset);
-    if (u >= size)
-        u = (float)size;
+    if (u >= size) u = (float)size;
     u -= 0.5F;
     *icoord0 = util_ifloor(u);
     *icoord1 = *icoord0 + 1;
     *w = frac(u);
 }
 
-static void wrap_linear_mirror_clamp_to_edge(float s, unsigned size, int offset, int *icoord0,
-                                             int *icoord1, float *w)
+static void wrap_linear_mirror_clamp_to_edge(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     float u = fabsf(s * size + offset);
-    if (u >= size)
-        u = (float)size;
+    if (u >= size) u = (float)size;
     u -= 0.5F;
     *icoord0 = util_ifloor(u);
     *icoord1 = *icoord0 + 1;
-    if (*icoord0 < 0)
-        *icoord0 = 0;
-    if (*icoord1 >= (int)size)
-        *icoord1 = (int)size - 1;
+    if (*icoord0 < 0) *icoord0 = 0;
+    if (*icoord1 >= (int)size) *icoord1 = (int)size - 1;
     *w = frac(u);
 }
 
-static void wrap_linear_mirror_clamp_to_border(float s, unsigned size, int offset, int *icoord0,
-                                               int *icoord1, float *w)
+static void wrap_linear_mirror_clamp_to_border(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float min = -0.5F;
     const float max = size + 0.5F;
@@ -698,8 +663,7 @@ static void wrap_nearest_unorm_clamp_to_edge(float s, unsigned size, int offset,
     *icoord = util_ifloor(M_CLAMP(x, 0.5F, (float)size - 0.5F));
 }
 
-static void wrap_linear_unorm_clamp(float s, unsigned size, int offset, int *icoord0,
-                                    int *icoord1, float *w)
+static void wrap_linear_unorm_clamp(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float x = s + offset - 0.5F;
     const float u = M_CLAMP(x, 0.0f, (float)size - 1.0f);
@@ -708,27 +672,23 @@ static void wrap_linear_unorm_clamp(float s, unsigned size, int offset, int *ico
     *w = frac(u);
 }
 
-static void wrap_linear_unorm_clamp_to_border(float s, unsigned size, int offset, int *icoord0,
-                                              int *icoord1, float *w)
+static void wrap_linear_unorm_clamp_to_border(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float x = s + offset;
     const float u = M_CLAMP(x, -0.5F, (float)size + 0.5F) - 0.5F;
     *icoord0 = util_ifloor(u);
     *icoord1 = *icoord0 + 1;
-    if (*icoord1 > (int)size - 1)
-        *icoord1 = (int)size - 1;
+    if (*icoord1 > (int)size - 1) *icoord1 = (int)size - 1;
     *w = frac(u);
 }
 
-static void wrap_linear_unorm_clamp_to_edge(float s, unsigned size, int offset, int *icoord0,
-                                            int *icoord1, float *w)
+static void wrap_linear_unorm_clamp_to_edge(float s, unsigned size, int offset, int *icoord0, int *icoord1, float *w)
 {
     const float x = s + offset;
     const float u = M_CLAMP(x, +0.5F, (float)size - 0.5F) - 0.5F;
     *icoord0 = util_ifloor(u);
     *icoord1 = *icoord0 + 1;
-    if (*icoord1 > (int)size - 1)
-        *icoord1 = (int)size - 1;
+    if (*icoord1 > (int)size - 1) *icoord1 = (int)size - 1;
     *w = frac(u);
 }
 
@@ -736,20 +696,20 @@ static wrap_nearest_fn nearest_wrap(unsigned mode, int normalized)
 {
     if (!normalized) {
         switch (mode) {
-        case WRAP_CLAMP_TO_EDGE: return wrap_nearest_unorm_clamp_to_edge;
-        case WRAP_CLAMP_TO_BORDER: return wrap_nearest_unorm_clamp_to_border;
-        default: return wrap_nearest_unorm_clamp; /* softpipe's fallback for illegal modes too */
+            case WRAP_CLAMP_TO_EDGE: return wrap_nearest_unorm_clamp_to_edge;
+            case WRAP_CLAMP_TO_BORDER: return wrap_nearest_unorm_clamp_to_border;
+            default: return wrap_nearest_unorm_clamp; /* softpipe's fallback for illegal modes too */
         }
     }
     switch (mode) {
-    case WRAP_CLAMP: return wrap_nearest_clamp;
-    case WRAP_CLAMP_TO_EDGE: return wrap_nearest_clamp_to_edge;
-    case WRAP_CLAMP_TO_BORDER: return wrap_nearest_clamp_to_border;
-    case WRAP_MIRROR_REPEAT: return wrap_nearest_mirror_repeat;
-    case WRAP_MIRROR_CLAMP: return wrap_nearest_mirror_clamp;
-    case WRAP_MIRROR_CLAMP_TO_EDGE: return wrap_nearest_mirror_clamp_to_edge;
-    case WRAP_MIRROR_CLAMP_TO_BORDER: return wrap_nearest_mirror_clamp_to_border;
-    default: return wrap_nearest_repeat;
+        case WRAP_CLAMP: return wrap_nearest_clamp;
+        case WRAP_CLAMP_TO_EDGE: return wrap_nearest_clamp_to_edge;
+        case WRAP_CLAMP_TO_BORDER: return wrap_nearest_clamp_to_border;
+        case WRAP_MIRROR_REPEAT: return wrap_nearest_mirror_repeat;
+        case WRAP_MIRROR_CLAMP: return wrap_nearest_mirror_clamp;
+        case WRAP_MIRROR_CLAMP_TO_EDGE: return wrap_nearest_mirror_clamp_to_edge;
+        case WRAP_MIRROR_CLAMP_TO_BORDER: return wrap_nearest_mirror_clamp_to_border;
+        default: return wrap_nearest_repeat;
     }
 }
 
@@ -757,20 +717,20 @@ static wrap_linear_fn linear_wrap(unsigned mode, int normalized)
 {
     if (!normalized) {
         switch (mode) {
-        case WRAP_CLAMP_TO_EDGE: return wrap_linear_unorm_clamp_to_edge;
-        case WRAP_CLAMP_TO_BORDER: return wrap_linear_unorm_clamp_to_border;
-        default: return wrap_linear_unorm_clamp;
+            case WRAP_CLAMP_TO_EDGE: return wrap_linear_unorm_clamp_to_edge;
+            case WRAP_CLAMP_TO_BORDER: return wrap_linear_unorm_clamp_to_border;
+            default: return wrap_linear_unorm_clamp;
         }
     }
     switch (mode) {
-    case WRAP_CLAMP: return wrap_linear_clamp;
-    case WRAP_CLAMP_TO_EDGE: return wrap_linear_clamp_to_edge;
-    case WRAP_CLAMP_TO_BORDER: return wrap_linear_clamp_to_border;
-    case WRAP_MIRROR_REPEAT: return wrap_linear_mirror_repeat;
-    case WRAP_MIRROR_CLAMP: return wrap_linear_mirror_clamp;
-    case WRAP_MIRROR_CLAMP_TO_EDGE: return wrap_linear_mirror_clamp_to_edge;
-    case WRAP_MIRROR_CLAMP_TO_BORDER: return wrap_linear_mirror_clamp_to_border;
-    default: return wrap_linear_repeat;
+        case WRAP_CLAMP: return wrap_linear_clamp;
+        case WRAP_CLAMP_TO_EDGE: return wrap_linear_clamp_to_edge;
+        case WRAP_CLAMP_TO_BORDER: return wrap_linear_clamp_to_border;
+        case WRAP_MIRROR_REPEAT: return wrap_linear_mirror_repeat;
+        case WRAP_MIRROR_CLAMP: return wrap_linear_mirror_clamp;
+        case WRAP_MIRROR_CLAMP_TO_EDGE: return wrap_linear_mirror_clamp_to_edge;
+        case WRAP_MIRROR_CLAMP_TO_BORDER: return wrap_linear_mirror_clamp_to_border;
+        default: return wrap_linear_repeat;
     }
 }
 
@@ -789,12 +749,10 @@ static inline unsigned pot_level_size(unsigned base_pot, unsigned level)
 
 static void store(float *rgba, const float tx[4])
 {
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = tx[c];
+    for (int c = 0; c < 4; c++) rgba[4 * c] = tx[c];
 }
 
-static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
-                                            const struct img_args *a, float *rgba)
+static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned xpot = pot_level_size(st->vs.xpot, a->level);
     const unsigned ypot = pot_level_size(st->vs.ypot, a->level);
@@ -816,8 +774,7 @@ static void img_filter_2d_linear_repeat_POT(const struct sampler_state *st,
     lerp_2d_texels(rgba, xw, yw, tx);
 }
 
-static void img_filter_2d_nearest_repeat_POT(const struct sampler_state *st,
-                                             const struct img_args *a, float *rgba)
+static void img_filter_2d_nearest_repeat_POT(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned xpot = pot_level_size(st->vs.xpot, a->level);
     const unsigned ypot = pot_level_size(st->vs.ypot, a->level);
@@ -830,8 +787,7 @@ static void img_filter_2d_nearest_repeat_POT(const struct sampler_state *st,
     store(rgba, tx);
 }
 
-static void img_filter_2d_nearest_clamp_POT(const struct sampler_state *st,
-                                            const struct img_args *a, float *rgba)
+static void img_filter_2d_nearest_clamp_POT(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned xpot = pot_level_size(st->vs.xpot, a->level);
     const unsigned ypot = pot_level_size(st->vs.ypot, a->level);
@@ -851,8 +807,7 @@ static void img_filter_2d_nearest_clamp_POT(const struct sampler_state *st,
     store(rgba, tx);
 }
 
-static void img_filter_1d_nearest(const struct sampler_state *st, const struct img_args *a,
-                                  float *rgba)
+static void img_filter_1d_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     int x;
@@ -862,8 +817,7 @@ static void img_filter_1d_nearest(const struct sampler_state *st, const struct i
     store(rgba, tx);
 }
 
-static void img_filter_1d_array_nearest(const struct sampler_state *st, const struct img_args *a,
-                                        float *rgba)
+static void img_filter_1d_array_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const int layer = coord_to_layer(a->t, st->v->first_layer, st->v->last_layer);
@@ -875,9 +829,10 @@ static void img_filter_1d_array_nearest(const struct sampler_state *st, const st
 }
 
 /* img_filter_2d_nearest with the wrap functions given (constants where it is inlined) */
-static inline __attribute__((always_inline)) void
-filter_2d_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba,
-                  wrap_nearest_fn nearest_s, wrap_nearest_fn nearest_t)
+static inline __attribute__((always_inline)) void filter_2d_nearest(const struct sampler_state *st,
+                                                                    const struct img_args *a, float *rgba,
+                                                                    wrap_nearest_fn nearest_s,
+                                                                    wrap_nearest_fn nearest_t)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -889,21 +844,18 @@ filter_2d_nearest(const struct sampler_state *st, const struct img_args *a, floa
     store(rgba, tx);
 }
 
-static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a,
-                                  float *rgba)
+static void img_filter_2d_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     filter_2d_nearest(st, a, rgba, st->vs.nearest_s, st->vs.nearest_t);
 }
 
 /* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
-static void img_filter_2d_nearest_clamp_to_edge(const struct sampler_state *st,
-                                                const struct img_args *a, float *rgba)
+static void img_filter_2d_nearest_clamp_to_edge(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     filter_2d_nearest(st, a, rgba, wrap_nearest_clamp_to_edge, wrap_nearest_clamp_to_edge);
 }
 
-static void img_filter_2d_array_nearest(const struct sampler_state *st, const struct img_args *a,
-                                        float *rgba)
+static void img_filter_2d_array_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -916,8 +868,7 @@ static void img_filter_2d_array_nearest(const struct sampler_state *st, const st
     store(rgba, tx);
 }
 
-static void img_filter_cube_nearest(const struct sampler_state *st, const struct img_args *a,
-                                    float *rgba)
+static void img_filter_cube_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -942,8 +893,7 @@ static int cube_array_layer(const struct sampler_state *st, float p)
     return M_CLAMP(l, (int)st->v->first_layer, (int)st->v->last_layer - 5);
 }
 
-static void img_filter_cube_array_nearest(const struct sampler_state *st,
-                                          const struct img_args *a, float *rgba)
+static void img_filter_cube_array_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -956,8 +906,7 @@ static void img_filter_cube_array_nearest(const struct sampler_state *st,
     store(rgba, tx);
 }
 
-static void img_filter_3d_nearest(const struct sampler_state *st, const struct img_args *a,
-                                  float *rgba)
+static void img_filter_3d_nearest(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -971,8 +920,7 @@ static void img_filter_3d_nearest(const struct sampler_state *st, const struct i
     store(rgba, tx);
 }
 
-static void img_filter_1d_linear(const struct sampler_state *st, const struct img_args *a,
-                                 float *rgba)
+static void img_filter_1d_linear(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     int x0, x1;
@@ -982,12 +930,10 @@ static void img_filter_1d_linear(const struct sampler_state *st, const struct im
     texel_1d_array(st, a->level, x0, (int)st->v->first_layer, tx0);
     texel_1d_array(st, a->level, x1, (int)st->v->first_layer, tx1);
     group_end(st);
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
+    for (int c = 0; c < 4; c++) rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
 }
 
-static void img_filter_1d_array_linear(const struct sampler_state *st, const struct img_args *a,
-                                       float *rgba)
+static void img_filter_1d_array_linear(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const int layer = coord_to_layer(a->t, st->v->first_layer, st->v->last_layer);
@@ -998,8 +944,7 @@ static void img_filter_1d_array_linear(const struct sampler_state *st, const str
     texel_1d_array(st, a->level, x0, layer, tx0);
     texel_1d_array(st, a->level, x1, layer, tx1);
     group_end(st);
-    for (int c = 0; c < 4; c++)
-        rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
+    for (int c = 0; c < 4; c++) rgba[4 * c] = lerp(xw, tx0[c], tx1[c]);
 }
 
 /* get_gather_value: result channel c is texel {2, 3, 1, 0}[c] of the footprint
@@ -1008,27 +953,24 @@ static float gather_value(const struct sampler_state *st, int c, float tx[4][4])
 {
     static const int texel_of_channel[4] = {2, 3, 1, 0};
     const unsigned swizzle = st->v->swizzle[st->gather_comp];
-    if (swizzle == SWZ_0)
-        return 0.0f;
-    if (swizzle == SWZ_1)
-        return 1.0f; /* oneval: no pure integer formats */
+    if (swizzle == SWZ_0) return 0.0f;
+    if (swizzle == SWZ_1) return 1.0f; /* oneval: no pure integer formats */
     return tx[texel_of_channel[c]][swizzle];
 }
 
-static inline __attribute__((always_inline)) void
-lerp_quad(const struct sampler_state *st, float *rgba, float xw, float yw, float tx[4][4])
+static inline __attribute__((always_inline)) void lerp_quad(const struct sampler_state *st, float *rgba, float xw,
+                                                            float yw, float tx[4][4])
 {
     if (st->gather_only)
-        for (int c = 0; c < 4; c++)
-            rgba[4 * c] = gather_value(st, c, tx);
+        for (int c = 0; c < 4; c++) rgba[4 * c] = gather_value(st, c, tx);
     else
         lerp_2d_texels(rgba, xw, yw, tx);
 }
 
 /* img_filter_2d_linear with the wrap functions given (constants where it is inlined) */
-static inline __attribute__((always_inline)) void
-filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float *rgba,
-                 wrap_linear_fn linear_s, wrap_linear_fn linear_t)
+static inline __attribute__((always_inline)) void filter_2d_linear(const struct sampler_state *st,
+                                                                   const struct img_args *a, float *rgba,
+                                                                   wrap_linear_fn linear_s, wrap_linear_fn linear_t)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -1037,8 +979,7 @@ filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float
     float xw, yw, tx[4][4];
     linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
     linear_t(a->t, height, a->offset[1], &y0, &y1, &yw);
-    if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width &&
-        M_MAX2(y0, y1) < (int)height) {
+    if (x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 && M_MAX2(x0, x1) < (int)width && M_MAX2(y0, y1) < (int)height) {
         fetch_footprint(st, a->level, layer, x0, x1, y0, y1, tx); /* texel_2d x 4, no border */
     } else {
         group_begin(st);
@@ -1051,26 +992,22 @@ filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float
     lerp_quad(st, rgba, xw, yw, tx);
 }
 
-static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a,
-                                 float *rgba)
+static void img_filter_2d_linear(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     filter_2d_linear(st, a, rgba, st->vs.linear_s, st->vs.linear_t);
 }
 
 /* the same for CLAMP_TO_EDGE in s and t (normalized), the wrap code inlined */
-static void img_filter_2d_linear_clamp_to_edge(const struct sampler_state *st,
-                                               const struct img_args *a, float *rgba)
+static void img_filter_2d_linear_clamp_to_edge(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     filter_2d_linear(st, a, rgba, wrap_linear_clamp_to_edge, wrap_linear_clamp_to_edge);
 }
 
-static void img_filter_2d_array_linear(const struct sampler_state *st, const struct img_args *a,
-                                       float *rgba)
+static void img_filter_2d_array_linear(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
-    const unsigned layer =
-        (unsigned)coord_to_layer(a->p, st->v->first_layer, st->v->last_layer);
+    const unsigned layer = (unsigned)coord_to_layer(a->p, st->v->first_layer, st->v->last_layer);
     int x0, y0, x1, y1;
     float xw, yw, tx[4][4];
     st->vs.linear_s(a->s, width, a->offset[0], &x0, &x1, &xw);
@@ -1098,47 +1035,36 @@ static const unsigned next_face[6][4] = {
 
 static int next_xcoord(unsigned face, unsigned fall, int max, int xc, int yc)
 {
-    if ((face == 0 && fall != 1) || (face == 1 && fall == 0) || (face == 4 && fall == 0) ||
-        (face == 5 && fall == 0))
+    if ((face == 0 && fall != 1) || (face == 1 && fall == 0) || (face == 4 && fall == 0) || (face == 5 && fall == 0))
         return max;
-    if ((face == 1 && fall != 0) || (face == 0 && fall == 1) || (face == 4 && fall == 1) ||
-        (face == 5 && fall == 1))
+    if ((face == 1 && fall != 0) || (face == 0 && fall == 1) || (face == 4 && fall == 1) || (face == 5 && fall == 1))
         return 0;
-    if ((face == 4 && fall >= 2) || (face == 2 && fall == 3) || (face == 3 && fall == 2))
-        return xc;
-    if ((face == 5 && fall >= 2) || (face == 2 && fall == 2) || (face == 3 && fall == 3))
-        return max - xc;
-    if ((face == 2 && fall == 0) || (face == 3 && fall == 1))
-        return yc;
+    if ((face == 4 && fall >= 2) || (face == 2 && fall == 3) || (face == 3 && fall == 2)) return xc;
+    if ((face == 5 && fall >= 2) || (face == 2 && fall == 2) || (face == 3 && fall == 3)) return max - xc;
+    if ((face == 2 && fall == 0) || (face == 3 && fall == 1)) return yc;
     return max - yc;
 }
 
 static int next_ycoord(unsigned face, unsigned fall, int max, int xc, int yc)
 {
-    if (fall <= 1 && (face <= 1 || face >= 4))
-        return yc;
-    if (face == 2 || (face == 4 && fall == 3) || (face == 5 && fall == 2))
-        return 0;
-    if (face == 3 || (face == 4 && fall == 2) || (face == 5 && fall == 3))
-        return max;
-    if ((face == 0 && fall == 3) || (face == 1 && fall == 2))
-        return xc;
+    if (fall <= 1 && (face <= 1 || face >= 4)) return yc;
+    if (face == 2 || (face == 4 && fall == 3) || (face == 5 && fall == 2)) return 0;
+    if (face == 3 || (face == 4 && fall == 2) || (face == 5 && fall == 3)) return max;
+    if ((face == 0 && fall == 3) || (face == 1 && fall == 2)) return xc;
     return max - xc;
 }
 
-static void texel_cube_seamless(const struct sampler_state *st, unsigned level, int x, int y,
-                                int layer, unsigned face, float out[4])
+static void texel_cube_seamless(const struct sampler_state *st, unsigned level, int x, int y, int layer, unsigned face,
+                                float out[4])
 {
     const int max_x = (int)u_minify(st->v->width0, level);
     int new_x = x, new_y = y;
     int fall = -1;
     if (x < 0) {
-        if (y < 0 || y >= max_x)
-            y = M_CLAMP(y, 0, max_x - 1);
+        if (y < 0 || y >= max_x) y = M_CLAMP(y, 0, max_x - 1);
         fall = 0;
     } else if (x >= max_x) {
-        if (y < 0 || y >= max_x)
-            y = M_CLAMP(y, 0, max_x - 1);
+        if (y < 0 || y >= max_x) y = M_CLAMP(y, 0, max_x - 1);
         fall = 1;
     } else if (y < 0) {
         fall = 2;
@@ -1153,8 +1079,7 @@ static void texel_cube_seamless(const struct sampler_state *st, unsigned level, 
     texel_3d_nb(st, level, new_x, new_y, layer + (int)face, out);
 }
 
-static void cube_linear_common(const struct sampler_state *st, const struct img_args *a,
-                               int layer, float *rgba)
+static void cube_linear_common(const struct sampler_state *st, const struct img_args *a, int layer, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -1183,20 +1108,17 @@ static void cube_linear_common(const struct sampler_state *st, const struct img_
     lerp_quad(st, rgba, xw, yw, tx);
 }
 
-static void img_filter_cube_linear(const struct sampler_state *st, const struct img_args *a,
-                                   float *rgba)
+static void img_filter_cube_linear(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     cube_linear_common(st, a, (int)st->v->first_layer, rgba);
 }
 
-static void img_filter_cube_array_linear(const struct sampler_state *st,
-                                         const struct img_args *a, float *rgba)
+static void img_filter_cube_array_linear(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     cube_linear_common(st, a, cube_array_layer(st, a->p), rgba);
 }
 
-static void img_filter_3d_linear(const struct sampler_state *st, const struct img_args *a,
-                                 float *rgba)
+static void img_filter_3d_linear(const struct sampler_state *st, const struct img_args *a, float *rgba)
 {
     const unsigned width = u_minify(st->v->width0, a->level);
     const unsigned height = u_minify(st->v->height0, a->level);
@@ -1217,8 +1139,8 @@ static void img_filter_3d_linear(const struct sampler_state *st, const struct im
     texel_3d(st, a->level, x1, y1, z1, tx[7]);
     group_end(st);
     for (int c = 0; c < 4; c++)
-        rgba[4 * c] = lerp_3d(xw, yw, zw, tx[0][c], tx[1][c], tx[2][c], tx[3][c], tx[4][c],
-                              tx[5][c], tx[6][c], tx[7][c]);
+        rgba[4 * c] =
+            lerp_3d(xw, yw, zw, tx[0][c], tx[1][c], tx[2][c], tx[3][c], tx[4][c], tx[5][c], tx[6][c], tx[7][c]);
 }
 
 /* get_img_filter (without gather) */
@@ -1226,42 +1148,35 @@ static img_filter_fn get_img_filter(const struct sampler_state *st, unsigned fil
 {
     const struct tbr_texture_view *v = st->v;
     switch (v->target) {
-    case TEX_1D:
-        return filter == FILTER_NEAREST ? img_filter_1d_nearest : img_filter_1d_linear;
-    case TEX_1D_ARRAY:
-        return filter == FILTER_NEAREST ? img_filter_1d_array_nearest : img_filter_1d_array_linear;
-    case TEX_2D:
-    case TEX_RECT:
-        if (!st->gather_only && st->vs.pot2d && v->wrap_s == v->wrap_t && v->normalized_coords) {
-            if (v->wrap_s == WRAP_REPEAT)
-                return filter == FILTER_NEAREST ? img_filter_2d_nearest_repeat_POT
-                                                : img_filter_2d_linear_repeat_POT;
-            if (v->wrap_s == WRAP_CLAMP && filter == FILTER_NEAREST)
-                return img_filter_2d_nearest_clamp_POT;
-        }
-        if (filter != FILTER_NEAREST && st->vs.linear_s == wrap_linear_clamp_to_edge &&
-            st->vs.linear_t == wrap_linear_clamp_to_edge)
-            return img_filter_2d_linear_clamp_to_edge;
-        if (filter == FILTER_NEAREST && st->vs.nearest_s == wrap_nearest_clamp_to_edge &&
-            st->vs.nearest_t == wrap_nearest_clamp_to_edge)
-            return img_filter_2d_nearest_clamp_to_edge;
-        return filter == FILTER_NEAREST ? img_filter_2d_nearest : img_filter_2d_linear;
-    case TEX_2D_ARRAY:
-        return filter == FILTER_NEAREST ? img_filter_2d_array_nearest : img_filter_2d_array_linear;
-    case TEX_CUBE:
-        return filter == FILTER_NEAREST ? img_filter_cube_nearest : img_filter_cube_linear;
-    case TEX_CUBE_ARRAY:
-        return filter == FILTER_NEAREST ? img_filter_cube_array_nearest
-                                        : img_filter_cube_array_linear;
-    default: /* TEX_3D */
-        return filter == FILTER_NEAREST ? img_filter_3d_nearest : img_filter_3d_linear;
+        case TEX_1D: return filter == FILTER_NEAREST ? img_filter_1d_nearest : img_filter_1d_linear;
+        case TEX_1D_ARRAY: return filter == FILTER_NEAREST ? img_filter_1d_array_nearest : img_filter_1d_array_linear;
+        case TEX_2D:
+        case TEX_RECT:
+            if (!st->gather_only && st->vs.pot2d && v->wrap_s == v->wrap_t && v->normalized_coords) {
+                if (v->wrap_s == WRAP_REPEAT)
+                    return filter == FILTER_NEAREST ? img_filter_2d_nearest_repeat_POT
+                                                    : img_filter_2d_linear_repeat_POT;
+                if (v->wrap_s == WRAP_CLAMP && filter == FILTER_NEAREST) return img_filter_2d_nearest_clamp_POT;
+            }
+            if (filter != FILTER_NEAREST && st->vs.linear_s == wrap_linear_clamp_to_edge &&
+                st->vs.linear_t == wrap_linear_clamp_to_edge)
+                return img_filter_2d_linear_clamp_to_edge;
+            if (filter == FILTER_NEAREST && st->vs.nearest_s == wrap_nearest_clamp_to_edge &&
+                st->vs.nearest_t == wrap_nearest_clamp_to_edge)
+                return img_filter_2d_nearest_clamp_to_edge;
+            return filter == FILTER_NEAREST ? img_filter_2d_nearest : img_filter_2d_linear;
+        case TEX_2D_ARRAY: return filter == FILTER_NEAREST ? img_filter_2d_array_nearest : img_filter_2d_array_linear;
+        case TEX_CUBE: return filter == FILTER_NEAREST ? img_filter_cube_nearest : img_filter_cube_linear;
+        case TEX_CUBE_ARRAY:
+            return filter == FILTER_NEAREST ? img_filter_cube_array_nearest : img_filter_cube_array_linear;
+        default: /* TEX_3D */ return filter == FILTER_NEAREST ? img_filter_3d_nearest : img_filter_3d_linear;
     }
 }
 
 /* ---- level of detail ---- */
 
-static float lambda_from_derivs(const struct tbr_texture_view *v, float dsdx, float dsdy,
-                                float dtdx, float dtdy, float dpdx, float dpdy)
+static float lambda_from_derivs(const struct tbr_texture_view *v, float dsdx, float dsdy, float dtdx, float dtdy,
+                                float dpdx, float dpdy)
 {
     dsdx = fabsf(dsdx);
     dsdy = fabsf(dsdy);
@@ -1271,89 +1186,77 @@ static float lambda_from_derivs(const struct tbr_texture_view *v, float dsdx, fl
     dpdy = fabsf(dpdy);
     const unsigned fl = v->first_level;
     switch (v->target) {
-    case TEX_1D:
-    case TEX_1D_ARRAY: {
-        const float rho = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
-        return util_fast_log2(rho);
-    }
-    case TEX_2D:
-    case TEX_2D_ARRAY:
-    case TEX_RECT: {
-        const float maxx = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
-        const float maxy = M_MAX2(dtdx, dtdy) * u_minify(v->height0, fl);
-        const float rho = M_MAX2(maxx, maxy);
-        return util_fast_log2(rho);
-    }
-    case TEX_CUBE:
-    case TEX_CUBE_ARRAY: {
-        const float maxx = M_MAX2(dsdx, dsdy);
-        const float maxy = M_MAX2(dtdx, dtdy);
-        const float maxz = M_MAX2(dpdx, dpdy);
-        const float rho = M_MAX3(maxx, maxy, maxz) * u_minify(v->width0, fl) / 2.0f;
-        return util_fast_log2(rho);
-    }
-    default: { /* 3D */
-        const float maxx = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
-        const float maxy = M_MAX2(dtdx, dtdy) * u_minify(v->height0, fl);
-        const float maxz = M_MAX2(dpdx, dpdy) * u_minify(v->depth0, fl);
-        const float rho = M_MAX3(maxx, maxy, maxz);
-        return util_fast_log2(rho);
-    }
+        case TEX_1D:
+        case TEX_1D_ARRAY: {
+            const float rho = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
+            return util_fast_log2(rho);
+        }
+        case TEX_2D:
+        case TEX_2D_ARRAY:
+        case TEX_RECT: {
+            const float maxx = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
+            const float maxy = M_MAX2(dtdx, dtdy) * u_minify(v->height0, fl);
+            const float rho = M_MAX2(maxx, maxy);
+            return util_fast_log2(rho);
+        }
+        case TEX_CUBE:
+        case TEX_CUBE_ARRAY: {
+            const float maxx = M_MAX2(dsdx, dsdy);
+            const float maxy = M_MAX2(dtdx, dtdy);
+            const float maxz = M_MAX2(dpdx, dpdy);
+            const float rho = M_MAX3(maxx, maxy, maxz) * u_minify(v->width0, fl) / 2.0f;
+            return util_fast_log2(rho);
+        }
+        default: { /* 3D */
+            const float maxx = M_MAX2(dsdx, dsdy) * u_minify(v->width0, fl);
+            const float maxy = M_MAX2(dtdx, dtdy) * u_minify(v->height0, fl);
+            const float maxz = M_MAX2(dpdx, dpdy) * u_minify(v->depth0, fl);
+            const float rho = M_MAX3(maxx, maxy, maxz);
+            return util_fast_log2(rho);
+        }
     }
 }
 
 /* compute_lambda_{1d,2d,3d,cube}: derivatives from the quad's coordinates */
-static float compute_lambda(const struct tbr_texture_view *v, const float s[4], const float t[4],
-                            const float p[4])
+static float compute_lambda(const struct tbr_texture_view *v, const float s[4], const float t[4], const float p[4])
 {
-    return lambda_from_derivs(v, s[QUAD_BOTTOM_RIGHT] - s[QUAD_BOTTOM_LEFT],
-                              s[QUAD_TOP_LEFT] - s[QUAD_BOTTOM_LEFT],
-                              t[QUAD_BOTTOM_RIGHT] - t[QUAD_BOTTOM_LEFT],
-                              t[QUAD_TOP_LEFT] - t[QUAD_BOTTOM_LEFT],
-                              p[QUAD_BOTTOM_RIGHT] - p[QUAD_BOTTOM_LEFT],
-                              p[QUAD_TOP_LEFT] - p[QUAD_BOTTOM_LEFT]);
+    return lambda_from_derivs(v, s[QUAD_BOTTOM_RIGHT] - s[QUAD_BOTTOM_LEFT], s[QUAD_TOP_LEFT] - s[QUAD_BOTTOM_LEFT],
+                              t[QUAD_BOTTOM_RIGHT] - t[QUAD_BOTTOM_LEFT], t[QUAD_TOP_LEFT] - t[QUAD_BOTTOM_LEFT],
+                              p[QUAD_BOTTOM_RIGHT] - p[QUAD_BOTTOM_LEFT], p[QUAD_TOP_LEFT] - p[QUAD_BOTTOM_LEFT]);
 }
 
 /* compute_lambda_lod */
-static void compute_lambda_lod(const struct tbr_texture_view *v, const float s[4],
-                               const float t[4], const float p[4], float derivs[3][2][4],
-                               const float lod_in[4], enum tbr_sampler_control control,
+static void compute_lambda_lod(const struct tbr_texture_view *v, const float s[4], const float t[4], const float p[4],
+                               float derivs[3][2][4], const float lod_in[4], enum tbr_sampler_control control,
                                float lod[4])
 {
     const float lod_bias = v->lod_bias;
     float lambda;
     switch (control) {
-    case TBR_SAMPLER_LOD_NONE:
-        lambda = compute_lambda(v, s, t, p) + lod_bias;
-        lod[0] = lod[1] = lod[2] = lod[3] = lambda;
-        break;
-    case TBR_SAMPLER_DERIVS_EXPLICIT:
-        for (int i = 0; i < 4; i++)
-            lod[i] = lambda_from_derivs(v, derivs[0][0][i], derivs[0][1][i], derivs[1][0][i],
-                                        derivs[1][1][i], derivs[2][0][i], derivs[2][1][i]);
-        break;
-    case TBR_SAMPLER_LOD_BIAS:
-        lambda = compute_lambda(v, s, t, p) + lod_bias;
-        for (int i = 0; i < 4; i++)
-            lod[i] = lambda + lod_in[i];
-        break;
-    case TBR_SAMPLER_LOD_EXPLICIT:
-        for (int i = 0; i < 4; i++)
-            lod[i] = lod_in[i] + lod_bias;
-        break;
-    default: /* LOD_ZERO, GATHER */
-        lod[0] = lod[1] = lod[2] = lod[3] = lod_bias;
-        break;
+        case TBR_SAMPLER_LOD_NONE:
+            lambda = compute_lambda(v, s, t, p) + lod_bias;
+            lod[0] = lod[1] = lod[2] = lod[3] = lambda;
+            break;
+        case TBR_SAMPLER_DERIVS_EXPLICIT:
+            for (int i = 0; i < 4; i++)
+                lod[i] = lambda_from_derivs(v, derivs[0][0][i], derivs[0][1][i], derivs[1][0][i], derivs[1][1][i],
+                                            derivs[2][0][i], derivs[2][1][i]);
+            break;
+        case TBR_SAMPLER_LOD_BIAS:
+            lambda = compute_lambda(v, s, t, p) + lod_bias;
+            for (int i = 0; i < 4; i++) lod[i] = lambda + lod_in[i];
+            break;
+        case TBR_SAMPLER_LOD_EXPLICIT:
+            for (int i = 0; i < 4; i++) lod[i] = lod_in[i] + lod_bias;
+            break;
+        default: /* LOD_ZERO, GATHER */ lod[0] = lod[1] = lod[2] = lod[3] = lod_bias; break;
     }
-    for (int i = 0; i < 4; i++)
-        lod[i] = M_CLAMP(lod[i], v->min_lod, v->max_lod);
+    for (int i = 0; i < 4; i++) lod[i] = M_CLAMP(lod[i], v->min_lod, v->max_lod);
 }
 
 /* ---- mipmap filters ---- */
 
-
-static void set_lane(struct sampler_state *st, struct img_args *a, const struct quad_args *q,
-                     int j)
+static void set_lane(struct sampler_state *st, struct img_args *a, const struct quad_args *q, int j)
 {
     st->lane = (unsigned)j;
     a->s = q->s[j];
@@ -1366,9 +1269,9 @@ static void set_lane(struct sampler_state *st, struct img_args *a, const struct 
 /* An image filter call; clamp_2d_linear (a constant where it is inlined): the filter is
  * img_filter_2d_linear_clamp_to_edge, called inlined (the mip filters specialised for it,
  * get_filters). */
-static inline __attribute__((always_inline)) void
-call_img_filter(const struct sampler_state *st, img_filter_fn filter, const struct img_args *a,
-                float *rgba, int clamp_2d_linear)
+static inline __attribute__((always_inline)) void call_img_filter(const struct sampler_state *st, img_filter_fn filter,
+                                                                  const struct img_args *a, float *rgba,
+                                                                  int clamp_2d_linear)
 {
     if (clamp_2d_linear)
         filter_2d_linear(st, a, rgba, wrap_linear_clamp_to_edge, wrap_linear_clamp_to_edge);
@@ -1378,8 +1281,7 @@ call_img_filter(const struct sampler_state *st, img_filter_fn filter, const stru
 
 static inline __attribute__((always_inline)) void
 mip_filter_linear_with(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
-                       const struct quad_args *q, const float lod[4], float rgba[4][4],
-                       int clamp_2d_linear)
+                       const struct quad_args *q, const float lod[4], float rgba[4][4], int clamp_2d_linear)
 {
     const struct tbr_texture_view *v = st->v;
     struct img_args a;
@@ -1397,22 +1299,19 @@ mip_filter_linear_with(struct sampler_state *st, img_filter_fn min_filter, img_f
                 a.level = (unsigned)level0 + (unsigned)k;
                 call_img_filter(st, min_filter, &a, &rgbax[0][k], clamp_2d_linear);
             }
-            for (int c = 0; c < 4; c++)
-                rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
+            for (int c = 0; c < 4; c++) rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
         }
     }
 }
 
-static void mip_filter_linear(struct sampler_state *st, img_filter_fn min_filter,
-                              img_filter_fn mag_filter, const struct quad_args *q,
-                              const float lod[4], float rgba[4][4])
+static void mip_filter_linear(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
+                              const struct quad_args *q, const float lod[4], float rgba[4][4])
 {
     mip_filter_linear_with(st, min_filter, mag_filter, q, lod, rgba, 0);
 }
 
-static void mip_filter_nearest(struct sampler_state *st, img_filter_fn min_filter,
-                               img_filter_fn mag_filter, const struct quad_args *q,
-                               const float lod[4], float rgba[4][4])
+static void mip_filter_nearest(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
+                               const struct quad_args *q, const float lod[4], float rgba[4][4])
 {
     const struct tbr_texture_view *v = st->v;
     struct img_args a;
@@ -1429,9 +1328,8 @@ static void mip_filter_nearest(struct sampler_state *st, img_filter_fn min_filte
     }
 }
 
-static void mip_filter_none(struct sampler_state *st, img_filter_fn min_filter,
-                            img_filter_fn mag_filter, const struct quad_args *q,
-                            const float lod[4], float rgba[4][4])
+static void mip_filter_none(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
+                            const struct quad_args *q, const float lod[4], float rgba[4][4])
 {
     struct img_args a;
     for (int j = 0; j < 4; j++) {
@@ -1445,9 +1343,8 @@ static void mip_filter_none(struct sampler_state *st, img_filter_fn min_filter,
 }
 
 static inline __attribute__((always_inline)) void
-mip_filter_none_no_filter_select_with(struct sampler_state *st, img_filter_fn mag_filter,
-                                      const struct quad_args *q, float rgba[4][4],
-                                      int clamp_2d_linear)
+mip_filter_none_no_filter_select_with(struct sampler_state *st, img_filter_fn mag_filter, const struct quad_args *q,
+                                      float rgba[4][4], int clamp_2d_linear)
 {
     struct img_args a;
     for (int j = 0; j < 4; j++) {
@@ -1458,18 +1355,16 @@ mip_filter_none_no_filter_select_with(struct sampler_state *st, img_filter_fn ma
 }
 
 static void mip_filter_none_no_filter_select(struct sampler_state *st, img_filter_fn min_filter,
-                                             img_filter_fn mag_filter, const struct quad_args *q,
-                                             const float lod[4], float rgba[4][4])
+                                             img_filter_fn mag_filter, const struct quad_args *q, const float lod[4],
+                                             float rgba[4][4])
 {
     (void)min_filter;
     (void)lod;
     mip_filter_none_no_filter_select_with(st, mag_filter, q, rgba, 0);
 }
 
-static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
-                                                   img_filter_fn min_filter,
-                                                   img_filter_fn mag_filter,
-                                                   const struct quad_args *q,
+static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st, img_filter_fn min_filter,
+                                                   img_filter_fn mag_filter, const struct quad_args *q,
                                                    const float lod[4], float rgba[4][4])
 {
     (void)min_filter;
@@ -1490,8 +1385,7 @@ static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
             img_filter_2d_linear_repeat_POT(st, &a, &rgbax[0][0]);
             a.level = (unsigned)level0 + 1;
             img_filter_2d_linear_repeat_POT(st, &a, &rgbax[0][1]);
-            for (int c = 0; c < 4; c++)
-                rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
+            for (int c = 0; c < 4; c++) rgba[c][j] = lerp(level_blend, rgbax[c][0], rgbax[c][1]);
         }
     }
 }
@@ -1499,19 +1393,15 @@ static void mip_filter_linear_2d_linear_repeat_POT(struct sampler_state *st,
 /* mip_filter_linear and mip_filter_none_no_filter_select for a 2D view whose min and mag
  * filters are both img_filter_2d_linear_clamp_to_edge (get_filters' choice): the same
  * code, the filter inlined (terrain's post-processing passes sample such views). */
-static void mip_filter_linear_2d_linear_clamp_to_edge(struct sampler_state *st,
-                                                      img_filter_fn min_filter,
-                                                      img_filter_fn mag_filter,
-                                                      const struct quad_args *q,
+static void mip_filter_linear_2d_linear_clamp_to_edge(struct sampler_state *st, img_filter_fn min_filter,
+                                                      img_filter_fn mag_filter, const struct quad_args *q,
                                                       const float lod[4], float rgba[4][4])
 {
     mip_filter_linear_with(st, min_filter, mag_filter, q, lod, rgba, 1);
 }
 
-static void mip_filter_none_2d_linear_clamp_to_edge(struct sampler_state *st,
-                                                    img_filter_fn min_filter,
-                                                    img_filter_fn mag_filter,
-                                                    const struct quad_args *q,
+static void mip_filter_none_2d_linear_clamp_to_edge(struct sampler_state *st, img_filter_fn min_filter,
+                                                    img_filter_fn mag_filter, const struct quad_args *q,
                                                     const float lod[4], float rgba[4][4])
 {
     (void)min_filter;
@@ -1520,8 +1410,7 @@ static void mip_filter_none_2d_linear_clamp_to_edge(struct sampler_state *st,
 }
 
 /* softpipe_create_sampler_state's filter_funcs choice + get_filters */
-static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *min,
-                                 img_filter_fn *mag)
+static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *min, img_filter_fn *mag)
 {
     const struct tbr_texture_view *v = st->v;
     if (st->gather_only) {
@@ -1530,10 +1419,10 @@ static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *
         *mag = NULL;
         return mip_filter_nearest;
     }
-    const int min_mag_equal_repeat_linear =
-        v->min_mip_filter == MIP_LINEAR && v->min_img_filter == v->mag_img_filter &&
-        v->normalized_coords && v->wrap_s == WRAP_REPEAT && v->wrap_t == WRAP_REPEAT &&
-        v->min_img_filter == FILTER_LINEAR && v->max_anisotropy <= 1;
+    const int min_mag_equal_repeat_linear = v->min_mip_filter == MIP_LINEAR && v->min_img_filter == v->mag_img_filter &&
+                                            v->normalized_coords && v->wrap_s == WRAP_REPEAT &&
+                                            v->wrap_t == WRAP_REPEAT && v->min_img_filter == FILTER_LINEAR &&
+                                            v->max_anisotropy <= 1;
     if (st->vs.pot2d && min_mag_equal_repeat_linear) {
         *min = *mag = NULL;
         return mip_filter_linear_2d_linear_repeat_POT;
@@ -1541,19 +1430,14 @@ static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *
     *min = get_img_filter(st, v->min_img_filter);
     *mag = v->min_img_filter == v->mag_img_filter ? *min : get_img_filter(st, v->mag_img_filter);
     if (*min == img_filter_2d_linear_clamp_to_edge && *mag == *min) {
-        if (v->min_mip_filter == MIP_LINEAR)
-            return mip_filter_linear_2d_linear_clamp_to_edge;
-        if (v->min_mip_filter == MIP_NONE)
-            return mip_filter_none_2d_linear_clamp_to_edge;
+        if (v->min_mip_filter == MIP_LINEAR) return mip_filter_linear_2d_linear_clamp_to_edge;
+        if (v->min_mip_filter == MIP_NONE) return mip_filter_none_2d_linear_clamp_to_edge;
     }
     switch (v->min_mip_filter) {
-    case MIP_NONE:
-        return v->min_img_filter == v->mag_img_filter ? mip_filter_none_no_filter_select
-                                                      : mip_filter_none;
-    case MIP_NEAREST:
-        return mip_filter_nearest;
-    default:
-        return mip_filter_linear;
+        case MIP_NONE:
+            return v->min_img_filter == v->mag_img_filter ? mip_filter_none_no_filter_select : mip_filter_none;
+        case MIP_NEAREST: return mip_filter_nearest;
+        default: return mip_filter_linear;
     }
 }
 
@@ -1572,21 +1456,20 @@ static void sample_compare(const struct sampler_state *st, const float c0[4], fl
             const float r = rgba[ch][j];
             int *kk = &k[ch][j];
             switch (st->v->compare_func) {
-            case FUNC_LESS: *kk = pc[j] < r; break;
-            case FUNC_LEQUAL: *kk = pc[j] <= r; break;
-            case FUNC_GREATER: *kk = pc[j] > r; break;
-            case FUNC_GEQUAL: *kk = pc[j] >= r; break;
-            case FUNC_EQUAL: *kk = pc[j] == r; break;
-            case FUNC_NOTEQUAL: *kk = pc[j] != r; break;
-            case FUNC_ALWAYS: *kk = 1; break;
-            default: *kk = 0; break;
+                case FUNC_LESS: *kk = pc[j] < r; break;
+                case FUNC_LEQUAL: *kk = pc[j] <= r; break;
+                case FUNC_GREATER: *kk = pc[j] > r; break;
+                case FUNC_GEQUAL: *kk = pc[j] >= r; break;
+                case FUNC_EQUAL: *kk = pc[j] == r; break;
+                case FUNC_NOTEQUAL: *kk = pc[j] != r; break;
+                case FUNC_ALWAYS: *kk = 1; break;
+                default: *kk = 0; break;
             }
         }
     }
     for (int j = 0; j < 4; j++) {
         if (st->gather_only) {
-            for (int ch = 0; ch < 4; ch++)
-                rgba[ch][j] = (float)k[ch][j];
+            for (int ch = 0; ch < 4; ch++) rgba[ch][j] = (float)k[ch][j];
         } else {
             rgba[0][j] = (float)k[0][j];
             rgba[1][j] = (float)k[0][j];
@@ -1604,8 +1487,7 @@ static void do_swizzling(const struct tbr_texture_view *v, float rgba[4][4])
         const unsigned sw = v->swizzle[c];
         const float constant = sw == SWZ_0 ? 0.0f : 1.0f; /* oneval: no pure integer formats */
         if (sw == SWZ_0 || sw == SWZ_1)
-            for (int j = 0; j < 4; j++)
-                rgba[c][j] = constant;
+            for (int j = 0; j < 4; j++) rgba[c][j] = constant;
         else
             memcpy(rgba[c], in[sw], sizeof(rgba[c]));
     }
@@ -1615,8 +1497,7 @@ static void do_swizzling(const struct tbr_texture_view *v, float rgba[4][4])
 
 static int any_swizzle(const struct tbr_texture_view *v)
 {
-    return v->swizzle[0] != SWZ_X || v->swizzle[1] != SWZ_Y || v->swizzle[2] != SWZ_Z ||
-           v->swizzle[3] != SWZ_W;
+    return v->swizzle[0] != SWZ_X || v->swizzle[1] != SWZ_Y || v->swizzle[2] != SWZ_Z || v->swizzle[3] != SWZ_W;
 }
 
 /* The view's part of the sampler state (what tbr_sampler_prepare stores). */
@@ -1631,8 +1512,8 @@ static void view_state_init(struct view_state *vs, const struct tbr_texture_view
         vs->u8_byte[c] = sw < TBR_SAMPLER_SWIZZLE_0 ? sw : 0;
         vs->u8_add[c] = sw < TBR_SAMPLER_SWIZZLE_0 ? 0 : sw == TBR_SAMPLER_SWIZZLE_0 ? 256 : 512;
     }
-    vs->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) &&
-                is_pot_or_zero(v->depth0) && (v->target == TEX_2D || v->target == TEX_RECT);
+    vs->pot2d = is_pot_or_zero(v->width0) && is_pot_or_zero(v->height0) && is_pot_or_zero(v->depth0) &&
+                (v->target == TEX_2D || v->target == TEX_RECT);
     vs->xpot = util_logbase2(v->width0);
     vs->ypot = util_logbase2(v->height0);
     vs->need_swizzle = any_swizzle(v);
@@ -1644,18 +1525,16 @@ static void view_state_init(struct view_state *vs, const struct tbr_texture_view
     vs->linear_p = linear_wrap(v->wrap_r, v->normalized_coords);
     /* sp_tgsi_get_samples: the border color clamped for normalized formats */
     for (int c = 0; c < 4; c++)
-        vs->border[c] = vs->fmt && tbr_sampler_format_is_unorm(vs->fmt)
-                            ? M_CLAMP(v->border_color[c], 0.0f, 1.0f)
-                            : v->border_color[c];
+        vs->border[c] = vs->fmt && tbr_sampler_format_is_unorm(vs->fmt) ? M_CLAMP(v->border_color[c], 0.0f, 1.0f)
+                                                                        : v->border_color[c];
     struct sampler_state st = {.v = v, .vs = *vs}; /* gather_only 0 */
     vs->mip_filter = get_filters(&st, &vs->min_filter, &vs->mag_filter);
 }
 
 /* prepared: the bytes of the view's view_state_init (tbr_sampler_prepared), or NULL to
  * compute it. */
-static void init_state(struct sampler_state *st, const struct tbr_texture_view *v,
-                       const unsigned char *prepared, tbr_texel_observer observer,
-                       tbr_footprint_observer footprint_observer, void *observer_ctx)
+static void init_state(struct sampler_state *st, const struct tbr_texture_view *v, const unsigned char *prepared,
+                       tbr_texel_observer observer, tbr_footprint_observer footprint_observer, void *observer_ctx)
 {
     st->v = v;
     if (prepared)
@@ -1673,15 +1552,13 @@ static void init_state(struct sampler_state *st, const struct tbr_texture_view *
 
 static int fail(char *why, size_t whylen, const char *fmt, unsigned a, unsigned b)
 {
-    if (why && whylen)
-        snprintf(why, whylen, fmt, a, b);
+    if (why && whylen) snprintf(why, whylen, fmt, a, b);
     return 0;
 }
 
 int tbr_sampler_control_supported(enum tbr_sampler_control control, char *why, size_t whylen)
 {
-    if (control > TBR_SAMPLER_GATHER)
-        return fail(why, whylen, "sampler control %u", (unsigned)control, 0);
+    if (control > TBR_SAMPLER_GATHER) return fail(why, whylen, "sampler control %u", (unsigned)control, 0);
     return 1;
 }
 
@@ -1691,26 +1568,21 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
     if (v->target == TEX_BUFFER || v->target > TEX_CUBE_ARRAY)
         return fail(why, whylen, "texture target %u", v->target, 0);
     if (!f) {
-        if (why && whylen)
-            snprintf(why, whylen, "format %u", v->view_format);
+        if (why && whylen) snprintf(why, whylen, "format %u", v->view_format);
         return 0;
     }
     if (v->resource_format != v->view_format) {
         const struct tbr_sampler_format *rf = tbr_sampler_format_lookup(v->resource_format);
         if (!rf || tbr_sampler_format_bytes(rf) != tbr_sampler_format_bytes(f))
-            return fail(why, whylen, "view format %u of a resource of format %u",
-                        v->view_format, v->resource_format);
+            return fail(why, whylen, "view format %u of a resource of format %u", v->view_format, v->resource_format);
     }
-    if (!v->width0 || !v->height0 || !v->depth0 || !v->array_size)
-        return fail(why, whylen, "empty texture", 0, 0);
+    if (!v->width0 || !v->height0 || !v->depth0 || !v->array_size) return fail(why, whylen, "empty texture", 0, 0);
     for (int c = 0; c < 4; c++)
-        if (v->swizzle[c] > SWZ_1)
-            return fail(why, whylen, "swizzle %u", v->swizzle[c], 0);
+        if (v->swizzle[c] > SWZ_1) return fail(why, whylen, "swizzle %u", v->swizzle[c], 0);
     if (v->wrap_s > WRAP_MIRROR_CLAMP_TO_BORDER || v->wrap_t > WRAP_MIRROR_CLAMP_TO_BORDER ||
         v->wrap_r > WRAP_MIRROR_CLAMP_TO_BORDER)
         return fail(why, whylen, "wrap mode", 0, 0);
-    if (v->min_img_filter > FILTER_LINEAR || v->mag_img_filter > FILTER_LINEAR ||
-        v->min_mip_filter > MIP_NONE)
+    if (v->min_img_filter > FILTER_LINEAR || v->mag_img_filter > FILTER_LINEAR || v->min_mip_filter > MIP_NONE)
         return fail(why, whylen, "filter %u/%u", v->min_img_filter, v->min_mip_filter);
     if (v->min_mip_filter == MIP_LINEAR && v->max_anisotropy > 1)
         return fail(why, whylen, "anisotropic filtering (max_anisotropy %u)", v->max_anisotropy, 0);
@@ -1719,8 +1591,7 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
     if (v->first_level > v->last_level || v->last_level > v->res_last_level ||
         v->res_last_level >= TBR_SAMPLER_MAX_LEVELS)
         return fail(why, whylen, "levels %u-%u", v->first_level, v->last_level);
-    if (v->first_layer > v->last_layer)
-        return fail(why, whylen, "layers %u-%u", v->first_layer, v->last_layer);
+    if (v->first_layer > v->last_layer) return fail(why, whylen, "layers %u-%u", v->first_layer, v->last_layer);
     {
         unsigned layers = v->target == TEX_3D ? v->depth0 : v->array_size;
         if (v->last_layer >= layers && v->target != TEX_3D)
@@ -1730,18 +1601,15 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
             return fail(why, whylen, "cube layers %u-%u", v->first_layer, v->last_layer);
     }
     for (unsigned l = tbr_sampler_lowest_level(v->first_level); l <= v->last_level; l++)
-        if (!v->levels[l].data)
-            return fail(why, whylen, "contents of level %u unknown", l, 0);
+        if (!v->levels[l].data) return fail(why, whylen, "contents of level %u unknown", l, 0);
     return 1;
 }
 
-static void get_samples(const struct tbr_texture_view *view, const unsigned char *prepared,
-                        const float s[4], const float t[4],
-                        const float r[4], const float c0[4], const float c1[4],
-                        float derivs[3][2][4], const int8_t offset[3],
-                        enum tbr_sampler_control control, float rgba[4][4],
-                        tbr_texel_observer observer, tbr_footprint_observer footprint_observer,
-                        void *observer_ctx, struct fetch_group *grp)
+static void get_samples(const struct tbr_texture_view *view, const unsigned char *prepared, const float s[4],
+                        const float t[4], const float r[4], const float c0[4], const float c1[4], float derivs[3][2][4],
+                        const int8_t offset[3], enum tbr_sampler_control control, float rgba[4][4],
+                        tbr_texel_observer observer, tbr_footprint_observer footprint_observer, void *observer_ctx,
+                        struct fetch_group *grp)
 {
     static const int8_t zero_offset[3] = {0, 0, 0};
     static const float zero4[4] = {0, 0, 0, 0};
@@ -1749,10 +1617,8 @@ static void get_samples(const struct tbr_texture_view *view, const unsigned char
     struct sampler_state st;
     init_state(&st, view, prepared, observer, footprint_observer, observer_ctx);
     st.grp = grp;
-    if (!c0)
-        c0 = zero4;
-    if (!c1)
-        c1 = zero4;
+    if (!c0) c0 = zero4;
+    if (!c1) c1 = zero4;
     if (control == TBR_SAMPLER_GATHER) {
         /* get_gather_component: the component travels in lod_in's bits */
         uint32_t bits;
@@ -1765,7 +1631,8 @@ static void get_samples(const struct tbr_texture_view *view, const unsigned char
     if (view->compare_mode) {
         /* prepare_compare_values */
         const float *src = view->target == TEX_2D_ARRAY || view->target == TEX_CUBE ? c0
-                           : view->target == TEX_CUBE_ARRAY ? c1 : r;
+                           : view->target == TEX_CUBE_ARRAY                         ? c1
+                                                                                    : r;
         memcpy(compare_values, src, sizeof(compare_values));
     }
     float lod[4];
@@ -1807,36 +1674,29 @@ static void get_samples(const struct tbr_texture_view *view, const unsigned char
     }
 
     img_filter_fn min_filter = st.vs.min_filter, mag_filter = st.vs.mag_filter;
-    mip_filter_fn filter = st.gather_only ? get_filters(&st, &min_filter, &mag_filter)
-                                          : st.vs.mip_filter;
+    mip_filter_fn filter = st.gather_only ? get_filters(&st, &min_filter, &mag_filter) : st.vs.mip_filter;
     filter(&st, min_filter, mag_filter, &q, lod, rgba);
-    if (view->compare_mode)
-        sample_compare(&st, compare_values, rgba);
-    if (st.vs.need_swizzle && !st.gather_only)
-        do_swizzling(view, rgba);
+    if (view->compare_mode) sample_compare(&st, compare_values, rgba);
+    if (st.vs.need_swizzle && !st.gather_only) do_swizzling(view, rgba);
 }
 
-void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[4],
-                             const float t[4], const float r[4], const float c0[4],
-                             const float c1[4], float derivs[3][2][4], const int8_t offset[3],
-                             enum tbr_sampler_control control, float rgba[4][4],
-                             tbr_texel_observer observer, void *observer_ctx)
+void tbr_sampler_get_samples(const struct tbr_texture_view *view, const float s[4], const float t[4], const float r[4],
+                             const float c0[4], const float c1[4], float derivs[3][2][4], const int8_t offset[3],
+                             enum tbr_sampler_control control, float rgba[4][4], tbr_texel_observer observer,
+                             void *observer_ctx)
 {
     struct fetch_group grp;
     memset(&grp, 0, sizeof(grp));
-    get_samples(view, NULL, s, t, r, c0, c1, derivs, offset, control, rgba, observer, NULL,
-                observer_ctx, &grp);
+    get_samples(view, NULL, s, t, r, c0, c1, derivs, offset, control, rgba, observer, NULL, observer_ctx, &grp);
 }
 
-int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view, const float s[4],
-                                  const float t[4], const float r[4], const float c0[4],
-                                  const float c1[4], float derivs[3][2][4],
-                                  const int8_t offset[3], enum tbr_sampler_control control,
-                                  float rgba[4][4], tbr_texel_observer observer,
-                                  void *observer_ctx)
+int tbr_sampler_get_samples_exact(const struct tbr_texture_view *view, const float s[4], const float t[4],
+                                  const float r[4], const float c0[4], const float c1[4], float derivs[3][2][4],
+                                  const int8_t offset[3], enum tbr_sampler_control control, float rgba[4][4],
+                                  tbr_texel_observer observer, void *observer_ctx)
 {
-    return tbr_sampler_get_samples_exact_prepared(view, NULL, s, t, r, c0, c1, derivs, offset,
-                                                  control, rgba, observer, NULL, observer_ctx);
+    return tbr_sampler_get_samples_exact_prepared(view, NULL, s, t, r, c0, c1, derivs, offset, control, rgba, observer,
+                                                  NULL, observer_ctx);
 }
 
 _Static_assert(sizeof(struct view_state) <= sizeof(((struct tbr_sampler_prepared *)0)->u.bytes),
@@ -1851,20 +1711,17 @@ void tbr_sampler_prepare(struct tbr_sampler_prepared *p, const struct tbr_textur
 }
 
 int tbr_sampler_get_samples_exact_prepared(const struct tbr_texture_view *view,
-                                           const struct tbr_sampler_prepared *prepared,
-                                           const float s[4], const float t[4], const float r[4],
-                                           const float c0[4], const float c1[4],
+                                           const struct tbr_sampler_prepared *prepared, const float s[4],
+                                           const float t[4], const float r[4], const float c0[4], const float c1[4],
                                            float derivs[3][2][4], const int8_t offset[3],
                                            enum tbr_sampler_control control, float rgba[4][4],
-                                           tbr_texel_observer observer,
-                                           tbr_footprint_observer footprint_observer,
+                                           tbr_texel_observer observer, tbr_footprint_observer footprint_observer,
                                            void *observer_ctx)
 {
     struct fetch_group grp; /* entries f[k] are read only below n */
     grp.on = grp.n = grp.inexact = grp.multi_tile = 0;
-    get_samples(view, prepared ? prepared->u.bytes : NULL,
-                s, t, r, c0, c1, derivs, offset, control, rgba, observer, footprint_observer,
-                observer_ctx, &grp);
+    get_samples(view, prepared ? prepared->u.bytes : NULL, s, t, r, c0, c1, derivs, offset, control, rgba, observer,
+                footprint_observer, observer_ctx, &grp);
     return !grp.inexact;
 }
 
@@ -1872,47 +1729,39 @@ void tbr_sampler_get_dims(const struct tbr_texture_view *v, int level, int dims[
 {
     /* sp_get_dims: a level past the view's last leaves dims untouched */
     level += (int)v->first_level;
-    if (level > (int)v->last_level || level < 0)
-        return;
+    if (level > (int)v->last_level || level < 0) return;
     dims[3] = (int)(v->last_level - v->first_level + 1);
     dims[0] = (int)u_minify(v->width0, (unsigned)level);
     switch (v->target) {
-    case TEX_1D_ARRAY:
-        dims[1] = (int)(v->last_layer - v->first_layer + 1);
-        return;
-    case TEX_1D:
-        return;
-    case TEX_2D_ARRAY:
-        dims[2] = (int)(v->last_layer - v->first_layer + 1);
-        dims[1] = (int)u_minify(v->height0, (unsigned)level);
-        return;
-    case TEX_2D:
-    case TEX_CUBE:
-    case TEX_RECT:
-        dims[1] = (int)u_minify(v->height0, (unsigned)level);
-        return;
-    case TEX_3D:
-        dims[1] = (int)u_minify(v->height0, (unsigned)level);
-        dims[2] = (int)u_minify(v->depth0, (unsigned)level);
-        return;
-    case TEX_CUBE_ARRAY:
-        dims[1] = (int)u_minify(v->height0, (unsigned)level);
-        dims[2] = (int)(v->last_layer - v->first_layer + 1) / 6;
-        return;
-    default:
-        return;
+        case TEX_1D_ARRAY: dims[1] = (int)(v->last_layer - v->first_layer + 1); return;
+        case TEX_1D: return;
+        case TEX_2D_ARRAY:
+            dims[2] = (int)(v->last_layer - v->first_layer + 1);
+            dims[1] = (int)u_minify(v->height0, (unsigned)level);
+            return;
+        case TEX_2D:
+        case TEX_CUBE:
+        case TEX_RECT: dims[1] = (int)u_minify(v->height0, (unsigned)level); return;
+        case TEX_3D:
+            dims[1] = (int)u_minify(v->height0, (unsigned)level);
+            dims[2] = (int)u_minify(v->depth0, (unsigned)level);
+            return;
+        case TEX_CUBE_ARRAY:
+            dims[1] = (int)u_minify(v->height0, (unsigned)level);
+            dims[2] = (int)(v->last_layer - v->first_layer + 1) / 6;
+            return;
+        default: return;
     }
 }
 
-void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], const int j[4],
-                           const int k[4], const int lod[4], const int8_t offset[3],
-                           float rgba[4][4], tbr_texel_observer observer, void *observer_ctx)
+void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], const int j[4], const int k[4],
+                           const int lod[4], const int8_t offset[3], float rgba[4][4], tbr_texel_observer observer,
+                           void *observer_ctx)
 {
     static const int8_t zero_offset[3] = {0, 0, 0};
     struct sampler_state st;
     init_state(&st, v, NULL, observer, NULL, observer_ctx);
-    if (!offset)
-        offset = zero_offset;
+    if (!offset) offset = zero_offset;
     const int fl = (int)v->first_level, ll = (int)v->last_level;
     const int lv = add_wrap(lod[0], fl);
     const unsigned level = (unsigned)M_CLAMP(lv, fl, ll);
@@ -1926,48 +1775,45 @@ void tbr_sampler_get_texel(const struct tbr_texture_view *v, const int i[4], con
         int x, y, z;
         st.lane = (unsigned)q;
         switch (v->target) {
-        case TEX_1D:
-            x = add_wrap(i[q], offset[0]);
-            x = M_CLAMP(x, 0, width - 1);
-            texel_1d_nb(&st, level, x, first_layer, tx);
-            break;
-        case TEX_1D_ARRAY:
-            x = add_wrap(i[q], offset[0]);
-            x = M_CLAMP(x, 0, width - 1);
-            y = M_CLAMP(j[q], first_layer, last_layer);
-            texel_1d_nb(&st, level, x, y, tx);
-            break;
-        case TEX_2D:
-        case TEX_RECT:
-            x = add_wrap(i[q], offset[0]);
-            x = M_CLAMP(x, 0, width - 1);
-            y = add_wrap(j[q], offset[1]);
-            y = M_CLAMP(y, 0, height - 1);
-            texel_3d_nb(&st, level, x, y, first_layer, tx);
-            break;
-        case TEX_2D_ARRAY:
-            x = add_wrap(i[q], offset[0]);
-            x = M_CLAMP(x, 0, width - 1);
-            y = add_wrap(j[q], offset[1]);
-            y = M_CLAMP(y, 0, height - 1);
-            z = M_CLAMP(k[q], first_layer, last_layer);
-            texel_3d_nb(&st, level, x, y, z, tx);
-            break;
-        case TEX_3D:
-            x = add_wrap(i[q], offset[0]);
-            x = M_CLAMP(x, 0, width - 1);
-            y = add_wrap(j[q], offset[1]);
-            y = M_CLAMP(y, 0, height - 1);
-            z = add_wrap(k[q], offset[2]);
-            z = M_CLAMP(z, 0, depth - 1);
-            texel_3d_nb(&st, level, x, y, z, tx);
-            break;
-        default: /* cubes: undefined for TXF in softpipe (assert) */
-            continue;
+            case TEX_1D:
+                x = add_wrap(i[q], offset[0]);
+                x = M_CLAMP(x, 0, width - 1);
+                texel_1d_nb(&st, level, x, first_layer, tx);
+                break;
+            case TEX_1D_ARRAY:
+                x = add_wrap(i[q], offset[0]);
+                x = M_CLAMP(x, 0, width - 1);
+                y = M_CLAMP(j[q], first_layer, last_layer);
+                texel_1d_nb(&st, level, x, y, tx);
+                break;
+            case TEX_2D:
+            case TEX_RECT:
+                x = add_wrap(i[q], offset[0]);
+                x = M_CLAMP(x, 0, width - 1);
+                y = add_wrap(j[q], offset[1]);
+                y = M_CLAMP(y, 0, height - 1);
+                texel_3d_nb(&st, level, x, y, first_layer, tx);
+                break;
+            case TEX_2D_ARRAY:
+                x = add_wrap(i[q], offset[0]);
+                x = M_CLAMP(x, 0, width - 1);
+                y = add_wrap(j[q], offset[1]);
+                y = M_CLAMP(y, 0, height - 1);
+                z = M_CLAMP(k[q], first_layer, last_layer);
+                texel_3d_nb(&st, level, x, y, z, tx);
+                break;
+            case TEX_3D:
+                x = add_wrap(i[q], offset[0]);
+                x = M_CLAMP(x, 0, width - 1);
+                y = add_wrap(j[q], offset[1]);
+                y = M_CLAMP(y, 0, height - 1);
+                z = add_wrap(k[q], offset[2]);
+                z = M_CLAMP(z, 0, depth - 1);
+                texel_3d_nb(&st, level, x, y, z, tx);
+                break;
+            default: /* cubes: undefined for TXF in softpipe (assert) */ continue;
         }
-        for (int c = 0; c < 4; c++)
-            rgba[c][q] = tx[c];
+        for (int c = 0; c < 4; c++) rgba[c][q] = tx[c];
     }
-    if (st.vs.need_swizzle)
-        do_swizzling(v, rgba);
+    if (st.vs.need_swizzle) do_swizzling(v, rgba);
 }

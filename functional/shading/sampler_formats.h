@@ -33,8 +33,7 @@ static inline void tbr_sampler_unpack_unorm8(const uint8_t swizzle[4], const uin
     static const float constant[2] = {0.0f, 1.0f};
     for (unsigned c = 0; c < 4; c++) {
         const uint8_t s = swizzle[c];
-        out[c] = s < TBR_SAMPLER_SWIZZLE_0 ? (float)src[s] * (1.0f / 255.0f)
-                                           : constant[s - TBR_SAMPLER_SWIZZLE_0];
+        out[c] = s < TBR_SAMPLER_SWIZZLE_0 ? (float)src[s] * (1.0f / 255.0f) : constant[s - TBR_SAMPLER_SWIZZLE_0];
     }
 }
 

@@ -54,8 +54,7 @@ static void sort_vertices(struct tri_setup *s, tbr_vertex v0, tbr_vertex v1, tbr
     }
 }
 
-static void linear_coef(const struct tri_setup *s, struct tbr_interp_coef *c, unsigned ch,
-                        const float v[3])
+static void linear_coef(const struct tri_setup *s, struct tbr_interp_coef *c, unsigned ch, const float v[3])
 {
     float botda = v[1] - v[0];
     float majda = v[2] - v[0];
@@ -65,13 +64,11 @@ static void linear_coef(const struct tri_setup *s, struct tbr_interp_coef *c, un
     float dady = b * s->oneoverarea;
     c->dadx[ch] = dadx;
     c->dady[ch] = dady;
-    c->a0[ch] = v[0] - (dadx * (s->vmin[0][0] - s->pixel_offset) +
-                        dady * (s->vmin[0][1] - s->pixel_offset));
+    c->a0[ch] = v[0] - (dadx * (s->vmin[0][0] - s->pixel_offset) + dady * (s->vmin[0][1] - s->pixel_offset));
 }
 
 /* Perspective: the plane of value * (1/w); the shader divides by interpolated 1/w. */
-static void persp_coef(const struct tri_setup *s, struct tbr_interp_coef *c, unsigned ch,
-                       const float v[3])
+static void persp_coef(const struct tri_setup *s, struct tbr_interp_coef *c, unsigned ch, const float v[3])
 {
     float mina = v[0] * s->vmin[0][3];
     float mida = v[1] * s->vmid[0][3];
@@ -84,18 +81,15 @@ static void persp_coef(const struct tri_setup *s, struct tbr_interp_coef *c, uns
     float dady = b * s->oneoverarea;
     c->dadx[ch] = dadx;
     c->dady[ch] = dady;
-    c->a0[ch] = mina - (dadx * (s->vmin[0][0] - s->pixel_offset) +
-                        dady * (s->vmin[0][1] - s->pixel_offset));
+    c->a0[ch] = mina - (dadx * (s->vmin[0][0] - s->pixel_offset) + dady * (s->vmin[0][1] - s->pixel_offset));
 }
 
-int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*const v[3])[4],
-                             unsigned nr_attrs, struct tbr_setup_coefs *out, char *why,
-                             size_t whylen)
+int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*const v[3])[4], unsigned nr_attrs,
+                             struct tbr_setup_coefs *out, char *why, size_t whylen)
 {
     struct tri_setup s;
     memset(out, 0, sizeof(*out));
-    if (fs->num_inputs > TBR_TGSI_MAX_INPUTS)
-        return fail(why, whylen, "%u fragment-shader inputs", fs->num_inputs);
+    if (fs->num_inputs > TBR_TGSI_MAX_INPUTS) return fail(why, whylen, "%u fragment-shader inputs", fs->num_inputs);
 
     /* calc_det: edge vectors e = v0 - v2, f = v1 - v2; the facing comes from its sign. */
     float ex = v[0][0][0] - v[2][0][0];
@@ -112,8 +106,7 @@ int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*c
     s.emaj_dy = s.vmax[0][1] - s.vmin[0][1];
     float area = s.emaj_dx * s.ebot_dy - s.ebot_dx * s.emaj_dy;
     s.oneoverarea = 1.0f / area;
-    if (isinf(s.oneoverarea) || isnan(s.oneoverarea))
-        return fail(why, whylen, "zero-area or NaN triangle");
+    if (isinf(s.oneoverarea) || isnan(s.oneoverarea)) return fail(why, whylen, "zero-area or NaN triangle");
     s.pixel_offset = fs->half_pixel_center ? 0.5f : 0.0f;
     /* 0 front, 1 back (setup->facing) */
     unsigned facing = (unsigned)((det < 0.0) ^ (fs->front_ccw != 0));
@@ -131,54 +124,53 @@ int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*c
         unsigned slot = i + 1; /* softpipe's "extremely pointless index map" */
         enum { CONSTANT, LINEAR, PERSPECTIVE, POS } mode;
         switch (in->interpolate) {
-        case TBR_TGSI_INTERPOLATE_CONSTANT: mode = CONSTANT; break;
-        case TBR_TGSI_INTERPOLATE_LINEAR: mode = LINEAR; break;
-        case TBR_TGSI_INTERPOLATE_PERSPECTIVE: mode = PERSPECTIVE; break;
-        case TBR_TGSI_INTERPOLATE_COLOR:
-            if (in->semantic_name != TBR_TGSI_SEMANTIC_COLOR)
-                return fail(why, whylen, "COLOR interpolation of a non-color input");
-            mode = fs->flatshade ? CONSTANT : PERSPECTIVE;
-            break;
-        default:
-            return fail(why, whylen, "interpolation mode %u", in->interpolate);
+            case TBR_TGSI_INTERPOLATE_CONSTANT: mode = CONSTANT; break;
+            case TBR_TGSI_INTERPOLATE_LINEAR: mode = LINEAR; break;
+            case TBR_TGSI_INTERPOLATE_PERSPECTIVE: mode = PERSPECTIVE; break;
+            case TBR_TGSI_INTERPOLATE_COLOR:
+                if (in->semantic_name != TBR_TGSI_SEMANTIC_COLOR)
+                    return fail(why, whylen, "COLOR interpolation of a non-color input");
+                mode = fs->flatshade ? CONSTANT : PERSPECTIVE;
+                break;
+            default: return fail(why, whylen, "interpolation mode %u", in->interpolate);
         }
         if (in->semantic_name == TBR_TGSI_SEMANTIC_POSITION)
             mode = POS;
         else if (slot >= nr_attrs)
             return fail(why, whylen, "input %u: the primitive has only %u attributes", i, nr_attrs);
         switch (mode) {
-        case CONSTANT:
-            for (unsigned ch = 0; ch < 4; ch++) {
-                c->dadx[ch] = 0;
-                c->dady[ch] = 0;
-                c->a0[ch] = s.vprovoke[slot][ch];
+            case CONSTANT:
+                for (unsigned ch = 0; ch < 4; ch++) {
+                    c->dadx[ch] = 0;
+                    c->dady[ch] = 0;
+                    c->a0[ch] = s.vprovoke[slot][ch];
+                }
+                break;
+            case LINEAR:
+            case PERSPECTIVE:
+                for (unsigned ch = 0; ch < 4; ch++) {
+                    vv[0] = s.vmin[slot][ch], vv[1] = s.vmid[slot][ch], vv[2] = s.vmax[slot][ch];
+                    if (mode == LINEAR)
+                        linear_coef(&s, c, ch, vv);
+                    else
+                        persp_coef(&s, c, ch, vv);
+                }
+                break;
+            case POS: { /* setup_fragcoord_coeff */
+                float center = fs->coord_pixel_center_integer ? 0.0f : 0.5f;
+                c->a0[0] = center;
+                c->dadx[0] = 1.0f;
+                c->dady[0] = 0.0f;
+                c->a0[1] = (fs->coord_origin_lower_left ? (float)(fs->fb_height - 1) : 0.0f) + center;
+                c->dadx[1] = 0.0f;
+                c->dady[1] = fs->coord_origin_lower_left ? -1.0f : 1.0f;
+                for (unsigned ch = 2; ch < 4; ch++) {
+                    c->a0[ch] = out->pos.a0[ch];
+                    c->dadx[ch] = out->pos.dadx[ch];
+                    c->dady[ch] = out->pos.dady[ch];
+                }
+                break;
             }
-            break;
-        case LINEAR:
-        case PERSPECTIVE:
-            for (unsigned ch = 0; ch < 4; ch++) {
-                vv[0] = s.vmin[slot][ch], vv[1] = s.vmid[slot][ch], vv[2] = s.vmax[slot][ch];
-                if (mode == LINEAR)
-                    linear_coef(&s, c, ch, vv);
-                else
-                    persp_coef(&s, c, ch, vv);
-            }
-            break;
-        case POS: { /* setup_fragcoord_coeff */
-            float center = fs->coord_pixel_center_integer ? 0.0f : 0.5f;
-            c->a0[0] = center;
-            c->dadx[0] = 1.0f;
-            c->dady[0] = 0.0f;
-            c->a0[1] = (fs->coord_origin_lower_left ? (float)(fs->fb_height - 1) : 0.0f) + center;
-            c->dadx[1] = 0.0f;
-            c->dady[1] = fs->coord_origin_lower_left ? -1.0f : 1.0f;
-            for (unsigned ch = 2; ch < 4; ch++) {
-                c->a0[ch] = out->pos.a0[ch];
-                c->dadx[ch] = out->pos.dadx[ch];
-                c->dady[ch] = out->pos.dady[ch];
-            }
-            break;
-        }
         }
         if (in->semantic_name == TBR_TGSI_SEMANTIC_FACE) {
             c->a0[0] = (float)facing * -2.0f + 1.0f;

@@ -20,10 +20,10 @@ extern "C" {
 struct tbr_setup_fs_info {
     unsigned num_inputs;
     struct tbr_tgsi_io inputs[TBR_TGSI_MAX_INPUTS];
-    int flatshade;          /* rasterizer state */
+    int flatshade; /* rasterizer state */
     int flatshade_first;
     int front_ccw;
-    int half_pixel_center;  /* setup's pixel_offset: 0.5 if set, else 0 */
+    int half_pixel_center; /* setup's pixel_offset: 0.5 if set, else 0 */
     /* gl_FragCoord (POSITION input): FS properties and the framebuffer height */
     int coord_origin_lower_left, coord_pixel_center_integer;
     unsigned fb_height;
@@ -31,18 +31,17 @@ struct tbr_setup_fs_info {
 
 /* Coefficients of one triangle. */
 struct tbr_setup_coefs {
-    struct tbr_interp_coef pos;                        /* setup->posCoef */
+    struct tbr_interp_coef pos;                         /* setup->posCoef */
     struct tbr_interp_coef inputs[TBR_TGSI_MAX_INPUTS]; /* setup->coef[fs input] */
-    float face;                                       /* +1 front, -1 back */
+    float face;                                         /* +1 front, -1 back */
 };
 
 /* Triangle v[3][nr_attrs][4] as in a PRIM record (attribute 0 = window position;
  * FS input i is attribute i + 1, sp_state_derived.c). 0 on success; -1 if the
  * triangle is one setup rejects (zero area / NaN) or something is unsupported
  * (message in why). */
-int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*const v[3])[4],
-                             unsigned nr_attrs, struct tbr_setup_coefs *out, char *why,
-                             size_t whylen);
+int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*const v[3])[4], unsigned nr_attrs,
+                             struct tbr_setup_coefs *out, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

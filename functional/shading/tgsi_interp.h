@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define TBR_TGSI_MAX_INPUTS 32
+#define TBR_TGSI_MAX_INPUTS  32
 #define TBR_TGSI_MAX_OUTPUTS 16
 
 /* TGSI semantic names (enum tgsi_semantic values of Mesa 22.3.6). */
@@ -60,10 +60,10 @@ enum tbr_tgsi_interpolate {
 
 /* A declared input or output register. */
 struct tbr_tgsi_io {
-    uint8_t semantic_name;   /* enum tbr_tgsi_semantic */
+    uint8_t semantic_name; /* enum tbr_tgsi_semantic */
     uint8_t semantic_index;
-    uint8_t interpolate;     /* inputs: enum tbr_tgsi_interpolate */
-    uint8_t usage_mask;      /* declared .xyzw components, bit 0 = x */
+    uint8_t interpolate; /* inputs: enum tbr_tgsi_interpolate */
+    uint8_t usage_mask;  /* declared .xyzw components, bit 0 = x */
 };
 
 /* Setup's interpolation coefficients of one attribute (struct tgsi_interp_coef):
@@ -86,26 +86,23 @@ enum tbr_sampler_control {
  * on struct tgsi_sampler (arguments as there: [lane] arrays of 4). */
 struct tbr_tgsi_sampler {
     void *ctx;
-    void (*get_samples)(void *ctx, unsigned sview_index, unsigned sampler_index,
-                        const float s[4], const float t[4], const float r[4],
-                        const float c0[4], const float c1[4], float derivs[3][2][4],
-                        const int8_t offset[3], enum tbr_sampler_control control,
-                        float rgba[4][4]);
+    void (*get_samples)(void *ctx, unsigned sview_index, unsigned sampler_index, const float s[4], const float t[4],
+                        const float r[4], const float c0[4], const float c1[4], float derivs[3][2][4],
+                        const int8_t offset[3], enum tbr_sampler_control control, float rgba[4][4]);
     void (*get_dims)(void *ctx, unsigned sview_index, int level, int dims[4]);
-    void (*get_texel)(void *ctx, unsigned sview_index, const int i[4], const int j[4],
-                      const int k[4], const int lod[4], const int8_t offset[3],
-                      float rgba[4][4]);
+    void (*get_texel)(void *ctx, unsigned sview_index, const int i[4], const int j[4], const int k[4], const int lod[4],
+                      const int8_t offset[3], float rgba[4][4]);
 };
 
 /* Everything a fragment shader execution reads besides the program. */
 struct tbr_tgsi_fs_quad {
-    float x0, y0;                      /* the quad's upper-left pixel (even), as floats */
+    float x0, y0;                           /* the quad's upper-left pixel (even), as floats */
     const struct tbr_interp_coef *pos_coef; /* setup's position coefficients (z, w used) */
     const struct tbr_interp_coef *coef;     /* per input register i: setup's coef[i] */
-    int flatshade_color;               /* rasterizer flatshade: COLOR inputs are constant */
-    float face;                        /* +1 front-facing, -1 back-facing (machine->Face) */
-    unsigned non_helper_mask;          /* lanes covered (quad->inout.mask entering the shader) */
-    const void *consts[4];             /* constant buffer slots, NULL if unbound */
+    int flatshade_color;                    /* rasterizer flatshade: COLOR inputs are constant */
+    float face;                             /* +1 front-facing, -1 back-facing (machine->Face) */
+    unsigned non_helper_mask;               /* lanes covered (quad->inout.mask entering the shader) */
+    const void *consts[4];                  /* constant buffer slots, NULL if unbound */
     unsigned const_bytes[4];
     const struct tbr_tgsi_sampler *sampler;
     /* 1: skip the per-lane validity tracking (see tbr_tgsi_fs_result), which is
@@ -123,8 +120,8 @@ struct tbr_tgsi_fs_quad {
 
 struct tbr_tgsi_fs_result {
     float outputs[TBR_TGSI_MAX_OUTPUTS][4][4]; /* [output register][channel][lane] (machine->Outputs) */
-    unsigned kill_mask;                /* lanes killed (KILL / KILL_IF) */
-    unsigned mask;                     /* non_helper_mask & ~kill_mask: what softpipe keeps */
+    unsigned kill_mask;                        /* lanes killed (KILL / KILL_IF) */
+    unsigned mask;                             /* non_helper_mask & ~kill_mask: what softpipe keeps */
     /* [output register][channel]: lanes whose value this run computed. tgsi_exec's
      * registers persist from quad to quad, so a lane the shader did not write (or
      * computed from such a stale value) holds whatever softpipe's previous quads
@@ -139,8 +136,8 @@ struct tbr_tgsi_program;
 struct tbr_tgsi_program *tbr_tgsi_parse(const char *text, char *err, size_t errlen);
 void tbr_tgsi_free(struct tbr_tgsi_program *prog);
 
-unsigned tbr_tgsi_num_inputs(const struct tbr_tgsi_program *prog);   /* highest IN index + 1 */
-unsigned tbr_tgsi_num_outputs(const struct tbr_tgsi_program *prog);  /* highest OUT index + 1 */
+unsigned tbr_tgsi_num_inputs(const struct tbr_tgsi_program *prog);  /* highest IN index + 1 */
+unsigned tbr_tgsi_num_outputs(const struct tbr_tgsi_program *prog); /* highest OUT index + 1 */
 const struct tbr_tgsi_io *tbr_tgsi_input(const struct tbr_tgsi_program *prog, unsigned i);
 const struct tbr_tgsi_io *tbr_tgsi_output(const struct tbr_tgsi_program *prog, unsigned i);
 int tbr_tgsi_uses_texture(const struct tbr_tgsi_program *prog);

@@ -22,6 +22,7 @@ enum tgsi_file {
 };
 
 /* Opcodes the interpreter implements (names as tgsi_dump prints them). */
+/* clang-format off */
 #define TGSI_OPCODE_LIST(X) \
     X(MOV) X(LIT) X(RCP) X(RSQ) X(EXP) X(LOG) X(MUL) X(ADD) X(DP3) X(DP4) \
     X(DST) X(MIN) X(MAX) X(SLT) X(SGE) X(MAD) X(LRP) X(SQRT) X(LDEXP) X(FRC) \
@@ -34,12 +35,13 @@ enum tgsi_file {
     X(ISGE) X(ISHR) X(ISLT) X(F2U) X(U2F) X(UADD) X(UDIV) X(UMAD) X(UMAX) \
     X(UMIN) X(UMOD) X(UMUL) X(USEQ) X(USGE) X(USHR) X(USLT) X(USNE) X(UCMP) \
     X(IABS) X(ISSG) X(IMUL_HI) X(UMUL_HI)
+/* clang-format on */
 
 enum tgsi_op {
 #define TGSI_OP_ENUM(name) TGSI_OP_##name,
     TGSI_OPCODE_LIST(TGSI_OP_ENUM)
 #undef TGSI_OP_ENUM
-    TGSI_OP_COUNT
+        TGSI_OP_COUNT
 };
 
 /* Texture targets (enum tgsi_texture_type values). */
@@ -74,35 +76,35 @@ enum {
 };
 
 struct tgsi_src {
-    uint8_t file;          /* enum tgsi_file */
-    uint8_t swizzle[4];    /* component read for dst channel x, y, z, w */
+    uint8_t file;       /* enum tgsi_file */
+    uint8_t swizzle[4]; /* component read for dst channel x, y, z, w */
     uint8_t negate, absolute;
     uint8_t has_dimension; /* CONST[d][i] */
     int32_t index;
     int32_t dimension;
     /* resolved by tgsi_resolve_operands: */
-    uint8_t mods;          /* TGSI_MOD_* */
-    uint32_t row[4];       /* machine row read for dst channel x, y, z, w (swizzle applied) */
+    uint8_t mods;    /* TGSI_MOD_* */
+    uint32_t row[4]; /* machine row read for dst channel x, y, z, w (swizzle applied) */
 };
 
 struct tgsi_dst {
-    uint8_t file;          /* TEMP, OUT or NULL */
+    uint8_t file; /* TEMP, OUT or NULL */
     uint8_t write_mask;
     int32_t index;
-    uint32_t row;          /* machine row of channel x (resolved); y, z, w follow */
+    uint32_t row; /* machine row of channel x (resolved); y, z, w follow */
 };
 
 struct tgsi_inst {
-    uint8_t op;            /* enum tgsi_op */
+    uint8_t op; /* enum tgsi_op */
     uint8_t saturate;
     uint8_t num_dst, num_src;
-    uint8_t tex_target;    /* enum tgsi_tex_target, texture instructions */
-    uint8_t num_offsets;   /* 0 or 1 */
+    uint8_t tex_target;  /* enum tgsi_tex_target, texture instructions */
+    uint8_t num_offsets; /* 0 or 1 */
     /* resolved by tgsi_resolve_operands: no source modifiers, no _SAT, and no
      * channel's store overwrites a row a later channel of the write mask reads, so a
      * componentwise opcode may store each channel as soon as it is computed */
     uint8_t plain;
-    int32_t label;         /* IF/UIF/ELSE: target pc; -1 if none */
+    int32_t label; /* IF/UIF/ELSE: target pc; -1 if none */
     struct tgsi_dst dst;
     struct tgsi_src src[4];
     struct tgsi_src offset; /* texel offset register (swizzle[0..2] used) */
@@ -126,17 +128,17 @@ struct tgsi_input_decl {
  *   immediates: 4 rows per IMM, the bit pattern in every lane
  *   constants: one row per distinct (buffer, index, component) the program reads,
  *   filled per run from the bound constant buffers (tgsi_const_slot) */
-#define TGSI_ROW_NULL 0u
-#define TGSI_ROW_SINK 1u
+#define TGSI_ROW_NULL      0u
+#define TGSI_ROW_SINK      1u
 #define TGSI_ROW_FIRST_REG 5u
 
 struct tgsi_const_slot {
-    uint32_t buffer;   /* constant buffer slot (CONST[d][i]: d, else 0) */
-    uint64_t dword;    /* index * 4 + component */
+    uint32_t buffer; /* constant buffer slot (CONST[d][i]: d, else 0) */
+    uint64_t dword;  /* index * 4 + component */
 };
 
 #define TGSI_MAX_TEMPS 256
-#define TGSI_MAX_IMMS 256
+#define TGSI_MAX_IMMS  256
 #define TGSI_MAX_INSTS 4096
 #define TGSI_MAX_DECLS 64
 
@@ -152,14 +154,14 @@ struct tbr_tgsi_program {
     uint8_t imm_valid[TGSI_MAX_IMMS]; /* components given, bit 0 = x */
     int uses_texture;
     int color0_writes_all_cbufs;
-    int coord_origin_lower_left;      /* PROPERTY FS_COORD_ORIGIN LOWER_LEFT */
-    int coord_pixel_center_integer;   /* PROPERTY FS_COORD_PIXEL_CENTER INTEGER */
+    int coord_origin_lower_left;    /* PROPERTY FS_COORD_ORIGIN LOWER_LEFT */
+    int coord_pixel_center_integer; /* PROPERTY FS_COORD_PIXEL_CENTER INTEGER */
     struct tgsi_inst *insts;
     /* execution layout (see TGSI_ROW_NULL) */
     uint32_t row_temps, row_inputs, row_outputs, row_imms, row_consts, num_rows;
     unsigned num_const_slots;
     struct tgsi_const_slot *const_slots;
-    uint32_t (*imm_rows)[4];          /* [num_imms * 4]: IMM[i] component c in every lane */
+    uint32_t (*imm_rows)[4]; /* [num_imms * 4]: IMM[i] component c in every lane */
 };
 
 /* Fills the execution layout and every operand's rows (end of tbr_tgsi_parse).

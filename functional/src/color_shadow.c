@@ -9,9 +9,9 @@
 
 struct tbr_cs_tile {
     uint32_t resource_id, level, layer, tile_x, tile_y;
-    uint32_t nflagged;                         /* pixels with flags != 0 */
-    uint8_t flags[TBR_CS_TILE * TBR_CS_TILE];  /* TBR_MASK_* channels held in v */
-    float v[TBR_CS_TILE * TBR_CS_TILE][4];     /* softpipe's float value of those channels */
+    uint32_t nflagged;                        /* pixels with flags != 0 */
+    uint8_t flags[TBR_CS_TILE * TBR_CS_TILE]; /* TBR_MASK_* channels held in v */
+    float v[TBR_CS_TILE * TBR_CS_TILE][4];    /* softpipe's float value of those channels */
 };
 
 bool tbr_cs_format_packable(tbr_pixel_format f)
@@ -28,12 +28,10 @@ void tbr_cs_free(tbr_color_shadow *cs)
     cs->cap_tiles = 0;
 }
 
-void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t resource_id,
-                     uint32_t level, uint32_t first_layer, uint32_t last_layer,
-                     const char *format_name)
+void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t resource_id, uint32_t level,
+                     uint32_t first_layer, uint32_t last_layer, const char *format_name)
 {
-    if (i >= TBR_REC_MAX_CBUFS)
-        return;
+    if (i >= TBR_REC_MAX_CBUFS) return;
     struct tbr_cs_cbuf *c = &cs->cbuf[i];
     c->valid = valid;
     c->resource_id = resource_id;
@@ -47,14 +45,13 @@ void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t reso
     c->rgba8 = c->packable && tbr_format_get_info(c->format)->bytes == 4;
     uint32_t seen = 0;
     for (int ch = 0; ch < 4 && c->rgba8; ch++) {
-        float unit[4] = { 0, 0, 0, 0 };
+        float unit[4] = {0, 0, 0, 0};
         unit[ch] = 1.0f;
-        uint8_t b[4] = { 0, 0, 0, 0 };
+        uint8_t b[4] = {0, 0, 0, 0};
         tbr_pack_rgba_float(c->format, unit, b);
         const uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
         int k = 0;
-        while (k < 4 && v != 0xffu << (8 * k))
-            k++;
+        while (k < 4 && v != 0xffu << (8 * k)) k++;
         if (k == 4 || (seen & (1u << k)))
             c->rgba8 = false; /* not one whole byte per channel (e.g. RGBX, 10-bit, 565) */
         else {
@@ -67,74 +64,62 @@ void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t reso
 void tbr_cs_set_nr_cbufs(tbr_color_shadow *cs, uint32_t nr_cbufs)
 {
     cs->nr_cbufs = nr_cbufs > TBR_REC_MAX_CBUFS ? TBR_REC_MAX_CBUFS : nr_cbufs;
-    for (uint32_t i = cs->nr_cbufs; i < TBR_REC_MAX_CBUFS; i++)
-        cs->cbuf[i].valid = false;
+    for (uint32_t i = cs->nr_cbufs; i < TBR_REC_MAX_CBUFS; i++) cs->cbuf[i].valid = false;
 }
 
 uint32_t tbr_cs_begin_draw(tbr_color_shadow *cs, const tbr_rec_draw *draw, bool enable)
 {
     tbr_blend_state_from_draw(&cs->blend, draw);
     tbr_pixel_format formats[TBR_MAX_COLOR_BUFS];
-    for (uint32_t i = 0; i < cs->nr_cbufs; i++)
-        formats[i] = cs->cbuf[i].valid ? cs->cbuf[i].format : TBR_PF_NONE;
+    for (uint32_t i = 0; i < cs->nr_cbufs; i++) formats[i] = cs->cbuf[i].valid ? cs->cbuf[i].format : TBR_PF_NONE;
     cs->path = tbr_blend_choose_path(&cs->blend, cs->nr_cbufs, formats);
     cs->packed_mask = 0;
-    if (!enable || draw->logicop_enable || cs->path == TBR_BLEND_PATH_NOOP)
-        return 0;
+    if (!enable || draw->logicop_enable || cs->path == TBR_BLEND_PATH_NOOP) return 0;
     const uint32_t n = tbr_blend_path_cbufs(cs->path, cs->nr_cbufs);
     for (uint32_t i = 0; i < n && i < draw->nr_cbufs; i++) {
         const tbr_rt_blend_state *rt = &cs->blend.rt[cs->blend.independent_blend_enable ? i : 0];
-        if (cs->cbuf[i].packable && !rt->blend_enable && !tbr_blend_is_dual(&cs->blend, i))
-            cs->packed_mask |= 1u << i;
+        if (cs->cbuf[i].packable && !rt->blend_enable && !tbr_blend_is_dual(&cs->blend, i)) cs->packed_mask |= 1u << i;
     }
     return cs->packed_mask;
 }
 
 static bool tile_is(const tbr_cs_tile *t, const struct tbr_cs_cbuf *c, uint32_t tx, uint32_t ty)
 {
-    return t->tile_x == tx && t->tile_y == ty && t->resource_id == c->resource_id &&
-           t->level == c->level && t->layer == c->layer;
+    return t->tile_x == tx && t->tile_y == ty && t->resource_id == c->resource_id && t->level == c->level &&
+           t->layer == c->layer;
 }
 
-static tbr_cs_tile *lookup(tbr_color_shadow *cs, const struct tbr_cs_cbuf *c, uint32_t tx,
-                           uint32_t ty, bool create)
+static tbr_cs_tile *lookup(tbr_color_shadow *cs, const struct tbr_cs_cbuf *c, uint32_t tx, uint32_t ty, bool create)
 {
-    if (cs->last && tile_is(cs->last, c, tx, ty))
-        return cs->last;
+    if (cs->last && tile_is(cs->last, c, tx, ty)) return cs->last;
     tbr_cs_tile *t = NULL;
     for (uint32_t k = 0; k < cs->ntiles && !t; k++)
-        if (tile_is(cs->tiles[k], c, tx, ty))
-            t = cs->tiles[k];
+        if (tile_is(cs->tiles[k], c, tx, ty)) t = cs->tiles[k];
     if (!t && create) {
         if (cs->ntiles == cs->cap_tiles) {
             uint32_t nc = cs->cap_tiles ? cs->cap_tiles * 2 : 16;
             tbr_cs_tile **nt = realloc(cs->tiles, nc * sizeof(*nt));
-            if (!nt)
-                return NULL;
+            if (!nt) return NULL;
             cs->tiles = nt;
             cs->cap_tiles = nc;
         }
         t = calloc(1, sizeof(*t));
-        if (!t)
-            return NULL;
+        if (!t) return NULL;
         t->resource_id = c->resource_id;
         t->level = c->level;
         t->layer = c->layer;
         t->tile_x = tx;
         t->tile_y = ty;
         cs->tiles[cs->ntiles++] = t;
-        if (cs->ntiles > cs->shadow_tiles_max)
-            cs->shadow_tiles_max = cs->ntiles;
+        if (cs->ntiles > cs->shadow_tiles_max) cs->shadow_tiles_max = cs->ntiles;
     }
-    if (t)
-        cs->last = t;
+    if (t) cs->last = t;
     return t;
 }
 
 static void drop_index(tbr_color_shadow *cs, uint32_t k)
 {
-    if (cs->last == cs->tiles[k])
-        cs->last = NULL;
+    if (cs->last == cs->tiles[k]) cs->last = NULL;
     free(cs->tiles[k]);
     cs->tiles[k] = cs->tiles[--cs->ntiles];
 }
@@ -150,7 +135,7 @@ static void set_flags(tbr_cs_tile *t, uint32_t p, uint8_t flags)
 
 static uint32_t pack_u32(tbr_pixel_format f, const float rgba[4])
 {
-    uint8_t b[4] = { 0, 0, 0, 0 };
+    uint8_t b[4] = {0, 0, 0, 0};
     tbr_pack_rgba_float(f, rgba, b);
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
@@ -158,34 +143,28 @@ static uint32_t pack_u32(tbr_pixel_format f, const float rgba[4])
 /* index of fragment j of quad r in its 64x64 tile */
 static uint32_t tile_pixel(const tbr_rec_quad *r, int j)
 {
-    return (uint32_t)(r->x % TBR_CS_TILE + (j & 1)) +
-           (uint32_t)(r->y % TBR_CS_TILE + (j >> 1)) * TBR_CS_TILE;
+    return (uint32_t)(r->x % TBR_CS_TILE + (j & 1)) + (uint32_t)(r->y % TBR_CS_TILE + (j >> 1)) * TBR_CS_TILE;
 }
 
 int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
 {
-    if (!(r->flags & TBR_REC_QUAD_BLENDED) || r->x < 0 || r->y < 0)
-        return 0;
+    if (!(r->flags & TBR_REC_QUAD_BLENDED) || r->x < 0 || r->y < 0) return 0;
     const uint32_t tx = (uint32_t)r->x / TBR_CS_TILE, ty = (uint32_t)r->y / TBR_CS_TILE;
     const uint32_t n = tbr_blend_path_cbufs(cs->path, cs->nr_cbufs);
     for (uint32_t cb = 0; cb < n && cb < nr_cbufs; cb++) {
         const struct tbr_cs_cbuf *c = &cs->cbuf[cb];
-        if (!c->packable)
-            continue; /* never packed, so never flagged */
+        if (!c->packable) continue; /* never packed, so never flagged */
         const unsigned written = tbr_blend_written_channels(&cs->blend, cs->path, cb);
         if (cs->packed_mask & (1u << cb)) {
             tbr_cs_tile *t = NULL;
             for (int j = 0; j < 4; j++) {
-                if (!(r->blend_mask & (1u << j)))
-                    continue;
-                const float zero[4] = { 0, 0, 0, 0 };
+                if (!(r->blend_mask & (1u << j))) continue;
+                const float zero[4] = {0, 0, 0, 0};
                 float src[4], out[4], back[4];
-                for (int ch = 0; ch < 4; ch++)
-                    src[ch] = r->color[cb][ch][j];
+                for (int ch = 0; ch < 4; ch++) src[ch] = r->color[cb][ch][j];
                 tbr_blend_pixel(&cs->blend, cs->path, cb, c->format, src, NULL, zero, out);
                 for (int ch = 0; ch < 4; ch++)
-                    if (!(written & (1u << ch)))
-                        out[ch] = 0.0f;
+                    if (!(written & (1u << ch))) out[ch] = 0.0f;
                 /* channels whose float the simulator's unpacked value does not equal */
                 unsigned differ = 0;
                 if (c->rgba8) { /* the same values as the general path below */
@@ -199,17 +178,14 @@ int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
                 } else {
                     r->packed[cb][j] = pack_u32(c->format, out);
                     uint8_t b[4];
-                    for (int k = 0; k < 4; k++)
-                        b[k] = (uint8_t)(r->packed[cb][j] >> (8 * k));
+                    for (int k = 0; k < 4; k++) b[k] = (uint8_t)(r->packed[cb][j] >> (8 * k));
                     tbr_unpack_rgba_float(c->format, b, back);
                 }
                 cs->packed_fragments++;
                 for (int ch = 0; ch < 4; ch++)
-                    if ((written & (1u << ch)) && memcmp(&back[ch], &out[ch], sizeof(float)) != 0)
-                        differ |= 1u << ch;
+                    if ((written & (1u << ch)) && memcmp(&back[ch], &out[ch], sizeof(float)) != 0) differ |= 1u << ch;
                 const uint32_t px = tile_pixel(r, j);
-                if (!t)
-                    t = lookup(cs, c, tx, ty, differ != 0);
+                if (!t) t = lookup(cs, c, tx, ty, differ != 0);
                 if (!t) {
                     if (differ) {
                         cs->out_of_memory = 1;
@@ -218,26 +194,21 @@ int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
                     continue;
                 }
                 for (int ch = 0; ch < 4; ch++)
-                    if (differ & (1u << ch))
-                        t->v[px][ch] = out[ch];
+                    if (differ & (1u << ch)) t->v[px][ch] = out[ch];
                 set_flags(t, px, (uint8_t)((t->flags[px] & ~written) | differ));
             }
             continue;
         }
         /* a float color buffer: a blend (or logic op) reads the destination */
         tbr_cs_tile *t = lookup(cs, c, tx, ty, false);
-        if (!t)
-            continue;
-        const tbr_rt_blend_state *rt =
-            &cs->blend.rt[cs->blend.independent_blend_enable ? cb : 0];
+        if (!t) continue;
+        const tbr_rt_blend_state *rt = &cs->blend.rt[cs->blend.independent_blend_enable ? cb : 0];
         const bool reads = rt->blend_enable || cs->blend.logicop_enable;
         for (int j = 0; j < 4; j++) {
-            if (!(r->blend_mask & (1u << j)))
-                continue;
+            if (!(r->blend_mask & (1u << j))) continue;
             const uint32_t px = tile_pixel(r, j);
             const uint8_t fl = t->flags[px];
-            if (!fl)
-                continue;
+            if (!fl) continue;
             if (reads) {
                 for (int ch = 0; ch < 4; ch++)
                     if (fl & (1u << ch)) {
@@ -252,8 +223,8 @@ int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs)
     return 0;
 }
 
-void tbr_cs_tile_event(tbr_color_shadow *cs, uint32_t kind, uint32_t resource_id, uint32_t level,
-                       uint32_t layer, uint32_t tile_x, uint32_t tile_y)
+void tbr_cs_tile_event(tbr_color_shadow *cs, uint32_t kind, uint32_t resource_id, uint32_t level, uint32_t layer,
+                       uint32_t tile_x, uint32_t tile_y)
 {
     for (uint32_t k = 0; k < cs->ntiles;) {
         tbr_cs_tile *t = cs->tiles[k];
@@ -267,7 +238,6 @@ void tbr_cs_tile_event(tbr_color_shadow *cs, uint32_t kind, uint32_t resource_id
 
 void tbr_cs_drop_all(tbr_color_shadow *cs)
 {
-    while (cs->ntiles)
-        drop_index(cs, cs->ntiles - 1);
+    while (cs->ntiles) drop_index(cs, cs->ntiles - 1);
     cs->last = NULL;
 }

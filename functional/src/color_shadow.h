@@ -29,13 +29,13 @@ typedef struct tbr_color_shadow {
     struct tbr_cs_cbuf {
         bool valid;
         uint32_t resource_id, level, layer;
-        tbr_pixel_format format;  /* TBR_PF_NONE if not modelled: never packed */
-        bool layered;             /* a layer range: quads do not say their layer, never packed */
-        bool packable;            /* valid, not layered, format packable: may be packed */
-        bool rgba8;               /* packable with four 8-bit unorm channels: byte_shift */
-        uint8_t byte_shift[4];    /* bit position of channel r, g, b, a in the pixel */
+        tbr_pixel_format format; /* TBR_PF_NONE if not modelled: never packed */
+        bool layered;            /* a layer range: quads do not say their layer, never packed */
+        bool packable;           /* valid, not layered, format packable: may be packed */
+        bool rgba8;              /* packable with four 8-bit unorm channels: byte_shift */
+        uint8_t byte_shift[4];   /* bit position of channel r, g, b, a in the pixel */
     } cbuf[TBR_REC_MAX_CBUFS];
-    uint32_t nr_cbufs;           /* of the framebuffer */
+    uint32_t nr_cbufs; /* of the framebuffer */
     /* the current draw */
     tbr_blend_state blend;
     tbr_blend_path path;
@@ -53,9 +53,8 @@ void tbr_cs_free(tbr_color_shadow *cs);
 
 /* The framebuffer binding: color buffer i is (resource, level, first_layer..last_layer)
  * in the format named format_name (Gallium name; NULL or unknown: never packed). */
-void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t resource_id,
-                     uint32_t level, uint32_t first_layer, uint32_t last_layer,
-                     const char *format_name);
+void tbr_cs_set_cbuf(tbr_color_shadow *cs, uint32_t i, bool valid, uint32_t resource_id, uint32_t level,
+                     uint32_t first_layer, uint32_t last_layer, const char *format_name);
 void tbr_cs_set_nr_cbufs(tbr_color_shadow *cs, uint32_t nr_cbufs);
 
 /* A draw begins: returns the QUADS packed_mask of its color buffers (0 if !enable). */
@@ -68,8 +67,8 @@ uint32_t tbr_cs_begin_draw(tbr_color_shadow *cs, const tbr_rec_draw *draw, bool 
 int tbr_cs_quad(tbr_color_shadow *cs, tbr_rec_quad *r, uint32_t nr_cbufs);
 
 /* softpipe tile-cache events of a color buffer (TBR_REC_TILE_* kinds). */
-void tbr_cs_tile_event(tbr_color_shadow *cs, uint32_t kind, uint32_t resource_id, uint32_t level,
-                       uint32_t layer, uint32_t tile_x, uint32_t tile_y);
+void tbr_cs_tile_event(tbr_color_shadow *cs, uint32_t kind, uint32_t resource_id, uint32_t level, uint32_t layer,
+                       uint32_t tile_x, uint32_t tile_y);
 /* Every tile cache of every context discarded (a context was destroyed). */
 void tbr_cs_drop_all(tbr_color_shadow *cs);
 

@@ -22,15 +22,15 @@ struct cc_program {
 
 struct cc_prim {
     uint32_t index;
-    int valid;                      /* coefficients computed */
+    int valid; /* coefficients computed */
     struct tbr_setup_coefs coefs;
 };
 
 struct tbr_computed_colors {
     struct cc_program *progs;
     uint32_t nprogs, cap_progs;
-    int draw_on;                    /* the current draw's quads may be computed */
-    int early_z;                    /* the current draw tests depth before shading */
+    int draw_on; /* the current draw's quads may be computed */
+    int early_z; /* the current draw tests depth before shading */
     uint32_t fs_id;
     tbr_fs_draw draw;
     uint32_t units[TBR_FS_MAX_UNITS];
@@ -41,31 +41,22 @@ struct tbr_computed_colors {
     tbr_cc_stats stats;
 };
 
-tbr_computed_colors *tbr_cc_create(void)
-{
-    return calloc(1, sizeof(tbr_computed_colors));
-}
+tbr_computed_colors *tbr_cc_create(void) { return calloc(1, sizeof(tbr_computed_colors)); }
 
 void tbr_cc_destroy(tbr_computed_colors *cc)
 {
-    if (!cc)
-        return;
-    for (uint32_t i = 0; i < cc->nprogs; i++)
-        tbr_tgsi_free(cc->progs[i].prog);
+    if (!cc) return;
+    for (uint32_t i = 0; i < cc->nprogs; i++) tbr_tgsi_free(cc->progs[i].prog);
     free(cc->progs);
     free(cc);
 }
 
-const tbr_cc_stats *tbr_cc_stats_get(const tbr_computed_colors *cc)
-{
-    return &cc->stats;
-}
+const tbr_cc_stats *tbr_cc_stats_get(const tbr_computed_colors *cc) { return &cc->stats; }
 
 static struct cc_program *find_program(tbr_computed_colors *cc, uint32_t id)
 {
     for (uint32_t i = 0; i < cc->nprogs; i++)
-        if (cc->progs[i].id == id)
-            return &cc->progs[i];
+        if (cc->progs[i].id == id) return &cc->progs[i];
     return NULL;
 }
 
@@ -76,8 +67,7 @@ void tbr_cc_shader(tbr_computed_colors *cc, uint32_t id, const char *text)
     if (cc->nprogs == cc->cap_progs) {
         uint32_t nc = cc->cap_progs ? 2 * cc->cap_progs : 32;
         struct cc_program *n = realloc(cc->progs, nc * sizeof(*n));
-        if (!n)
-            return; /* not computed: colors stay in the trace */
+        if (!n) return; /* not computed: colors stay in the trace */
         cc->progs = n;
         cc->cap_progs = nc;
     }
@@ -91,14 +81,12 @@ static void not_computable(tbr_computed_colors *cc, const char *why)
 {
     cc->draw_on = 0;
     cc->stats.draws_not_computable++;
-    if (!cc->stats.first_reason[0])
-        snprintf(cc->stats.first_reason, sizeof(cc->stats.first_reason), "%s", why);
+    if (!cc->stats.first_reason[0]) snprintf(cc->stats.first_reason, sizeof(cc->stats.first_reason), "%s", why);
 }
 
 /* A sampler view of the draw: its DRAW record entry (what tbr-sim will see) over
  * softpipe's memory of the resource (hook). */
-static void view_of_unit(struct tbr_texture_view *v, const tbr_rec_texture *rec,
-                         const struct tbr_hook_texture *t)
+static void view_of_unit(struct tbr_texture_view *v, const tbr_rec_texture *rec, const struct tbr_hook_texture *t)
 {
     tbr_fs_view_from_record(v, rec);
     v->target = t->res.target;
@@ -115,14 +103,13 @@ static void view_of_unit(struct tbr_texture_view *v, const tbr_rec_texture *rec,
     }
 }
 
-int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d,
-                      const tbr_rec_texture *textures, uint32_t num_textures, uint32_t fb_height)
+int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, const tbr_rec_texture *textures,
+                      uint32_t num_textures, uint32_t fb_height)
 {
     char why[160];
     cc->draw_on = 0;
     cc->nunits = 0;
-    for (uint32_t i = 0; i < TBR_CC_RING; i++)
-        cc->ring[i].valid = 0;
+    for (uint32_t i = 0; i < TBR_CC_RING; i++) cc->ring[i].valid = 0;
     struct cc_program *p = find_program(cc, d->fs_id);
     if (!p) {
         not_computable(cc, "fragment shader text not seen");
@@ -156,12 +143,10 @@ int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d,
     }
     uint32_t used = tbr_fs_program_units(p->prog);
     for (uint32_t u = 0; u < TBR_FS_MAX_UNITS; u++) {
-        if (!(used & (1u << u)))
-            continue;
+        if (!(used & (1u << u))) continue;
         const tbr_rec_texture *rec = NULL;
         for (uint32_t k = 0; k < num_textures; k++)
-            if (textures[k].unit == u)
-                rec = &textures[k];
+            if (textures[k].unit == u) rec = &textures[k];
         if (!rec || u >= d->num_textures || !d->textures[u].valid || !d->textures[u].has_sampler) {
             snprintf(why, sizeof(why), "sampler unit %u unbound", u);
             not_computable(cc, why);
@@ -191,25 +176,21 @@ uint32_t tbr_cc_draw_units(const tbr_computed_colors *cc, const uint32_t **units
 
 void tbr_cc_disable_draw(tbr_computed_colors *cc, const char *why)
 {
-    if (!cc->draw_on)
-        return;
+    if (!cc->draw_on) return;
     cc->stats.draws_computable--;
     not_computable(cc, why);
 }
 
 void tbr_cc_prim(tbr_computed_colors *cc, const struct tbr_hook_prim *p)
 {
-    if (!cc->draw_on)
-        return;
+    if (!cc->draw_on) return;
     struct cc_prim *r = &cc->ring[cc->ring_next];
     cc->ring_next = (cc->ring_next + 1) % TBR_CC_RING;
     r->index = p->index;
     r->valid = 0;
-    if (p->kind != 3 || (p->flags & TBR_HOOK_PRIM_CULLED))
-        return; /* points and lines: colors recorded */
+    if (p->kind != 3 || (p->flags & TBR_HOOK_PRIM_CULLED)) return; /* points and lines: colors recorded */
     char why[120];
-    r->valid = tbr_setup_triangle_coefs(&cc->draw.setup, p->v, p->nr_attrs, &r->coefs, why,
-                                        sizeof(why)) == 0;
+    r->valid = tbr_setup_triangle_coefs(&cc->draw.setup, p->v, p->nr_attrs, &r->coefs, why, sizeof(why)) == 0;
 }
 
 static void dbg_fetch(void *ctx, unsigned unit, unsigned pc)
@@ -226,28 +207,26 @@ static void dbg_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
 
 /* TBR_CC_DEBUG=1: the first mismatches on stderr (which shader, quad, value), to find
  * what the shading library does differently from softpipe. */
-static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                            const struct cc_prim *pr, unsigned mask, const float (*out)[4][4],
-                            const float (*colors)[4][4], uint32_t nr_cbufs)
+static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad *q, const struct cc_prim *pr,
+                            unsigned mask, const float (*out)[4][4], const float (*colors)[4][4], uint32_t nr_cbufs)
 {
     static int reported;
     const char *dbg = getenv("TBR_CC_DEBUG");
-    if (!dbg || strcmp(dbg, "1") != 0 || reported >= 20)
-        return;
+    if (!dbg || strcmp(dbg, "1") != 0 || reported >= 20) return;
     reported++;
     for (uint32_t cb = 0; out && cb < nr_cbufs; cb++)
         for (int j = 0; j < 4; j++)
             for (int ch = 0; ch < 4; ch++)
-                if ((q->blend_mask & (1u << j)) &&
-                    memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0) {
-                    fprintf(stderr, "tbr_cc: fs %u quad (%d,%d) prim %u masks in %x depth %x blend %x cb %u lane %d ch %d: "
-                                    "computed %.9g softpipe %.9g\n",
+                if ((q->blend_mask & (1u << j)) && memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0) {
+                    fprintf(stderr,
+                            "tbr_cc: fs %u quad (%d,%d) prim %u masks in %x depth %x blend %x cb %u lane %d ch %d: "
+                            "computed %.9g softpipe %.9g\n",
                             cc->fs_id, q->x, q->y, q->prim, q->in_mask, q->depth_mask, q->blend_mask, cb, j, ch,
                             out[cb][ch][j], colors[cb][ch][j]);
                     if (reported <= 3) { /* the texels this library read, to compare with TEXELS */
                         float again[TBR_FS_MAX_CBUFS][4][4];
-                        tbr_fs_quad_colors_observed(&cc->draw, &pr->coefs, q->x, q->y, mask, again,
-                                                    dbg_fetch, dbg_texel, NULL);
+                        tbr_fs_quad_colors_observed(&cc->draw, &pr->coefs, q->x, q->y, mask, again, dbg_fetch,
+                                                    dbg_texel, NULL);
                         fprintf(stderr, "\n");
                     }
                     return;
@@ -255,20 +234,17 @@ static void report_mismatch(tbr_computed_colors *cc, const struct tbr_hook_quad 
     fprintf(stderr, "tbr_cc: fs %u quad (%d,%d): not computable\n", cc->fs_id, q->x, q->y);
 }
 
-int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                const float (*colors)[4][4], uint32_t nr_cbufs, const tbr_cc_texel_observer *obs,
-                int *ran)
+int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q, const float (*colors)[4][4], uint32_t nr_cbufs,
+                const tbr_cc_texel_observer *obs, int *ran)
 {
     const int blended = (q->flags & TBR_HOOK_QUAD_BLENDED) != 0;
     *ran = 0;
-    if (!(q->flags & TBR_HOOK_QUAD_SHADED) || (!blended && !obs))
-        return 0;
+    if (!(q->flags & TBR_HOOK_QUAD_SHADED) || (!blended && !obs)) return 0;
     int ok = 0;
     const struct cc_prim *pr = NULL;
     if (cc->draw_on)
         for (uint32_t i = 0; i < TBR_CC_RING; i++)
-            if (cc->ring[i].valid && cc->ring[i].index == q->prim)
-                pr = &cc->ring[i];
+            if (cc->ring[i].valid && cc->ring[i].index == q->prim) pr = &cc->ring[i];
     if (pr && (!blended || nr_cbufs == cc->draw.nr_cbufs)) {
         /* lanes entering the shader (quad->inout.mask): after the depth test
          * with early Z, the rasterizer's coverage otherwise */
@@ -277,29 +253,25 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
         /* the interpreter without validity tracking, exactly tbr-sim's computation
          * (sim_func.c): the comparison below decides what tbr-sim reproduces, also for a
          * quad whose shader reads a stale register (only if the values still match) */
-        const int computed = (obs ? tbr_fs_quad_colors_verified_observed(&cc->draw, &pr->coefs, q->x, q->y, mask,
-                                                                         out, obs->fetch, obs->texel, obs->ctx)
+        const int computed = (obs ? tbr_fs_quad_colors_verified_observed(&cc->draw, &pr->coefs, q->x, q->y, mask, out,
+                                                                         obs->fetch, obs->texel, obs->ctx)
                                   : tbr_fs_quad_colors_verified(&cc->draw, &pr->coefs, q->x, q->y, mask, out)) == 0;
         *ran = computed;
         if (computed && blended) {
             ok = 1;
             for (uint32_t cb = 0; cb < nr_cbufs && ok; cb++)
                 for (int j = 0; j < 4; j++) {
-                    if (!(q->blend_mask & (1u << j)))
-                        continue;
+                    if (!(q->blend_mask & (1u << j))) continue;
                     for (int ch = 0; ch < 4; ch++)
-                        if (memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0)
-                            ok = 0;
+                        if (memcmp(&out[cb][ch][j], &colors[cb][ch][j], sizeof(float)) != 0) ok = 0;
                 }
         }
         if (!ok && blended) {
             cc->stats.quads_mismatched++;
-            report_mismatch(cc, q, pr, mask, computed ? (const float(*)[4][4])out : NULL, colors,
-                            nr_cbufs);
+            report_mismatch(cc, q, pr, mask, computed ? (const float(*)[4][4])out : NULL, colors, nr_cbufs);
         }
     }
-    if (!blended)
-        return 0;
+    if (!blended) return 0;
     if (ok)
         cc->stats.quads_computed++;
     else
@@ -310,14 +282,12 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
 uint32_t tbr_cc_unit_resource(const tbr_computed_colors *cc, uint32_t unit)
 {
     for (uint32_t i = 0; cc->draw_on && i < cc->nunits; i++)
-        if (cc->units[i] == unit)
-            return cc->unit_res[i];
+        if (cc->units[i] == unit) return cc->unit_res[i];
     return 0;
 }
 
 unsigned tbr_cc_attr_components(const tbr_computed_colors *cc, uint32_t slot)
 {
-    if (!cc->draw_on || slot == 0 || slot > tbr_tgsi_num_inputs(cc->draw.prog))
-        return 0xfu;
+    if (!cc->draw_on || slot == 0 || slot > tbr_tgsi_num_inputs(cc->draw.prog)) return 0xfu;
     return tbr_tgsi_input(cc->draw.prog, slot - 1)->usage_mask & 0xfu;
 }

@@ -25,7 +25,7 @@ typedef struct tbr_cc_stats {
     uint64_t quads_recorded;   /* blended quads whose colors are recorded */
     uint64_t quads_mismatched; /* ... of which the recomputation differed from softpipe */
     uint64_t draws_computable, draws_not_computable;
-    char first_reason[160];    /* why the first non-computable draw was not */
+    char first_reason[160]; /* why the first non-computable draw was not */
 } tbr_cc_stats;
 
 typedef struct tbr_computed_colors tbr_computed_colors;
@@ -40,8 +40,8 @@ void tbr_cc_shader(tbr_computed_colors *cc, uint32_t id, const char *text);
 /* Start of a draw; textures: its DRAW record's texture units. fb_height: the
  * framebuffer's (gl_FragCoord). Returns 1 if its quads may be computed (program,
  * textures and state supported), else 0. */
-int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d,
-                      const tbr_rec_texture *textures, uint32_t num_textures, uint32_t fb_height);
+int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, const tbr_rec_texture *textures,
+                      uint32_t num_textures, uint32_t fb_height);
 /* The draw's fragment-shader sampler views (units with a view) the simulator must be
  * able to read: n entries of unit indices, valid until the next begin_draw. */
 uint32_t tbr_cc_draw_units(const tbr_computed_colors *cc, const uint32_t **units);
@@ -60,9 +60,8 @@ typedef struct tbr_cc_texel_observer {
     tbr_texel_observer texel;
     void *ctx;
 } tbr_cc_texel_observer;
-int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q,
-                const float (*colors)[4][4], uint32_t nr_cbufs, const tbr_cc_texel_observer *obs,
-                int *ran);
+int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q, const float (*colors)[4][4], uint32_t nr_cbufs,
+                const tbr_cc_texel_observer *obs, int *ran);
 /* Components (bit c = channel c) of PRIM attribute `slot` that the current draw's
  * fragment shader declares: FS input slot - 1 (setup_coef.h); all for the position
  * (slot 0), slots past its inputs and draws that are not computed. */

@@ -14,13 +14,10 @@ static uint32_t hash_id(uint32_t id)
 
 int tbr_idset_has(const tbr_idset *s, uint32_t id)
 {
-    if (!s->cap)
-        return 0;
+    if (!s->cap) return 0;
     for (uint32_t i = hash_id(id) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        if (s->ids[i] == 0)
-            return 0;
-        if (s->ids[i] == id)
-            return s->gens[i] == s->gen;
+        if (s->ids[i] == 0) return 0;
+        if (s->ids[i] == id) return s->gens[i] == s->gen;
     }
 }
 
@@ -36,11 +33,9 @@ static int grow(tbr_idset *s)
     }
     uint32_t used = 0;
     for (uint32_t i = 0; i < s->cap; i++) {
-        if (!s->ids[i] || s->gens[i] != s->gen)
-            continue; /* drop stale generations while rehashing */
+        if (!s->ids[i] || s->gens[i] != s->gen) continue; /* drop stale generations while rehashing */
         uint32_t j = hash_id(s->ids[i]) & (ncap - 1);
-        while (ids[j])
-            j = (j + 1) & (ncap - 1);
+        while (ids[j]) j = (j + 1) & (ncap - 1);
         ids[j] = s->ids[i];
         gens[j] = s->gen;
         used++;
@@ -56,10 +51,8 @@ static int grow(tbr_idset *s)
 
 int tbr_idset_add(tbr_idset *s, uint32_t id)
 {
-    if (id == 0)
-        return -1;
-    if ((s->used + 1) * 2 > s->cap && grow(s) != 0)
-        return -1;
+    if (id == 0) return -1;
+    if ((s->used + 1) * 2 > s->cap && grow(s) != 0) return -1;
     for (uint32_t i = hash_id(id) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
         if (s->ids[i] == 0) {
             s->ids[i] = id;
@@ -69,8 +62,7 @@ int tbr_idset_add(tbr_idset *s, uint32_t id)
             return 1;
         }
         if (s->ids[i] == id) {
-            if (s->gens[i] == s->gen)
-                return 0;
+            if (s->gens[i] == s->gen) return 0;
             s->gens[i] = s->gen;
             s->count++;
             return 1;

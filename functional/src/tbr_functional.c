@@ -43,26 +43,26 @@ typedef int GLint;
 typedef unsigned int GLuint;
 typedef int GLsizei;
 typedef unsigned char GLubyte;
-#define GL_NO_ERROR 0
-#define GL_RENDERER 0x1F01
-#define GL_VERSION 0x1F02
-#define GL_VENDOR 0x1F00
-#define GL_RGBA 0x1908
-#define GL_UNSIGNED_BYTE 0x1401
-#define GL_FRAMEBUFFER 0x8D40
-#define GL_READ_FRAMEBUFFER 0x8CA8
-#define GL_DRAW_FRAMEBUFFER_BINDING 0x8CA6
-#define GL_READ_FRAMEBUFFER_BINDING 0x8CAA
-#define GL_PIXEL_PACK_BUFFER 0x88EB
+#define GL_NO_ERROR                  0
+#define GL_RENDERER                  0x1F01
+#define GL_VERSION                   0x1F02
+#define GL_VENDOR                    0x1F00
+#define GL_RGBA                      0x1908
+#define GL_UNSIGNED_BYTE             0x1401
+#define GL_FRAMEBUFFER               0x8D40
+#define GL_READ_FRAMEBUFFER          0x8CA8
+#define GL_DRAW_FRAMEBUFFER_BINDING  0x8CA6
+#define GL_READ_FRAMEBUFFER_BINDING  0x8CAA
+#define GL_PIXEL_PACK_BUFFER         0x88EB
 #define GL_PIXEL_PACK_BUFFER_BINDING 0x88ED
-#define GL_PACK_ALIGNMENT 0x0D05
-#define GL_PACK_ROW_LENGTH 0x0D02
-#define GL_PACK_SKIP_ROWS 0x0D03
-#define GL_PACK_SKIP_PIXELS 0x0D04
-#define GL_MAJOR_VERSION 0x821B
-#define EGL_WIDTH 0x3057
-#define EGL_HEIGHT 0x3056
-#define EGL_DRAW 0x3059
+#define GL_PACK_ALIGNMENT            0x0D05
+#define GL_PACK_ROW_LENGTH           0x0D02
+#define GL_PACK_SKIP_ROWS            0x0D03
+#define GL_PACK_SKIP_PIXELS          0x0D04
+#define GL_MAJOR_VERSION             0x821B
+#define EGL_WIDTH                    0x3057
+#define EGL_HEIGHT                   0x3056
+#define EGL_DRAW                     0x3059
 
 struct gl_fns {
     void (*Flush)(void);
@@ -89,13 +89,13 @@ struct counters {
 
 static struct state {
     int initialized;
-    int ok;                   /* 0 after a fatal error: nothing more is recorded */
+    int ok; /* 0 after a fatal error: nothing more is recorded */
     char error[512];
     char out_dir[PATH_MAX];
     char trace_path[PATH_MAX];
     char status_path[PATH_MAX];
-    uint64_t first, last;     /* recording window, inclusive */
-    int contexts;             /* live softpipe contexts */
+    uint64_t first, last; /* recording window, inclusive */
+    int contexts;         /* live softpipe contexts */
     int contexts_created;
     int atexit_done;
 
@@ -104,9 +104,9 @@ static struct state {
      * issuing GL context is identified by libglapi's current-context pointer. */
     void *(*glapi_get_context)(void);
     int glapi_resolved;
-    const void *pass_ctx;     /* GL context of the current render pass */
+    const void *pass_ctx; /* GL context of the current render pass */
     uint64_t context_switches;
-    pthread_t gl_thread;      /* thread of the last recorded GL work */
+    pthread_t gl_thread; /* thread of the last recorded GL work */
     int have_gl_thread;
     uint64_t thread_switches;
     /* 64x64 tiles held in a softpipe tile cache (loaded, not yet stored), with the
@@ -114,10 +114,10 @@ static struct state {
     struct held_tile {
         const void *ctx;
         uint32_t resource_id, level, layer, tile_x, tile_y, is_zs;
-    } *held;
+    } * held;
     uint32_t nheld, cap_held;
 
-    uint64_t frame;           /* 0-based swap count */
+    uint64_t frame; /* 0-based swap count */
     int paused;
     int gl_checked;
     struct gl_fns gl;
@@ -127,33 +127,39 @@ static struct state {
     tbr_trace_writer *writer;
     int frame_open;
     int writer_closed;
-    tbr_buf buf;              /* scratch payload */
-    tbr_buf quads;            /* pending QUADS record */
+    tbr_buf buf;   /* scratch payload */
+    tbr_buf quads; /* pending QUADS record */
     uint32_t quads_count, quads_cbufs;
-    uint32_t quads_packed;    /* QUADS packed_mask of the current draw */
+    uint32_t quads_packed; /* QUADS packed_mask of the current draw */
     /* fragment shaders with TGSI_PROPERTY_FS_COLOR0_WRITES_ALL_CBUFS (gl_FragColor):
      * softpipe's blend stage gives output color 0 to every color buffer */
-    struct fs_write_all { uint32_t id; int on; } *fs_wa;
+    struct fs_write_all {
+        uint32_t id;
+        int on;
+    } * fs_wa;
     uint32_t nfs_wa, cap_fs_wa;
-    int draw_write_all;       /* the current draw's fragment shader has it */
+    int draw_write_all;          /* the current draw's fragment shader has it */
     uint32_t zs_clear_write_res; /* resource id + 1 whose next UPLOAD is a partial zs clear's write */
     uint64_t clear_writes;
     uint64_t surface_checks;
     tbr_rec_quads_header quads_hdr; /* coding state of the pending QUADS record */
-    int pack_colors;          /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
+    int pack_colors;                /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
     /* VERTICES out_hash (records minor 7): only with TBR_VERTEX_HASHES=1 */
     int vertex_hashes;
     /* computed colors (records minor 5): 0 with TBR_RECORD_COLORS=1 */
     int compute_colors;
     tbr_computed_colors *cc;
-    uint32_t quads_computed;  /* the pending QUADS record is a COMPUTED one */
-    uint32_t fb_height;       /* framebuffer of the latest framebuffer hook */
+    uint32_t quads_computed; /* the pending QUADS record is a COMPUTED one */
+    uint32_t fb_height;      /* framebuffer of the latest framebuffer hook */
     /* sampled textures the simulator holds (SURFACE_INIT given, no upload since) */
-    struct tex_known { uint32_t resource_id, level, layer, pass_sampled, frame_sampled; int given, dirty; } *tex;
+    struct tex_known {
+        uint32_t resource_id, level, layer, pass_sampled, frame_sampled;
+        int given, dirty;
+    } * tex;
     uint32_t ntex, cap_tex;
     uint64_t texture_inits, texture_init_bytes;
-    tbr_color_shadow cs;      /* packed colors: softpipe's floats the trace may still need */
-    uint32_t batch_first;     /* draw ordinal of the first quad of the last quads() batch */
+    tbr_color_shadow cs;  /* packed colors: softpipe's floats the trace may still need */
+    uint32_t batch_first; /* draw ordinal of the first quad of the last quads() batch */
     /* pending TEXELS record (flushed right after the QUADS record) */
     tbr_rec_texfetch *tx_fetch;
     uint32_t tx_head, tx_nfetch, tx_capfetch; /* pending: [tx_head, tx_nfetch) */
@@ -172,23 +178,23 @@ static struct state {
     struct quads_closed {
         tbr_buf buf;
         uint32_t shaded;
-        uint32_t fetches;                  /* of its shaded quads (recomputed) */
-        int derivable;                     /* every shaded quad's texels matched */
-    } *closed;
+        uint32_t fetches; /* of its shaded quads (recomputed) */
+        int derivable;    /* every shaded quad's texels matched */
+    } * closed;
     uint32_t nclosed, cap_closed;
     uint32_t open_first_ord, open_shaded, open_fetches; /* the pending QUADS record */
     int open_derivable;
-    int open_derivable_known; /* set by the record's first shaded quad */
+    int open_derivable_known;                        /* set by the record's first shaded quad */
     uint32_t texel_reject_every, texel_reject_count; /* TBR_TEST_TEXEL_REJECT_EVERY */
-    struct tbr_hook_quad *batch; /* the waiting batch (colors of its color buffers only) */
+    struct tbr_hook_quad *batch;                     /* the waiting batch (colors of its color buffers only) */
     uint32_t batch_n, cap_batch;
     int batch_waiting;
-    uint32_t *slot_first;     /* texels of batch slot k: [slot_first[k], slot_first[k + 1]) of */
-    uint32_t *slot_order;     /* t[slot_order[.]] (NULL order: t is already in slot order) */
+    uint32_t *slot_first; /* texels of batch slot k: [slot_first[k], slot_first[k + 1]) of */
+    uint32_t *slot_order; /* t[slot_order[.]] (NULL order: t is already in slot order) */
     uint32_t cap_slot_first, cap_slot_order;
     uint64_t quads_texels_derived, quads_texels_recorded, quads_texels_mismatched;
     tbr_idset resources, shaders;
-    tbr_buf last_pass;        /* encoding of the current render pass (seq excluded) */
+    tbr_buf last_pass; /* encoding of the current render pass (seq excluded) */
     uint32_t pass_seq, draw_seq;
     int in_draw;
     tbr_rec_draw_end draw_end;
@@ -196,23 +202,32 @@ static struct state {
     struct counters frame_cnt, total;
     uint64_t frames_recorded, recorded_first, recorded_last;
     int partial_last_frame;
-    struct { char name[64]; uint64_t count; } unsupported[MAX_UNSUPPORTED];
+    struct {
+        char name[64];
+        uint64_t count;
+    } unsupported[MAX_UNSUPPORTED];
     int n_unsupported;
 
     /* per-frame table of distinct executed paths */
-    struct path_entry { uint64_t hash; uint32_t id, shader, stage, n; size_t off; } *paths;
+    struct path_entry {
+        uint64_t hash;
+        uint32_t id, shader, stage, n;
+        size_t off;
+    } * paths;
     uint32_t npaths, cap_paths;
-    uint32_t *path_buckets;   /* open addressing: index+1 into paths, 0 = empty */
+    uint32_t *path_buckets; /* open addressing: index+1 into paths, 0 = empty */
     uint32_t nbuckets;
-    tbr_buf path_arena;       /* pc (u16 LE) + mask bytes, 3 per entry */
-    int logical_open;         /* per-frame state initialised for S.frame */
-    tbr_buf pending;          /* records waiting for the container frame: u16 type, u32 len, payload */
+    tbr_buf path_arena; /* pc (u16 LE) + mask bytes, 3 per entry */
+    int logical_open;   /* per-frame state initialised for S.frame */
+    tbr_buf pending;    /* records waiting for the container frame: u16 type, u32 len, payload */
     uint64_t pending_count, trailing_dropped;
     uint64_t path_execs, path_records;
 
     /* hot start (docs/trace-records.md SURFACE_INIT): render-target surfaces whose
      * memory the trace accounts for since the window began (first event seen) */
-    struct known_surface { uint32_t resource_id, level, layer, is_zs; } *known;
+    struct known_surface {
+        uint32_t resource_id, level, layer, is_zs;
+    } * known;
     uint32_t nknown, cap_known;
     struct tbr_hook_surface fb_zs; /* zsbuf of the latest framebuffer hook (map valid during its clear) */
     uint64_t surface_inits, surface_init_bytes;
@@ -266,19 +281,16 @@ static void note_unsupported(const char *name)
 
 static void write_status(void)
 {
-    if (!S.status_path[0])
-        return;
+    if (!S.status_path[0]) return;
     char tmp[PATH_MAX + 8];
     snprintf(tmp, sizeof(tmp), "%s.tmp", S.status_path);
     FILE *f = fopen(tmp, "w");
-    if (!f)
-        return;
+    if (!f) return;
     fprintf(f, "status=%s\n", S.ok ? "ok" : "error");
     fprintf(f, "error=%s\n", S.error);
     fprintf(f, "gl_renderer=%s\n", S.gl_renderer);
     fprintf(f, "gl_version=%s\n", S.gl_version);
-    fprintf(f, "frames_window=%llu-%llu\n", (unsigned long long)S.first,
-            (unsigned long long)S.last);
+    fprintf(f, "frames_window=%llu-%llu\n", (unsigned long long)S.first, (unsigned long long)S.last);
     fprintf(f, "swaps_seen=%llu\n", (unsigned long long)S.frame);
     fprintf(f, "frames_recorded=%llu\n", (unsigned long long)S.frames_recorded);
     if (S.frames_recorded) {
@@ -289,24 +301,22 @@ static void write_status(void)
     }
     fprintf(f, "width=%u\nheight=%u\n", S.width, S.height);
     const struct counters *c = &S.total;
-    fprintf(f, "draws=%llu\ninternal_draws=%llu\nprims=%llu\nculled_prims=%llu\n",
-            (unsigned long long)c->draws, (unsigned long long)c->internal_draws,
-            (unsigned long long)c->prims, (unsigned long long)c->culled_prims);
+    fprintf(f, "draws=%llu\ninternal_draws=%llu\nprims=%llu\nculled_prims=%llu\n", (unsigned long long)c->draws,
+            (unsigned long long)c->internal_draws, (unsigned long long)c->prims, (unsigned long long)c->culled_prims);
     fprintf(f, "quads=%llu\nshaded_quads=%llu\nshaded_fragments=%llu\nblended_fragments=%llu\n",
-            (unsigned long long)c->quads, (unsigned long long)c->shaded_quads,
-            (unsigned long long)c->shaded_fragments, (unsigned long long)c->blended_fragments);
-    fprintf(f, "clears=%llu\nuploads=%llu\nupload_bytes=%llu\nshaders_created=%llu\n",
-            (unsigned long long)c->clears, (unsigned long long)c->uploads,
-            (unsigned long long)c->upload_bytes, (unsigned long long)c->shaders_created);
-    fprintf(f, "tile_events=%llu\nflushes=%llu\n", (unsigned long long)c->tiles,
-            (unsigned long long)c->flushes);
+            (unsigned long long)c->quads, (unsigned long long)c->shaded_quads, (unsigned long long)c->shaded_fragments,
+            (unsigned long long)c->blended_fragments);
+    fprintf(f, "clears=%llu\nuploads=%llu\nupload_bytes=%llu\nshaders_created=%llu\n", (unsigned long long)c->clears,
+            (unsigned long long)c->uploads, (unsigned long long)c->upload_bytes,
+            (unsigned long long)c->shaders_created);
+    fprintf(f, "tile_events=%llu\nflushes=%llu\n", (unsigned long long)c->tiles, (unsigned long long)c->flushes);
     fprintf(f, "clear_writes=%llu\nsurface_checks=%llu\n", (unsigned long long)S.clear_writes,
             (unsigned long long)S.surface_checks);
     fprintf(f, "packed_fragments=%llu\nexact_values=%llu\nshadow_tiles_max=%llu\n",
             (unsigned long long)S.cs.packed_fragments, (unsigned long long)S.cs.exact_values,
             (unsigned long long)S.cs.shadow_tiles_max);
-    fprintf(f, "fs_path_executions=%llu\nfs_path_records=%llu\n",
-            (unsigned long long)S.path_execs, (unsigned long long)S.path_records);
+    fprintf(f, "fs_path_executions=%llu\nfs_path_records=%llu\n", (unsigned long long)S.path_execs,
+            (unsigned long long)S.path_records);
     fprintf(f, "texel_fetches=%llu\ntexels=%llu\n", (unsigned long long)c->texel_fetches,
             (unsigned long long)c->texels);
     fprintf(f, "vertices_fetched=%llu\nvertices_shaded=%llu\nvertex_groups=%llu\n",
@@ -314,31 +324,31 @@ static void write_status(void)
             (unsigned long long)c->vertex_groups);
     fprintf(f, "vs_texel_fetches=%llu\nvs_texels=%llu\n", (unsigned long long)c->vs_texel_fetches,
             (unsigned long long)c->vs_texels);
-    fprintf(f, "surface_inits=%llu\nsurface_init_bytes=%llu\n",
-            (unsigned long long)S.surface_inits, (unsigned long long)S.surface_init_bytes);
+    fprintf(f, "surface_inits=%llu\nsurface_init_bytes=%llu\n", (unsigned long long)S.surface_inits,
+            (unsigned long long)S.surface_init_bytes);
     {
         static const tbr_cc_stats none;
         const tbr_cc_stats *cs = S.cc ? tbr_cc_stats_get(S.cc) : &none;
         fprintf(f, "computed_colors=%d\nvertex_hashes=%d\n", S.compute_colors, S.vertex_hashes);
-        fprintf(f, "quads_colors_computed=%llu\nquads_colors_recorded=%llu\n"
-                   "quads_colors_mismatched=%llu\n",
+        fprintf(f,
+                "quads_colors_computed=%llu\nquads_colors_recorded=%llu\n"
+                "quads_colors_mismatched=%llu\n",
                 (unsigned long long)cs->quads_computed, (unsigned long long)cs->quads_recorded,
                 (unsigned long long)cs->quads_mismatched);
         fprintf(f, "draws_computable=%llu\ndraws_not_computable=%llu\nfirst_not_computable=%s\n",
-                (unsigned long long)cs->draws_computable,
-                (unsigned long long)cs->draws_not_computable, cs->first_reason);
-        fprintf(f, "texture_inits=%llu\ntexture_init_bytes=%llu\n",
-                (unsigned long long)S.texture_inits, (unsigned long long)S.texture_init_bytes);
-        fprintf(f, "derived_texels=%d\nquads_texels_derived=%llu\nquads_texels_recorded=%llu\n"
-                   "quads_texels_mismatched=%llu\n",
+                (unsigned long long)cs->draws_computable, (unsigned long long)cs->draws_not_computable,
+                cs->first_reason);
+        fprintf(f, "texture_inits=%llu\ntexture_init_bytes=%llu\n", (unsigned long long)S.texture_inits,
+                (unsigned long long)S.texture_init_bytes);
+        fprintf(f,
+                "derived_texels=%d\nquads_texels_derived=%llu\nquads_texels_recorded=%llu\n"
+                "quads_texels_mismatched=%llu\n",
                 S.derive_texels, (unsigned long long)S.quads_texels_derived,
-                (unsigned long long)S.quads_texels_recorded,
-                (unsigned long long)S.quads_texels_mismatched);
+                (unsigned long long)S.quads_texels_recorded, (unsigned long long)S.quads_texels_mismatched);
     }
     fprintf(f, "unsupported=");
     for (int i = 0; i < S.n_unsupported; i++)
-        fprintf(f, "%s%s:%llu", i ? "," : "", S.unsupported[i].name,
-                (unsigned long long)S.unsupported[i].count);
+        fprintf(f, "%s%s:%llu", i ? "," : "", S.unsupported[i].name, (unsigned long long)S.unsupported[i].count);
     fprintf(f, "\n");
     fprintf(f, "partial_last_frame=%d\n", S.partial_last_frame);
     fprintf(f, "trailing_records_dropped=%llu\n", (unsigned long long)S.trailing_dropped);
@@ -361,43 +371,34 @@ static void write_status(void)
 
 static void finalize(void);
 
-static void at_exit(void)
-{
-    finalize();
-}
+static void at_exit(void) { finalize(); }
 
 static int parse_frames(const char *s, uint64_t *a, uint64_t *b)
 {
     char *end;
     *a = 0;
     *b = UINT64_MAX;
-    if (!s || !*s)
-        return 0;
+    if (!s || !*s) return 0;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10);
-    if (end == s || errno)
-        return -1;
+    if (end == s || errno) return -1;
     *a = x;
     if (*end == 0) {
         *b = x;
         return 0;
     }
-    if (*end != '-')
-        return -1;
+    if (*end != '-') return -1;
     s = end + 1;
-    if (*s == 0)
-        return 0;
+    if (*s == 0) return 0;
     unsigned long long y = strtoull(s, &end, 10);
-    if (end == s || *end || errno || y < x)
-        return -1;
+    if (end == s || *end || errno || y < x) return -1;
     *b = y;
     return 0;
 }
 
 static void init_once(void)
 {
-    if (S.initialized)
-        return;
+    if (S.initialized) return;
     S.initialized = 1;
     S.ok = 1;
     tbr_buf_init(&S.buf);
@@ -432,8 +433,7 @@ static void init_once(void)
      * the trace, none computed (docs/trace-records.md "Computed colors") */
     const char *rc = getenv("TBR_RECORD_COLORS");
     S.compute_colors = !(rc && strcmp(rc, "1") == 0);
-    if (S.compute_colors && !(S.cc = tbr_cc_create()))
-        S.compute_colors = 0;
+    if (S.compute_colors && !(S.cc = tbr_cc_create())) S.compute_colors = 0;
     /* TBR_VERTEX_HASHES=1 (tbr-replay --vertex-hashes): VERTICES groups carry out_hash,
      * which nothing in tbr-sim reads (docs/trace-records.md VERTICES) */
     const char *vh = getenv("TBR_VERTEX_HASHES");
@@ -452,10 +452,7 @@ static void init_once(void)
     write_status();
 }
 
-static int in_window(void)
-{
-    return S.frame >= S.first && S.frame <= S.last;
-}
+static int in_window(void) { return S.frame >= S.first && S.frame <= S.last; }
 
 /* ------------------------------------------------------------------------ */
 /* writing                                                                  */
@@ -468,8 +465,7 @@ static int in_window(void)
  * flushes) is dropped instead of forming an extra frame. */
 static int ensure_frame(void)
 {
-    if (!S.ok || S.writer_closed)
-        return -1;
+    if (!S.ok || S.writer_closed) return -1;
     if (!S.logical_open) {
         S.logical_open = 1;
         memset(&S.frame_cnt, 0, sizeof(S.frame_cnt));
@@ -482,8 +478,7 @@ static int ensure_frame(void)
         tbr_buf_reset(&S.path_arena);
         tbr_buf_reset(&S.pending);
         S.pending_count = 0;
-        if (S.path_buckets)
-            memset(S.path_buckets, 0, S.nbuckets * sizeof(*S.path_buckets));
+        if (S.path_buckets) memset(S.path_buckets, 0, S.nbuckets * sizeof(*S.path_buckets));
         /* a swap stored every tile: no float copy from before survives (safety net
          * against tile events missed outside the recorded frames) */
         tbr_cs_drop_all(&S.cs);
@@ -493,9 +488,8 @@ static int ensure_frame(void)
 
 static int significant(uint16_t type)
 {
-    return type == TBR_REC_DRAW || type == TBR_REC_CLEAR || type == TBR_REC_FRAME_END ||
-           type == TBR_REC_QUADS || type == TBR_REC_PRIM || type == TBR_REC_DRAW_END ||
-           type == TBR_REC_PATH;
+    return type == TBR_REC_DRAW || type == TBR_REC_CLEAR || type == TBR_REC_FRAME_END || type == TBR_REC_QUADS ||
+           type == TBR_REC_PRIM || type == TBR_REC_DRAW_END || type == TBR_REC_PATH;
 }
 
 static int open_container_frame(void)
@@ -514,8 +508,7 @@ static int open_container_frame(void)
          * glmark2 terrain frame 5.17 -> 4.58 MB (-11%; levels 9-12 gain < 1% more), while
          * compressing a frame's ~50 MB stays well under a second next to softpipe's
          * seconds of rendering (docs/verification.md "Activity-trace size"). */
-        tbr_trace_writer_options wopts = {.background = 1, .chunk_size = (size_t)4 << 20,
-                                          .compression_level = 6};
+        tbr_trace_writer_options wopts = {.background = 1, .chunk_size = (size_t)4 << 20, .compression_level = 6};
         S.writer = tbr_trace_writer_open_ex(S.trace_path, meta, &wopts, &err);
         if (!S.writer) {
             fail("%s", err.msg);
@@ -532,8 +525,7 @@ static int open_container_frame(void)
     while (pos + 6 <= S.pending.len) {
         const uint8_t *h = S.pending.data + pos;
         uint16_t t = (uint16_t)(h[0] | (h[1] << 8));
-        uint32_t len = (uint32_t)h[2] | ((uint32_t)h[3] << 8) | ((uint32_t)h[4] << 16) |
-                       ((uint32_t)h[5] << 24);
+        uint32_t len = (uint32_t)h[2] | ((uint32_t)h[3] << 8) | ((uint32_t)h[4] << 16) | ((uint32_t)h[5] << 24);
         if (tbr_trace_writer_append(S.writer, t, h + 6, len) != 0) {
             fail("%s", tbr_trace_writer_error(S.writer));
             return -1;
@@ -547,8 +539,7 @@ static int open_container_frame(void)
 
 static void append_raw(uint16_t type, const tbr_buf *b)
 {
-    if (ensure_frame() != 0)
-        return;
+    if (ensure_frame() != 0) return;
     if (!tbr_buf_ok(b)) {
         fail("out of memory encoding a %s record", tbr_rec_type_name(type));
         return;
@@ -558,16 +549,13 @@ static void append_raw(uint16_t type, const tbr_buf *b)
             tbr_buf_put_u16(&S.pending, type);
             tbr_buf_put_u32(&S.pending, (uint32_t)b->len);
             tbr_buf_put_bytes(&S.pending, b->data, b->len);
-            if (!tbr_buf_ok(&S.pending))
-                fail("out of memory (pending records)");
+            if (!tbr_buf_ok(&S.pending)) fail("out of memory (pending records)");
             S.pending_count++;
             return;
         }
-        if (open_container_frame() != 0)
-            return;
+        if (open_container_frame() != 0) return;
     }
-    if (tbr_trace_writer_append_buf(S.writer, type, b) != 0)
-        fail("%s", tbr_trace_writer_error(S.writer));
+    if (tbr_trace_writer_append_buf(S.writer, type, b) != 0) fail("%s", tbr_trace_writer_error(S.writer));
 }
 
 /* Writes the pending fetches of quads before draw ordinal keep_from (closed records) as
@@ -580,10 +568,8 @@ static void append_raw(uint16_t type, const tbr_buf *b)
 static void flush_texels(uint32_t keep_from)
 {
     uint32_t end = S.tx_head;
-    while (end < S.tx_nfetch && S.tx_fetch[end].quad < keep_from)
-        end++;
-    if (end == S.tx_head)
-        return;
+    while (end < S.tx_nfetch && S.tx_fetch[end].quad < keep_from) end++;
+    if (end == S.tx_head) return;
     for (uint32_t i = S.tx_head; i < end; i++) /* offsets -> pointers (dropped next) */
         S.tx_fetch[i].texels = S.tx_texel + (size_t)(uintptr_t)S.tx_fetch[i].texels;
     tbr_buf_reset(&S.tx_buf);
@@ -611,8 +597,7 @@ static void flush_texels(uint32_t keep_from)
 /* The pending QUADS record becomes a closed one (written once its batch was compared). */
 static void close_quads_record(void)
 {
-    if (!S.quads_count)
-        return;
+    if (!S.quads_count) return;
     if (S.nclosed == S.cap_closed) {
         uint32_t nc = S.cap_closed ? 2 * S.cap_closed : 8;
         struct quads_closed *n = realloc(S.closed, nc * sizeof(*n));
@@ -624,8 +609,7 @@ static void close_quads_record(void)
         S.closed = n;
         S.cap_closed = nc;
     }
-    if (tbr_rec_quads_finish(&S.quads, S.quads_count) != 0)
-        fail("cannot finish a QUADS record");
+    if (tbr_rec_quads_finish(&S.quads, S.quads_count) != 0) fail("cannot finish a QUADS record");
     struct quads_closed *c = &S.closed[S.nclosed++];
     tbr_buf spare = c->buf; /* buffers are swapped, keeping their memory */
     c->buf = S.quads;
@@ -641,8 +625,7 @@ static void close_quads_record(void)
  * quads whose texels are not derived. Only once the last batch was compared. */
 static void write_quads(int all)
 {
-    if (all)
-        close_quads_record();
+    if (all) close_quads_record();
     for (uint32_t i = 0; i < S.nclosed; i++) {
         struct quads_closed *c = &S.closed[i];
         /* flagged only where texels are left out: a record whose quads read none needs no
@@ -657,8 +640,7 @@ static void write_quads(int all)
         append_raw(TBR_REC_QUADS, &c->buf);
     }
     flush_texels(all ? UINT32_MAX : S.quads_count ? S.open_first_ord : (uint32_t)S.draw_end.quads);
-    for (uint32_t i = 0; i < S.nclosed; i++)
-        tbr_buf_reset(&S.closed[i].buf);
+    for (uint32_t i = 0; i < S.nclosed; i++) tbr_buf_reset(&S.closed[i].buf);
     S.nclosed = 0;
 }
 
@@ -681,17 +663,12 @@ static void emit(uint16_t type, int rc)
     append_raw(type, &S.buf);
 }
 
-static void copy_name(char *dst, size_t size, const char *src)
-{
-    snprintf(dst, size, "%s", src ? src : "");
-}
+static void copy_name(char *dst, size_t size, const char *src) { snprintf(dst, size, "%s", src ? src : ""); }
 
 static void describe_resource(const struct tbr_hook_resource *r)
 {
-    if (!r->id || tbr_idset_has(&S.resources, r->id))
-        return;
-    if (ensure_frame() != 0)
-        return;
+    if (!r->id || tbr_idset_has(&S.resources, r->id)) return;
+    if (ensure_frame() != 0) return;
     if (tbr_idset_add(&S.resources, r->id) < 0) {
         fail("out of memory");
         return;
@@ -735,8 +712,7 @@ static const void *current_gl_context(void)
         void *h = dlopen("libglapi.so.0", RTLD_LAZY | RTLD_NOLOAD);
         void *sym = dlsym(h ? h : RTLD_DEFAULT, "_glapi_get_context");
         memcpy(&S.glapi_get_context, &sym, sizeof(sym));
-        if (h)
-            dlclose(h); /* RTLD_NOLOAD: drops only the reference just taken */
+        if (h) dlclose(h); /* RTLD_NOLOAD: drops only the reference just taken */
     }
     return S.glapi_get_context ? S.glapi_get_context() : NULL;
 }
@@ -747,23 +723,20 @@ static const void *current_gl_context(void)
 static void check_thread(void)
 {
     pthread_t self = pthread_self();
-    if (S.have_gl_thread && pthread_equal(S.gl_thread, self))
-        return;
+    if (S.have_gl_thread && pthread_equal(S.gl_thread, self)) return;
     if (S.in_draw) {
         fail("GL work from two threads at the same time (a draw of one thread was still being "
              "recorded): softpipe's instrumentation records one thread at a time");
         return;
     }
-    if (S.have_gl_thread)
-        S.thread_switches++;
+    if (S.have_gl_thread) S.thread_switches++;
     S.gl_thread = self;
     S.have_gl_thread = 1;
 }
 
 static int recording(void)
 {
-    if (!(S.ok && !S.paused && S.contexts > 0 && in_window() && !S.writer_closed))
-        return 0;
+    if (!(S.ok && !S.paused && S.contexts > 0 && in_window() && !S.writer_closed)) return 0;
     check_thread();
     return S.ok;
 }
@@ -783,16 +756,14 @@ static void held_drop_context(const void *ctx)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < S.nheld; i++)
-        if (S.held[i].ctx != ctx)
-            S.held[k++] = S.held[i];
+        if (S.held[i].ctx != ctx) S.held[k++] = S.held[i];
     S.nheld = k;
 }
 
 static void h_context_destroy(void)
 {
     process_waiting_batch();
-    if (S.contexts > 0)
-        S.contexts--;
+    if (S.contexts > 0) S.contexts--;
     /* st/mesa makes the dying context current while it is destroyed; softpipe
      * frees its tile caches without storing them */
     held_drop_context(current_gl_context());
@@ -814,53 +785,49 @@ static int same_surface(const struct held_tile *h, const struct tbr_hook_tile *t
 static void track_tile(const struct tbr_hook_tile *t)
 {
     const void *ctx = current_gl_context();
-    if (!ctx)
-        return;
+    if (!ctx) return;
     uint32_t i = 0, k = 0;
     switch (t->kind) {
-    case TBR_HOOK_TILE_CLEAR_ALL: /* this context's cache of the surface emptied */
-        for (i = 0; i < S.nheld; i++)
-            if (!(S.held[i].ctx == ctx && same_surface(&S.held[i], t)))
-                S.held[k++] = S.held[i];
-        S.nheld = k;
-        return;
-    case TBR_HOOK_TILE_LOAD:
-    case TBR_HOOK_TILE_LOAD_CLEAR:
-        for (i = 0; i < S.nheld; i++) {
-            struct held_tile *h = &S.held[i];
-            if (!same_surface(h, t) || h->layer != t->layer || h->tile_x != t->tile_x ||
-                h->tile_y != t->tile_y)
-                continue;
-            if (h->ctx != ctx)
-                fail("two GL contexts hold tile (%u,%u) of resource %u in their tile caches at "
-                     "once (one renders to a surface the other has not flushed): the trace "
-                     "cannot represent two copies of a tile",
-                     t->tile_x, t->tile_y, t->resource_id);
+        case TBR_HOOK_TILE_CLEAR_ALL: /* this context's cache of the surface emptied */
+            for (i = 0; i < S.nheld; i++)
+                if (!(S.held[i].ctx == ctx && same_surface(&S.held[i], t))) S.held[k++] = S.held[i];
+            S.nheld = k;
             return;
-        }
-        if (S.nheld == S.cap_held) {
-            uint32_t nc = S.cap_held ? S.cap_held * 2 : 256;
-            struct held_tile *nh = realloc(S.held, nc * sizeof(*nh));
-            if (!nh) {
-                fail("out of memory (tiles)");
+        case TBR_HOOK_TILE_LOAD:
+        case TBR_HOOK_TILE_LOAD_CLEAR:
+            for (i = 0; i < S.nheld; i++) {
+                struct held_tile *h = &S.held[i];
+                if (!same_surface(h, t) || h->layer != t->layer || h->tile_x != t->tile_x || h->tile_y != t->tile_y)
+                    continue;
+                if (h->ctx != ctx)
+                    fail("two GL contexts hold tile (%u,%u) of resource %u in their tile caches at "
+                         "once (one renders to a surface the other has not flushed): the trace "
+                         "cannot represent two copies of a tile",
+                         t->tile_x, t->tile_y, t->resource_id);
                 return;
             }
-            S.held = nh;
-            S.cap_held = nc;
-        }
-        S.held[S.nheld++] = (struct held_tile){ ctx, t->resource_id, t->level, t->layer,
-                                                t->tile_x, t->tile_y, t->is_zs };
-        return;
-    default: /* STORE, STORE_CLEAR: the tile leaves the cache */
-        for (i = 0; i < S.nheld; i++) {
-            struct held_tile *h = &S.held[i];
-            if (same_surface(h, t) && h->layer == t->layer && h->tile_x == t->tile_x &&
-                h->tile_y == t->tile_y) {
-                S.held[i] = S.held[--S.nheld];
-                return;
+            if (S.nheld == S.cap_held) {
+                uint32_t nc = S.cap_held ? S.cap_held * 2 : 256;
+                struct held_tile *nh = realloc(S.held, nc * sizeof(*nh));
+                if (!nh) {
+                    fail("out of memory (tiles)");
+                    return;
+                }
+                S.held = nh;
+                S.cap_held = nc;
             }
-        }
-        return;
+            S.held[S.nheld++] =
+                (struct held_tile){ctx, t->resource_id, t->level, t->layer, t->tile_x, t->tile_y, t->is_zs};
+            return;
+        default: /* STORE, STORE_CLEAR: the tile leaves the cache */
+            for (i = 0; i < S.nheld; i++) {
+                struct held_tile *h = &S.held[i];
+                if (same_surface(h, t) && h->layer == t->layer && h->tile_x == t->tile_x && h->tile_y == t->tile_y) {
+                    S.held[i] = S.held[--S.nheld];
+                    return;
+                }
+            }
+            return;
     }
 }
 
@@ -879,12 +846,11 @@ static void track_tile(const struct tbr_hook_tile *t)
  * is the whole truth. Once per surface per trace: from then on the trace's own
  * events account for every write (CPU uploads into a render target excepted:
  * they are not represented, docs/trace-records.md). */
-static struct known_surface *find_known(uint32_t res, uint32_t level, uint32_t layer,
-                                        uint32_t is_zs)
+static struct known_surface *find_known(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs)
 {
     for (uint32_t i = 0; i < S.nknown; i++)
-        if (S.known[i].resource_id == res && S.known[i].level == level &&
-            S.known[i].layer == layer && S.known[i].is_zs == is_zs)
+        if (S.known[i].resource_id == res && S.known[i].level == level && S.known[i].layer == layer &&
+            S.known[i].is_zs == is_zs)
             return &S.known[i];
     return NULL;
 }
@@ -892,8 +858,7 @@ static struct known_surface *find_known(uint32_t res, uint32_t level, uint32_t l
 /* Returns 1 if the surface is seen for the first time (and remembers it). */
 static int first_use(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs)
 {
-    if (!res || find_known(res, level, layer, is_zs))
-        return 0;
+    if (!res || find_known(res, level, layer, is_zs)) return 0;
     if (S.nknown == S.cap_known) {
         uint32_t nc = S.cap_known ? S.cap_known * 2 : 16;
         struct known_surface *nk = realloc(S.known, nc * sizeof(*nk));
@@ -904,16 +869,15 @@ static int first_use(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_z
         S.known = nk;
         S.cap_known = nc;
     }
-    S.known[S.nknown++] = (struct known_surface){ res, level, layer, is_zs };
+    S.known[S.nknown++] = (struct known_surface){res, level, layer, is_zs};
     return 1;
 }
 
 /* Writes the surface's memory as SURFACE_INIT bands (rows of width * block_bytes).
  * replace (optional, block_bytes entries): bytes of each texel replaced by value[]. */
-static void emit_surface_init_masked(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs,
-                                     uint32_t format, uint32_t width, uint32_t height,
-                                     uint32_t block_bytes, const void *map, uint32_t stride,
-                                     const uint8_t *replace, const uint8_t *value)
+static void emit_surface_init_masked(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs, uint32_t format,
+                                     uint32_t width, uint32_t height, uint32_t block_bytes, const void *map,
+                                     uint32_t stride, const uint8_t *replace, const uint8_t *value)
 {
     size_t row = (size_t)width * block_bytes;
     if (!map || !width || !height || !block_bytes || stride < row) {
@@ -921,8 +885,7 @@ static void emit_surface_init_masked(uint32_t res, uint32_t level, uint32_t laye
         return;
     }
     uint32_t band = (uint32_t)(TBR_REC_SURFACE_INIT_BAND_BYTES / row);
-    if (!band)
-        band = 1;
+    if (!band) band = 1;
     uint8_t *rows = malloc((size_t)band * row);
     if (!rows) {
         fail("out of memory (SURFACE_INIT)");
@@ -934,12 +897,19 @@ static void emit_surface_init_masked(uint32_t res, uint32_t level, uint32_t laye
             memcpy(rows + (size_t)y * row, (const uint8_t *)map + (size_t)(y0 + y) * stride, row);
         if (replace)
             for (size_t i = 0; i < (size_t)n * row; i++)
-                if (replace[i % block_bytes])
-                    rows[i] = value[i % block_bytes];
+                if (replace[i % block_bytes]) rows[i] = value[i % block_bytes];
         tbr_rec_surface_init r = {
-            .resource_id = res, .level = level, .layer = layer, .is_zs = is_zs,
-            .format = format, .width = width, .height = height, .block_bytes = block_bytes,
-            .y0 = y0, .rows = n, .data = rows,
+            .resource_id = res,
+            .level = level,
+            .layer = layer,
+            .is_zs = is_zs,
+            .format = format,
+            .width = width,
+            .height = height,
+            .block_bytes = block_bytes,
+            .y0 = y0,
+            .rows = n,
+            .data = rows,
         };
         tbr_buf_reset(&S.buf);
         emit(TBR_REC_SURFACE_INIT, tbr_rec_surface_init_encode(&S.buf, &r));
@@ -949,12 +919,10 @@ static void emit_surface_init_masked(uint32_t res, uint32_t level, uint32_t laye
     S.surface_init_bytes += (uint64_t)row * height;
 }
 
-static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs,
-                              uint32_t format, uint32_t width, uint32_t height,
-                              uint32_t block_bytes, const void *map, uint32_t stride)
+static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint32_t is_zs, uint32_t format,
+                              uint32_t width, uint32_t height, uint32_t block_bytes, const void *map, uint32_t stride)
 {
-    emit_surface_init_masked(res, level, layer, is_zs, format, width, height, block_bytes, map,
-                             stride, NULL, NULL);
+    emit_surface_init_masked(res, level, layer, is_zs, format, width, height, block_bytes, map, stride, NULL, NULL);
 }
 
 /* Bytes of a combined depth/stencil texel (little-endian) that hold the stencil; 0 if
@@ -962,8 +930,7 @@ static void emit_surface_init(uint32_t res, uint32_t level, uint32_t layer, uint
 static int stencil_bytes(const char *format_name, uint8_t mask[8])
 {
     memset(mask, 0, 8);
-    if (!format_name)
-        return 0;
+    if (!format_name) return 0;
     if (strcmp(format_name, "PIPE_FORMAT_Z24_UNORM_S8_UINT") == 0)
         mask[3] = 1;
     else if (strcmp(format_name, "PIPE_FORMAT_S8_UINT_Z24_UNORM") == 0)
@@ -980,10 +947,8 @@ static void emit_surface_checks(const struct tbr_hook_framebuffer *fb);
 static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
-    if (ensure_frame() != 0)
-        return;
+    if (!recording()) return;
+    if (ensure_frame() != 0) return;
     S.fb_zs = fb->zsbuf;
     S.fb_height = fb->height;
     tbr_cs_set_nr_cbufs(&S.cs, fb->nr_cbufs);
@@ -991,10 +956,9 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
         const struct tbr_hook_surface *cb = &fb->cbufs[i];
         /* packed in the view's format only where it is the resource's too: tbr-sim
          * converts with the resource's (RESOURCE record) */
-        const int same = cb->format_name && cb->res.format_name &&
-                         strcmp(cb->format_name, cb->res.format_name) == 0;
-        tbr_cs_set_cbuf(&S.cs, i, cb->valid != 0, cb->res.id, cb->level, cb->first_layer,
-                        cb->last_layer, same ? cb->format_name : NULL);
+        const int same = cb->format_name && cb->res.format_name && strcmp(cb->format_name, cb->res.format_name) == 0;
+        tbr_cs_set_cbuf(&S.cs, i, cb->valid != 0, cb->res.id, cb->level, cb->first_layer, cb->last_layer,
+                        same ? cb->format_name : NULL);
     }
     tbr_rec_render_pass rp;
     memset(&rp, 0, sizeof(rp));
@@ -1013,8 +977,7 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
     in[n] = &fb->zsbuf;
     out[n++] = &rp.zsbuf;
     for (uint32_t i = 0; i < n; i++) {
-        if (!in[i]->valid)
-            continue;
+        if (!in[i]->valid) continue;
         out[i]->valid = 1;
         out[i]->resource_id = in[i]->res.id;
         out[i]->format = in[i]->format;
@@ -1036,17 +999,13 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
     }
     const void *ctx = current_gl_context();
     int switched = S.last_pass.len > 0 && ctx != S.pass_ctx;
-    if (!switched && S.last_pass.len == S.buf.len &&
-        memcmp(S.last_pass.data, S.buf.data, S.buf.len) == 0)
-        return;
-    if (switched)
-        S.context_switches++;
+    if (!switched && S.last_pass.len == S.buf.len && memcmp(S.last_pass.data, S.buf.data, S.buf.len) == 0) return;
+    if (switched) S.context_switches++;
     S.pass_ctx = ctx;
     tbr_buf_reset(&S.last_pass);
     tbr_buf_put_bytes(&S.last_pass, S.buf.data, S.buf.len);
     for (uint32_t i = 0; i < n; i++)
-        if (in[i]->valid)
-            describe_resource(&in[i]->res);
+        if (in[i]->valid) describe_resource(&in[i]->res);
     rp.seq = S.pass_seq++;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&S.buf, &rp));
@@ -1061,8 +1020,7 @@ static void h_framebuffer(const struct tbr_hook_framebuffer *fb)
 static int surface_tiles_held(uint32_t res, uint32_t level, uint32_t layer)
 {
     for (uint32_t i = 0; i < S.nheld; i++)
-        if (!S.held[i].is_zs && S.held[i].resource_id == res && S.held[i].level == level &&
-            S.held[i].layer == layer)
+        if (!S.held[i].is_zs && S.held[i].resource_id == res && S.held[i].level == level && S.held[i].layer == layer)
             return 1;
     return 0;
 }
@@ -1071,18 +1029,21 @@ static void emit_surface_checks(const struct tbr_hook_framebuffer *fb)
 {
     for (uint32_t i = 0; i < fb->nr_cbufs && i < TBR_REC_MAX_CBUFS; i++) {
         const struct tbr_hook_surface *s = &fb->cbufs[i];
-        if (!s->valid || !s->map || !s->width || !s->height || !s->res.block_bytes ||
-            s->res.block_bytes > 16 || !find_known(s->res.id, s->level, s->first_layer, 0) ||
+        if (!s->valid || !s->map || !s->width || !s->height || !s->res.block_bytes || s->res.block_bytes > 16 ||
+            !find_known(s->res.id, s->level, s->first_layer, 0) ||
             surface_tiles_held(s->res.id, s->level, s->first_layer))
             continue;
         uLong crc = crc32(0L, Z_NULL, 0);
         const uint8_t *row = s->map;
         for (uint32_t y = 0; y < s->height; y++, row += s->stride)
             crc = crc32(crc, row, (uInt)(s->width * s->res.block_bytes));
-        tbr_rec_surface_check r = { .resource_id = s->res.id, .level = s->level,
-                                    .layer = s->first_layer, .width = s->width,
-                                    .height = s->height, .block_bytes = s->res.block_bytes,
-                                    .crc = (uint32_t)crc };
+        tbr_rec_surface_check r = {.resource_id = s->res.id,
+                                   .level = s->level,
+                                   .layer = s->first_layer,
+                                   .width = s->width,
+                                   .height = s->height,
+                                   .block_bytes = s->res.block_bytes,
+                                   .crc = (uint32_t)crc};
         S.surface_checks++;
         tbr_buf_reset(&S.buf);
         emit(TBR_REC_SURFACE_CHECK, tbr_rec_surface_check_encode(&S.buf, &r));
@@ -1092,8 +1053,7 @@ static void emit_surface_checks(const struct tbr_hook_framebuffer *fb)
 static void h_clear(const struct tbr_hook_clear *c)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
+    if (!recording()) return;
     tbr_rec_clear r;
     memset(&r, 0, sizeof(r));
     r.buffers = c->buffers;
@@ -1109,8 +1069,7 @@ static void h_clear(const struct tbr_hook_clear *c)
      * component of memory: the first such use of the surface needs its contents.
      * softpipe calls the framebuffer hook right before this one (S.fb_zs is fresh). */
     const struct tbr_hook_surface *zs = &S.fb_zs;
-    if (c->zs_partial && zs->valid &&
-        first_use(zs->res.id, zs->level, zs->first_layer, 1)) {
+    if (c->zs_partial && zs->valid && first_use(zs->res.id, zs->level, zs->first_layer, 1)) {
         /* The component being cleared is recorded as its cleared value (the clear that
          * follows writes it anyway): glmark2-style depth-only clears then leave a
          * uniform, nearly free record instead of the previous frame's depth. */
@@ -1122,9 +1081,8 @@ static void h_clear(const struct tbr_hook_clear *c)
                                    (stencil || i < 4)); /* Z32F_S8X24: bytes 5-7 unused */
             value[i] = (uint8_t)(c->zs_packed >> (8 * i));
         }
-        emit_surface_init_masked(zs->res.id, zs->level, zs->first_layer, 1, zs->res.format,
-                                 zs->width, zs->height, zs->res.block_bytes, zs->map, zs->stride,
-                                 known ? replace : NULL, value);
+        emit_surface_init_masked(zs->res.id, zs->level, zs->first_layer, 1, zs->res.format, zs->width, zs->height,
+                                 zs->res.block_bytes, zs->map, zs->stride, known ? replace : NULL, value);
     }
     /* softpipe then writes the cleared component into memory (util_clear_depth_stencil
      * maps the surface): that transfer's UPLOAD belongs to this clear */
@@ -1138,10 +1096,8 @@ static void h_clear(const struct tbr_hook_clear *c)
 static void h_upload(const struct tbr_hook_upload *u)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
-    if (ensure_frame() != 0)
-        return;
+    if (!recording()) return;
+    if (ensure_frame() != 0) return;
     describe_resource(&u->res);
     tbr_rec_upload r;
     memset(&r, 0, sizeof(r));
@@ -1151,8 +1107,7 @@ static void h_upload(const struct tbr_hook_upload *u)
     r.bytes = u->bytes;
     /* softpipe's tile-cache write-back is rendering the trace shows (tile events),
      * not new contents the simulator lacks */
-    if (!(u->flags & TBR_HOOK_UPLOAD_TILE_CACHE))
-        texture_written(u->res.id, u->level);
+    if (!(u->flags & TBR_HOOK_UPLOAD_TILE_CACHE)) texture_written(u->res.id, u->level);
     if (S.zs_clear_write_res && S.zs_clear_write_res == u->res.id + 1) {
         r.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
         S.clear_writes++;
@@ -1182,24 +1137,21 @@ static void note_fs_write_all(uint32_t id, int on)
         S.fs_wa = n;
         S.cap_fs_wa = nc;
     }
-    S.fs_wa[S.nfs_wa++] = (struct fs_write_all){ id, on };
+    S.fs_wa[S.nfs_wa++] = (struct fs_write_all){id, on};
 }
 
 static int fs_write_all(uint32_t id)
 {
     for (uint32_t i = 0; i < S.nfs_wa; i++)
-        if (S.fs_wa[i].id == id)
-            return S.fs_wa[i].on;
+        if (S.fs_wa[i].id == id) return S.fs_wa[i].on;
     return 0;
 }
 
 static void h_shader(const struct tbr_hook_shader *s)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
-    if (ensure_frame() != 0)
-        return;
+    if (!recording()) return;
+    if (ensure_frame() != 0) return;
     if (s->created) {
         tbr_rec_shader c;
         memset(&c, 0, sizeof(c));
@@ -1230,8 +1182,7 @@ static void h_shader(const struct tbr_hook_shader *s)
     r.text_len = s->text ? (uint32_t)strlen(s->text) : 0;
     if (s->stage == TBR_HOOK_STAGE_FS) {
         note_fs_write_all(s->id, s->text && strstr(s->text, "PROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1"));
-        if (S.compute_colors)
-            tbr_cc_shader(S.cc, s->id, s->text);
+        if (S.compute_colors) tbr_cc_shader(S.cc, s->id, s->text);
     }
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_SHADER, tbr_rec_shader_encode(&S.buf, &r));
@@ -1240,10 +1191,8 @@ static void h_shader(const struct tbr_hook_shader *s)
 static int h_shader_known(uint32_t id)
 {
     /* Outside recording, claim it is known so that Mesa does not dump text. */
-    if (!recording())
-        return 1;
-    if (!S.logical_open)
-        return 0;
+    if (!recording()) return 1;
+    if (!S.logical_open) return 0;
     return tbr_idset_has(&S.shaders, id);
 }
 
@@ -1264,21 +1213,18 @@ static void fill_constbufs(tbr_rec_constbuf *out, const struct tbr_hook_constbuf
 static struct tex_known *find_tex(uint32_t res, uint32_t level, uint32_t layer)
 {
     for (uint32_t i = 0; i < S.ntex; i++)
-        if (S.tex[i].resource_id == res && S.tex[i].level == level && S.tex[i].layer == layer)
-            return &S.tex[i];
+        if (S.tex[i].resource_id == res && S.tex[i].level == level && S.tex[i].layer == layer) return &S.tex[i];
     return NULL;
 }
 
 static struct tex_known *get_tex(uint32_t res, uint32_t level, uint32_t layer)
 {
     struct tex_known *t = find_tex(res, level, layer);
-    if (t)
-        return t;
+    if (t) return t;
     if (S.ntex == S.cap_tex) {
         uint32_t nc = S.cap_tex ? 2 * S.cap_tex : 32;
         struct tex_known *n = realloc(S.tex, nc * sizeof(*n));
-        if (!n)
-            return NULL;
+        if (!n) return NULL;
         S.tex = n;
         S.cap_tex = nc;
     }
@@ -1301,8 +1247,7 @@ static void texture_written(uint32_t res, uint32_t level)
         }
     if (!find_tex(res, level, 0)) {
         struct tex_known *t = get_tex(res, level, 0);
-        if (t)
-            t->dirty = 1;
+        if (t) t->dirty = 1;
     }
 }
 
@@ -1312,8 +1257,7 @@ static void give_sampled_textures(const struct tbr_hook_draw *d)
     uint32_t n = tbr_cc_draw_units(S.cc, &units);
     for (uint32_t k = 0; k < n; k++) {
         const struct tbr_hook_texture *t = &d->textures[units[k]];
-        for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < t->num_levels;
-             l++) {
+        for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < t->num_levels; l++) {
             const uint32_t layer = t->first_layer;
             struct tex_known *tk = get_tex(t->res.id, l, layer);
             if (!tk) {
@@ -1322,8 +1266,8 @@ static void give_sampled_textures(const struct tbr_hook_draw *d)
             }
             /* rendered in the trace (its tile events are accounted for) and not written
              * by the CPU since: the simulator has it */
-            const int has = tk->given || (!tk->dirty && (find_known(t->res.id, l, layer, 0) ||
-                                                         find_known(t->res.id, l, layer, 1)));
+            const int has =
+                tk->given || (!tk->dirty && (find_known(t->res.id, l, layer, 0) || find_known(t->res.id, l, layer, 1)));
             if (!has) {
                 /* a SURFACE_INIT applies from the start of its pass: not if an earlier
                  * draw of this pass sampled other contents of it */
@@ -1334,11 +1278,10 @@ static void give_sampled_textures(const struct tbr_hook_draw *d)
                 uint32_t w = t->res.width >> l, h = t->res.height >> l;
                 w = w ? w : 1;
                 h = h ? h : 1;
-                const uint8_t *map = (const uint8_t *)t->data + t->level_offset[l] +
-                                     (size_t)layer * t->img_stride[l];
+                const uint8_t *map = (const uint8_t *)t->data + t->level_offset[l] + (size_t)layer * t->img_stride[l];
                 const uint64_t before = S.surface_inits, before_bytes = S.surface_init_bytes;
-                emit_surface_init(t->res.id, l, layer, 0, t->res.format, w, h, t->res.block_bytes,
-                                  t->data ? map : NULL, t->stride[l]);
+                emit_surface_init(t->res.id, l, layer, 0, t->res.format, w, h, t->res.block_bytes, t->data ? map : NULL,
+                                  t->stride[l]);
                 if (S.surface_inits == before) {
                     tbr_cc_disable_draw(S.cc, "texture memory unavailable");
                     return;
@@ -1364,13 +1307,12 @@ static uint32_t fill_textures(tbr_rec_texture *out, const struct tbr_hook_textur
 static void h_draw_begin(const struct tbr_hook_draw *d)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
-    if (ensure_frame() != 0)
-        return;
+    if (!recording()) return;
+    if (ensure_frame() != 0) return;
     tbr_rec_draw *r = &draw_rec;
     memset(r, 0, sizeof(*r));
     r->seq = S.draw_seq++;
+/* clang-format off */
 #define COPY(name) r->name = d->name;
     COPY(mode) COPY(index_size) COPY(start) COPY(count) COPY(instance_count)
     COPY(start_instance) COPY(min_index) COPY(max_index) COPY(vs_id) COPY(fs_id)
@@ -1388,7 +1330,8 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     COPY(logicop_enable) COPY(logicop_func) COPY(dither) COPY(alpha_to_coverage)
     COPY(alpha_to_one) COPY(zs_format) COPY(num_vs_textures) COPY(index_bias)
 #undef COPY
-    r->alpha_ref = d->alpha_ref;
+        /* clang-format on */
+        r->alpha_ref = d->alpha_ref;
     r->nr_cbufs = d->nr_cbufs > TBR_REC_MAX_CBUFS ? TBR_REC_MAX_CBUFS : d->nr_cbufs;
     for (int i = 0; i < 2; i++) {
         r->stencil[i].enabled = d->stencil[i].enabled;
@@ -1414,8 +1357,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     memcpy(r->viewport_scale, d->viewport_scale, sizeof(r->viewport_scale));
     memcpy(r->viewport_translate, d->viewport_translate, sizeof(r->viewport_translate));
     memcpy(r->scissor, d->scissor, sizeof(r->scissor));
-    for (uint32_t i = 0; i < r->nr_cbufs; i++)
-        r->cbuf_format[i] = d->cbuf_format[i];
+    for (uint32_t i = 0; i < r->nr_cbufs; i++) r->cbuf_format[i] = d->cbuf_format[i];
     r->num_textures = fill_textures(r->textures, d->textures, d->num_textures);
     fill_constbufs(r->vs_const, d->vs_const);
     fill_constbufs(r->fs_const, d->fs_const);
@@ -1423,8 +1365,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     if (d->unsupported && d->unsupported[0]) {
         char tmp[256];
         copy_name(tmp, sizeof(tmp), d->unsupported);
-        for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ","))
-            note_unsupported(tok);
+        for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) note_unsupported(tok);
     }
     /* vertex texturing (minor 3): RESOURCE records before the DRAW, VS_TEXTURES after it */
     tbr_rec_vs_textures *vt = &vs_tex_rec;
@@ -1433,8 +1374,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     vt->num_textures = fill_textures(vt->textures, d->vs_textures, d->num_vs_textures);
     S.frame_cnt.draws++;
     S.total.draws++;
-    if (d->internal)
-        S.total.internal_draws++;
+    if (d->internal) S.total.internal_draws++;
     S.in_draw = 1;
     memset(&S.draw_end, 0, sizeof(S.draw_end));
     S.draw_end.seq = r->seq;
@@ -1459,8 +1399,7 @@ static uint32_t fill_textures(tbr_rec_texture *out, const struct tbr_hook_textur
     uint32_t nt = 0;
     for (uint32_t i = 0; i < n && i < TBR_HOOK_MAX_TEXTURES; i++) {
         const struct tbr_hook_texture *t = &in[i];
-        if (!t->valid)
-            continue;
+        if (!t->valid) continue;
         describe_resource(&t->res);
         tbr_rec_texture *o = &out[nt++];
         o->unit = i;
@@ -1494,11 +1433,9 @@ static uint32_t fill_textures(tbr_rec_texture *out, const struct tbr_hook_textur
 static void h_draw_end(void)
 {
     process_waiting_batch(); /* a quads batch followed by no texels hook */
-    if (!S.in_draw)
-        return;
+    if (!S.in_draw) return;
     S.in_draw = 0;
-    if (!recording())
-        return;
+    if (!recording()) return;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&S.buf, &S.draw_end));
 }
@@ -1508,8 +1445,7 @@ static tbr_rec_prim prim_rec;
 static void h_prim(const struct tbr_hook_prim *p)
 {
     process_waiting_batch();
-    if (!recording() || !S.in_draw)
-        return;
+    if (!recording() || !S.in_draw) return;
     tbr_rec_prim *r = &prim_rec;
     r->draw_seq = S.draw_end.seq;
     r->index = p->index;
@@ -1521,36 +1457,29 @@ static void h_prim(const struct tbr_hook_prim *p)
      * those it was not given (a vec2 varying's z, w) uninitialized, so their bytes
      * changed from replay to replay. Colors are computed from exactly these values. */
     unsigned keep[TBR_REC_MAX_ATTRIBS];
-    for (uint32_t a = 0; a < r->nr_attrs; a++)
-        keep[a] = S.compute_colors ? tbr_cc_attr_components(S.cc, a) : 0xfu;
+    for (uint32_t a = 0; a < r->nr_attrs; a++) keep[a] = S.compute_colors ? tbr_cc_attr_components(S.cc, a) : 0xfu;
     for (uint32_t v = 0; v < p->kind && v < 3; v++)
         for (uint32_t a = 0; a < r->nr_attrs; a++)
-            for (int k = 0; k < 4; k++)
-                r->v[v][a][k] = (keep[a] >> k) & 1u ? p->v[v][a][k] : 0.0f;
+            for (int k = 0; k < 4; k++) r->v[v][a][k] = (keep[a] >> k) & 1u ? p->v[v][a][k] : 0.0f;
     S.draw_end.prims++;
     S.frame_cnt.prims++;
     S.total.prims++;
-    if (p->flags & TBR_HOOK_PRIM_CULLED)
-        S.total.culled_prims++;
+    if (p->flags & TBR_HOOK_PRIM_CULLED) S.total.culled_prims++;
     if (S.compute_colors) {
         struct tbr_hook_prim as_recorded = *p;
         as_recorded.nr_attrs = r->nr_attrs;
-        for (uint32_t v = 0; v < 3; v++)
-            as_recorded.v[v] = (const float(*)[4])r->v[v];
+        for (uint32_t v = 0; v < 3; v++) as_recorded.v[v] = (const float(*)[4])r->v[v];
         tbr_cc_prim(S.cc, &as_recorded);
     }
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_PRIM, tbr_rec_prim_encode(&S.buf, r));
 }
 
-static unsigned popcount4(uint32_t m)
-{
-    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
-}
+static unsigned popcount4(uint32_t m) { return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1); }
 
 /* softpipe's texel k of a batch in slot order (order: NULL if t already is) */
-static inline const struct tbr_hook_texel *hook_texel_at(const struct tbr_hook_texel *t,
-                                                         const uint32_t *order, uint32_t k)
+static inline const struct tbr_hook_texel *hook_texel_at(const struct tbr_hook_texel *t, const uint32_t *order,
+                                                         uint32_t k)
 {
     return &t[order ? order[k] : k];
 }
@@ -1558,8 +1487,7 @@ static inline const struct tbr_hook_texel *hook_texel_at(const struct tbr_hook_t
 /* End of the fetch starting at texel i (< to): consecutive entries with the same (slot,
  * fetch) are one texture instruction execution, split at TBR_REC_MAX_TEXELS_PER_FETCH
  * (as a TEXELS record holds them). */
-static uint32_t hook_fetch_end(const struct tbr_hook_texel *t, const uint32_t *order, uint32_t i,
-                               uint32_t to)
+static uint32_t hook_fetch_end(const struct tbr_hook_texel *t, const uint32_t *order, uint32_t i, uint32_t to)
 {
     const struct tbr_hook_texel *first = hook_texel_at(t, order, i);
     uint32_t j = i + 1;
@@ -1571,8 +1499,8 @@ static uint32_t hook_fetch_end(const struct tbr_hook_texel *t, const uint32_t *o
 
 /* Appends softpipe's texels k in [from, to) (hook_texel_at) to the pending TEXELS record
  * as fetches of draw ordinal quad (UINT32_MAX: of their slot's quad). */
-static int pending_add_texels(uint32_t quad, const struct tbr_hook_texel *t, const uint32_t *order,
-                              uint32_t from, uint32_t to)
+static int pending_add_texels(uint32_t quad, const struct tbr_hook_texel *t, const uint32_t *order, uint32_t from,
+                              uint32_t to)
 {
     S.tx_draw_seq = S.draw_end.seq;
     for (uint32_t i = from; i < to;) {
@@ -1590,8 +1518,7 @@ static int pending_add_texels(uint32_t quad, const struct tbr_hook_texel *t, con
         }
         if (S.tx_ntexel + (j - i) > S.tx_captexel) {
             size_t nc = S.tx_captexel ? S.tx_captexel : 16384;
-            while (nc < S.tx_ntexel + (j - i))
-                nc *= 2;
+            while (nc < S.tx_ntexel + (j - i)) nc *= 2;
             tbr_rec_texel *nt = realloc(S.tx_texel, nc * sizeof(*nt));
             if (!nt) {
                 fail("out of memory (texels)");
@@ -1629,12 +1556,12 @@ struct texel_cmp {
     const struct tbr_hook_texel *t;
     const uint32_t *order;
     uint32_t start, pos, end;
-    uint32_t unit, pc;        /* of the recomputation's current sampler call */
-    uint32_t n;               /* texels it read so far */
-    uint32_t fetch;           /* softpipe's fetch number matched by that call */
-    uint32_t fetches;         /* sampler calls that read texels */
+    uint32_t unit, pc; /* of the recomputation's current sampler call */
+    uint32_t n;        /* texels it read so far */
+    uint32_t fetch;    /* softpipe's fetch number matched by that call */
+    uint32_t fetches;  /* sampler calls that read texels */
     int ok;
-    int too_long;             /* a call read more texels than a TEXELS fetch holds */
+    int too_long; /* a call read more texels than a TEXELS fetch holds */
 };
 
 static void cmp_fetch(void *ctx, unsigned unit, unsigned pc)
@@ -1648,8 +1575,7 @@ static void cmp_fetch(void *ctx, unsigned unit, unsigned pc)
 static void cmp_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
 {
     struct texel_cmp *c = ctx;
-    if (!c->ok)
-        return;
+    if (!c->ok) return;
     if (c->pos >= c->end) {
         c->ok = 0;
         return;
@@ -1657,8 +1583,7 @@ static void cmp_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
     const struct tbr_hook_texel *h = hook_texel_at(c->t, c->order, c->pos);
     if (c->n == 0) {
         /* the call's first texel: softpipe's previous fetch must have ended here */
-        const struct tbr_hook_texel *prev =
-            c->pos > c->start ? hook_texel_at(c->t, c->order, c->pos - 1) : NULL;
+        const struct tbr_hook_texel *prev = c->pos > c->start ? hook_texel_at(c->t, c->order, c->pos - 1) : NULL;
         if ((prev && prev->fetch == h->fetch) || h->pc != c->pc || h->unit != c->unit ||
             h->resource_id != tbr_cc_unit_resource(S.cc, c->unit)) {
             c->ok = 0;
@@ -1673,40 +1598,32 @@ static void cmp_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
         return;
     }
     c->n++;
-    if ((h->lane & 3u) != lane || h->level != level || h->layer != layer || h->x != x || h->y != y)
-        c->ok = 0;
+    if ((h->lane & 3u) != lane || h->level != level || h->layer != layer || h->x != x || h->y != y) c->ok = 0;
     c->pos++;
 }
 
 /* slot_first / slot_order for the batch's n slots and softpipe's texels t[nt]. */
-static int index_batch_texels(uint32_t n, const struct tbr_hook_texel *t, uint32_t nt,
-                              const uint32_t **order)
+static int index_batch_texels(uint32_t n, const struct tbr_hook_texel *t, uint32_t nt, const uint32_t **order)
 {
     *order = NULL;
     if (n + 1 > S.cap_slot_first) {
         uint32_t *ns = realloc(S.slot_first, (n + 1) * sizeof(*ns));
-        if (!ns)
-            return fail("out of memory (quad batch)"), -1;
+        if (!ns) return fail("out of memory (quad batch)"), -1;
         S.slot_first = ns;
         S.cap_slot_first = n + 1;
     }
     memset(S.slot_first, 0, (n + 1) * sizeof(*S.slot_first));
     int sorted = 1;
     for (uint32_t k = 0; k < nt; k++) {
-        if (t[k].slot >= n)
-            return fail("texels hook: slot %u of a batch of %u quads", t[k].slot, n), -1;
+        if (t[k].slot >= n) return fail("texels hook: slot %u of a batch of %u quads", t[k].slot, n), -1;
         S.slot_first[t[k].slot + 1]++;
-        if (k && t[k].slot < t[k - 1].slot)
-            sorted = 0;
+        if (k && t[k].slot < t[k - 1].slot) sorted = 0;
     }
-    for (uint32_t k = 0; k < n; k++)
-        S.slot_first[k + 1] += S.slot_first[k];
-    if (sorted)
-        return 0;
+    for (uint32_t k = 0; k < n; k++) S.slot_first[k + 1] += S.slot_first[k];
+    if (sorted) return 0;
     if (nt > S.cap_slot_order) {
         uint32_t *no = realloc(S.slot_order, nt * sizeof(*no));
-        if (!no)
-            return fail("out of memory (quad batch)"), -1;
+        if (!no) return fail("out of memory (quad batch)"), -1;
         S.slot_order = no;
         S.cap_slot_order = nt;
     }
@@ -1735,12 +1652,11 @@ static void count_texels(const struct tbr_hook_texel *t, uint32_t n)
  * softpipe's texels of the batch (none if the texels hook did not come); each shaded
  * quad's recomputation is compared with them, and the texels of quads in records that
  * are not derived go to the pending TEXELS record. */
-static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const struct tbr_hook_texel *t,
-                          uint32_t nt, int compare)
+static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const struct tbr_hook_texel *t, uint32_t nt,
+                          int compare)
 {
     const uint32_t *order = NULL;
-    if (compare && index_batch_texels(n, t, nt, &order) != 0)
-        return;
+    if (compare && index_batch_texels(n, t, nt, &order) != 0) return;
     for (uint32_t i = 0; i < n; i++) {
         const struct tbr_hook_quad *q = &qs[i];
         tbr_rec_quad r;
@@ -1761,29 +1677,26 @@ static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const stru
         memset(r.color, 0, S.quads_cbufs * sizeof(r.color[0]));
         memcpy(r.color, q->color, nc * sizeof(r.color[0]));
         if (S.draw_write_all) /* what blend_fallback blends into every color buffer */
-            for (uint32_t c = 1; c < nc; c++)
-                memcpy(r.color[c], q->color[0], sizeof(r.color[c]));
+            for (uint32_t c = 1; c < nc; c++) memcpy(r.color[c], q->color[0], sizeof(r.color[c]));
         memset(r.packed, 0, S.quads_cbufs * sizeof(r.packed[0]));
         memset(r.exact_mask, 0, S.quads_cbufs * sizeof(r.exact_mask[0]));
         /* computed colors: a QUADS record is all computed or all recorded; a change
          * starts the next record (order is kept: records follow each other) */
         uint32_t computed = 0;
         const int shaded = (q->flags & TBR_HOOK_QUAD_SHADED) != 0;
-        struct texel_cmp cmp = { .t = t, .order = order, .ok = 1 };
+        struct texel_cmp cmp = {.t = t, .order = order, .ok = 1};
         if (compare) {
             cmp.start = cmp.pos = S.slot_first[i];
             cmp.end = S.slot_first[i + 1];
         }
-        const tbr_cc_texel_observer obs = { cmp_fetch, cmp_texel, &cmp };
+        const tbr_cc_texel_observer obs = {cmp_fetch, cmp_texel, &cmp};
         int ran = 0;
         if (S.compute_colors && (q->flags & TBR_HOOK_QUAD_BLENDED))
-            computed = (uint32_t)tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc,
-                                             compare ? &obs : NULL, &ran);
+            computed = (uint32_t)tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc, compare ? &obs : NULL, &ran);
         else {
             if (compare && shaded) /* killed, or failed a late depth test */
                 tbr_cc_quad(S.cc, q, (const float(*)[4][4])r.color, nc, &obs, &ran);
-            if (S.quads_count)
-                computed = S.quads_computed; /* nothing to store: keep the record going */
+            if (S.quads_count) computed = S.quads_computed; /* nothing to store: keep the record going */
         }
         int texels_ok = compare && shaded && ran && cmp.ok && cmp.pos == cmp.end;
         if (compare && shaded && ran && !texels_ok && !cmp.too_long)
@@ -1791,8 +1704,7 @@ static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const stru
         if (texels_ok && S.texel_reject_every && ++S.texel_reject_count % S.texel_reject_every == 0)
             texels_ok = 0; /* injected: not a mismatch */
         if (S.quads_count && (computed != S.quads_computed ||
-                              (compare && shaded && S.open_derivable_known &&
-                               texels_ok != S.open_derivable)))
+                              (compare && shaded && S.open_derivable_known && texels_ok != S.open_derivable)))
             close_quads_record();
         if (S.quads_count == 0) {
             if (tbr_rec_quads_begin(&S.quads, &S.quads_hdr, S.draw_end.seq, S.quads_cbufs,
@@ -1812,8 +1724,7 @@ static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const stru
                 S.open_derivable = texels_ok;
                 S.open_derivable_known = 1;
             }
-            if (texels_ok)
-                S.open_fetches += cmp.fetches;
+            if (texels_ok) S.open_fetches += cmp.fetches;
             if (compare && !S.open_derivable && cmp.end > cmp.start &&
                 pending_add_texels((uint32_t)S.draw_end.quads, t, order, cmp.start, cmp.end) != 0)
                 return;
@@ -1835,8 +1746,7 @@ static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const stru
             shaded_in = popcount4(draw_rec.early_z ? q->depth_mask : q->in_mask);
             S.draw_end.shaded_fragments += shaded_in;
         }
-        if (q->flags & TBR_HOOK_QUAD_BLENDED)
-            S.draw_end.blended_fragments += popcount4(q->blend_mask);
+        if (q->flags & TBR_HOOK_QUAD_BLENDED) S.draw_end.blended_fragments += popcount4(q->blend_mask);
         S.frame_cnt.quads++;
         S.total.quads++;
         if (q->flags & TBR_HOOK_QUAD_SHADED) {
@@ -1845,27 +1755,22 @@ static void process_quads(const struct tbr_hook_quad *qs, uint32_t n, const stru
             S.frame_cnt.shaded_fragments += shaded_in;
             S.total.shaded_fragments += shaded_in;
         }
-        if (q->flags & TBR_HOOK_QUAD_BLENDED)
-            S.total.blended_fragments += popcount4(q->blend_mask);
-        if (S.quads_count >= 256)
-            close_quads_record();
+        if (q->flags & TBR_HOOK_QUAD_BLENDED) S.total.blended_fragments += popcount4(q->blend_mask);
+        if (S.quads_count >= 256) close_quads_record();
     }
 }
 
 static void process_waiting_batch(void)
 {
-    if (!S.batch_waiting)
-        return;
+    if (!S.batch_waiting) return;
     S.batch_waiting = 0;
     process_quads(S.batch, S.batch_n, NULL, 0, 1);
 }
 
 static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
 {
-    if (!recording() || !S.in_draw)
-        return;
-    if (ensure_frame() != 0)
-        return;
+    if (!recording() || !S.in_draw) return;
+    if (ensure_frame() != 0) return;
     process_waiting_batch(); /* the previous batch had no texels hook */
     write_quads(0);
     S.batch_first = (uint32_t)S.draw_end.quads;
@@ -1895,8 +1800,7 @@ static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)
 /* Texels of the batch just given to h_quads (its slot k = draw ordinal batch_first + k). */
 static void h_texels(const struct tbr_hook_texel *t, uint32_t n)
 {
-    if (!recording() || !S.in_draw)
-        return;
+    if (!recording() || !S.in_draw) return;
     if (S.tx_nfetch > S.tx_head && S.tx_draw_seq != S.draw_end.seq)
         flush_texels(UINT32_MAX); /* never: a DRAW record flushed them (its quads are written) */
     count_texels(t, n);
@@ -1920,8 +1824,7 @@ static uint32_t vert_cap;
 static void h_vertices(const struct tbr_hook_vertices *v)
 {
     process_waiting_batch();
-    if (!recording() || !S.in_draw || ensure_frame() != 0)
-        return;
+    if (!recording() || !S.in_draw || ensure_frame() != 0) return;
     tbr_rec_vertices_header *h = &vert_rec;
     memset(h, 0, sizeof(*h));
     h->draw_seq = S.draw_end.seq;
@@ -1935,15 +1838,14 @@ static void h_vertices(const struct tbr_hook_vertices *v)
     for (uint32_t i = 0; i < h->nr_streams; i++) {
         const struct tbr_hook_vertex_stream *s = &v->streams[i];
         describe_resource(&s->res);
-        h->streams[i] = (tbr_rec_vertex_stream){ s->res.id, s->buffer_index, s->offset, s->stride,
-                                                 s->size, s->format, s->instance_divisor };
+        h->streams[i] = (tbr_rec_vertex_stream){s->res.id, s->buffer_index, s->offset,          s->stride,
+                                                s->size,   s->format,       s->instance_divisor};
     }
     h->fetched = v->fetched;
     h->count = v->n_groups;
     if (v->n_groups > vert_cap) {
         uint32_t nc = vert_cap ? vert_cap : 64;
-        while (nc < v->n_groups)
-            nc *= 2;
+        while (nc < v->n_groups) nc *= 2;
         tbr_rec_vertex_group *ng = realloc(vert_groups, nc * sizeof(*ng));
         if (!ng) {
             fail("out of memory (vertices)");
@@ -1960,8 +1862,7 @@ static void h_vertices(const struct tbr_hook_vertices *v)
         o->n = g->n;
         memcpy(o->index, g->index, sizeof(o->index));
         memcpy(o->pos, g->pos, sizeof(o->pos));
-        if (S.vertex_hashes)
-            memcpy(o->out_hash, g->out_hash, sizeof(o->out_hash));
+        if (S.vertex_hashes) memcpy(o->out_hash, g->out_hash, sizeof(o->out_hash));
         nverts += g->n;
     }
     S.frame_cnt.vertices += nverts;
@@ -1972,8 +1873,7 @@ static void h_vertices(const struct tbr_hook_vertices *v)
     S.total.vertices_fetched += v->fetched;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_VERTICES, tbr_rec_vertices_encode(&S.buf, h, vert_groups));
-    if (v->n_texels)
-        vs_texels(v);
+    if (v->n_texels) vs_texels(v);
 }
 
 /* Vertex texturing (minor 3): the run's texels as a VS_TEXELS record right after its
@@ -1990,11 +1890,9 @@ static void vs_texels(const struct tbr_hook_vertices *v)
     if (v->n_texels > captexel || v->n_texels > capfetch) {
         uint32_t nc = v->n_texels;
         tbr_rec_texfetch *nf = realloc(fetch, nc * sizeof(*nf));
-        if (nf)
-            fetch = nf;
+        if (nf) fetch = nf;
         tbr_rec_texel *nt = realloc(texel, nc * sizeof(*nt));
-        if (nt)
-            texel = nt;
+        if (nt) texel = nt;
         if (!nf || !nt) {
             fail("out of memory (vertex texels)");
             return;
@@ -2016,9 +1914,8 @@ static void vs_texels(const struct tbr_hook_vertices *v)
             f->texels = &texel[ntexel];
             f->n_texels = 0;
             for (uint32_t k = i; k < j; k++) {
-                if (t[k].lane >= lanes)
-                    continue;
-                texel[ntexel++] = (tbr_rec_texel){ t[k].lane, t[k].level, t[k].layer, t[k].x, t[k].y };
+                if (t[k].lane >= lanes) continue;
+                texel[ntexel++] = (tbr_rec_texel){t[k].lane, t[k].level, t[k].layer, t[k].x, t[k].y};
                 f->n_texels++;
             }
             if (f->n_texels) {
@@ -2031,8 +1928,7 @@ static void vs_texels(const struct tbr_hook_vertices *v)
         }
         i = j;
     }
-    if (!nfetch)
-        return;
+    if (!nfetch) return;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_VS_TEXELS, tbr_rec_texels_encode(&S.buf, vert_rec.draw_seq, fetch, nfetch));
 }
@@ -2040,19 +1936,21 @@ static void vs_texels(const struct tbr_hook_vertices *v)
 static void h_tile(const struct tbr_hook_tile *t)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
+    if (!recording()) return;
     track_tile(t);
-    if (!t->is_zs)
-        tbr_cs_tile_event(&S.cs, t->kind, t->resource_id, t->level, t->layer, t->tile_x,
-                          t->tile_y);
-    if (first_use(t->resource_id, t->level, t->layer, t->is_zs) &&
-        t->kind != TBR_HOOK_TILE_CLEAR_ALL)
-        emit_surface_init(t->resource_id, t->level, t->layer, t->is_zs, t->format, t->width,
-                          t->height, t->block_bytes, t->map, t->stride);
+    if (!t->is_zs) tbr_cs_tile_event(&S.cs, t->kind, t->resource_id, t->level, t->layer, t->tile_x, t->tile_y);
+    if (first_use(t->resource_id, t->level, t->layer, t->is_zs) && t->kind != TBR_HOOK_TILE_CLEAR_ALL)
+        emit_surface_init(t->resource_id, t->level, t->layer, t->is_zs, t->format, t->width, t->height, t->block_bytes,
+                          t->map, t->stride);
     tbr_rec_tile r = {
-        .kind = t->kind, .is_zs = t->is_zs, .cbuf = t->cbuf, .resource_id = t->resource_id,
-        .level = t->level, .layer = t->layer, .tile_x = t->tile_x, .tile_y = t->tile_y,
+        .kind = t->kind,
+        .is_zs = t->is_zs,
+        .cbuf = t->cbuf,
+        .resource_id = t->resource_id,
+        .level = t->level,
+        .layer = t->layer,
+        .tile_x = t->tile_x,
+        .tile_y = t->tile_y,
         .tile_size = t->tile_size,
     };
     S.total.tiles++;
@@ -2063,19 +1961,21 @@ static void h_tile(const struct tbr_hook_tile *t)
 static void h_flush(uint32_t flags)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
-    tbr_rec_flush r = { .flags = flags };
+    if (!recording()) return;
+    tbr_rec_flush r = {.flags = flags};
     S.total.flushes++;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_FLUSH, tbr_rec_flush_encode(&S.buf, &r));
 }
 
-static uint64_t path_hash(uint32_t shader, uint32_t stage, const uint16_t *pc,
-                          const uint8_t *mask, uint32_t n)
+static uint64_t path_hash(uint32_t shader, uint32_t stage, const uint16_t *pc, const uint8_t *mask, uint32_t n)
 {
     uint64_t h = 1469598103934665603ULL;
-#define MIX(v) do { h ^= (uint64_t)(v); h *= 1099511628211ULL; } while (0)
+#define MIX(v)                                                                                                         \
+    do {                                                                                                               \
+        h ^= (uint64_t)(v);                                                                                            \
+        h *= 1099511628211ULL;                                                                                         \
+    } while (0)
     MIX(shader);
     MIX(stage);
     MIX(n);
@@ -2087,27 +1987,23 @@ static uint64_t path_hash(uint32_t shader, uint32_t stage, const uint16_t *pc,
     return h;
 }
 
-static int path_equal(const struct path_entry *e, uint32_t shader, uint32_t stage,
-                      const uint16_t *pc, const uint8_t *mask, uint32_t n)
+static int path_equal(const struct path_entry *e, uint32_t shader, uint32_t stage, const uint16_t *pc,
+                      const uint8_t *mask, uint32_t n)
 {
-    if (e->shader != shader || e->stage != stage || e->n != n)
-        return 0;
+    if (e->shader != shader || e->stage != stage || e->n != n) return 0;
     const uint8_t *a = S.path_arena.data + e->off;
     for (uint32_t i = 0; i < n; i++)
-        if (a[3 * i] != (pc[i] & 0xff) || a[3 * i + 1] != (pc[i] >> 8) || a[3 * i + 2] != mask[i])
-            return 0;
+        if (a[3 * i] != (pc[i] & 0xff) || a[3 * i + 1] != (pc[i] >> 8) || a[3 * i + 2] != mask[i]) return 0;
     return 1;
 }
 
 static int path_rehash(uint32_t nb)
 {
     uint32_t *b = calloc(nb, sizeof(*b));
-    if (!b)
-        return -1;
+    if (!b) return -1;
     for (uint32_t i = 0; i < S.npaths; i++) {
         uint32_t k = (uint32_t)S.paths[i].hash & (nb - 1);
-        while (b[k])
-            k = (k + 1) & (nb - 1);
+        while (b[k]) k = (k + 1) & (nb - 1);
         b[k] = i + 1;
     }
     free(S.path_buckets);
@@ -2116,14 +2012,12 @@ static int path_rehash(uint32_t nb)
     return 0;
 }
 
-static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *pc,
-                            const uint8_t *mask, uint32_t n, uint32_t truncated)
+static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *pc, const uint8_t *mask, uint32_t n,
+                            uint32_t truncated)
 {
-    if (!recording() || ensure_frame() != 0)
-        return 0;
+    if (!recording() || ensure_frame() != 0) return 0;
     S.path_execs++;
-    if (truncated)
-        note_unsupported("exec_path_truncated");
+    if (truncated) note_unsupported("exec_path_truncated");
     uint64_t h = path_hash(shader_id, stage, pc, mask, n) ^ truncated;
     if ((S.npaths + 1) * 2 > S.nbuckets && path_rehash(S.nbuckets ? S.nbuckets * 2 : 1024) != 0) {
         fail("out of memory (paths)");
@@ -2132,8 +2026,7 @@ static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *
     uint32_t k = (uint32_t)h & (S.nbuckets - 1);
     for (; S.path_buckets[k]; k = (k + 1) & (S.nbuckets - 1)) {
         struct path_entry *e = &S.paths[S.path_buckets[k] - 1];
-        if (e->hash == h && path_equal(e, shader_id, stage, pc, mask, n))
-            return e->id;
+        if (e->hash == h && path_equal(e, shader_id, stage, pc, mask, n)) return e->id;
     }
     if (S.npaths == S.cap_paths) {
         uint32_t nc = S.cap_paths ? S.cap_paths * 2 : 256;
@@ -2162,9 +2055,12 @@ static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *
     }
     S.path_buckets[k] = S.npaths + 1;
     S.npaths++;
-    tbr_rec_path r = { .id = e->id, .shader_id = shader_id, .stage = stage,
-                       .truncated = truncated ? 1 : 0, .n = n,
-                       .entries = S.path_arena.data + e->off };
+    tbr_rec_path r = {.id = e->id,
+                      .shader_id = shader_id,
+                      .stage = stage,
+                      .truncated = truncated ? 1 : 0,
+                      .n = n,
+                      .entries = S.path_arena.data + e->off};
     S.path_records++;
     tbr_buf_reset(&S.buf);
     emit(TBR_REC_PATH, tbr_rec_path_encode(&S.buf, &r));
@@ -2174,8 +2070,7 @@ static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *
 static void h_unsupported(const char *name)
 {
     process_waiting_batch();
-    if (!recording())
-        return;
+    if (!recording()) return;
     note_unsupported(name);
     tbr_rec_unsupported r;
     copy_name(r.name, sizeof(r.name), name);
@@ -2190,8 +2085,11 @@ static void h_unsupported(const char *name)
 static int resolve_gl(tbr_gl_proc (*gp)(const char *))
 {
     struct gl_fns *g = &S.gl;
-#define GET(field, name) \
-    do { tbr_gl_proc p_ = gp(name); memcpy(&g->field, &p_, sizeof(p_)); } while (0)
+#define GET(field, name)                                                                                               \
+    do {                                                                                                               \
+        tbr_gl_proc p_ = gp(name);                                                                                     \
+        memcpy(&g->field, &p_, sizeof(p_));                                                                            \
+    } while (0)
     GET(Flush, "glFlush");
     GET(GetString, "glGetString");
     GET(GetError, "glGetError");
@@ -2204,9 +2102,10 @@ static int resolve_gl(tbr_gl_proc (*gp)(const char *))
     GET(GetCurrentSurface, "eglGetCurrentSurface");
     GET(QuerySurface, "eglQuerySurface");
 #undef GET
-    return g->Flush && g->GetString && g->GetError && g->GetIntegerv && g->BindFramebuffer &&
-           g->BindBuffer && g->PixelStorei && g->ReadPixels && g->GetCurrentDisplay &&
-           g->GetCurrentSurface && g->QuerySurface ? 0 : -1;
+    return g->Flush && g->GetString && g->GetError && g->GetIntegerv && g->BindFramebuffer && g->BindBuffer &&
+                   g->PixelStorei && g->ReadPixels && g->GetCurrentDisplay && g->GetCurrentSurface && g->QuerySurface
+               ? 0
+               : -1;
 }
 
 static void check_renderer(tbr_gl_proc (*gp)(const char *))
@@ -2221,10 +2120,8 @@ static void check_renderer(tbr_gl_proc (*gp)(const char *))
     copy_name(S.gl_renderer, sizeof(S.gl_renderer), r);
     copy_name(S.gl_version, sizeof(S.gl_version), v);
     if (!r || strcmp(r, "softpipe") != 0)
-        fail("GL_RENDERER is '%s', not softpipe (is LD_LIBRARY_PATH set to the tbrsim Mesa?)",
-             r ? r : "(null)");
-    if (S.contexts == 0)
-        fail("no instrumented softpipe context was created (wrong Mesa?)");
+        fail("GL_RENDERER is '%s', not softpipe (is LD_LIBRARY_PATH set to the tbrsim Mesa?)", r ? r : "(null)");
+    if (S.contexts == 0) fail("no instrumented softpipe context was created (wrong Mesa?)");
 }
 
 static void *png_job_main(void *arg)
@@ -2238,8 +2135,7 @@ static void *png_job_main(void *arg)
 static int png_job_wait(void)
 {
     struct png_job *j = &S.png;
-    if (!j->running)
-        return 0;
+    if (!j->running) return 0;
     pthread_join(j->thread, NULL);
     j->running = 0;
     free(j->px);
@@ -2285,20 +2181,17 @@ static int readback(const char *png_path)
     GLint w = 0, h = 0;
     void *dpy = g->GetCurrentDisplay();
     void *surf = g->GetCurrentSurface(EGL_DRAW);
-    if (!dpy || !surf || !g->QuerySurface(dpy, surf, EGL_WIDTH, &w) ||
-        !g->QuerySurface(dpy, surf, EGL_HEIGHT, &h) || w <= 0 || h <= 0) {
+    if (!dpy || !surf || !g->QuerySurface(dpy, surf, EGL_WIDTH, &w) || !g->QuerySurface(dpy, surf, EGL_HEIGHT, &h) ||
+        w <= 0 || h <= 0) {
         fail("cannot query the current EGL surface size");
         return -1;
     }
     S.width = (uint32_t)w;
     S.height = (uint32_t)h;
-    while (g->GetError() != GL_NO_ERROR) {
-    }
-    GLint draw_fb = 0, read_fb = 0, pack_buf = 0, align = 4, row_len = 0, skip_rows = 0,
-          skip_px = 0, major = 2;
+    while (g->GetError() != GL_NO_ERROR) {}
+    GLint draw_fb = 0, read_fb = 0, pack_buf = 0, align = 4, row_len = 0, skip_rows = 0, skip_px = 0, major = 2;
     g->GetIntegerv(GL_MAJOR_VERSION, &major);
-    if (g->GetError() != GL_NO_ERROR)
-        major = 2;
+    if (g->GetError() != GL_NO_ERROR) major = 2;
     int es3 = major >= 3;
     g->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
     g->GetIntegerv(GL_PACK_ALIGNMENT, &align);
@@ -2374,8 +2267,7 @@ static void h_swap_buffers(tbr_gl_proc (*gp)(const char *))
 {
     process_waiting_batch();
     init_once();
-    if (!S.gl_checked && S.status_path[0])
-        check_renderer(gp);
+    if (!S.gl_checked && S.status_path[0]) check_renderer(gp);
     if (S.ok && in_window() && !S.writer_closed) {
         S.gl.Flush(); /* rasterizes nothing new (softpipe draws synchronously) but packs the tile caches */
         S.paused = 1;
@@ -2399,12 +2291,10 @@ static void h_swap_buffers(tbr_gl_proc (*gp)(const char *))
             copy_name(fe.png, sizeof(fe.png), rel);
             tbr_buf_reset(&S.buf);
             emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&S.buf, &fe));
-            if (S.frame_open && tbr_trace_writer_end_frame(S.writer) != 0)
-                fail("%s", tbr_trace_writer_error(S.writer));
+            if (S.frame_open && tbr_trace_writer_end_frame(S.writer) != 0) fail("%s", tbr_trace_writer_error(S.writer));
             S.frame_open = 0;
             S.logical_open = 0;
-            if (!S.frames_recorded)
-                S.recorded_first = S.frame;
+            if (!S.frames_recorded) S.recorded_first = S.frame;
             S.recorded_last = S.frame;
             S.frames_recorded++;
         }
@@ -2431,8 +2321,7 @@ static void h_swap_buffers(tbr_gl_proc (*gp)(const char *))
 
 static void finalize(void)
 {
-    if (S.atexit_done || !S.initialized)
-        return;
+    if (S.atexit_done || !S.initialized) return;
     S.atexit_done = 1;
     png_job_wait(); /* the last frame's PNG is complete before the status says so */
     if (!S.frame_open && S.pending_count) {
@@ -2446,8 +2335,7 @@ static void finalize(void)
             /* draws/clears after the last swap: kept, marked partial (no FRAME_END) */
             flush_quads();
             S.partial_last_frame = 1;
-            if (tbr_trace_writer_end_frame(S.writer) != 0)
-                fail("%s", tbr_trace_writer_error(S.writer));
+            if (tbr_trace_writer_end_frame(S.writer) != 0) fail("%s", tbr_trace_writer_error(S.writer));
             S.frame_open = 0;
         }
         if (S.ok)
@@ -2460,8 +2348,7 @@ static void finalize(void)
     write_status();
     tbr_buf_free(&S.buf);
     tbr_buf_free(&S.quads);
-    for (uint32_t i = 0; i < S.cap_closed; i++)
-        tbr_buf_free(&S.closed[i].buf);
+    for (uint32_t i = 0; i < S.cap_closed; i++) tbr_buf_free(&S.closed[i].buf);
     free(S.closed);
     S.closed = NULL;
     S.nclosed = S.cap_closed = 0;
@@ -2537,7 +2424,4 @@ static const struct tbr_mesa_hooks hooks = {
     .vertices = h_vertices,
 };
 
-EXPORT const struct tbr_mesa_hooks *tbr_mesa_hooks_get(void)
-{
-    return &hooks;
-}
+EXPORT const struct tbr_mesa_hooks *tbr_mesa_hooks_get(void) { return &hooks; }

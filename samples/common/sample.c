@@ -54,8 +54,7 @@ static int has_word(const char *list, const char *word)
 {
     size_t n = strlen(word);
     for (const char *p = list; p && (p = strstr(p, word)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
     return 0;
 }
 
@@ -70,17 +69,14 @@ static EGLDisplay open_display(const char *name, int verbose)
     if (cext && has_word(cext, "EGL_MESA_platform_surfaceless") && get_platform_display) {
         dpy = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
         if (dpy != EGL_NO_DISPLAY && !eglInitialize(dpy, NULL, NULL)) {
-            if (verbose)
-                fprintf(stderr, "tbr-sample-%s: surfaceless display failed to initialize\n", name);
+            if (verbose) fprintf(stderr, "tbr-sample-%s: surfaceless display failed to initialize\n", name);
             dpy = EGL_NO_DISPLAY;
         }
     }
     if (dpy == EGL_NO_DISPLAY) {
-        if (verbose)
-            fprintf(stderr, "tbr-sample-%s: falling back to EGL_DEFAULT_DISPLAY\n", name);
+        if (verbose) fprintf(stderr, "tbr-sample-%s: falling back to EGL_DEFAULT_DISPLAY\n", name);
         dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-        if (dpy != EGL_NO_DISPLAY && !eglInitialize(dpy, NULL, NULL))
-            dpy = EGL_NO_DISPLAY;
+        if (dpy != EGL_NO_DISPLAY && !eglInitialize(dpy, NULL, NULL)) dpy = EGL_NO_DISPLAY;
     }
     return dpy;
 }
@@ -93,8 +89,7 @@ int sample_init(struct sample *s, const struct sample_desc *d, int argc, char **
     s->surf = EGL_NO_SURFACE;
     s->ctx = EGL_NO_CONTEXT;
     int rc = parse_args(s, argc, argv);
-    if (rc)
-        return rc < 0 ? 0 : rc;
+    if (rc) return rc < 0 ? 0 : rc;
 
     s->dpy = open_display(d->name, s->verbose);
     if (s->dpy == EGL_NO_DISPLAY) {
@@ -107,10 +102,20 @@ int sample_init(struct sample *s, const struct sample_desc *d, int argc, char **
     }
 
     const EGLint cfg_attribs[] = {
-        EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-        EGL_RENDERABLE_TYPE, d->es_version >= 3 ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_ES2_BIT,
-        EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
-        EGL_DEPTH_SIZE, d->depth_bits,
+        EGL_SURFACE_TYPE,
+        EGL_PBUFFER_BIT,
+        EGL_RENDERABLE_TYPE,
+        d->es_version >= 3 ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_ES2_BIT,
+        EGL_RED_SIZE,
+        8,
+        EGL_GREEN_SIZE,
+        8,
+        EGL_BLUE_SIZE,
+        8,
+        EGL_ALPHA_SIZE,
+        8,
+        EGL_DEPTH_SIZE,
+        d->depth_bits,
         EGL_NONE,
     };
     EGLConfig cfgs[64];
@@ -134,17 +139,17 @@ int sample_init(struct sample *s, const struct sample_desc *d, int argc, char **
         }
     }
 
-    const EGLint surf_attribs[] = { EGL_WIDTH, SAMPLE_WIDTH, EGL_HEIGHT, SAMPLE_HEIGHT, EGL_NONE };
+    const EGLint surf_attribs[] = {EGL_WIDTH, SAMPLE_WIDTH, EGL_HEIGHT, SAMPLE_HEIGHT, EGL_NONE};
     s->surf = eglCreatePbufferSurface(s->dpy, cfg, surf_attribs);
     if (s->surf == EGL_NO_SURFACE) {
         fprintf(stderr, "tbr-sample-%s: eglCreatePbufferSurface failed (0x%x)\n", d->name, eglGetError());
         return 1;
     }
-    const EGLint ctx_attribs[] = { EGL_CONTEXT_CLIENT_VERSION, d->es_version, EGL_NONE };
+    const EGLint ctx_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, d->es_version, EGL_NONE};
     s->ctx = eglCreateContext(s->dpy, cfg, EGL_NO_CONTEXT, ctx_attribs);
     if (s->ctx == EGL_NO_CONTEXT) {
-        fprintf(stderr, "tbr-sample-%s: eglCreateContext(ES %d) failed (0x%x)\n", d->name,
-                d->es_version, eglGetError());
+        fprintf(stderr, "tbr-sample-%s: eglCreateContext(ES %d) failed (0x%x)\n", d->name, d->es_version,
+                eglGetError());
         return 1;
     }
     if (!eglMakeCurrent(s->dpy, s->surf, s->surf, s->ctx)) {
@@ -156,8 +161,8 @@ int sample_init(struct sample *s, const struct sample_desc *d, int argc, char **
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     const char *version = (const char *)glGetString(GL_VERSION);
     if (s->verbose)
-        fprintf(stderr, "tbr-sample-%s: GL_RENDERER=%s GL_VERSION=%s frames=%d\n", d->name,
-                renderer ? renderer : "?", version ? version : "?", s->frames);
+        fprintf(stderr, "tbr-sample-%s: GL_RENDERER=%s GL_VERSION=%s frames=%d\n", d->name, renderer ? renderer : "?",
+                version ? version : "?", s->frames);
     glViewport(0, 0, SAMPLE_WIDTH, SAMPLE_HEIGHT);
     return 0;
 }
@@ -173,8 +178,7 @@ int sample_end_frame(struct sample *s, int frame)
         fprintf(stderr, "tbr-sample-%s: eglSwapBuffers failed (0x%x)\n", s->desc->name, eglGetError());
         return 1;
     }
-    if (s->verbose)
-        fprintf(stderr, "tbr-sample-%s: frame %d done\n", s->desc->name, frame);
+    if (s->verbose) fprintf(stderr, "tbr-sample-%s: frame %d done\n", s->desc->name, frame);
     return 0;
 }
 
@@ -182,10 +186,8 @@ int sample_fini(struct sample *s)
 {
     if (s->dpy != EGL_NO_DISPLAY) {
         eglMakeCurrent(s->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-        if (s->ctx != EGL_NO_CONTEXT)
-            eglDestroyContext(s->dpy, s->ctx);
-        if (s->surf != EGL_NO_SURFACE)
-            eglDestroySurface(s->dpy, s->surf);
+        if (s->ctx != EGL_NO_CONTEXT) eglDestroyContext(s->dpy, s->ctx);
+        if (s->surf != EGL_NO_SURFACE) eglDestroySurface(s->dpy, s->surf);
         eglTerminate(s->dpy);
         eglReleaseThread();
     }
@@ -217,8 +219,7 @@ GLuint sample_program(const char *vs_src, const char *fs_src, const char *const 
     GLuint prog = glCreateProgram();
     glAttachShader(prog, vs);
     glAttachShader(prog, fs);
-    for (GLuint i = 0; attribs && attribs[i]; i++)
-        glBindAttribLocation(prog, i, attribs[i]);
+    for (GLuint i = 0; attribs && attribs[i]; i++) glBindAttribLocation(prog, i, attribs[i]);
     glLinkProgram(prog);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
@@ -255,8 +256,7 @@ void mat4_mul(float out[16], const float a[16], const float b[16])
     for (int c = 0; c < 4; c++)
         for (int row = 0; row < 4; row++) {
             float v = 0.0f;
-            for (int k = 0; k < 4; k++)
-                v += a[k * 4 + row] * b[c * 4 + k];
+            for (int k = 0; k < 4; k++) v += a[k * 4 + row] * b[c * 4 + k];
             r[c * 4 + row] = v;
         }
     memcpy(out, r, sizeof r);
@@ -285,15 +285,21 @@ static void normalize3(float v[3])
 
 void mat4_look_at(float m[16], const float eye[3], const float center[3], const float up[3])
 {
-    float f[3] = { center[0] - eye[0], center[1] - eye[1], center[2] - eye[2] };
+    float f[3] = {center[0] - eye[0], center[1] - eye[1], center[2] - eye[2]};
     normalize3(f);
-    float s[3] = { f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0] };
+    float s[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]};
     normalize3(s);
-    float u[3] = { s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0] };
+    float u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
     mat4_identity(m);
-    m[0] = s[0]; m[4] = s[1]; m[8] = s[2];
-    m[1] = u[0]; m[5] = u[1]; m[9] = u[2];
-    m[2] = -f[0]; m[6] = -f[1]; m[10] = -f[2];
+    m[0] = s[0];
+    m[4] = s[1];
+    m[8] = s[2];
+    m[1] = u[0];
+    m[5] = u[1];
+    m[9] = u[2];
+    m[2] = -f[0];
+    m[6] = -f[1];
+    m[10] = -f[2];
     m[12] = -(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]);
     m[13] = -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
     m[14] = f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2];

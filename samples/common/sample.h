@@ -13,21 +13,21 @@
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
 
-#define SAMPLE_WIDTH 320
+#define SAMPLE_WIDTH  320
 #define SAMPLE_HEIGHT 240
 
 struct sample_desc {
-    const char *name;      /* "casual2d": the executable is tbr-sample-<name> */
-    const char *summary;   /* one line for --help */
-    int es_version;        /* 2 or 3: EGL_CONTEXT_CLIENT_VERSION */
-    int depth_bits;        /* 0 or 24 */
+    const char *name;    /* "casual2d": the executable is tbr-sample-<name> */
+    const char *summary; /* one line for --help */
+    int es_version;      /* 2 or 3: EGL_CONTEXT_CLIENT_VERSION */
+    int depth_bits;      /* 0 or 24 */
     int default_frames;
 };
 
 struct sample {
     const struct sample_desc *desc;
-    int frames;            /* --frames N */
-    int verbose;           /* --verbose: GL strings and per-frame progress on stderr */
+    int frames;  /* --frames N */
+    int verbose; /* --verbose: GL strings and per-frame progress on stderr */
     EGLDisplay dpy;
     EGLSurface surf;
     EGLContext ctx;

@@ -34,11 +34,10 @@ int main(int argc, char **argv)
     argc = n;
     struct sample s;
     int rc = sample_init(&s, &desc, argc, argv);
-    if (rc || !s.dpy)
-        return rc;
+    if (rc || !s.dpy) return rc;
 
     /* One 4x4 ETC2 RGB8 block (8 bytes): uniform mid grey. */
-    static const unsigned char block[8] = { 0x88, 0x88, 0x88, 0x00, 0x00, 0x00, 0xff, 0xff };
+    static const unsigned char block[8] = {0x88, 0x88, 0x88, 0x00, 0x00, 0x00, 0xff, 0xff};
     GLuint tex;
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
@@ -56,8 +55,7 @@ int main(int argc, char **argv)
             glFinish();
             return 3;
         }
-        if (!eglSwapBuffers(s.dpy, s.surf))
-            return 1;
+        if (!eglSwapBuffers(s.dpy, s.surf)) return 1;
     }
     glDeleteTextures(1, &tex);
     sample_fini(&s);

@@ -17,13 +17,13 @@
 tbr_trace_writer *synth_trace_writer(void);
 tbr_buf *synth_trace_buf(void);
 /* Encodes REC with ENCODE into the scratch buffer and appends it as a record of TYPE. */
-#define SYNTH_EMIT(type, encode, rec)                                                    \
-  do {                                                                                   \
-    tbr_buf *synth_b_ = synth_trace_buf();                                               \
-    tbr_buf_reset(synth_b_);                                                             \
-    if (encode(synth_b_, rec)) abort();                                                  \
-    if (tbr_trace_writer_append_buf(synth_trace_writer(), type, synth_b_)) abort();      \
-  } while (0)
+#define SYNTH_EMIT(type, encode, rec)                                                                                  \
+    do {                                                                                                               \
+        tbr_buf *synth_b_ = synth_trace_buf();                                                                         \
+        tbr_buf_reset(synth_b_);                                                                                       \
+        if (encode(synth_b_, rec)) abort();                                                                            \
+        if (tbr_trace_writer_append_buf(synth_trace_writer(), type, synth_b_)) abort();                                \
+    } while (0)
 
 /* Creates DIR and opens DIR/activity.tbrt (metadata "producer=PRODUCER", records_schema=TBR_RECORDS_SCHEMA_VERSION). */
 void synth_trace_open(const char *dir, const char *producer);

@@ -6,8 +6,8 @@
 #include <zstd.h>
 
 #define TOTAL_BYTES ((uint64_t)200 << 20)
-#define CHUNK ((size_t)1 << 20)
-#define BIG ((size_t)3 << 20) /* a few records larger than a chunk */
+#define CHUNK       ((size_t)1 << 20)
+#define BIG         ((size_t)3 << 20) /* a few records larger than a chunk */
 
 /* Payload of record i is a pure function of i, so the reader can verify it
  * without keeping a copy. */
@@ -34,29 +34,24 @@ int main(void)
     tbr_trace_error e;
     tbr_trace_writer *w = tbr_trace_writer_open_ex(path, "test=bounded", &o, &e);
     CHECK(w != NULL, "open: %s", e.msg);
-    if (!w)
-        return 1;
+    if (!w) return 1;
     uint64_t written = 0, nrec = 0, frame = 0;
     tbr_trace_writer_stats ws;
     uint64_t max_peak_during = 0;
     while (written < TOTAL_BYTES) {
         if (nrec % 2000 == 0) {
-            if (nrec)
-                tbr_trace_writer_end_frame(w);
+            if (nrec) tbr_trace_writer_end_frame(w);
             tbr_trace_writer_begin_frame(w, frame++);
         }
         size_t len = fill_record(nrec, buf);
-        if (tbr_trace_writer_append(w, (uint16_t)(nrec % 7), buf, len) < 0)
-            break;
+        if (tbr_trace_writer_append(w, (uint16_t)(nrec % 7), buf, len) < 0) break;
         written += len;
         nrec++;
         if (nrec % 512 == 0) {
             tbr_trace_writer_get_stats(w, &ws);
-            if (ws.peak_buffer_bytes > max_peak_during)
-                max_peak_during = ws.peak_buffer_bytes;
+            if (ws.peak_buffer_bytes > max_peak_during) max_peak_during = ws.peak_buffer_bytes;
             /* data is streamed out, not accumulated */
-            CHECK(ws.file_bytes + CHUNK + BIG >= ws.payload_bytes,
-                  "writer holds back data: file %llu payload %llu",
+            CHECK(ws.file_bytes + CHUNK + BIG >= ws.payload_bytes, "writer holds back data: file %llu payload %llu",
                   (unsigned long long)ws.file_bytes, (unsigned long long)ws.payload_bytes);
         }
     }
@@ -66,19 +61,16 @@ int main(void)
 
     CHECK(ws.payload_bytes == written && ws.records == nrec, "stats totals");
     CHECK(ws.payload_bytes >= TOTAL_BYTES, "wrote %llu bytes", (unsigned long long)written);
-    CHECK(ws.peak_buffer_bytes <= CHUNK && max_peak_during <= CHUNK,
-          "writer chunk buffer exceeded its cap: %llu > %zu",
+    CHECK(ws.peak_buffer_bytes <= CHUNK && max_peak_during <= CHUNK, "writer chunk buffer exceeded its cap: %llu > %zu",
           (unsigned long long)ws.peak_buffer_bytes, CHUNK);
-    CHECK(ws.compressed_bytes >= ws.uncompressed_bytes / 100 * 99,
-          "incompressible data really is (%llu -> %llu)",
+    CHECK(ws.compressed_bytes >= ws.uncompressed_bytes / 100 * 99, "incompressible data really is (%llu -> %llu)",
           (unsigned long long)ws.uncompressed_bytes, (unsigned long long)ws.compressed_bytes);
     uint64_t nbig = (nrec + 496) / 997; /* records with i % 997 == 500 */
     CHECK(ws.chunks >= (ws.uncompressed_bytes - nbig * (BIG + 16)) / CHUNK + nbig,
           "chunks are capped at the chunk size (%llu chunks)", (unsigned long long)ws.chunks);
     printf("wrote %llu records, %llu payload bytes, %llu chunks, %llu file bytes, peak buffer %llu\n",
-           (unsigned long long)nrec, (unsigned long long)ws.payload_bytes,
-           (unsigned long long)ws.chunks, (unsigned long long)ws.file_bytes,
-           (unsigned long long)ws.peak_buffer_bytes);
+           (unsigned long long)nrec, (unsigned long long)ws.payload_bytes, (unsigned long long)ws.chunks,
+           (unsigned long long)ws.file_bytes, (unsigned long long)ws.peak_buffer_bytes);
 
     /* read back: verify content and the reader's buffer peak */
     tbr_trace_reader *r = tbr_trace_reader_open(path, &e);
@@ -92,21 +84,18 @@ int main(void)
             size_t len;
             while ((rc = tbr_trace_reader_next_record(r, &ty, &p, &len)) > 0) {
                 size_t want = fill_record(i, buf2);
-                if (ty != i % 7 || len != want || memcmp(p, buf2, len) != 0)
-                    bad++;
+                if (ty != i % 7 || len != want || memcmp(p, buf2, len) != 0) bad++;
                 i++;
             }
-            if (rc < 0)
-                break;
+            if (rc < 0) break;
         }
         CHECK(rc == 0, "read: %s", tbr_trace_reader_error(r));
-        CHECK(i == nrec && bad == 0, "read back %llu/%llu records, %d differ",
-              (unsigned long long)i, (unsigned long long)nrec, bad);
+        CHECK(i == nrec && bad == 0, "read back %llu/%llu records, %d differ", (unsigned long long)i,
+              (unsigned long long)nrec, bad);
         tbr_trace_reader_stats rs;
         tbr_trace_reader_get_stats(r, &rs);
         size_t maxu = BIG + 16;
-        CHECK(rs.peak_buffer_bytes <= maxu + ZSTD_compressBound(maxu),
-              "reader buffers exceeded one chunk each: %llu",
+        CHECK(rs.peak_buffer_bytes <= maxu + ZSTD_compressBound(maxu), "reader buffers exceeded one chunk each: %llu",
               (unsigned long long)rs.peak_buffer_bytes);
         CHECK(rs.uncompressed_bytes_read == ws.uncompressed_bytes, "reader byte stats");
         printf("reader peak buffers %llu bytes\n", (unsigned long long)rs.peak_buffer_bytes);

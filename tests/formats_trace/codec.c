@@ -6,24 +6,36 @@
 
 static void test_uvarint(void)
 {
-    static const uint64_t vals[] = {0, 1, 127, 128, 255, 256, 16383, 16384, 65535, 65536,
-                                    UINT32_MAX, (uint64_t)UINT32_MAX + 1, INT64_MAX,
-                                    (uint64_t)INT64_MAX + 1, UINT64_MAX - 1, UINT64_MAX};
+    static const uint64_t vals[] = {0,
+                                    1,
+                                    127,
+                                    128,
+                                    255,
+                                    256,
+                                    16383,
+                                    16384,
+                                    65535,
+                                    65536,
+                                    UINT32_MAX,
+                                    (uint64_t)UINT32_MAX + 1,
+                                    INT64_MAX,
+                                    (uint64_t)INT64_MAX + 1,
+                                    UINT64_MAX - 1,
+                                    UINT64_MAX};
     static const size_t lens[] = {1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 5, 5, 9, 10, 10, 10};
     tbr_buf b;
     tbr_buf_init(&b);
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
         size_t before = b.len;
         CHECK(tbr_buf_put_uvarint(&b, vals[i]) == 0, "put");
-        CHECK(b.len - before == lens[i], "uvarint %llu: %zu bytes, want %zu",
-              (unsigned long long)vals[i], b.len - before, lens[i]);
+        CHECK(b.len - before == lens[i], "uvarint %llu: %zu bytes, want %zu", (unsigned long long)vals[i],
+              b.len - before, lens[i]);
     }
     tbr_cursor c;
     tbr_cursor_init(&c, b.data, b.len);
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
         uint64_t v = tbr_cursor_uvarint(&c);
-        CHECK(v == vals[i], "uvarint round trip %llu -> %llu", (unsigned long long)vals[i],
-              (unsigned long long)v);
+        CHECK(v == vals[i], "uvarint round trip %llu -> %llu", (unsigned long long)vals[i], (unsigned long long)v);
     }
     CHECK(tbr_cursor_at_end(&c), "all consumed");
 
@@ -31,8 +43,7 @@ static void test_uvarint(void)
     tbr_buf_reset(&b);
     tbr_buf_put_uvarint(&b, 128);
     tbr_buf_put_uvarint(&b, 300);
-    CHECK(b.len == 4 && b.data[0] == 0x80 && b.data[1] == 0x01 && b.data[2] == 0xac &&
-              b.data[3] == 0x02,
+    CHECK(b.len == 4 && b.data[0] == 0x80 && b.data[1] == 0x01 && b.data[2] == 0xac && b.data[3] == 0x02,
           "LEB128 bytes");
 
     /* u32 variant: range check */
@@ -63,19 +74,27 @@ static void test_uvarint(void)
 
 static void test_svarint(void)
 {
-    static const int64_t vals[] = {0, -1, 1, -64, 63, -65, 64, INT32_MIN, INT32_MAX,
-                                   (int64_t)INT32_MIN - 1, (int64_t)INT32_MAX + 1,
-                                   INT64_MIN, INT64_MAX, INT64_MIN + 1};
-    CHECK(tbr_zigzag_encode(0) == 0 && tbr_zigzag_encode(-1) == 1 && tbr_zigzag_encode(1) == 2,
-          "zigzag small");
-    CHECK(tbr_zigzag_encode(INT64_MIN) == UINT64_MAX && tbr_zigzag_encode(INT64_MAX) ==
-              UINT64_MAX - 1,
+    static const int64_t vals[] = {0,
+                                   -1,
+                                   1,
+                                   -64,
+                                   63,
+                                   -65,
+                                   64,
+                                   INT32_MIN,
+                                   INT32_MAX,
+                                   (int64_t)INT32_MIN - 1,
+                                   (int64_t)INT32_MAX + 1,
+                                   INT64_MIN,
+                                   INT64_MAX,
+                                   INT64_MIN + 1};
+    CHECK(tbr_zigzag_encode(0) == 0 && tbr_zigzag_encode(-1) == 1 && tbr_zigzag_encode(1) == 2, "zigzag small");
+    CHECK(tbr_zigzag_encode(INT64_MIN) == UINT64_MAX && tbr_zigzag_encode(INT64_MAX) == UINT64_MAX - 1,
           "zigzag extremes");
     tbr_buf b;
     tbr_buf_init(&b);
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
-        CHECK(tbr_zigzag_decode(tbr_zigzag_encode(vals[i])) == vals[i], "zigzag %lld",
-              (long long)vals[i]);
+        CHECK(tbr_zigzag_decode(tbr_zigzag_encode(vals[i])) == vals[i], "zigzag %lld", (long long)vals[i]);
         tbr_buf_put_svarint(&b, vals[i]);
     }
     CHECK(b.data[0] == 0 && b.data[1] == 1 && b.data[2] == 2, "svarint bytes");
@@ -107,19 +126,20 @@ static void test_fixed_and_floats(void)
     tbr_buf_put_u16(&b, 0x1234);
     tbr_buf_put_u32(&b, 0xdeadbeef);
     tbr_buf_put_u64(&b, 0x0102030405060708ULL);
-    static const uint8_t expect[] = {0xab, 0x34, 0x12, 0xef, 0xbe, 0xad, 0xde, 8, 7, 6, 5, 4, 3,
-                                     2, 1};
-    CHECK(b.len == sizeof expect && memcmp(b.data, expect, sizeof expect) == 0,
-          "little-endian fixed widths");
+    static const uint8_t expect[] = {0xab, 0x34, 0x12, 0xef, 0xbe, 0xad, 0xde, 8, 7, 6, 5, 4, 3, 2, 1};
+    CHECK(b.len == sizeof expect && memcmp(b.data, expect, sizeof expect) == 0, "little-endian fixed widths");
     tbr_buf_put_u64(&b, UINT64_MAX);
 
     /* floats by bit pattern: -0.0, NaNs with payloads, inf, denormals */
-    static const uint32_t f32bits[] = {0x00000000, 0x80000000, 0x7fc00000, 0x7f800001,
-                                       0xffc12345, 0x7f800000, 0xff800000, 0x00000001,
-                                       0x7f7fffff};
-    static const uint64_t f64bits[] = {0, 0x8000000000000000ULL, 0x7ff8000000000000ULL,
-                                       0x7ff0000000000001ULL, 0xfff123456789abcdULL,
-                                       0x7ff0000000000000ULL, 0x0000000000000001ULL};
+    static const uint32_t f32bits[] = {0x00000000, 0x80000000, 0x7fc00000, 0x7f800001, 0xffc12345,
+                                       0x7f800000, 0xff800000, 0x00000001, 0x7f7fffff};
+    static const uint64_t f64bits[] = {0,
+                                       0x8000000000000000ULL,
+                                       0x7ff8000000000000ULL,
+                                       0x7ff0000000000001ULL,
+                                       0xfff123456789abcdULL,
+                                       0x7ff0000000000000ULL,
+                                       0x0000000000000001ULL};
     for (size_t i = 0; i < sizeof f32bits / sizeof f32bits[0]; i++) {
         float f;
         memcpy(&f, &f32bits[i], 4);
@@ -151,8 +171,7 @@ static void test_fixed_and_floats(void)
         double d = tbr_cursor_f64(&c);
         uint64_t u;
         memcpy(&u, &d, 8);
-        CHECK(u == f64bits[i], "f64 bits %016llx -> %016llx", (unsigned long long)f64bits[i],
-              (unsigned long long)u);
+        CHECK(u == f64bits[i], "f64 bits %016llx -> %016llx", (unsigned long long)f64bits[i], (unsigned long long)u);
     }
     CHECK(tbr_cursor_f32(&c) == 1.5f, "f32 value");
     double d = tbr_cursor_f64(&c);
@@ -224,13 +243,11 @@ static void test_strings_and_overrun(void)
 
     /* buffer growth across many puts keeps content */
     tbr_buf_reset(&b);
-    for (uint32_t i = 0; i < 100000; i++)
-        tbr_buf_put_u32(&b, i);
+    for (uint32_t i = 0; i < 100000; i++) tbr_buf_put_u32(&b, i);
     CHECK(tbr_buf_ok(&b) && b.len == 400000, "growth");
     tbr_cursor_init(&c, b.data, b.len);
     int ok = 1;
-    for (uint32_t i = 0; i < 100000; i++)
-        ok &= tbr_cursor_u32(&c) == i;
+    for (uint32_t i = 0; i < 100000; i++) ok &= tbr_cursor_u32(&c) == i;
     CHECK(ok && tbr_cursor_at_end(&c), "growth content");
     /* reserve overflow sets the sticky flag instead of wrapping */
     CHECK(tbr_buf_reserve(&b, SIZE_MAX) < 0 && !tbr_buf_ok(&b), "reserve overflow");

@@ -13,14 +13,14 @@
 
 static int g_failures;
 
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            g_failures++;                                                 \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fprintf(stderr, "\n");                                        \
-        }                                                                 \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            g_failures++;                                                                                              \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);                                   \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fprintf(stderr, "\n");                                                                                     \
+        }                                                                                                              \
     } while (0)
 
 static inline uint64_t rng_next(uint64_t *s)
@@ -64,8 +64,7 @@ typedef struct ref_trace {
 /* Varied records: empty payloads, types 0 and 65535, small and mid-size
  * payloads, occasional ones larger than big_len (pass > chunk size to get
  * oversized records), frames with zero records, non-contiguous numbers. */
-static inline void ref_generate(ref_trace *t, uint64_t seed, size_t nframes, size_t max_recs,
-                                size_t big_len)
+static inline void ref_generate(ref_trace *t, uint64_t seed, size_t nframes, size_t max_recs, size_t big_len)
 {
     uint64_t s = seed | 1;
     t->nframes = nframes;
@@ -100,8 +99,7 @@ static inline void ref_generate(ref_trace *t, uint64_t seed, size_t nframes, siz
 static inline void ref_free(ref_trace *t)
 {
     for (size_t f = 0; f < t->nframes; f++) {
-        for (size_t i = 0; i < t->frames[f].n; i++)
-            free(t->frames[f].recs[i].data);
+        for (size_t i = 0; i < t->frames[f].n; i++) free(t->frames[f].recs[i].data);
         free(t->frames[f].recs);
     }
     free(t->frames);
@@ -110,15 +108,14 @@ static inline void ref_free(ref_trace *t)
 static inline uint64_t ref_total_records(const ref_trace *t)
 {
     uint64_t n = 0;
-    for (size_t f = 0; f < t->nframes; f++)
-        n += t->frames[f].n;
+    for (size_t f = 0; f < t->nframes; f++) n += t->frames[f].n;
     return n;
 }
 
 /* Writes the reference trace (background: compress on the writer's worker thread);
  * returns 0 or -1 with the message printed. */
-static inline int ref_write_ex(const ref_trace *t, const char *path, const char *meta,
-                               size_t chunk_size, int background, tbr_trace_writer_stats *stats)
+static inline int ref_write_ex(const ref_trace *t, const char *path, const char *meta, size_t chunk_size,
+                               int background, tbr_trace_writer_stats *stats)
 {
     tbr_trace_writer_options o = {.chunk_size = chunk_size, .background = background};
     tbr_trace_error e;
@@ -129,14 +126,10 @@ static inline int ref_write_ex(const ref_trace *t, const char *path, const char 
     }
     for (size_t f = 0; f < t->nframes; f++) {
         const ref_frame *fr = &t->frames[f];
-        if (tbr_trace_writer_begin_frame(w, fr->number) < 0)
-            break;
+        if (tbr_trace_writer_begin_frame(w, fr->number) < 0) break;
         for (size_t i = 0; i < fr->n; i++)
-            if (tbr_trace_writer_append(w, fr->recs[i].type, fr->recs[i].data, fr->recs[i].len) <
-                0)
-                break;
-        if (tbr_trace_writer_end_frame(w) < 0)
-            break;
+            if (tbr_trace_writer_append(w, fr->recs[i].type, fr->recs[i].data, fr->recs[i].len) < 0) break;
+        if (tbr_trace_writer_end_frame(w) < 0) break;
     }
     if (tbr_trace_writer_close(w, stats, &e) < 0) {
         fprintf(stderr, "close: %s\n", e.msg);
@@ -145,8 +138,8 @@ static inline int ref_write_ex(const ref_trace *t, const char *path, const char 
     return 0;
 }
 
-static inline int ref_write(const ref_trace *t, const char *path, const char *meta,
-                            size_t chunk_size, tbr_trace_writer_stats *stats)
+static inline int ref_write(const ref_trace *t, const char *path, const char *meta, size_t chunk_size,
+                            tbr_trace_writer_stats *stats)
 {
     return ref_write_ex(t, path, meta, chunk_size, 0, stats);
 }
@@ -154,8 +147,7 @@ static inline int ref_write(const ref_trace *t, const char *path, const char *me
 static inline const ref_frame *ref_find(const ref_trace *t, uint64_t number)
 {
     for (size_t f = 0; f < t->nframes; f++)
-        if (t->frames[f].number == number)
-            return &t->frames[f];
+        if (t->frames[f].number == number) return &t->frames[f];
     return NULL;
 }
 
@@ -163,8 +155,7 @@ static inline const ref_frame *ref_find(const ref_trace *t, uint64_t number)
  * of records that matched before the end / error / first mismatch; *rc gets
  * the last next_record result, *mismatch is set if a record differed (or
  * there were more records than the reference has). */
-static inline size_t ref_compare_frame(tbr_trace_reader *r, const ref_frame *fr, int *rc,
-                                       int *mismatch)
+static inline size_t ref_compare_frame(tbr_trace_reader *r, const ref_frame *fr, int *rc, int *mismatch)
 {
     size_t i = 0;
     uint16_t type;
@@ -193,16 +184,12 @@ static inline void make_tmpdir(char *buf, size_t n, const char *tag)
     }
 }
 
-static inline int file_exists(const char *p)
-{
-    return access(p, F_OK) == 0;
-}
+static inline int file_exists(const char *p) { return access(p, F_OK) == 0; }
 
 static inline uint8_t *read_whole(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -220,8 +207,7 @@ static inline uint8_t *read_whole(const char *path, size_t *len)
 static inline int write_whole(const char *path, const void *p, size_t n)
 {
     FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     int ok = fwrite(p, 1, n, f) == n;
     return (fclose(f) == 0 && ok) ? 0 : -1;
 }

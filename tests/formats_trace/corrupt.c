@@ -14,7 +14,7 @@
 
 /* Layout constants, restated from docs/trace-container.md on purpose: the
  * test checks the documented layout, not the library's private header. */
-#define HDR 24u
+#define HDR  24u
 #define CHDR 40u
 #define FOOT 40u
 #define IENT 48u
@@ -28,24 +28,17 @@ static uint32_t rd32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-static uint64_t rd64(const uint8_t *p)
-{
-    return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 static void wr32(uint8_t *p, uint32_t v)
 {
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 static void wr64(uint8_t *p, uint64_t v)
 {
     wr32(p, (uint32_t)v);
     wr32(p + 4, (uint32_t)(v >> 32));
 }
-static uint32_t crc(const void *p, size_t n)
-{
-    return (uint32_t)crc32(0, p, (uInt)n);
-}
+static uint32_t crc(const void *p, size_t n) { return (uint32_t)crc32(0, p, (uInt)n); }
 
 /* Checksum fix-ups so crafted damage gets past the CRCs to the logic behind. */
 static void fix_header(uint8_t *b)
@@ -54,14 +47,8 @@ static void fix_header(uint8_t *b)
     uint32_t c = (uint32_t)crc32(crc32(0, b, 20), b + HDR, mlen < 1000000 ? mlen : 0);
     wr32(b + 20, c);
 }
-static void fix_chunk(uint8_t *b, size_t off)
-{
-    wr32(b + off + 36, crc(b + off, 36));
-}
-static void fix_footer(uint8_t *b, size_t len)
-{
-    wr32(b + len - FOOT + 28, crc(b + len - FOOT, 28));
-}
+static void fix_chunk(uint8_t *b, size_t off) { wr32(b + off + 36, crc(b + off, 36)); }
+static void fix_footer(uint8_t *b, size_t len) { wr32(b + len - FOOT + 28, crc(b + len - FOOT, 28)); }
 static void fix_index(uint8_t *b, size_t len)
 {
     uint64_t ioff = rd64(b + len - FOOT);
@@ -73,10 +60,8 @@ static void fix_index(uint8_t *b, size_t len)
 static int msg_offset(const char *msg, uint64_t *off)
 {
     size_t nl = strlen(NAME);
-    if (strncmp(msg, NAME, nl) != 0)
-        return -1;
-    if (sscanf(msg + nl, ": at offset %" SCNu64 ": ", off) != 1)
-        return -1;
+    if (strncmp(msg, NAME, nl) != 0) return -1;
+    if (sscanf(msg + nl, ": at offset %" SCNu64 ": ", off) != 1) return -1;
     return strstr(msg, ": at offset ") ? 0 : -1;
 }
 
@@ -92,8 +77,7 @@ static void note_error(outcome *o, const char *msg, uint64_t max_off, int strict
     uint64_t off;
     o->rejected = 1;
     if (msg_offset(msg, &off) < 0 || (strict_off && off > max_off)) {
-        if (!o->bad_msg)
-            fprintf(stderr, "  bad message (max offset %" PRIu64 "): %s\n", max_off, msg);
+        if (!o->bad_msg) fprintf(stderr, "  bad message (max offset %" PRIu64 "): %s\n", max_off, msg);
         o->bad_msg = 1;
     }
 }
@@ -101,8 +85,7 @@ static void note_error(outcome *o, const char *msg, uint64_t max_off, int strict
 /* Opens a (possibly damaged) image and reads everything it will give. */
 static const ref_trace *g_cmp = &g_ref; /* NULL: content not comparable */
 
-static outcome examine(const uint8_t *buf, size_t len, unsigned flags, uint64_t max_off,
-                       int strict_off)
+static outcome examine(const uint8_t *buf, size_t len, unsigned flags, uint64_t max_off, int strict_off)
 {
     outcome o = {0, 0, 0, 0};
     tbr_trace_reader_options opts = {flags};
@@ -121,11 +104,8 @@ static outcome examine(const uint8_t *buf, size_t len, unsigned flags, uint64_t 
         if (!g_cmp) { /* hand-built file: only rejection and messages matter */
             int mism;
             ref_compare_frame(r, NULL, &rc, &mism);
-            while (rc > 0)
-                rc = tbr_trace_reader_next_record(r, &(uint16_t){0}, &(const uint8_t *){NULL},
-                                                  &(size_t){0});
-            if (rc < 0)
-                note_error(&o, tbr_trace_reader_error(r), max_off, strict_off);
+            while (rc > 0) rc = tbr_trace_reader_next_record(r, &(uint16_t){0}, &(const uint8_t *){NULL}, &(size_t){0});
+            if (rc < 0) note_error(&o, tbr_trace_reader_error(r), max_off, strict_off);
             continue;
         }
         if (!fr || (!first && fi.number <= prev)) {
@@ -136,8 +116,7 @@ static outcome examine(const uint8_t *buf, size_t len, unsigned flags, uint64_t 
         prev = fi.number;
         int mism;
         size_t got = ref_compare_frame(r, fr, &rc, &mism);
-        if (mism)
-            o.garbage = 1;
+        if (mism) o.garbage = 1;
         if (rc < 0)
             note_error(&o, tbr_trace_reader_error(r), max_off, strict_off);
         else if (got == fr->n)
@@ -145,8 +124,7 @@ static outcome examine(const uint8_t *buf, size_t len, unsigned flags, uint64_t 
         else if (!(flags & TBR_TRACE_READ_RECOVER))
             o.garbage = 1; /* a clean end-of-frame with records missing */
     }
-    if (rc < 0)
-        note_error(&o, tbr_trace_reader_error(r), max_off, strict_off);
+    if (rc < 0) note_error(&o, tbr_trace_reader_error(r), max_off, strict_off);
     /* random access must not misbehave either */
     size_t n = tbr_trace_reader_frame_count(r);
     if (n) {
@@ -171,18 +149,16 @@ static void test_truncation(void)
         outcome o = examine(g_file, t, 0, t, 1);
         if (!o.rejected || o.garbage || o.bad_msg) {
             if (bad++ < 5)
-                fprintf(stderr, "truncated at %zu: rejected %d garbage %d bad_msg %d\n", t,
-                        o.rejected, o.garbage, o.bad_msg);
+                fprintf(stderr, "truncated at %zu: rejected %d garbage %d bad_msg %d\n", t, o.rejected, o.garbage,
+                        o.bad_msg);
         }
         outcome rv = examine(g_file, t, TBR_TRACE_READ_RECOVER, t, 0);
         uint64_t complete = 0;
-        for (size_t f = 0; f < g_ref.nframes; f++)
-            complete += g_frame_end[f] <= t;
+        for (size_t f = 0; f < g_ref.nframes; f++) complete += g_frame_end[f] <= t;
         if (rv.garbage || rv.frames_ok < complete || (rv.rejected && t >= g_index_off)) {
             if (bad++ < 5)
                 fprintf(stderr,
-                        "recovery of truncation at %zu: garbage %d, %" PRIu64
-                        " frames ok, expected >= %" PRIu64 "\n",
+                        "recovery of truncation at %zu: garbage %d, %" PRIu64 " frames ok, expected >= %" PRIu64 "\n",
                         t, rv.garbage, rv.frames_ok, complete);
         }
     }
@@ -217,12 +193,11 @@ static void test_bitflips(void)
             outcome o = examine(m, g_len, 0, i, 1);
             if (!o.rejected || o.garbage || o.bad_msg) {
                 if (bad++ < 5)
-                    fprintf(stderr, "flip byte %zu bit %d: rejected %d garbage %d bad_msg %d\n",
-                            i, bit, o.rejected, o.garbage, o.bad_msg);
+                    fprintf(stderr, "flip byte %zu bit %d: rejected %d garbage %d bad_msg %d\n", i, bit, o.rejected,
+                            o.garbage, o.bad_msg);
             }
             outcome rv = examine(m, g_len, TBR_TRACE_READ_RECOVER, i, 0);
-            if (rv.garbage && bad++ < 5)
-                fprintf(stderr, "flip byte %zu bit %d: recovery returned garbage\n", i, bit);
+            if (rv.garbage && bad++ < 5) fprintf(stderr, "flip byte %zu bit %d: recovery returned garbage\n", i, bit);
         }
     }
     free(m);
@@ -235,8 +210,8 @@ static void test_bitflips(void)
 static void expect_reject(const char *what, uint8_t *m, size_t len, const char *want)
 {
     outcome o = examine(m, len, 0, UINT64_MAX, 0);
-    CHECK(o.rejected && !o.garbage && !o.bad_msg, "%s: rejected %d garbage %d bad_msg %d", what,
-          o.rejected, o.garbage, o.bad_msg);
+    CHECK(o.rejected && !o.garbage && !o.bad_msg, "%s: rejected %d garbage %d bad_msg %d", what, o.rejected, o.garbage,
+          o.bad_msg);
     if (want) {
         tbr_trace_error e;
         tbr_trace_reader *r = tbr_trace_reader_open_mem(m, len, NAME, NULL, &e);
@@ -249,8 +224,7 @@ static void expect_reject(const char *what, uint8_t *m, size_t len, const char *
                 size_t l;
                 while ((rc = tbr_trace_reader_next_record(r, &t, &p, &l)) > 0)
                     ;
-                if (rc < 0)
-                    break;
+                if (rc < 0) break;
             }
             msg = tbr_trace_reader_error(r);
         }
@@ -299,13 +273,11 @@ static void test_crafted_header_footer_index(void)
     fix_header(m);
     {
         outcome o = examine(m, g_len, 0, UINT64_MAX, 0);
-        CHECK(!o.rejected && !o.garbage && o.frames_ok == g_ref.nframes,
-              "newer minor must be readable");
+        CHECK(!o.rejected && !o.garbage && o.frames_ok == g_ref.nframes, "newer minor must be readable");
         tbr_trace_error e;
         tbr_trace_reader *r = tbr_trace_reader_open_mem(m, g_len, NAME, NULL, &e);
         tbr_trace_file_info fi = {0};
-        if (r)
-            tbr_trace_reader_file_info(r, &fi);
+        if (r) tbr_trace_reader_file_info(r, &fi);
         CHECK(r && fi.version_minor == 9, "minor version reported");
         tbr_trace_reader_close(r);
     }
@@ -347,8 +319,7 @@ static void test_crafted_header_footer_index(void)
     for (size_t k = 0; k < sizeof cf / sizeof cf[0]; k++) {
         m = copy_good();
         uint32_t v = cf[k].val;
-        if (cf[k].field == 4 && v == 1)
-            v ^= rd32(m + c0 + 4); /* flip the frame-end flag whatever it was */
+        if (cf[k].field == 4 && v == 1) v ^= rd32(m + c0 + 4); /* flip the frame-end flag whatever it was */
         wr32(m + c0 + cf[k].field, v);
         fix_chunk(m, c0);
         char what[64];
@@ -396,12 +367,12 @@ static void test_crafted_header_footer_index(void)
         uint64_t val;
         const char *want;
     } xf[] = {
-        {0, 1, 0, "frame number"},            /* not increasing */
-        {8, 1, 0, "do not follow"},           /* offset */
-        {16, 0, 0xffffffffu, "implausible"},  /* chunk count */
+        {0, 1, 0, "frame number"},           /* not increasing */
+        {8, 1, 0, "do not follow"},          /* offset */
+        {16, 0, 0xffffffffu, "implausible"}, /* chunk count */
         {16, 0, 0, "implausible"},
-        {20, 0, 1, "implausible"},            /* reserved */
-        {24, 1, (uint64_t)1 << 40, "implausible"}, /* record count */
+        {20, 0, 1, "implausible"},                   /* reserved */
+        {24, 1, (uint64_t)1 << 40, "implausible"},   /* record count */
         {32, 1, (uint64_t)1 << 62, "do not follow"}, /* compressed bytes */
         {40, 1, (uint64_t)1 << 50, "implausible"},   /* uncompressed bytes */
     };
@@ -453,7 +424,7 @@ typedef struct mchunk {
     uint32_t seq, flags, nrec;
     const uint8_t *content; /* uncompressed */
     size_t len;
-    const uint8_t *zdata;   /* if set: use as the compressed data as-is */
+    const uint8_t *zdata; /* if set: use as the compressed data as-is */
     size_t zlen;
 } mchunk;
 
@@ -555,15 +526,11 @@ static void test_crafted_records(void)
         size_t l;
         CHECK(tbr_trace_reader_frame_count(r) == 2, "hand-built frames");
         CHECK(tbr_trace_reader_next_frame(r, NULL) == 1, "frame 7");
-        CHECK(tbr_trace_reader_next_record(r, &t, &p, &l) == 1 && t == 5 && l == 3 &&
-                  memcmp(p, "abc", 3) == 0,
+        CHECK(tbr_trace_reader_next_record(r, &t, &p, &l) == 1 && t == 5 && l == 3 && memcmp(p, "abc", 3) == 0,
               "record 1");
-        CHECK(tbr_trace_reader_next_record(r, &t, &p, &l) == 1 && t == 65535 && l == 0,
-              "record 2 (type 65535, empty)");
-        CHECK(tbr_trace_reader_next_record(r, &t, &p, &l) == 0, "end of frame 7: %s",
-              tbr_trace_reader_error(r));
-        CHECK(tbr_trace_reader_next_frame(r, NULL) == 1 &&
-                  tbr_trace_reader_next_record(r, &t, &p, &l) == 0,
+        CHECK(tbr_trace_reader_next_record(r, &t, &p, &l) == 1 && t == 65535 && l == 0, "record 2 (type 65535, empty)");
+        CHECK(tbr_trace_reader_next_record(r, &t, &p, &l) == 0, "end of frame 7: %s", tbr_trace_reader_error(r));
+        CHECK(tbr_trace_reader_next_frame(r, NULL) == 1 && tbr_trace_reader_next_record(r, &t, &p, &l) == 0,
               "empty frame 9");
         tbr_trace_reader_close(r);
     }
@@ -579,8 +546,7 @@ static void test_crafted_records(void)
         {"record length 2^40", {1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20}, 7, 1, "malformed record"},
         {"record length past chunk", {1, 9, 'x', 'y'}, 4, 1, "malformed record"},
         {"record type 70000", {0xf0, 0xa2, 0x04, 0}, 4, 1, "malformed record"},
-        {"varint overflow", {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1}, 11, 1,
-         "malformed record"},
+        {"varint overflow", {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1}, 11, 1, "malformed record"},
         {"fewer records than claimed", {1, 1, 'x', 2, 1, 'y'}, 6, 3, "malformed record"},
         {"trailing bytes", {1, 1, 'x', 2, 0, 7}, 6, 2, "after its last record"},
     };
@@ -629,8 +595,7 @@ static void test_crafted_records(void)
     uint8_t zc[256];
     static uint8_t rnd[200];
     uint64_t s = 5;
-    for (size_t i = 0; i < sizeof rnd; i++)
-        rnd[i] = (uint8_t)(i < 100 ? i % 7 : rng_next(&s));
+    for (size_t i = 0; i < sizeof rnd; i++) rnd[i] = (uint8_t)(i < 100 ? i % 7 : rng_next(&s));
     rnd[0] = 1;
     rnd[1] = 0x80 | 68;
     rnd[2] = 1; /* one record of 196 bytes */
@@ -663,9 +628,8 @@ static void test_incomplete_and_recovery(void)
         tbr_trace_reader_file_info(r, &fi);
         CHECK(fi.recovered && !fi.last_frame_incomplete && fi.frame_count == g_ref.nframes &&
                   fi.record_count == ref_total_records(&g_ref) && fi.recovery_end == g_index_off,
-              "recovered everything (frames %llu, incomplete %d, end %llu)",
-              (unsigned long long)fi.frame_count, fi.last_frame_incomplete,
-              (unsigned long long)fi.recovery_end);
+              "recovered everything (frames %llu, incomplete %d, end %llu)", (unsigned long long)fi.frame_count,
+              fi.last_frame_incomplete, (unsigned long long)fi.recovery_end);
         tbr_trace_reader_close(r);
     }
     o = examine(g_file, g_index_off, TBR_TRACE_READ_RECOVER, 0, 0);
@@ -673,8 +637,7 @@ static void test_incomplete_and_recovery(void)
 
     /* cut in the middle of the last multi-chunk frame, on a chunk boundary */
     size_t last = g_ref.nframes - 1;
-    while (last > 0 && g_ref.frames[last].n < 4)
-        last--;
+    while (last > 0 && g_ref.frames[last].n < 4) last--;
     r = tbr_trace_reader_open_mem(g_file, g_len, NAME, NULL, &e);
     tbr_trace_frame_info info;
     tbr_trace_reader_frame_info(r, last, &info);
@@ -713,8 +676,7 @@ static int write_seeds(const char *dir)
     size_t len;
     snprintf(p, sizeof p, "%s/small_chunks.trace", dir);
     uint8_t *b = read_whole(p, &len);
-    if (!b)
-        return 1;
+    if (!b) return 1;
     snprintf(p, sizeof p, "%s/nofooter.trace", dir);
     rc |= write_whole(p, b, len - FOOT - 8);
     free(b);
@@ -723,8 +685,7 @@ static int write_seeds(const char *dir)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
-        return write_seeds(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0) return write_seeds(argv[2]);
 
     char dir[512], path[600];
     make_tmpdir(dir, sizeof dir, "corrupt");
@@ -738,8 +699,7 @@ int main(int argc, char **argv)
             big->len = 700;
             big->data = xmalloc(big->len);
             uint64_t s = 11;
-            for (size_t j = 0; j < big->len; j++)
-                big->data[j] = (uint8_t)rng_next(&s);
+            for (size_t j = 0; j < big->len; j++) big->data[j] = (uint8_t)rng_next(&s);
         }
         CHECK(big != NULL, "reference frame 1 has 2+ records");
     }
@@ -748,15 +708,13 @@ int main(int argc, char **argv)
     g_file = read_whole(path, &g_len);
     unlink(path);
     rmdir(dir);
-    if (!g_file)
-        return 1;
+    if (!g_file) return 1;
     g_index_off = rd64(g_file + g_len - FOOT);
     {
         tbr_trace_error e;
         tbr_trace_reader *r = tbr_trace_reader_open_mem(g_file, g_len, NAME, NULL, &e);
         CHECK(r != NULL, "reference open: %s", e.msg);
-        if (!r)
-            return 1;
+        if (!r) return 1;
         g_frame_end = xmalloc(g_ref.nframes * sizeof *g_frame_end);
         for (size_t f = 0; f < g_ref.nframes; f++) {
             tbr_trace_frame_info fi;
@@ -767,10 +725,9 @@ int main(int argc, char **argv)
         outcome o = examine(g_file, g_len, 0, 0, 0);
         CHECK(!o.rejected && !o.garbage && o.frames_ok == g_ref.nframes, "reference reads back");
     }
-    printf("reference file: %zu bytes, %zu frames, %llu records; records per frame:", g_len,
-           g_ref.nframes, (unsigned long long)ref_total_records(&g_ref));
-    for (size_t f = 0; f < g_ref.nframes; f++)
-        printf(" %zu", g_ref.frames[f].n);
+    printf("reference file: %zu bytes, %zu frames, %llu records; records per frame:", g_len, g_ref.nframes,
+           (unsigned long long)ref_total_records(&g_ref));
+    for (size_t f = 0; f < g_ref.nframes; f++) printf(" %zu", g_ref.frames[f].n);
     printf("\n");
 
     test_crafted_header_footer_index();

@@ -20,28 +20,26 @@ static void drain(tbr_trace_reader *r)
         unsigned acc = 0;
         while (tbr_cursor_remaining(&c)) {
             switch ((type + c.pos) % 6) {
-            case 0: acc += (unsigned)tbr_cursor_uvarint(&c); break;
-            case 1: acc += (unsigned)tbr_cursor_svarint32(&c); break;
-            case 2: acc += tbr_cursor_u16(&c); break;
-            case 3: {
-                float f = tbr_cursor_f32(&c); /* bits, not value: no float->int UB */
-                uint32_t u;
-                memcpy(&u, &f, 4);
-                acc += u;
-                break;
-            }
-            case 4: {
-                size_t n;
-                const uint8_t *s = tbr_cursor_lbytes(&c, &n);
-                if (s && n)
-                    acc += s[n - 1];
-                break;
-            }
-            default: acc += tbr_cursor_u8(&c); break;
+                case 0: acc += (unsigned)tbr_cursor_uvarint(&c); break;
+                case 1: acc += (unsigned)tbr_cursor_svarint32(&c); break;
+                case 2: acc += tbr_cursor_u16(&c); break;
+                case 3: {
+                    float f = tbr_cursor_f32(&c); /* bits, not value: no float->int UB */
+                    uint32_t u;
+                    memcpy(&u, &f, 4);
+                    acc += u;
+                    break;
+                }
+                case 4: {
+                    size_t n;
+                    const uint8_t *s = tbr_cursor_lbytes(&c, &n);
+                    if (s && n) acc += s[n - 1];
+                    break;
+                }
+                default: acc += tbr_cursor_u8(&c); break;
             }
         }
-        if (acc == 0xdeadbeef && len > 3)
-            tbr_trace_reader_fail(r, "unlikely %u", acc);
+        if (acc == 0xdeadbeef && len > 3) tbr_trace_reader_fail(r, "unlikely %u", acc);
     }
 }
 
@@ -50,16 +48,14 @@ static void exercise(const uint8_t *data, size_t size, unsigned flags)
     tbr_trace_reader_options o = {flags};
     tbr_trace_error e;
     tbr_trace_reader *r = tbr_trace_reader_open_mem(data, size, "fuzz", &o, &e);
-    if (!r)
-        return;
+    if (!r) return;
     tbr_trace_file_info fi;
     tbr_trace_reader_file_info(r, &fi);
     size_t ml;
     (void)tbr_trace_reader_metadata(r, &ml);
     (void)tbr_trace_reader_metadata_get(r, "source", &ml);
     tbr_trace_frame_info info;
-    while (tbr_trace_reader_next_frame(r, &info) > 0)
-        drain(r);
+    while (tbr_trace_reader_next_frame(r, &info) > 0) drain(r);
     size_t n = tbr_trace_reader_frame_count(r);
     if (n) {
         tbr_trace_reader_seek_frame(r, n - 1);

@@ -8,10 +8,7 @@
 
 static char g_dir[512];
 
-static void path_in(char *buf, size_t n, const char *name)
-{
-    snprintf(buf, n, "%s/%s", g_dir, name);
-}
+static void path_in(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", g_dir, name); }
 
 /* Reads every frame sequentially and compares with the reference. */
 static void check_sequential(const char *path, const ref_trace *t)
@@ -19,15 +16,11 @@ static void check_sequential(const char *path, const ref_trace *t)
     tbr_trace_error e;
     tbr_trace_reader *r = tbr_trace_reader_open(path, &e);
     CHECK(r != NULL, "open %s: %s", path, e.msg);
-    if (!r)
-        return;
+    if (!r) return;
     tbr_trace_file_info fi;
     tbr_trace_reader_file_info(r, &fi);
-    CHECK(fi.version_major == TBR_TRACE_VERSION_MAJOR &&
-              fi.version_minor == TBR_TRACE_VERSION_MINOR,
-          "version");
-    CHECK(fi.frame_count == t->nframes, "frame_count %llu want %zu",
-          (unsigned long long)fi.frame_count, t->nframes);
+    CHECK(fi.version_major == TBR_TRACE_VERSION_MAJOR && fi.version_minor == TBR_TRACE_VERSION_MINOR, "version");
+    CHECK(fi.frame_count == t->nframes, "frame_count %llu want %zu", (unsigned long long)fi.frame_count, t->nframes);
     CHECK(fi.record_count == ref_total_records(t), "record_count");
     CHECK(!fi.recovered, "not recovered");
     CHECK(tbr_trace_reader_frame_count(r) == t->nframes, "frame_count()");
@@ -43,17 +36,16 @@ static void check_sequential(const char *path, const ref_trace *t)
     int rc;
     while ((rc = tbr_trace_reader_next_frame(r, &info)) > 0) {
         CHECK(f < t->nframes, "too many frames");
-        if (f >= t->nframes)
-            break;
+        if (f >= t->nframes) break;
         const ref_frame *fr = &t->frames[f];
-        CHECK(info.number == fr->number, "frame %zu number %llu want %llu", f,
-              (unsigned long long)info.number, (unsigned long long)fr->number);
+        CHECK(info.number == fr->number, "frame %zu number %llu want %llu", f, (unsigned long long)info.number,
+              (unsigned long long)fr->number);
         CHECK(info.record_count == fr->n, "frame %zu record_count", f);
         CHECK(info.chunk_count >= 1, "chunk_count");
         int mism;
         size_t got = ref_compare_frame(r, fr, &rc, &mism);
-        CHECK(rc == 0 && !mism && got == fr->n, "frame %zu: rc %d mismatch %d got %zu/%zu: %s",
-              f, rc, mism, got, fr->n, tbr_trace_reader_error(r));
+        CHECK(rc == 0 && !mism && got == fr->n, "frame %zu: rc %d mismatch %d got %zu/%zu: %s", f, rc, mism, got, fr->n,
+              tbr_trace_reader_error(r));
         /* end of frame is sticky */
         CHECK(tbr_trace_reader_next_record(r, &ty, &p, &len) == 0, "end of frame repeats");
         f++;
@@ -69,8 +61,7 @@ static void check_seek(const char *path, const ref_trace *t)
     tbr_trace_error e;
     tbr_trace_reader *r = tbr_trace_reader_open(path, &e);
     CHECK(r != NULL, "open: %s", e.msg);
-    if (!r)
-        return;
+    if (!r) return;
     size_t mid = t->nframes / 2;
     const ref_frame *fr = &t->frames[mid];
     int rc, mism;
@@ -78,12 +69,10 @@ static void check_seek(const char *path, const ref_trace *t)
 
     CHECK(tbr_trace_reader_seek_frame(r, mid) == 0, "seek index");
     got = ref_compare_frame(r, fr, &rc, &mism);
-    CHECK(rc == 0 && !mism && got == fr->n, "seek(mid) gives exactly that frame: %s",
-          tbr_trace_reader_error(r));
+    CHECK(rc == 0 && !mism && got == fr->n, "seek(mid) gives exactly that frame: %s", tbr_trace_reader_error(r));
     /* next_frame continues after the sought frame */
     tbr_trace_frame_info info;
-    CHECK(tbr_trace_reader_next_frame(r, &info) == 1 && info.number == t->frames[mid + 1].number,
-          "next after seek");
+    CHECK(tbr_trace_reader_next_frame(r, &info) == 1 && info.number == t->frames[mid + 1].number, "next after seek");
     got = ref_compare_frame(r, &t->frames[mid + 1], &rc, &mism);
     CHECK(rc == 0 && !mism && got == t->frames[mid + 1].n, "frame after seek");
 
@@ -94,8 +83,7 @@ static void check_seek(const char *path, const ref_trace *t)
         uint16_t ty;
         const uint8_t *p;
         size_t len;
-        if (t->frames[i].n)
-            tbr_trace_reader_next_record(r, &ty, &p, &len); /* abandon mid-frame */
+        if (t->frames[i].n) tbr_trace_reader_next_record(r, &ty, &p, &len); /* abandon mid-frame */
         CHECK(tbr_trace_reader_seek_frame(r, i) == 0, "re-seek");
         got = ref_compare_frame(r, &t->frames[i], &rc, &mism);
         CHECK(rc == 0 && !mism && got == t->frames[i].n, "seek back to %zu", i);
@@ -103,16 +91,13 @@ static void check_seek(const char *path, const ref_trace *t)
     size_t idx;
     CHECK(tbr_trace_reader_find_frame(r, fr->number, &idx) == 0 && idx == mid, "find_frame");
     CHECK(tbr_trace_reader_find_frame(r, 3, &idx) < 0, "find missing");
-    CHECK(tbr_trace_reader_frame_info(r, mid, &info) == 0 && info.number == fr->number &&
-              info.record_count == fr->n,
+    CHECK(tbr_trace_reader_frame_info(r, mid, &info) == 0 && info.number == fr->number && info.record_count == fr->n,
           "frame_info");
     CHECK(tbr_trace_reader_frame_info(r, t->nframes, &info) < 0, "frame_info out of range");
     CHECK(tbr_trace_reader_seek_frame_number(r, 3) < 0, "seek missing number fails");
-    CHECK(strstr(tbr_trace_reader_error(r), "no frame number 3") != NULL, "msg: %s",
-          tbr_trace_reader_error(r));
+    CHECK(strstr(tbr_trace_reader_error(r), "no frame number 3") != NULL, "msg: %s", tbr_trace_reader_error(r));
     CHECK(tbr_trace_reader_seek_frame(r, t->nframes) < 0, "seek out of range fails");
-    CHECK(tbr_trace_reader_seek_frame(r, 0) == 0 && tbr_trace_reader_error(r)[0] == 0,
-          "seek clears error");
+    CHECK(tbr_trace_reader_seek_frame(r, 0) == 0 && tbr_trace_reader_error(r)[0] == 0, "seek clears error");
 
     /* schema-level failure reporting */
     CHECK(tbr_trace_reader_seek_frame(r, 0) == 0, "seek 0");
@@ -120,8 +105,7 @@ static void check_seek(const char *path, const ref_trace *t)
     const uint8_t *p;
     size_t len;
     size_t nonempty = 0;
-    while (nonempty < t->nframes && t->frames[nonempty].n == 0)
-        nonempty++;
+    while (nonempty < t->nframes && t->frames[nonempty].n == 0) nonempty++;
     if (nonempty < t->nframes) {
         tbr_trace_reader_seek_frame(r, nonempty);
         CHECK(tbr_trace_reader_next_record(r, &ty, &p, &len) == 1, "first record");
@@ -150,16 +134,12 @@ static void test_roundtrip(void)
     snprintf(tmp, sizeof tmp, "%s.tmp", a);
     CHECK(file_exists(a) && !file_exists(tmp), "renamed into place, no temp left");
     CHECK(ws.frames == t.nframes && ws.records == ref_total_records(&t), "writer stats counts");
-    CHECK(ws.peak_buffer_bytes <= 512, "peak buffer %llu exceeds chunk size",
-          (unsigned long long)ws.peak_buffer_bytes);
-    CHECK(ws.chunks > t.nframes, "several chunks per frame (%llu)",
-          (unsigned long long)ws.chunks);
-    CHECK(ws.compressed_bytes > 0 && ws.uncompressed_bytes > ws.payload_bytes,
-          "byte stats");
+    CHECK(ws.peak_buffer_bytes <= 512, "peak buffer %llu exceeds chunk size", (unsigned long long)ws.peak_buffer_bytes);
+    CHECK(ws.chunks > t.nframes, "several chunks per frame (%llu)", (unsigned long long)ws.chunks);
+    CHECK(ws.compressed_bytes > 0 && ws.uncompressed_bytes > ws.payload_bytes, "byte stats");
     size_t alen;
     uint8_t *abytes = read_whole(a, &alen);
-    CHECK(abytes && ws.file_bytes == alen, "file_bytes %llu == size %zu",
-          (unsigned long long)ws.file_bytes, alen);
+    CHECK(abytes && ws.file_bytes == alen, "file_bytes %llu == size %zu", (unsigned long long)ws.file_bytes, alen);
 
     check_sequential(a, &t);
     check_seek(a, &t);
@@ -200,8 +180,7 @@ static void test_roundtrip(void)
     CHECK(ref_write(&t, b, meta, 512, NULL) == 0, "write b");
     size_t blen;
     uint8_t *bbytes = read_whole(b, &blen);
-    CHECK(abytes && bbytes && alen == blen && memcmp(abytes, bbytes, alen) == 0,
-          "deterministic output");
+    CHECK(abytes && bbytes && alen == blen && memcmp(abytes, bbytes, alen) == 0, "deterministic output");
     free(bbytes);
     /* background compression: the same bytes, chunk buffers of 2 x chunk size */
     tbr_trace_writer_stats bs;
@@ -209,10 +188,9 @@ static void test_roundtrip(void)
     bbytes = read_whole(b, &blen);
     CHECK(abytes && bbytes && alen == blen && memcmp(abytes, bbytes, alen) == 0,
           "background compression writes the same file");
-    CHECK(bs.chunks == ws.chunks && bs.compressed_bytes == ws.compressed_bytes &&
-              bs.peak_buffer_bytes == 2 * 512,
-          "background stats: chunks %llu/%llu, peak %llu", (unsigned long long)bs.chunks,
-          (unsigned long long)ws.chunks, (unsigned long long)bs.peak_buffer_bytes);
+    CHECK(bs.chunks == ws.chunks && bs.compressed_bytes == ws.compressed_bytes && bs.peak_buffer_bytes == 2 * 512,
+          "background stats: chunks %llu/%llu, peak %llu", (unsigned long long)bs.chunks, (unsigned long long)ws.chunks,
+          (unsigned long long)bs.peak_buffer_bytes);
     free(abytes);
     free(bbytes);
 
@@ -283,8 +261,7 @@ static void test_writer_errors(void)
     CHECK(w != NULL, "open: %s", e.msg);
     CHECK(file_exists(tmp) && !file_exists(p), "writes to temp file");
     CHECK(tbr_trace_writer_append(w, 1, data, 4) < 0, "append outside frame");
-    CHECK(strstr(tbr_trace_writer_error(w), "no frame is open"), "msg: %s",
-          tbr_trace_writer_error(w));
+    CHECK(strstr(tbr_trace_writer_error(w), "no frame is open"), "msg: %s", tbr_trace_writer_error(w));
     CHECK(tbr_trace_writer_begin_frame(w, 5) < 0, "errors are sticky");
     CHECK(tbr_trace_writer_close(w, NULL, &e) < 0, "close after error fails");
     CHECK(strstr(e.msg, "no frame is open") != NULL, "close reports first error: %s", e.msg);
@@ -300,8 +277,7 @@ static void test_writer_errors(void)
     tbr_trace_writer_begin_frame(w, 5);
     tbr_trace_writer_end_frame(w);
     CHECK(tbr_trace_writer_begin_frame(w, 5) < 0, "same number again");
-    CHECK(strstr(tbr_trace_writer_error(w), "must increase"), "msg: %s",
-          tbr_trace_writer_error(w));
+    CHECK(strstr(tbr_trace_writer_error(w), "must increase"), "msg: %s", tbr_trace_writer_error(w));
     tbr_trace_writer_abort(w);
 
     w = tbr_trace_writer_open(p, NULL, &e);
@@ -340,20 +316,18 @@ static void test_writer_errors(void)
           "tiny chunk size rejected: %s", e.msg);
     o.chunk_size = 0;
     o.compression_level = 1000;
-    CHECK(tbr_trace_writer_open_ex(p, NULL, &o, &e) == NULL && strstr(e.msg, "level"),
-          "bad level rejected: %s", e.msg);
+    CHECK(tbr_trace_writer_open_ex(p, NULL, &o, &e) == NULL && strstr(e.msg, "level"), "bad level rejected: %s", e.msg);
     char *bigmeta = xmalloc(TBR_TRACE_MAX_METADATA_SIZE + 2);
     memset(bigmeta, 'a', TBR_TRACE_MAX_METADATA_SIZE + 1);
     bigmeta[TBR_TRACE_MAX_METADATA_SIZE + 1] = 0;
-    CHECK(tbr_trace_writer_open(p, bigmeta, &e) == NULL && strstr(e.msg, "metadata"),
-          "oversized metadata rejected: %s", e.msg);
+    CHECK(tbr_trace_writer_open(p, bigmeta, &e) == NULL && strstr(e.msg, "metadata"), "oversized metadata rejected: %s",
+          e.msg);
     free(bigmeta);
     CHECK(!file_exists(tmp), "no temp after open failures");
 
     /* unwritable directory */
     w = tbr_trace_writer_open("/nonexistent-tbr-dir/x/out.trace", NULL, &e);
-    CHECK(w == NULL && strstr(e.msg, "/nonexistent-tbr-dir/x/out.trace") &&
-              strstr(e.msg, strerror(ENOENT)),
+    CHECK(w == NULL && strstr(e.msg, "/nonexistent-tbr-dir/x/out.trace") && strstr(e.msg, strerror(ENOENT)),
           "unwritable dir: %s", e.msg);
 
     /* abort keeps an existing file at PATH intact */
@@ -367,8 +341,7 @@ static void test_writer_errors(void)
     tbr_trace_writer_append(w, 1, data, 16);
     tbr_trace_writer_abort(w);
     uint8_t *after = read_whole(p, &n2);
-    CHECK(before && after && n1 == n2 && memcmp(before, after, n1) == 0,
-          "abort leaves the previous file untouched");
+    CHECK(before && after && n1 == n2 && memcmp(before, after, n1) == 0, "abort leaves the previous file untouched");
     free(before);
     free(after);
     ref_free(&t);
@@ -390,12 +363,10 @@ static void test_writer_errors(void)
     if (w) {
         uint8_t *rnd = xmalloc(4096);
         uint64_t s = 3;
-        for (size_t j = 0; j < 4096; j++)
-            rnd[j] = (uint8_t)rng_next(&s);
+        for (size_t j = 0; j < 4096; j++) rnd[j] = (uint8_t)rng_next(&s);
         tbr_trace_writer_begin_frame(w, 1);
         for (int i = 0; i < 200 && failed_at < 0; i++)
-            if (tbr_trace_writer_append(w, 2, rnd, 4096) < 0)
-                failed_at = i;
+            if (tbr_trace_writer_append(w, 2, rnd, 4096) < 0) failed_at = i;
         free(rnd);
         CHECK(failed_at > 0, "append must fail once the limit is hit");
         CHECK(strstr(tbr_trace_writer_error(w), tmp) && strstr(tbr_trace_writer_error(w), "write failed") &&
@@ -409,11 +380,9 @@ static void test_writer_errors(void)
     CHECK(!file_exists(tmp) && !file_exists(p), "temp removed after write error");
 
     /* reader: missing file */
-    CHECK(tbr_trace_reader_open(p, &e) == NULL && strstr(e.msg, p) &&
-              strstr(e.msg, strerror(ENOENT)),
+    CHECK(tbr_trace_reader_open(p, &e) == NULL && strstr(e.msg, p) && strstr(e.msg, strerror(ENOENT)),
           "missing file: %s", e.msg);
-    CHECK(tbr_trace_reader_open(g_dir, &e) == NULL && strstr(e.msg, "regular file"),
-          "directory: %s", e.msg);
+    CHECK(tbr_trace_reader_open(g_dir, &e) == NULL && strstr(e.msg, "regular file"), "directory: %s", e.msg);
 }
 
 int main(void)
@@ -423,8 +392,7 @@ int main(void)
     test_writer_errors();
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "warning: could not remove %s\n", g_dir);
+    if (system(cmd) != 0) fprintf(stderr, "warning: could not remove %s\n", g_dir);
     if (g_failures) {
         fprintf(stderr, "%d check(s) failed\n", g_failures);
         return 1;

@@ -11,12 +11,12 @@
 #include "color_shadow.h"
 
 static int failures;
-#define CHECK(c)                                                                   \
-    do {                                                                           \
-        if (!(c)) {                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
-            failures++;                                                            \
-        }                                                                          \
+#define CHECK(c)                                                                                                       \
+    do {                                                                                                               \
+        if (!(c)) {                                                                                                    \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                                      \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 static tbr_rec_draw draw_state(int blend, unsigned colormask)
@@ -27,9 +27,9 @@ static tbr_rec_draw draw_state(int blend, unsigned colormask)
     for (unsigned i = 0; i < TBR_REC_MAX_CBUFS; i++) {
         d.rt[i].colormask = colormask;
         d.rt[i].blend_enable = (uint32_t)blend;
-        d.rt[i].rgb_func = d.rt[i].alpha_func = 0;      /* ADD */
-        d.rt[i].rgb_src = d.rt[i].alpha_src = 0x3;      /* SRC_ALPHA */
-        d.rt[i].rgb_dst = d.rt[i].alpha_dst = 0x13;     /* INV_SRC_ALPHA */
+        d.rt[i].rgb_func = d.rt[i].alpha_func = 0;  /* ADD */
+        d.rt[i].rgb_src = d.rt[i].alpha_src = 0x3;  /* SRC_ALPHA */
+        d.rt[i].rgb_dst = d.rt[i].alpha_dst = 0x13; /* INV_SRC_ALPHA */
     }
     return d;
 }
@@ -43,8 +43,7 @@ static tbr_rec_quad quad(int x, int y, unsigned mask, const float rgba[4])
     q.flags = TBR_REC_QUAD_BLENDED;
     q.blend_mask = mask;
     for (int ch = 0; ch < 4; ch++)
-        for (int j = 0; j < 4; j++)
-            q.color[0][ch][j] = rgba[ch];
+        for (int j = 0; j < 4; j++) q.color[0][ch][j] = rgba[ch];
     return q;
 }
 
@@ -53,21 +52,19 @@ static void test_roundtrip(void)
 {
     int formats = 0;
     for (int f = 1; f < TBR_PF_COUNT; f++) {
-        if (!tbr_cs_format_packable((tbr_pixel_format)f))
-            continue;
+        if (!tbr_cs_format_packable((tbr_pixel_format)f)) continue;
         formats++;
         const tbr_format_info *info = tbr_format_get_info((tbr_pixel_format)f);
         const uint32_t bits = info->bytes * 8;
         /* every single-bit-range value: sweep each byte position fully, others fixed */
         for (uint32_t pos = 0; pos < bits; pos += 8)
             for (uint32_t v = 0; v < 256; v++) {
-                uint32_t p = (0xA5C3E1F7u & (bits == 32 ? 0xffffffffu : ((1u << bits) - 1))) &
-                             ~(0xffu << pos);
+                uint32_t p = (0xA5C3E1F7u & (bits == 32 ? 0xffffffffu : ((1u << bits) - 1))) & ~(0xffu << pos);
                 p |= v << pos;
-                uint8_t b[4] = { (uint8_t)p, (uint8_t)(p >> 8), (uint8_t)(p >> 16), (uint8_t)(p >> 24) };
+                uint8_t b[4] = {(uint8_t)p, (uint8_t)(p >> 8), (uint8_t)(p >> 16), (uint8_t)(p >> 24)};
                 float rgba[4];
                 CHECK(tbr_unpack_rgba_float((tbr_pixel_format)f, b, rgba));
-                uint8_t back[4] = { 0, 0, 0, 0 };
+                uint8_t back[4] = {0, 0, 0, 0};
                 CHECK(tbr_pack_rgba_float((tbr_pixel_format)f, rgba, back));
                 /* X bits are written as 0: compare the stored channels only */
                 float again[4];
@@ -96,7 +93,7 @@ static void test_shadow(void)
     CHECK(tbr_cs_begin_draw(&cs, &opaque, true) == 1u);
     CHECK(tbr_cs_begin_draw(&cs, &opaque, false) == 0u); /* --float-colors */
     CHECK(tbr_cs_begin_draw(&cs, &opaque, true) == 1u);
-    const float c1[4] = { 0.3f, 51 * (1.0f / 255.0f), 0.0f, 1.0f };
+    const float c1[4] = {0.3f, 51 * (1.0f / 255.0f), 0.0f, 1.0f};
     tbr_rec_quad q = quad(64, 0, 0x5, c1); /* lanes 0 and 2: (64,0), (64,1) of tile (1,0) */
     CHECK(tbr_cs_quad(&cs, &q, 1) == 0);
     CHECK(q.packed[0][0] == (76u | 51u << 8 | 0u << 16 | 255u << 24));
@@ -108,7 +105,7 @@ static void test_shadow(void)
     /* 2. a blended draw over lanes 0..3: only lane 0 and 2 have a packed R channel */
     tbr_rec_draw blend = draw_state(1, 0xf);
     CHECK(tbr_cs_begin_draw(&cs, &blend, true) == 0u);
-    const float c2[4] = { 1.0f, 0.0f, 0.0f, 0.5f };
+    const float c2[4] = {1.0f, 0.0f, 0.0f, 0.5f};
     q = quad(64, 0, 0xf, c2);
     CHECK(tbr_cs_quad(&cs, &q, 1) == 0);
     CHECK(q.exact_mask[0] == (0x1u << 0 | 0x1u << 8)); /* R of lanes 0 and 2 */
@@ -120,13 +117,13 @@ static void test_shadow(void)
     CHECK(q.exact_mask[0] == 0);
 
     /* 4. color mask: an opaque write of G only keeps R's flag... */
-    const float c3[4] = { 0.3f, 0.3f, 0.3f, 0.3f };
+    const float c3[4] = {0.3f, 0.3f, 0.3f, 0.3f};
     CHECK(tbr_cs_begin_draw(&cs, &opaque, true) == 1u);
     q = quad(66, 0, 0x1, c3);
     CHECK(tbr_cs_quad(&cs, &q, 1) == 0); /* (66,0): R,G,B,A all flagged */
     tbr_rec_draw green = draw_state(0, 0x2);
     CHECK(tbr_cs_begin_draw(&cs, &green, true) == 1u);
-    const float c4[4] = { 0.9f, 1.0f, 0.9f, 0.9f };
+    const float c4[4] = {0.9f, 1.0f, 0.9f, 0.9f};
     q = quad(66, 0, 0x1, c4);
     CHECK(tbr_cs_quad(&cs, &q, 1) == 0);
     CHECK(q.packed[0][0] == (255u << 8)); /* only G stored */

@@ -15,12 +15,12 @@
 #include "tbr/trace.h"
 
 static int failures;
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-            failures++;                                                               \
-        }                                                                             \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                                   \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 static uint32_t rng = 12345;
@@ -51,28 +51,39 @@ static tbr_rec_unsupported o_un;
 /* SURFACE_INIT: rows 2..4 of a 5x7 surface, 4 bytes per texel */
 static uint8_t si_data[3 * 5 * 4];
 static tbr_rec_surface_init o_si;
-static const tbr_rec_surface_check o_sc = { 42, 1, 2, 800, 600, 4, 0xdeadbeefu };
-static const uint16_t path_pc[5] = { 0, 1, 2, 5, 300 };
-static const uint8_t path_mask[5] = { 15, 15, 3, 0, 8 };
+static const tbr_rec_surface_check o_sc = {42, 1, 2, 800, 600, 4, 0xdeadbeefu};
+static const uint16_t path_pc[5] = {0, 1, 2, 5, 300};
+static const uint8_t path_mask[5] = {15, 15, 3, 0, 8};
 static const char shader_text[] = "FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
-static const float consts[8] = { 1, 2, 3, 4, 0.5f, -1, 1e-7f, 3.25f };
+static const float consts[8] = {1, 2, 3, 4, 0.5f, -1, 1e-7f, 3.25f};
 
 /* TEXELS: a bilinear footprint per lane, a trilinear pair, a non-rectangular
  * group, extreme coordinates, an empty fetch, a quad ordinal going back */
 static const tbr_rec_texel tx0[] = {
-    { 0, 1, 2, 10, 20 }, { 0, 1, 2, 11, 20 }, { 0, 1, 2, 10, 21 }, { 0, 1, 2, 11, 21 },
-    { 1, 1, 2, 11, 20 }, { 1, 1, 2, 12, 20 }, { 1, 1, 2, 11, 21 }, { 1, 1, 2, 12, 21 },
-    { 2, 0, 0, 7, 7 },
-    { 3, 1, 2, 63, 0 }, { 3, 1, 2, 0, 0 }, { 3, 1, 2, 63, 1 }, { 3, 1, 2, 0, 1 },
+    {0, 1, 2, 10, 20}, {0, 1, 2, 11, 20}, {0, 1, 2, 10, 21}, {0, 1, 2, 11, 21}, {1, 1, 2, 11, 20},
+    {1, 1, 2, 12, 20}, {1, 1, 2, 11, 21}, {1, 1, 2, 12, 21}, {2, 0, 0, 7, 7},   {3, 1, 2, 63, 0},
+    {3, 1, 2, 0, 0},   {3, 1, 2, 63, 1},  {3, 1, 2, 0, 1},
 };
 static const tbr_rec_texel tx1[] = {
-    { 0, 2, 0, -5, 3 }, { 0, 2, 0, -4, 3 }, { 0, 2, 0, -5, 4 }, { 0, 2, 0, -4, 4 },
-    { 0, 3, 0, -2, 1 }, { 0, 3, 0, -1, 1 }, { 0, 3, 0, -2, 2 }, { 0, 3, 0, -1, 2 },
-    { 1, 3, 0, 4, 4 }, { 1, 3, 0, 5, 4 }, { 1, 3, 0, 5, 5 }, { 1, 3, 0, 4, 5 },
-    { 2, 0, 7, INT32_MIN, INT32_MAX }, { 3, 0, 0, INT32_MAX, INT32_MIN },
+    {0, 2, 0, -5, 3},
+    {0, 2, 0, -4, 3},
+    {0, 2, 0, -5, 4},
+    {0, 2, 0, -4, 4},
+    {0, 3, 0, -2, 1},
+    {0, 3, 0, -1, 1},
+    {0, 3, 0, -2, 2},
+    {0, 3, 0, -1, 2},
+    {1, 3, 0, 4, 4},
+    {1, 3, 0, 5, 4},
+    {1, 3, 0, 5, 5},
+    {1, 3, 0, 4, 5},
+    {2, 0, 7, INT32_MIN, INT32_MAX},
+    {3, 0, 0, INT32_MAX, INT32_MIN},
 };
 static const tbr_rec_texfetch o_tf[3] = {
-    { 5, 3, 0, 17, 13, tx0 }, { 2, 300, 15, 18, 14, tx1 }, { 2, 7, 1, 17, 0, NULL },
+    {5, 3, 0, 17, 13, tx0},
+    {2, 300, 15, 18, 14, tx1},
+    {2, 7, 1, 17, 0, NULL},
 };
 static tbr_rec_vertices_header o_vh;
 static tbr_rec_vertex_group o_vg[2];
@@ -87,8 +98,8 @@ static void make_records(void)
     o_vh.num_outputs = 3;
     o_vh.position_slot = 0;
     o_vh.nr_streams = 2;
-    o_vh.streams[0] = (tbr_rec_vertex_stream){ 40, 0, 0, 16, 8, 104, 0 };
-    o_vh.streams[1] = (tbr_rec_vertex_stream){ 0, 1, 8, 16, 8, 104, 3 };
+    o_vh.streams[0] = (tbr_rec_vertex_stream){40, 0, 0, 16, 8, 104, 0};
+    o_vh.streams[1] = (tbr_rec_vertex_stream){0, 1, 8, 16, 8, 104, 3};
     o_vh.fetched = 6;
     o_vh.count = 2;
     memset(o_vg, 0, sizeof(o_vg));
@@ -96,12 +107,11 @@ static void make_records(void)
     o_vg[0].n = 4;
     o_vg[1].path = 8;
     o_vg[1].n = 2;
-    const uint32_t idx[6] = { 100, 3, 70000, 0, 4000000000u, 5 };
+    const uint32_t idx[6] = {100, 3, 70000, 0, 4000000000u, 5};
     for (int i = 0; i < 6; i++) {
         tbr_rec_vertex_group *g = &o_vg[i / 4];
         g->index[i % 4] = idx[i];
-        for (int k = 0; k < 4; k++)
-            g->pos[i % 4][k] = rndf();
+        for (int k = 0; k < 4; k++) g->pos[i % 4][k] = rndf();
         g->out_hash[i % 4] = rnd();
     }
     uint32_t nanbits = 0x7fc12345u;
@@ -136,7 +146,7 @@ static void make_records(void)
 
     o_up.resource_id = 42;
     o_up.level = 2;
-    int32_t box[6] = { 0, 4, -1, 64, 32, 1 };
+    int32_t box[6] = {0, 4, -1, 64, 32, 1};
     memcpy(o_up.box, box, sizeof(box));
     o_up.bytes = 8192;
     o_up.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
@@ -158,9 +168,9 @@ static void make_records(void)
     o_rp.samples = 0;
     o_rp.nr_cbufs = 2;
     o_rp.is_default = 1;
-    o_rp.cbufs[0] = (tbr_rec_surface){ 1, 42, 1, 0, 0, 0, 320, 240 };
-    o_rp.cbufs[1] = (tbr_rec_surface){ 0, 0, 0, 0, 0, 0, 0, 0 };
-    o_rp.zsbuf = (tbr_rec_surface){ 1, 43, 17, 1, 2, 3, 160, 120 };
+    o_rp.cbufs[0] = (tbr_rec_surface){1, 42, 1, 0, 0, 0, 320, 240};
+    o_rp.cbufs[1] = (tbr_rec_surface){0, 0, 0, 0, 0, 0, 0, 0};
+    o_rp.zsbuf = (tbr_rec_surface){1, 43, 17, 1, 2, 3, 160, 120};
 
     o_cl.buffers = 4 | 1;
     o_cl.color_f[0] = 0.2f;
@@ -184,12 +194,10 @@ static void make_records(void)
 #undef F_
     o_dr.nr_cbufs = 2;
     o_dr.index_bias = -5;
-    for (int i = 0; i < 2; i++)
-        o_dr.stencil[i] = (tbr_rec_stencil){ 1, 3, 1, 2, 3, 0xff, 0x0f, 7 + (uint32_t)i };
+    for (int i = 0; i < 2; i++) o_dr.stencil[i] = (tbr_rec_stencil){1, 3, 1, 2, 3, 0xff, 0x0f, 7 + (uint32_t)i};
     for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++)
-        o_dr.rt[i] = (tbr_rec_rt_blend){ 1, 0, 0x14, 0x3, 0, 1, 0x11, 0xf - i };
-    for (int i = 0; i < 4; i++)
-        o_dr.blend_color[i] = rndf();
+        o_dr.rt[i] = (tbr_rec_rt_blend){1, 0, 0x14, 0x3, 0, 1, 0x11, 0xf - i};
+    for (int i = 0; i < 4; i++) o_dr.blend_color[i] = rndf();
     for (int i = 0; i < 3; i++) {
         o_dr.viewport_scale[i] = rndf();
         o_dr.viewport_translate[i] = rndf();
@@ -202,15 +210,13 @@ static void make_records(void)
     for (uint32_t t = 0; t < 2; t++) {
         tbr_rec_texture *x = &o_dr.textures[t];
         uint32_t f[23];
-        for (size_t i = 0; i < 23; i++)
-            f[i] = rnd() % 1000;
+        for (size_t i = 0; i < 23; i++) f[i] = rnd() % 1000;
         _Static_assert(offsetof(tbr_rec_texture, lod_bias) == sizeof(f), "texture layout");
         memcpy(x, f, sizeof(f));
         x->lod_bias = rndf();
         x->min_lod = rndf();
         x->max_lod = rndf();
-        for (int i = 0; i < 4; i++)
-            x->border_color[i] = rndf();
+        for (int i = 0; i < 4; i++) x->border_color[i] = rndf();
     }
     o_dr.vs_const[0].data = (const uint8_t *)consts;
     o_dr.vs_const[0].size = sizeof(consts);
@@ -233,8 +239,7 @@ static void make_records(void)
     o_pr.nr_attrs = 3;
     for (int v = 0; v < 3; v++)
         for (int a = 0; a < 3; a++)
-            for (int c = 0; c < 4; c++)
-                o_pr.v[v][a][c] = rndf();
+            for (int c = 0; c < 4; c++) o_pr.v[v][a][c] = rndf();
 
     for (int i = 0; i < 5; i++) {
         tbr_rec_quad *q = &o_q[i];
@@ -247,34 +252,37 @@ static void make_records(void)
         q->depth_mask = rnd() & 15;
         q->shade_mask = rnd() & 15;
         q->blend_mask = rnd() & 15;
-        if (q->flags & TBR_REC_QUAD_SHADED)
-            q->path = 1 + rnd() % 1000;
+        if (q->flags & TBR_REC_QUAD_SHADED) q->path = 1 + rnd() % 1000;
         if (q->flags & TBR_REC_QUAD_HAS_Z)
-            for (int j = 0; j < 4; j++)
-                q->z[j] = rnd();
+            for (int j = 0; j < 4; j++) q->z[j] = rnd();
         /* color buffer 0 float (with exact tile values of some channels), 1 packed */
         if (q->flags & TBR_REC_QUAD_BLENDED)
             for (int j = 0; j < 4; j++)
                 if (q->blend_mask & (1u << j)) {
-                    for (int ch = 0; ch < 4; ch++)
-                        q->color[0][ch][j] = rndf();
+                    for (int ch = 0; ch < 4; ch++) q->color[0][ch][j] = rndf();
                     q->packed[1][j] = rnd();
                     q->exact_mask[0] |= (rnd() & 15u) << (4 * j);
                     for (int ch = 0; ch < 4; ch++)
-                        if (q->exact_mask[0] & (1u << (4 * j + ch)))
-                            q->exact[0][ch][j] = rndf();
+                        if (q->exact_mask[0] & (1u << (4 * j + ch))) q->exact[0][ch][j] = rndf();
                 }
     }
     o_q[0].x = -2; /* negative coordinates are representable */
 
-    o_ti = (tbr_rec_tile){ TBR_REC_TILE_STORE, 0, 1, 42, 0, 0, 4, 3, 64 };
+    o_ti = (tbr_rec_tile){TBR_REC_TILE_STORE, 0, 1, 42, 0, 0, 4, 3, 64};
     o_fl.flags = 5;
     strcpy(o_un.name, "compute");
-    for (size_t i = 0; i < sizeof(si_data); i++)
-        si_data[i] = (uint8_t)rnd();
-    o_si = (tbr_rec_surface_init){ .resource_id = 42, .level = 1, .layer = 2, .is_zs = 1,
-                                   .format = 61, .width = 5, .height = 7, .block_bytes = 4,
-                                   .y0 = 2, .rows = 3, .data = si_data };
+    for (size_t i = 0; i < sizeof(si_data); i++) si_data[i] = (uint8_t)rnd();
+    o_si = (tbr_rec_surface_init){.resource_id = 42,
+                                  .level = 1,
+                                  .layer = 2,
+                                  .is_zs = 1,
+                                  .format = 61,
+                                  .width = 5,
+                                  .height = 7,
+                                  .block_bytes = 4,
+                                  .y0 = 2,
+                                  .rows = 3,
+                                  .data = si_data};
 }
 
 static int append(tbr_trace_writer *w, tbr_buf *b, uint16_t type, int rc)
@@ -307,97 +315,87 @@ static void check_truncations(uint16_t type, const uint8_t *p, size_t n)
         static tbr_rec_draw dr;
         static tbr_rec_prim pr;
         switch (type) {
-        case TBR_REC_FRAME_END: rc = tbr_rec_frame_end_decode(p, cut, &u.fe); break;
-        case TBR_REC_RESOURCE: rc = tbr_rec_resource_decode(p, cut, &u.res); break;
-        case TBR_REC_UPLOAD: rc = tbr_rec_upload_decode(p, cut, &u.up); break;
-        case TBR_REC_SHADER_CREATE: rc = tbr_rec_shader_create_decode(p, cut, &u.sh); break;
-        case TBR_REC_SHADER: rc = tbr_rec_shader_decode(p, cut, &u.sh); break;
-        case TBR_REC_RENDER_PASS: rc = tbr_rec_render_pass_decode(p, cut, &u.rp); break;
-        case TBR_REC_CLEAR: rc = tbr_rec_clear_decode(p, cut, &u.cl); break;
-        case TBR_REC_DRAW: rc = tbr_rec_draw_decode(p, cut, &dr); break;
-        case TBR_REC_DRAW_END: rc = tbr_rec_draw_end_decode(p, cut, &u.de); break;
-        case TBR_REC_PRIM: rc = tbr_rec_prim_decode(p, cut, &pr); break;
-        case TBR_REC_TILE: rc = tbr_rec_tile_decode(p, cut, &u.ti); break;
-        case TBR_REC_FLUSH: rc = tbr_rec_flush_decode(p, cut, &u.fl); break;
-        case TBR_REC_UNSUPPORTED: rc = tbr_rec_unsupported_decode(p, cut, &u.un); break;
-        case TBR_REC_PATH: {
-            tbr_rec_path x;
-            rc = tbr_rec_path_decode(p, cut, &x);
-            break;
-        }
-        case TBR_REC_SURFACE_INIT: {
-            tbr_rec_surface_init x;
-            rc = tbr_rec_surface_init_decode(p, cut, &x);
-            break;
-        }
-        case TBR_REC_SURFACE_CHECK: {
-            tbr_rec_surface_check x;
-            rc = tbr_rec_surface_check_decode(p, cut, &x);
-            break;
-        }
-        case TBR_REC_VS_TEXTURES: {
-            static tbr_rec_vs_textures x;
-            rc = tbr_rec_vs_textures_decode(p, cut, &x);
-            break;
-        }
-        case TBR_REC_TEXELS:
-        case TBR_REC_VS_TEXELS: {
-            tbr_cursor c;
-            tbr_rec_texels_header h;
-            tbr_rec_texfetch f;
-            static tbr_rec_texel t[64];
-            rc = tbr_rec_texels_open(&c, p, cut, &h);
-            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
-                rc = tbr_rec_texels_next(&c, &h, &f, t, 64);
-            if (rc == 0)
-                rc = tbr_rec_texels_close(&c);
-            break;
-        }
-        case TBR_REC_VERTICES: {
-            tbr_cursor c;
-            static tbr_rec_vertices_header h;
-            tbr_rec_vertex_group g;
-            rc = tbr_rec_vertices_open(&c, p, cut, &h);
-            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
-                rc = tbr_rec_vertices_next(&c, &h, &g);
-            if (rc == 0)
-                rc = tbr_rec_vertices_close(&c);
-            break;
-        }
-        case TBR_REC_QUADS: {
-            tbr_cursor c;
-            tbr_rec_quads_header h;
-            tbr_rec_quad q;
-            rc = tbr_rec_quads_open(&c, p, cut, &h);
-            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
-                rc = tbr_rec_quads_next(&c, &h, &q);
-            if (rc == 0)
-                rc = tbr_rec_quads_close(&c);
-            break;
-        }
-        default: rc = -1;
+            case TBR_REC_FRAME_END: rc = tbr_rec_frame_end_decode(p, cut, &u.fe); break;
+            case TBR_REC_RESOURCE: rc = tbr_rec_resource_decode(p, cut, &u.res); break;
+            case TBR_REC_UPLOAD: rc = tbr_rec_upload_decode(p, cut, &u.up); break;
+            case TBR_REC_SHADER_CREATE: rc = tbr_rec_shader_create_decode(p, cut, &u.sh); break;
+            case TBR_REC_SHADER: rc = tbr_rec_shader_decode(p, cut, &u.sh); break;
+            case TBR_REC_RENDER_PASS: rc = tbr_rec_render_pass_decode(p, cut, &u.rp); break;
+            case TBR_REC_CLEAR: rc = tbr_rec_clear_decode(p, cut, &u.cl); break;
+            case TBR_REC_DRAW: rc = tbr_rec_draw_decode(p, cut, &dr); break;
+            case TBR_REC_DRAW_END: rc = tbr_rec_draw_end_decode(p, cut, &u.de); break;
+            case TBR_REC_PRIM: rc = tbr_rec_prim_decode(p, cut, &pr); break;
+            case TBR_REC_TILE: rc = tbr_rec_tile_decode(p, cut, &u.ti); break;
+            case TBR_REC_FLUSH: rc = tbr_rec_flush_decode(p, cut, &u.fl); break;
+            case TBR_REC_UNSUPPORTED: rc = tbr_rec_unsupported_decode(p, cut, &u.un); break;
+            case TBR_REC_PATH: {
+                tbr_rec_path x;
+                rc = tbr_rec_path_decode(p, cut, &x);
+                break;
+            }
+            case TBR_REC_SURFACE_INIT: {
+                tbr_rec_surface_init x;
+                rc = tbr_rec_surface_init_decode(p, cut, &x);
+                break;
+            }
+            case TBR_REC_SURFACE_CHECK: {
+                tbr_rec_surface_check x;
+                rc = tbr_rec_surface_check_decode(p, cut, &x);
+                break;
+            }
+            case TBR_REC_VS_TEXTURES: {
+                static tbr_rec_vs_textures x;
+                rc = tbr_rec_vs_textures_decode(p, cut, &x);
+                break;
+            }
+            case TBR_REC_TEXELS:
+            case TBR_REC_VS_TEXELS: {
+                tbr_cursor c;
+                tbr_rec_texels_header h;
+                tbr_rec_texfetch f;
+                static tbr_rec_texel t[64];
+                rc = tbr_rec_texels_open(&c, p, cut, &h);
+                for (uint32_t i = 0; rc == 0 && i < h.count; i++) rc = tbr_rec_texels_next(&c, &h, &f, t, 64);
+                if (rc == 0) rc = tbr_rec_texels_close(&c);
+                break;
+            }
+            case TBR_REC_VERTICES: {
+                tbr_cursor c;
+                static tbr_rec_vertices_header h;
+                tbr_rec_vertex_group g;
+                rc = tbr_rec_vertices_open(&c, p, cut, &h);
+                for (uint32_t i = 0; rc == 0 && i < h.count; i++) rc = tbr_rec_vertices_next(&c, &h, &g);
+                if (rc == 0) rc = tbr_rec_vertices_close(&c);
+                break;
+            }
+            case TBR_REC_QUADS: {
+                tbr_cursor c;
+                tbr_rec_quads_header h;
+                tbr_rec_quad q;
+                rc = tbr_rec_quads_open(&c, p, cut, &h);
+                for (uint32_t i = 0; rc == 0 && i < h.count; i++) rc = tbr_rec_quads_next(&c, &h, &q);
+                if (rc == 0) rc = tbr_rec_quads_close(&c);
+                break;
+            }
+            default: rc = -1;
         }
         if (rc == 0) {
-            fprintf(stderr, "type %s: payload truncated to %zu of %zu bytes was accepted\n",
-                    tbr_rec_type_name(type), cut, n);
+            fprintf(stderr, "type %s: payload truncated to %zu of %zu bytes was accepted\n", tbr_rec_type_name(type),
+                    cut, n);
             failures++;
             return;
         }
     }
 }
 
-static int same_bits(const void *a, const void *b, size_t n)
-{
-    return memcmp(a, b, n) == 0;
-}
-
+static int same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
 
 /* TEXELS (schema 2) corner cases: the coding predicts each fetch from the previous
  * fetch with the same (pc, unit, resource) key, so the cases below are the ones
  * where a prediction is absent, wrong or only partly usable. Every decoded texel
  * must equal the original; damaged payloads must fail cleanly. */
 #define TXC_MAX_FETCHES 256
-#define TXC_MAX_TEXELS 16384
+#define TXC_MAX_TEXELS  16384
 static tbr_rec_texel txc_texels[TXC_MAX_TEXELS];
 static tbr_rec_texfetch txc_fetches[TXC_MAX_FETCHES];
 static uint32_t txc_nf, txc_nt;
@@ -405,17 +403,17 @@ static uint32_t txc_nf, txc_nt;
 static tbr_rec_texfetch *txc_fetch(uint32_t quad, uint32_t pc, uint32_t unit, uint32_t res)
 {
     tbr_rec_texfetch *f = &txc_fetches[txc_nf++];
-    *f = (tbr_rec_texfetch){ quad, pc, unit, res, 0, &txc_texels[txc_nt] };
+    *f = (tbr_rec_texfetch){quad, pc, unit, res, 0, &txc_texels[txc_nt]};
     return f;
 }
 static void txc_texel(tbr_rec_texfetch *f, uint32_t lane, uint32_t level, uint32_t layer, int32_t x, int32_t y)
 {
-    txc_texels[txc_nt++] = (tbr_rec_texel){ lane, level, layer, x, y };
+    txc_texels[txc_nt++] = (tbr_rec_texel){lane, level, layer, x, y};
     f->n_texels++;
 }
 /* bilinear footprint with explicit second coordinates (wrap, clamp) */
-static void txc_foot(tbr_rec_texfetch *f, uint32_t lane, uint32_t level, uint32_t layer, int32_t x0,
-                     int32_t y0, int32_t x1, int32_t y1)
+static void txc_foot(tbr_rec_texfetch *f, uint32_t lane, uint32_t level, uint32_t layer, int32_t x0, int32_t y0,
+                     int32_t x1, int32_t y1)
 {
     txc_texel(f, lane, level, layer, x0, y0);
     txc_texel(f, lane, level, layer, x1, y0);
@@ -428,19 +426,15 @@ static int txc_decode_all(const uint8_t *p, size_t n, int compare)
     static tbr_rec_texel t[TBR_REC_MAX_TEXELS_PER_FETCH];
     tbr_cursor c;
     tbr_rec_texels_header h;
-    if (tbr_rec_texels_open(&c, p, n, &h) != 0)
-        return -1;
-    if (compare)
-        CHECK(h.draw_seq == 9 && h.count == txc_nf);
+    if (tbr_rec_texels_open(&c, p, n, &h) != 0) return -1;
+    if (compare) CHECK(h.draw_seq == 9 && h.count == txc_nf);
     for (uint32_t i = 0; i < h.count; i++) {
         tbr_rec_texfetch f;
-        if (tbr_rec_texels_next(&c, &h, &f, t, TBR_REC_MAX_TEXELS_PER_FETCH) != 0)
-            return -1;
-        if (!compare || i >= txc_nf)
-            continue;
+        if (tbr_rec_texels_next(&c, &h, &f, t, TBR_REC_MAX_TEXELS_PER_FETCH) != 0) return -1;
+        if (!compare || i >= txc_nf) continue;
         const tbr_rec_texfetch *o = &txc_fetches[i];
-        CHECK(f.quad == o->quad && f.pc == o->pc && f.unit == o->unit &&
-              f.resource_id == o->resource_id && f.n_texels == o->n_texels);
+        CHECK(f.quad == o->quad && f.pc == o->pc && f.unit == o->unit && f.resource_id == o->resource_id &&
+              f.n_texels == o->n_texels);
         for (uint32_t k = 0; k < f.n_texels && k < o->n_texels; k++)
             if (!same_bits(&t[k], &o->texels[k], sizeof(t[k]))) {
                 fprintf(stderr, "fetch %u texel %u differs\n", i, k);
@@ -496,8 +490,7 @@ static void check_texels_coding(void)
      * 2x2, and an empty fetch followed by another empty one (same empty shape) */
     {
         tbr_rec_texfetch *f = txc_fetch(15, 9, 2, 32);
-        for (uint32_t lane = 0; lane < 4; lane++)
-            txc_texel(f, lane, 0, lane + 1, (int32_t)lane, 0);
+        for (uint32_t lane = 0; lane < 4; lane++) txc_texel(f, lane, 0, lane + 1, (int32_t)lane, 0);
         txc_texel(f, 0, 1, 5, 1, 1);
         txc_texel(f, 0, 1, 5, 2, 1);
         txc_texel(f, 0, 1, 5, 1, 2);
@@ -521,8 +514,7 @@ static void check_texels_coding(void)
     for (uint32_t rep = 0; rep < 2; rep++) {
         tbr_rec_texfetch *f = txc_fetch(18 + rep, 12, 0, 34);
         for (uint32_t k = 0; k < TBR_REC_TEXELS_PRED_GROUPS + 9; k++)
-            txc_foot(f, k & 3, 1, 0, (int32_t)(k * 3 + rep), (int32_t)k, (int32_t)(k * 3 + rep + 1),
-                     (int32_t)k + 1);
+            txc_foot(f, k & 3, 1, 0, (int32_t)(k * 3 + rep), (int32_t)k, (int32_t)(k * 3 + rep + 1), (int32_t)k + 1);
     }
     /* more keys than the record remembers (slots are reused), then the early keys
      * again; quad ordinals going back and jumping far ahead */
@@ -545,8 +537,7 @@ static void check_texels_coding(void)
     CHECK(tbr_rec_texels_encode(&small, 9, txc_fetches, 24) == 0);
     CHECK(small.len < 24 * 8 * 3);
     /* every truncation and every single-byte change decodes cleanly or fails */
-    for (size_t cut = 0; cut < b.len; cut++)
-        CHECK(txc_decode_all(b.data, cut, 0) != 0);
+    for (size_t cut = 0; cut < b.len; cut++) CHECK(txc_decode_all(b.data, cut, 0) != 0);
     uint8_t *mut = malloc(b.len);
     if (mut) {
         for (size_t i = 0; i < b.len; i++)
@@ -567,10 +558,12 @@ static void check_texels_coding(void)
 static void check_depth_coding(void)
 {
     static const uint32_t ext[][4] = {
-        { 0, 0xffffffffu, 0, 0xffffffffu }, { 0xffffffffu, 0, 0xffffffffu, 0 },
-        { 0x7fffffffu, 0x80000000u, 1, 0xfffffffeu }, { 5, 5, 5, 5 },
+        {0, 0xffffffffu, 0, 0xffffffffu},
+        {0xffffffffu, 0, 0xffffffffu, 0},
+        {0x7fffffffu, 0x80000000u, 1, 0xfffffffeu},
+        {5, 5, 5, 5},
     };
-    static const int32_t pos[][2] = { { -2, 0 }, { 30000, 40000 }, { 0, -2000000 }, { 2, 0 } };
+    static const int32_t pos[][2] = {{-2, 0}, {30000, 40000}, {0, -2000000}, {2, 0}};
     tbr_buf b;
     tbr_buf_init(&b);
     tbr_rec_quads_header h;
@@ -591,8 +584,7 @@ static void check_depth_coding(void)
         for (int j = 0; j < 4; j++)
             q[i].z[j] = (uint32_t)(1000000 + 300 * (q[i].x + (j & 1)) - 77 * (q[i].y + (j >> 1)));
     }
-    for (int i = 0; i < 68; i++)
-        CHECK(tbr_rec_quads_add(&b, &h, &q[i]) == 0);
+    for (int i = 0; i < 68; i++) CHECK(tbr_rec_quads_add(&b, &h, &q[i]) == 0);
     CHECK(tbr_rec_quads_finish(&b, 68) == 0);
     size_t plane_start = 0;
     tbr_cursor c;
@@ -601,8 +593,7 @@ static void check_depth_coding(void)
     for (int i = 0; i < 68; i++) {
         tbr_rec_quad o;
         memset(&o, 0, sizeof(o));
-        if (i == 5)
-            plane_start = b.len - tbr_cursor_remaining(&c);
+        if (i == 5) plane_start = b.len - tbr_cursor_remaining(&c);
         CHECK(tbr_rec_quads_next(&c, &d, &o) == 0);
         CHECK(memcmp(o.z, q[i].z, sizeof(o.z)) == 0);
     }
@@ -611,8 +602,7 @@ static void check_depth_coding(void)
      * prim, flags, 2 masks, and 4 zero residuals of one byte each (16 bytes of u32
      * without the prediction) */
     size_t expect = 0;
-    for (int i = 5; i < 68; i++)
-        expect += q[i].x < 64 ? 10 : 11;
+    for (int i = 5; i < 68; i++) expect += q[i].x < 64 ? 10 : 11;
     CHECK(b.len - plane_start == expect);
     /* a residual putting z0 at 2^32: rejected */
     tbr_buf_reset(&b);
@@ -628,16 +618,14 @@ static void check_depth_coding(void)
     tbr_buf_put_u8(&b, 0);
     const size_t residuals = b.len;
     tbr_buf_put_svarint(&b, (int64_t)1 << 32);
-    for (int k = 0; k < 3; k++)
-        tbr_buf_put_svarint(&b, 0);
+    for (int k = 0; k < 3; k++) tbr_buf_put_svarint(&b, 0);
     CHECK(tbr_rec_quads_open(&c, b.data, b.len, &d) == 0);
     tbr_rec_quad o;
     CHECK(tbr_rec_quads_next(&c, &d, &o) != 0);
     /* the largest residual: no overflow, rejected */
     b.len = residuals;
     tbr_buf_put_svarint(&b, INT64_MAX);
-    for (int k = 0; k < 3; k++)
-        tbr_buf_put_svarint(&b, INT64_MIN);
+    for (int k = 0; k < 3; k++) tbr_buf_put_svarint(&b, INT64_MIN);
     CHECK(tbr_rec_quads_open(&c, b.data, b.len, &d) == 0);
     CHECK(tbr_rec_quads_next(&c, &d, &o) != 0);
     tbr_buf_free(&b);
@@ -661,19 +649,14 @@ static void vxc_set(uint32_t v, const void *bits)
 static int vxc_decode(const uint8_t *p, size_t n, int compare, uint32_t want_flags)
 {
     tbr_cursor c;
-    if (tbr_rec_vertices_open(&c, p, n, &vxc_dec) != 0)
-        return -1;
-    if (compare)
-        CHECK(vxc_dec.flags == want_flags && vxc_dec.count == vxc_h.count);
+    if (tbr_rec_vertices_open(&c, p, n, &vxc_dec) != 0) return -1;
+    if (compare) CHECK(vxc_dec.flags == want_flags && vxc_dec.count == vxc_h.count);
     for (uint32_t i = 0; i < vxc_dec.count; i++) {
         tbr_rec_vertex_group g;
-        if (tbr_rec_vertices_next(&c, &vxc_dec, &g) != 0)
-            return -1;
-        if (!compare)
-            continue;
+        if (tbr_rec_vertices_next(&c, &vxc_dec, &g) != 0) return -1;
+        if (!compare) continue;
         tbr_rec_vertex_group want = vxc_groups[i];
-        if (!(want_flags & TBR_REC_VERTICES_HASHES))
-            memset(want.out_hash, 0, sizeof(want.out_hash));
+        if (!(want_flags & TBR_REC_VERTICES_HASHES)) memset(want.out_hash, 0, sizeof(want.out_hash));
         if (!same_bits(&g, &want, sizeof(g))) {
             fprintf(stderr, "vertices coding: group %u differs\n", i);
             failures++;
@@ -689,8 +672,7 @@ static int vxc_decode(const uint8_t *p, size_t n, int compare, uint32_t want_fla
 static int vxc_hand(tbr_buf *b, uint64_t streams_layout, uint32_t nverts, uint32_t last_back)
 {
     tbr_buf_reset(b);
-    for (int k = 0; k < 6; k++)
-        tbr_buf_put_uvarint(b, 0); /* draw_seq .. position_slot + 1 */
+    for (int k = 0; k < 6; k++) tbr_buf_put_uvarint(b, 0); /* draw_seq .. position_slot + 1 */
     tbr_buf_put_uvarint(b, streams_layout);
     tbr_buf_put_uvarint(b, nverts); /* fetched */
     tbr_buf_put_uvarint(b, nverts); /* count */
@@ -701,10 +683,8 @@ static int vxc_hand(tbr_buf *b, uint64_t streams_layout, uint32_t nverts, uint32
         uint32_t back = v == nverts - 1 ? last_back : 0;
         tbr_buf_put_uvarint(b, back);
         if (!back)
-            for (int k = 0; k < 4; k++)
-                tbr_buf_put_f32(b, 0.0f);
-        if (streams_layout >> 6 == 2)
-            tbr_buf_put_u32(b, 0);
+            for (int k = 0; k < 4; k++) tbr_buf_put_f32(b, 0.0f);
+        if (streams_layout >> 6 == 2) tbr_buf_put_u32(b, 0);
     }
     return vxc_decode(b->data, b->len, 0, 0);
 }
@@ -727,26 +707,25 @@ static void check_vertices_coding(void)
     }
     /* a grid row, then random bits */
     for (uint32_t v = 0; v < 64; v++) {
-        float f[4] = { -1.0f + 0.03125f * (float)v, 0.5f, 0.25f + 1e-3f * (float)v, 1.0f };
+        float f[4] = {-1.0f + 0.03125f * (float)v, 0.5f, 0.25f + 1e-3f * (float)v, 1.0f};
         uint32_t b[4];
         memcpy(b, f, 16);
         vxc_set(v, b);
     }
     for (uint32_t v = 64; v < VXC_VERTS; v++) {
-        uint32_t b[4] = { rnd(), rnd(), rnd(), rnd() };
+        uint32_t b[4] = {rnd(), rnd(), rnd(), rnd()};
         vxc_set(v, b);
     }
     /* special values */
     const uint32_t special[6][4] = {
-        { 0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800000u }, /* NaNs with payloads */
-        { 0x7f800000u, 0xff800000u, 0x80000000u, 0x00000000u }, /* +-inf, -0, +0 */
-        { 0x00000001u, 0x807fffffu, 0x00400000u, 0x00800000u }, /* denormals, min normal */
-        { 0xffffffffu, 0x00000000u, 0xffffffffu, 0x7fffffffu }, /* all-ones bit patterns */
-        { 0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800001u }, /* NaNs, last bit differs */
-        { 0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800000u }, /* repeats the first row */
+        {0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800000u}, /* NaNs with payloads */
+        {0x7f800000u, 0xff800000u, 0x80000000u, 0x00000000u}, /* +-inf, -0, +0 */
+        {0x00000001u, 0x807fffffu, 0x00400000u, 0x00800000u}, /* denormals, min normal */
+        {0xffffffffu, 0x00000000u, 0xffffffffu, 0x7fffffffu}, /* all-ones bit patterns */
+        {0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800001u}, /* NaNs, last bit differs */
+        {0x7fc12345u, 0xffc00001u, 0x7f800001u, 0x3f800000u}, /* repeats the first row */
     };
-    for (uint32_t k = 0; k < 6; k++)
-        vxc_set(70 + k, special[k]);
+    for (uint32_t k = 0; k < 6; k++) vxc_set(70 + k, special[k]);
     /* back-references: the previous vertex, a few back, exactly the window (4096) and
      * one beyond it (coded afresh) */
     vxc_set(100, vxc_groups[99 / 4].pos[99 % 4]);
@@ -754,8 +733,7 @@ static void check_vertices_coding(void)
     vxc_set(64 + 4096, vxc_groups[64 / 4].pos[64 % 4]);
     vxc_set(65 + 4097, vxc_groups[65 / 4].pos[65 % 4]);
     /* a run repeating 4 earlier vertices, as a non-indexed mesh shares corners */
-    for (uint32_t v = 4300; v < 4500; v++)
-        vxc_set(v, vxc_groups[(v % 4 + 4200) / 4].pos[v % 4]);
+    for (uint32_t v = 4300; v < 4500; v++) vxc_set(v, vxc_groups[(v % 4 + 4200) / 4].pos[v % 4]);
     /* a tail group of 2 */
     {
         tbr_rec_vertex_group *tail = &vxc_groups[vxc_h.count - 1];
@@ -775,8 +753,7 @@ static void check_vertices_coding(void)
         CHECK(tbr_rec_vertices_encode(&b, &vxc_h, vxc_groups) == 0);
         CHECK(vxc_decode(b.data, b.len, 1, vxc_h.flags) == 0);
         /* every truncation fails cleanly, a trailing byte is rejected */
-        for (size_t cut = 0; cut < b.len; cut += 1 + cut / 64)
-            CHECK(vxc_decode(b.data, cut, 0, 0) != 0);
+        for (size_t cut = 0; cut < b.len; cut += 1 + cut / 64) CHECK(vxc_decode(b.data, cut, 0, 0) != 0);
         tbr_buf_put_u8(&b, 0);
         CHECK(vxc_decode(b.data, b.len, 0, 0) != 0);
     }
@@ -801,13 +778,11 @@ static void check_vertices_coding(void)
         vxc_h.flags = TBR_REC_VERTICES_HASHES;
         tbr_buf_reset(&b);
         tbr_buf_put_uvarint(&b, vxc_h.draw_seq);
-        for (int k = 0; k < 3; k++)
-            tbr_buf_put_uvarint(&b, 0); /* vs_id, instance_id, start_instance */
+        for (int k = 0; k < 3; k++) tbr_buf_put_uvarint(&b, 0); /* vs_id, instance_id, start_instance */
         tbr_buf_put_uvarint(&b, vxc_h.num_outputs);
         tbr_buf_put_uvarint(&b, 0); /* no position output */
         tbr_buf_put_uvarint(&b, 32);
-        for (int k = 0; k < 32 * 7; k++)
-            tbr_buf_put_uvarint(&b, 0);
+        for (int k = 0; k < 32 * 7; k++) tbr_buf_put_uvarint(&b, 0);
         tbr_buf_put_uvarint(&b, vxc_h.fetched);
         tbr_buf_put_uvarint(&b, vxc_h.count);
         uint32_t prev = 0;
@@ -817,8 +792,7 @@ static void check_vertices_coding(void)
             for (uint32_t j = 0; j < vxc_groups[i].n; j++) {
                 tbr_buf_put_svarint(&b, (int64_t)vxc_groups[i].index[j] - prev);
                 prev = vxc_groups[i].index[j];
-                for (int k = 0; k < 4; k++)
-                    tbr_buf_put_f32(&b, vxc_groups[i].pos[j][k]);
+                for (int k = 0; k < 4; k++) tbr_buf_put_f32(&b, vxc_groups[i].pos[j][k]);
                 tbr_buf_put_u32(&b, vxc_groups[i].out_hash[j]);
             }
         }
@@ -828,14 +802,14 @@ static void check_vertices_coding(void)
     /* damaged coded records: a back-reference before the record's first vertex or
      * beyond the window, an unknown layout, too many streams */
     CHECK(vxc_hand(&b, 64, 1, 0) == 0);
-    CHECK(vxc_hand(&b, 128, 1, 0) == 0);            /* layout 2: with hashes */
-    CHECK(vxc_hand(&b, 64, 1, 1) != 0);             /* back 1 in the first vertex */
-    CHECK(vxc_hand(&b, 64, 3, 3) != 0);             /* back 3 with 2 before it */
+    CHECK(vxc_hand(&b, 128, 1, 0) == 0); /* layout 2: with hashes */
+    CHECK(vxc_hand(&b, 64, 1, 1) != 0);  /* back 1 in the first vertex */
+    CHECK(vxc_hand(&b, 64, 3, 3) != 0);  /* back 3 with 2 before it */
     CHECK(vxc_hand(&b, 128, 3, 2) == 0);
-    CHECK(vxc_hand(&b, 64, 4097, 4096) == 0);       /* exactly the window */
-    CHECK(vxc_hand(&b, 64, 4098, 4097) != 0);       /* beyond it */
-    CHECK(vxc_hand(&b, 3 << 6, 1, 0) != 0);         /* layout 3 */
-    CHECK(vxc_hand(&b, 64 + 33, 1, 0) != 0);        /* 33 streams */
+    CHECK(vxc_hand(&b, 64, 4097, 4096) == 0); /* exactly the window */
+    CHECK(vxc_hand(&b, 64, 4098, 4097) != 0); /* beyond it */
+    CHECK(vxc_hand(&b, 3 << 6, 1, 0) != 0);   /* layout 3 */
+    CHECK(vxc_hand(&b, 64 + 33, 1, 0) != 0);  /* 33 streams */
     tbr_buf_free(&b);
     tbr_buf_free(&b2);
 }
@@ -862,10 +836,10 @@ int main(void)
     tbr_buf b;
     tbr_buf_init(&b);
     CHECK(tbr_trace_writer_begin_frame(w, 7) == 0);
-#define PUT(type, call)                   \
-    do {                                  \
-        tbr_buf_reset(&b);                \
-        CHECK(append(w, &b, type, call) == 0); \
+#define PUT(type, call)                                                                                                \
+    do {                                                                                                               \
+        tbr_buf_reset(&b);                                                                                             \
+        CHECK(append(w, &b, type, call) == 0);                                                                         \
     } while (0)
     PUT(TBR_REC_RESOURCE, tbr_rec_resource_encode(&b, &o_res));
     PUT(TBR_REC_UPLOAD, tbr_rec_upload_encode(&b, &o_up));
@@ -878,8 +852,7 @@ int main(void)
     tbr_buf_reset(&b);
     tbr_rec_quads_header qh;
     CHECK(tbr_rec_quads_begin(&b, &qh, 3, 2, 0x2) == 0);
-    for (int i = 0; i < 5; i++)
-        CHECK(tbr_rec_quads_add(&b, &qh, &o_q[i]) == 0);
+    for (int i = 0; i < 5; i++) CHECK(tbr_rec_quads_add(&b, &qh, &o_q[i]) == 0);
     CHECK(tbr_rec_quads_finish(&b, 5) == 0);
     CHECK(append(w, &b, TBR_REC_QUADS, 0) == 0);
     PUT(TBR_REC_TILE, tbr_rec_tile_encode(&b, &o_ti));
@@ -897,8 +870,13 @@ int main(void)
     PUT(TBR_REC_SURFACE_INIT, tbr_rec_surface_init_encode(&b, &o_si));
     PUT(TBR_REC_SURFACE_CHECK, tbr_rec_surface_check_encode(&b, &o_sc));
     {
-        tbr_rec_path pth = { .id = 4, .shader_id = 9, .stage = TBR_REC_STAGE_FS, .truncated = 1,
-                             .n = 5, .pc = path_pc, .mask = path_mask };
+        tbr_rec_path pth = {.id = 4,
+                            .shader_id = 9,
+                            .stage = TBR_REC_STAGE_FS,
+                            .truncated = 1,
+                            .n = 5,
+                            .pc = path_pc,
+                            .mask = path_mask};
         PUT(TBR_REC_PATH, tbr_rec_path_encode(&b, &pth));
     }
     PUT(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &o_fe));
@@ -1030,8 +1008,8 @@ int main(void)
     tbr_rec_tile badt = o_ti;
     badt.kind = 9;
     CHECK(tbr_rec_tile_encode(&b, &badt) != 0);
-    tbr_rec_texel badtx[1] = { { 4, 0, 0, 0, 0 } };
-    tbr_rec_texfetch badf = { 0, 0, 0, 1, 1, badtx };
+    tbr_rec_texel badtx[1] = {{4, 0, 0, 0, 0}};
+    tbr_rec_texfetch badf = {0, 0, 0, 1, 1, badtx};
     CHECK(tbr_rec_texels_encode(&b, 0, &badf, 1) != 0);
     tbr_rec_vertex_group badg = o_vg[0];
     badg.n = 5;
@@ -1062,13 +1040,12 @@ int main(void)
     uint16_t type;
     const uint8_t *p;
     size_t n;
-    int seen[TBR_REC_TYPE_COUNT] = { 0 };
+    int seen[TBR_REC_TYPE_COUNT] = {0};
     static tbr_rec_draw dr;
     static tbr_rec_prim pr;
     while (tbr_trace_reader_next_record(r, &type, &p, &n) == 1) {
         CHECK(type < TBR_REC_TYPE_COUNT && tbr_rec_type_name(type) != NULL);
-        if (type >= TBR_REC_TYPE_COUNT)
-            continue;
+        if (type >= TBR_REC_TYPE_COUNT) continue;
         seen[type]++;
         check_truncations(type, p, n);
         /* a trailing byte is rejected too (except QUADS, checked by close) */
@@ -1076,241 +1053,239 @@ int main(void)
         memcpy(longer, p, n);
         longer[n] = 0;
         switch (type) {
-        case TBR_REC_FRAME_END: {
-            tbr_rec_frame_end x;
-            CHECK(tbr_rec_frame_end_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_fe, sizeof(x)));
-            CHECK(tbr_rec_frame_end_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_RESOURCE: {
-            tbr_rec_resource x;
-            CHECK(tbr_rec_resource_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_res, sizeof(x)));
-            CHECK(tbr_rec_resource_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_UPLOAD: {
-            tbr_rec_upload x;
-            CHECK(tbr_rec_upload_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_up, sizeof(x)));
-            CHECK(tbr_rec_upload_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_SHADER_CREATE: {
-            tbr_rec_shader x;
-            CHECK(tbr_rec_shader_create_decode(p, n, &x) == 0);
-            CHECK(x.id == o_shc.id && x.stage == o_shc.stage && x.internal == o_shc.internal &&
-                  x.num_tokens == o_shc.num_tokens && x.num_instructions == o_shc.num_instructions &&
-                  x.text_len == o_shc.text_len && x.text == NULL);
-            CHECK(tbr_rec_shader_create_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_SHADER: {
-            tbr_rec_shader x;
-            CHECK(tbr_rec_shader_decode(p, n, &x) == 0);
-            CHECK(x.id == o_sh.id && x.stage == o_sh.stage && x.internal == o_sh.internal &&
-                  x.num_tokens == o_sh.num_tokens && x.parent_id == o_sh.parent_id &&
-                  x.num_instructions == o_sh.num_instructions && x.text_len == o_sh.text_len);
-            CHECK(x.text && memcmp(x.text, shader_text, x.text_len) == 0);
-            CHECK(tbr_rec_shader_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_RENDER_PASS: {
-            tbr_rec_render_pass x;
-            CHECK(tbr_rec_render_pass_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_rp, sizeof(x)));
-            CHECK(tbr_rec_render_pass_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_CLEAR: {
-            tbr_rec_clear x;
-            CHECK(tbr_rec_clear_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_cl, sizeof(x))); /* NaN compared bitwise */
-            CHECK(tbr_rec_clear_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_DRAW: {
-            CHECK(tbr_rec_draw_decode(p, n, &dr) == 0);
-            /* compare pointers separately, then the rest with them zeroed */
-            for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) {
-                CHECK(dr.vs_const[i].size == o_dr.vs_const[i].size);
-                CHECK(dr.fs_const[i].size == o_dr.fs_const[i].size);
-                if (dr.vs_const[i].size)
-                    CHECK(memcmp(dr.vs_const[i].data, o_dr.vs_const[i].data, dr.vs_const[i].size) == 0);
-                if (dr.fs_const[i].size)
-                    CHECK(memcmp(dr.fs_const[i].data, o_dr.fs_const[i].data, dr.fs_const[i].size) == 0);
+            case TBR_REC_FRAME_END: {
+                tbr_rec_frame_end x;
+                CHECK(tbr_rec_frame_end_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_fe, sizeof(x)));
+                CHECK(tbr_rec_frame_end_decode(longer, n + 1, &x) != 0);
+                break;
             }
-            static tbr_rec_draw a, c2;
-            a = dr;
-            c2 = o_dr;
-            memset(a.vs_const, 0, sizeof(a.vs_const));
-            memset(a.fs_const, 0, sizeof(a.fs_const));
-            memset(c2.vs_const, 0, sizeof(c2.vs_const));
-            memset(c2.fs_const, 0, sizeof(c2.fs_const));
-            CHECK(same_bits(&a, &c2, sizeof(a)));
-            CHECK(tbr_rec_draw_decode(longer, n + 1, &dr) != 0);
-            break;
-        }
-        case TBR_REC_DRAW_END: {
-            tbr_rec_draw_end x;
-            CHECK(tbr_rec_draw_end_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_de, sizeof(x)));
-            CHECK(tbr_rec_draw_end_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_PRIM:
-            CHECK(tbr_rec_prim_decode(p, n, &pr) == 0);
-            {
-                /* culled: window positions only (minor 5); the other attributes read 0 */
-                tbr_rec_prim want = o_pr;
-                for (int v = 0; v < 3; v++)
-                    for (uint32_t a = 1; a < TBR_REC_MAX_ATTRIBS; a++)
-                        memset(want.v[v][a], 0, sizeof(want.v[v][a]));
-                CHECK(same_bits(&pr, &want, sizeof(pr)));
+            case TBR_REC_RESOURCE: {
+                tbr_rec_resource x;
+                CHECK(tbr_rec_resource_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_res, sizeof(x)));
+                CHECK(tbr_rec_resource_decode(longer, n + 1, &x) != 0);
+                break;
             }
-            CHECK(tbr_rec_prim_decode(longer, n + 1, &pr) != 0);
-            break;
-        case TBR_REC_QUADS: {
-            tbr_cursor c;
-            tbr_rec_quads_header h;
-            CHECK(tbr_rec_quads_open(&c, p, n, &h) == 0);
-            CHECK(h.draw_seq == 3 && h.nr_cbufs == 2 && h.count == 5 && h.packed_mask == 0x2);
-            for (uint32_t i = 0; i < h.count && i < 5; i++) {
-                tbr_rec_quad q;
-                memset(&q, 0, sizeof(q)); /* buffers >= nr_cbufs are left as they were */
-                CHECK(tbr_rec_quads_next(&c, &h, &q) == 0);
-                CHECK(same_bits(&q, &o_q[i], sizeof(q)));
+            case TBR_REC_UPLOAD: {
+                tbr_rec_upload x;
+                CHECK(tbr_rec_upload_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_up, sizeof(x)));
+                CHECK(tbr_rec_upload_decode(longer, n + 1, &x) != 0);
+                break;
             }
-            CHECK(tbr_rec_quads_close(&c) == 0);
-            tbr_cursor c2;
-            CHECK(tbr_rec_quads_open(&c2, longer, n + 1, &h) == 0);
-            for (uint32_t i = 0; i < h.count; i++) {
-                tbr_rec_quad q;
-                CHECK(tbr_rec_quads_next(&c2, &h, &q) == 0);
+            case TBR_REC_SHADER_CREATE: {
+                tbr_rec_shader x;
+                CHECK(tbr_rec_shader_create_decode(p, n, &x) == 0);
+                CHECK(x.id == o_shc.id && x.stage == o_shc.stage && x.internal == o_shc.internal &&
+                      x.num_tokens == o_shc.num_tokens && x.num_instructions == o_shc.num_instructions &&
+                      x.text_len == o_shc.text_len && x.text == NULL);
+                CHECK(tbr_rec_shader_create_decode(longer, n + 1, &x) != 0);
+                break;
             }
-            CHECK(tbr_rec_quads_close(&c2) != 0);
-            break;
-        }
-        case TBR_REC_TILE: {
-            tbr_rec_tile x;
-            CHECK(tbr_rec_tile_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_ti, sizeof(x)));
-            CHECK(tbr_rec_tile_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_FLUSH: {
-            tbr_rec_flush x;
-            CHECK(tbr_rec_flush_decode(p, n, &x) == 0);
-            CHECK(x.flags == o_fl.flags);
-            CHECK(tbr_rec_flush_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_UNSUPPORTED: {
-            tbr_rec_unsupported x;
-            CHECK(tbr_rec_unsupported_decode(p, n, &x) == 0);
-            CHECK(strcmp(x.name, o_un.name) == 0);
-            CHECK(tbr_rec_unsupported_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_PATH: {
-            tbr_rec_path x;
-            CHECK(tbr_rec_path_decode(p, n, &x) == 0);
-            CHECK(x.id == 4 && x.shader_id == 9 && x.stage == TBR_REC_STAGE_FS && x.truncated == 1 && x.n == 5);
-            for (uint32_t i = 0; i < x.n && i < 5; i++)
-                CHECK(tbr_rec_path_pc(&x, i) == path_pc[i] && tbr_rec_path_mask(&x, i) == path_mask[i]);
-            CHECK(tbr_rec_path_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_VS_TEXTURES: {
-            static tbr_rec_vs_textures x;
-            CHECK(tbr_rec_vs_textures_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_vt, sizeof(x)));
-            CHECK(tbr_rec_vs_textures_decode(longer, n + 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_TEXELS:
-        case TBR_REC_VS_TEXELS: { /* same payload (VS_TEXELS: quad = VS group) */
-            tbr_cursor c;
-            tbr_rec_texels_header h;
-            static tbr_rec_texel t[64];
-            CHECK(tbr_rec_texels_open(&c, p, n, &h) == 0);
-            CHECK(h.draw_seq == 3 && h.count == 3);
-            for (uint32_t i = 0; i < h.count && i < 3; i++) {
+            case TBR_REC_SHADER: {
+                tbr_rec_shader x;
+                CHECK(tbr_rec_shader_decode(p, n, &x) == 0);
+                CHECK(x.id == o_sh.id && x.stage == o_sh.stage && x.internal == o_sh.internal &&
+                      x.num_tokens == o_sh.num_tokens && x.parent_id == o_sh.parent_id &&
+                      x.num_instructions == o_sh.num_instructions && x.text_len == o_sh.text_len);
+                CHECK(x.text && memcmp(x.text, shader_text, x.text_len) == 0);
+                CHECK(tbr_rec_shader_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_RENDER_PASS: {
+                tbr_rec_render_pass x;
+                CHECK(tbr_rec_render_pass_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_rp, sizeof(x)));
+                CHECK(tbr_rec_render_pass_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_CLEAR: {
+                tbr_rec_clear x;
+                CHECK(tbr_rec_clear_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_cl, sizeof(x))); /* NaN compared bitwise */
+                CHECK(tbr_rec_clear_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_DRAW: {
+                CHECK(tbr_rec_draw_decode(p, n, &dr) == 0);
+                /* compare pointers separately, then the rest with them zeroed */
+                for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) {
+                    CHECK(dr.vs_const[i].size == o_dr.vs_const[i].size);
+                    CHECK(dr.fs_const[i].size == o_dr.fs_const[i].size);
+                    if (dr.vs_const[i].size)
+                        CHECK(memcmp(dr.vs_const[i].data, o_dr.vs_const[i].data, dr.vs_const[i].size) == 0);
+                    if (dr.fs_const[i].size)
+                        CHECK(memcmp(dr.fs_const[i].data, o_dr.fs_const[i].data, dr.fs_const[i].size) == 0);
+                }
+                static tbr_rec_draw a, c2;
+                a = dr;
+                c2 = o_dr;
+                memset(a.vs_const, 0, sizeof(a.vs_const));
+                memset(a.fs_const, 0, sizeof(a.fs_const));
+                memset(c2.vs_const, 0, sizeof(c2.vs_const));
+                memset(c2.fs_const, 0, sizeof(c2.fs_const));
+                CHECK(same_bits(&a, &c2, sizeof(a)));
+                CHECK(tbr_rec_draw_decode(longer, n + 1, &dr) != 0);
+                break;
+            }
+            case TBR_REC_DRAW_END: {
+                tbr_rec_draw_end x;
+                CHECK(tbr_rec_draw_end_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_de, sizeof(x)));
+                CHECK(tbr_rec_draw_end_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_PRIM:
+                CHECK(tbr_rec_prim_decode(p, n, &pr) == 0);
+                {
+                    /* culled: window positions only (minor 5); the other attributes read 0 */
+                    tbr_rec_prim want = o_pr;
+                    for (int v = 0; v < 3; v++)
+                        for (uint32_t a = 1; a < TBR_REC_MAX_ATTRIBS; a++)
+                            memset(want.v[v][a], 0, sizeof(want.v[v][a]));
+                    CHECK(same_bits(&pr, &want, sizeof(pr)));
+                }
+                CHECK(tbr_rec_prim_decode(longer, n + 1, &pr) != 0);
+                break;
+            case TBR_REC_QUADS: {
+                tbr_cursor c;
+                tbr_rec_quads_header h;
+                CHECK(tbr_rec_quads_open(&c, p, n, &h) == 0);
+                CHECK(h.draw_seq == 3 && h.nr_cbufs == 2 && h.count == 5 && h.packed_mask == 0x2);
+                for (uint32_t i = 0; i < h.count && i < 5; i++) {
+                    tbr_rec_quad q;
+                    memset(&q, 0, sizeof(q)); /* buffers >= nr_cbufs are left as they were */
+                    CHECK(tbr_rec_quads_next(&c, &h, &q) == 0);
+                    CHECK(same_bits(&q, &o_q[i], sizeof(q)));
+                }
+                CHECK(tbr_rec_quads_close(&c) == 0);
+                tbr_cursor c2;
+                CHECK(tbr_rec_quads_open(&c2, longer, n + 1, &h) == 0);
+                for (uint32_t i = 0; i < h.count; i++) {
+                    tbr_rec_quad q;
+                    CHECK(tbr_rec_quads_next(&c2, &h, &q) == 0);
+                }
+                CHECK(tbr_rec_quads_close(&c2) != 0);
+                break;
+            }
+            case TBR_REC_TILE: {
+                tbr_rec_tile x;
+                CHECK(tbr_rec_tile_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_ti, sizeof(x)));
+                CHECK(tbr_rec_tile_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_FLUSH: {
+                tbr_rec_flush x;
+                CHECK(tbr_rec_flush_decode(p, n, &x) == 0);
+                CHECK(x.flags == o_fl.flags);
+                CHECK(tbr_rec_flush_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_UNSUPPORTED: {
+                tbr_rec_unsupported x;
+                CHECK(tbr_rec_unsupported_decode(p, n, &x) == 0);
+                CHECK(strcmp(x.name, o_un.name) == 0);
+                CHECK(tbr_rec_unsupported_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_PATH: {
+                tbr_rec_path x;
+                CHECK(tbr_rec_path_decode(p, n, &x) == 0);
+                CHECK(x.id == 4 && x.shader_id == 9 && x.stage == TBR_REC_STAGE_FS && x.truncated == 1 && x.n == 5);
+                for (uint32_t i = 0; i < x.n && i < 5; i++)
+                    CHECK(tbr_rec_path_pc(&x, i) == path_pc[i] && tbr_rec_path_mask(&x, i) == path_mask[i]);
+                CHECK(tbr_rec_path_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_VS_TEXTURES: {
+                static tbr_rec_vs_textures x;
+                CHECK(tbr_rec_vs_textures_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_vt, sizeof(x)));
+                CHECK(tbr_rec_vs_textures_decode(longer, n + 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_TEXELS:
+            case TBR_REC_VS_TEXELS: { /* same payload (VS_TEXELS: quad = VS group) */
+                tbr_cursor c;
+                tbr_rec_texels_header h;
+                static tbr_rec_texel t[64];
+                CHECK(tbr_rec_texels_open(&c, p, n, &h) == 0);
+                CHECK(h.draw_seq == 3 && h.count == 3);
+                for (uint32_t i = 0; i < h.count && i < 3; i++) {
+                    tbr_rec_texfetch f;
+                    CHECK(tbr_rec_texels_next(&c, &h, &f, t, 64) == 0);
+                    CHECK(f.quad == o_tf[i].quad && f.pc == o_tf[i].pc && f.unit == o_tf[i].unit &&
+                          f.resource_id == o_tf[i].resource_id && f.n_texels == o_tf[i].n_texels);
+                    for (uint32_t k = 0; k < f.n_texels && k < o_tf[i].n_texels; k++)
+                        CHECK(same_bits(&t[k], &o_tf[i].texels[k], sizeof(t[k])));
+                }
+                CHECK(tbr_rec_texels_close(&c) == 0);
+                /* too small a caller buffer is refused */
                 tbr_rec_texfetch f;
-                CHECK(tbr_rec_texels_next(&c, &h, &f, t, 64) == 0);
-                CHECK(f.quad == o_tf[i].quad && f.pc == o_tf[i].pc && f.unit == o_tf[i].unit &&
-                      f.resource_id == o_tf[i].resource_id && f.n_texels == o_tf[i].n_texels);
-                for (uint32_t k = 0; k < f.n_texels && k < o_tf[i].n_texels; k++)
-                    CHECK(same_bits(&t[k], &o_tf[i].texels[k], sizeof(t[k])));
+                CHECK(tbr_rec_texels_open(&c, p, n, &h) == 0);
+                CHECK(tbr_rec_texels_next(&c, &h, &f, t, 12) != 0);
+                /* trailing byte */
+                CHECK(tbr_rec_texels_open(&c, longer, n + 1, &h) == 0);
+                int rc = 0;
+                for (uint32_t i = 0; rc == 0 && i < h.count; i++) rc = tbr_rec_texels_next(&c, &h, &f, t, 64);
+                CHECK(rc == 0 && tbr_rec_texels_close(&c) != 0);
+                break;
             }
-            CHECK(tbr_rec_texels_close(&c) == 0);
-            /* too small a caller buffer is refused */
-            tbr_rec_texfetch f;
-            CHECK(tbr_rec_texels_open(&c, p, n, &h) == 0);
-            CHECK(tbr_rec_texels_next(&c, &h, &f, t, 12) != 0);
-            /* trailing byte */
-            CHECK(tbr_rec_texels_open(&c, longer, n + 1, &h) == 0);
-            int rc = 0;
-            for (uint32_t i = 0; rc == 0 && i < h.count; i++)
-                rc = tbr_rec_texels_next(&c, &h, &f, t, 64);
-            CHECK(rc == 0 && tbr_rec_texels_close(&c) != 0);
-            break;
-        }
-        case TBR_REC_VERTICES: {
-            tbr_cursor c;
-            static tbr_rec_vertices_header h;
-            CHECK(tbr_rec_vertices_open(&c, p, n, &h) == 0);
-            CHECK(same_bits(&h, &o_vh, offsetof(tbr_rec_vertices_header, prev_index)));
-            for (uint32_t i = 0; i < h.count && i < 2; i++) {
-                tbr_rec_vertex_group g;
-                CHECK(tbr_rec_vertices_next(&c, &h, &g) == 0);
-                CHECK(same_bits(&g, &o_vg[i], sizeof(g)));
+            case TBR_REC_VERTICES: {
+                tbr_cursor c;
+                static tbr_rec_vertices_header h;
+                CHECK(tbr_rec_vertices_open(&c, p, n, &h) == 0);
+                CHECK(same_bits(&h, &o_vh, offsetof(tbr_rec_vertices_header, prev_index)));
+                for (uint32_t i = 0; i < h.count && i < 2; i++) {
+                    tbr_rec_vertex_group g;
+                    CHECK(tbr_rec_vertices_next(&c, &h, &g) == 0);
+                    CHECK(same_bits(&g, &o_vg[i], sizeof(g)));
+                }
+                CHECK(tbr_rec_vertices_close(&c) == 0);
+                CHECK(tbr_rec_vertices_open(&c, longer, n + 1, &h) == 0);
+                int rc = 0;
+                for (uint32_t i = 0; rc == 0 && i < h.count; i++) {
+                    tbr_rec_vertex_group g;
+                    rc = tbr_rec_vertices_next(&c, &h, &g);
+                }
+                CHECK(rc == 0 && tbr_rec_vertices_close(&c) != 0);
+                break;
             }
-            CHECK(tbr_rec_vertices_close(&c) == 0);
-            CHECK(tbr_rec_vertices_open(&c, longer, n + 1, &h) == 0);
-            int rc = 0;
-            for (uint32_t i = 0; rc == 0 && i < h.count; i++) {
-                tbr_rec_vertex_group g;
-                rc = tbr_rec_vertices_next(&c, &h, &g);
-            }
-            CHECK(rc == 0 && tbr_rec_vertices_close(&c) != 0);
-            break;
-        }
-        case TBR_REC_SURFACE_INIT: {
-            tbr_rec_surface_init x;
-            CHECK(tbr_rec_surface_init_decode(p, n, &x) == 0);
-            CHECK(x.data != NULL && memcmp(x.data, si_data, sizeof(si_data)) == 0);
-            tbr_rec_surface_init xs = x, os = o_si;
-            xs.data = os.data = NULL;
-            CHECK(same_bits(&xs, &os, sizeof(xs)));
-            CHECK(tbr_rec_surface_init_decode(longer, n + 1, &x) != 0);
-            /* a data length that disagrees with rows * width * block_bytes is refused:
+            case TBR_REC_SURFACE_INIT: {
+                tbr_rec_surface_init x;
+                CHECK(tbr_rec_surface_init_decode(p, n, &x) == 0);
+                CHECK(x.data != NULL && memcmp(x.data, si_data, sizeof(si_data)) == 0);
+                tbr_rec_surface_init xs = x, os = o_si;
+                xs.data = os.data = NULL;
+                CHECK(same_bits(&xs, &os, sizeof(xs)));
+                CHECK(tbr_rec_surface_init_decode(longer, n + 1, &x) != 0);
+                /* a data length that disagrees with rows * width * block_bytes is refused:
              * re-encode with one row less but keep the payload's byte count */
-            tbr_buf_reset(&b);
-            tbr_rec_surface_init fewer = o_si;
-            fewer.rows = 2;
-            CHECK(tbr_rec_surface_init_encode(&b, &fewer) == 0);
-            CHECK(tbr_rec_surface_init_decode(b.data, b.len, &x) == 0 && x.rows == 2);
-            size_t hdr = b.len - 1 - 2 * 5 * 4; /* fields, then a 1-byte length (40) */
-            CHECK(b.data[hdr] == 40);
-            b.data[hdr] = 39;
-            CHECK(tbr_rec_surface_init_decode(b.data, b.len - 1, &x) != 0);
-            break;
-        }
-        case TBR_REC_SURFACE_CHECK: {
-            tbr_rec_surface_check x;
-            CHECK(tbr_rec_surface_check_decode(p, n, &x) == 0);
-            CHECK(same_bits(&x, &o_sc, sizeof(x)));
-            CHECK(tbr_rec_surface_check_decode(longer, n + 1, &x) != 0);
-            tbr_rec_surface_check bad = o_sc;
-            bad.block_bytes = 0;
-            tbr_buf_reset(&b);
-            CHECK(tbr_rec_surface_check_encode(&b, &bad) != 0);
-            break;
-        }
-        default:
-            CHECK(!"unknown record type");
+                tbr_buf_reset(&b);
+                tbr_rec_surface_init fewer = o_si;
+                fewer.rows = 2;
+                CHECK(tbr_rec_surface_init_encode(&b, &fewer) == 0);
+                CHECK(tbr_rec_surface_init_decode(b.data, b.len, &x) == 0 && x.rows == 2);
+                size_t hdr = b.len - 1 - 2 * 5 * 4; /* fields, then a 1-byte length (40) */
+                CHECK(b.data[hdr] == 40);
+                b.data[hdr] = 39;
+                CHECK(tbr_rec_surface_init_decode(b.data, b.len - 1, &x) != 0);
+                break;
+            }
+            case TBR_REC_SURFACE_CHECK: {
+                tbr_rec_surface_check x;
+                CHECK(tbr_rec_surface_check_decode(p, n, &x) == 0);
+                CHECK(same_bits(&x, &o_sc, sizeof(x)));
+                CHECK(tbr_rec_surface_check_decode(longer, n + 1, &x) != 0);
+                tbr_rec_surface_check bad = o_sc;
+                bad.block_bytes = 0;
+                tbr_buf_reset(&b);
+                CHECK(tbr_rec_surface_check_encode(&b, &bad) != 0);
+                break;
+            }
+            default: CHECK(!"unknown record type");
         }
         free(longer);
     }

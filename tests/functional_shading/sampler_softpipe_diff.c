@@ -25,8 +25,21 @@
 
 #define FB 16 /* framebuffer size: 8x8 quads */
 
-enum { FMT_RGBA8, FMT_RGB8, FMT_L8, FMT_LA8, FMT_A8, FMT_RGBA32F, FMT_RGBA16F, FMT_RGB565,
-       FMT_RGBA4, FMT_RGB5A1, FMT_SRGB8_A8, FMT_SRGB8, FMT_COUNT };
+enum {
+    FMT_RGBA8,
+    FMT_RGB8,
+    FMT_L8,
+    FMT_LA8,
+    FMT_A8,
+    FMT_RGBA32F,
+    FMT_RGBA16F,
+    FMT_RGB565,
+    FMT_RGBA4,
+    FMT_RGB5A1,
+    FMT_SRGB8_A8,
+    FMT_SRGB8,
+    FMT_COUNT
+};
 /* pipe_format: a format with the same memory layout and channel depths as the GL
  * upload (whichever softpipe format st/mesa picks, its texel values are these) */
 static const struct {
@@ -80,11 +93,10 @@ static const char *vs_src = "#version 310 es\n"
 
 /* Fragment shader: c = m * gl_FragCoord.xy + off (mat2x4: every component affine);
  * o1 = the coordinates the texture instruction uses, o0 = its result. */
-enum { MODE_IMPLICIT, MODE_BIAS, MODE_LOD, MODE_GRAD, MODE_OFFSET, MODE_FETCH, MODE_GATHER,
-       MODE_COUNT };
+enum { MODE_IMPLICIT, MODE_BIAS, MODE_LOD, MODE_GRAD, MODE_OFFSET, MODE_FETCH, MODE_GATHER, MODE_COUNT };
 enum { TGT_2D, TGT_3D, TGT_2D_ARRAY, TGT_CUBE, TGT_SHADOW2D, TGT_COUNT };
-static const char *const sampler_types[TGT_COUNT] = {"sampler2D", "sampler3D", "sampler2DArray",
-                                                     "samplerCube", "sampler2DShadow"};
+static const char *const sampler_types[TGT_COUNT] = {"sampler2D", "sampler3D", "sampler2DArray", "samplerCube",
+                                                     "sampler2DShadow"};
 static const char *const coord_exprs[TGT_COUNT] = {"c.xy", "c.xyz", "c.xyz", "c.xyz", "c.xyz"};
 #define OFFSET_X 1
 #define OFFSET_Y (-2)
@@ -93,12 +105,9 @@ static const unsigned gather_comp[TGT_COUNT] = {2, 0, 1, 3, 0};
 
 static int mode_valid(int target, int mode)
 {
-    if ((mode == MODE_GRAD || mode == MODE_OFFSET) && target != TGT_2D && target != TGT_SHADOW2D)
-        return 0;
-    if (mode == MODE_FETCH && (target == TGT_CUBE || target == TGT_SHADOW2D))
-        return 0;
-    if (mode == MODE_GATHER && target == TGT_3D)
-        return 0;
+    if ((mode == MODE_GRAD || mode == MODE_OFFSET) && target != TGT_2D && target != TGT_SHADOW2D) return 0;
+    if (mode == MODE_FETCH && (target == TGT_CUBE || target == TGT_SHADOW2D)) return 0;
+    if (mode == MODE_GATHER && target == TGT_3D) return 0;
     return 1;
 }
 
@@ -107,24 +116,22 @@ static GLuint make_program(int target, int mode)
     char fs[2048], call[256];
     const char *cc = coord_exprs[target];
     switch (mode) {
-    case MODE_IMPLICIT: snprintf(call, sizeof(call), "texture(tex, %s)", cc); break;
-    case MODE_BIAS: snprintf(call, sizeof(call), "texture(tex, %s, c.w)", cc); break;
-    case MODE_LOD: snprintf(call, sizeof(call), "textureLod(tex, %s, c.w)", cc); break;
-    case MODE_GRAD: snprintf(call, sizeof(call), "textureGrad(tex, %s, gx, gy)", cc); break;
-    case MODE_OFFSET:
-        snprintf(call, sizeof(call), "textureOffset(tex, %s, ivec2(%d, %d))", cc, OFFSET_X,
-                 OFFSET_Y);
-        break;
-    case MODE_GATHER:
-        if (target == TGT_SHADOW2D)
-            snprintf(call, sizeof(call), "textureGather(tex, c.xy, c.z)");
-        else
-            snprintf(call, sizeof(call), "textureGather(tex, %s, %u)", cc, gather_comp[target]);
-        break;
-    default:
-        snprintf(call, sizeof(call), "texelFetch(tex, ivec%d(%s), int(c.w))",
-                 target == TGT_2D ? 2 : 3, cc);
-        break;
+        case MODE_IMPLICIT: snprintf(call, sizeof(call), "texture(tex, %s)", cc); break;
+        case MODE_BIAS: snprintf(call, sizeof(call), "texture(tex, %s, c.w)", cc); break;
+        case MODE_LOD: snprintf(call, sizeof(call), "textureLod(tex, %s, c.w)", cc); break;
+        case MODE_GRAD: snprintf(call, sizeof(call), "textureGrad(tex, %s, gx, gy)", cc); break;
+        case MODE_OFFSET:
+            snprintf(call, sizeof(call), "textureOffset(tex, %s, ivec2(%d, %d))", cc, OFFSET_X, OFFSET_Y);
+            break;
+        case MODE_GATHER:
+            if (target == TGT_SHADOW2D)
+                snprintf(call, sizeof(call), "textureGather(tex, c.xy, c.z)");
+            else
+                snprintf(call, sizeof(call), "textureGather(tex, %s, %u)", cc, gather_comp[target]);
+            break;
+        default:
+            snprintf(call, sizeof(call), "texelFetch(tex, ivec%d(%s), int(c.w))", target == TGT_2D ? 2 : 3, cc);
+            break;
     }
     snprintf(fs, sizeof(fs),
              "#version 310 es\n"
@@ -140,8 +147,7 @@ static GLuint make_program(int target, int mode)
              "  o1 = %s;\n"
              "  o0 = %s(%s);\n"
              "}\n",
-             sampler_types[target],
-             mode == MODE_FETCH ? "vec4(ivec4(c))" : "c",
+             sampler_types[target], mode == MODE_FETCH ? "vec4(ivec4(c))" : "c",
              target == TGT_SHADOW2D && mode != MODE_GATHER ? "vec4" : "", call);
     GLuint p = glCreateProgram();
     glAttachShader(p, compile(GL_VERTEX_SHADER, vs_src));
@@ -161,8 +167,7 @@ static GLuint make_program(int target, int mode)
 static uint16_t rnd_half(void)
 {
     uint32_t r = rnd();
-    if ((r & 15) == 0)
-        return 0;
+    if ((r & 15) == 0) return 0;
     uint16_t exp = (uint16_t)(1 + (r >> 4) % 16); /* 2^-14 .. 2^1 */
     return (uint16_t)((r >> 20 & 1) << 15 | exp << 10 | ((r >> 8) & 0x3ff));
 }
@@ -173,10 +178,9 @@ static int has_ext(const char *name)
     return e && strstr(e, name) != NULL;
 }
 
-#define GL_CLAMP_TO_BORDER_EXT 0x812D
+#define GL_CLAMP_TO_BORDER_EXT      0x812D
 #define GL_TEXTURE_BORDER_COLOR_EXT 0x1004
-static const GLenum gl_wraps[4] = {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT,
-                                   GL_CLAMP_TO_BORDER_EXT};
+static const GLenum gl_wraps[4] = {GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT, GL_CLAMP_TO_BORDER_EXT};
 static const unsigned pipe_wraps[4] = {0, 2, 4, 3};
 static unsigned num_wraps = 3; /* 4 with EXT_texture_border_clamp */
 static const GLenum gl_min_filters[6] = {GL_NEAREST,
@@ -185,8 +189,8 @@ static const GLenum gl_min_filters[6] = {GL_NEAREST,
                                          GL_LINEAR_MIPMAP_NEAREST,
                                          GL_NEAREST_MIPMAP_LINEAR,
                                          GL_LINEAR_MIPMAP_LINEAR};
-static const GLenum gl_targets[TGT_COUNT] = {GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_2D_ARRAY,
-                                             GL_TEXTURE_CUBE_MAP, GL_TEXTURE_2D};
+static const GLenum gl_targets[TGT_COUNT] = {GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_2D_ARRAY, GL_TEXTURE_CUBE_MAP,
+                                             GL_TEXTURE_2D};
 static const unsigned pipe_targets[TGT_COUNT] = {2, 3, 7, 4, 2};
 
 static int float_linear;
@@ -200,8 +204,7 @@ static int log_case, log_qx, log_qy;
 static void log_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, int x, int y)
 {
     (void)ctx;
-    fprintf(texel_log, "%d %d %d %u %u %u %d %d\n", log_case, log_qx, log_qy, lane, level, layer,
-            x, y);
+    fprintf(texel_log, "%d %d %d %u %u %u %d %d\n", log_case, log_qx, log_qy, lane, level, layer, x, y);
 }
 
 /* One random case: texture, sampler state, coordinate mapping; draws and compares.
@@ -210,31 +213,23 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
 {
     int target = (int)(rnd() % TGT_COUNT);
     int mode = (int)(rnd() % MODE_COUNT);
-    if (!mode_valid(target, mode))
-        mode = MODE_LOD;
+    if (!mode_valid(target, mode)) mode = MODE_LOD;
     /* depth textures without compare: st/mesa's swizzle is not modelled (below), so
      * no gather from them */
-    const int depth_fmt = target == TGT_SHADOW2D ||
-                          (target == TGT_2D && mode != MODE_GATHER && rnd() % 6 == 0);
+    const int depth_fmt = target == TGT_SHADOW2D || (target == TGT_2D && mode != MODE_GATHER && rnd() % 6 == 0);
     const int compare = target == TGT_SHADOW2D;
     int f = depth_fmt ? -1 : (int)(rnd() % FMT_COUNT);
-    if (target != TGT_2D && f >= 0)
-        f = FMT_RGBA8;
+    if (target != TGT_2D && f >= 0) f = FMT_RGBA8;
     const int z32f = depth_fmt && (rnd() & 1);
     const unsigned bpp = depth_fmt ? (z32f ? 4 : 2) : fmts[f].bpp;
     static const unsigned sizes[][2] = {{16, 16}, {8, 4}, {13, 7}, {1, 1}, {32, 8}, {5, 9}};
     unsigned w = sizes[rnd() % 6][0], h = sizes[(unsigned)cs % 6][1], d = 1, layers = 1;
-    if (target == TGT_CUBE)
-        h = w = 1u << (rnd() % 4);
-    if (target == TGT_3D)
-        d = 1 + rnd() % 5;
-    if (target == TGT_2D_ARRAY)
-        layers = 1 + rnd() % 4;
-    if (target == TGT_CUBE)
-        layers = 6;
+    if (target == TGT_CUBE) h = w = 1u << (rnd() % 4);
+    if (target == TGT_3D) d = 1 + rnd() % 5;
+    if (target == TGT_2D_ARRAY) layers = 1 + rnd() % 4;
+    if (target == TGT_CUBE) layers = 6;
     unsigned nlevels = 1;
-    while ((w >> nlevels) || (h >> nlevels) || (d >> nlevels))
-        nlevels++;
+    while ((w >> nlevels) || (h >> nlevels) || (d >> nlevels)) nlevels++;
 
     struct tbr_texture_view v;
     memset(&v, 0, sizeof(v));
@@ -246,14 +241,12 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
     v.array_size = layers;
     v.last_layer = layers - 1;
     v.res_last_level = nlevels - 1;
-    for (int c = 0; c < 4; c++)
-        v.swizzle[c] = (uint32_t)c;
+    for (int c = 0; c < 4; c++) v.swizzle[c] = (uint32_t)c;
     const int gather = mode == MODE_GATHER;
     /* Depth textures: st/mesa's view swizzle (DEPTH_TEXTURE_MODE) depends on GL
      * front-end bookkeeping ((d, 0, 0, 1) or (d, d, d, 1)); only channel 0 is
      * compared for them. Color textures get a random GL_TEXTURE_SWIZZLE_*. */
-    if (depth_fmt)
-        v.swizzle[1] = v.swizzle[2] = 4, v.swizzle[3] = 5;
+    if (depth_fmt) v.swizzle[1] = v.swizzle[2] = 4, v.swizzle[3] = 5;
     v.normalized_coords = 1;
     v.seamless_cube_map = target == TGT_CUBE; /* GLES: always seamless */
 
@@ -283,60 +276,54 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                 continue;
             }
             switch (f) {
-            case FMT_RGBA8:
-            case FMT_SRGB8_A8:
-                for (int c = 0; c < 4; c++)
-                    t[c] = up[i * 4 + c] = (uint8_t)rnd();
-                break;
-            case FMT_RGB8:
-            case FMT_SRGB8:
-                for (int c = 0; c < 3; c++)
-                    t[c] = up[i * 3 + c] = (uint8_t)rnd();
-                t[3] = 0xff;
-                break;
-            case FMT_L8:
-            case FMT_A8:
-                t[0] = up[i] = (uint8_t)rnd();
-                break;
-            case FMT_LA8:
-                t[0] = up[i * 2] = (uint8_t)rnd();
-                t[1] = up[i * 2 + 1] = (uint8_t)rnd();
-                break;
-            case FMT_RGBA32F:
-                for (int c = 0; c < 4; c++) {
-                    float x = rndf() * 4.0f - 2.0f;
-                    memcpy(t + 4 * c, &x, 4);
-                    memcpy(up + 16 * i + 4 * c, &x, 4);
+                case FMT_RGBA8:
+                case FMT_SRGB8_A8:
+                    for (int c = 0; c < 4; c++) t[c] = up[i * 4 + c] = (uint8_t)rnd();
+                    break;
+                case FMT_RGB8:
+                case FMT_SRGB8:
+                    for (int c = 0; c < 3; c++) t[c] = up[i * 3 + c] = (uint8_t)rnd();
+                    t[3] = 0xff;
+                    break;
+                case FMT_L8:
+                case FMT_A8: t[0] = up[i] = (uint8_t)rnd(); break;
+                case FMT_LA8:
+                    t[0] = up[i * 2] = (uint8_t)rnd();
+                    t[1] = up[i * 2 + 1] = (uint8_t)rnd();
+                    break;
+                case FMT_RGBA32F:
+                    for (int c = 0; c < 4; c++) {
+                        float x = rndf() * 4.0f - 2.0f;
+                        memcpy(t + 4 * c, &x, 4);
+                        memcpy(up + 16 * i + 4 * c, &x, 4);
+                    }
+                    break;
+                case FMT_RGB565:
+                case FMT_RGBA4:
+                case FMT_RGB5A1: {
+                    uint16_t x = (uint16_t)rnd();
+                    memcpy(t, &x, 2);
+                    memcpy(up + 2 * i, &x, 2);
+                    break;
                 }
-                break;
-            case FMT_RGB565:
-            case FMT_RGBA4:
-            case FMT_RGB5A1: {
-                uint16_t x = (uint16_t)rnd();
-                memcpy(t, &x, 2);
-                memcpy(up + 2 * i, &x, 2);
-                break;
-            }
-            default: /* RGBA16F */
-                for (int c = 0; c < 4; c++) {
-                    uint16_t x = rnd_half();
-                    memcpy(t + 2 * c, &x, 2);
-                    memcpy(up + 8 * i + 2 * c, &x, 2);
-                }
-                break;
+                default: /* RGBA16F */
+                    for (int c = 0; c < 4; c++) {
+                        uint16_t x = rnd_half();
+                        memcpy(t + 2 * c, &x, 2);
+                        memcpy(up + 8 * i + 2 * c, &x, 2);
+                    }
+                    break;
             }
         }
-        const GLint ifmt = depth_fmt ? (z32f ? GL_DEPTH_COMPONENT32F : GL_DEPTH_COMPONENT16)
-                                     : (GLint)fmts[f].internal;
+        const GLint ifmt = depth_fmt ? (z32f ? GL_DEPTH_COMPONENT32F : GL_DEPTH_COMPONENT16) : (GLint)fmts[f].internal;
         const GLenum pfmt = depth_fmt ? GL_DEPTH_COMPONENT : fmts[f].format;
         const GLenum ptype = depth_fmt ? (z32f ? GL_FLOAT : GL_UNSIGNED_SHORT) : fmts[f].type;
         if (target == TGT_3D || target == TGT_2D_ARRAY)
-            glTexImage3D(gt, (GLint)l, ifmt, (GLsizei)lw, (GLsizei)lh, (GLsizei)ld, 0, pfmt, ptype,
-                         up);
+            glTexImage3D(gt, (GLint)l, ifmt, (GLsizei)lw, (GLsizei)lh, (GLsizei)ld, 0, pfmt, ptype, up);
         else if (target == TGT_CUBE)
             for (unsigned face = 0; face < 6; face++)
-                glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, (GLint)l, ifmt, (GLsizei)lw,
-                             (GLsizei)lh, 0, pfmt, ptype, up + (size_t)face * lw * lh * bpp);
+                glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, (GLint)l, ifmt, (GLsizei)lw, (GLsizei)lh, 0, pfmt,
+                             ptype, up + (size_t)face * lw * lh * bpp);
         else
             glTexImage2D(gt, (GLint)l, ifmt, (GLsizei)lw, (GLsizei)lh, 0, pfmt, ptype, up);
         free(up);
@@ -368,15 +355,14 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
     v.mag_img_filter = magf;
     if (nw == 4 && rnd() % 2) {
         float bc[4];
-        for (int c = 0; c < 4; c++)
-            bc[c] = rndf() * 2.0f - 0.5f;
+        for (int c = 0; c < 4; c++) bc[c] = rndf() * 2.0f - 0.5f;
         glTexParameterfv(gt, GL_TEXTURE_BORDER_COLOR_EXT, bc);
         memcpy(v.border_color, bc, sizeof(bc));
     }
     if (!depth_fmt && rnd() % 4 == 0) {
         static const GLenum swz_gl[6] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA, GL_ZERO, GL_ONE};
-        static const GLenum swz_pname[4] = {GL_TEXTURE_SWIZZLE_R, GL_TEXTURE_SWIZZLE_G,
-                                            GL_TEXTURE_SWIZZLE_B, GL_TEXTURE_SWIZZLE_A};
+        static const GLenum swz_pname[4] = {GL_TEXTURE_SWIZZLE_R, GL_TEXTURE_SWIZZLE_G, GL_TEXTURE_SWIZZLE_B,
+                                            GL_TEXTURE_SWIZZLE_A};
         for (int c = 0; c < 4; c++) {
             const unsigned sw = rnd() % 6;
             glTexParameteri(gt, swz_pname[c], (GLint)swz_gl[sw]);
@@ -427,46 +413,42 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
     mm[3] = (rndf() - 0.5f) * 0.2f; /* lod / bias varies across the quad */
     mm[7] = (rndf() - 0.5f) * 0.2f;
     switch (target) {
-    case TGT_3D:
-        mm[2] = (rndf() - 0.5f) * scale / (float)d;
-        mm[6] = (rndf() - 0.5f) * scale / (float)d;
-        off[2] = rndf() * 2.0f - 0.5f;
-        break;
-    case TGT_2D_ARRAY:
-        mm[2] = (rndf() - 0.5f) * 0.5f; /* layer index */
-        off[2] = rndf() * (float)(layers + 2) - 1.0f;
-        break;
-    case TGT_CUBE: /* direction: map xy to [-1.5, 1.5], z around +-1 */
-        mm[0] *= (float)w * 0.2f;
-        mm[1] *= (float)h * 0.2f;
-        mm[4] *= (float)w * 0.2f;
-        mm[5] *= (float)h * 0.2f;
-        mm[2] = (rndf() - 0.5f) * 0.1f;
-        mm[6] = (rndf() - 0.5f) * 0.1f;
-        off[0] = rndf() * 3.0f - 1.5f;
-        off[1] = rndf() * 3.0f - 1.5f;
-        off[2] = (rnd() & 1 ? 1.0f : -1.0f) * (0.3f + rndf());
-        break;
-    case TGT_SHADOW2D: /* reference depth */
-        mm[2] = (rndf() - 0.5f) * 0.05f;
-        mm[6] = (rndf() - 0.5f) * 0.05f;
-        off[2] = rndf() * 1.4f - 0.2f;
-        break;
-    default:
-        break;
+        case TGT_3D:
+            mm[2] = (rndf() - 0.5f) * scale / (float)d;
+            mm[6] = (rndf() - 0.5f) * scale / (float)d;
+            off[2] = rndf() * 2.0f - 0.5f;
+            break;
+        case TGT_2D_ARRAY:
+            mm[2] = (rndf() - 0.5f) * 0.5f; /* layer index */
+            off[2] = rndf() * (float)(layers + 2) - 1.0f;
+            break;
+        case TGT_CUBE: /* direction: map xy to [-1.5, 1.5], z around +-1 */
+            mm[0] *= (float)w * 0.2f;
+            mm[1] *= (float)h * 0.2f;
+            mm[4] *= (float)w * 0.2f;
+            mm[5] *= (float)h * 0.2f;
+            mm[2] = (rndf() - 0.5f) * 0.1f;
+            mm[6] = (rndf() - 0.5f) * 0.1f;
+            off[0] = rndf() * 3.0f - 1.5f;
+            off[1] = rndf() * 3.0f - 1.5f;
+            off[2] = (rnd() & 1 ? 1.0f : -1.0f) * (0.3f + rndf());
+            break;
+        case TGT_SHADOW2D: /* reference depth */
+            mm[2] = (rndf() - 0.5f) * 0.05f;
+            mm[6] = (rndf() - 0.5f) * 0.05f;
+            off[2] = rndf() * 1.4f - 0.2f;
+            break;
+        default: break;
     }
     if (mode == MODE_FETCH) { /* integer texel coordinates, spilling past the edges */
-        for (int i = 0; i < 8; i++)
-            mm[i] = (rndf() - 0.5f) * 3.0f;
+        for (int i = 0; i < 8; i++) mm[i] = (rndf() - 0.5f) * 3.0f;
         off[0] = rndf() * (float)w * 1.5f - 2.0f;
         off[1] = rndf() * (float)h * 1.5f - 2.0f;
         off[2] = rndf() * (float)(target == TGT_3D ? d : layers) * 1.5f - 1.0f;
         off[3] = rndf() * (float)nlevels * 1.3f - 1.0f;
     }
-    const float gx[2] = {(rndf() - 0.5f) * 4.0f * scale / (float)w,
-                         (rndf() - 0.5f) * 4.0f * scale / (float)h};
-    const float gy[2] = {(rndf() - 0.5f) * 4.0f * scale / (float)w,
-                         (rndf() - 0.5f) * 4.0f * scale / (float)h};
+    const float gx[2] = {(rndf() - 0.5f) * 4.0f * scale / (float)w, (rndf() - 0.5f) * 4.0f * scale / (float)h};
+    const float gy[2] = {(rndf() - 0.5f) * 4.0f * scale / (float)w, (rndf() - 0.5f) * 4.0f * scale / (float)h};
     const GLuint pg = prog[target][mode];
     glUseProgram(pg);
     glUniform1i(glGetUniformLocation(pg, "tex"), 0);
@@ -508,8 +490,7 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
             log_qx = qx;
             log_qy = qy;
             const tbr_texel_observer obs = texel_log ? log_texel : NULL;
-            const int8_t offs[3] = {mode == MODE_OFFSET ? OFFSET_X : 0,
-                                    mode == MODE_OFFSET ? OFFSET_Y : 0, 0};
+            const int8_t offs[3] = {mode == MODE_OFFSET ? OFFSET_X : 0, mode == MODE_OFFSET ? OFFSET_Y : 0, 0};
             if (mode == MODE_FETCH) {
                 int ii[4], jj[4], kk[4], ll[4];
                 for (int j = 0; j < 4; j++) {
@@ -521,43 +502,35 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
                 tbr_sampler_get_texel(&v, ii, jj, kk, ll, offs, rgba, obs, NULL);
             } else {
                 static const enum tbr_sampler_control controls[MODE_COUNT] = {
-                    TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_BIAS, TBR_SAMPLER_LOD_EXPLICIT,
-                    TBR_SAMPLER_DERIVS_EXPLICIT, TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_NONE,
-                    TBR_SAMPLER_GATHER};
+                    TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_BIAS, TBR_SAMPLER_LOD_EXPLICIT, TBR_SAMPLER_DERIVS_EXPLICIT,
+                    TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_LOD_NONE, TBR_SAMPLER_GATHER};
                 float c1[4];
                 memcpy(c1, q, sizeof(c1));
                 if (gather) /* tgsi_exec: the component as an unsigned in lod_in */
-                    for (int j = 0; j < 4; j++)
-                        memcpy(&c1[j], &gather_comp[target], 4);
-                tbr_sampler_get_samples(&v, s, t, r, q, c1, derivs, offs, controls[mode], rgba,
-                                        obs, NULL);
+                    for (int j = 0; j < 4; j++) memcpy(&c1[j], &gather_comp[target], 4);
+                tbr_sampler_get_samples(&v, s, t, r, q, c1, derivs, offs, controls[mode], rgba, obs, NULL);
             }
             for (int j = 0; j < 4; j++) {
                 (*samples)++;
                 int bad = 0;
                 for (int c = 0; c < (depth_fmt && !gather ? 1 : 4); c++)
-                    if (memcmp(&rgba[c][j], &color[pix[j] * 4 + c], 4) != 0)
-                        bad = 1;
+                    if (memcmp(&rgba[c][j], &color[pix[j] * 4 + c], 4) != 0) bad = 1;
                 if (bad && bad_pixels++ < 2)
                     printf("case %d (target %u fmt %u %ux%ux%u layers %u levels %u-%u wrap "
                            "%u,%u,%u min %u mip %u mag %u lod [%g,%g] mode %d cmp %u) pixel "
                            "(%d,%d) coord (%.9g %.9g %.9g %.9g): softpipe (%.9g %.9g %.9g %.9g) "
                            "sampler (%.9g %.9g %.9g %.9g)\n",
-                           cs, v.target, v.view_format, w, h, d, layers, base, maxl, v.wrap_s,
-                           v.wrap_t, v.wrap_r, v.min_img_filter, v.min_mip_filter,
-                           v.mag_img_filter, (double)v.min_lod, (double)v.max_lod, mode,
-                           v.compare_func, qx + (j & 1), qy + (j >> 1), (double)s[j],
-                           (double)t[j], (double)r[j], (double)q[j],
-                           (double)color[pix[j] * 4], (double)color[pix[j] * 4 + 1],
-                           (double)color[pix[j] * 4 + 2], (double)color[pix[j] * 4 + 3],
-                           (double)rgba[0][j], (double)rgba[1][j], (double)rgba[2][j],
-                           (double)rgba[3][j]);
+                           cs, v.target, v.view_format, w, h, d, layers, base, maxl, v.wrap_s, v.wrap_t, v.wrap_r,
+                           v.min_img_filter, v.min_mip_filter, v.mag_img_filter, (double)v.min_lod, (double)v.max_lod,
+                           mode, v.compare_func, qx + (j & 1), qy + (j >> 1), (double)s[j], (double)t[j], (double)r[j],
+                           (double)q[j], (double)color[pix[j] * 4], (double)color[pix[j] * 4 + 1],
+                           (double)color[pix[j] * 4 + 2], (double)color[pix[j] * 4 + 3], (double)rgba[0][j],
+                           (double)rgba[1][j], (double)rgba[2][j], (double)rgba[3][j]);
             }
         }
     }
     glDeleteTextures(1, &tex);
-    for (unsigned l = 0; l < nlevels; l++)
-        free(mem[l]);
+    for (unsigned l = 0; l < nlevels; l++) free(mem[l]);
     return bad_pixels;
 }
 
@@ -571,15 +544,15 @@ int main(int argc, char **argv)
     }
     PFNEGLGETPLATFORMDISPLAYEXTPROC gpd =
         (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    EGLDisplay dpy = gpd ? gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
-                         : eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    EGLDisplay dpy =
+        gpd ? gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL) : eglGetDisplay(EGL_DEFAULT_DISPLAY);
     EGLint maj, min;
     if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &maj, &min)) {
         printf("FAIL: no EGL surfaceless display\n");
         return 77;
     }
-    static const EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                      EGL_OPENGL_ES3_BIT, EGL_NONE};
+    static const EGLint cfg_attr[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
+                                      EGL_NONE};
     EGLConfig cfg;
     EGLint n = 0;
     if (!eglBindAPI(EGL_OPENGL_ES_API) || !eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1) {
@@ -602,8 +575,7 @@ int main(int argc, char **argv)
         return 77;
     }
     float_linear = has_ext("GL_OES_texture_float_linear");
-    if (has_ext("GL_EXT_texture_border_clamp"))
-        num_wraps = 4;
+    if (has_ext("GL_EXT_texture_border_clamp")) num_wraps = 4;
 
     GLuint fbo, rt[2];
     glGenFramebuffers(1, &fbo);
@@ -612,8 +584,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++) {
         glBindTexture(GL_TEXTURE_2D, rt[i]);
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, FB, FB, 0, GL_RGBA, GL_FLOAT, NULL);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)i, GL_TEXTURE_2D,
-                               rt[i], 0);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)i, GL_TEXTURE_2D, rt[i], 0);
     }
     static const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
     glDrawBuffers(2, bufs);
@@ -625,8 +596,7 @@ int main(int argc, char **argv)
     static GLuint prog[TGT_COUNT][MODE_COUNT];
     for (int t = 0; t < TGT_COUNT; t++)
         for (int m = 0; m < MODE_COUNT; m++)
-            if (mode_valid(t, m))
-                prog[t][m] = make_program(t, m);
+            if (mode_valid(t, m)) prog[t][m] = make_program(t, m);
     static const float quad[8] = {-1, -1, 1, -1, -1, 1, 1, 1};
     GLuint vbo;
     glGenBuffers(1, &vbo);
@@ -637,11 +607,9 @@ int main(int argc, char **argv)
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
 
     long mismatches = 0, samples = 0;
-    for (int cs = 0; cs < ncases; cs++)
-        mismatches += run_case(cs, prog, &samples);
+    for (int cs = 0; cs < ncases; cs++) mismatches += run_case(cs, prog, &samples);
     printf("%d cases, %ld samples, %ld mismatches\n", ncases, samples, mismatches);
-    if (texel_log)
-        fclose(texel_log);
+    if (texel_log) fclose(texel_log);
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, ctx);
     eglTerminate(dpy);

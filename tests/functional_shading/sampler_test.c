@@ -9,33 +9,32 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                            \
-        }                                                                          \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                                   \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 /* bit-exact float comparison */
-#define CHECK_F(a, b)                                                                       \
-    do {                                                                                    \
-        float fa_ = (a), fb_ = (b);                                                         \
-        if (memcmp(&fa_, &fb_, sizeof(float)) != 0) {                                       \
-            fprintf(stderr, "%s:%d: %s = %.9g, expected %s = %.9g\n", __FILE__, __LINE__, #a, \
-                    (double)fa_, #b, (double)fb_);                                          \
-            failures++;                                                                     \
-        }                                                                                   \
+#define CHECK_F(a, b)                                                                                                  \
+    do {                                                                                                               \
+        float fa_ = (a), fb_ = (b);                                                                                    \
+        if (memcmp(&fa_, &fb_, sizeof(float)) != 0) {                                                                  \
+            fprintf(stderr, "%s:%d: %s = %.9g, expected %s = %.9g\n", __FILE__, __LINE__, #a, (double)fa_, #b,         \
+                    (double)fb_);                                                                                      \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
-#define CHECK_I(a, b)                                                                    \
-    do {                                                                                 \
-        long ia_ = (long)(a), ib_ = (long)(b);                                           \
-        if (ia_ != ib_) {                                                                \
-            fprintf(stderr, "%s:%d: %s = %ld, expected %ld\n", __FILE__, __LINE__, #a, ia_, \
-                    ib_);                                                                \
-            failures++;                                                                  \
-        }                                                                                \
+#define CHECK_I(a, b)                                                                                                  \
+    do {                                                                                                               \
+        long ia_ = (long)(a), ib_ = (long)(b);                                                                         \
+        if (ia_ != ib_) {                                                                                              \
+            fprintf(stderr, "%s:%d: %s = %ld, expected %ld\n", __FILE__, __LINE__, #a, ia_, ib_);                      \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 /* Gallium values used here (p_defines.h, p_format.h of Mesa 22.3.6) */
@@ -44,11 +43,23 @@ enum { W_REPEAT, W_CLAMP, W_EDGE, W_BORDER, W_MIRROR_REPEAT };
 enum { MIP_NEAREST, MIP_LINEAR, MIP_NONE };
 enum { F_NEAREST, F_LINEAR };
 enum {
-    FMT_R32G32B32A32_FLOAT = 16, FMT_R8G8B8A8_UNORM = 53, FMT_B8G8R8A8_UNORM = 54,
-    FMT_R16G16B16A16_FLOAT = 83, FMT_B5G6R5_UNORM = 132, FMT_B4G4R4A4_UNORM = 130,
-    FMT_B5G5R5A1_UNORM = 128, FMT_L8_UNORM = 133, FMT_A8_UNORM = 134, FMT_L8A8_UNORM = 136,
-    FMT_Z16_UNORM = 140, FMT_Z32_UNORM = 142, FMT_Z24_UNORM_S8_UINT = 144,
-    FMT_R8G8B8X8_UNORM = 190, FMT_ETC1_RGB8 = 277, FMT_R8_UNORM = 49, FMT_R8G8_UNORM = 50
+    FMT_R32G32B32A32_FLOAT = 16,
+    FMT_R8G8B8A8_UNORM = 53,
+    FMT_B8G8R8A8_UNORM = 54,
+    FMT_R16G16B16A16_FLOAT = 83,
+    FMT_B5G6R5_UNORM = 132,
+    FMT_B4G4R4A4_UNORM = 130,
+    FMT_B5G5R5A1_UNORM = 128,
+    FMT_L8_UNORM = 133,
+    FMT_A8_UNORM = 134,
+    FMT_L8A8_UNORM = 136,
+    FMT_Z16_UNORM = 140,
+    FMT_Z32_UNORM = 142,
+    FMT_Z24_UNORM_S8_UINT = 144,
+    FMT_R8G8B8X8_UNORM = 190,
+    FMT_ETC1_RGB8 = 277,
+    FMT_R8_UNORM = 49,
+    FMT_R8G8_UNORM = 50
 };
 
 /* Texture memory: up to 16 levels, packed (row_stride = width * bpp). */
@@ -58,8 +69,8 @@ struct tex {
     unsigned bpp;
 };
 
-static void tex_init(struct tex *t, unsigned target, unsigned format, unsigned bpp, unsigned w,
-                     unsigned h, unsigned layers, unsigned levels)
+static void tex_init(struct tex *t, unsigned target, unsigned format, unsigned bpp, unsigned w, unsigned h,
+                     unsigned layers, unsigned levels)
 {
     memset(t, 0, sizeof(*t));
     struct tbr_texture_view *v = &t->v;
@@ -71,8 +82,7 @@ static void tex_init(struct tex *t, unsigned target, unsigned format, unsigned b
     v->array_size = target == T_3D ? 1 : layers;
     v->res_last_level = v->last_level = levels - 1;
     v->last_layer = v->array_size - 1;
-    for (int c = 0; c < 4; c++)
-        v->swizzle[c] = (uint32_t)c;
+    for (int c = 0; c < 4; c++) v->swizzle[c] = (uint32_t)c;
     v->wrap_s = v->wrap_t = v->wrap_r = W_REPEAT;
     v->min_img_filter = v->mag_img_filter = F_NEAREST;
     v->min_mip_filter = MIP_NONE;
@@ -92,8 +102,7 @@ static void tex_init(struct tex *t, unsigned target, unsigned format, unsigned b
 
 static void tex_free(struct tex *t)
 {
-    for (int l = 0; l < TBR_SAMPLER_MAX_LEVELS; l++)
-        free(t->mem[l]);
+    for (int l = 0; l < TBR_SAMPLER_MAX_LEVELS; l++) free(t->mem[l]);
 }
 
 /* observer: records (lane, level, layer, x, y); footprints: calls of the footprint
@@ -127,17 +136,15 @@ static int obs_is(const struct obs *o, int i, int lane, int level, int layer, in
 /* Sample the same coordinates in all four lanes with implicit LOD (derivatives 0
  * -> lambda = log2(0) = -127: magnification) unless the caller passes coordinates. */
 static void sample4(const struct tex *t, const float s[4], const float tt[4], const float r[4],
-                    enum tbr_sampler_control control, const float c1[4], float rgba[4][4],
-                    struct obs *o)
+                    enum tbr_sampler_control control, const float c1[4], float rgba[4][4], struct obs *o)
 {
     static const float zero[4] = {0, 0, 0, 0};
     float derivs[3][2][4];
     memset(derivs, 0, sizeof(derivs));
     const int8_t offset[3] = {0, 0, 0};
-    if (o)
-        o->n = 0;
-    tbr_sampler_get_samples(&t->v, s, tt, r ? r : zero, zero, c1 ? c1 : zero, derivs, offset,
-                            control, rgba, o ? observe : NULL, o);
+    if (o) o->n = 0;
+    tbr_sampler_get_samples(&t->v, s, tt, r ? r : zero, zero, c1 ? c1 : zero, derivs, offset, control, rgba,
+                            o ? observe : NULL, o);
 }
 
 static void sample1(const struct tex *t, float s, float tt, float rgba[4][4], struct obs *o)
@@ -288,7 +295,7 @@ static void test_formats(void)
         tbr_sampler_get_texel(&t.v, i, z, z, z, NULL, c, NULL, NULL);
         CHECK_F(c[0][0], 4.7353150e-01f);
         CHECK_F(c[2][0], 4.7353150e-01f);
-        CHECK_F(c[3][0], u8(183)); /* alpha stays linear */
+        CHECK_F(c[3][0], u8(183));        /* alpha stays linear */
         CHECK_F(c[0][1], 3.0352698e-03f); /* linear segment: 10/255/12.92 */
         CHECK_F(c[0][2], 1.0f);
     }
@@ -503,8 +510,7 @@ static void test_lod(void)
         derivs[0][0][0] = 0.25f; /* rho 2: level 1 */
         derivs[1][1][1] = 0.5f;  /* rho 4: level 2 */
         const float zero[4] = {0, 0, 0, 0};
-        tbr_sampler_get_samples(&t.v, s, s, zero, zero, zero, derivs, NULL,
-                                TBR_SAMPLER_DERIVS_EXPLICIT, c, NULL, NULL);
+        tbr_sampler_get_samples(&t.v, s, s, zero, zero, zero, derivs, NULL, TBR_SAMPLER_DERIVS_EXPLICIT, c, NULL, NULL);
         CHECK_F(c[0][0], u8(20));
         CHECK_F(c[0][1], u8(30));
         CHECK_F(c[0][2], u8(10)); /* derivatives 0: log2(0) = -127 */
@@ -585,8 +591,7 @@ static void test_pot(void)
     /* the fast path wraps with & (size - 1): texel at s = -0.01 on width 8 -> u = -0.58,
      * x0 = -1 & 7 = 7, x1 = 0; xw = u - floor(u) */
     tex_init(&t, T_2D, FMT_L8_UNORM, 1, 8, 1, 1, 1);
-    for (int x = 0; x < 8; x++)
-        t.mem[0][x] = (uint8_t)(x * 30);
+    for (int x = 0; x < 8; x++) t.mem[0][x] = (uint8_t)(x * 30);
     t.v.min_img_filter = t.v.mag_img_filter = F_LINEAR;
     sample1(&t, -0.01f, 0.5f, c, &o);
     CHECK(obs_is(&o, 0, 0, 0, 0, 7, 0) && obs_is(&o, 1, 0, 0, 0, 0, 0));
@@ -620,14 +625,13 @@ static void test_aliasing(void)
     float c[4][4];
     struct obs o;
     tex_init(&t, T_2D, FMT_L8_UNORM, 1, 128, 256, 1, 1);
-#define L8_AT(x, y) ((uint8_t)(((x) * 7 + (y) * 13) & 255))
+#define L8_AT(x, y) ((uint8_t)(((x)*7 + (y)*13) & 255))
     for (int y = 0; y < 256; y++)
-        for (int x = 0; x < 128; x++)
-            t.mem[0][y * 128 + x] = L8_AT(x, y);
+        for (int x = 0; x < 128; x++) t.mem[0][y * 128 + x] = L8_AT(x, y);
     t.v.min_img_filter = t.v.mag_img_filter = F_LINEAR;
     sample1(&t, 0.5f, 1.0f, c, &o);
-    CHECK(obs_is(&o, 0, 0, 0, 0, 63, 255) && obs_is(&o, 1, 0, 0, 0, 64, 255) &&
-          obs_is(&o, 2, 0, 0, 0, 63, 0) && obs_is(&o, 3, 0, 0, 0, 64, 0));
+    CHECK(obs_is(&o, 0, 0, 0, 0, 63, 255) && obs_is(&o, 1, 0, 0, 0, 64, 255) && obs_is(&o, 2, 0, 0, 0, 63, 0) &&
+          obs_is(&o, 3, 0, 0, 0, 64, 0));
     const float aliased = lerp_f(0.5f, lerp_f(0.5f, u8(L8_AT(63, 255)), u8(L8_AT(32, 31))),
                                  lerp_f(0.5f, u8(L8_AT(63, 0)), u8(L8_AT(64, 0))));
     const float plain = lerp_f(0.5f, lerp_f(0.5f, u8(L8_AT(63, 255)), u8(L8_AT(64, 255))),
@@ -647,8 +651,7 @@ static void test_aliasing(void)
  * The same samples as tbr_sampler_get_samples_exact with the texel observer alone: the
  * same colors, bit for bit, and the same texels in the same order once the footprints
  * are expanded; the footprint observer gets the bilinear footprints inside a level. */
-static void observe_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0,
-                              int x1, int y0, int y1)
+static void observe_footprint(void *ctx, unsigned lane, unsigned level, unsigned layer, int x0, int x1, int y0, int y1)
 {
     struct obs *o = ctx;
     o->footprints++;
@@ -666,8 +669,8 @@ static float rnd(unsigned *seed, float lo, float hi)
 
 static void test_footprints(void)
 {
-    static const unsigned formats[][2] = {{FMT_R8G8B8A8_UNORM, 4}, {FMT_L8_UNORM, 1},
-                                          {FMT_R8G8B8X8_UNORM, 4}, {FMT_B5G6R5_UNORM, 2}};
+    static const unsigned formats[][2] = {
+        {FMT_R8G8B8A8_UNORM, 4}, {FMT_L8_UNORM, 1}, {FMT_R8G8B8X8_UNORM, 4}, {FMT_B5G6R5_UNORM, 2}};
     static const unsigned sizes[][2] = {{16, 16}, {64, 32}, {12, 20}};
     static const unsigned wraps[] = {W_REPEAT, W_EDGE, W_BORDER, W_MIRROR_REPEAT};
     unsigned seed = 7;
@@ -677,8 +680,7 @@ static void test_footprints(void)
             for (size_t wi = 0; wi < sizeof(wraps) / sizeof(wraps[0]); wi++)
                 for (unsigned mip = MIP_NEAREST; mip <= MIP_NONE; mip++) {
                     struct tex t;
-                    tex_init(&t, T_2D, formats[fi][0], formats[fi][1], sizes[si][0], sizes[si][1],
-                             1, 4);
+                    tex_init(&t, T_2D, formats[fi][0], formats[fi][1], sizes[si][0], sizes[si][1], 1, 4);
                     for (unsigned l = 0; l < 4; l++) {
                         const unsigned w = sizes[si][0] >> l, h = sizes[si][1] >> l;
                         for (unsigned b = 0; b < w * h * formats[fi][1]; b++)
@@ -701,12 +703,11 @@ static void test_footprints(void)
                         struct obs a, b;
                         memset(&a, 0, sizeof(a));
                         memset(&b, 0, sizeof(b));
-                        const int exact_a = tbr_sampler_get_samples_exact(
-                            &t.v, s, tt, zero, zero, zero, derivs, NULL, TBR_SAMPLER_LOD_NONE,
-                            plain, observe, &a);
+                        const int exact_a = tbr_sampler_get_samples_exact(&t.v, s, tt, zero, zero, zero, derivs, NULL,
+                                                                          TBR_SAMPLER_LOD_NONE, plain, observe, &a);
                         const int exact_b = tbr_sampler_get_samples_exact_prepared(
-                            &t.v, &prepared, s, tt, zero, zero, zero, derivs, NULL,
-                            TBR_SAMPLER_LOD_NONE, with_fp, observe, observe_footprint, &b);
+                            &t.v, &prepared, s, tt, zero, zero, zero, derivs, NULL, TBR_SAMPLER_LOD_NONE, with_fp,
+                            observe, observe_footprint, &b);
                         CHECK_I(exact_b, exact_a);
                         CHECK(memcmp(plain, with_fp, sizeof(plain)) == 0);
                         CHECK_I(b.n, a.n);
@@ -732,13 +733,11 @@ static void test_footprints(void)
     memset(derivs, 0, sizeof(derivs));
     struct obs o;
     memset(&o, 0, sizeof(o));
-    tbr_sampler_get_samples_exact_prepared(&t.v, &prepared, half, half, zero, zero, zero, derivs,
-                                           NULL, TBR_SAMPLER_LOD_NONE, c, observe,
-                                           observe_footprint, &o);
+    tbr_sampler_get_samples_exact_prepared(&t.v, &prepared, half, half, zero, zero, zero, derivs, NULL,
+                                           TBR_SAMPLER_LOD_NONE, c, observe, observe_footprint, &o);
     CHECK_I(o.footprints, 4);
     CHECK_I(o.n, 16);
-    CHECK(o.rec[4][0] == 1 && o.rec[4][3] == 3 && o.rec[4][4] == 3 && o.rec[7][3] == 4 &&
-          o.rec[7][4] == 4);
+    CHECK(o.rec[4][0] == 1 && o.rec[4][3] == 3 && o.rec[4][4] == 3 && o.rec[7][3] == 4 && o.rec[7][4] == 4);
     tex_free(&t);
 }
 
@@ -769,8 +768,7 @@ static void test_misc(void)
      * (x0,y1) (x1,y1) (x1,y0) (x0,y0); the level comes from lod_bias, never the mag
      * filter; the view swizzle picks the component, no swizzle afterwards */
     tex_init(&t, T_2D, FMT_R8G8B8A8_UNORM, 4, 2, 2, 1, 1);
-    for (int i = 0; i < 4; i++)
-        memcpy(t.mem[0] + 4 * i, (uint8_t[]){(uint8_t)i, (uint8_t)(10 + i), 0, 0}, 4);
+    for (int i = 0; i < 4; i++) memcpy(t.mem[0] + 4 * i, (uint8_t[]){(uint8_t)i, (uint8_t)(10 + i), 0, 0}, 4);
     {
         const float s[4] = {0.5f, 0.5f, 0.5f, 0.5f};
         float comp[4];
@@ -833,8 +831,7 @@ static void test_misc(void)
 
     /* cube, 2x2 faces, face f filled with 10 * (f + 1), nearest */
     tex_init(&t, T_CUBE, FMT_L8_UNORM, 1, 2, 2, 6, 1);
-    for (int f = 0; f < 6; f++)
-        memset(t.mem[0] + f * 4, 10 * (f + 1), 4);
+    for (int f = 0; f < 6; f++) memset(t.mem[0] + f * 4, 10 * (f + 1), 4);
     {
         const float s[4] = {1.0f, -1.0f, 0.1f, 0.2f};
         const float tt[4] = {0.0f, 0.2f, 1.0f, 0.1f};
@@ -868,16 +865,14 @@ static void test_misc(void)
 
     /* 3D linear: 2x2x2, 8 texels per lane, z slice as the layer */
     tex_init(&t, T_3D, FMT_L8_UNORM, 1, 2, 2, 2, 1);
-    for (int i = 0; i < 8; i++)
-        t.mem[0][i] = (uint8_t)(i * 10);
+    for (int i = 0; i < 8; i++) t.mem[0][i] = (uint8_t)(i * 10);
     t.v.min_img_filter = t.v.mag_img_filter = F_LINEAR;
     t.v.wrap_s = t.v.wrap_t = t.v.wrap_r = W_EDGE;
     {
         const float s[4] = {0.5f, 0.5f, 0.5f, 0.5f};
         sample4(&t, s, s, s, TBR_SAMPLER_LOD_NONE, NULL, c, &o);
         CHECK_I(o.n, 32);
-        CHECK(obs_is(&o, 0, 0, 0, 0, 0, 0) && obs_is(&o, 4, 0, 0, 1, 0, 0) &&
-              obs_is(&o, 7, 0, 0, 1, 1, 1));
+        CHECK(obs_is(&o, 0, 0, 0, 0, 0, 0) && obs_is(&o, 4, 0, 0, 1, 0, 0) && obs_is(&o, 7, 0, 0, 1, 1, 1));
         /* all weights 0.5 */
         const float a0 = u8(0) + 0.5f * (u8(10) - u8(0)), a1 = u8(20) + 0.5f * (u8(30) - u8(20));
         const float b0 = u8(40) + 0.5f * (u8(50) - u8(40)), b1 = u8(60) + 0.5f * (u8(70) - u8(60));
@@ -965,8 +960,9 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         void (*fn)(void);
-    } groups[] = {{"formats", test_formats}, {"wrap", test_wrap}, {"lod", test_lod},
-                  {"pot", test_pot}, {"misc", test_misc}, {"unsupported", test_unsupported},
+    } groups[] = {{"formats", test_formats},   {"wrap", test_wrap},
+                  {"lod", test_lod},           {"pot", test_pot},
+                  {"misc", test_misc},         {"unsupported", test_unsupported},
                   {"aliasing", test_aliasing}, {"footprints", test_footprints}};
     if (argc != 2) {
         fprintf(stderr, "usage: sampler_test <group>\n");
@@ -975,8 +971,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
         if (strcmp(argv[1], groups[i].name) == 0) {
             groups[i].fn();
-            if (failures)
-                fprintf(stderr, "%d check(s) failed\n", failures);
+            if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
             return failures ? 1 : 0;
         }
     }

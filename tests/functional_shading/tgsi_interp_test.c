@@ -16,12 +16,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                             \
-        }                                                                           \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                                   \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 static uint32_t bits(float f)
@@ -128,11 +128,9 @@ static void set_const_u(struct test_quad *t, unsigned reg, uint32_t x, uint32_t 
 static int run_body(struct test_quad *t, const char *body, struct tbr_tgsi_fs_result *r)
 {
     char text[4096];
-    snprintf(text, sizeof text,
-             "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0..15]\nDCL TEMP[0..3]\n%s", body);
+    snprintf(text, sizeof text, "FRAG\nDCL OUT[0], COLOR\nDCL CONST[0][0..15]\nDCL TEMP[0..3]\n%s", body);
     struct tbr_tgsi_program *p = parse_ok(text);
-    if (!p)
-        return -2;
+    if (!p) return -2;
     int rc = tbr_tgsi_run_fs(p, &t->q, r);
     tbr_tgsi_free(p);
     return rc;
@@ -148,8 +146,7 @@ static float op_result(struct test_quad *t, const char *body, unsigned c)
         failures++;
         return NAN;
     }
-    for (unsigned l = 1; l < 4; l++)
-        CHECK(same(r.outputs[0][c][l], r.outputs[0][c][0]));
+    for (unsigned l = 1; l < 4; l++) CHECK(same(r.outputs[0][c][l], r.outputs[0][c][0]));
     return r.outputs[0][c][0];
 }
 
@@ -214,7 +211,8 @@ static void test_parse(const char *data)
     struct test_quad t;
     quad_init(&t);
     parse_fails("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {    0.5000,     0.0000,     0.0000,     0.0000}\n"
-                "  0: MOV OUT[0], IMM[0]\n  1: END\n", "FLT32");
+                "  0: MOV OUT[0], IMM[0]\n  1: END\n",
+                "FLT32");
     p = parse_ok("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {16777216.0000, 4096.0000, -8192.0000, 2048.5000}\n"
                  "  0: MOV OUT[0], IMM[0]\n  1: END\n");
     if (p) {
@@ -237,18 +235,20 @@ static void test_parse(const char *data)
     /* rejections, each with a message naming the problem */
     parse_fails("VERT\nDCL IN[0]\n  0: END\n", "not a fragment shader");
     parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\nDCL ADDR[0]\n  0: END\n", "ADDR");
-    parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n  0: MOV OUT[0], TEMP[ADDR[0].x+1]\n  1: END\n",
-                "indirect");
+    parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n  0: MOV OUT[0], TEMP[ADDR[0].x+1]\n  1: END\n", "indirect");
     parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: BFI OUT[0], TEMP[0], TEMP[0], TEMP[0], TEMP[0]\n  1: END\n",
                 "opcode BFI not supported");
     parse_fails("FRAG\nDCL SV[0], POSITION\nDCL OUT[0], COLOR\n  0: END\n", "SV");
     parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: UADD OUT[0], |TEMP[0]|, TEMP[0]\n  1: END\n",
                 "absolute value on an integer source");
     parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: IF TEMP[0].xxxx :2\n  1: ELSE :2\n"
-                "  2: ENDIF\n  3: END\n", "not to its ELSE");
-    parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\nDCL SAMP[0]\n  0: TEX OUT[0], TEMP[0], SAMP[0], CUBEARRAY\n  1: END\n",
-                "texture target");
-    parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: MOV OUT[0], IN[0]\n  1: END\n", "IN[0] read but not declared");
+                "  2: ENDIF\n  3: END\n",
+                "not to its ELSE");
+    parse_fails(
+        "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\nDCL SAMP[0]\n  0: TEX OUT[0], TEMP[0], SAMP[0], CUBEARRAY\n  1: END\n",
+        "texture target");
+    parse_fails("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: MOV OUT[0], IN[0]\n  1: END\n",
+                "IN[0] read but not declared");
     parse_fails("FRAG\nDCL OUT[0], SAMPLEMASK\n  0: END\n", "declaration attribute");
     parse_fails("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT64 {1.0, 2.0}\n  0: END\n", "immediate type");
     parse_fails("FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], OUT[0]\n", "END");
@@ -345,13 +345,18 @@ static void test_ops(void)
     CHECK(same(op_result(&t, "  0: SLT OUT[0], CONST[0][8].xxxx, CONST[0][8].yyyy\n  1: END\n", 0), 1.0f));
     CHECK(bits(op_result(&t, "  0: FSGE OUT[0], CONST[0][8].zzzz, CONST[0][8].wwww\n  1: END\n", 0)) == ~0u);
     CHECK(bits(op_result(&t, "  0: FSLT OUT[0], CONST[0][8].zzzz, CONST[0][8].wwww\n  1: END\n", 0)) == 0u);
-    CHECK(same(op_result(&t, "  0: FSGE TEMP[0], CONST[0][8].yyyy, CONST[0][8].xxxx\n"
-                             "  1: AND OUT[0], TEMP[0], CONST[0][8].xxxx\n  2: END\n", 0), 1.0f));
+    CHECK(same(op_result(&t,
+                         "  0: FSGE TEMP[0], CONST[0][8].yyyy, CONST[0][8].xxxx\n"
+                         "  1: AND OUT[0], TEMP[0], CONST[0][8].xxxx\n  2: END\n",
+                         0),
+               1.0f));
     CHECK(same(op_result(&t, "  0: SSG OUT[0], CONST[0][8].wwww\n  1: END\n", 0), 0.0f));
     CHECK(same(op_result(&t, "  0: SSG OUT[0], -CONST[0][8].yyyy\n  1: END\n", 0), -1.0f));
     /* CMP: s0 < 0 ? s1 : s2 (-0 is not < 0); UCMP: s0 != 0 bits */
-    CHECK(same(op_result(&t, "  0: CMP OUT[0], CONST[0][8].wwww, CONST[0][8].xxxx, CONST[0][8].yyyy\n  1: END\n", 0), 2.0f));
-    CHECK(same(op_result(&t, "  0: UCMP OUT[0], CONST[0][8].wwww, CONST[0][8].xxxx, CONST[0][8].yyyy\n  1: END\n", 0), 1.0f));
+    CHECK(same(op_result(&t, "  0: CMP OUT[0], CONST[0][8].wwww, CONST[0][8].xxxx, CONST[0][8].yyyy\n  1: END\n", 0),
+               2.0f));
+    CHECK(same(op_result(&t, "  0: UCMP OUT[0], CONST[0][8].wwww, CONST[0][8].xxxx, CONST[0][8].yyyy\n  1: END\n", 0),
+               1.0f));
 
     /* integer ops */
     set_const_u(&t, 9, 0xffffffffu, 7u, 0u, (uint32_t)-8);
@@ -393,8 +398,10 @@ static void test_ops(void)
     CHECK(run_body(&t, "  0: MOV OUT[0], TEMP[2]\n  1: END\n", &r) == -1);
     /* sources are all fetched before the destination is written (aliasing) */
     set_const(&t, 11, 1.0f, 2.0f, 3.0f, 4.0f);
-    CHECK(run_body(&t, "  0: MOV TEMP[0], CONST[0][11]\n  1: MOV TEMP[0], TEMP[0].wzyx\n"
-                       "  2: MOV OUT[0], TEMP[0]\n  3: END\n", &r) == 0);
+    CHECK(run_body(&t,
+                   "  0: MOV TEMP[0], CONST[0][11]\n  1: MOV TEMP[0], TEMP[0].wzyx\n"
+                   "  2: MOV OUT[0], TEMP[0]\n  3: END\n",
+                   &r) == 0);
     CHECK(same(r.outputs[0][0][0], 4.0f) && same(r.outputs[0][3][2], 1.0f));
 }
 
@@ -416,16 +423,14 @@ static void test_interp(void)
             t.coef[i].dadx[c] = 0.0123f * (float)(c + 1);
             t.coef[i].dady[c] = -0.0071f * (float)(i + 2);
         }
-    const char *text =
-        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], LINEAR\n"
-        "DCL IN[2], GENERIC[2], CONSTANT\nDCL IN[3], COLOR, COLOR\nDCL IN[4], FACE, CONSTANT\n"
-        "DCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\nDCL OUT[2], COLOR[2]\nDCL OUT[3], COLOR[3]\n"
-        "DCL OUT[4], COLOR[4]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
-        "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: MOV OUT[2], IN[2]\n"
-        "  3: MOV OUT[3], IN[3]\n  4: MOV OUT[4], IN[4].xxxx\n  5: END\n";
+    const char *text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL IN[1], GENERIC[1], LINEAR\n"
+                       "DCL IN[2], GENERIC[2], CONSTANT\nDCL IN[3], COLOR, COLOR\nDCL IN[4], FACE, CONSTANT\n"
+                       "DCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\nDCL OUT[2], COLOR[2]\nDCL OUT[3], COLOR[3]\n"
+                       "DCL OUT[4], COLOR[4]\nIMM[0] UINT32 {0, 0, 0, 0}\n"
+                       "  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[1]\n  2: MOV OUT[2], IN[2]\n"
+                       "  3: MOV OUT[3], IN[3]\n  4: MOV OUT[4], IN[4].xxxx\n  5: END\n";
     struct tbr_tgsi_program *p = parse_ok(text);
-    if (!p)
-        return;
+    if (!p) return;
     for (int flat = 0; flat < 2; flat++) {
         t.q.flatshade_color = flat;
         t.q.face = flat ? -1.0f : 1.0f;
@@ -451,13 +456,12 @@ static void test_interp(void)
                 for (unsigned l = 0; l < 4; l++) {
                     float expect = mode == 0 ? k->a0[c] : mode == 1 ? lin[l] : lin[l] / w[l];
                     if (!same(r.outputs[i][c][l], expect))
-                        fprintf(stderr, "input %u chan %u lane %u flat %d: %.9g, expected %.9g\n", i, c, l,
-                                flat, r.outputs[i][c][l], expect);
+                        fprintf(stderr, "input %u chan %u lane %u flat %d: %.9g, expected %.9g\n", i, c, l, flat,
+                                r.outputs[i][c][l], expect);
                     CHECK(same(r.outputs[i][c][l], expect));
                 }
             }
-            for (unsigned l = 0; l < 4; l++)
-                CHECK(same(r.outputs[4][c][l], t.q.face));
+            for (unsigned l = 0; l < 4; l++) CHECK(same(r.outputs[4][c][l], t.q.face));
         }
         /* perspective differs from linear here (w != 1) */
         CHECK(!same(r.outputs[0][0][3], r.outputs[1][0][3] * 0.0f + r.outputs[0][0][3] * w[3]));
@@ -491,7 +495,8 @@ static struct tbr_tgsi_program *flow_program(const char *body)
     char text[4096];
     snprintf(text, sizeof text,
              "FRAG\nDCL IN[0].xy, GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n"
-             "IMM[0] UINT32 {1065353216, 1073741824, 0, 1077936128}\n%s", body);
+             "IMM[0] UINT32 {1065353216, 1073741824, 0, 1077936128}\n%s",
+             body);
     return parse_ok(text);
 }
 
@@ -503,9 +508,9 @@ static void test_flow(void)
     struct tbr_tgsi_fs_result r;
 
     /* divergent IF/ELSE: lanes 1, 3 (x = 1) take THEN, lanes 0, 2 ELSE */
-    struct tbr_tgsi_program *p = flow_program(
-        "  0: MOV OUT[0], IMM[0].zzzz\n  1: IF IN[0].xxxx :3\n  2:   MOV OUT[0].x, IMM[0].xxxx\n"
-        "  3: ELSE :5\n  4:   MOV OUT[0].y, IMM[0].yyyy\n  5: ENDIF\n  6: END\n");
+    struct tbr_tgsi_program *p =
+        flow_program("  0: MOV OUT[0], IMM[0].zzzz\n  1: IF IN[0].xxxx :3\n  2:   MOV OUT[0].x, IMM[0].xxxx\n"
+                     "  3: ELSE :5\n  4:   MOV OUT[0].y, IMM[0].yyyy\n  5: ENDIF\n  6: END\n");
     if (p) {
         CHECK(tbr_tgsi_run_fs(p, &t.q, &r) == 0);
         for (unsigned l = 0; l < 4; l++) {
@@ -517,8 +522,7 @@ static void test_flow(void)
         t.coef[0].dadx[0] = 0.0f;
         t.coef[0].a0[0] = 0.0f;
         CHECK(tbr_tgsi_run_fs(p, &t.q, &r) == 0);
-        for (unsigned l = 0; l < 4; l++)
-            CHECK(same(r.outputs[0][0][l], 0.0f) && same(r.outputs[0][1][l], 2.0f));
+        for (unsigned l = 0; l < 4; l++) CHECK(same(r.outputs[0][0][l], 0.0f) && same(r.outputs[0][1][l], 2.0f));
         lane_coords(&t);
     }
     tbr_tgsi_free(p);
@@ -554,16 +558,16 @@ static void test_flow(void)
                      "  9: ENDLOOP :3\n 10: MOV OUT[0], TEMP[0].xxxx\n 11: END\n");
     if (p) {
         CHECK(tbr_tgsi_run_fs(p, &t.q, &r) == 0);
-        for (unsigned l = 0; l < 4; l++)
-            CHECK(same(r.outputs[0][0][l], (float)(1 + (l & 1) + 2 * (l >> 1))));
+        for (unsigned l = 0; l < 4; l++) CHECK(same(r.outputs[0][0][l], (float)(1 + (l & 1) + 2 * (l >> 1))));
     }
     tbr_tgsi_free(p);
     /* CONT skips the rest of the iteration for the lanes that execute it */
-    p = flow_program("  0: MOV TEMP[0].xy, IMM[0].zzzz\n  1: BGNLOOP :9\n  2:   ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n"
-                     "  3:   FSGE TEMP[2].x, TEMP[0].xxxx, IMM[0].wwww\n  4:   UIF TEMP[2].xxxx :6\n"
-                     "  5:     BRK\n  6:   ENDIF\n  7:   UIF IN[0].xxxx :9\n  8:     CONT\n  9:   ENDIF\n"
-                     " 10:   ADD TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx\n 11: ENDLOOP :1\n"
-                     " 12: MOV OUT[0], TEMP[0].xyxy\n 13: END\n");
+    p = flow_program(
+        "  0: MOV TEMP[0].xy, IMM[0].zzzz\n  1: BGNLOOP :9\n  2:   ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n"
+        "  3:   FSGE TEMP[2].x, TEMP[0].xxxx, IMM[0].wwww\n  4:   UIF TEMP[2].xxxx :6\n"
+        "  5:     BRK\n  6:   ENDIF\n  7:   UIF IN[0].xxxx :9\n  8:     CONT\n  9:   ENDIF\n"
+        " 10:   ADD TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx\n 11: ENDLOOP :1\n"
+        " 12: MOV OUT[0], TEMP[0].xyxy\n 13: END\n");
     if (p) {
         /* UIF tests bits: x = 1.0f is nonzero. Lanes 1, 3 never reach the y increment. */
         CHECK(tbr_tgsi_run_fs(p, &t.q, &r) == 0);
@@ -575,8 +579,7 @@ static void test_flow(void)
     tbr_tgsi_free(p);
     /* an endless loop is cut off */
     p = flow_program("  0: MOV OUT[0], IMM[0].zzzz\n  1: BGNLOOP :2\n  2: ENDLOOP :1\n  3: END\n");
-    if (p)
-        CHECK(tbr_tgsi_run_fs(p, &t.q, &r) == -1);
+    if (p) CHECK(tbr_tgsi_run_fs(p, &t.q, &r) == -1);
     tbr_tgsi_free(p);
 
     /* KILL_IF kills lanes with any component < 0; killed lanes keep executing */
@@ -651,13 +654,11 @@ static void fake_get_samples(void *ctx, unsigned sview_index, unsigned sampler_i
     memcpy(f->c0, c0, sizeof f->c0);
     memcpy(f->c1, c1, sizeof f->c1);
     f->had_derivs = derivs != NULL;
-    if (derivs)
-        memcpy(f->derivs, derivs, sizeof f->derivs);
+    if (derivs) memcpy(f->derivs, derivs, sizeof f->derivs);
     memcpy(f->offset, offset, sizeof f->offset);
     f->control = control;
     for (int c = 0; c < 4; c++)
-        for (int l = 0; l < 4; l++)
-            rgba[c][l] = (float)(10 * c + l);
+        for (int l = 0; l < 4; l++) rgba[c][l] = (float)(10 * c + l);
 }
 
 static void fake_get_dims(void *ctx, unsigned sview_index, int level, int dims[4])
@@ -682,8 +683,7 @@ static void fake_get_texel(void *ctx, unsigned sview_index, const int i[4], cons
     memcpy(f->tlod, lod, sizeof f->tlod);
     memcpy(f->offset, offset, sizeof f->offset);
     for (int c = 0; c < 4; c++)
-        for (int l = 0; l < 4; l++)
-            rgba[c][l] = (float)(i[l] + 100 * c);
+        for (int l = 0; l < 4; l++) rgba[c][l] = (float)(i[l] + 100 * c);
 }
 
 static int run_tex(struct test_quad *t, struct fake_sampler *f, const char *body, struct tbr_tgsi_fs_result *r)
@@ -691,10 +691,10 @@ static int run_tex(struct test_quad *t, struct fake_sampler *f, const char *body
     char text[4096];
     snprintf(text, sizeof text,
              "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SAMP[3]\n"
-             "DCL SVIEW[3], 2D, FLOAT\nDCL TEMP[0..3]\nIMM[0] INT32 {-3, 2, 7, 0}\n%s", body);
+             "DCL SVIEW[3], 2D, FLOAT\nDCL TEMP[0..3]\nIMM[0] INT32 {-3, 2, 7, 0}\n%s",
+             body);
     struct tbr_tgsi_program *p = parse_ok(text);
-    if (!p)
-        return -2;
+    if (!p) return -2;
     memset(f, 0, sizeof *f);
     int rc = tbr_tgsi_run_fs(p, &t->q, r);
     tbr_tgsi_free(p);
@@ -749,8 +749,7 @@ static void test_tex(void)
     /* TXB: bias from src0.w into c1 */
     CHECK(run_tex(&t, &f, "  0: TXB OUT[0], IN[0], SAMP[0], 2D\n  1: END\n", &r) == 0);
     CHECK(f.control == TBR_SAMPLER_LOD_BIAS);
-    for (unsigned l = 0; l < 4; l++)
-        CHECK(same(f.s[l], in[0][l]) && same(f.r[l], 0.0f) && same(f.c1[l], in[3][l]));
+    for (unsigned l = 0; l < 4; l++) CHECK(same(f.s[l], in[0][l]) && same(f.r[l], 0.0f) && same(f.c1[l], in[3][l]));
 
     /* TXL on a cube: s, t, r = xyz, lod in c1 */
     CHECK(run_tex(&t, &f, "  0: TXL OUT[0], -IN[0], SAMP[0], CUBE\n  1: END\n", &r) == 0);
@@ -761,8 +760,7 @@ static void test_tex(void)
 
     /* TEX SHADOWCUBE: the reference in c0 (src0.w) */
     CHECK(run_tex(&t, &f, "  0: TEX OUT[0], IN[0], SAMP[0], SHADOWCUBE\n  1: END\n", &r) == 0);
-    for (unsigned l = 0; l < 4; l++)
-        CHECK(same(f.c0[l], in[3][l]) && same(f.r[l], in[2][l]));
+    for (unsigned l = 0; l < 4; l++) CHECK(same(f.c0[l], in[3][l]) && same(f.r[l], in[2][l]));
 
     /* TEX 1D: only s */
     CHECK(run_tex(&t, &f, "  0: TEX OUT[0], IN[0], SAMP[0], 1D\n  1: END\n", &r) == 0);
@@ -793,11 +791,15 @@ static void test_tex(void)
 
     /* a coordinate that is stale in any lane (even an inactive one) spoils the LOD
      * of the whole quad: nothing of the result is reproduced */
-    CHECK(run_tex(&t, &f, "  0: IF IN[0].xxxx :2\n  1:   MOV TEMP[1], IN[0]\n  2: ENDIF\n"
-                          "  3: TEX OUT[0], TEMP[1], SAMP[0], 2D\n  4: END\n", &r) == 0);
+    CHECK(run_tex(&t, &f,
+                  "  0: IF IN[0].xxxx :2\n  1:   MOV TEMP[1], IN[0]\n  2: ENDIF\n"
+                  "  3: TEX OUT[0], TEMP[1], SAMP[0], 2D\n  4: END\n",
+                  &r) == 0);
     t.coef[0].a0[0] -= in[0][0]; /* lane 0 x = 0: lane 0 skips the MOV */
-    CHECK(run_tex(&t, &f, "  0: IF IN[0].xxxx :2\n  1:   MOV TEMP[1], IN[0]\n  2: ENDIF\n"
-                          "  3: TEX OUT[0], TEMP[1], SAMP[0], 2D\n  4: END\n", &r) == -1);
+    CHECK(run_tex(&t, &f,
+                  "  0: IF IN[0].xxxx :2\n  1:   MOV TEMP[1], IN[0]\n  2: ENDIF\n"
+                  "  3: TEX OUT[0], TEMP[1], SAMP[0], 2D\n  4: END\n",
+                  &r) == -1);
     CHECK(f.calls == 1 && r.output_lanes_valid[0][0] == 0);
 
     /* no sampler: the run fails rather than guessing */
@@ -853,8 +855,7 @@ static void test_untracked(void)
     }
     for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         struct tbr_tgsi_program *p = flow_program(cases[k].body);
-        if (!p)
-            continue;
+        if (!p) continue;
         for (int skip = 0; skip < 2; skip++) {
             struct tbr_tgsi_fs_result r;
             t.q.skip_validity = skip;
@@ -862,8 +863,8 @@ static void test_untracked(void)
             for (unsigned c = 0; c < 4; c++)
                 for (unsigned l = 0; l < 4; l++)
                     if (!same(r.outputs[0][c][l], cases[k].expect[l][c])) {
-                        fprintf(stderr, "case %u skip_validity %d: OUT[0] channel %u lane %u = %g, want %g\n",
-                                k, skip, c, l, r.outputs[0][c][l], cases[k].expect[l][c]);
+                        fprintf(stderr, "case %u skip_validity %d: OUT[0] channel %u lane %u = %g, want %g\n", k, skip,
+                                c, l, r.outputs[0][c][l], cases[k].expect[l][c]);
                         failures++;
                     }
         }

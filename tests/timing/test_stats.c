@@ -11,123 +11,131 @@
  * parses: objects, arrays, strings with escapes, numbers, literals) ---- */
 static const char *jp;
 static int jvalue(void);
-static void jws(void) {
-  while (*jp == ' ' || *jp == '\n' || *jp == '\t' || *jp == '\r') jp++;
+static void jws(void)
+{
+    while (*jp == ' ' || *jp == '\n' || *jp == '\t' || *jp == '\r') jp++;
 }
-static int jstring(void) {
-  if (*jp != '"') return 0;
-  jp++;
-  while (*jp && *jp != '"') {
-    if ((unsigned char)*jp < 0x20) return 0;
-    if (*jp == '\\') {
-      jp++;
-      if (!strchr("\"\\/bfnrtu", *jp)) return 0;
+static int jstring(void)
+{
+    if (*jp != '"') return 0;
+    jp++;
+    while (*jp && *jp != '"') {
+        if ((unsigned char)*jp < 0x20) return 0;
+        if (*jp == '\\') {
+            jp++;
+            if (!strchr("\"\\/bfnrtu", *jp)) return 0;
+        }
+        jp++;
     }
-    jp++;
-  }
-  if (*jp != '"') return 0;
-  jp++;
-  return 1;
-}
-static int jnumber(void) {
-  const char *s = jp;
-  if (*jp == '-') jp++;
-  if (!isdigit((unsigned char)*jp)) return 0;
-  if (*jp == '0' && isdigit((unsigned char)jp[1])) return 0;
-  while (isdigit((unsigned char)*jp)) jp++;
-  if (*jp == '.') {
-    jp++;
-    if (!isdigit((unsigned char)*jp)) return 0;
-    while (isdigit((unsigned char)*jp)) jp++;
-  }
-  return jp > s;
-}
-static int jcontainer(char open, char close, int keyed) {
-  if (*jp != open) return 0;
-  jp++;
-  jws();
-  if (*jp == close) {
+    if (*jp != '"') return 0;
     jp++;
     return 1;
-  }
-  for (;;) {
-    jws();
-    if (keyed) {
-      if (!jstring()) return 0;
-      jws();
-      if (*jp++ != ':') return 0;
+}
+static int jnumber(void)
+{
+    const char *s = jp;
+    if (*jp == '-') jp++;
+    if (!isdigit((unsigned char)*jp)) return 0;
+    if (*jp == '0' && isdigit((unsigned char)jp[1])) return 0;
+    while (isdigit((unsigned char)*jp)) jp++;
+    if (*jp == '.') {
+        jp++;
+        if (!isdigit((unsigned char)*jp)) return 0;
+        while (isdigit((unsigned char)*jp)) jp++;
     }
+    return jp > s;
+}
+static int jcontainer(char open, char close, int keyed)
+{
+    if (*jp != open) return 0;
+    jp++;
+    jws();
+    if (*jp == close) {
+        jp++;
+        return 1;
+    }
+    for (;;) {
+        jws();
+        if (keyed) {
+            if (!jstring()) return 0;
+            jws();
+            if (*jp++ != ':') return 0;
+        }
+        if (!jvalue()) return 0;
+        jws();
+        if (*jp == ',') {
+            jp++;
+            continue;
+        }
+        if (*jp == close) {
+            jp++;
+            return 1;
+        }
+        return 0;
+    }
+}
+static int jvalue(void)
+{
+    jws();
+    if (*jp == '{') return jcontainer('{', '}', 1);
+    if (*jp == '[') return jcontainer('[', ']', 0);
+    if (*jp == '"') return jstring();
+    if (!strncmp(jp, "null", 4) || !strncmp(jp, "true", 4)) return jp += 4, 1;
+    if (!strncmp(jp, "false", 5)) return jp += 5, 1;
+    return jnumber();
+}
+static int json_valid(const char *s)
+{
+    jp = s;
     if (!jvalue()) return 0;
     jws();
-    if (*jp == ',') {
-      jp++;
-      continue;
-    }
-    if (*jp == close) {
-      jp++;
-      return 1;
-    }
-    return 0;
-  }
-}
-static int jvalue(void) {
-  jws();
-  if (*jp == '{') return jcontainer('{', '}', 1);
-  if (*jp == '[') return jcontainer('[', ']', 0);
-  if (*jp == '"') return jstring();
-  if (!strncmp(jp, "null", 4) || !strncmp(jp, "true", 4)) return jp += 4, 1;
-  if (!strncmp(jp, "false", 5)) return jp += 5, 1;
-  return jnumber();
-}
-static int json_valid(const char *s) {
-  jp = s;
-  if (!jvalue()) return 0;
-  jws();
-  return *jp == '\0';
+    return *jp == '\0';
 }
 
-static char *dump(const tbr_stats *s, int json) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  if (json)
-    tbr_stats_dump_json(s, m);
-  else
-    tbr_stats_dump_text(s, m);
-  fclose(m);
-  return buf;
+static char *dump(const tbr_stats *s, int json)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (json)
+        tbr_stats_dump_json(s, m);
+    else
+        tbr_stats_dump_text(s, m);
+    fclose(m);
+    return buf;
 }
 
 /* Build the same registry content in one of two registration orders. */
-static tbr_stats *build(int reverse) {
-  tbr_stats *s = tbr_stats_new();
-  tbr_stat *hits, *lat, *h;
-  if (!reverse) {
-    hits = tbr_stats_counter(s, "l2.read_hits", "read hits");
-    lat = tbr_stats_average(s, "l2.miss_latency", "miss lat");
-    h = tbr_stats_histogram(s, "dram.lat", "lat", 10, 3);
-  } else {
-    h = tbr_stats_histogram(s, "dram.lat", "lat", 10, 3);
-    lat = tbr_stats_average(s, "l2.miss_latency", "miss lat");
-    hits = tbr_stats_counter(s, "l2.read_hits", "read hits");
-  }
-  /* frame 0 */
-  tbr_stat_add(hits, 3);
-  tbr_stat_sample(lat, 10);
-  tbr_stat_sample(lat, 20);
-  tbr_stat_hsample(h, 5);
-  tbr_stat_hsample(h, 15);
-  tbr_stat_hsample(h, 15);
-  tbr_stats_snapshot(s, "f0");
-  /* frame 1, with a stat registered mid-run */
-  tbr_stat *late = tbr_stats_counter(s, "a.b", "quote \"x\"");
-  tbr_stat_add(late, 7);
-  tbr_stat_inc(hits);
-  tbr_stat_inc(hits);
-  tbr_stat_sample(lat, 30);
-  tbr_stat_hsample(h, 99); /* >= 3 buckets * 10: overflow */
-  tbr_stats_snapshot(s, "f1");
-  return s;
+static tbr_stats *build(int reverse)
+{
+    tbr_stats *s = tbr_stats_new();
+    tbr_stat *hits, *lat, *h;
+    if (!reverse) {
+        hits = tbr_stats_counter(s, "l2.read_hits", "read hits");
+        lat = tbr_stats_average(s, "l2.miss_latency", "miss lat");
+        h = tbr_stats_histogram(s, "dram.lat", "lat", 10, 3);
+    } else {
+        h = tbr_stats_histogram(s, "dram.lat", "lat", 10, 3);
+        lat = tbr_stats_average(s, "l2.miss_latency", "miss lat");
+        hits = tbr_stats_counter(s, "l2.read_hits", "read hits");
+    }
+    /* frame 0 */
+    tbr_stat_add(hits, 3);
+    tbr_stat_sample(lat, 10);
+    tbr_stat_sample(lat, 20);
+    tbr_stat_hsample(h, 5);
+    tbr_stat_hsample(h, 15);
+    tbr_stat_hsample(h, 15);
+    tbr_stats_snapshot(s, "f0");
+    /* frame 1, with a stat registered mid-run */
+    tbr_stat *late = tbr_stats_counter(s, "a.b", "quote \"x\"");
+    tbr_stat_add(late, 7);
+    tbr_stat_inc(hits);
+    tbr_stat_inc(hits);
+    tbr_stat_sample(lat, 30);
+    tbr_stat_hsample(h, 99); /* >= 3 buckets * 10: overflow */
+    tbr_stats_snapshot(s, "f1");
+    return s;
 }
 
 /* Worked by hand:
@@ -169,90 +177,92 @@ static const char *k_expected =
 
 /* tbr_occupancy: integer accumulation folded at phase ends must dump exactly what one
  * tbr_stat_sample_n per cycle gives, over snapshots and with folds of nothing. */
-static void test_occupancy(void) {
-  tbr_stats *direct = tbr_stats_new(), *folded = tbr_stats_new();
-  tbr_stat *d = tbr_stats_average(direct, "q.occupancy", "entries per cycle");
-  tbr_occupancy o;
-  tbr_occupancy_init(&o, tbr_stats_average(folded, "q.occupancy", "entries per cycle"));
-  tbr_occupancy_fold(&o); /* nothing sampled yet: the stat stays empty */
-  static const uint32_t v[] = {3, 0, 7, 7, 512, 1, 2, 9};
-  static const uint64_t n[] = {1, 5, 1, 1000000, 1, 3, 1, 2};
-  for (int frame = 0; frame < 3; frame++) {
-    for (int k = 0; k < 8; k++) {
-      uint32_t x = (v[k] * (uint32_t)(frame + 1)) % 600;
-      tbr_stat_sample_n(d, x, n[k]);
-      tbr_occupancy_sample_n(&o, x, n[k]);
-      if (k == 3 || k == 7) tbr_occupancy_fold(&o); /* two phases per frame */
+static void test_occupancy(void)
+{
+    tbr_stats *direct = tbr_stats_new(), *folded = tbr_stats_new();
+    tbr_stat *d = tbr_stats_average(direct, "q.occupancy", "entries per cycle");
+    tbr_occupancy o;
+    tbr_occupancy_init(&o, tbr_stats_average(folded, "q.occupancy", "entries per cycle"));
+    tbr_occupancy_fold(&o); /* nothing sampled yet: the stat stays empty */
+    static const uint32_t v[] = {3, 0, 7, 7, 512, 1, 2, 9};
+    static const uint64_t n[] = {1, 5, 1, 1000000, 1, 3, 1, 2};
+    for (int frame = 0; frame < 3; frame++) {
+        for (int k = 0; k < 8; k++) {
+            uint32_t x = (v[k] * (uint32_t)(frame + 1)) % 600;
+            tbr_stat_sample_n(d, x, n[k]);
+            tbr_occupancy_sample_n(&o, x, n[k]);
+            if (k == 3 || k == 7) tbr_occupancy_fold(&o); /* two phases per frame */
+        }
+        tbr_occupancy_fold(&o);
+        tbr_stats_snapshot(direct, "f");
+        tbr_stats_snapshot(folded, "f");
     }
-    tbr_occupancy_fold(&o);
-    tbr_stats_snapshot(direct, "f");
-    tbr_stats_snapshot(folded, "f");
-  }
-  char *jd = dump(direct, 1), *jf = dump(folded, 1);
-  CHECK(strcmp(jd, jf) == 0);
-  /* frame 0 by hand: count 1000014, min 0, max 512 */
-  CHECK_STR_CONTAINS(jf, "{\"count\": 1000014, ");
-  CHECK_STR_CONTAINS(jf, "\"min\": 0, \"max\": 512}");
-  free(jd);
-  free(jf);
-  tbr_stats_free(direct);
-  tbr_stats_free(folded);
+    char *jd = dump(direct, 1), *jf = dump(folded, 1);
+    CHECK(strcmp(jd, jf) == 0);
+    /* frame 0 by hand: count 1000014, min 0, max 512 */
+    CHECK_STR_CONTAINS(jf, "{\"count\": 1000014, ");
+    CHECK_STR_CONTAINS(jf, "\"min\": 0, \"max\": 512}");
+    free(jd);
+    free(jf);
+    tbr_stats_free(direct);
+    tbr_stats_free(folded);
 }
 
-int main(void) {
-  test_occupancy();
-  tbr_stats *a = build(0), *b = build(1);
-  char *ja = dump(a, 1), *jb = dump(b, 1);
-  if (strcmp(ja, k_expected) != 0) fprintf(stderr, "got:\n%s\nexpected:\n%s\n", ja, k_expected);
-  CHECK(strcmp(ja, k_expected) == 0);
-  CHECK(json_valid(ja));
-  /* registration order does not change the dump; dumping twice is stable */
-  CHECK(strcmp(ja, jb) == 0);
-  char *ja2 = dump(a, 1);
-  CHECK(strcmp(ja, ja2) == 0);
-  /* the validator really rejects broken JSON */
-  CHECK(!json_valid("{\"a\": 1,}"));
-  CHECK(!json_valid("{\"a\": nan}"));
+int main(void)
+{
+    test_occupancy();
+    tbr_stats *a = build(0), *b = build(1);
+    char *ja = dump(a, 1), *jb = dump(b, 1);
+    if (strcmp(ja, k_expected) != 0) fprintf(stderr, "got:\n%s\nexpected:\n%s\n", ja, k_expected);
+    CHECK(strcmp(ja, k_expected) == 0);
+    CHECK(json_valid(ja));
+    /* registration order does not change the dump; dumping twice is stable */
+    CHECK(strcmp(ja, jb) == 0);
+    char *ja2 = dump(a, 1);
+    CHECK(strcmp(ja, ja2) == 0);
+    /* the validator really rejects broken JSON */
+    CHECK(!json_valid("{\"a\": 1,}"));
+    CHECK(!json_valid("{\"a\": nan}"));
 
-  /* reads */
-  tbr_stat *h = tbr_stats_find(a, "dram.lat");
-  CHECK(h != NULL);
-  CHECK_EQ_U(tbr_stat_value(h), 4);
-  /* p50: rank ceil(0.5*4) = 2 falls in bucket [10,20) -> reported 19;
+    /* reads */
+    tbr_stat *h = tbr_stats_find(a, "dram.lat");
+    CHECK(h != NULL);
+    CHECK_EQ_U(tbr_stat_value(h), 4);
+    /* p50: rank ceil(0.5*4) = 2 falls in bucket [10,20) -> reported 19;
    * p99: rank 4 is the overflow sample -> the maximum, 99 */
-  CHECK_EQ_U(tbr_stat_percentile(h, 50), 19);
-  CHECK_EQ_U(tbr_stat_percentile(h, 99), 99);
-  CHECK_EQ_U(tbr_stat_percentile(h, 25), 9); /* rank 1: bucket [0,10) */
-  CHECK(tbr_stat_mean(tbr_stats_find(a, "l2.miss_latency")) == 20.0);
-  CHECK_EQ_U(tbr_stats_frames(a), 2);
-  CHECK_EQ_U(tbr_stats_size(a), 4);
-  CHECK(tbr_stats_find(a, "nope") == NULL);
+    CHECK_EQ_U(tbr_stat_percentile(h, 50), 19);
+    CHECK_EQ_U(tbr_stat_percentile(h, 99), 99);
+    CHECK_EQ_U(tbr_stat_percentile(h, 25), 9); /* rank 1: bucket [0,10) */
+    CHECK(tbr_stat_mean(tbr_stats_find(a, "l2.miss_latency")) == 20.0);
+    CHECK_EQ_U(tbr_stats_frames(a), 2);
+    CHECK_EQ_U(tbr_stats_size(a), 4);
+    CHECK(tbr_stats_find(a, "nope") == NULL);
 
-  /* text dump: sorted, with descriptions and frame sections */
-  char *t = dump(a, 0);
-  CHECK_STR_CONTAINS(t, "# totals\n");
-  CHECK_STR_CONTAINS(t, "l2.read_hits                             5  # read hits\n");
-  CHECK_STR_CONTAINS(t, "count=4 mean=33.500000 min=5 max=99 p50=19 p90=99 p99=99");
-  CHECK_STR_CONTAINS(t, "# frame 1 f1\n");
-  CHECK(strstr(t, "a.b") < strstr(t, "dram.lat"));
+    /* text dump: sorted, with descriptions and frame sections */
+    char *t = dump(a, 0);
+    CHECK_STR_CONTAINS(t, "# totals\n");
+    CHECK_STR_CONTAINS(t, "l2.read_hits                             5  # read hits\n");
+    CHECK_STR_CONTAINS(t, "count=4 mean=33.500000 min=5 max=99 p50=19 p90=99 p99=99");
+    CHECK_STR_CONTAINS(t, "# frame 1 f1\n");
+    CHECK(strstr(t, "a.b") < strstr(t, "dram.lat"));
 
-  /* NULL handles and registries are no-ops (models may run without stats) */
-  tbr_stat_inc(NULL);
-  tbr_stat_sample(NULL, 1);
-  CHECK(tbr_stats_counter(NULL, "x", "y") == NULL);
+    /* NULL handles and registries are no-ops (models may run without stats) */
+    tbr_stat_inc(NULL);
+    tbr_stat_sample(NULL, 1);
+    CHECK(tbr_stats_counter(NULL, "x", "y") == NULL);
 
-  /* empty registry dumps valid JSON */
-  tbr_stats *e = tbr_stats_new();
-  char *je = dump(e, 1);
-  CHECK(json_valid(je));
-  free(je);
-  tbr_stats_free(e);
+    /* empty registry dumps valid JSON */
+    tbr_stats *e = tbr_stats_new();
+    char *je = dump(e, 1);
+    CHECK(json_valid(je));
+    free(je);
+    tbr_stats_free(e);
 
-  free(t);
-  free(ja);
-  free(ja2);
-  free(jb);
-  tbr_stats_free(a);
-  tbr_stats_free(b);
-  return T_RESULT();
+    free(t);
+    free(ja);
+    free(ja2);
+    free(jb);
+    tbr_stats_free(a);
+    tbr_stats_free(b);
+    return T_RESULT();
 }

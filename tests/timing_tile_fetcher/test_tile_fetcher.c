@@ -30,192 +30,212 @@
 #include "gpu.h"
 
 #define MEM_LAT 50u
-#define START 1000u /* absolute cycle of relative cycle 0 (after the warm-up) */
-#define MAXLOG 256
+#define START   1000u /* absolute cycle of relative cycle 0 (after the warm-up) */
+#define MAXLOG  256
 
 typedef struct {
-  gpu *g;
-  tbr_config *cfg;
-  tbr_stats *st;
-  sim_frame fr;
-  uint64_t now;            /* absolute cycle */
-  uint32_t render;         /* stub Raster Unit: cycles per primitive */
-  uint64_t ru_busy_until;
-  /* logs (relative cycles) */
-  uint32_t npop; uint32_t pop_tok[MAXLOG]; uint64_t pop_cyc[MAXLOG];
-  uint32_t nreq; char req_kind[MAXLOG]; uint64_t req_cyc[MAXLOG]; /* 'P' pointer / 'A' attribute */
-  uint64_t done_cyc[64];   /* cycle the primitive's entry became complete (+1, 0 = not yet) */
+    gpu *g;
+    tbr_config *cfg;
+    tbr_stats *st;
+    sim_frame fr;
+    uint64_t now;    /* absolute cycle */
+    uint32_t render; /* stub Raster Unit: cycles per primitive */
+    uint64_t ru_busy_until;
+    /* logs (relative cycles) */
+    uint32_t npop;
+    uint32_t pop_tok[MAXLOG];
+    uint64_t pop_cyc[MAXLOG];
+    uint32_t nreq;
+    char req_kind[MAXLOG];
+    uint64_t req_cyc[MAXLOG]; /* 'P' pointer / 'A' attribute */
+    uint64_t done_cyc[64];    /* cycle the primitive's entry became complete (+1, 0 = not yet) */
 } harness;
 
 static int failures;
-#define CHECK_EQ(what, got, want)                                                                  \
-  do {                                                                                             \
-    unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want);            \
-    if (g_ != w_) {                                                                                \
-      fprintf(stderr, "FAIL %s:%d: %s = %llu, expected %llu\n", __FILE__, __LINE__, what, g_, w_); \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#define CHECK_EQ(what, got, want)                                                                                      \
+    do {                                                                                                               \
+        unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want);                            \
+        if (g_ != w_) {                                                                                                \
+            fprintf(stderr, "FAIL %s:%d: %s = %llu, expected %llu\n", __FILE__, __LINE__, what, g_, w_);               \
+            failures++;                                                                                                \
+        }                                                                                                              \
+    } while (0)
 
 static void mem_stub(harness *h)
 {
-  tile_fetcher *t = &h->g->tf;
-  tbr_memq *mo = tbr_cache_miss_out(t->tcache), *fi = tbr_cache_fill_in(t->tcache);
-  const tbr_mem_msg *m;
-  while ((m = tbr_memq_peek(mo, h->now))) {
-    tbr_mem_msg f = *m;
-    f.ready = h->now + MEM_LAT;
-    if (!f.wb && !tbr_memq_push(fi, &f)) break;
-    tbr_memq_pop(mo);
-  }
+    tile_fetcher *t = &h->g->tf;
+    tbr_memq *mo = tbr_cache_miss_out(t->tcache), *fi = tbr_cache_fill_in(t->tcache);
+    const tbr_mem_msg *m;
+    while ((m = tbr_memq_peek(mo, h->now))) {
+        tbr_mem_msg f = *m;
+        f.ready = h->now + MEM_LAT;
+        if (!f.wb && !tbr_memq_push(fi, &f)) break;
+        tbr_memq_pop(mo);
+    }
 }
 
 /* Bring one line into the Tile Cache before the pass (cycles < START). */
 static void warm(harness *h, uint64_t addr)
 {
-  tile_fetcher *t = &h->g->tf;
-  tbr_mem_msg rq = {.addr = addr, .id = 0, .issued = h->now, .ready = h->now};
-  if (!tbr_memq_push(tbr_cache_req_in(t->tcache), &rq)) abort();
-  for (int i = 0; i < 200; i++) {
-    tbr_cache_tick(t->tcache, h->now);
-    mem_stub(h);
-    tbr_memq *rs = tbr_cache_resp_out(t->tcache);
-    bool got = tbr_memq_peek(rs, h->now) != NULL;
-    if (got) tbr_memq_pop(rs);
-    h->now++;
-    if (got) return;
-  }
-  abort();
+    tile_fetcher *t = &h->g->tf;
+    tbr_mem_msg rq = {.addr = addr, .id = 0, .issued = h->now, .ready = h->now};
+    if (!tbr_memq_push(tbr_cache_req_in(t->tcache), &rq)) abort();
+    for (int i = 0; i < 200; i++) {
+        tbr_cache_tick(t->tcache, h->now);
+        mem_stub(h);
+        tbr_memq *rs = tbr_cache_resp_out(t->tcache);
+        bool got = tbr_memq_peek(rs, h->now) != NULL;
+        if (got) tbr_memq_pop(rs);
+        h->now++;
+        if (got) return;
+    }
+    abort();
 }
 
 /* ntiles tiles in one row; tile k holds the primitives lists[k][0..n[k]-1]; primitive p
  * has one attribute (3 vertices x 16 B) at Parameter Buffer offset attr_off[p]. */
-static void setup(harness *h, uint32_t ntiles, const uint32_t *const *lists, const uint32_t *n,
-                  uint32_t nprims, const uint32_t *attr_off, bool pipelined, uint32_t tq_cap)
+static void setup(harness *h, uint32_t ntiles, const uint32_t *const *lists, const uint32_t *n, uint32_t nprims,
+                  const uint32_t *attr_off, bool pipelined, uint32_t tq_cap)
 {
-  memset(h, 0, sizeof *h);
-  char err[256];
-  h->cfg = tbr_config_new();
-  h->st = tbr_stats_new();
-  if (!h->cfg || !h->st) abort();
-  if (tbr_config_set(h->cfg, "tile.fetcher_pipelined", pipelined ? "true" : "false", "test", err, sizeof err))
-    { fprintf(stderr, "%s\n", err); abort(); }
-  gpu *g = calloc(1, sizeof *g);
-  if (!g) abort();
-  h->g = g;
-  g->cfg = h->cfg;
-  g->st = h->st;
-  g->mem = NULL; /* the stub memory services the Tile Cache */
-  g->tf_pipelined = tbr_cfg_bool(h->cfg, "tile.fetcher_pipelined");
-  g->order_kind = 0; /* scanline */
-  g->tiles_x = ntiles;
-  g->tiles_y = 1;
-  g->nru = 1;
-  g->ru = calloc(1, sizeof *g->ru);
-  g->ru_assigned = calloc(1, sizeof *g->ru_assigned);
-  g->plb.lists = calloc(ntiles, sizeof *g->plb.lists);
-  g->plb.prim_attr_off = calloc(nprims, sizeof *g->plb.prim_attr_off);
-  h->fr.prims = calloc(nprims, sizeof *h->fr.prims);
-  if (!g->ru || !g->ru_assigned || !g->plb.lists || !g->plb.prim_attr_off || !h->fr.prims) abort();
-  simq_init(&g->ru[0].tile_q, tq_cap);
-  for (uint32_t k = 0; k < ntiles; k++) {
-    g->plb.lists[k].prims = calloc(n[k] ? n[k] : 1, sizeof(uint32_t));
-    if (!g->plb.lists[k].prims) abort();
-    memcpy(g->plb.lists[k].prims, lists[k], n[k] * sizeof(uint32_t));
-    g->plb.lists[k].n = g->plb.lists[k].cap = n[k];
-  }
-  for (uint32_t p = 0; p < nprims; p++) {
-    g->plb.prim_attr_off[p] = attr_off[p];
-    h->fr.prims[p].nr_attrs = 1;
-  }
-  h->fr.nprims = nprims;
-  g->frame = &h->fr;
-  tf_init(g);
+    memset(h, 0, sizeof *h);
+    char err[256];
+    h->cfg = tbr_config_new();
+    h->st = tbr_stats_new();
+    if (!h->cfg || !h->st) abort();
+    if (tbr_config_set(h->cfg, "tile.fetcher_pipelined", pipelined ? "true" : "false", "test", err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        abort();
+    }
+    gpu *g = calloc(1, sizeof *g);
+    if (!g) abort();
+    h->g = g;
+    g->cfg = h->cfg;
+    g->st = h->st;
+    g->mem = NULL; /* the stub memory services the Tile Cache */
+    g->tf_pipelined = tbr_cfg_bool(h->cfg, "tile.fetcher_pipelined");
+    g->order_kind = 0; /* scanline */
+    g->tiles_x = ntiles;
+    g->tiles_y = 1;
+    g->nru = 1;
+    g->ru = calloc(1, sizeof *g->ru);
+    g->ru_assigned = calloc(1, sizeof *g->ru_assigned);
+    g->plb.lists = calloc(ntiles, sizeof *g->plb.lists);
+    g->plb.prim_attr_off = calloc(nprims, sizeof *g->plb.prim_attr_off);
+    h->fr.prims = calloc(nprims, sizeof *h->fr.prims);
+    if (!g->ru || !g->ru_assigned || !g->plb.lists || !g->plb.prim_attr_off || !h->fr.prims) abort();
+    simq_init(&g->ru[0].tile_q, tq_cap);
+    for (uint32_t k = 0; k < ntiles; k++) {
+        g->plb.lists[k].prims = calloc(n[k] ? n[k] : 1, sizeof(uint32_t));
+        if (!g->plb.lists[k].prims) abort();
+        memcpy(g->plb.lists[k].prims, lists[k], n[k] * sizeof(uint32_t));
+        g->plb.lists[k].n = g->plb.lists[k].cap = n[k];
+    }
+    for (uint32_t p = 0; p < nprims; p++) {
+        g->plb.prim_attr_off[p] = attr_off[p];
+        h->fr.prims[p].nr_attrs = 1;
+    }
+    h->fr.nprims = nprims;
+    g->frame = &h->fr;
+    tf_init(g);
 }
 
 static void begin(harness *h)
 {
-  h->now = START;
-  tf_begin_pass(h->g);
+    h->now = START;
+    tf_begin_pass(h->g);
 }
 
 static uint64_t rel(const harness *h) { return h->now - START; }
 
 static void step(harness *h)
 {
-  gpu *g = h->g;
-  tile_fetcher *t = &g->tf;
-  g->now = h->now;
-  uint64_t a0 = tbr_stat_value(t->attr_reqs), p0 = tbr_stat_value(t->ptr_reqs);
-  tf_tick(g);
-  if (h->nreq < MAXLOG && tbr_stat_value(t->attr_reqs) != a0) { h->req_kind[h->nreq] = 'A'; h->req_cyc[h->nreq++] = rel(h); }
-  if (h->nreq < MAXLOG && tbr_stat_value(t->ptr_reqs) != p0) { h->req_kind[h->nreq] = 'P'; h->req_cyc[h->nreq++] = rel(h); }
-  /* completion of each primitive's Primitive Table entry (pointer + all attributes back) */
-  for (uint32_t i = 0; i < t->pt_count; i++) {
-    const pt_entry *e = &t->pt[(t->pt_head + i) % t->ring_cap];
-    if (!e->marker && e->ptr_done && !e->pending && e->sent == e->nattrs && e->prim < 64 && !h->done_cyc[e->prim])
-      h->done_cyc[e->prim] = rel(h) + 1;
-  }
-  /* an entry completed and pushed in the same cycle leaves the table within this tf_tick:
+    gpu *g = h->g;
+    tile_fetcher *t = &g->tf;
+    g->now = h->now;
+    uint64_t a0 = tbr_stat_value(t->attr_reqs), p0 = tbr_stat_value(t->ptr_reqs);
+    tf_tick(g);
+    if (h->nreq < MAXLOG && tbr_stat_value(t->attr_reqs) != a0) {
+        h->req_kind[h->nreq] = 'A';
+        h->req_cyc[h->nreq++] = rel(h);
+    }
+    if (h->nreq < MAXLOG && tbr_stat_value(t->ptr_reqs) != p0) {
+        h->req_kind[h->nreq] = 'P';
+        h->req_cyc[h->nreq++] = rel(h);
+    }
+    /* completion of each primitive's Primitive Table entry (pointer + all attributes back) */
+    for (uint32_t i = 0; i < t->pt_count; i++) {
+        const pt_entry *e = &t->pt[(t->pt_head + i) % t->ring_cap];
+        if (!e->marker && e->ptr_done && !e->pending && e->sent == e->nattrs && e->prim < 64 && !h->done_cyc[e->prim])
+            h->done_cyc[e->prim] = rel(h) + 1;
+    }
+    /* an entry completed and pushed in the same cycle leaves the table within this tf_tick:
    * its token is in the Tile Queue with ready = now + 1 */
-  const sim_queue *q = &g->ru[0].tile_q;
-  for (uint32_t i = 0; i < q->count; i++) {
-    uint32_t k = (q->head + i) % q->cap, tk = q->buf[k];
-    if (q->ready[k] == h->now + 1 && TOK_KIND(tk) == TOK_ITEM && TOK_VAL(tk) < 64 && !h->done_cyc[TOK_VAL(tk)])
-      h->done_cyc[TOK_VAL(tk)] = rel(h) + 1;
-  }
-  mem_stub(h);
-  /* stub Raster Unit */
-  raster_unit *r = &g->ru[0];
-  uint32_t tok;
-  if (h->now >= h->ru_busy_until && simq_peek(&r->tile_q, h->now, &tok)) {
-    simq_pop(&r->tile_q);
-    if (h->npop < MAXLOG) { h->pop_tok[h->npop] = tok; h->pop_cyc[h->npop++] = rel(h); }
-    if (TOK_KIND(tok) == TOK_BEGIN) r->r_in_tile = true;
-    else if (TOK_KIND(tok) == TOK_END) r->r_in_tile = false;
-    else h->ru_busy_until = h->now + h->render;
-  }
-  h->now++;
+    const sim_queue *q = &g->ru[0].tile_q;
+    for (uint32_t i = 0; i < q->count; i++) {
+        uint32_t k = (q->head + i) % q->cap, tk = q->buf[k];
+        if (q->ready[k] == h->now + 1 && TOK_KIND(tk) == TOK_ITEM && TOK_VAL(tk) < 64 && !h->done_cyc[TOK_VAL(tk)])
+            h->done_cyc[TOK_VAL(tk)] = rel(h) + 1;
+    }
+    mem_stub(h);
+    /* stub Raster Unit */
+    raster_unit *r = &g->ru[0];
+    uint32_t tok;
+    if (h->now >= h->ru_busy_until && simq_peek(&r->tile_q, h->now, &tok)) {
+        simq_pop(&r->tile_q);
+        if (h->npop < MAXLOG) {
+            h->pop_tok[h->npop] = tok;
+            h->pop_cyc[h->npop++] = rel(h);
+        }
+        if (TOK_KIND(tok) == TOK_BEGIN)
+            r->r_in_tile = true;
+        else if (TOK_KIND(tok) == TOK_END)
+            r->r_in_tile = false;
+        else
+            h->ru_busy_until = h->now + h->render;
+    }
+    h->now++;
 }
 
 static void run(harness *h)
 {
-  for (int i = 0; i < 100000; i++) {
-    step(h);
-    if (tf_done(h->g) && simq_empty(&h->g->ru[0].tile_q) && h->now >= h->ru_busy_until) return;
-  }
-  fprintf(stderr, "FAIL: the Tile Fetcher did not finish\n");
-  failures++;
+    for (int i = 0; i < 100000; i++) {
+        step(h);
+        if (tf_done(h->g) && simq_empty(&h->g->ru[0].tile_q) && h->now >= h->ru_busy_until) return;
+    }
+    fprintf(stderr, "FAIL: the Tile Fetcher did not finish\n");
+    failures++;
 }
 
 static void teardown(harness *h)
 {
-  gpu *g = h->g;
-  tf_free(g);
-  for (uint32_t k = 0; k < g->tiles_x; k++) free(g->plb.lists[k].prims);
-  free(g->plb.lists);
-  free(g->plb.prim_attr_off);
-  simq_free(&g->ru[0].tile_q);
-  free(g->ru);
-  free(g->ru_assigned);
-  free(h->fr.prims);
-  free(g);
-  tbr_stats_free(h->st);
-  tbr_config_free(h->cfg);
+    gpu *g = h->g;
+    tf_free(g);
+    for (uint32_t k = 0; k < g->tiles_x; k++) free(g->plb.lists[k].prims);
+    free(g->plb.lists);
+    free(g->plb.prim_attr_off);
+    simq_free(&g->ru[0].tile_q);
+    free(g->ru);
+    free(g->ru_assigned);
+    free(h->fr.prims);
+    free(g);
+    tbr_stats_free(h->st);
+    tbr_config_free(h->cfg);
 }
 
 static void dump(const harness *h)
 {
-  if (!getenv("TF_TRACE")) return;
-  for (uint32_t i = 0; i < h->nreq; i++) fprintf(stderr, "req %c @%llu\n", h->req_kind[i], (unsigned long long)h->req_cyc[i]);
-  for (uint32_t i = 0; i < h->npop; i++)
-    fprintf(stderr, "pop kind %u val %u @%llu\n", TOK_KIND(h->pop_tok[i]), TOK_VAL(h->pop_tok[i]), (unsigned long long)h->pop_cyc[i]);
-  for (uint32_t p = 0; p < 64; p++)
-    if (h->done_cyc[p]) fprintf(stderr, "prim %u complete @%llu\n", p, (unsigned long long)h->done_cyc[p] - 1);
+    if (!getenv("TF_TRACE")) return;
+    for (uint32_t i = 0; i < h->nreq; i++)
+        fprintf(stderr, "req %c @%llu\n", h->req_kind[i], (unsigned long long)h->req_cyc[i]);
+    for (uint32_t i = 0; i < h->npop; i++)
+        fprintf(stderr, "pop kind %u val %u @%llu\n", TOK_KIND(h->pop_tok[i]), TOK_VAL(h->pop_tok[i]),
+                (unsigned long long)h->pop_cyc[i]);
+    for (uint32_t p = 0; p < 64; p++)
+        if (h->done_cyc[p]) fprintf(stderr, "prim %u complete @%llu\n", p, (unsigned long long)h->done_cyc[p] - 1);
 }
 
-#define LIST_ADDR(tile, pos) (ADDR_PB_LIST_BASE + (uint64_t)(tile) * ADDR_PB_LIST_STRIDE + (uint64_t)(pos) * 4)
-#define ATTR_ADDR(off) (ADDR_PB_ATTR_BASE + (uint64_t)(off))
+#define LIST_ADDR(tile, pos) (ADDR_PB_LIST_BASE + (uint64_t)(tile)*ADDR_PB_LIST_STRIDE + (uint64_t)(pos)*4)
+#define ATTR_ADDR(off)       (ADDR_PB_ATTR_BASE + (uint64_t)(off))
 
 /* 1. Primitive Table ordering. One tile with primitives A = 0, B = 1 (program order A, B).
  * The pointer line and B's attribute line are warm; A's attribute line misses.
@@ -229,26 +249,26 @@ static void dump(const harness *h)
  *       (render 0, one token per cycle) pops BEGIN c2, A c59, B c60, END c61. */
 static void test_ordering(harness *h)
 {
-  static const uint32_t l0[] = {0, 1};
-  const uint32_t *lists[] = {l0};
-  const uint32_t n[] = {2};
-  const uint32_t off[] = {0, 4096}; /* different lines (Tile Cache sets 0 and 64) */
-  setup(h, 1, lists, n, 2, off, true, 16);
-  warm(h, LIST_ADDR(0, 0));
-  warm(h, ATTR_ADDR(4096));
-  begin(h);
-  run(h);
-  dump(h);
-  CHECK_EQ("B complete cycle", h->done_cyc[1] - 1, 8);
-  CHECK_EQ("A complete cycle", h->done_cyc[0] - 1, 58);
-  CHECK_EQ("tokens popped", h->npop, 4);
-  CHECK_EQ("token 0 (BEGIN 0)", h->pop_tok[0], TOK(TOK_BEGIN, 0));
-  CHECK_EQ("token 1 (prim A)", h->pop_tok[1], TOK(TOK_ITEM, 0));
-  CHECK_EQ("token 2 (prim B)", h->pop_tok[2], TOK(TOK_ITEM, 1));
-  CHECK_EQ("token 3 (END 0)", h->pop_tok[3], TOK(TOK_END, 0));
-  CHECK_EQ("A popped at", h->pop_cyc[1], 59);
-  CHECK_EQ("B popped at", h->pop_cyc[2], 60);
-  teardown(h);
+    static const uint32_t l0[] = {0, 1};
+    const uint32_t *lists[] = {l0};
+    const uint32_t n[] = {2};
+    const uint32_t off[] = {0, 4096}; /* different lines (Tile Cache sets 0 and 64) */
+    setup(h, 1, lists, n, 2, off, true, 16);
+    warm(h, LIST_ADDR(0, 0));
+    warm(h, ATTR_ADDR(4096));
+    begin(h);
+    run(h);
+    dump(h);
+    CHECK_EQ("B complete cycle", h->done_cyc[1] - 1, 8);
+    CHECK_EQ("A complete cycle", h->done_cyc[0] - 1, 58);
+    CHECK_EQ("tokens popped", h->npop, 4);
+    CHECK_EQ("token 0 (BEGIN 0)", h->pop_tok[0], TOK(TOK_BEGIN, 0));
+    CHECK_EQ("token 1 (prim A)", h->pop_tok[1], TOK(TOK_ITEM, 0));
+    CHECK_EQ("token 2 (prim B)", h->pop_tok[2], TOK(TOK_ITEM, 1));
+    CHECK_EQ("token 3 (END 0)", h->pop_tok[3], TOK(TOK_END, 0));
+    CHECK_EQ("A popped at", h->pop_cyc[1], 59);
+    CHECK_EQ("B popped at", h->pop_cyc[2], 60);
+    teardown(h);
 }
 
 /* 2. Primitive Table capacity (16 entries). One tile with 17 primitives 0..16; every
@@ -267,42 +287,45 @@ static void test_ordering(harness *h)
  *   Raster Unit pops primitives 0..15 at c59..c74, 16 at c75, END at c76. */
 static void test_capacity(harness *h)
 {
-  uint32_t l0[17], off[17];
-  for (uint32_t p = 0; p < 17; p++) { l0[p] = p; off[p] = p ? 4096 + 64 * p : 0; }
-  const uint32_t *lists[] = {l0};
-  const uint32_t n[] = {17};
-  setup(h, 1, lists, n, 17, off, true, 64);
-  warm(h, LIST_ADDR(0, 0));
-  warm(h, LIST_ADDR(0, 16));
-  for (uint32_t p = 1; p < 17; p++) warm(h, ATTR_ADDR(off[p]));
-  begin(h);
-  run(h);
-  dump(h);
-  CHECK_EQ("tf.primitive_table_full_cycles", tbr_stat_value(h->g->tf.pt_full), 26);
-  uint32_t before = 0;
-  uint64_t p15 = 0, p16 = 0, np = 0;
-  for (uint32_t i = 0; i < h->nreq; i++)
-    if (h->req_kind[i] == 'P') {
-      if (h->req_cyc[i] < 58) before++;
-      if (np == 15) p15 = h->req_cyc[i];
-      if (np == 16) p16 = h->req_cyc[i];
-      np++;
+    uint32_t l0[17], off[17];
+    for (uint32_t p = 0; p < 17; p++) {
+        l0[p] = p;
+        off[p] = p ? 4096 + 64 * p : 0;
     }
-  CHECK_EQ("pointer requests", np, 17);
-  CHECK_EQ("pointer requests before c58", before, 16);
-  CHECK_EQ("P15 cycle", p15, 32);
-  CHECK_EQ("P16 cycle", p16, 59);
-  CHECK_EQ("primitive 0 complete", h->done_cyc[0] - 1, 58);
-  CHECK_EQ("primitive 15 complete", h->done_cyc[15] - 1, 37);
-  CHECK_EQ("tokens popped", h->npop, 19);
-  for (uint32_t i = 1; i < 18 && i < h->npop; i++) {
-    char what[64];
-    snprintf(what, sizeof what, "token %u", i);
-    CHECK_EQ(what, h->pop_tok[i], TOK(TOK_ITEM, i - 1));
-    snprintf(what, sizeof what, "token %u cycle", i);
-    CHECK_EQ(what, h->pop_cyc[i], 58 + i);
-  }
-  teardown(h);
+    const uint32_t *lists[] = {l0};
+    const uint32_t n[] = {17};
+    setup(h, 1, lists, n, 17, off, true, 64);
+    warm(h, LIST_ADDR(0, 0));
+    warm(h, LIST_ADDR(0, 16));
+    for (uint32_t p = 1; p < 17; p++) warm(h, ATTR_ADDR(off[p]));
+    begin(h);
+    run(h);
+    dump(h);
+    CHECK_EQ("tf.primitive_table_full_cycles", tbr_stat_value(h->g->tf.pt_full), 26);
+    uint32_t before = 0;
+    uint64_t p15 = 0, p16 = 0, np = 0;
+    for (uint32_t i = 0; i < h->nreq; i++)
+        if (h->req_kind[i] == 'P') {
+            if (h->req_cyc[i] < 58) before++;
+            if (np == 15) p15 = h->req_cyc[i];
+            if (np == 16) p16 = h->req_cyc[i];
+            np++;
+        }
+    CHECK_EQ("pointer requests", np, 17);
+    CHECK_EQ("pointer requests before c58", before, 16);
+    CHECK_EQ("P15 cycle", p15, 32);
+    CHECK_EQ("P16 cycle", p16, 59);
+    CHECK_EQ("primitive 0 complete", h->done_cyc[0] - 1, 58);
+    CHECK_EQ("primitive 15 complete", h->done_cyc[15] - 1, 37);
+    CHECK_EQ("tokens popped", h->npop, 19);
+    for (uint32_t i = 1; i < 18 && i < h->npop; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "token %u", i);
+        CHECK_EQ(what, h->pop_tok[i], TOK(TOK_ITEM, i - 1));
+        snprintf(what, sizeof what, "token %u cycle", i);
+        CHECK_EQ(what, h->pop_cyc[i], 58 + i);
+    }
+    teardown(h);
 }
 
 /* 3. Attributes-first arbiter. One tile with primitives 0..3, everything warm (hits).
@@ -314,27 +337,27 @@ static void test_capacity(harness *h)
  * Request log: P@2 P@3 P@4 A@5 A@6 A@7 P@8 A@11 (a pointer-first arbiter would send P3 at c5). */
 static void test_arbiter(harness *h)
 {
-  static const uint32_t l0[] = {0, 1, 2, 3};
-  const uint32_t *lists[] = {l0};
-  const uint32_t n[] = {4};
-  const uint32_t off[] = {4096, 4096 + 64, 4096 + 128, 4096 + 192};
-  setup(h, 1, lists, n, 4, off, true, 16);
-  warm(h, LIST_ADDR(0, 0));
-  for (uint32_t p = 0; p < 4; p++) warm(h, ATTR_ADDR(off[p]));
-  begin(h);
-  run(h);
-  dump(h);
-  static const char kind[] = "PPPAAAPA";
-  static const uint64_t cyc[] = {2, 3, 4, 5, 6, 7, 8, 11};
-  CHECK_EQ("requests", h->nreq, 8);
-  for (uint32_t i = 0; i < 8 && i < h->nreq; i++) {
-    char what[64];
-    snprintf(what, sizeof what, "request %u kind", i);
-    CHECK_EQ(what, h->req_kind[i], kind[i]);
-    snprintf(what, sizeof what, "request %u cycle", i);
-    CHECK_EQ(what, h->req_cyc[i], cyc[i]);
-  }
-  teardown(h);
+    static const uint32_t l0[] = {0, 1, 2, 3};
+    const uint32_t *lists[] = {l0};
+    const uint32_t n[] = {4};
+    const uint32_t off[] = {4096, 4096 + 64, 4096 + 128, 4096 + 192};
+    setup(h, 1, lists, n, 4, off, true, 16);
+    warm(h, LIST_ADDR(0, 0));
+    for (uint32_t p = 0; p < 4; p++) warm(h, ATTR_ADDR(off[p]));
+    begin(h);
+    run(h);
+    dump(h);
+    static const char kind[] = "PPPAAAPA";
+    static const uint64_t cyc[] = {2, 3, 4, 5, 6, 7, 8, 11};
+    CHECK_EQ("requests", h->nreq, 8);
+    for (uint32_t i = 0; i < 8 && i < h->nreq; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "request %u kind", i);
+        CHECK_EQ(what, h->req_kind[i], kind[i]);
+        snprintf(what, sizeof what, "request %u cycle", i);
+        CHECK_EQ(what, h->req_cyc[i], cyc[i]);
+    }
+    teardown(h);
 }
 
 /* 4. Pipelined vs baseline. Two tiles, one primitive each (0 in tile 0, 1 in tile 1),
@@ -354,58 +377,65 @@ static void test_arbiter(harness *h)
  * (in the pipelined case tile 1 was fetched during cycles 3..11, under tile 0's render). */
 static uint64_t run_two_tiles(harness *h, bool pipelined, uint64_t *end0, uint64_t *prim1)
 {
-  static const uint32_t l0[] = {0}, l1[] = {1};
-  const uint32_t *lists[] = {l0, l1};
-  const uint32_t n[] = {1, 1};
-  const uint32_t off[] = {4096, 4096 + 64};
-  setup(h, 2, lists, n, 2, off, pipelined, 16);
-  h->render = 20;
-  warm(h, LIST_ADDR(0, 0));
-  warm(h, LIST_ADDR(1, 0));
-  warm(h, ATTR_ADDR(off[0]));
-  warm(h, ATTR_ADDR(off[1]));
-  begin(h);
-  run(h);
-  dump(h);
-  CHECK_EQ("tokens popped", h->npop, 6);
-  *end0 = h->npop > 2 ? h->pop_cyc[2] : 0;
-  *prim1 = h->npop > 4 ? h->pop_cyc[4] : 0;
-  /* tile 1's pointer request: c6 pipelined (during tile 0's render, c8..c28), c31 baseline */
-  CHECK_EQ("requests", h->nreq, 4);
-  CHECK_EQ("tile 1 pointer request kind", h->nreq > 2 ? h->req_kind[2] : 0, 'P');
-  CHECK_EQ("tile 1 pointer request cycle", h->nreq > 2 ? h->req_cyc[2] : 0, pipelined ? 6 : 31);
-  uint64_t end1 = h->npop > 5 ? h->pop_cyc[5] : 0;
-  teardown(h);
-  return end1;
+    static const uint32_t l0[] = {0}, l1[] = {1};
+    const uint32_t *lists[] = {l0, l1};
+    const uint32_t n[] = {1, 1};
+    const uint32_t off[] = {4096, 4096 + 64};
+    setup(h, 2, lists, n, 2, off, pipelined, 16);
+    h->render = 20;
+    warm(h, LIST_ADDR(0, 0));
+    warm(h, LIST_ADDR(1, 0));
+    warm(h, ATTR_ADDR(off[0]));
+    warm(h, ATTR_ADDR(off[1]));
+    begin(h);
+    run(h);
+    dump(h);
+    CHECK_EQ("tokens popped", h->npop, 6);
+    *end0 = h->npop > 2 ? h->pop_cyc[2] : 0;
+    *prim1 = h->npop > 4 ? h->pop_cyc[4] : 0;
+    /* tile 1's pointer request: c6 pipelined (during tile 0's render, c8..c28), c31 baseline */
+    CHECK_EQ("requests", h->nreq, 4);
+    CHECK_EQ("tile 1 pointer request kind", h->nreq > 2 ? h->req_kind[2] : 0, 'P');
+    CHECK_EQ("tile 1 pointer request cycle", h->nreq > 2 ? h->req_cyc[2] : 0, pipelined ? 6 : 31);
+    uint64_t end1 = h->npop > 5 ? h->pop_cyc[5] : 0;
+    teardown(h);
+    return end1;
 }
 
 static void test_pipelined(harness *h)
 {
-  uint64_t e0p, e0b, p1p, p1b;
-  uint64_t p = run_two_tiles(h, true, &e0p, &p1p);
-  uint64_t b = run_two_tiles(h, false, &e0b, &p1b);
-  CHECK_EQ("pipelined: END0 popped at", e0p, 28);
-  CHECK_EQ("pipelined: prim 1 popped at", p1p, 30);
-  CHECK_EQ("baseline: prim 1 popped at", p1b, 37);
-  CHECK_EQ("pipelined: END1 popped at", p, 50);
-  CHECK_EQ("baseline: END0 popped at", e0b, 28);
-  CHECK_EQ("baseline: END1 popped at", b, 57);
-  CHECK_EQ("baseline - pipelined", b - p, 7);
+    uint64_t e0p, e0b, p1p, p1b;
+    uint64_t p = run_two_tiles(h, true, &e0p, &p1p);
+    uint64_t b = run_two_tiles(h, false, &e0b, &p1b);
+    CHECK_EQ("pipelined: END0 popped at", e0p, 28);
+    CHECK_EQ("pipelined: prim 1 popped at", p1p, 30);
+    CHECK_EQ("baseline: prim 1 popped at", p1b, 37);
+    CHECK_EQ("pipelined: END1 popped at", p, 50);
+    CHECK_EQ("baseline: END0 popped at", e0b, 28);
+    CHECK_EQ("baseline: END1 popped at", b, 57);
+    CHECK_EQ("baseline - pipelined", b - p, 7);
 }
 
 int main(int argc, char **argv)
 {
-  const char *which = argc > 1 ? argv[1] : "";
-  harness h;
-  if (!strcmp(which, "ordering")) test_ordering(&h);
-  else if (!strcmp(which, "capacity")) test_capacity(&h);
-  else if (!strcmp(which, "arbiter")) test_arbiter(&h);
-  else if (!strcmp(which, "pipelined")) test_pipelined(&h);
-  else {
-    fprintf(stderr, "usage: %s ordering|capacity|arbiter|pipelined\n", argv[0]);
-    return 2;
-  }
-  if (failures) { fprintf(stderr, "%d failure(s)\n", failures); return 1; }
-  printf("ok %s\n", which);
-  return 0;
+    const char *which = argc > 1 ? argv[1] : "";
+    harness h;
+    if (!strcmp(which, "ordering"))
+        test_ordering(&h);
+    else if (!strcmp(which, "capacity"))
+        test_capacity(&h);
+    else if (!strcmp(which, "arbiter"))
+        test_arbiter(&h);
+    else if (!strcmp(which, "pipelined"))
+        test_pipelined(&h);
+    else {
+        fprintf(stderr, "usage: %s ordering|capacity|arbiter|pipelined\n", argv[0]);
+        return 2;
+    }
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("ok %s\n", which);
+    return 0;
 }

@@ -77,10 +77,8 @@ static void die(const char *what)
 
 static void emit(uint16_t type, int enc_rc)
 {
-    if (enc_rc != 0)
-        die("encode");
-    if (tbr_trace_writer_append_buf(w, type, &b) < 0)
-        die("append");
+    if (enc_rc != 0) die("encode");
+    if (tbr_trace_writer_append_buf(w, type, &b) < 0) die("append");
     tbr_buf_reset(&b);
 }
 
@@ -101,19 +99,17 @@ static void shader(uint32_t id, uint32_t stage, uint32_t ninsn, const char *text
 
 static void begin_frame(uint64_t frame)
 {
-    if (tbr_trace_writer_begin_frame(w, frame) < 0)
-        die("begin_frame");
+    if (tbr_trace_writer_begin_frame(w, frame) < 0) die("begin_frame");
 }
 
 static void end_frame(void)
 {
-    if (tbr_trace_writer_end_frame(w) < 0)
-        die("end_frame");
+    if (tbr_trace_writer_end_frame(w) < 0) die("end_frame");
 }
 
 /* 2D resource ID of WIDTHxHEIGHT, 4 bytes per texel, one level */
-static void resource(uint32_t id, uint32_t format, uint32_t width, uint32_t height,
-                     int display_target, const char *format_name)
+static void resource(uint32_t id, uint32_t format, uint32_t width, uint32_t height, int display_target,
+                     const char *format_name)
 {
     tbr_rec_resource res;
     memset(&res, 0, sizeof res);
@@ -143,7 +139,7 @@ static void render_pass(uint32_t width, uint32_t height)
     rp.samples = 1;
     rp.nr_cbufs = 1;
     rp.is_default = 1;
-    rp.cbufs[0] = (tbr_rec_surface){ 1, 1, 1, 0, 0, 0, width, height };
+    rp.cbufs[0] = (tbr_rec_surface){1, 1, 1, 0, 0, 0, width, height};
     emit(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(&b, &rp));
 }
 
@@ -171,8 +167,7 @@ static void draw(uint32_t seq, uint32_t vs, uint32_t fs)
     d.cbuf_format[0] = 1;
     d.line_width = 1.0f;
     d.point_size = 1.0f;
-    for (int i = 0; i < 8; i++)
-        d.rt[i].colormask = 15;
+    for (int i = 0; i < 8; i++) d.rt[i].colormask = 15;
     emit(TBR_REC_DRAW, tbr_rec_draw_encode(&b, &d));
 }
 
@@ -185,8 +180,7 @@ static void prim(uint32_t seq, uint32_t index, const float xy[3][2])
     p.kind = 3;
     p.nr_attrs = 3;
     /* det = (x1-x0)(y2-y0) - (x2-x0)(y1-y0) */
-    p.det = (xy[1][0] - xy[0][0]) * (xy[2][1] - xy[0][1]) -
-            (xy[2][0] - xy[0][0]) * (xy[1][1] - xy[0][1]);
+    p.det = (xy[1][0] - xy[0][0]) * (xy[2][1] - xy[0][1]) - (xy[2][0] - xy[0][0]) * (xy[1][1] - xy[0][1]);
     for (int v = 0; v < 3; v++) {
         p.v[v][0][0] = xy[v][0];
         p.v[v][0][1] = xy[v][1];
@@ -205,8 +199,8 @@ static uint32_t qcount, qseq;
 static uint32_t quad_in_mask = 15; /* in/shade/blend mask of quad() */
 
 /* textured scene: fetches of the quads of the pending QUADS record */
-static int tex_mode;              /* 0 none, 1 nearest, 2 bilinear */
-static uint32_t tex_ordinal;      /* next quad ordinal of the draw */
+static int tex_mode;         /* 0 none, 1 nearest, 2 bilinear */
+static uint32_t tex_ordinal; /* next quad ordinal of the draw */
 static tbr_rec_texfetch tex_f[TBR_REC_MAX_QUADS];
 static tbr_rec_texel tex_t[TBR_REC_MAX_QUADS * 16];
 static uint32_t tex_nf, tex_nt;
@@ -225,11 +219,10 @@ static void tex_quad(int32_t x, int32_t y)
     for (uint32_t j = 0; j < 4; j++) {
         int32_t px = x + (int32_t)(j & 1), py = y + (int32_t)(j >> 1);
         if (tex_mode == 1) {
-            tex_t[tex_nt++] = (tbr_rec_texel){ j, 0, 0, px, py };
+            tex_t[tex_nt++] = (tbr_rec_texel){j, 0, 0, px, py};
         } else {
             for (int k = 0; k < 4; k++)
-                tex_t[tex_nt++] = (tbr_rec_texel){ j, 0, 0, clampi(px + (k & 1), 127),
-                                                   clampi(py + (k >> 1), 63) };
+                tex_t[tex_nt++] = (tbr_rec_texel){j, 0, 0, clampi(px + (k & 1), 127), clampi(py + (k >> 1), 63)};
         }
     }
     f->n_texels = (uint32_t)(&tex_t[tex_nt] - f->texels);
@@ -237,10 +230,8 @@ static void tex_quad(int32_t x, int32_t y)
 
 static void quads_flush(void)
 {
-    if (qcount == 0)
-        return;
-    if (tbr_rec_quads_finish(&b, qcount))
-        die("quads_finish");
+    if (qcount == 0) return;
+    if (tbr_rec_quads_finish(&b, qcount)) die("quads_finish");
     emit(TBR_REC_QUADS, 0);
     qcount = 0;
     if (tex_mode) {
@@ -251,11 +242,9 @@ static void quads_flush(void)
 
 static void quad(uint32_t seq, int32_t x, int32_t y, uint32_t primi, uint32_t path)
 {
-    if (qcount && qseq != seq)
-        quads_flush();
+    if (qcount && qseq != seq) quads_flush();
     static tbr_rec_quads_header qh;
-    if (qcount == 0 && tbr_rec_quads_begin(&b, &qh, seq, 1, 0))
-        die("quads_begin");
+    if (qcount == 0 && tbr_rec_quads_begin(&b, &qh, seq, 1, 0)) die("quads_begin");
     qseq = seq;
     static tbr_rec_quad q;
     memset(&q, 0, sizeof q);
@@ -268,19 +257,15 @@ static void quad(uint32_t seq, int32_t x, int32_t y, uint32_t primi, uint32_t pa
     q.in_mask = quad_in_mask;
     q.shade_mask = quad_in_mask;
     q.blend_mask = quad_in_mask;
-    for (int j = 0; j < 4; j++)
-        q.color[0][3][j] = 1.0f;
-    if (tbr_rec_quads_add(&b, &qh, &q))
-        die("quads_add");
-    if (tex_mode)
-        tex_quad(x, y);
-    if (++qcount == TBR_REC_MAX_QUADS)
-        quads_flush();
+    for (int j = 0; j < 4; j++) q.color[0][3][j] = 1.0f;
+    if (tbr_rec_quads_add(&b, &qh, &q)) die("quads_add");
+    if (tex_mode) tex_quad(x, y);
+    if (++qcount == TBR_REC_MAX_QUADS) quads_flush();
 }
 
 static void draw_end_rec(uint32_t seq, uint64_t prims, uint64_t quads, uint64_t frags)
 {
-    tbr_rec_draw_end e = { seq, prims, quads, quads, frags, frags };
+    tbr_rec_draw_end e = {seq, prims, quads, quads, frags, frags};
     emit(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(&b, &e));
 }
 
@@ -292,14 +277,13 @@ static void draw_end(uint32_t seq, uint64_t quads)
 
 static void flush(void)
 {
-    tbr_rec_flush f = { 0 };
+    tbr_rec_flush f = {0};
     emit(TBR_REC_FLUSH, tbr_rec_flush_encode(&b, &f));
 }
 
 /* FRAME_END of a WIDTHxHEIGHT frame; with_png: the reference PNG path is set */
-static void frame_end_rec(uint64_t frame, uint32_t width, uint32_t height, uint64_t draws,
-                          uint64_t quads, uint64_t frags, uint64_t prims, uint64_t clears,
-                          int with_png)
+static void frame_end_rec(uint64_t frame, uint32_t width, uint32_t height, uint64_t draws, uint64_t quads,
+                          uint64_t frags, uint64_t prims, uint64_t clears, int with_png)
 {
     tbr_rec_frame_end e;
     memset(&e, 0, sizeof e);
@@ -312,8 +296,7 @@ static void frame_end_rec(uint64_t frame, uint32_t width, uint32_t height, uint6
     e.shaded_fragments = frags;
     e.prims = prims;
     e.clears = clears;
-    if (with_png)
-        snprintf(e.png, sizeof e.png, "reference/frame_%05llu.png", (unsigned long long)frame);
+    if (with_png) snprintf(e.png, sizeof e.png, "reference/frame_%05llu.png", (unsigned long long)frame);
     emit(TBR_REC_FRAME_END, tbr_rec_frame_end_encode(&b, &e));
 }
 
@@ -322,8 +305,8 @@ static void frame_end(uint64_t frame, uint64_t draws, uint64_t quads, uint64_t p
     frame_end_rec(frame, 320, 240, draws, quads, quads * 4, prims, 1, 1);
 }
 
-static void path_rec_stage(uint32_t id, uint32_t shader_id, uint32_t stage, uint32_t n,
-                           const uint16_t *pc, const uint8_t *mask)
+static void path_rec_stage(uint32_t id, uint32_t shader_id, uint32_t stage, uint32_t n, const uint16_t *pc,
+                           const uint8_t *mask)
 {
     tbr_rec_path p;
     memset(&p, 0, sizeof p);
@@ -336,8 +319,7 @@ static void path_rec_stage(uint32_t id, uint32_t shader_id, uint32_t stage, uint
     emit(TBR_REC_PATH, tbr_rec_path_encode(&b, &p));
 }
 
-static void path_rec(uint32_t id, uint32_t shader_id, uint32_t n, const uint16_t *pc,
-                     const uint8_t *mask)
+static void path_rec(uint32_t id, uint32_t shader_id, uint32_t n, const uint16_t *pc, const uint8_t *mask)
 {
     path_rec_stage(id, shader_id, TBR_REC_STAGE_FS, n, pc, mask);
 }
@@ -356,9 +338,9 @@ static void texel_frame(uint64_t frame)
     shader(11, TBR_REC_STAGE_FS, 3,
            "FRAG\nDCL SAMP[0]\n  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
            "  1: MOV OUT[0], TEMP[0]\n  2: END\n");
-    static const uint16_t vpc3[] = { 0, 1, 2, 3 }, vpc4[] = { 0, 1, 3 }, fpc[] = { 0, 1, 2 };
-    static const uint8_t vm3[] = { 15, 15, 15, 15 }, vm4[] = { 3, 3, 3 };
-    static const uint8_t fmF[] = { 15, 15, 15 }, fm3[] = { 3, 3, 3 };
+    static const uint16_t vpc3[] = {0, 1, 2, 3}, vpc4[] = {0, 1, 3}, fpc[] = {0, 1, 2};
+    static const uint8_t vm3[] = {15, 15, 15, 15}, vm4[] = {3, 3, 3};
+    static const uint8_t fmF[] = {15, 15, 15}, fm3[] = {3, 3, 3};
     path_rec_stage(3, 10, TBR_REC_STAGE_VS, 4, vpc3, vm3);
     path_rec_stage(4, 10, TBR_REC_STAGE_VS, 3, vpc4, vm4);
     path_rec(1, 11, 3, fpc, frame == 2 ? fm3 : fmF);
@@ -373,7 +355,7 @@ static void texel_frame(uint64_t frame)
         vh.num_outputs = 2;
         vh.position_slot = 0;
         vh.nr_streams = 1;
-        vh.streams[0] = (tbr_rec_vertex_stream){ 7, 0, 0, 16, 16, 31, 0 };
+        vh.streams[0] = (tbr_rec_vertex_stream){7, 0, 0, 16, 16, 31, 0};
         vh.fetched = 6;
         vh.count = 2;
         /* out_hash recorded (tbr-replay --vertex-hashes) except in frame 1 */
@@ -392,8 +374,8 @@ static void texel_frame(uint64_t frame)
         }
         emit(TBR_REC_VERTICES, tbr_rec_vertices_encode(&b, &vh, g));
     }
-    const float t0[3][2] = { { 0, 0 }, { 128, 0 }, { 128, 64 } };
-    const float t1[3][2] = { { 0, 0 }, { 128, 64 }, { 0, 64 } };
+    const float t0[3][2] = {{0, 0}, {128, 0}, {128, 64}};
+    const float t1[3][2] = {{0, 0}, {128, 64}, {0, 64}};
     prim(0, 0, t0);
     prim(0, 1, t1);
     tex_mode = frame == 1 ? 2 : 1;
@@ -425,11 +407,11 @@ static void texloop_frame(void)
     shader(12, TBR_REC_STAGE_FS, 4,
            "FRAG\n  0: BGNLOOP\n  1: TEX TEMP[0], IN[0], SAMP[0], 2D\n  2: ENDLOOP\n"
            "  3: END\n");
-    static const uint16_t pc[] = { 0, 1, 2, 1, 2, 3 };
-    static const uint8_t m[] = { 15, 15, 15, 1, 1, 15 };
+    static const uint16_t pc[] = {0, 1, 2, 1, 2, 3};
+    static const uint8_t m[] = {15, 15, 15, 1, 1, 15};
     path_rec(1, 12, 6, pc, m);
     draw(0, 10, 12);
-    const float t0[3][2] = { { 0, 0 }, { 4, 0 }, { 4, 2 } };
+    const float t0[3][2] = {{0, 0}, {4, 0}, {4, 2}};
     prim(0, 0, t0);
     tex_mode = 0;
     quad(0, 0, 0, 0, 1);
@@ -439,9 +421,9 @@ static void texloop_frame(void)
     tbr_rec_texel t[16];
     for (uint32_t i = 0; i < 4; i++) {
         int32_t x = (int32_t)(i / 2) * 2;
-        f[i] = (tbr_rec_texfetch){ i / 2, 1, 0, 2, 4, &t[4 * i] };
+        f[i] = (tbr_rec_texfetch){i / 2, 1, 0, 2, 4, &t[4 * i]};
         for (uint32_t j = 0; j < 4; j++)
-            t[4 * i + j] = (tbr_rec_texel){ j, 0, 0, x + (int32_t)(j & 1), (int32_t)(j >> 1) };
+            t[4 * i + j] = (tbr_rec_texel){j, 0, 0, x + (int32_t)(j & 1), (int32_t)(j >> 1)};
     }
     emit(TBR_REC_TEXELS, tbr_rec_texels_encode(&b, 0, f, 4));
     draw_end_rec(0, 1, 2, 8);
@@ -471,7 +453,8 @@ int main(int argc, char **argv)
     if (texels || texloop) {
         tbr_trace_error terr;
         w = tbr_trace_writer_open_ex(argv[1],
-                                     "producer=gen_scene\nrecords_schema=" TBR_RECORDS_SCHEMA_TEXT "\nrecords_schema_minor=1\n"
+                                     "producer=gen_scene\nrecords_schema=" TBR_RECORDS_SCHEMA_TEXT
+                                     "\nrecords_schema_minor=1\n"
                                      "driver=softpipe\ntile_size=64\n",
                                      &wo, &terr);
         if (!w) {
@@ -482,8 +465,7 @@ int main(int argc, char **argv)
         if (texloop)
             texloop_frame();
         else
-            for (uint64_t f = 0; f < 3; f++)
-                texel_frame(f);
+            for (uint64_t f = 0; f < 3; f++) texel_frame(f);
         tbr_buf_free(&b);
         if (tbr_trace_writer_close(w, NULL, &terr) < 0) {
             fprintf(stderr, "gen_scene: %s\n", terr.msg);
@@ -529,22 +511,21 @@ int main(int argc, char **argv)
            "  1: MUL OUT[0], TEMP[0], IMM[0]\n"
            "  2: END\n");
     if (paths) {
-        static const uint16_t pc1[] = { 0, 1, 2, 3, 4 };
-        static const uint8_t m1[] = { 15, 15, 15, 15, 15 };
-        static const uint16_t pc2[] = { 0, 1, 2 };
-        static const uint8_t m2[] = { 15, 3, 15 };
+        static const uint16_t pc1[] = {0, 1, 2, 3, 4};
+        static const uint8_t m1[] = {15, 15, 15, 15, 15};
+        static const uint16_t pc2[] = {0, 1, 2};
+        static const uint8_t m2[] = {15, 3, 15};
         path_rec(1, 11, 5, pc1, m1);
         path_rec(2, 13, 3, pc2, m2);
     }
     {
-        const uint8_t junk[3] = { 1, 2, 3 };
-        if (tbr_trace_writer_append(w, 999, junk, sizeof junk) < 0)
-            die("append unknown");
+        const uint8_t junk[3] = {1, 2, 3};
+        if (tbr_trace_writer_append(w, 999, junk, sizeof junk) < 0) die("append unknown");
     }
 
     draw(0, 10, 11);
-    const float t0[3][2] = { { 0, 0 }, { 320, 0 }, { 320, 240 } };
-    const float t1[3][2] = { { 0, 0 }, { 320, 240 }, { 0, 240 } };
+    const float t0[3][2] = {{0, 0}, {320, 0}, {320, 240}};
+    const float t1[3][2] = {{0, 0}, {320, 240}, {0, 240}};
     prim(0, 0, t0);
     prim(0, 1, t1);
     uint64_t n0 = 0;
@@ -560,8 +541,8 @@ int main(int argc, char **argv)
     draw_end(0, n0);
 
     draw(1, 12, 13);
-    const float s0[3][2] = { { 64, 64 }, { 96, 64 }, { 96, 96 } };
-    const float s1[3][2] = { { 64, 64 }, { 96, 96 }, { 64, 96 } };
+    const float s0[3][2] = {{64, 64}, {96, 64}, {96, 96}};
+    const float s1[3][2] = {{64, 64}, {96, 96}, {64, 96}};
     prim(1, 0, s0);
     prim(1, 1, s1);
     uint64_t n1 = 0;
@@ -578,7 +559,7 @@ int main(int argc, char **argv)
     flush();
     for (uint32_t ty = 0; ty < 4; ty++)
         for (uint32_t tx = 0; tx < 5; tx++) {
-            tbr_rec_tile t = { TBR_REC_TILE_STORE, 0, 0, 1, 0, 0, tx, ty, 64 };
+            tbr_rec_tile t = {TBR_REC_TILE_STORE, 0, 0, 1, 0, 0, tx, ty, 64};
             emit(TBR_REC_TILE, tbr_rec_tile_encode(&b, &t));
         }
     frame_end(5, 2, n0 + n1, 4);

@@ -8,14 +8,13 @@
 
 static int failures;
 
-#define EXPECT_EQ(a, b)                                                                        \
-    do {                                                                                       \
-        uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                                       \
-        if (a_ != b_) {                                                                        \
-            fprintf(stderr, "%s:%d: %s == %" PRIu64 ", expected %" PRIu64 "\n", __FILE__,      \
-                    __LINE__, #a, a_, b_);                                                     \
-            failures++;                                                                        \
-        }                                                                                      \
+#define EXPECT_EQ(a, b)                                                                                                \
+    do {                                                                                                               \
+        uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                                                               \
+        if (a_ != b_) {                                                                                                \
+            fprintf(stderr, "%s:%d: %s == %" PRIu64 ", expected %" PRIu64 "\n", __FILE__, __LINE__, #a, a_, b_);       \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 int main(void)
@@ -46,8 +45,7 @@ int main(void)
     rc |= texblocks_add(t, 5, 1, 300);
     rc |= texblocks_add(t, 9, 2, 300);
     rc |= texblocks_add(t, 9, 3, 300);
-    for (int i = 0; i < 5; i++)
-        rc |= texblocks_add(t, 7, 3, 400);
+    for (int i = 0; i < 5; i++) rc |= texblocks_add(t, 7, 3, 400);
     rc |= texblocks_add(t, 2, 1, 500);
     rc |= texblocks_add(t, 5, 1, 500);
     rc |= texblocks_add(t, 4, 1, 500);
@@ -69,8 +67,7 @@ int main(void)
     /* Frame 2: the same block from tiles 0 and 1 but 300000 times (forces
      * compaction) -> 1 more block, d1, both accesses from proc 0: 1 cache.
      * Frames are independent: block 100 of frame 1 is not remembered. */
-    for (int i = 0; i < 300000; i++)
-        rc |= texblocks_add(t, (uint64_t)(i & 1), 0, 100);
+    for (int i = 0; i < 300000; i++) rc |= texblocks_add(t, (uint64_t)(i & 1), 0, 100);
     EXPECT_EQ(rc, 0);
     EXPECT_EQ(texblocks_finish_frame(t, &r), 0);
     EXPECT_EQ(r.blocks, 6);

@@ -80,8 +80,7 @@ int main(int argc, char **argv)
     {
         static uint8_t d[W * H * 4];
         for (int i = 0; i < W * H; i++) {
-            for (int c = 0; c < 3; c++)
-                d[i * 4 + c] = (uint8_t)((a[i * 4 + c] * 3 + 5) / 10);
+            for (int c = 0; c < 3; c++) d[i * 4 + c] = (uint8_t)((a[i * 4 + c] * 3 + 5) / 10);
             d[i * 4 + 3] = 255;
         }
         uint8_t *m = d + (9 * W + 17) * 4;
@@ -93,8 +92,7 @@ int main(int argc, char **argv)
      * MSE = 1 -> PSNR = 10 log10(255^2) = 48.1308 dB. */
     memcpy(b, a, sizeof(a));
     for (int i = 0; i < W * H * 4; i++)
-        if (i % 4 != 3)
-            b[i] = (uint8_t)(b[i] + ((i & 1) ? 1 : -1));
+        if (i % 4 != 3) b[i] = (uint8_t)(b[i] + ((i & 1) ? 1 : -1));
     put("off1.png", b, W, H);
 
     /* Only alpha changed, by 9, on one pixel (3,4): differs, but RGB PSNR is
@@ -138,20 +136,16 @@ int main(int argc, char **argv)
     for (int f = 0; f < 4; f++) {
         char name[64], raw[64];
         memcpy(b, a, sizeof(a));
-        for (int i = 0; i < W * H; i++)
-            b[i * 4 + 2] = (uint8_t)(b[i * 4 + 2] + f * 5);
+        for (int i = 0; i < W * H; i++) b[i * 4 + 2] = (uint8_t)(b[i * 4 + 2] + f * 5);
         snprintf(name, sizeof(name), "%s/frame_%05d.png", "extra", f);
         put(name, b, W, H);
-        if (f == 3)
-            break;
+        if (f == 3) break;
         snprintf(raw, sizeof(raw), "raw/frame_%05d.rgba", f);
         put_raw(raw, b, sizeof(b));
         const char *dirs[] = {"ref", "same", "missing", "diff"};
         for (int k = 0; k < 4; k++) {
-            if (k == 2 && f == 2)
-                continue;
-            if (k == 3 && f == 1)
-                b[(9 * W + 17) * 4 + 1] += 37;
+            if (k == 2 && f == 2) continue;
+            if (k == 3 && f == 1) b[(9 * W + 17) * 4 + 1] += 37;
             snprintf(name, sizeof(name), "%s/frame_%05d.png", dirs[k], f);
             put(name, b, W, H);
         }

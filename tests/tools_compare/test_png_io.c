@@ -15,13 +15,12 @@
 static int failures;
 static const char *workdir;
 
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-                    #cond);                                                  \
-            failures++;                                                      \
-        }                                                                    \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                                   \
+            failures++;                                                                                                \
+        }                                                                                                              \
     } while (0)
 
 static char *wpath(const char *name)
@@ -48,8 +47,7 @@ static long file_size(const char *path)
 static void *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -87,8 +85,7 @@ static void test_md5(void)
         {"abc", "900150983cd24fb0d6963f7d28e17f72"},
         {"message digest", "f96b697d7cb7938d525a2f31aaf161d0"},
         {"abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"},
-        {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
-         "d174ab98d277d9f5a5611c2c9f419d9f"},
+        {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "d174ab98d277d9f5a5611c2c9f419d9f"},
         {"1234567890123456789012345678901234567890123456789012345678901234567"
          "8901234567890",
          "57edf4a22be3c955ac49da2e2107b67a"},
@@ -96,9 +93,7 @@ static void test_md5(void)
     for (size_t i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
         char hex[33];
         md5_str_hex(vec[i][0], hex);
-        if (strcmp(hex, vec[i][1]) != 0)
-            fprintf(stderr, "md5(\"%s\") = %s, want %s\n", vec[i][0], hex,
-                    vec[i][1]);
+        if (strcmp(hex, vec[i][1]) != 0) fprintf(stderr, "md5(\"%s\") = %s, want %s\n", vec[i][0], hex, vec[i][1]);
         CHECK(strcmp(hex, vec[i][1]) == 0);
 
         /* Byte-at-a-time updates must give the same digest (exercises the
@@ -106,8 +101,7 @@ static void test_md5(void)
         tbr_md5_ctx ctx;
         uint8_t d[16];
         tbr_md5_init(&ctx);
-        for (const char *p = vec[i][0]; *p; p++)
-            tbr_md5_update(&ctx, p, 1);
+        for (const char *p = vec[i][0]; *p; p++) tbr_md5_update(&ctx, p, 1);
         tbr_md5_final(&ctx, d);
         tbr_md5_hex(d, hex);
         CHECK(strcmp(hex, vec[i][1]) == 0);
@@ -115,8 +109,7 @@ static void test_md5(void)
 
     /* Lengths around the 56/64-byte padding boundaries, split unevenly. */
     char buf[200];
-    for (size_t i = 0; i < sizeof(buf); i++)
-        buf[i] = (char)('A' + i % 23);
+    for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (char)('A' + i % 23);
     for (size_t n = 50; n < 140; n++) {
         uint8_t d1[16], d2[16];
         tbr_md5(buf, n, d1);
@@ -135,8 +128,7 @@ static void test_md5(void)
         char chunk[1000];
         memset(chunk, 'a', sizeof(chunk));
         tbr_md5_init(&ctx);
-        for (int i = 0; i < 1000; i++)
-            tbr_md5_update(&ctx, chunk, sizeof(chunk));
+        for (int i = 0; i < 1000; i++) tbr_md5_update(&ctx, chunk, sizeof(chunk));
         tbr_md5_final(&ctx, d);
         tbr_md5_hex(d, hex);
         CHECK(strcmp(hex, "7707d6ae4e027c70eea2a935c2296f21") == 0);
@@ -197,22 +189,18 @@ static void test_roundtrip(void)
     const char *p = wpath("rt.png");
     unlink(p);
     int rc = tbr_png_write_rgba8(p, px, w, h, stride, err, sizeof(err));
-    if (rc)
-        fprintf(stderr, "write: %s\n", err);
+    if (rc) fprintf(stderr, "write: %s\n", err);
     CHECK(rc == 0);
     CHECK(file_exists(p));
     CHECK(!file_exists(wpath("rt.png.tmp")));
 
     tbr_image img;
     rc = tbr_png_read_rgba8(p, &img, err, sizeof(err));
-    if (rc)
-        fprintf(stderr, "read: %s\n", err);
+    if (rc) fprintf(stderr, "read: %s\n", err);
     CHECK(rc == 0);
     CHECK(img.width == w && img.height == h && img.stride == w * 4);
     if (rc == 0 && img.width == w && img.height == h) {
-        for (uint32_t y = 0; y < h; y++)
-            CHECK(memcmp(img.pixels + y * img.stride, px + y * stride,
-                         w * 4) == 0);
+        for (uint32_t y = 0; y < h; y++) CHECK(memcmp(img.pixels + y * img.stride, px + y * stride, w * 4) == 0);
     }
 
     /* Deterministic bytes: a second write of the same pixels is identical;
@@ -228,11 +216,9 @@ static void test_roundtrip(void)
         const uint8_t *b = b1;
         size_t off = 8;
         while (off + 8 <= l1) {
-            uint32_t len = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 |
-                           (uint32_t)b[off + 2] << 8 | b[off + 3];
+            uint32_t len = (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 | (uint32_t)b[off + 2] << 8 | b[off + 3];
             const char *type = (const char *)b + off + 4;
-            CHECK(memcmp(type, "IHDR", 4) == 0 || memcmp(type, "IDAT", 4) == 0 ||
-                  memcmp(type, "IEND", 4) == 0);
+            CHECK(memcmp(type, "IHDR", 4) == 0 || memcmp(type, "IDAT", 4) == 0 || memcmp(type, "IEND", 4) == 0);
             off += 12 + (size_t)len;
         }
         CHECK(off == l1);
@@ -284,8 +270,7 @@ static void test_unwritable(void)
     CHECK(!file_exists(p) && !file_exists(wpath("bad-geom.png.tmp")));
 
     /* NULL err buffer is allowed. */
-    CHECK(tbr_png_write_rgba8(wpath("no-such-dir/x.png"), px, 2, 2, 8, NULL,
-                              0) != 0);
+    CHECK(tbr_png_write_rgba8(wpath("no-such-dir/x.png"), px, 2, 2, 8, NULL, 0) != 0);
 }
 
 static void expect_read_error(const char *path, const char *needle)
@@ -358,10 +343,8 @@ struct raw_png {
 static int write_raw(const char *path, const struct raw_png *r)
 {
     FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL,
-                                              NULL, NULL);
+    if (!f) return -1;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png_create_info_struct(png);
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
@@ -369,41 +352,35 @@ static int write_raw(const char *path, const struct raw_png *r)
         return -1;
     }
     png_init_io(png, f);
-    png_set_IHDR(png, info, r->w, r->h, r->depth, r->color, r->interlace,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (r->plte)
-        png_set_PLTE(png, info, r->plte, r->nplte);
-    if (r->trns_alpha || r->trns_color)
-        png_set_tRNS(png, info, r->trns_alpha, r->ntrns, r->trns_color);
+    png_set_IHDR(png, info, r->w, r->h, r->depth, r->color, r->interlace, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    if (r->plte) png_set_PLTE(png, info, r->plte, r->nplte);
+    if (r->trns_alpha || r->trns_color) png_set_tRNS(png, info, r->trns_alpha, r->ntrns, r->trns_color);
     png_write_info(png, info);
     int passes = png_set_interlace_handling(png);
     for (int pass = 0; pass < passes; pass++)
-        for (uint32_t y = 0; y < r->h; y++)
-            png_write_row(png, r->data + y * r->rowbytes);
+        for (uint32_t y = 0; y < r->h; y++) png_write_row(png, r->data + y * r->rowbytes);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     fclose(f);
     return 0;
 }
 
-static void expect_pixels(const char *name, const struct raw_png *r,
-                          const uint8_t *want)
+static void expect_pixels(const char *name, const struct raw_png *r, const uint8_t *want)
 {
     const char *p = wpath(name);
     CHECK(write_raw(p, r) == 0);
     tbr_image img;
     char err[TBR_PNG_ERR_SIZE];
     int rc = tbr_png_read_rgba8(p, &img, err, sizeof(err));
-    if (rc)
-        fprintf(stderr, "%s\n", err);
+    if (rc) fprintf(stderr, "%s\n", err);
     CHECK(rc == 0);
-    if (rc)
-        return;
+    if (rc) return;
     CHECK(img.width == r->w && img.height == r->h);
     for (uint32_t i = 0; i < r->w * r->h * 4; i++) {
         if (img.pixels[i] != want[i]) {
-            fprintf(stderr, "%s: byte %u (pixel %u ch %u) = %u, want %u\n",
-                    name, i, i / 4, i % 4, img.pixels[i], want[i]);
+            fprintf(stderr, "%s: byte %u (pixel %u ch %u) = %u, want %u\n", name, i, i / 4, i % 4, img.pixels[i],
+                    want[i]);
             failures++;
             break;
         }
@@ -459,8 +436,7 @@ static void test_formats(void)
         const png_color pal[2] = {{10, 20, 30}, {200, 100, 50}};
         const uint8_t ta[1] = {128};
         const uint8_t d[] = {0x01};
-        struct raw_png r = {2, 1, 4, PNG_COLOR_TYPE_PALETTE, 0, d, 1, pal, 2,
-                            ta, 1, 0};
+        struct raw_png r = {2, 1, 4, PNG_COLOR_TYPE_PALETTE, 0, d, 1, pal, 2, ta, 1, 0};
         const uint8_t want[] = {10, 20, 30, 128, 200, 100, 50, 255};
         expect_pixels("pal4.png", &r, want);
     }
@@ -468,8 +444,7 @@ static void test_formats(void)
     {
         png_color_16 key = {0, 1, 2, 3, 0};
         const uint8_t d[] = {1, 2, 3, 4, 5, 6};
-        struct raw_png r = {2, 1, 8, PNG_COLOR_TYPE_RGB, 0, d, 6, 0, 0, 0, 0,
-                            &key};
+        struct raw_png r = {2, 1, 8, PNG_COLOR_TYPE_RGB, 0, d, 6, 0, 0, 0, 0, &key};
         const uint8_t want[] = {1, 2, 3, 0, 4, 5, 6, 255};
         expect_pixels("rgbkey.png", &r, want);
     }
@@ -478,8 +453,7 @@ static void test_formats(void)
         uint32_t w = 13, h = 9;
         uint8_t *d = malloc(w * h * 4);
         make_pattern(d, w, h, w * 4);
-        struct raw_png r = {w, h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_ADAM7,
-                            d, w * 4, 0, 0, 0, 0, 0};
+        struct raw_png r = {w, h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_ADAM7, d, w * 4, 0, 0, 0, 0, 0};
         expect_pixels("adam7.png", &r, d);
         free(d);
     }
@@ -525,7 +499,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "unknown subtest %s\n", t);
         return 2;
     }
-    if (failures)
-        fprintf(stderr, "%s: %d check(s) failed\n", t, failures);
+    if (failures) fprintf(stderr, "%s: %d check(s) failed\n", t, failures);
     return failures ? 1 : 0;
 }

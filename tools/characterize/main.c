@@ -60,8 +60,7 @@ static void hmap_free(hmap *m)
 
 static void hmap_clear(hmap *m)
 {
-    if (m->keys)
-        memset(m->keys, 0, m->cap * sizeof *m->keys);
+    if (m->keys) memset(m->keys, 0, m->cap * sizeof *m->keys);
     m->len = 0;
 }
 
@@ -69,14 +68,12 @@ static uint64_t *hmap_slot(hmap *m, uint64_t key, int create)
 {
     if (create && (m->len + 1) * 2 > m->cap) {
         size_t ncap = m->cap ? m->cap * 2 : 64;
-        hmap n = { calloc(ncap, sizeof(uint64_t)), calloc(ncap, sizeof(uint64_t)), ncap, 0 };
-        if (!n.keys || !n.vals)
-            oom();
+        hmap n = {calloc(ncap, sizeof(uint64_t)), calloc(ncap, sizeof(uint64_t)), ncap, 0};
+        if (!n.keys || !n.vals) oom();
         for (size_t i = 0; i < m->cap; i++)
             if (m->keys[i]) {
                 size_t j = hmix(m->keys[i] - 1) & (ncap - 1);
-                while (n.keys[j])
-                    j = (j + 1) & (ncap - 1);
+                while (n.keys[j]) j = (j + 1) & (ncap - 1);
                 n.keys[j] = m->keys[i];
                 n.vals[j] = m->vals[i];
                 n.len++;
@@ -84,16 +81,13 @@ static uint64_t *hmap_slot(hmap *m, uint64_t key, int create)
         hmap_free(m);
         *m = n;
     }
-    if (!m->cap)
-        return NULL;
+    if (!m->cap) return NULL;
     size_t j = hmix(key) & (m->cap - 1);
     while (m->keys[j]) {
-        if (m->keys[j] == key + 1)
-            return &m->vals[j];
+        if (m->keys[j] == key + 1) return &m->vals[j];
         j = (j + 1) & (m->cap - 1);
     }
-    if (!create)
-        return NULL;
+    if (!create) return NULL;
     m->keys[j] = key + 1;
     m->vals[j] = 0;
     m->len++;
@@ -104,40 +98,34 @@ static uint64_t *hmap_slot(hmap *m, uint64_t key, int create)
 
 enum { CL_ALU = 0, CL_TEX = 1, CL_FLOW = 2 };
 
-static const char *const tex_ops[] = {
-    "TEX", "TEX_LZ", "TXB", "TXB2", "TXD", "TXF", "TXF_LZ", "TXL", "TXL2", "TXP", "TEX2",
-    "TG4", "SAMPLE", "SAMPLE_B", "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L", "SAMPLE_I",
-    "SAMPLE_I_MS", "GATHER4", NULL
-};
-static const char *const flow_ops[] = {
-    "IF", "UIF", "ELSE", "ENDIF", "BGNLOOP", "ENDLOOP", "BRK", "CONT", "CAL", "RET", "END",
-    "NOP", "BGNSUB", "ENDSUB", "SWITCH", "CASE", "DEFAULT", "ENDSWITCH", NULL
-};
+static const char *const tex_ops[] = {"TEX",      "TEX_LZ",      "TXB",      "TXB2",        "TXD",      "TXF",
+                                      "TXF_LZ",   "TXL",         "TXL2",     "TXP",         "TEX2",     "TG4",
+                                      "SAMPLE",   "SAMPLE_B",    "SAMPLE_C", "SAMPLE_C_LZ", "SAMPLE_D", "SAMPLE_L",
+                                      "SAMPLE_I", "SAMPLE_I_MS", "GATHER4",  NULL};
+static const char *const flow_ops[] = {"IF",     "UIF",  "ELSE",    "ENDIF",     "BGNLOOP", "ENDLOOP", "BRK",
+                                       "CONT",   "CAL",  "RET",     "END",       "NOP",     "BGNSUB",  "ENDSUB",
+                                       "SWITCH", "CASE", "DEFAULT", "ENDSWITCH", NULL};
 
 static int classify(const char *op, size_t n)
 {
     char buf[32];
-    if (n >= sizeof buf)
-        return CL_ALU;
+    if (n >= sizeof buf) return CL_ALU;
     memcpy(buf, op, n);
     buf[n] = '\0';
     size_t bl = strlen(buf);
-    if (bl > 4 && strcmp(buf + bl - 4, "_SAT") == 0)
-        buf[bl - 4] = '\0';
+    if (bl > 4 && strcmp(buf + bl - 4, "_SAT") == 0) buf[bl - 4] = '\0';
     for (int i = 0; tex_ops[i]; i++)
-        if (strcmp(buf, tex_ops[i]) == 0)
-            return CL_TEX;
+        if (strcmp(buf, tex_ops[i]) == 0) return CL_TEX;
     for (int i = 0; flow_ops[i]; i++)
-        if (strcmp(buf, flow_ops[i]) == 0)
-            return CL_FLOW;
+        if (strcmp(buf, flow_ops[i]) == 0) return CL_FLOW;
     return CL_ALU;
 }
 
 typedef struct shader_info {
     uint32_t id, stage, num_instructions;
     int have_text;
-    uint32_t n_alu, n_tex;       /* static counts from the text */
-    uint8_t *pc_class;           /* [pc] = CL_* (0xff = no such pc) */
+    uint32_t n_alu, n_tex; /* static counts from the text */
+    uint8_t *pc_class;     /* [pc] = CL_* (0xff = no such pc) */
     uint32_t npc;
 } shader_info;
 
@@ -148,15 +136,12 @@ static hmap shader_map; /* id -> index */
 static shader_info *shader_get(uint32_t id, int create)
 {
     uint64_t *s = hmap_slot(&shader_map, id, 0);
-    if (s)
-        return &shaders[*s];
-    if (!create)
-        return NULL;
+    if (s) return &shaders[*s];
+    if (!create) return NULL;
     if (nshaders == capshaders) {
         capshaders = capshaders ? capshaders * 2 : 64;
         shaders = realloc(shaders, capshaders * sizeof *shaders);
-        if (!shaders)
-            oom();
+        if (!shaders) oom();
     }
     shader_info *si = &shaders[nshaders];
     memset(si, 0, sizeof *si);
@@ -174,29 +159,22 @@ static void shader_parse_text(shader_info *si, const char *text, size_t len)
     size_t i = 0;
     while (i < len) {
         size_t e = i;
-        while (e < len && text[e] != '\n')
-            e++;
+        while (e < len && text[e] != '\n') e++;
         size_t k = i;
-        while (k < e && text[k] == ' ')
-            k++;
+        while (k < e && text[k] == ' ') k++;
         size_t d = k;
         uint64_t pc = 0;
-        while (d < e && isdigit((unsigned char)text[d]) && pc < 1000000)
-            pc = pc * 10 + (uint64_t)(text[d++] - '0');
+        while (d < e && isdigit((unsigned char)text[d]) && pc < 1000000) pc = pc * 10 + (uint64_t)(text[d++] - '0');
         if (d > k && d < e && text[d] == ':') {
             d++;
-            while (d < e && text[d] == ' ')
-                d++;
+            while (d < e && text[d] == ' ') d++;
             size_t o = d;
-            while (o < e && (isupper((unsigned char)text[o]) || isdigit((unsigned char)text[o]) ||
-                             text[o] == '_'))
-                o++;
+            while (o < e && (isupper((unsigned char)text[o]) || isdigit((unsigned char)text[o]) || text[o] == '_')) o++;
             if (o > d && pc < 1000000) {
                 if (pc >= si->npc) {
                     uint32_t nn = (uint32_t)pc + 1;
                     uint8_t *c = realloc(si->pc_class, nn);
-                    if (!c)
-                        oom();
+                    if (!c) oom();
                     memset(c + si->npc, 0xff, nn - si->npc);
                     si->pc_class = c;
                     si->npc = nn;
@@ -233,8 +211,7 @@ static void acc_add(acc *a, const acc *b)
 {
     const uint64_t *s = (const uint64_t *)b;
     uint64_t *d = (uint64_t *)a;
-    for (size_t i = 0; i < sizeof(acc) / sizeof(uint64_t); i++)
-        d[i] += s[i];
+    for (size_t i = 0; i < sizeof(acc) / sizeof(uint64_t); i++) d[i] += s[i];
 }
 
 /* ---- per-frame state ------------------------------------------------------- */
@@ -248,7 +225,7 @@ typedef struct draw_info {
 typedef struct path_info {
     uint64_t insns, alu, tex; /* lane-weighted */
     int classes_known;
-    uint8_t *ent;             /* FS: copy of the (u16 pc, u8 mask) entries */
+    uint8_t *ent; /* FS: copy of the (u16 pc, u8 mask) entries */
     uint32_t n;
 } path_info;
 
@@ -262,7 +239,7 @@ static struct state {
     /* current render pass grid */
     int have_pass;
     uint32_t pass_w, pass_h, tiles_x, tiles_y;
-    uint8_t *tile_mark;      /* tiles_x*tiles_y, for the covered set of one primitive */
+    uint8_t *tile_mark; /* tiles_x*tiles_y, for the covered set of one primitive */
     uint32_t *touched;
     size_t ntouched, tile_cap;
     int have_cur_prim;
@@ -277,16 +254,16 @@ static struct state {
     /* quads of the current draw (TEXELS refer to them by ordinal) */
     int have_qdraw;
     uint32_t qdraw;
-    int32_t *qxy;             /* 2 per quad */
-    uint8_t *qmask;           /* shading input mask */
+    int32_t *qxy;   /* 2 per quad */
+    uint8_t *qmask; /* shading input mask */
     uint32_t *qpath;
     size_t nq, capq;
     /* texture blocks */
-    uint64_t tile_base;       /* tile order number of the current pass's first tile */
+    uint64_t tile_base; /* tile order number of the current pass's first tile */
     texblocks *tb;
     unsigned procs;
     enum texblocks_mapping mapping;
-    int texel_capable;        /* records_schema_minor >= 1 or a TEXELS record was seen */
+    int texel_capable;             /* records_schema_minor >= 1 or a TEXELS record was seen */
     uint64_t texels_derived_quads; /* shaded quads whose texels the trace leaves out (minor 6) */
     tbr_rec_texel *texbuf;
     res_info *res;
@@ -299,11 +276,9 @@ static struct state {
 
 static void finish_prim(acc *a)
 {
-    if (!S.have_cur_prim)
-        return;
+    if (!S.have_cur_prim) return;
     a->bins_covered += S.ntouched;
-    for (size_t i = 0; i < S.ntouched; i++)
-        S.tile_mark[S.touched[i]] = 0;
+    for (size_t i = 0; i < S.ntouched; i++) S.tile_mark[S.touched[i]] = 0;
     S.ntouched = 0;
     S.have_cur_prim = 0;
 }
@@ -323,8 +298,7 @@ static void set_pass(acc *a, uint32_t w, uint32_t h)
         free(S.touched);
         S.tile_mark = calloc(n, 1);
         S.touched = malloc(n * sizeof *S.touched);
-        if (!S.tile_mark || !S.touched)
-            oom();
+        if (!S.tile_mark || !S.touched) oom();
         S.tile_cap = n;
     }
     a->tiles += n;
@@ -341,23 +315,18 @@ static void reset_frame_state(void)
     S.have_pass = 0;
     S.have_cur_prim = 0;
     S.ntouched = 0;
-    if (S.tile_mark)
-        memset(S.tile_mark, 0, S.tile_cap);
+    if (S.tile_mark) memset(S.tile_mark, 0, S.tile_cap);
     hmap_clear(&S.draw_map);
     S.ndraws = 0;
     hmap_clear(&S.path_map);
     hmap_clear(&S.vpath_map);
-    for (size_t i = 0; i < S.npaths; i++)
-        free(S.paths[i].ent);
+    for (size_t i = 0; i < S.npaths; i++) free(S.paths[i].ent);
     S.npaths = 0;
     S.have_qdraw = 0;
     S.nq = 0;
 }
 
-static unsigned popcount4(uint32_t m)
-{
-    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
-}
+static unsigned popcount4(uint32_t m) { return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1); }
 
 /* Number of tiles of the current pass overlapped by [minx,maxx]x[miny,maxy]
  * (window coordinates), using pixel ranges floor(min) .. ceil(max)-1. */
@@ -367,20 +336,13 @@ static uint64_t bbox_tiles(double minx, double maxx, double miny, double maxy)
         return 0;
     double x0 = floor(minx), y0 = floor(miny);
     double x1 = ceil(maxx) - 1, y1 = ceil(maxy) - 1;
-    if (x1 < x0)
-        x1 = x0;
-    if (y1 < y0)
-        y1 = y0;
-    if (x1 < 0 || y1 < 0 || x0 >= S.pass_w || y0 >= S.pass_h)
-        return 0;
-    if (x0 < 0)
-        x0 = 0;
-    if (y0 < 0)
-        y0 = 0;
-    if (x1 > S.pass_w - 1)
-        x1 = S.pass_w - 1;
-    if (y1 > S.pass_h - 1)
-        y1 = S.pass_h - 1;
+    if (x1 < x0) x1 = x0;
+    if (y1 < y0) y1 = y0;
+    if (x1 < 0 || y1 < 0 || x0 >= S.pass_w || y0 >= S.pass_h) return 0;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > S.pass_w - 1) x1 = S.pass_w - 1;
+    if (y1 > S.pass_h - 1) y1 = S.pass_h - 1;
     uint64_t tx0 = (uint64_t)x0 / S.tw, tx1 = (uint64_t)x1 / S.tw;
     uint64_t ty0 = (uint64_t)y0 / S.th, ty1 = (uint64_t)y1 / S.th;
     return (tx1 - tx0 + 1) * (ty1 - ty0 + 1);
@@ -395,8 +357,8 @@ static void format_block_dims(const char *name, uint32_t *bw, uint32_t *bh)
     if (a && sscanf(a + 5, "%ux%u", &w, &h) == 2 && w >= 1 && h >= 1 && w <= 16 && h <= 16) {
         *bw = w;
         *bh = h;
-    } else if (strstr(name, "DXT") || strstr(name, "RGTC") || strstr(name, "LATC") ||
-               strstr(name, "ETC") || strstr(name, "BPTC") || strstr(name, "FXT1")) {
+    } else if (strstr(name, "DXT") || strstr(name, "RGTC") || strstr(name, "LATC") || strstr(name, "ETC") ||
+               strstr(name, "BPTC") || strstr(name, "FXT1")) {
         *bw = 4;
         *bh = 4;
     }
@@ -410,10 +372,8 @@ static void format_block_dims(const char *name, uint32_t *bw, uint32_t *bh)
 static uint64_t block_key(const res_info *ri, uint32_t level, uint32_t layer, int32_t x, int32_t y)
 {
     uint64_t w = ri->w >> (level < 31 ? level : 31), h = ri->h >> (level < 31 ? level : 31);
-    if (w < 1)
-        w = 1;
-    if (h < 1)
-        h = 1;
+    if (w < 1) w = 1;
+    if (h < 1) h = 1;
     uint64_t nbx = (w + ri->bw - 1) / ri->bw, nby = (h + ri->bh - 1) / ri->bh;
     uint64_t stride = nbx * ri->bb, img = stride * nby;
     uint64_t ux = x < 0 ? 0 : (uint64_t)x, uy = y < 0 ? 0 : (uint64_t)y;
@@ -430,8 +390,7 @@ static path_info *path_new(void)
     if (S.npaths == S.cappaths) {
         S.cappaths = S.cappaths ? S.cappaths * 2 : 64;
         S.paths = realloc(S.paths, S.cappaths * sizeof *S.paths);
-        if (!S.paths)
-            oom();
+        if (!S.paths) oom();
     }
     path_info *pi = &S.paths[S.npaths];
     memset(pi, 0, sizeof *pi);
@@ -442,359 +401,324 @@ static path_info *path_new(void)
 static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
 {
     switch (type) {
-    case TBR_REC_SHADER_CREATE:
-    case TBR_REC_SHADER: {
-        tbr_rec_shader r;
-        if ((type == TBR_REC_SHADER ? tbr_rec_shader_decode(p, len, &r)
-                                    : tbr_rec_shader_create_decode(p, len, &r)) != 0)
-            return -1;
-        shader_info *si = shader_get(r.id, 1);
-        si->stage = r.stage;
-        si->num_instructions = r.num_instructions;
-        if (type == TBR_REC_SHADER && r.text && !si->have_text)
-            shader_parse_text(si, r.text, r.text_len);
-        return 0;
-    }
-    case TBR_REC_RENDER_PASS: {
-        tbr_rec_render_pass r;
-        if (tbr_rec_render_pass_decode(p, len, &r))
-            return -1;
-        set_pass(a, r.width, r.height);
-        return 0;
-    }
-    case TBR_REC_DRAW: {
-        static tbr_rec_draw d;
-        if (tbr_rec_draw_decode(p, len, &d))
-            return -1;
-        finish_prim(a);
-        a->draws++;
-        a->internal_draws += d.internal != 0;
-        uint64_t verts = (uint64_t)d.count * (d.instance_count ? d.instance_count : 1);
-        shader_info *vs = shader_get(d.vs_id, 0);
-        if (vs) {
-            a->vertices += verts;
-            a->vs_static_insns += verts * vs->num_instructions;
-        } else {
-            a->vs_unknown_draws++;
-        }
-        if (S.ndraws == S.capdraws) {
-            S.capdraws = S.capdraws ? S.capdraws * 2 : 64;
-            S.draws = realloc(S.draws, S.capdraws * sizeof *S.draws);
-            if (!S.draws)
-                oom();
-        }
-        draw_info *di = &S.draws[S.ndraws];
-        di->vs_id = d.vs_id;
-        di->fs_id = d.fs_id;
-        di->early_z = d.early_z;
-        di->point_size = d.point_size;
-        di->line_width = d.line_width;
-        di->has_vertices = 0;
-        di->verts = verts;
-        *hmap_slot(&S.draw_map, d.seq, 1) = S.ndraws++;
-        S.have_qdraw = 1;
-        S.qdraw = d.seq;
-        S.nq = 0;
-        return 0;
-    }
-    case TBR_REC_DRAW_END: {
-        tbr_rec_draw_end r;
-        if (tbr_rec_draw_end_decode(p, len, &r))
-            return -1;
-        finish_prim(a);
-        draw_info *di = draw_get(r.seq);
-        if (di && !di->has_vertices && di->verts)
-            a->vs_draws_no_vertices++;
-        return 0;
-    }
-    case TBR_REC_PRIM: {
-        static tbr_rec_prim r;
-        if (tbr_rec_prim_decode(p, len, &r))
-            return -1;
-        a->prims++;
-        if (r.flags & TBR_REC_PRIM_CULLED) {
-            a->prims_culled++;
-            return 0;
-        }
-        a->prims_raster++;
-        a->attrs += r.nr_attrs ? r.nr_attrs - 1 : 0;
-        if (!S.have_pass || r.kind < 1 || r.kind > 3) {
-            a->prims_unbinned++;
-            return 0;
-        }
-        double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
-        for (uint32_t v = 0; v < r.kind; v++) {
-            double x = r.v[v][0][0], y = r.v[v][0][1];
-            if (isnan(x) || isnan(y)) {
-                minx = NAN;
-                break;
-            }
-            minx = fmin(minx, x);
-            maxx = fmax(maxx, x);
-            miny = fmin(miny, y);
-            maxy = fmax(maxy, y);
-        }
-        if (r.kind < 3) { /* points and lines: widen by half their size */
-            draw_info *di = draw_get(r.draw_seq);
-            double h = di ? 0.5 * (r.kind == 1 ? di->point_size : di->line_width) : 0.5;
-            minx -= h;
-            maxx += h;
-            miny -= h;
-            maxy += h;
-        }
-        a->bins_bbox += bbox_tiles(minx, maxx, miny, maxy);
-        return 0;
-    }
-    case TBR_REC_PATH: {
-        tbr_rec_path r;
-        if (tbr_rec_path_decode(p, len, &r))
-            return -1;
-        if (r.stage == TBR_REC_STAGE_VS) {
-            path_info *pi = path_new();
-            for (uint32_t i = 0; i < r.n; i++)
-                pi->insns += popcount4(tbr_rec_path_mask(&r, i) & 15u);
-            *hmap_slot(&S.vpath_map, r.id, 1) = S.npaths++;
-            return 0;
-        }
-        if (r.stage != TBR_REC_STAGE_FS)
-            return 0;
-        path_info *pi = path_new();
-        if (r.n) {
-            pi->ent = malloc((size_t)r.n * 3);
-            if (!pi->ent)
-                oom();
-            memcpy(pi->ent, r.entries, (size_t)r.n * 3);
-            pi->n = r.n;
-        }
-        shader_info *si = shader_get(r.shader_id, 0);
-        pi->classes_known = si && si->have_text;
-        for (uint32_t i = 0; i < r.n; i++) {
-            uint64_t lanes = popcount4(tbr_rec_path_mask(&r, i) & 15u);
-            uint16_t pc = tbr_rec_path_pc(&r, i);
-            pi->insns += lanes;
-            if (pi->classes_known) {
-                int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
-                if (cl == 0xff)
-                    pi->classes_known = 0;
-                else if (cl == CL_ALU)
-                    pi->alu += lanes;
-                else if (cl == CL_TEX)
-                    pi->tex += lanes;
-            }
-        }
-        *hmap_slot(&S.path_map, r.id, 1) = S.npaths++;
-        return 0;
-    }
-    case TBR_REC_QUADS: {
-        tbr_cursor c;
-        tbr_rec_quads_header h;
-        static tbr_rec_quad q;
-        if (tbr_rec_quads_open(&c, p, len, &h))
-            return -1;
-        draw_info *di = draw_get(h.draw_seq);
-        shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
-        if (h.texels_derived)
-            S.texels_derived_quads += h.count;
-        if (!S.have_qdraw || S.qdraw != h.draw_seq) {
-            S.have_qdraw = 1;
-            S.qdraw = h.draw_seq;
-            S.nq = 0;
-        }
-        for (uint32_t i = 0; i < h.count; i++) {
-            if (tbr_rec_quads_next(&c, &h, &q))
+        case TBR_REC_SHADER_CREATE:
+        case TBR_REC_SHADER: {
+            tbr_rec_shader r;
+            if ((type == TBR_REC_SHADER ? tbr_rec_shader_decode(p, len, &r)
+                                        : tbr_rec_shader_create_decode(p, len, &r)) != 0)
                 return -1;
-            if (S.nq == S.capq) {
-                S.capq = S.capq ? S.capq * 2 : 4096;
-                S.qxy = realloc(S.qxy, S.capq * 2 * sizeof *S.qxy);
-                S.qmask = realloc(S.qmask, S.capq);
-                S.qpath = realloc(S.qpath, S.capq * sizeof *S.qpath);
-                if (!S.qxy || !S.qmask || !S.qpath)
-                    oom();
+            shader_info *si = shader_get(r.id, 1);
+            si->stage = r.stage;
+            si->num_instructions = r.num_instructions;
+            if (type == TBR_REC_SHADER && r.text && !si->have_text) shader_parse_text(si, r.text, r.text_len);
+            return 0;
+        }
+        case TBR_REC_RENDER_PASS: {
+            tbr_rec_render_pass r;
+            if (tbr_rec_render_pass_decode(p, len, &r)) return -1;
+            set_pass(a, r.width, r.height);
+            return 0;
+        }
+        case TBR_REC_DRAW: {
+            static tbr_rec_draw d;
+            if (tbr_rec_draw_decode(p, len, &d)) return -1;
+            finish_prim(a);
+            a->draws++;
+            a->internal_draws += d.internal != 0;
+            uint64_t verts = (uint64_t)d.count * (d.instance_count ? d.instance_count : 1);
+            shader_info *vs = shader_get(d.vs_id, 0);
+            if (vs) {
+                a->vertices += verts;
+                a->vs_static_insns += verts * vs->num_instructions;
+            } else {
+                a->vs_unknown_draws++;
             }
-            S.qxy[2 * S.nq] = q.x;
-            S.qxy[2 * S.nq + 1] = q.y;
-            S.qmask[S.nq] = (q.flags & TBR_REC_QUAD_SHADED)
-                                ? (uint8_t)((di && di->early_z ? q.depth_mask : q.in_mask) & 15u)
-                                : 0;
-            S.qpath[S.nq] = (q.flags & TBR_REC_QUAD_SHADED) ? q.path : 0;
-            S.nq++;
-            /* exact primitive/tile overlap: tiles holding a covered fragment */
-            if (S.have_pass && q.in_mask) {
-                if (!S.have_cur_prim || S.cur_draw != h.draw_seq || S.cur_prim != q.prim) {
-                    finish_prim(a);
-                    S.have_cur_prim = 1;
-                    S.cur_draw = h.draw_seq;
-                    S.cur_prim = q.prim;
+            if (S.ndraws == S.capdraws) {
+                S.capdraws = S.capdraws ? S.capdraws * 2 : 64;
+                S.draws = realloc(S.draws, S.capdraws * sizeof *S.draws);
+                if (!S.draws) oom();
+            }
+            draw_info *di = &S.draws[S.ndraws];
+            di->vs_id = d.vs_id;
+            di->fs_id = d.fs_id;
+            di->early_z = d.early_z;
+            di->point_size = d.point_size;
+            di->line_width = d.line_width;
+            di->has_vertices = 0;
+            di->verts = verts;
+            *hmap_slot(&S.draw_map, d.seq, 1) = S.ndraws++;
+            S.have_qdraw = 1;
+            S.qdraw = d.seq;
+            S.nq = 0;
+            return 0;
+        }
+        case TBR_REC_DRAW_END: {
+            tbr_rec_draw_end r;
+            if (tbr_rec_draw_end_decode(p, len, &r)) return -1;
+            finish_prim(a);
+            draw_info *di = draw_get(r.seq);
+            if (di && !di->has_vertices && di->verts) a->vs_draws_no_vertices++;
+            return 0;
+        }
+        case TBR_REC_PRIM: {
+            static tbr_rec_prim r;
+            if (tbr_rec_prim_decode(p, len, &r)) return -1;
+            a->prims++;
+            if (r.flags & TBR_REC_PRIM_CULLED) {
+                a->prims_culled++;
+                return 0;
+            }
+            a->prims_raster++;
+            a->attrs += r.nr_attrs ? r.nr_attrs - 1 : 0;
+            if (!S.have_pass || r.kind < 1 || r.kind > 3) {
+                a->prims_unbinned++;
+                return 0;
+            }
+            double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
+            for (uint32_t v = 0; v < r.kind; v++) {
+                double x = r.v[v][0][0], y = r.v[v][0][1];
+                if (isnan(x) || isnan(y)) {
+                    minx = NAN;
+                    break;
                 }
-                for (int j = 0; j < 4; j++) {
-                    if (!(q.in_mask & (1u << j)))
-                        continue;
-                    int64_t fx = (int64_t)q.x + (j & 1), fy = (int64_t)q.y + (j >> 1);
-                    if (fx < 0 || fy < 0 || fx >= S.pass_w || fy >= S.pass_h)
-                        continue;
-                    uint32_t t = (uint32_t)(fy / S.th) * S.tiles_x + (uint32_t)(fx / S.tw);
-                    if (!S.tile_mark[t]) {
-                        S.tile_mark[t] = 1;
-                        S.touched[S.ntouched++] = t;
+                minx = fmin(minx, x);
+                maxx = fmax(maxx, x);
+                miny = fmin(miny, y);
+                maxy = fmax(maxy, y);
+            }
+            if (r.kind < 3) { /* points and lines: widen by half their size */
+                draw_info *di = draw_get(r.draw_seq);
+                double h = di ? 0.5 * (r.kind == 1 ? di->point_size : di->line_width) : 0.5;
+                minx -= h;
+                maxx += h;
+                miny -= h;
+                maxy += h;
+            }
+            a->bins_bbox += bbox_tiles(minx, maxx, miny, maxy);
+            return 0;
+        }
+        case TBR_REC_PATH: {
+            tbr_rec_path r;
+            if (tbr_rec_path_decode(p, len, &r)) return -1;
+            if (r.stage == TBR_REC_STAGE_VS) {
+                path_info *pi = path_new();
+                for (uint32_t i = 0; i < r.n; i++) pi->insns += popcount4(tbr_rec_path_mask(&r, i) & 15u);
+                *hmap_slot(&S.vpath_map, r.id, 1) = S.npaths++;
+                return 0;
+            }
+            if (r.stage != TBR_REC_STAGE_FS) return 0;
+            path_info *pi = path_new();
+            if (r.n) {
+                pi->ent = malloc((size_t)r.n * 3);
+                if (!pi->ent) oom();
+                memcpy(pi->ent, r.entries, (size_t)r.n * 3);
+                pi->n = r.n;
+            }
+            shader_info *si = shader_get(r.shader_id, 0);
+            pi->classes_known = si && si->have_text;
+            for (uint32_t i = 0; i < r.n; i++) {
+                uint64_t lanes = popcount4(tbr_rec_path_mask(&r, i) & 15u);
+                uint16_t pc = tbr_rec_path_pc(&r, i);
+                pi->insns += lanes;
+                if (pi->classes_known) {
+                    int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
+                    if (cl == 0xff)
+                        pi->classes_known = 0;
+                    else if (cl == CL_ALU)
+                        pi->alu += lanes;
+                    else if (cl == CL_TEX)
+                        pi->tex += lanes;
+                }
+            }
+            *hmap_slot(&S.path_map, r.id, 1) = S.npaths++;
+            return 0;
+        }
+        case TBR_REC_QUADS: {
+            tbr_cursor c;
+            tbr_rec_quads_header h;
+            static tbr_rec_quad q;
+            if (tbr_rec_quads_open(&c, p, len, &h)) return -1;
+            draw_info *di = draw_get(h.draw_seq);
+            shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
+            if (h.texels_derived) S.texels_derived_quads += h.count;
+            if (!S.have_qdraw || S.qdraw != h.draw_seq) {
+                S.have_qdraw = 1;
+                S.qdraw = h.draw_seq;
+                S.nq = 0;
+            }
+            for (uint32_t i = 0; i < h.count; i++) {
+                if (tbr_rec_quads_next(&c, &h, &q)) return -1;
+                if (S.nq == S.capq) {
+                    S.capq = S.capq ? S.capq * 2 : 4096;
+                    S.qxy = realloc(S.qxy, S.capq * 2 * sizeof *S.qxy);
+                    S.qmask = realloc(S.qmask, S.capq);
+                    S.qpath = realloc(S.qpath, S.capq * sizeof *S.qpath);
+                    if (!S.qxy || !S.qmask || !S.qpath) oom();
+                }
+                S.qxy[2 * S.nq] = q.x;
+                S.qxy[2 * S.nq + 1] = q.y;
+                S.qmask[S.nq] = (q.flags & TBR_REC_QUAD_SHADED)
+                                    ? (uint8_t)((di && di->early_z ? q.depth_mask : q.in_mask) & 15u)
+                                    : 0;
+                S.qpath[S.nq] = (q.flags & TBR_REC_QUAD_SHADED) ? q.path : 0;
+                S.nq++;
+                /* exact primitive/tile overlap: tiles holding a covered fragment */
+                if (S.have_pass && q.in_mask) {
+                    if (!S.have_cur_prim || S.cur_draw != h.draw_seq || S.cur_prim != q.prim) {
+                        finish_prim(a);
+                        S.have_cur_prim = 1;
+                        S.cur_draw = h.draw_seq;
+                        S.cur_prim = q.prim;
+                    }
+                    for (int j = 0; j < 4; j++) {
+                        if (!(q.in_mask & (1u << j))) continue;
+                        int64_t fx = (int64_t)q.x + (j & 1), fy = (int64_t)q.y + (j >> 1);
+                        if (fx < 0 || fy < 0 || fx >= S.pass_w || fy >= S.pass_h) continue;
+                        uint32_t t = (uint32_t)(fy / S.th) * S.tiles_x + (uint32_t)(fx / S.tw);
+                        if (!S.tile_mark[t]) {
+                            S.tile_mark[t] = 1;
+                            S.touched[S.ntouched++] = t;
+                        }
                     }
                 }
-            }
-            if (!(q.flags & TBR_REC_QUAD_SHADED))
-                continue;
-            uint32_t frags = popcount4(di && di->early_z ? q.depth_mask : q.in_mask);
-            a->shaded_quads++;
-            a->shaded_frags += frags;
-            if (fs) {
-                a->fs_static_frags += frags;
-                a->fs_static_insns += (uint64_t)frags * fs->num_instructions;
-                if (fs->have_text) {
-                    a->fs_static_alu += (uint64_t)frags * fs->n_alu;
-                    a->fs_static_tex += (uint64_t)frags * fs->n_tex;
+                if (!(q.flags & TBR_REC_QUAD_SHADED)) continue;
+                uint32_t frags = popcount4(di && di->early_z ? q.depth_mask : q.in_mask);
+                a->shaded_quads++;
+                a->shaded_frags += frags;
+                if (fs) {
+                    a->fs_static_frags += frags;
+                    a->fs_static_insns += (uint64_t)frags * fs->num_instructions;
+                    if (fs->have_text) {
+                        a->fs_static_alu += (uint64_t)frags * fs->n_alu;
+                        a->fs_static_tex += (uint64_t)frags * fs->n_tex;
+                    }
+                }
+                uint64_t *ps = q.path ? hmap_slot(&S.path_map, q.path, 0) : NULL;
+                if (ps && S.paths[*ps].classes_known) {
+                    const path_info *pi = &S.paths[*ps];
+                    a->fs_exec_frags += frags;
+                    a->fs_exec_insns += pi->insns;
+                    a->fs_exec_alu += pi->alu;
+                    a->fs_exec_tex += pi->tex;
+                } else {
+                    a->fs_exec_missing += frags ? frags : 1;
                 }
             }
-            uint64_t *ps = q.path ? hmap_slot(&S.path_map, q.path, 0) : NULL;
-            if (ps && S.paths[*ps].classes_known) {
-                const path_info *pi = &S.paths[*ps];
-                a->fs_exec_frags += frags;
-                a->fs_exec_insns += pi->insns;
-                a->fs_exec_alu += pi->alu;
-                a->fs_exec_tex += pi->tex;
-            } else {
-                a->fs_exec_missing += frags ? frags : 1;
-            }
+            return tbr_rec_quads_close(&c) ? -1 : 0;
         }
-        return tbr_rec_quads_close(&c) ? -1 : 0;
-    }
-    case TBR_REC_RESOURCE: {
-        tbr_rec_resource r;
-        if (tbr_rec_resource_decode(p, len, &r))
-            return -1;
-        if (hmap_slot(&S.res_map, r.id, 0))
-            return 0; /* ids are never reused: same resource */
-        if (S.nres == S.capres) {
-            S.capres = S.capres ? S.capres * 2 : 64;
-            S.res = realloc(S.res, S.capres * sizeof *S.res);
-            if (!S.res)
-                oom();
+        case TBR_REC_RESOURCE: {
+            tbr_rec_resource r;
+            if (tbr_rec_resource_decode(p, len, &r)) return -1;
+            if (hmap_slot(&S.res_map, r.id, 0)) return 0; /* ids are never reused: same resource */
+            if (S.nres == S.capres) {
+                S.capres = S.capres ? S.capres * 2 : 64;
+                S.res = realloc(S.res, S.capres * sizeof *S.res);
+                if (!S.res) oom();
+            }
+            res_info *ri = &S.res[S.nres];
+            ri->w = r.width ? r.width : 1;
+            ri->h = r.height ? r.height : 1;
+            ri->bb = r.block_bytes ? r.block_bytes : 1;
+            format_block_dims(r.format_name, &ri->bw, &ri->bh);
+            ri->dense = S.nres;
+            *hmap_slot(&S.res_map, r.id, 1) = S.nres++;
+            return 0;
         }
-        res_info *ri = &S.res[S.nres];
-        ri->w = r.width ? r.width : 1;
-        ri->h = r.height ? r.height : 1;
-        ri->bb = r.block_bytes ? r.block_bytes : 1;
-        format_block_dims(r.format_name, &ri->bw, &ri->bh);
-        ri->dense = S.nres;
-        *hmap_slot(&S.res_map, r.id, 1) = S.nres++;
-        return 0;
-    }
-    case TBR_REC_TEXELS: {
-        tbr_cursor c;
-        tbr_rec_texels_header h;
-        tbr_rec_texfetch f;
-        if (tbr_rec_texels_open(&c, p, len, &h))
-            return -1;
-        S.texel_capable = 1;
-        a->texel_records++;
-        uint32_t prevq = UINT32_MAX, ppos = 0;
-        uint64_t last_key = 0, last_tile = 0;
-        unsigned last_proc = 0;
-        int have_last = 0;
-        for (uint32_t i = 0; i < h.count; i++) {
-            if (tbr_rec_texels_next(&c, &h, &f, S.texbuf, TBR_REC_MAX_TEXELS_PER_FETCH))
-                return -1;
-            a->tex_fetches++;
-            a->texels_all_lanes += f.n_texels;
-            if (!S.have_qdraw || S.qdraw != h.draw_seq || f.quad >= S.nq) {
-                a->texels_unmatched += f.n_texels;
-                continue;
-            }
-            size_t qi = f.quad;
-            if (f.quad != prevq) {
-                prevq = f.quad;
-                ppos = 0;
-            }
-            /* lanes: the PATH's active mask at this execution of pc (k-th
+        case TBR_REC_TEXELS: {
+            tbr_cursor c;
+            tbr_rec_texels_header h;
+            tbr_rec_texfetch f;
+            if (tbr_rec_texels_open(&c, p, len, &h)) return -1;
+            S.texel_capable = 1;
+            a->texel_records++;
+            uint32_t prevq = UINT32_MAX, ppos = 0;
+            uint64_t last_key = 0, last_tile = 0;
+            unsigned last_proc = 0;
+            int have_last = 0;
+            for (uint32_t i = 0; i < h.count; i++) {
+                if (tbr_rec_texels_next(&c, &h, &f, S.texbuf, TBR_REC_MAX_TEXELS_PER_FETCH)) return -1;
+                a->tex_fetches++;
+                a->texels_all_lanes += f.n_texels;
+                if (!S.have_qdraw || S.qdraw != h.draw_seq || f.quad >= S.nq) {
+                    a->texels_unmatched += f.n_texels;
+                    continue;
+                }
+                size_t qi = f.quad;
+                if (f.quad != prevq) {
+                    prevq = f.quad;
+                    ppos = 0;
+                }
+                /* lanes: the PATH's active mask at this execution of pc (k-th
              * fetch of pc on the quad = k-th occurrence of pc in the path);
              * without it the quad's shading input mask */
-            uint32_t mask = S.qmask[qi];
-            uint64_t *ps = S.qpath[qi] ? hmap_slot(&S.path_map, S.qpath[qi], 0) : NULL;
-            int found = 0;
-            if (ps) {
-                const path_info *pi = &S.paths[*ps];
-                for (uint32_t k = ppos; k < pi->n; k++) {
-                    const uint8_t *e = pi->ent + 3 * (size_t)k;
-                    if ((uint32_t)(e[0] | (e[1] << 8)) == f.pc) {
-                        mask = e[2] & 15u;
-                        ppos = k + 1;
-                        found = 1;
-                        break;
+                uint32_t mask = S.qmask[qi];
+                uint64_t *ps = S.qpath[qi] ? hmap_slot(&S.path_map, S.qpath[qi], 0) : NULL;
+                int found = 0;
+                if (ps) {
+                    const path_info *pi = &S.paths[*ps];
+                    for (uint32_t k = ppos; k < pi->n; k++) {
+                        const uint8_t *e = pi->ent + 3 * (size_t)k;
+                        if ((uint32_t)(e[0] | (e[1] << 8)) == f.pc) {
+                            mask = e[2] & 15u;
+                            ppos = k + 1;
+                            found = 1;
+                            break;
+                        }
                     }
                 }
+                if (!found) a->tex_fetches_fallback++;
+                uint64_t *rs = hmap_slot(&S.res_map, f.resource_id, 0);
+                const res_info *ri = rs ? &S.res[*rs] : NULL;
+                for (uint32_t k = 0; k < f.n_texels; k++) {
+                    const tbr_rec_texel *t = &S.texbuf[k];
+                    if (!(mask & (1u << (t->lane & 3)))) continue;
+                    a->texels++;
+                    if (!ri || !S.have_pass) continue;
+                    int64_t px = (int64_t)S.qxy[2 * qi] + (t->lane & 1);
+                    int64_t py = (int64_t)S.qxy[2 * qi + 1] + (t->lane >> 1);
+                    if (px < 0 || py < 0 || px >= S.pass_w || py >= S.pass_h) continue;
+                    uint64_t tile = S.tile_base + (uint64_t)(py / S.th) * S.tiles_x + (uint64_t)(px / S.tw);
+                    unsigned proc = texblocks_map(S.mapping, S.procs, (unsigned)(px % S.tw) / 2,
+                                                  (unsigned)(py % S.th) / 2, (S.tw + 1) / 2, (S.th + 1) / 2);
+                    uint64_t key = block_key(ri, t->level, t->layer, t->x, t->y);
+                    if (have_last && key == last_key && tile == last_tile && proc == last_proc) continue;
+                    if (texblocks_add(S.tb, tile, proc, key)) oom();
+                    have_last = 1;
+                    last_key = key;
+                    last_tile = tile;
+                    last_proc = proc;
+                }
             }
-            if (!found)
-                a->tex_fetches_fallback++;
-            uint64_t *rs = hmap_slot(&S.res_map, f.resource_id, 0);
-            const res_info *ri = rs ? &S.res[*rs] : NULL;
-            for (uint32_t k = 0; k < f.n_texels; k++) {
-                const tbr_rec_texel *t = &S.texbuf[k];
-                if (!(mask & (1u << (t->lane & 3))))
-                    continue;
-                a->texels++;
-                if (!ri || !S.have_pass)
-                    continue;
-                int64_t px = (int64_t)S.qxy[2 * qi] + (t->lane & 1);
-                int64_t py = (int64_t)S.qxy[2 * qi + 1] + (t->lane >> 1);
-                if (px < 0 || py < 0 || px >= S.pass_w || py >= S.pass_h)
-                    continue;
-                uint64_t tile = S.tile_base + (uint64_t)(py / S.th) * S.tiles_x + (uint64_t)(px / S.tw);
-                unsigned proc = texblocks_map(S.mapping, S.procs, (unsigned)(px % S.tw) / 2,
-                                              (unsigned)(py % S.th) / 2, (S.tw + 1) / 2,
-                                              (S.th + 1) / 2);
-                uint64_t key = block_key(ri, t->level, t->layer, t->x, t->y);
-                if (have_last && key == last_key && tile == last_tile && proc == last_proc)
-                    continue;
-                if (texblocks_add(S.tb, tile, proc, key))
-                    oom();
-                have_last = 1;
-                last_key = key;
-                last_tile = tile;
-                last_proc = proc;
+            return tbr_rec_texels_close(&c) ? -1 : 0;
+        }
+        case TBR_REC_VERTICES: {
+            tbr_cursor c;
+            static tbr_rec_vertices_header h;
+            tbr_rec_vertex_group g;
+            if (tbr_rec_vertices_open(&c, p, len, &h)) return -1;
+            a->vertex_records++;
+            draw_info *di = draw_get(h.draw_seq);
+            if (di) di->has_vertices = 1;
+            for (uint32_t i = 0; i < h.count; i++) {
+                if (tbr_rec_vertices_next(&c, &h, &g)) return -1;
+                uint64_t *ps = hmap_slot(&S.vpath_map, g.path, 0);
+                a->vs_exec_verts += g.n;
+                if (ps)
+                    a->vs_exec_insns += S.paths[*ps].insns;
+                else
+                    a->vs_exec_missing += g.n;
             }
+            return tbr_rec_vertices_close(&c) ? -1 : 0;
         }
-        return tbr_rec_texels_close(&c) ? -1 : 0;
-    }
-    case TBR_REC_VERTICES: {
-        tbr_cursor c;
-        static tbr_rec_vertices_header h;
-        tbr_rec_vertex_group g;
-        if (tbr_rec_vertices_open(&c, p, len, &h))
-            return -1;
-        a->vertex_records++;
-        draw_info *di = draw_get(h.draw_seq);
-        if (di)
-            di->has_vertices = 1;
-        for (uint32_t i = 0; i < h.count; i++) {
-            if (tbr_rec_vertices_next(&c, &h, &g))
-                return -1;
-            uint64_t *ps = hmap_slot(&S.vpath_map, g.path, 0);
-            a->vs_exec_verts += g.n;
-            if (ps)
-                a->vs_exec_insns += S.paths[*ps].insns;
-            else
-                a->vs_exec_missing += g.n;
+        case TBR_REC_FRAME_END: {
+            tbr_rec_frame_end r;
+            if (tbr_rec_frame_end_decode(p, len, &r)) return -1;
+            S.have_last_screen = 1;
+            S.last_screen_pixels = (uint64_t)r.width * r.height;
+            a->screen_pixels += S.last_screen_pixels;
+            return 1; /* marks "frame had FRAME_END" */
         }
-        return tbr_rec_vertices_close(&c) ? -1 : 0;
-    }
-    case TBR_REC_FRAME_END: {
-        tbr_rec_frame_end r;
-        if (tbr_rec_frame_end_decode(p, len, &r))
-            return -1;
-        S.have_last_screen = 1;
-        S.last_screen_pixels = (uint64_t)r.width * r.height;
-        a->screen_pixels += S.last_screen_pixels;
-        return 1; /* marks "frame had FRAME_END" */
-    }
-    default:
-        return 0; /* other known types carry nothing we measure; unknown ones are skipped */
+        default: return 0; /* other known types carry nothing we measure; unknown ones are skipped */
     }
 }
 
@@ -807,16 +731,28 @@ typedef struct metrics {
 } metrics;
 
 enum {
-    M_DRAWS_PER_FRAME, M_VS_IPV, M_PRIMS_PER_DRAW, M_PRIMS_PER_TILE_BBOX, M_PRIMS_PER_TILE_COV,
-    M_FRAGS_PER_PRIM, M_ATTRS_PER_PRIM, M_FS_IPF, M_ALU_PER_TEX, M_TEXELS_PER_FRAG, M_OVERDRAW,
-    M_SHARED_D1, M_SHARED_D2, M_REPL_UNIQUE, M_TEXELS_PER_TEX, M_COUNT
+    M_DRAWS_PER_FRAME,
+    M_VS_IPV,
+    M_PRIMS_PER_DRAW,
+    M_PRIMS_PER_TILE_BBOX,
+    M_PRIMS_PER_TILE_COV,
+    M_FRAGS_PER_PRIM,
+    M_ATTRS_PER_PRIM,
+    M_FS_IPF,
+    M_ALU_PER_TEX,
+    M_TEXELS_PER_FRAG,
+    M_OVERDRAW,
+    M_SHARED_D1,
+    M_SHARED_D2,
+    M_REPL_UNIQUE,
+    M_TEXELS_PER_TEX,
+    M_COUNT
 };
 
 static const char *const mnames[M_COUNT] = {
-    "draws_per_frame", "vs_insns_per_vertex", "prims_per_draw", "prims_per_tile_bbox",
-    "prims_per_tile_covered", "frags_per_prim", "attrs_per_prim", "fs_insns_per_frag",
-    "alu_per_tex", "texels_per_frag", "overdraw", "tex_shared_d1", "tex_shared_d2",
-    "tex_unique_blocks", "texels_per_tex",
+    "draws_per_frame", "vs_insns_per_vertex", "prims_per_draw",    "prims_per_tile_bbox", "prims_per_tile_covered",
+    "frags_per_prim",  "attrs_per_prim",      "fs_insns_per_frag", "alu_per_tex",         "texels_per_frag",
+    "overdraw",        "tex_shared_d1",       "tex_shared_d2",     "tex_unique_blocks",   "texels_per_tex",
 };
 
 static int texel_ok(const acc *a);
@@ -854,19 +790,14 @@ static void compute(const acc *a, metrics *m)
         ratio(m, M_SHARED_D1, (double)a->tb.shared_d1, (double)a->tb.blocks);
         ratio(m, M_SHARED_D2, (double)a->tb.shared_d2, (double)a->tb.blocks);
         ratio(m, M_REPL_UNIQUE, (double)a->tb.replication[1], (double)a->tb.blocks);
-        ratio(m, M_TEXELS_PER_TEX, (double)a->texels,
-              (double)(m->fs_exec ? a->fs_exec_tex : a->fs_static_tex));
+        ratio(m, M_TEXELS_PER_TEX, (double)a->texels, (double)(m->fs_exec ? a->fs_exec_tex : a->fs_static_tex));
     }
-    if (a->frames_without_screen == 0)
-        ratio(m, M_OVERDRAW, (double)a->shaded_frags, (double)a->screen_pixels);
+    if (a->frames_without_screen == 0) ratio(m, M_OVERDRAW, (double)a->shaded_frags, (double)a->screen_pixels);
 }
 
 /* Texel metrics are n/a where the trace derives texels instead of recording them: the
  * TEXELS records would undercount. */
-static int texel_ok(const acc *a)
-{
-    return (a->texel_records || S.texel_capable) && !S.texels_derived_quads;
-}
+static int texel_ok(const acc *a) { return (a->texel_records || S.texel_capable) && !S.texels_derived_quads; }
 
 struct opts {
     int out;
@@ -876,16 +807,9 @@ struct opts {
     uint64_t frame_lo, frame_hi;
 };
 
-static const char *fs_label(const metrics *m)
-{
-    return m->fs_exec ? "executed" : "static";
-}
+static const char *fs_label(const metrics *m) { return m->fs_exec ? "executed" : "static"; }
 
-static const char *vs_label(const metrics *m)
-{
-    return m->vs_exec ? "executed" : "static";
-}
-
+static const char *vs_label(const metrics *m) { return m->vs_exec ? "executed" : "static"; }
 
 static void print_json_row(const char *indent, const acc *a, const metrics *m, const struct opts *o)
 {
@@ -898,8 +822,7 @@ static void print_json_row(const char *indent, const acc *a, const metrics *m, c
     }
     printf("%s\"vs_insns_source\": \"%s\",\n", indent, vs_label(m));
     printf("%s\"fs_insns_source\": \"%s\",\n", indent, fs_label(m));
-    printf("%s\"texel_metrics\": \"%s\",\n", indent,
-           texel_ok(a) ? "computed" : "n/a (trace has no texel records)");
+    printf("%s\"texel_metrics\": \"%s\",\n", indent, texel_ok(a) ? "computed" : "n/a (trace has no texel records)");
     printf("%s\"replication\": ", indent);
     if (!texel_ok(a) || !a->tb.blocks) {
         printf("null,\n");
@@ -910,29 +833,24 @@ static void print_json_row(const char *indent, const acc *a, const metrics *m, c
                    a->tb.blocks ? (double)a->tb.replication[k] / (double)a->tb.blocks : 0.0);
         printf("],\n");
     }
-    printf("%s\"counts\": {\"frames\": %" PRIu64 ", \"draws\": %" PRIu64
-           ", \"internal_draws\": %" PRIu64 ", \"vertices\": %" PRIu64 ", \"prims\": %" PRIu64
-           ", \"prims_culled\": %" PRIu64 ", \"prims_rasterized\": %" PRIu64
-           ", \"prims_unbinned\": %" PRIu64 ", \"tiles\": %" PRIu64 ", \"bins_bbox\": %" PRIu64
-           ", \"bins_covered\": %" PRIu64 ", \"shaded_quads\": %" PRIu64
+    printf("%s\"counts\": {\"frames\": %" PRIu64 ", \"draws\": %" PRIu64 ", \"internal_draws\": %" PRIu64
+           ", \"vertices\": %" PRIu64 ", \"prims\": %" PRIu64 ", \"prims_culled\": %" PRIu64
+           ", \"prims_rasterized\": %" PRIu64 ", \"prims_unbinned\": %" PRIu64 ", \"tiles\": %" PRIu64
+           ", \"bins_bbox\": %" PRIu64 ", \"bins_covered\": %" PRIu64 ", \"shaded_quads\": %" PRIu64
            ", \"shaded_fragments\": %" PRIu64 ", \"screen_pixels\": %" PRIu64
            ", \"fs_fragments_without_path\": %" PRIu64 ", \"vs_unknown_draws\": %" PRIu64
-           ", \"texel_records\": %" PRIu64 ", \"texels\": %" PRIu64
-           ", \"texels_all_lanes\": %" PRIu64 ", \"tex_fetches\": %" PRIu64
-           ", \"tex_fetches_lane_fallback\": %" PRIu64 ", \"texels_unmatched\": %" PRIu64
-           ", \"tex_blocks\": %" PRIu64 ", \"tex_shared_d1\": %" PRIu64
-           ", \"tex_shared_d2\": %" PRIu64 ", \"tex_shared_far\": %" PRIu64
-           ", \"tex_private\": %" PRIu64 ", \"vertex_records\": %" PRIu64
-           ", \"vs_exec_vertices\": %" PRIu64 ", \"vs_exec_insns\": %" PRIu64
-           ", \"vs_vertices_without_path\": %" PRIu64 ", \"vs_draws_without_vertices\": %" PRIu64
-           "}\n",
-           indent, a->frames, a->draws, a->internal_draws, a->vertices, a->prims, a->prims_culled,
-           a->prims_raster, a->prims_unbinned, a->tiles, a->bins_bbox, a->bins_covered,
-           a->shaded_quads, a->shaded_frags, a->screen_pixels, a->fs_exec_missing,
-           a->vs_unknown_draws, a->texel_records, a->texels, a->texels_all_lanes, a->tex_fetches,
-           a->tex_fetches_fallback, a->texels_unmatched, a->tb.blocks, a->tb.shared_d1,
-           a->tb.shared_d2, a->tb.shared_far, a->tb.private_blocks, a->vertex_records,
-           a->vs_exec_verts, a->vs_exec_insns, a->vs_exec_missing, a->vs_draws_no_vertices);
+           ", \"texel_records\": %" PRIu64 ", \"texels\": %" PRIu64 ", \"texels_all_lanes\": %" PRIu64
+           ", \"tex_fetches\": %" PRIu64 ", \"tex_fetches_lane_fallback\": %" PRIu64 ", \"texels_unmatched\": %" PRIu64
+           ", \"tex_blocks\": %" PRIu64 ", \"tex_shared_d1\": %" PRIu64 ", \"tex_shared_d2\": %" PRIu64
+           ", \"tex_shared_far\": %" PRIu64 ", \"tex_private\": %" PRIu64 ", \"vertex_records\": %" PRIu64
+           ", \"vs_exec_vertices\": %" PRIu64 ", \"vs_exec_insns\": %" PRIu64 ", \"vs_vertices_without_path\": %" PRIu64
+           ", \"vs_draws_without_vertices\": %" PRIu64 "}\n",
+           indent, a->frames, a->draws, a->internal_draws, a->vertices, a->prims, a->prims_culled, a->prims_raster,
+           a->prims_unbinned, a->tiles, a->bins_bbox, a->bins_covered, a->shaded_quads, a->shaded_frags,
+           a->screen_pixels, a->fs_exec_missing, a->vs_unknown_draws, a->texel_records, a->texels, a->texels_all_lanes,
+           a->tex_fetches, a->tex_fetches_fallback, a->texels_unmatched, a->tb.blocks, a->tb.shared_d1, a->tb.shared_d2,
+           a->tb.shared_far, a->tb.private_blocks, a->vertex_records, a->vs_exec_verts, a->vs_exec_insns,
+           a->vs_exec_missing, a->vs_draws_no_vertices);
 }
 
 static void print_csv_row(const char *frame, const acc *a, const metrics *m)
@@ -944,9 +862,8 @@ static void print_csv_row(const char *frame, const acc *a, const metrics *m)
         else
             printf(",");
     }
-    printf(",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-           vs_label(m), fs_label(m), a->draws, a->prims, a->prims_culled, a->shaded_frags, a->screen_pixels,
-           a->tiles);
+    printf(",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", vs_label(m), fs_label(m),
+           a->draws, a->prims, a->prims_culled, a->shaded_frags, a->screen_pixels, a->tiles);
 }
 
 static void fmt_val(char *buf, size_t n, const metrics *m, int i)
@@ -957,26 +874,24 @@ static void fmt_val(char *buf, size_t n, const metrics *m, int i)
         snprintf(buf, n, "n/a");
 }
 
-
-static const char *const mapping_names[] = { "rr", "strips", "quadrant" };
+static const char *const mapping_names[] = {"rr", "strips", "quadrant"};
 #define NA_TEXEL "n/a (trace has no texel records)"
 
-static void print_text(const char *path, const acc *tot, const metrics *mt, const acc *frames,
-                       const uint64_t *numbers, size_t nf, const struct opts *o)
+static void print_text(const char *path, const acc *tot, const metrics *mt, const acc *frames, const uint64_t *numbers,
+                       size_t nf, const struct opts *o)
 {
     char b[64];
-    printf("%s: %" PRIu64 " frame%s, tile size %ux%u\n", path, tot->frames,
-           tot->frames == 1 ? "" : "s", S.tw, S.th);
+    printf("%s: %" PRIu64 " frame%s, tile size %ux%u\n", path, tot->frames, tot->frames == 1 ? "" : "s", S.tw, S.th);
     printf("\n%-50s %12s\n", "Geometry (thesis Table 3.2)", "trace");
     static const struct {
         int m;
         const char *label;
     } geo[] = {
-        { M_DRAWS_PER_FRAME, "draw calls per frame" },
-        { M_VS_IPV, NULL },
-        { M_PRIMS_PER_DRAW, "primitives per draw call" },
-        { M_PRIMS_PER_TILE_BBOX, "primitives per tile (bounding box)" },
-        { M_PRIMS_PER_TILE_COV, "primitives per tile (covered fragments)" },
+        {M_DRAWS_PER_FRAME, "draw calls per frame"},
+        {M_VS_IPV, NULL},
+        {M_PRIMS_PER_DRAW, "primitives per draw call"},
+        {M_PRIMS_PER_TILE_BBOX, "primitives per tile (bounding box)"},
+        {M_PRIMS_PER_TILE_COV, "primitives per tile (covered fragments)"},
     };
     for (size_t i = 0; i < sizeof geo / sizeof geo[0]; i++) {
         fmt_val(b, sizeof b, mt, geo[i].m);
@@ -1015,8 +930,7 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
     if (!texel_ok(tot)) {
         printf("  %-48s %12s\n", "blocks shared with a tile at distance 1", NA_TEXEL);
         printf("  %-48s %12s\n", "blocks shared with a tile at distance 2", NA_TEXEL);
-        snprintf(lab, sizeof lab, "replication over %u caches (%s mapping)", o->procs,
-                 mapping_names[o->mapping]);
+        snprintf(lab, sizeof lab, "replication over %u caches (%s mapping)", o->procs, mapping_names[o->mapping]);
         printf("  %-48s %12s\n", lab, NA_TEXEL);
     } else {
         fmt_val(b, sizeof b, mt, M_SHARED_D1);
@@ -1024,11 +938,9 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
         fmt_val(b, sizeof b, mt, M_SHARED_D2);
         printf("  %-48s %12s\n", "blocks shared with a tile at distance 2", b);
         for (unsigned k = 1; k <= o->procs; k++) {
-            snprintf(lab, sizeof lab, "blocks in exactly %u of %u caches (%s)", k, o->procs,
-                     mapping_names[o->mapping]);
+            snprintf(lab, sizeof lab, "blocks in exactly %u of %u caches (%s)", k, o->procs, mapping_names[o->mapping]);
             if (tot->tb.blocks)
-                snprintf(b, sizeof b, "%.2f",
-                         (double)tot->tb.replication[k] / (double)tot->tb.blocks);
+                snprintf(b, sizeof b, "%.2f", (double)tot->tb.replication[k] / (double)tot->tb.blocks);
             else
                 snprintf(b, sizeof b, "n/a");
             printf("  %-48s %12s\n", lab, b);
@@ -1036,144 +948,138 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
     }
     if (tot->frames_without_screen)
         printf("note: %" PRIu64 " frame(s) without FRAME_END and no earlier screen size: overdraw "
-               "n/a\n", tot->frames_without_screen);
+               "n/a\n",
+               tot->frames_without_screen);
     if (tot->vs_unknown_draws)
         printf("note: %" PRIu64 " draw(s) whose vertex shader is not in the trace are left out of "
-               "VS instructions per vertex\n", tot->vs_unknown_draws);
+               "VS instructions per vertex\n",
+               tot->vs_unknown_draws);
     if (tot->prims_unbinned)
-        printf("note: %" PRIu64 " primitive(s) outside any RENDER_PASS were not binned\n",
-               tot->prims_unbinned);
+        printf("note: %" PRIu64 " primitive(s) outside any RENDER_PASS were not binned\n", tot->prims_unbinned);
     if (tot->tex_fetches_fallback)
         printf("note: %" PRIu64 " texture fetch(es) whose quad has no PATH entry "
-               "for the pc: lanes from the quad's shading mask\n", tot->tex_fetches_fallback);
+               "for the pc: lanes from the quad's shading mask\n",
+               tot->tex_fetches_fallback);
     if (tot->texels_unmatched)
-        printf("note: %" PRIu64 " texel(s) of fetches naming an unknown quad were ignored\n",
-               tot->texels_unmatched);
+        printf("note: %" PRIu64 " texel(s) of fetches naming an unknown quad were ignored\n", tot->texels_unmatched);
     if (S.texels_derived_quads)
         printf("note: texel metrics n/a: the trace derives the texels of quads in %" PRIu64 " QUADS "
                "entries instead of recording them (records minor 6); replay with "
-               "tbr-replay --record-texels\n", S.texels_derived_quads);
+               "tbr-replay --record-texels\n",
+               S.texels_derived_quads);
 
     printf("\nPer frame (vs_ipv from column vs_src; fs_ipf and alu/tex from column fs_src):\n");
-    printf("%10s %6s %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", "frame", "draws", "vs_ipv",
-           "vs_src", "prims/draw", "p/tile_bb", "p/tile_cv", "frags/prim", "attrs/prim", "fs_ipf", "alu/tex",
-           "fs_src", "tx/frag", "overdraw");
+    printf("%10s %6s %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", "frame", "draws", "vs_ipv", "vs_src",
+           "prims/draw", "p/tile_bb", "p/tile_cv", "frags/prim", "attrs/prim", "fs_ipf", "alu/tex", "fs_src", "tx/frag",
+           "overdraw");
     for (size_t i = 0; i < nf; i++) {
         metrics m;
         compute(&frames[i], &m);
         char v[M_COUNT][32];
-        for (int k = 0; k < M_COUNT; k++)
-            fmt_val(v[k], sizeof v[k], &m, k);
-        printf("%10" PRIu64 " %6" PRIu64 " %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n",
-               numbers[i], frames[i].draws, v[M_VS_IPV], m.vs_exec ? "exec" : "static",
-               v[M_PRIMS_PER_DRAW],
-               v[M_PRIMS_PER_TILE_BBOX], v[M_PRIMS_PER_TILE_COV], v[M_FRAGS_PER_PRIM],
-               v[M_ATTRS_PER_PRIM], v[M_FS_IPF], v[M_ALU_PER_TEX], m.fs_exec ? "exec" : "static",
-               v[M_TEXELS_PER_FRAG], v[M_OVERDRAW]);
+        for (int k = 0; k < M_COUNT; k++) fmt_val(v[k], sizeof v[k], &m, k);
+        printf("%10" PRIu64 " %6" PRIu64 " %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", numbers[i],
+               frames[i].draws, v[M_VS_IPV], m.vs_exec ? "exec" : "static", v[M_PRIMS_PER_DRAW],
+               v[M_PRIMS_PER_TILE_BBOX], v[M_PRIMS_PER_TILE_COV], v[M_FRAGS_PER_PRIM], v[M_ATTRS_PER_PRIM], v[M_FS_IPF],
+               v[M_ALU_PER_TEX], m.fs_exec ? "exec" : "static", v[M_TEXELS_PER_FRAG], v[M_OVERDRAW]);
     }
 }
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "Usage: %s [OPTIONS] TRACE\n"
-        "Workload characterization of a tbrsim GPU activity trace, per trace and\n"
-        "per frame: thesis Table 3.2 (draw calls per frame, VS instructions per\n"
-        "vertex, primitives per draw call, primitives per tile), Table 3.3\n"
-        "(fragments and attributes per primitive, FS instructions per fragment,\n"
-        "ALU per TEX instruction, texels per fragment, overdraw) and texture-block\n"
-        "sharing between tiles / replication across private texture caches.\n"
-        "Definitions: docs/tools-characterize.md.\n"
-        "\n"
-        "Options:\n"
-        "  -t, --tile-size=WxH   tile size for primitives per tile (default 32x32)\n"
-        "  -f, --frame=N|A-B     only frames with these source frame numbers\n"
-        "  -p, --processors=N    private texture caches for replication (default 4)\n"
-        "  -m, --mapping=NAME    quad-to-processor mapping: rr (default), strips,\n"
-        "                        quadrant (needs 4 processors)\n"
-        "  -c, --csv             CSV: one row per frame, then the row 'all'\n"
-        "  -j, --json            JSON\n"
-        "  -h, --help            show this help\n"
-        "  -V, --version         show the version\n"
-        "\n"
-        "Instruction counts are 'executed' when every shaded quad (FS) / every\n"
-        "vertex group of the VERTICES records (VS) refers to a recorded\n"
-        "instruction stream (PATH records), otherwise 'static' (the shader's\n"
-        "instruction count, weighted per fragment/vertex); the label says which.\n"
-        "Texel metrics need texel records (TEXELS, records_schema_minor >= 1);\n"
-        "without them, or where the trace derives texels (tbr-replay without\n"
-        "--record-texels, records_schema_minor >= 6), they are n/a. Texels count only lanes active at the texture\n"
-        "instruction (PATH mask; helper lanes excluded).\n"
-        "Exit status: 0 ok, 2 bad usage or unreadable/corrupt/truncated trace.\n",
-        prog);
+            "Usage: %s [OPTIONS] TRACE\n"
+            "Workload characterization of a tbrsim GPU activity trace, per trace and\n"
+            "per frame: thesis Table 3.2 (draw calls per frame, VS instructions per\n"
+            "vertex, primitives per draw call, primitives per tile), Table 3.3\n"
+            "(fragments and attributes per primitive, FS instructions per fragment,\n"
+            "ALU per TEX instruction, texels per fragment, overdraw) and texture-block\n"
+            "sharing between tiles / replication across private texture caches.\n"
+            "Definitions: docs/tools-characterize.md.\n"
+            "\n"
+            "Options:\n"
+            "  -t, --tile-size=WxH   tile size for primitives per tile (default 32x32)\n"
+            "  -f, --frame=N|A-B     only frames with these source frame numbers\n"
+            "  -p, --processors=N    private texture caches for replication (default 4)\n"
+            "  -m, --mapping=NAME    quad-to-processor mapping: rr (default), strips,\n"
+            "                        quadrant (needs 4 processors)\n"
+            "  -c, --csv             CSV: one row per frame, then the row 'all'\n"
+            "  -j, --json            JSON\n"
+            "  -h, --help            show this help\n"
+            "  -V, --version         show the version\n"
+            "\n"
+            "Instruction counts are 'executed' when every shaded quad (FS) / every\n"
+            "vertex group of the VERTICES records (VS) refers to a recorded\n"
+            "instruction stream (PATH records), otherwise 'static' (the shader's\n"
+            "instruction count, weighted per fragment/vertex); the label says which.\n"
+            "Texel metrics need texel records (TEXELS, records_schema_minor >= 1);\n"
+            "without them, or where the trace derives texels (tbr-replay without\n"
+            "--record-texels, records_schema_minor >= 6), they are n/a. Texels count only lanes active at the texture\n"
+            "instruction (PATH mask; helper lanes excluded).\n"
+            "Exit status: 0 ok, 2 bad usage or unreadable/corrupt/truncated trace.\n",
+            prog);
 }
 
 static void bad_usage(const char *fmt, const char *arg) { tbr_tool_bad_usage(prog, fmt, arg); }
 
 int main(int argc, char **argv)
 {
-    struct opts o = { OUT_TEXT, 4, TEXBLOCKS_MAP_RR, 0, 0, 0 };
+    struct opts o = {OUT_TEXT, 4, TEXBLOCKS_MAP_RR, 0, 0, 0};
     S.tw = S.th = 32;
     static const struct option longopts[] = {
-        { "tile-size", required_argument, NULL, 't' },
-        { "frame", required_argument, NULL, 'f' },
-        { "processors", required_argument, NULL, 'p' },
-        { "mapping", required_argument, NULL, 'm' },
-        { "csv", no_argument, NULL, 'c' },
-        { "json", no_argument, NULL, 'j' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
+        {"tile-size", required_argument, NULL, 't'},
+        {"frame", required_argument, NULL, 'f'},
+        {"processors", required_argument, NULL, 'p'},
+        {"mapping", required_argument, NULL, 'm'},
+        {"csv", no_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
     };
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, ":t:f:p:m:cjhV", longopts, NULL)) != -1) {
         switch (ch) {
-        case 't': {
-            unsigned w, h;
-            char extra;
-            if (sscanf(optarg, "%ux%u%c", &w, &h, &extra) != 2 || w < 1 || h < 1 || w > 4096 ||
-                h > 4096)
-                bad_usage("bad --tile-size '%s' (expected WxH, 1..4096, e.g. 32x32)", optarg);
-            S.tw = w;
-            S.th = h;
-            break;
-        }
-        case 'f':
-            tbr_tool_parse_frames(prog, optarg, &o.frame_lo, &o.frame_hi);
-            o.have_frames = 1;
-            break;
-        case 'p': {
-            uint64_t v;
-            if (tbr_tool_parse_u64(optarg, &v) || v < 1 || v > TEXBLOCKS_MAX_PROCS)
-                bad_usage("bad --processors '%s' (expected 1..64)", optarg);
-            o.procs = (unsigned)v;
-            break;
-        }
-        case 'm': {
-            int found = -1;
-            for (int i = 0; i < 3; i++)
-                if (strcmp(optarg, mapping_names[i]) == 0)
-                    found = i;
-            if (found < 0)
-                bad_usage("unknown --mapping '%s' (rr, strips, quadrant)", optarg);
-            o.mapping = (enum texblocks_mapping)found;
-            break;
-        }
-        case 'c': o.out = OUT_CSV; break;
-        case 'j': o.out = OUT_JSON; break;
-        case 'h': usage(stdout); return EXIT_OK;
-        case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
-        default: tbr_tool_bad_option(prog, argv, ch);
+            case 't': {
+                unsigned w, h;
+                char extra;
+                if (sscanf(optarg, "%ux%u%c", &w, &h, &extra) != 2 || w < 1 || h < 1 || w > 4096 || h > 4096)
+                    bad_usage("bad --tile-size '%s' (expected WxH, 1..4096, e.g. 32x32)", optarg);
+                S.tw = w;
+                S.th = h;
+                break;
+            }
+            case 'f':
+                tbr_tool_parse_frames(prog, optarg, &o.frame_lo, &o.frame_hi);
+                o.have_frames = 1;
+                break;
+            case 'p': {
+                uint64_t v;
+                if (tbr_tool_parse_u64(optarg, &v) || v < 1 || v > TEXBLOCKS_MAX_PROCS)
+                    bad_usage("bad --processors '%s' (expected 1..64)", optarg);
+                o.procs = (unsigned)v;
+                break;
+            }
+            case 'm': {
+                int found = -1;
+                for (int i = 0; i < 3; i++)
+                    if (strcmp(optarg, mapping_names[i]) == 0) found = i;
+                if (found < 0) bad_usage("unknown --mapping '%s' (rr, strips, quadrant)", optarg);
+                o.mapping = (enum texblocks_mapping)found;
+                break;
+            }
+            case 'c': o.out = OUT_CSV; break;
+            case 'j': o.out = OUT_JSON; break;
+            case 'h': usage(stdout); return EXIT_OK;
+            case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
+            default: tbr_tool_bad_option(prog, argv, ch);
         }
     }
-    if (o.mapping == TEXBLOCKS_MAP_QUADRANT && o.procs != 4)
-        bad_usage("%s", "--mapping quadrant needs --processors 4");
+    if (o.mapping == TEXBLOCKS_MAP_QUADRANT && o.procs != 4) bad_usage("%s", "--mapping quadrant needs --processors 4");
     const char *path = tbr_tool_trace_operand(prog, argc, argv);
 
     tbr_trace_reader *r = tbr_tool_open_trace(prog, path);
-    if (!r)
-        return EXIT_BAD;
+    if (!r) return EXIT_BAD;
     if (!tbr_tool_records_schema_ok(r, prog, path, 0)) {
         tbr_trace_reader_close(r);
         return EXIT_BAD;
@@ -1187,13 +1093,11 @@ int main(int argc, char **argv)
     S.mapping = o.mapping;
     S.tb = texblocks_new(o.procs);
     S.texbuf = malloc(TBR_REC_MAX_TEXELS_PER_FETCH * sizeof *S.texbuf);
-    if (!S.tb || !S.texbuf)
-        oom();
+    if (!S.tb || !S.texbuf) oom();
     size_t nframes = tbr_trace_reader_frame_count(r);
     acc *frames = calloc(nframes ? nframes : 1, sizeof *frames);
     uint64_t *numbers = calloc(nframes ? nframes : 1, sizeof *numbers);
-    if (!frames || !numbers)
-        oom();
+    if (!frames || !numbers) oom();
     size_t nf = 0;
     acc tot;
     memset(&tot, 0, sizeof tot);
@@ -1221,16 +1125,14 @@ int main(int argc, char **argv)
                 rc = -1;
                 break;
             }
-            if (pr == 1)
-                had_end = 1;
+            if (pr == 1) had_end = 1;
         }
         if (rc < 0) {
             status = EXIT_BAD;
             break;
         }
         finish_prim(a);
-        if (texblocks_finish_frame(S.tb, &a->tb))
-            oom();
+        if (texblocks_finish_frame(S.tb, &a->tb)) oom();
         if (!had_end) {
             if (S.have_last_screen)
                 a->screen_pixels += S.last_screen_pixels;
@@ -1243,16 +1145,14 @@ int main(int argc, char **argv)
     if (status != EXIT_OK) {
         fprintf(stderr, "%s: %s\n", prog, tbr_trace_reader_error(r));
     } else {
-        if (o.have_frames && nf == 0)
-            tbr_tool_warn_no_frames(prog, o.frame_lo, o.frame_hi);
+        if (o.have_frames && nf == 0) tbr_tool_warn_no_frames(prog, o.frame_lo, o.frame_hi);
         metrics mt;
         compute(&tot, &mt);
         if (o.out == OUT_TEXT) {
             print_text(path, &tot, &mt, frames, numbers, nf, &o);
         } else if (o.out == OUT_CSV) {
             printf("frame");
-            for (int k = 0; k < M_COUNT; k++)
-                printf(",%s", mnames[k]);
+            for (int k = 0; k < M_COUNT; k++) printf(",%s", mnames[k]);
             printf(",vs_insns_source,fs_insns_source,draws,prims,prims_culled,shaded_fragments,"
                    "screen_pixels,tiles\n");
             for (size_t i = 0; i < nf; i++) {
@@ -1290,16 +1190,14 @@ int main(int argc, char **argv)
     }
     free(frames);
     free(numbers);
-    for (size_t i = 0; i < nshaders; i++)
-        free(shaders[i].pc_class);
+    for (size_t i = 0; i < nshaders; i++) free(shaders[i].pc_class);
     free(shaders);
     hmap_free(&shader_map);
     hmap_free(&S.draw_map);
     hmap_free(&S.path_map);
     hmap_free(&S.vpath_map);
     hmap_free(&S.res_map);
-    for (size_t i = 0; i < S.npaths; i++)
-        free(S.paths[i].ent);
+    for (size_t i = 0; i < S.npaths; i++) free(S.paths[i].ent);
     free(S.draws);
     free(S.paths);
     free(S.res);
@@ -1311,7 +1209,6 @@ int main(int argc, char **argv)
     free(S.tile_mark);
     free(S.touched);
     tbr_trace_reader_close(r);
-    if (status == EXIT_OK && tbr_tool_flush_stdout(prog) < 0)
-        return EXIT_BAD;
+    if (status == EXIT_OK && tbr_tool_flush_stdout(prog) < 0) return EXIT_BAD;
     return status;
 }

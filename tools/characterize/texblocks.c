@@ -20,8 +20,7 @@ struct texblocks {
 
 texblocks *texblocks_new(unsigned processors)
 {
-    if (processors < 1 || processors > TEXBLOCKS_MAX_PROCS)
-        return NULL;
+    if (processors < 1 || processors > TEXBLOCKS_MAX_PROCS) return NULL;
     texblocks *t = calloc(1, sizeof *t);
     if (t) {
         t->n = processors;
@@ -41,45 +40,38 @@ void texblocks_free(texblocks *t)
 static int cmp_triple(const void *a, const void *b)
 {
     const triple *x = a, *y = b;
-    if (x->block != y->block)
-        return x->block < y->block ? -1 : 1;
-    if (x->tile != y->tile)
-        return x->tile < y->tile ? -1 : 1;
+    if (x->block != y->block) return x->block < y->block ? -1 : 1;
+    if (x->tile != y->tile) return x->tile < y->tile ? -1 : 1;
     return x->proc < y->proc ? -1 : x->proc > y->proc;
 }
 
 static void compact(texblocks *t)
 {
-    if (t->len < 2)
-        return;
+    if (t->len < 2) return;
     qsort(t->v, t->len, sizeof *t->v, cmp_triple);
     size_t o = 1;
     for (size_t i = 1; i < t->len; i++)
-        if (cmp_triple(&t->v[i], &t->v[o - 1]) != 0)
-            t->v[o++] = t->v[i];
+        if (cmp_triple(&t->v[i], &t->v[o - 1]) != 0) t->v[o++] = t->v[i];
     t->len = o;
 }
 
 int texblocks_add(texblocks *t, uint64_t tile, unsigned processor, uint64_t block)
 {
-    if (processor >= t->n)
-        return -1;
+    if (processor >= t->n) return -1;
     if (t->len == t->cap) {
         if (t->len >= t->compact_at) {
             compact(t);
-            if (t->len * 2 > t->compact_at)
-                t->compact_at = t->len * 2;
+            if (t->len * 2 > t->compact_at) t->compact_at = t->len * 2;
         }
         if (t->len == t->cap) {
             size_t cap = t->cap ? t->cap * 2 : 1024;
             triple *nv = realloc(t->v, cap * sizeof *nv);
-            if (!nv)
-                return -1;
+            if (!nv) return -1;
             t->v = nv;
             t->cap = cap;
         }
     }
-    t->v[t->len++] = (triple){ block, tile, processor };
+    t->v[t->len++] = (triple){block, tile, processor};
     t->accesses++;
     return 0;
 }
@@ -112,8 +104,7 @@ int texblocks_finish_frame(texblocks *t, texblocks_result *acc)
         else
             acc->private_blocks++;
         unsigned k = 0;
-        for (; procs; procs &= procs - 1)
-            k++;
+        for (; procs; procs &= procs - 1) k++;
         acc->replication[k]++;
         i = j;
     }
@@ -123,18 +114,13 @@ int texblocks_finish_frame(texblocks *t, texblocks_result *acc)
     return 0;
 }
 
-unsigned texblocks_map(enum texblocks_mapping m, unsigned n, unsigned qx, unsigned qy, unsigned qw,
-                       unsigned qh)
+unsigned texblocks_map(enum texblocks_mapping m, unsigned n, unsigned qx, unsigned qy, unsigned qw, unsigned qh)
 {
-    if (n == 0 || qw == 0 || qh == 0)
-        return 0;
+    if (n == 0 || qw == 0 || qh == 0) return 0;
     switch (m) {
-    case TEXBLOCKS_MAP_STRIPS:
-        return (unsigned)(((uint64_t)qx * n) / qw) % n;
-    case TEXBLOCKS_MAP_QUADRANT:
-        return ((qx * 2 >= qw) ? 1u : 0u) + ((qy * 2 >= qh) ? 2u : 0u);
-    case TEXBLOCKS_MAP_RR:
-    default:
-        return (unsigned)(((uint64_t)qy * qw + qx) % n);
+        case TEXBLOCKS_MAP_STRIPS: return (unsigned)(((uint64_t)qx * n) / qw) % n;
+        case TEXBLOCKS_MAP_QUADRANT: return ((qx * 2 >= qw) ? 1u : 0u) + ((qy * 2 >= qh) ? 2u : 0u);
+        case TEXBLOCKS_MAP_RR:
+        default: return (unsigned)(((uint64_t)qy * qw + qx) % n);
     }
 }

@@ -22,8 +22,8 @@
 #define TEXBLOCKS_MAX_PROCS 64
 
 typedef struct texblocks_result {
-    uint64_t blocks;            /* distinct blocks accessed */
-    uint64_t accesses;          /* accesses fed */
+    uint64_t blocks;   /* distinct blocks accessed */
+    uint64_t accesses; /* accesses fed */
     uint64_t shared_d1, shared_d2, shared_far, private_blocks;
     uint64_t replication[TEXBLOCKS_MAX_PROCS + 1]; /* [k] = blocks held by exactly k caches */
 } texblocks_result;
@@ -42,11 +42,10 @@ int texblocks_finish_frame(texblocks *t, texblocks_result *acc);
 /* Quad-to-processor mappings inside a tile (quad coordinates qx, qy within
  * the tile, the tile being qw x qh quads). */
 enum texblocks_mapping {
-    TEXBLOCKS_MAP_RR = 0,       /* row-major quad index modulo N (fine-grained) */
-    TEXBLOCKS_MAP_STRIPS = 1,   /* N vertical strips of equal width */
-    TEXBLOCKS_MAP_QUADRANT = 2  /* N = 4: top-left 0, top-right 1, bottom-left 2, bottom-right 3 */
+    TEXBLOCKS_MAP_RR = 0,      /* row-major quad index modulo N (fine-grained) */
+    TEXBLOCKS_MAP_STRIPS = 1,  /* N vertical strips of equal width */
+    TEXBLOCKS_MAP_QUADRANT = 2 /* N = 4: top-left 0, top-right 1, bottom-left 2, bottom-right 3 */
 };
-unsigned texblocks_map(enum texblocks_mapping m, unsigned n, unsigned qx, unsigned qy, unsigned qw,
-                       unsigned qh);
+unsigned texblocks_map(enum texblocks_mapping m, unsigned n, unsigned qx, unsigned qy, unsigned qw, unsigned qh);
 
 #endif

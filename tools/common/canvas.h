@@ -6,7 +6,9 @@
 
 #include "tbr/png_io.h"
 
-typedef struct { uint8_t r, g, b; } pic_rgb;
+typedef struct {
+    uint8_t r, g, b;
+} pic_rgb;
 
 /* Heatmap overlay alpha (out of 255): out = (A*map + (255-A)*frame + 127) / 255 per channel. */
 #define PIC_HEAT_ALPHA 153

@@ -8,13 +8,13 @@
 #define PIC_ERR 4800
 
 typedef struct {
-  char dir[4096];
-  char stats_path[4200];
-  pj_value *stats;  /* stats.json */
-  pj_value *tiles_doc;   /* tiles.json when present (else NULL) */
-  pj_value *energy_doc;  /* energy.json when present (else NULL) */
-  const pj_value *tiles;  /* "tiles" object: stats.json "tiles" or tiles.json */
-  const pj_value *energy; /* energy report: stats.json "energy" or energy.json */
+    char dir[4096];
+    char stats_path[4200];
+    pj_value *stats;        /* stats.json */
+    pj_value *tiles_doc;    /* tiles.json when present (else NULL) */
+    pj_value *energy_doc;   /* energy.json when present (else NULL) */
+    const pj_value *tiles;  /* "tiles" object: stats.json "tiles" or tiles.json */
+    const pj_value *energy; /* energy report: stats.json "energy" or energy.json */
 } pic_run;
 
 /* Load DIR/stats.json (required: an object with a "frames" array). 0 ok, -1 (message names the file). */
@@ -35,22 +35,27 @@ int pic_run_metric(const pic_run *r, const char *name, long frame, double *out, 
 
 /* Per-tile metrics of the heatmap. */
 typedef enum {
-  PIC_M_CYCLES, PIC_M_FRAGMENTS, PIC_M_OVERDRAW, PIC_M_RE_SKIPPED, PIC_M_TE_ELIMINATED,
-  PIC_M_RASTER_UNIT, PIC_M_COUNT
+    PIC_M_CYCLES,
+    PIC_M_FRAGMENTS,
+    PIC_M_OVERDRAW,
+    PIC_M_RE_SKIPPED,
+    PIC_M_TE_ELIMINATED,
+    PIC_M_RASTER_UNIT,
+    PIC_M_COUNT
 } pic_tile_metric;
 
-const char *pic_tile_metric_name(pic_tile_metric m);    /* command-line name */
-const char *pic_tile_metric_key(pic_tile_metric m);     /* JSON key */
+const char *pic_tile_metric_name(pic_tile_metric m); /* command-line name */
+const char *pic_tile_metric_key(pic_tile_metric m);  /* JSON key */
 int pic_tile_metric_parse(const char *s, pic_tile_metric *m);
 int pic_tile_metric_categorical(pic_tile_metric m);
 
 typedef struct {
-  unsigned tile_w, tile_h, cols, rows;
-  double *v;          /* cols*rows values, row-major, row 0 = top of the frame PNG; NAN = no value */
-  int categorical;
-  int ncat;           /* categorical: number of categories */
-  const char *cat_label[16];
-  char source[160];   /* where the values came from (legend/footnote) */
+    unsigned tile_w, tile_h, cols, rows;
+    double *v; /* cols*rows values, row-major, row 0 = top of the frame PNG; NAN = no value */
+    int categorical;
+    int ncat; /* categorical: number of categories */
+    const char *cat_label[16];
+    char source[160]; /* where the values came from (legend/footnote) */
 } pic_tile_grid;
 
 /* Fill a grid for `frame` of an image of width x height. 0 ok, -1 (message says what is missing). */

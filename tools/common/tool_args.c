@@ -18,13 +18,11 @@ void tbr_tool_bad_usage(const char *prog, const char *fmt, const char *arg)
 
 int tbr_tool_parse_u64(const char *s, uint64_t *out)
 {
-    if (!s || !isdigit((unsigned char)*s))
-        return -1;
+    if (!s || !isdigit((unsigned char)*s)) return -1;
     errno = 0;
     char *end;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
+    if (errno || *end) return -1;
     *out = v;
     return 0;
 }
@@ -34,12 +32,10 @@ void tbr_tool_parse_frames(const char *prog, const char *arg, uint64_t *lo, uint
     char a[64];
     const char *dash = strchr(arg, '-');
     size_t n = dash ? (size_t)(dash - arg) : strlen(arg);
-    if (n == 0 || n >= sizeof a)
-        tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
+    if (n == 0 || n >= sizeof a) tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
     memcpy(a, arg, n);
     a[n] = '\0';
-    if (tbr_tool_parse_u64(a, lo))
-        tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
+    if (tbr_tool_parse_u64(a, lo)) tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
     *hi = *lo;
     if (dash && (tbr_tool_parse_u64(dash + 1, hi) || *hi < *lo))
         tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B with A <= B)", arg);
@@ -47,16 +43,13 @@ void tbr_tool_parse_frames(const char *prog, const char *arg, uint64_t *lo, uint
 
 void tbr_tool_bad_option(const char *prog, char **argv, int ch)
 {
-    if (ch == ':')
-        tbr_tool_bad_usage(prog, "option '%s' needs a value", argv[optind - 1]);
-    tbr_tool_bad_usage(prog, "unknown option '%s'",
-                       optopt ? (char[]){ '-', (char)optopt, 0 } : argv[optind - 1]);
+    if (ch == ':') tbr_tool_bad_usage(prog, "option '%s' needs a value", argv[optind - 1]);
+    tbr_tool_bad_usage(prog, "unknown option '%s'", optopt ? (char[]){'-', (char)optopt, 0} : argv[optind - 1]);
 }
 
 const char *tbr_tool_trace_operand(const char *prog, int argc, char **argv)
 {
     if (argc - optind != 1)
-        tbr_tool_bad_usage(prog, "%s",
-                           argc - optind == 0 ? "missing TRACE argument" : "too many arguments");
+        tbr_tool_bad_usage(prog, "%s", argc - optind == 0 ? "missing TRACE argument" : "too many arguments");
     return argv[optind];
 }

@@ -11,33 +11,29 @@ tbr_trace_reader *tbr_tool_open_trace(const char *prog, const char *path)
 {
     tbr_trace_error err;
     tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
-    if (!r)
-        fprintf(stderr, "%s: %s\n", prog, err.msg);
+    if (!r) fprintf(stderr, "%s: %s\n", prog, err.msg);
     return r;
 }
 
-int tbr_tool_records_schema_ok(tbr_trace_reader *r, const char *prog, const char *path,
-                               int undecoded)
+int tbr_tool_records_schema_ok(tbr_trace_reader *r, const char *prog, const char *path, int undecoded)
 {
     size_t slen;
     const char *schema = tbr_trace_reader_metadata_get(r, "records_schema", &slen);
     char want[16];
     snprintf(want, sizeof want, "%d", TBR_RECORDS_SCHEMA_VERSION);
-    if (schema && slen == strlen(want) && memcmp(schema, want, slen) == 0)
-        return 1;
+    if (schema && slen == strlen(want) && memcmp(schema, want, slen) == 0) return 1;
     if (undecoded)
         fprintf(stderr,
                 "%s: warning: %s: records_schema is %.*s, this tool knows schema %s; records are "
                 "shown undecoded\n",
                 prog, path, schema ? (int)slen : 9, schema ? schema : "(missing)", want);
     else
-        fprintf(stderr, "%s: %s: records_schema is %.*s, this tool reads schema %s only\n", prog,
-                path, schema ? (int)slen : 9, schema ? schema : "(missing)", want);
+        fprintf(stderr, "%s: %s: records_schema is %.*s, this tool reads schema %s only\n", prog, path,
+                schema ? (int)slen : 9, schema ? schema : "(missing)", want);
     return 0;
 }
 
-void tbr_tool_frames_init(tbr_tool_frames *it, const tbr_trace_reader *r, int have_frames,
-                          uint64_t lo, uint64_t hi)
+void tbr_tool_frames_init(tbr_tool_frames *it, const tbr_trace_reader *r, int have_frames, uint64_t lo, uint64_t hi)
 {
     it->r = r;
     it->next = 0;

@@ -15,8 +15,7 @@ tbr_trace_reader *tbr_tool_open_trace(const char *prog, const char *path);
  * Otherwise prints on stderr that PATH has another schema and returns 0:
  * undecoded = 0: an error ("this tool reads schema N only"); undecoded = 1: a
  * warning that records are shown undecoded. */
-int tbr_tool_records_schema_ok(tbr_trace_reader *r, const char *prog, const char *path,
-                               int undecoded);
+int tbr_tool_records_schema_ok(tbr_trace_reader *r, const char *prog, const char *path, int undecoded);
 /* The frame loop of a tool: the frames whose number is in LO..HI (every frame
  * if HAVE_FRAMES is 0), in index order. */
 typedef struct tbr_tool_frames {
@@ -25,8 +24,7 @@ typedef struct tbr_tool_frames {
     int have_frames;
     uint64_t lo, hi;
 } tbr_tool_frames;
-void tbr_tool_frames_init(tbr_tool_frames *it, const tbr_trace_reader *r, int have_frames,
-                          uint64_t lo, uint64_t hi);
+void tbr_tool_frames_init(tbr_tool_frames *it, const tbr_trace_reader *r, int have_frames, uint64_t lo, uint64_t hi);
 /* The next frame in the range: 1 with its index in *INDEX and its info in *FI;
  * 0 after the last one or when an index entry cannot be read (the loop ends). */
 int tbr_tool_frames_next(tbr_tool_frames *it, size_t *index, tbr_trace_frame_info *fi);

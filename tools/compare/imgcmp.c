@@ -14,12 +14,10 @@ static const uint8_t *px(const tbr_image *img, uint32_t x, uint32_t y)
     return img->pixels + (size_t)y * img->stride + (size_t)x * 4;
 }
 
-int imgcmp_compare(const tbr_image *a, const tbr_image *b, unsigned tolerance,
-                   imgcmp_result *res)
+int imgcmp_compare(const tbr_image *a, const tbr_image *b, unsigned tolerance, imgcmp_result *res)
 {
     memset(res, 0, sizeof(*res));
-    if (a->width != b->width || a->height != b->height)
-        return 0;
+    if (a->width != b->width || a->height != b->height) return 0;
     res->size_match = 1;
 
     uint32_t w = a->width, h = a->height;
@@ -31,18 +29,13 @@ int imgcmp_compare(const tbr_image *a, const tbr_image *b, unsigned tolerance,
             const uint8_t *pa = px(a, x, y), *pb = px(b, x, y);
             unsigned pix_max = 0;
             for (int c = 0; c < 4; c++) {
-                unsigned d = pa[c] > pb[c] ? (unsigned)(pa[c] - pb[c])
-                                           : (unsigned)(pb[c] - pa[c]);
-                if (d > pix_max)
-                    pix_max = d;
-                if (c < 3)
-                    sq_sum += (uint64_t)d * d;
+                unsigned d = pa[c] > pb[c] ? (unsigned)(pa[c] - pb[c]) : (unsigned)(pb[c] - pa[c]);
+                if (d > pix_max) pix_max = d;
+                if (c < 3) sq_sum += (uint64_t)d * d;
             }
-            if (pix_max == 0)
-                continue;
+            if (pix_max == 0) continue;
             res->changed_pixels++;
-            if (pix_max > res->max_diff)
-                res->max_diff = pix_max;
+            if (pix_max > res->max_diff) res->max_diff = pix_max;
             if (pix_max > tolerance) {
                 if (!res->have_first) {
                     res->have_first = 1;
@@ -59,13 +52,10 @@ int imgcmp_compare(const tbr_image *a, const tbr_image *b, unsigned tolerance,
     res->exact = res->changed_pixels == 0;
     res->mse_rgb = (double)sq_sum / (3.0 * (double)res->total_pixels);
     res->psnr_inf = sq_sum == 0;
-    res->psnr_rgb = res->psnr_inf
-                        ? 0.0
-                        : 10.0 * log10(255.0 * 255.0 / res->mse_rgb);
+    res->psnr_rgb = res->psnr_inf ? 0.0 : 10.0 * log10(255.0 * 255.0 / res->mse_rgb);
     /* Identical pixels give SSIM 1 by definition; skip the filtering. */
     res->ssim = res->exact ? 1.0 : imgcmp_ssim_luma(a, b);
-    if (isnan(res->ssim))
-        return -1; /* out of memory inside the SSIM pass */
+    if (isnan(res->ssim)) return -1; /* out of memory inside the SSIM pass */
     return 0;
 }
 
@@ -78,15 +68,13 @@ static void gaussian(double *g, unsigned n)
         g[i] = exp(-(d * d) / (2.0 * IMGCMP_SSIM_SIGMA * IMGCMP_SSIM_SIGMA));
         sum += g[i];
     }
-    for (unsigned i = 0; i < n; i++)
-        g[i] /= sum;
+    for (unsigned i = 0; i < n; i++) g[i] /= sum;
 }
 
 static void luma_row(const tbr_image *img, uint32_t y, double *out)
 {
     const uint8_t *p = img->pixels + (size_t)y * img->stride;
-    for (uint32_t x = 0; x < img->width; x++, p += 4)
-        out[x] = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+    for (uint32_t x = 0; x < img->width; x++, p += 4) out[x] = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
 }
 
 /*
@@ -139,23 +127,20 @@ double imgcmp_ssim_luma(const tbr_image *a, const tbr_image *b)
             dst[3 * ow + ox] = s22;
             dst[4 * ow + ox] = s12;
         }
-        if (r + 1 < wh)
-            continue;
+        if (r + 1 < wh) continue;
 
         uint32_t oy = r + 1 - wh; /* window rows oy .. r */
         for (uint32_t ox = 0; ox < ow; ox++) {
             double m[5] = {0, 0, 0, 0, 0};
             for (unsigned k = 0; k < wh; k++) {
                 const double *src = ring + (size_t)((oy + k) % wh) * 5 * ow;
-                for (int j = 0; j < 5; j++)
-                    m[j] += gy[k] * src[j * ow + ox];
+                for (int j = 0; j < 5; j++) m[j] += gy[k] * src[j * ow + ox];
             }
             double mu1 = m[0], mu2 = m[1];
             double var1 = m[2] - mu1 * mu1, var2 = m[3] - mu2 * mu2;
             double cov = m[4] - mu1 * mu2;
             double num = (2.0 * mu1 * mu2 + SSIM_C1) * (2.0 * cov + SSIM_C2);
-            double den = (mu1 * mu1 + mu2 * mu2 + SSIM_C1) *
-                         (var1 + var2 + SSIM_C2);
+            double den = (mu1 * mu1 + mu2 * mu2 + SSIM_C1) * (var1 + var2 + SSIM_C2);
             total += num / den;
         }
     }
@@ -166,23 +151,18 @@ double imgcmp_ssim_luma(const tbr_image *a, const tbr_image *b)
     return total / ((double)ow * (double)oh);
 }
 
-int imgcmp_diff_image(const tbr_image *a, const tbr_image *b,
-                      unsigned tolerance, tbr_image *out)
+int imgcmp_diff_image(const tbr_image *a, const tbr_image *b, unsigned tolerance, tbr_image *out)
 {
-    if (a->width != b->width || a->height != b->height)
-        return -1;
-    if (tbr_image_alloc(out, a->width, a->height) != 0)
-        return -1;
+    if (a->width != b->width || a->height != b->height) return -1;
+    if (tbr_image_alloc(out, a->width, a->height) != 0) return -1;
     for (uint32_t y = 0; y < a->height; y++) {
         uint8_t *o = out->pixels + (size_t)y * out->stride;
         for (uint32_t x = 0; x < a->width; x++, o += 4) {
             const uint8_t *pa = px(a, x, y), *pb = px(b, x, y);
             unsigned m = 0;
             for (int c = 0; c < 4; c++) {
-                unsigned d = pa[c] > pb[c] ? (unsigned)(pa[c] - pb[c])
-                                           : (unsigned)(pb[c] - pa[c]);
-                if (d > m)
-                    m = d;
+                unsigned d = pa[c] > pb[c] ? (unsigned)(pa[c] - pb[c]) : (unsigned)(pb[c] - pa[c]);
+                if (d > m) m = d;
             }
             if (m > tolerance) {
                 o[0] = 255, o[1] = 0, o[2] = 255;
@@ -190,8 +170,7 @@ int imgcmp_diff_image(const tbr_image *a, const tbr_image *b,
                 o[0] = 255, o[1] = 255, o[2] = 0;
             } else {
                 /* Dimmed to <= 77 so the highlights always stand out. */
-                for (int c = 0; c < 3; c++)
-                    o[c] = (uint8_t)((pa[c] * 3 + 5) / 10);
+                for (int c = 0; c < 3; c++) o[c] = (uint8_t)((pa[c] * 3 + 5) / 10);
             }
             o[3] = 255; /* opaque, or transparent regions of A would hide it */
         }

@@ -23,7 +23,7 @@ enum { EXIT_MATCH = 0, EXIT_DIFF = 1, EXIT_BAD = 2 };
 static const char *prog = "tbr-compare";
 
 struct options {
-    const char *diff;       /* --diff: output PNG (pair) or directory (dirs) */
+    const char *diff; /* --diff: output PNG (pair) or directory (dirs) */
     int json;
     unsigned tolerance;
     int tolerance_set;
@@ -31,43 +31,40 @@ struct options {
     const char *check_sums; /* --check-sums SUMS */
 };
 
-static int worse(int a, int b)
-{
-    return a > b ? a : b;
-}
+static int worse(int a, int b) { return a > b ? a : b; }
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "Usage:\n"
-        "  %s [OPTIONS] A.png B.png       compare two images\n"
-        "  %s [OPTIONS] DIR_A DIR_B       compare same-named *.png files\n"
-        "  %s --checksum FILE.png|DIR...  print '<pixel md5>  <name>' lines\n"
-        "  %s --check-sums SUMS DIR       verify DIR against a checksum file\n"
-        "\n"
-        "Options:\n"
-        "  -d, --diff=PATH       write a diff image (pair mode: PATH is a PNG;\n"
-        "                        directory mode: PATH is a directory that gets\n"
-        "                        one diff per differing frame)\n"
-        "  -t, --tolerance=N     largest per-channel difference still counted\n"
-        "                        as equal (0-255, default 0 = exact)\n"
-        "  -j, --json            print a machine-readable JSON result on stdout\n"
-        "  -c, --checksum        checksum mode (see above)\n"
-        "  -s, --check-sums=SUMS checksum verification mode (see above)\n"
-        "  -h, --help            show this help\n"
-        "  -V, --version         show the version\n"
-        "\n"
-        "Metrics: differing pixels (any of R,G,B,A off by more than the\n"
-        "tolerance), max channel difference, first differing pixel (raster\n"
-        "order), PSNR over R,G,B (alpha excluded; 'inf' when identical), mean\n"
-        "SSIM of BT.601 luma with an 11x11 Gaussian window (sigma 1.5,\n"
-        "K1=0.01, K2=0.03, L=255).\n"
-        "The pixel md5 is the MD5 of the decoded RGBA8 pixels, rows top to\n"
-        "bottom, no padding.\n"
-        "\n"
-        "Exit status: 0 all match, 1 some difference or failed check,\n"
-        "2 bad usage or unreadable/invalid input.\n",
-        prog, prog, prog, prog);
+            "Usage:\n"
+            "  %s [OPTIONS] A.png B.png       compare two images\n"
+            "  %s [OPTIONS] DIR_A DIR_B       compare same-named *.png files\n"
+            "  %s --checksum FILE.png|DIR...  print '<pixel md5>  <name>' lines\n"
+            "  %s --check-sums SUMS DIR       verify DIR against a checksum file\n"
+            "\n"
+            "Options:\n"
+            "  -d, --diff=PATH       write a diff image (pair mode: PATH is a PNG;\n"
+            "                        directory mode: PATH is a directory that gets\n"
+            "                        one diff per differing frame)\n"
+            "  -t, --tolerance=N     largest per-channel difference still counted\n"
+            "                        as equal (0-255, default 0 = exact)\n"
+            "  -j, --json            print a machine-readable JSON result on stdout\n"
+            "  -c, --checksum        checksum mode (see above)\n"
+            "  -s, --check-sums=SUMS checksum verification mode (see above)\n"
+            "  -h, --help            show this help\n"
+            "  -V, --version         show the version\n"
+            "\n"
+            "Metrics: differing pixels (any of R,G,B,A off by more than the\n"
+            "tolerance), max channel difference, first differing pixel (raster\n"
+            "order), PSNR over R,G,B (alpha excluded; 'inf' when identical), mean\n"
+            "SSIM of BT.601 luma with an 11x11 Gaussian window (sigma 1.5,\n"
+            "K1=0.01, K2=0.03, L=255).\n"
+            "The pixel md5 is the MD5 of the decoded RGBA8 pixels, rows top to\n"
+            "bottom, no padding.\n"
+            "\n"
+            "Exit status: 0 all match, 1 some difference or failed check,\n"
+            "2 bad usage or unreadable/invalid input.\n",
+            prog, prog, prog, prog);
 }
 
 static void bad_usage(const char *fmt, const char *arg)
@@ -100,8 +97,7 @@ static char *join_path(const char *dir, const char *name)
     int slash = dl > 0 && dir[dl - 1] != '/';
     char *p = xmalloc(dl + slash + nl + 1);
     memcpy(p, dir, dl);
-    if (slash)
-        p[dl] = '/';
+    if (slash) p[dl] = '/';
     memcpy(p + dl + slash, name, nl + 1);
     return p;
 }
@@ -119,16 +115,16 @@ static void json_str(const char *s)
     putchar('"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
-        case '"': fputs("\\\"", stdout); break;
-        case '\\': fputs("\\\\", stdout); break;
-        case '\n': fputs("\\n", stdout); break;
-        case '\r': fputs("\\r", stdout); break;
-        case '\t': fputs("\\t", stdout); break;
-        default:
-            if (*p < 0x20)
-                printf("\\u%04x", *p);
-            else
-                putchar(*p);
+            case '"': fputs("\\\"", stdout); break;
+            case '\\': fputs("\\\\", stdout); break;
+            case '\n': fputs("\\n", stdout); break;
+            case '\r': fputs("\\r", stdout); break;
+            case '\t': fputs("\\t", stdout); break;
+            default:
+                if (*p < 0x20)
+                    printf("\\u%04x", *p);
+                else
+                    putchar(*p);
         }
     }
     putchar('"');
@@ -140,35 +136,31 @@ static void json_key(const char *k)
     putchar(':');
 }
 
-static void json_px(const uint8_t p[4])
-{
-    printf("[%u,%u,%u,%u]", p[0], p[1], p[2], p[3]);
-}
+static void json_px(const uint8_t p[4]) { printf("[%u,%u,%u,%u]", p[0], p[1], p[2], p[3]); }
 
 /* ---- comparing one pair of files ---- */
 
 enum status {
     ST_IDENTICAL,
-    ST_MATCH,      /* differences all within tolerance */
+    ST_MATCH, /* differences all within tolerance */
     ST_DIFFERENT,
-    ST_SIZE,       /* size mismatch */
+    ST_SIZE, /* size mismatch */
     ST_ONLY_A,
     ST_ONLY_B,
     ST_ERROR,
 };
 
 static const char *status_json[] = {
-    "identical", "match", "different", "size_mismatch", "only_a", "only_b",
-    "error",
+    "identical", "match", "different", "size_mismatch", "only_a", "only_b", "error",
 };
 
 static int status_exit(enum status s)
 {
     switch (s) {
-    case ST_IDENTICAL:
-    case ST_MATCH: return EXIT_MATCH;
-    case ST_ERROR: return EXIT_BAD;
-    default: return EXIT_DIFF;
+        case ST_IDENTICAL:
+        case ST_MATCH: return EXIT_MATCH;
+        case ST_ERROR: return EXIT_BAD;
+        default: return EXIT_DIFF;
     }
 }
 
@@ -178,14 +170,13 @@ struct outcome {
     enum status status;
     uint32_t wa, ha, wb, hb;
     imgcmp_result r;
-    char *diff_path;  /* diff image written here, or NULL */
+    char *diff_path; /* diff image written here, or NULL */
     char err[TBR_PNG_ERR_SIZE];
 };
 
 /* Compare o->path_a with o->path_b. A diff image goes to diff_path (if not
  * NULL) when the sizes match and, unless always_diff, the pixels differ. */
-static void compare_files(struct outcome *o, const char *diff_path,
-                          int always_diff, const struct options *opt)
+static void compare_files(struct outcome *o, const char *diff_path, int always_diff, const struct options *opt)
 {
     tbr_image a = {0}, b = {0};
     if (tbr_png_read_rgba8(o->path_a, &a, o->err, sizeof(o->err)) != 0 ||
@@ -195,8 +186,7 @@ static void compare_files(struct outcome *o, const char *diff_path,
     }
     o->wa = a.width, o->ha = a.height, o->wb = b.width, o->hb = b.height;
     if (imgcmp_compare(&a, &b, opt->tolerance, &o->r) != 0) {
-        snprintf(o->err, sizeof(o->err), "out of memory comparing %s and %s",
-                 o->path_a, o->path_b);
+        snprintf(o->err, sizeof(o->err), "out of memory comparing %s and %s", o->path_a, o->path_b);
         o->status = ST_ERROR;
         goto out;
     }
@@ -223,8 +213,7 @@ static void compare_files(struct outcome *o, const char *diff_path,
         }
     }
 out:
-    if (o->status == ST_ERROR)
-        fprintf(stderr, "%s: %s\n", prog, o->err);
+    if (o->status == ST_ERROR) fprintf(stderr, "%s: %s\n", prog, o->err);
     tbr_image_free(&a);
     tbr_image_free(&b);
 }
@@ -251,20 +240,18 @@ static void json_outcome(const struct outcome *o)
         json_str(o->err);
     }
     if (o->wa) {
-        printf(",\"size_a\":[%u,%u],\"size_b\":[%u,%u]", (unsigned)o->wa,
-               (unsigned)o->ha, (unsigned)o->wb, (unsigned)o->hb);
+        printf(",\"size_a\":[%u,%u],\"size_b\":[%u,%u]", (unsigned)o->wa, (unsigned)o->ha, (unsigned)o->wb,
+               (unsigned)o->hb);
     }
     if (o->r.size_match) {
         const imgcmp_result *r = &o->r;
         printf(",\"exact\":%s,\"pixels\":%llu,\"differing_pixels\":%llu,"
                "\"changed_pixels\":%llu,\"max_channel_diff\":%u,",
-               r->exact ? "true" : "false", (unsigned long long)r->total_pixels,
-               (unsigned long long)r->diff_pixels,
+               r->exact ? "true" : "false", (unsigned long long)r->total_pixels, (unsigned long long)r->diff_pixels,
                (unsigned long long)r->changed_pixels, r->max_diff);
         json_key("first_diff");
         if (r->have_first) {
-            printf("{\"x\":%u,\"y\":%u,\"a\":", (unsigned)r->first_x,
-                   (unsigned)r->first_y);
+            printf("{\"x\":%u,\"y\":%u,\"a\":", (unsigned)r->first_x, (unsigned)r->first_y);
             json_px(r->first_a);
             fputs(",\"b\":", stdout);
             json_px(r->first_b);
@@ -329,40 +316,31 @@ static int run_pair(const char *pa, const char *pb, const struct options *opt)
     printf("A: %s (%ux%u)\n", pa, (unsigned)o.wa, (unsigned)o.ha);
     printf("B: %s (%ux%u)\n", pb, (unsigned)o.wb, (unsigned)o.hb);
     switch (o.status) {
-    case ST_SIZE:
-        printf("result: SIZE MISMATCH (%ux%u vs %ux%u)\n", (unsigned)o.wa,
-               (unsigned)o.ha, (unsigned)o.wb, (unsigned)o.hb);
-        if (opt->diff)
-            printf("diff image: not written (sizes differ)\n");
-        free_outcome(&o);
-        return rc;
-    case ST_IDENTICAL: printf("result: IDENTICAL\n"); break;
-    case ST_MATCH:
-        printf("result: MATCH (within tolerance %u)\n", opt->tolerance);
-        break;
-    default: printf("result: DIFFERENT\n"); break;
+        case ST_SIZE:
+            printf("result: SIZE MISMATCH (%ux%u vs %ux%u)\n", (unsigned)o.wa, (unsigned)o.ha, (unsigned)o.wb,
+                   (unsigned)o.hb);
+            if (opt->diff) printf("diff image: not written (sizes differ)\n");
+            free_outcome(&o);
+            return rc;
+        case ST_IDENTICAL: printf("result: IDENTICAL\n"); break;
+        case ST_MATCH: printf("result: MATCH (within tolerance %u)\n", opt->tolerance); break;
+        default: printf("result: DIFFERENT\n"); break;
     }
-    printf("differing pixels: %llu of %llu (%.4f%%)\n",
-           (unsigned long long)r->diff_pixels,
-           (unsigned long long)r->total_pixels,
-           100.0 * (double)r->diff_pixels / (double)r->total_pixels);
-    if (opt->tolerance)
-        printf("changed pixels (any difference): %llu\n",
-               (unsigned long long)r->changed_pixels);
+    printf("differing pixels: %llu of %llu (%.4f%%)\n", (unsigned long long)r->diff_pixels,
+           (unsigned long long)r->total_pixels, 100.0 * (double)r->diff_pixels / (double)r->total_pixels);
+    if (opt->tolerance) printf("changed pixels (any difference): %llu\n", (unsigned long long)r->changed_pixels);
     printf("max channel difference: %u\n", r->max_diff);
     if (r->have_first) {
         printf("first differing pixel: (%u,%u) A=(%u,%u,%u,%u) "
                "B=(%u,%u,%u,%u)\n",
-               (unsigned)r->first_x, (unsigned)r->first_y, r->first_a[0],
-               r->first_a[1], r->first_a[2], r->first_a[3], r->first_b[0],
-               r->first_b[1], r->first_b[2], r->first_b[3]);
+               (unsigned)r->first_x, (unsigned)r->first_y, r->first_a[0], r->first_a[1], r->first_a[2], r->first_a[3],
+               r->first_b[0], r->first_b[1], r->first_b[2], r->first_b[3]);
     }
     char psnr[32];
     fmt_psnr(r, psnr, sizeof(psnr));
     printf("PSNR (RGB): %s dB\n", psnr);
     printf("SSIM (luma, 11x11 Gaussian): %.6f\n", r->ssim);
-    if (o.diff_path)
-        printf("diff image: %s\n", o.diff_path);
+    if (o.diff_path) printf("diff image: %s\n", o.diff_path);
     free_outcome(&o);
     return rc;
 }
@@ -390,16 +368,12 @@ static void names_add(struct names *l, const char *s)
 
 static void names_free(struct names *l)
 {
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i]);
+    for (size_t i = 0; i < l->n; i++) free(l->v[i]);
     free(l->v);
     memset(l, 0, sizeof(*l));
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int is_png_name(const char *n)
 {
@@ -413,23 +387,19 @@ static int list_pngs(const char *dir, struct names *out)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "%s: %s: cannot open directory: %s\n", prog, dir,
-                strerror(errno));
+        fprintf(stderr, "%s: %s: cannot open directory: %s\n", prog, dir, strerror(errno));
         return -1;
     }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (!is_png_name(e->d_name))
-            continue;
+        if (!is_png_name(e->d_name)) continue;
         char *p = join_path(dir, e->d_name);
         struct stat st;
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-            names_add(out, e->d_name);
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) names_add(out, e->d_name);
         free(p);
     }
     closedir(d);
-    if (out->n)
-        qsort(out->v, out->n, sizeof(*out->v), cmp_names);
+    if (out->n) qsort(out->v, out->n, sizeof(*out->v), cmp_names);
     return 0;
 }
 
@@ -447,8 +417,7 @@ static int run_dirs(const char *da, const char *db, const struct options *opt)
         return EXIT_BAD;
     }
     if (opt->diff && mkdir(opt->diff, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s: %s: cannot create diff directory: %s\n", prog,
-                opt->diff, strerror(errno));
+        fprintf(stderr, "%s: %s: cannot create diff directory: %s\n", prog, opt->diff, strerror(errno));
         names_free(&la);
         names_free(&lb);
         return EXIT_BAD;
@@ -491,44 +460,37 @@ static int run_dirs(const char *da, const char *db, const struct options *opt)
         rc = worse(rc, status_exit(o.status));
 
         if (opt->json) {
-            if (nout++)
-                putchar(',');
+            if (nout++) putchar(',');
             json_outcome(&o);
         } else {
             const imgcmp_result *r = &o.r;
             char psnr[32];
             switch (o.status) {
-            case ST_IDENTICAL: printf("%s: identical\n", o.name); break;
-            case ST_MATCH:
-            case ST_DIFFERENT:
-                fmt_psnr(r, psnr, sizeof(psnr));
-                printf("%s: %s pixels=%llu/%llu max=%u", o.name,
-                       o.status == ST_MATCH ? "match (within tolerance)"
-                                            : "DIFFERENT",
-                       (unsigned long long)r->diff_pixels,
-                       (unsigned long long)r->total_pixels, r->max_diff);
-                if (r->have_first)
-                    printf(" first=(%u,%u)", (unsigned)r->first_x,
-                           (unsigned)r->first_y);
-                printf(" psnr=%s ssim=%.6f\n", psnr, r->ssim);
-                break;
-            case ST_SIZE:
-                printf("%s: SIZE MISMATCH %ux%u vs %ux%u\n", o.name,
-                       (unsigned)o.wa, (unsigned)o.ha, (unsigned)o.wb,
-                       (unsigned)o.hb);
-                break;
-            case ST_ONLY_A: printf("%s: ONLY IN %s\n", o.name, da); break;
-            case ST_ONLY_B: printf("%s: ONLY IN %s\n", o.name, db); break;
-            case ST_ERROR: printf("%s: ERROR %s\n", o.name, o.err); break;
+                case ST_IDENTICAL: printf("%s: identical\n", o.name); break;
+                case ST_MATCH:
+                case ST_DIFFERENT:
+                    fmt_psnr(r, psnr, sizeof(psnr));
+                    printf("%s: %s pixels=%llu/%llu max=%u", o.name,
+                           o.status == ST_MATCH ? "match (within tolerance)" : "DIFFERENT",
+                           (unsigned long long)r->diff_pixels, (unsigned long long)r->total_pixels, r->max_diff);
+                    if (r->have_first) printf(" first=(%u,%u)", (unsigned)r->first_x, (unsigned)r->first_y);
+                    printf(" psnr=%s ssim=%.6f\n", psnr, r->ssim);
+                    break;
+                case ST_SIZE:
+                    printf("%s: SIZE MISMATCH %ux%u vs %ux%u\n", o.name, (unsigned)o.wa, (unsigned)o.ha, (unsigned)o.wb,
+                           (unsigned)o.hb);
+                    break;
+                case ST_ONLY_A: printf("%s: ONLY IN %s\n", o.name, da); break;
+                case ST_ONLY_B: printf("%s: ONLY IN %s\n", o.name, db); break;
+                case ST_ERROR: printf("%s: ERROR %s\n", o.name, o.err); break;
             }
         }
         free_outcome(&o);
     }
 
-    unsigned long long total = (unsigned long long)(la.n + lb.n) -
-                               (count[ST_IDENTICAL] + count[ST_MATCH] +
-                                count[ST_DIFFERENT] + count[ST_SIZE] +
-                                count[ST_ERROR]);
+    unsigned long long total =
+        (unsigned long long)(la.n + lb.n) -
+        (count[ST_IDENTICAL] + count[ST_MATCH] + count[ST_DIFFERENT] + count[ST_SIZE] + count[ST_ERROR]);
     /* Two empty directories almost always mean a renderer wrote nothing. */
     int empty = la.n == 0 && lb.n == 0;
     if (empty) {
@@ -537,16 +499,14 @@ static int run_dirs(const char *da, const char *db, const struct options *opt)
     }
     if (opt->json) {
         printf("],\"totals\":{\"frames\":%llu", total);
-        for (int s = 0; s <= ST_ERROR; s++)
-            printf(",\"%s\":%llu", status_json[s], count[s]);
+        for (int s = 0; s <= ST_ERROR; s++) printf(",\"%s\":%llu", status_json[s], count[s]);
         printf("},\"exit_status\":%d}\n", rc);
     } else {
         printf("total: %llu frames; %llu identical, %llu within tolerance, "
                "%llu different, %llu size mismatch, %llu only in A, "
                "%llu only in B, %llu errors\n",
-               total, count[ST_IDENTICAL], count[ST_MATCH], count[ST_DIFFERENT],
-               count[ST_SIZE], count[ST_ONLY_A], count[ST_ONLY_B],
-               count[ST_ERROR]);
+               total, count[ST_IDENTICAL], count[ST_MATCH], count[ST_DIFFERENT], count[ST_SIZE], count[ST_ONLY_A],
+               count[ST_ONLY_B], count[ST_ERROR]);
         printf("result: %s\n", rc == EXIT_MATCH ? "PASS" : "FAIL");
     }
     names_free(&la);
@@ -560,11 +520,9 @@ static int checksum_one(const char *path, int json, size_t *nout)
 {
     char hex[33], err[TBR_PNG_ERR_SIZE];
     int ok = tbr_png_pixel_md5(path, hex, err, sizeof(err)) == 0;
-    if (!ok)
-        fprintf(stderr, "%s: %s\n", prog, err);
+    if (!ok) fprintf(stderr, "%s: %s\n", prog, err);
     if (json) {
-        if ((*nout)++)
-            putchar(',');
+        if ((*nout)++) putchar(',');
         printf("{\"path\":");
         json_str(path);
         printf(",\"name\":");
@@ -582,8 +540,7 @@ static int run_checksum(int n, char **paths, const struct options *opt)
 {
     int rc = EXIT_MATCH;
     size_t nout = 0;
-    if (opt->json)
-        printf("{\"mode\":\"checksum\",\"files\":[");
+    if (opt->json) printf("{\"mode\":\"checksum\",\"files\":[");
     for (int k = 0; k < n; k++) {
         struct stat st;
         if (stat(paths[k], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -606,8 +563,7 @@ static int run_checksum(int n, char **paths, const struct options *opt)
             rc = worse(rc, checksum_one(paths[k], opt->json, &nout));
         }
     }
-    if (opt->json)
-        printf("],\"exit_status\":%d}\n", rc);
+    if (opt->json) printf("],\"exit_status\":%d}\n", rc);
     return rc;
 }
 
@@ -625,8 +581,7 @@ static long parse_sums(const char *sums_path, struct sum_entry **out)
 {
     FILE *f = fopen(sums_path, "r");
     if (!f) {
-        fprintf(stderr, "%s: %s: cannot open: %s\n", prog, sums_path,
-                strerror(errno));
+        fprintf(stderr, "%s: %s: cannot open: %s\n", prog, sums_path, strerror(errno));
         return -1;
     }
     struct sum_entry *v = NULL;
@@ -638,23 +593,19 @@ static long parse_sums(const char *sums_path, struct sum_entry **out)
     int bad = 0;
     while ((len = getline(&line, &lcap, f)) != -1) {
         lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
-                           line[len - 1] == ' ' || line[len - 1] == '\t'))
+        while (len > 0 &&
+               (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
             line[--len] = '\0';
         char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '\0' || *p == '#')
-            continue;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '\0' || *p == '#') continue;
         int ok = 1;
         for (int k = 0; k < 32; k++)
-            if (!isxdigit((unsigned char)p[k]))
-                ok = 0;
+            if (!isxdigit((unsigned char)p[k])) ok = 0;
         char *name = p + 32;
         if (ok && (*name == ' ' || *name == '\t')) {
             name++;
-            if (*name == ' ' || *name == '*')
-                name++;
+            if (*name == ' ' || *name == '*') name++;
         } else {
             ok = 0;
         }
@@ -675,8 +626,7 @@ static long parse_sums(const char *sums_path, struct sum_entry **out)
             }
             v = nv;
         }
-        for (int k = 0; k < 32; k++)
-            v[n].md5[k] = (char)tolower((unsigned char)p[k]);
+        for (int k = 0; k < 32; k++) v[n].md5[k] = (char)tolower((unsigned char)p[k]);
         v[n].md5[32] = '\0';
         v[n].name = xstrdup(name);
         n++;
@@ -692,8 +642,7 @@ static long parse_sums(const char *sums_path, struct sum_entry **out)
         bad = 1;
     }
     if (bad) {
-        for (size_t k = 0; k < n; k++)
-            free(v[k].name);
+        for (size_t k = 0; k < n; k++) free(v[k].name);
         free(v);
         return -1;
     }
@@ -701,8 +650,7 @@ static long parse_sums(const char *sums_path, struct sum_entry **out)
     return (long)n;
 }
 
-static int run_check_sums(const char *sums_path, const char *dir,
-                          const struct options *opt)
+static int run_check_sums(const char *sums_path, const char *dir, const struct options *opt)
 {
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -740,20 +688,15 @@ static int run_check_sums(const char *sums_path, const char *dir,
         else
             kind = strcmp(hex, v[k].md5) == 0 ? OK : MISMATCH;
         count[kind]++;
-        rc = worse(rc, kind == OK ? EXIT_MATCH
-                       : kind == ERROR ? EXIT_BAD : EXIT_DIFF);
-        if (kind == ERROR)
-            fprintf(stderr, "%s: %s\n", prog, err);
+        rc = worse(rc, kind == OK ? EXIT_MATCH : kind == ERROR ? EXIT_BAD : EXIT_DIFF);
+        if (kind == ERROR) fprintf(stderr, "%s: %s\n", prog, err);
 
         if (opt->json) {
-            if (k)
-                putchar(',');
+            if (k) putchar(',');
             printf("{\"name\":");
             json_str(v[k].name);
-            printf(",\"status\":\"%s\",\"expected\":\"%s\"", kind_json[kind],
-                   v[k].md5);
-            if (hex[0])
-                printf(",\"actual\":\"%s\"", hex);
+            printf(",\"status\":\"%s\",\"expected\":\"%s\"", kind_json[kind], v[k].md5);
+            if (hex[0]) printf(",\"actual\":\"%s\"", hex);
             if (kind == ERROR) {
                 printf(",\"error\":");
                 json_str(err);
@@ -761,13 +704,10 @@ static int run_check_sums(const char *sums_path, const char *dir,
             putchar('}');
         } else {
             switch (kind) {
-            case OK: printf("%s: OK\n", v[k].name); break;
-            case MISMATCH:
-                printf("%s: MISMATCH expected %s got %s\n", v[k].name,
-                       v[k].md5, hex);
-                break;
-            case MISSING: printf("%s: MISSING (%s)\n", v[k].name, path); break;
-            default: printf("%s: ERROR %s\n", v[k].name, err); break;
+                case OK: printf("%s: OK\n", v[k].name); break;
+                case MISMATCH: printf("%s: MISMATCH expected %s got %s\n", v[k].name, v[k].md5, hex); break;
+                case MISSING: printf("%s: MISSING (%s)\n", v[k].name, path); break;
+                default: printf("%s: ERROR %s\n", v[k].name, err); break;
             }
         }
         free(path);
@@ -816,55 +756,50 @@ int main(int argc, char **argv)
     opterr = 0; /* we print our own messages */
     while ((ch = getopt_long(argc, argv, ":d:t:jcs:hV", longopts, NULL)) != -1) {
         switch (ch) {
-        case 'd': opt.diff = optarg; break;
-        case 't':
-            opt.tolerance = parse_tolerance(optarg);
-            opt.tolerance_set = 1;
-            break;
-        case 'j': opt.json = 1; break;
-        case 'c': opt.checksum = 1; break;
-        case 's': opt.check_sums = optarg; break;
-        case 'h': usage(stdout); return EXIT_MATCH;
-        case 'V': printf("%s (tbrsim) %s\n", prog, TBR_VERSION); return EXIT_MATCH;
-        case ':': bad_usage("option '%s' needs an argument", argv[optind - 1]); break;
-        default:
-            /* optopt is set for an unknown short option; for an unknown long
+            case 'd': opt.diff = optarg; break;
+            case 't':
+                opt.tolerance = parse_tolerance(optarg);
+                opt.tolerance_set = 1;
+                break;
+            case 'j': opt.json = 1; break;
+            case 'c': opt.checksum = 1; break;
+            case 's': opt.check_sums = optarg; break;
+            case 'h': usage(stdout); return EXIT_MATCH;
+            case 'V': printf("%s (tbrsim) %s\n", prog, TBR_VERSION); return EXIT_MATCH;
+            case ':': bad_usage("option '%s' needs an argument", argv[optind - 1]); break;
+            default:
+                /* optopt is set for an unknown short option; for an unknown long
              * one the offending word is the last argument consumed. */
-            if (optopt) {
-                char s[3] = {'-', (char)optopt, '\0'};
-                bad_usage("unknown option '%s'", s);
-            }
-            bad_usage("unknown option '%s'", argv[optind - 1]);
-            break;
+                if (optopt) {
+                    char s[3] = {'-', (char)optopt, '\0'};
+                    bad_usage("unknown option '%s'", s);
+                }
+                bad_usage("unknown option '%s'", argv[optind - 1]);
+                break;
         }
     }
     int npos = argc - optind;
     char **pos = argv + optind;
 
     if (opt.checksum || opt.check_sums) {
-        if (opt.checksum && opt.check_sums)
-            bad_usage("%s", "--checksum and --check-sums are exclusive");
+        if (opt.checksum && opt.check_sums) bad_usage("%s", "--checksum and --check-sums are exclusive");
         if (opt.diff || opt.tolerance_set)
             bad_usage("%s", "--diff and --tolerance apply only to image "
                             "comparison");
         if (opt.checksum) {
-            if (npos < 1)
-                bad_usage("%s", "--checksum needs at least one file");
+            if (npos < 1) bad_usage("%s", "--checksum needs at least one file");
             return run_checksum(npos, pos, &opt);
         }
-        if (npos != 1)
-            bad_usage("%s", "--check-sums SUMS needs exactly one directory");
+        if (npos != 1) bad_usage("%s", "--check-sums SUMS needs exactly one directory");
         return run_check_sums(opt.check_sums, pos[0], &opt);
     }
 
-    if (npos != 2)
-        bad_usage("%s", "expected two images or two directories");
+    if (npos != 2) bad_usage("%s", "expected two images or two directories");
     struct stat sa, sb;
     for (int k = 0; k < 2; k++) {
         if (stat(pos[k], k ? &sb : &sa) != 0) {
             char msg[TBR_PNG_ERR_SIZE];
-            snprintf(msg, sizeof(msg), "%s: cannot access: %s", pos[k],
-                     strerror(errno));
+            snprintf(msg, sizeof(msg), "%s: cannot access: %s", pos[k], strerror(errno));
             fprintf(stderr, "%s: %s\n", prog, msg);
             if (opt.json) {
                 printf("{\"mode\":\"pair\",\"error\":");
@@ -876,8 +811,7 @@ int main(int argc, char **argv)
     }
     int da = S_ISDIR(sa.st_mode), db = S_ISDIR(sb.st_mode);
     if (da != db) {
-        fprintf(stderr, "%s: %s is a directory but %s is not\n", prog,
-                da ? pos[0] : pos[1], da ? pos[1] : pos[0]);
+        fprintf(stderr, "%s: %s is a directory but %s is not\n", prog, da ? pos[0] : pos[1], da ? pos[1] : pos[0]);
         return EXIT_BAD;
     }
     return da ? run_dirs(pos[0], pos[1], &opt) : run_pair(pos[0], pos[1], &opt);

@@ -10,351 +10,498 @@
 
 #define MAX_RUNS 16
 
-typedef struct { char *s; size_t n, cap; int oom; } sbuf;
+typedef struct {
+    char *s;
+    size_t n, cap;
+    int oom;
+} sbuf;
 
 static void sb_add(sbuf *b, const char *fmt, ...)
 {
-  va_list ap;
-  for (;;) {
-    va_start(ap, fmt);
-    size_t room = b->cap - b->n;
-    int k = vsnprintf(b->s ? b->s + b->n : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k < 0) { b->oom = 1; return; }
-    if ((size_t)k < room) { b->n += (size_t)k; return; }
-    size_t nc = (b->cap + (size_t)k + 1) * 2;
-    char *ns = realloc(b->s, nc);
-    if (!ns) { b->oom = 1; return; }
-    b->s = ns;
-    b->cap = nc;
-  }
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        size_t room = b->cap - b->n;
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, room, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if ((size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = (b->cap + (size_t)k + 1) * 2;
+        char *ns = realloc(b->s, nc);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = nc;
+    }
 }
 
 static void sb_esc(sbuf *b, const char *s)
 {
-  for (; *s; s++) {
-    if (*s == '<') sb_add(b, "&lt;");
-    else if (*s == '>') sb_add(b, "&gt;");
-    else if (*s == '&') sb_add(b, "&amp;");
-    else if (*s == '"') sb_add(b, "&quot;");
-    else sb_add(b, "%c", *s);
-  }
+    for (; *s; s++) {
+        if (*s == '<')
+            sb_add(b, "&lt;");
+        else if (*s == '>')
+            sb_add(b, "&gt;");
+        else if (*s == '&')
+            sb_add(b, "&amp;");
+        else if (*s == '"')
+            sb_add(b, "&quot;");
+        else
+            sb_add(b, "%c", *s);
+    }
 }
 
 static void usage(FILE *f)
 {
-  fprintf(f,
-          "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
-          "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR\n"
-          "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
-          "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
-          "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
-          "                   several L=DIR may follow one --compare)\n"
-          "  --label L        label of the main run (default: baseline)\n"
-          "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
-          "  -o REPORT_DIR    written: index.html + PNGs beside it (opens from disk, no network)\n"
-          "  -h, --help;  -V, --version\n"
-          "Exit: 0 ok, 2 bad usage or input.\n");
+    fprintf(f, "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
+               "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR\n"
+               "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
+               "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
+               "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
+               "                   several L=DIR may follow one --compare)\n"
+               "  --label L        label of the main run (default: baseline)\n"
+               "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
+               "  -o REPORT_DIR    written: index.html + PNGs beside it (opens from disk, no network)\n"
+               "  -h, --help;  -V, --version\n"
+               "Exit: 0 ok, 2 bad usage or input.\n");
 }
 
 static int copy_png(const char *src, const char *dst, char *err, size_t n)
 {
-  tbr_image im = {0};
-  if (tbr_png_read_rgba8(src, &im, err, n)) return -1;
-  int r = tbr_png_write_image(dst, &im, err, n);
-  tbr_image_free(&im);
-  return r;
+    tbr_image im = {0};
+    if (tbr_png_read_rgba8(src, &im, err, n)) return -1;
+    int r = tbr_png_write_image(dst, &im, err, n);
+    tbr_image_free(&im);
+    return r;
 }
 
 static int is_dir(const char *p)
 {
-  struct stat st;
-  return !stat(p, &st) && S_ISDIR(st.st_mode);
+    struct stat st;
+    return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
 static int file_exists(const char *p)
 {
-  struct stat st;
-  return !stat(p, &st) && S_ISREG(st.st_mode);
+    struct stat st;
+    return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
-static const char *KEY_STATS[] = {"cycles.geometry", "cycles.tiling", "cycles.raster", "quads.shaded",
-                                  "tiles.rendered", "dram.bytes", "re.tiles_skipped", "te.flushes_eliminated"};
+static const char *KEY_STATS[] = {"cycles.geometry", "cycles.tiling", "cycles.raster",    "quads.shaded",
+                                  "tiles.rendered",  "dram.bytes",    "re.tiles_skipped", "te.flushes_eliminated"};
 #define NKEY (sizeof KEY_STATS / sizeof KEY_STATS[0])
-static const char *CMP_METRICS[] = {"total_cycles", "cycles.geometry", "cycles.tiling", "cycles.raster",
-                                    "quads.shaded", "dram.bytes", "energy_total", "energy_gpu", "energy_dram"};
+static const char *CMP_METRICS[] = {"total_cycles", "cycles.geometry", "cycles.tiling", "cycles.raster", "quads.shaded",
+                                    "dram.bytes",   "energy_total",    "energy_gpu",    "energy_dram"};
 #define NCMP (sizeof CMP_METRICS / sizeof CMP_METRICS[0])
 
 static const char *SELFCHECK =
-  "<script>\n"
-  "/* self-check: every image decoded, no script or load errors (read by tests) */\n"
-  "window.tbrErrors = [];\n"
-  "window.addEventListener('error', function (e) {\n"
-  "  var t = e.target;\n"
-  "  window.tbrErrors.push(t && t.getAttribute && t.getAttribute('src') ? 'cannot load ' + t.getAttribute('src') : String(e.message));\n"
-  "}, true);\n"
-  "window.addEventListener('load', function () {\n"
-  "  var im = document.images, bad = [];\n"
-  "  for (var i = 0; i < im.length; i++) if (!(im[i].complete && im[i].naturalWidth > 0)) bad.push(im[i].getAttribute('src'));\n"
-  "  var ok = bad.length === 0 && window.tbrErrors.length === 0;\n"
-  "  var v = document.getElementById('selfcheck');\n"
-  "  v.setAttribute('data-verdict', ok ? 'PASS' : 'FAIL');\n"
-  "  v.textContent = 'image check: ' + (ok ? 'PASS' : 'FAIL') + ', ' + im.length + ' images' +\n"
-  "    (bad.length ? ', broken: ' + bad.join(' ') : '') + (window.tbrErrors.length ? ', errors: ' + window.tbrErrors.join(' | ') : '');\n"
-  "});\n"
-  "</script>\n";
+    "<script>\n"
+    "/* self-check: every image decoded, no script or load errors (read by tests) */\n"
+    "window.tbrErrors = [];\n"
+    "window.addEventListener('error', function (e) {\n"
+    "  var t = e.target;\n"
+    "  window.tbrErrors.push(t && t.getAttribute && t.getAttribute('src') ? 'cannot load ' + t.getAttribute('src') : "
+    "String(e.message));\n"
+    "}, true);\n"
+    "window.addEventListener('load', function () {\n"
+    "  var im = document.images, bad = [];\n"
+    "  for (var i = 0; i < im.length; i++) if (!(im[i].complete && im[i].naturalWidth > 0)) "
+    "bad.push(im[i].getAttribute('src'));\n"
+    "  var ok = bad.length === 0 && window.tbrErrors.length === 0;\n"
+    "  var v = document.getElementById('selfcheck');\n"
+    "  v.setAttribute('data-verdict', ok ? 'PASS' : 'FAIL');\n"
+    "  v.textContent = 'image check: ' + (ok ? 'PASS' : 'FAIL') + ', ' + im.length + ' images' +\n"
+    "    (bad.length ? ', broken: ' + bad.join(' ') : '') + (window.tbrErrors.length ? ', errors: ' + "
+    "window.tbrErrors.join(' | ') : '');\n"
+    "});\n"
+    "</script>\n";
 
 int main(int argc, char **argv)
 {
-  const char *dir = NULL, *refdir = NULL, *outdir = NULL, *title = NULL, *mainlabel = "baseline";
-  const char *clabel[MAX_RUNS], *cdir[MAX_RUNS];
-  int nc = 0;
-  long hframes = 8;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
-    if (!strcmp(a, "-V") || !strcmp(a, "--version")) { printf("tbr-report %s\n", TBR_VERSION); return 0; }
-    if ((!strcmp(a, "-o") || !strcmp(a, "--reference") || !strcmp(a, "--compare") || !strcmp(a, "--label") ||
-         !strcmp(a, "--title") || !strcmp(a, "--heatmap-frames")) && i + 1 >= argc) {
-      fprintf(stderr, "tbr-report: %s needs a value\n", a);
-      return 2;
+    const char *dir = NULL, *refdir = NULL, *outdir = NULL, *title = NULL, *mainlabel = "baseline";
+    const char *clabel[MAX_RUNS], *cdir[MAX_RUNS];
+    int nc = 0;
+    long hframes = 8;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+            printf("tbr-report %s\n", TBR_VERSION);
+            return 0;
+        }
+        if ((!strcmp(a, "-o") || !strcmp(a, "--reference") || !strcmp(a, "--compare") || !strcmp(a, "--label") ||
+             !strcmp(a, "--title") || !strcmp(a, "--heatmap-frames")) &&
+            i + 1 >= argc) {
+            fprintf(stderr, "tbr-report: %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "-o"))
+            outdir = argv[++i];
+        else if (!strcmp(a, "--reference"))
+            refdir = argv[++i];
+        else if (!strcmp(a, "--label"))
+            mainlabel = argv[++i];
+        else if (!strcmp(a, "--title"))
+            title = argv[++i];
+        else if (!strcmp(a, "--heatmap-frames")) {
+            char *e;
+            hframes = strtol(argv[++i], &e, 10);
+            if (*e || hframes < 0) {
+                fprintf(stderr, "tbr-report: bad --heatmap-frames '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--compare")) {
+            int got = 0;
+            while (i + 1 < argc && argv[i + 1][0] != '-' && strchr(argv[i + 1], '=')) {
+                char *arg = argv[++i], *eq = strchr(arg, '=');
+                if (eq == arg || !eq[1]) {
+                    fprintf(stderr, "tbr-report: '%s' is not LABEL=OUT_DIR\n", arg);
+                    return 2;
+                }
+                if (nc + 1 >= MAX_RUNS) {
+                    fprintf(stderr, "tbr-report: too many --compare runs\n");
+                    return 2;
+                }
+                *eq = 0;
+                clabel[nc] = arg;
+                cdir[nc++] = eq + 1;
+                got++;
+            }
+            if (!got) {
+                fprintf(stderr, "tbr-report: --compare needs LABEL=OUT_DIR\n");
+                return 2;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "tbr-report: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!dir)
+            dir = a;
+        else {
+            fprintf(stderr, "tbr-report: unexpected argument '%s'\n", a);
+            return 2;
+        }
     }
-    if (!strcmp(a, "-o")) outdir = argv[++i];
-    else if (!strcmp(a, "--reference")) refdir = argv[++i];
-    else if (!strcmp(a, "--label")) mainlabel = argv[++i];
-    else if (!strcmp(a, "--title")) title = argv[++i];
-    else if (!strcmp(a, "--heatmap-frames")) {
-      char *e;
-      hframes = strtol(argv[++i], &e, 10);
-      if (*e || hframes < 0) { fprintf(stderr, "tbr-report: bad --heatmap-frames '%s'\n", argv[i]); return 2; }
-    } else if (!strcmp(a, "--compare")) {
-      int got = 0;
-      while (i + 1 < argc && argv[i + 1][0] != '-' && strchr(argv[i + 1], '=')) {
-        char *arg = argv[++i], *eq = strchr(arg, '=');
-        if (eq == arg || !eq[1]) { fprintf(stderr, "tbr-report: '%s' is not LABEL=OUT_DIR\n", arg); return 2; }
-        if (nc + 1 >= MAX_RUNS) { fprintf(stderr, "tbr-report: too many --compare runs\n"); return 2; }
-        *eq = 0;
-        clabel[nc] = arg;
-        cdir[nc++] = eq + 1;
-        got++;
-      }
-      if (!got) { fprintf(stderr, "tbr-report: --compare needs LABEL=OUT_DIR\n"); return 2; }
-    } else if (a[0] == '-') { fprintf(stderr, "tbr-report: unknown option '%s'\n", a); usage(stderr); return 2; }
-    else if (!dir) dir = a;
-    else { fprintf(stderr, "tbr-report: unexpected argument '%s'\n", a); return 2; }
-  }
-  if (!dir || !outdir) { fprintf(stderr, "tbr-report: need OUT_DIR and -o REPORT_DIR\n"); usage(stderr); return 2; }
-  static char err[PIC_ERR];
-  static pic_run runs[MAX_RUNS];
-  const char *labels[MAX_RUNS];
-  int nr = 0, rc = 2;
-  sbuf h = {0};
-  static char p1[8192], p2[8192];
-  double *cv = NULL;
-  if (pic_run_load(&runs[0], dir, err, sizeof err)) { fprintf(stderr, "tbr-report: %s\n", err); return 2; }
-  labels[nr++] = mainlabel;
-  for (int c = 0; c < nc; c++) {
-    if (pic_run_load(&runs[nr], cdir[c], err, sizeof err)) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-    labels[nr++] = clabel[c];
-  }
-  char refbase[4200] = "";
-  if (refdir) {
-    snprintf(refbase, sizeof refbase, "%s/reference", refdir);
-    if (!is_dir(refbase)) snprintf(refbase, sizeof refbase, "%s", refdir);
-    if (!is_dir(refbase)) { fprintf(stderr, "tbr-report: %s: not a directory\n", refdir); goto out; }
-  }
-  if (pic_mkdirs(outdir, err, sizeof err)) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-  pic_run *R = &runs[0];
-  size_t nf = pic_run_frame_count(R);
-
-  sb_add(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
-  sb_esc(&h, title ? title : "tbr-sim report");
-  sb_add(&h, "</title>\n%s<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\n"
-             "table{border-collapse:collapse;margin:0.5em 0 1.5em}\ntd,th{border:1px solid #bbb;padding:3px 8px;text-align:right}\n"
-             "th{background:#eee}\ntd.l,th.l{text-align:left}\n.ok{color:#070}.bad{color:#b00;font-weight:bold}\n"
-             "figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}\nfigcaption{font-size:90%%;color:#444}\n"
-             "img{max-width:100%%;image-rendering:pixelated;border:1px solid #ccc}\n.note{color:#666;font-size:90%%}\n"
-             "</style></head><body>\n<h1>", SELFCHECK);
-  sb_esc(&h, title ? title : "tbr-sim report");
-  sb_add(&h, "</h1>\n<p class=\"note\">run: ");
-  sb_esc(&h, R->dir);
-  if (refdir) { sb_add(&h, " &middot; reference: "); sb_esc(&h, refdir); }
-  sb_add(&h, " &middot; tbr-report %s</p>\n", TBR_VERSION);
-
-  /* summary table */
-  sb_add(&h, "<h2>Summary</h2>\n<table><tr><th class=\"l\">run</th><th>frames</th><th>total cycles</th><th>bit-exact</th>");
-  for (size_t k = 0; k < NKEY; k++) sb_add(&h, "<th>%s</th>", KEY_STATS[k]);
-  sb_add(&h, "<th>energy total (pJ)</th></tr>\n");
-  for (int r = 0; r < nr; r++) {
-    double v;
-    size_t n = pic_run_frame_count(&runs[r]);
-    int exact = 0, checked = 0;
-    for (size_t i = 0; i < n; i++) {
-      int be;
-      pic_run_frame_info(&runs[r], i, NULL, NULL, &be);
-      if (be >= 0) { checked++; exact += be; }
+    if (!dir || !outdir) {
+        fprintf(stderr, "tbr-report: need OUT_DIR and -o REPORT_DIR\n");
+        usage(stderr);
+        return 2;
     }
-    sb_add(&h, "<tr><td class=\"l\">");
-    sb_esc(&h, labels[r]);
-    sb_add(&h, "</td><td>%zu</td>", n);
-    if (!pic_run_metric(&runs[r], "total_cycles", -1, &v, err, sizeof err)) sb_add(&h, "<td>%.0f</td>", v);
-    else sb_add(&h, "<td>n/a</td>");
-    if (checked) sb_add(&h, "<td class=\"%s\">%d / %d</td>", exact == checked ? "ok" : "bad", exact, checked);
-    else sb_add(&h, "<td>not checked</td>");
-    for (size_t k = 0; k < NKEY; k++) {
-      if (!pic_run_metric(&runs[r], KEY_STATS[k], -1, &v, err, sizeof err)) sb_add(&h, "<td>%.0f</td>", v);
-      else sb_add(&h, "<td>&ndash;</td>");
+    static char err[PIC_ERR];
+    static pic_run runs[MAX_RUNS];
+    const char *labels[MAX_RUNS];
+    int nr = 0, rc = 2;
+    sbuf h = {0};
+    static char p1[8192], p2[8192];
+    double *cv = NULL;
+    if (pic_run_load(&runs[0], dir, err, sizeof err)) {
+        fprintf(stderr, "tbr-report: %s\n", err);
+        return 2;
     }
-    if (!pic_run_metric(&runs[r], "energy_total", -1, &v, err, sizeof err)) sb_add(&h, "<td>%.6g</td>", v);
-    else sb_add(&h, "<td>n/a</td>");
-    sb_add(&h, "</tr>\n");
-  }
-  sb_add(&h, "</table>\n");
-
-  /* per-frame table of the main run */
-  sb_add(&h, "<h2>Frames</h2>\n<table><tr><th>frame</th><th>cycles</th><th>bit-exact</th><th>differing pixels</th><th>max channel diff</th></tr>\n");
-  const pj_value *fa = pj_get(R->stats, "frames");
-  for (size_t i = 0; i < nf; i++) {
-    long fr;
-    double cyc, d;
-    int be;
-    pic_run_frame_info(R, i, &fr, &cyc, &be);
-    sb_add(&h, "<tr><td>%ld</td><td>%.0f</td><td class=\"%s\">%s</td>", fr, cyc, be == 1 ? "ok" : be == 0 ? "bad" : "",
-           be == 1 ? "yes" : be == 0 ? "NO" : "not checked");
-    if (!pj_number(pj_get(&fa->items[i], "diff_pixels"), &d)) sb_add(&h, "<td>%.0f</td>", d); else sb_add(&h, "<td>&ndash;</td>");
-    if (!pj_number(pj_get(&fa->items[i], "max_diff"), &d)) sb_add(&h, "<td>%.0f</td>", d); else sb_add(&h, "<td>&ndash;</td>");
-    sb_add(&h, "</tr>\n");
-  }
-  sb_add(&h, "</table>\n");
-
-  /* charts */
-  sb_add(&h, "<h2>Charts</h2>\n");
-  if (nf > 0 && nf <= 64) {
-    cv = calloc(nf * (size_t)nr, sizeof *cv);
-    const char **gl = calloc(nf, sizeof *gl);
-    char (*gbuf)[24] = calloc(nf, sizeof *gbuf);
-    if (!cv || !gl || !gbuf) { free(gl); free(gbuf); fprintf(stderr, "tbr-report: out of memory\n"); goto out; }
-    for (size_t i = 0; i < nf; i++) {
-      long fr;
-      pic_run_frame_info(R, i, &fr, NULL, NULL);
-      snprintf(gbuf[i], sizeof gbuf[i], "F%ld", fr);
-      gl[i] = gbuf[i];
-      for (int r = 0; r < nr; r++)
-        if (pic_run_metric(&runs[r], "cycles", fr, &cv[i * (size_t)nr + (size_t)r], err, sizeof err)) cv[i * (size_t)nr + (size_t)r] = NAN;
+    labels[nr++] = mainlabel;
+    for (int c = 0; c < nc; c++) {
+        if (pic_run_load(&runs[nr], cdir[c], err, sizeof err)) {
+            fprintf(stderr, "tbr-report: %s\n", err);
+            goto out;
+        }
+        labels[nr++] = clabel[c];
     }
-    pic_chart c = {(int)nf, nr, gl, labels, cv, "cycles per frame", "GPU cycles", 0};
-    tbr_image img = {0};
-    snprintf(p1, sizeof p1, "%s/chart_frame_cycles.png", outdir);
-    int bad = pic_barchart_render(&c, &img, NULL, err, sizeof err) || tbr_png_write_image(p1, &img, err, sizeof err);
-    tbr_image_free(&img);
-    free(gl);
-    free(gbuf);
-    free(cv);
-    cv = NULL;
-    if (bad) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-    sb_add(&h, "<figure><img src=\"chart_frame_cycles.png\" alt=\"cycles per frame\"><figcaption>GPU cycles per frame, all runs</figcaption></figure>\n");
-  }
-  if (nr > 1) {
-    const char *gm[NCMP];
-    double v[NCMP * MAX_RUNS];
-    int ng = 0;
-    for (size_t m = 0; m < NCMP; m++) {
-      int all = 1;
-      for (int r = 0; r < nr && all; r++)
-        if (pic_run_metric(&runs[r], CMP_METRICS[m], -1, &v[ng * nr + r], err, sizeof err)) all = 0;
-      if (!all || !(v[ng * nr] > 0)) continue;
-      double base = v[ng * nr];
-      for (int r = 0; r < nr; r++) v[ng * nr + r] /= base;
-      gm[ng++] = CMP_METRICS[m];
-    }
-    if (ng) {
-      char t[300];
-      snprintf(t, sizeof t, "normalized to %s", labels[0]);
-      pic_chart c = {ng, nr, gm, labels, v, t, "value / first run", 1};
-      tbr_image img = {0};
-      snprintf(p1, sizeof p1, "%s/chart_compare.png", outdir);
-      int bad = pic_barchart_render(&c, &img, NULL, err, sizeof err) || tbr_png_write_image(p1, &img, err, sizeof err);
-      tbr_image_free(&img);
-      if (bad) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-      sb_add(&h, "<figure><img src=\"chart_compare.png\" alt=\"comparison\"><figcaption>statistics normalized to ");
-      sb_esc(&h, labels[0]);
-      sb_add(&h, " (metrics present in every run)</figcaption></figure>\n");
-    }
-  }
-
-  /* frames: reference and simulated side by side */
-  sb_add(&h, "<h2>Frames: reference and simulated</h2>\n");
-  for (size_t i = 0; i < nf; i++) {
-    long fr;
-    pic_run_frame_info(R, i, &fr, NULL, NULL);
-    sb_add(&h, "<div>");
+    char refbase[4200] = "";
     if (refdir) {
-      snprintf(p1, sizeof p1, "%s/frame_%05ld.png", refbase, fr);
-      snprintf(p2, sizeof p2, "%s/ref_%05ld.png", outdir, fr);
-      if (file_exists(p1)) {
-        if (copy_png(p1, p2, err, sizeof err)) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-        sb_add(&h, "<figure><img src=\"ref_%05ld.png\" alt=\"reference frame %ld\"><figcaption>reference frame %ld</figcaption></figure>", fr, fr, fr);
-      } else {
-        sb_add(&h, "<figure><figcaption class=\"bad\">reference frame %ld missing: ", fr);
-        sb_esc(&h, p1);
-        sb_add(&h, "</figcaption></figure>");
-      }
+        snprintf(refbase, sizeof refbase, "%s/reference", refdir);
+        if (!is_dir(refbase)) snprintf(refbase, sizeof refbase, "%s", refdir);
+        if (!is_dir(refbase)) {
+            fprintf(stderr, "tbr-report: %s: not a directory\n", refdir);
+            goto out;
+        }
     }
-    pic_run_frame_path(R, fr, p1, sizeof p1);
-    snprintf(p2, sizeof p2, "%s/sim_%05ld.png", outdir, fr);
-    if (copy_png(p1, p2, err, sizeof err)) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-    sb_add(&h, "<figure><img src=\"sim_%05ld.png\" alt=\"simulated frame %ld\"><figcaption>simulated frame %ld</figcaption></figure></div>\n", fr, fr, fr);
-  }
+    if (pic_mkdirs(outdir, err, sizeof err)) {
+        fprintf(stderr, "tbr-report: %s\n", err);
+        goto out;
+    }
+    pic_run *R = &runs[0];
+    size_t nf = pic_run_frame_count(R);
 
-  /* heatmaps */
-  sb_add(&h, "<h2>Per-tile heatmaps</h2>\n");
-  char missing[PIC_M_COUNT][PIC_ERR];
-  int miss[PIC_M_COUNT] = {0};
-  for (size_t i = 0; i < nf && (long)i < hframes; i++) {
-    long fr;
-    pic_run_frame_info(R, i, &fr, NULL, NULL);
-    tbr_image bg = {0};
-    pic_run_frame_path(R, fr, p1, sizeof p1);
-    if (tbr_png_read_rgba8(p1, &bg, err, sizeof err)) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-    sb_add(&h, "<div>");
-    for (int m = 0; m < PIC_M_COUNT; m++) {
-      pic_tile_grid g;
-      if (pic_run_tile_grid(R, fr, (pic_tile_metric)m, bg.width, bg.height, &g, missing[m], sizeof missing[m])) {
-        miss[m] = 1;
-        continue;
-      }
-      tbr_image img = {0};
-      snprintf(p2, sizeof p2, "%s/heat_%s_%05ld.png", outdir, pic_tile_metric_name((pic_tile_metric)m), fr);
-      int bad = pic_heatmap_render(&bg, &g, pic_tile_metric_name((pic_tile_metric)m), fr, NAN, NAN, &img, NULL, err, sizeof err) ||
-                tbr_png_write_image(p2, &img, err, sizeof err);
-      tbr_image_free(&img);
-      if (bad) { pic_tile_grid_free(&g); tbr_image_free(&bg); fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-      sb_add(&h, "<figure><img src=\"heat_%s_%05ld.png\" alt=\"%s frame %ld\"><figcaption>%s, frame %ld<br><span class=\"note\">",
-             pic_tile_metric_name((pic_tile_metric)m), fr, pic_tile_metric_name((pic_tile_metric)m), fr,
-             pic_tile_metric_name((pic_tile_metric)m), fr);
-      sb_esc(&h, g.source);
-      sb_add(&h, "</span></figcaption></figure>");
-      pic_tile_grid_free(&g);
+    sb_add(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+    sb_esc(&h, title ? title : "tbr-sim report");
+    sb_add(&h,
+           "</title>\n%s<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\n"
+           "table{border-collapse:collapse;margin:0.5em 0 1.5em}\ntd,th{border:1px solid #bbb;padding:3px "
+           "8px;text-align:right}\n"
+           "th{background:#eee}\ntd.l,th.l{text-align:left}\n.ok{color:#070}.bad{color:#b00;font-weight:bold}\n"
+           "figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}\nfigcaption{font-size:90%%;color:#444}\n"
+           "img{max-width:100%%;image-rendering:pixelated;border:1px solid #ccc}\n.note{color:#666;font-size:90%%}\n"
+           "</style></head><body>\n<h1>",
+           SELFCHECK);
+    sb_esc(&h, title ? title : "tbr-sim report");
+    sb_add(&h, "</h1>\n<p class=\"note\">run: ");
+    sb_esc(&h, R->dir);
+    if (refdir) {
+        sb_add(&h, " &middot; reference: ");
+        sb_esc(&h, refdir);
     }
-    sb_add(&h, "</div>\n");
-    tbr_image_free(&bg);
-  }
-  int anymiss = 0;
-  for (int m = 0; m < PIC_M_COUNT; m++) anymiss |= miss[m];
-  if (anymiss) {
-    sb_add(&h, "<p class=\"note\">Not available:</p><ul class=\"note\">\n");
-    for (int m = 0; m < PIC_M_COUNT; m++)
-      if (miss[m]) { sb_add(&h, "<li>"); sb_esc(&h, missing[m]); sb_add(&h, "</li>\n"); }
-    sb_add(&h, "</ul>\n");
-  }
-  sb_add(&h, "<p id=\"selfcheck\" class=\"note\" data-verdict=\"pending\">image check: pending</p>\n</body></html>\n");
-  if (h.oom) { fprintf(stderr, "tbr-report: out of memory\n"); goto out; }
-  snprintf(p1, sizeof p1, "%s/index.html", outdir);
-  if (pic_write_file_atomic(p1, h.s, h.n, err, sizeof err)) { fprintf(stderr, "tbr-report: %s\n", err); goto out; }
-  rc = 0;
+    sb_add(&h, " &middot; tbr-report %s</p>\n", TBR_VERSION);
+
+    /* summary table */
+    sb_add(
+        &h,
+        "<h2>Summary</h2>\n<table><tr><th class=\"l\">run</th><th>frames</th><th>total cycles</th><th>bit-exact</th>");
+    for (size_t k = 0; k < NKEY; k++) sb_add(&h, "<th>%s</th>", KEY_STATS[k]);
+    sb_add(&h, "<th>energy total (pJ)</th></tr>\n");
+    for (int r = 0; r < nr; r++) {
+        double v;
+        size_t n = pic_run_frame_count(&runs[r]);
+        int exact = 0, checked = 0;
+        for (size_t i = 0; i < n; i++) {
+            int be;
+            pic_run_frame_info(&runs[r], i, NULL, NULL, &be);
+            if (be >= 0) {
+                checked++;
+                exact += be;
+            }
+        }
+        sb_add(&h, "<tr><td class=\"l\">");
+        sb_esc(&h, labels[r]);
+        sb_add(&h, "</td><td>%zu</td>", n);
+        if (!pic_run_metric(&runs[r], "total_cycles", -1, &v, err, sizeof err))
+            sb_add(&h, "<td>%.0f</td>", v);
+        else
+            sb_add(&h, "<td>n/a</td>");
+        if (checked)
+            sb_add(&h, "<td class=\"%s\">%d / %d</td>", exact == checked ? "ok" : "bad", exact, checked);
+        else
+            sb_add(&h, "<td>not checked</td>");
+        for (size_t k = 0; k < NKEY; k++) {
+            if (!pic_run_metric(&runs[r], KEY_STATS[k], -1, &v, err, sizeof err))
+                sb_add(&h, "<td>%.0f</td>", v);
+            else
+                sb_add(&h, "<td>&ndash;</td>");
+        }
+        if (!pic_run_metric(&runs[r], "energy_total", -1, &v, err, sizeof err))
+            sb_add(&h, "<td>%.6g</td>", v);
+        else
+            sb_add(&h, "<td>n/a</td>");
+        sb_add(&h, "</tr>\n");
+    }
+    sb_add(&h, "</table>\n");
+
+    /* per-frame table of the main run */
+    sb_add(&h, "<h2>Frames</h2>\n<table><tr><th>frame</th><th>cycles</th><th>bit-exact</th><th>differing "
+               "pixels</th><th>max channel diff</th></tr>\n");
+    const pj_value *fa = pj_get(R->stats, "frames");
+    for (size_t i = 0; i < nf; i++) {
+        long fr;
+        double cyc, d;
+        int be;
+        pic_run_frame_info(R, i, &fr, &cyc, &be);
+        sb_add(&h, "<tr><td>%ld</td><td>%.0f</td><td class=\"%s\">%s</td>", fr, cyc,
+               be == 1   ? "ok"
+               : be == 0 ? "bad"
+                         : "",
+               be == 1   ? "yes"
+               : be == 0 ? "NO"
+                         : "not checked");
+        if (!pj_number(pj_get(&fa->items[i], "diff_pixels"), &d))
+            sb_add(&h, "<td>%.0f</td>", d);
+        else
+            sb_add(&h, "<td>&ndash;</td>");
+        if (!pj_number(pj_get(&fa->items[i], "max_diff"), &d))
+            sb_add(&h, "<td>%.0f</td>", d);
+        else
+            sb_add(&h, "<td>&ndash;</td>");
+        sb_add(&h, "</tr>\n");
+    }
+    sb_add(&h, "</table>\n");
+
+    /* charts */
+    sb_add(&h, "<h2>Charts</h2>\n");
+    if (nf > 0 && nf <= 64) {
+        cv = calloc(nf * (size_t)nr, sizeof *cv);
+        const char **gl = calloc(nf, sizeof *gl);
+        char(*gbuf)[24] = calloc(nf, sizeof *gbuf);
+        if (!cv || !gl || !gbuf) {
+            free(gl);
+            free(gbuf);
+            fprintf(stderr, "tbr-report: out of memory\n");
+            goto out;
+        }
+        for (size_t i = 0; i < nf; i++) {
+            long fr;
+            pic_run_frame_info(R, i, &fr, NULL, NULL);
+            snprintf(gbuf[i], sizeof gbuf[i], "F%ld", fr);
+            gl[i] = gbuf[i];
+            for (int r = 0; r < nr; r++)
+                if (pic_run_metric(&runs[r], "cycles", fr, &cv[i * (size_t)nr + (size_t)r], err, sizeof err))
+                    cv[i * (size_t)nr + (size_t)r] = NAN;
+        }
+        pic_chart c = {(int)nf, nr, gl, labels, cv, "cycles per frame", "GPU cycles", 0};
+        tbr_image img = {0};
+        snprintf(p1, sizeof p1, "%s/chart_frame_cycles.png", outdir);
+        int bad =
+            pic_barchart_render(&c, &img, NULL, err, sizeof err) || tbr_png_write_image(p1, &img, err, sizeof err);
+        tbr_image_free(&img);
+        free(gl);
+        free(gbuf);
+        free(cv);
+        cv = NULL;
+        if (bad) {
+            fprintf(stderr, "tbr-report: %s\n", err);
+            goto out;
+        }
+        sb_add(&h, "<figure><img src=\"chart_frame_cycles.png\" alt=\"cycles per frame\"><figcaption>GPU cycles per "
+                   "frame, all runs</figcaption></figure>\n");
+    }
+    if (nr > 1) {
+        const char *gm[NCMP];
+        double v[NCMP * MAX_RUNS];
+        int ng = 0;
+        for (size_t m = 0; m < NCMP; m++) {
+            int all = 1;
+            for (int r = 0; r < nr && all; r++)
+                if (pic_run_metric(&runs[r], CMP_METRICS[m], -1, &v[ng * nr + r], err, sizeof err)) all = 0;
+            if (!all || !(v[ng * nr] > 0)) continue;
+            double base = v[ng * nr];
+            for (int r = 0; r < nr; r++) v[ng * nr + r] /= base;
+            gm[ng++] = CMP_METRICS[m];
+        }
+        if (ng) {
+            char t[300];
+            snprintf(t, sizeof t, "normalized to %s", labels[0]);
+            pic_chart c = {ng, nr, gm, labels, v, t, "value / first run", 1};
+            tbr_image img = {0};
+            snprintf(p1, sizeof p1, "%s/chart_compare.png", outdir);
+            int bad =
+                pic_barchart_render(&c, &img, NULL, err, sizeof err) || tbr_png_write_image(p1, &img, err, sizeof err);
+            tbr_image_free(&img);
+            if (bad) {
+                fprintf(stderr, "tbr-report: %s\n", err);
+                goto out;
+            }
+            sb_add(&h,
+                   "<figure><img src=\"chart_compare.png\" alt=\"comparison\"><figcaption>statistics normalized to ");
+            sb_esc(&h, labels[0]);
+            sb_add(&h, " (metrics present in every run)</figcaption></figure>\n");
+        }
+    }
+
+    /* frames: reference and simulated side by side */
+    sb_add(&h, "<h2>Frames: reference and simulated</h2>\n");
+    for (size_t i = 0; i < nf; i++) {
+        long fr;
+        pic_run_frame_info(R, i, &fr, NULL, NULL);
+        sb_add(&h, "<div>");
+        if (refdir) {
+            snprintf(p1, sizeof p1, "%s/frame_%05ld.png", refbase, fr);
+            snprintf(p2, sizeof p2, "%s/ref_%05ld.png", outdir, fr);
+            if (file_exists(p1)) {
+                if (copy_png(p1, p2, err, sizeof err)) {
+                    fprintf(stderr, "tbr-report: %s\n", err);
+                    goto out;
+                }
+                sb_add(&h,
+                       "<figure><img src=\"ref_%05ld.png\" alt=\"reference frame %ld\"><figcaption>reference frame "
+                       "%ld</figcaption></figure>",
+                       fr, fr, fr);
+            } else {
+                sb_add(&h, "<figure><figcaption class=\"bad\">reference frame %ld missing: ", fr);
+                sb_esc(&h, p1);
+                sb_add(&h, "</figcaption></figure>");
+            }
+        }
+        pic_run_frame_path(R, fr, p1, sizeof p1);
+        snprintf(p2, sizeof p2, "%s/sim_%05ld.png", outdir, fr);
+        if (copy_png(p1, p2, err, sizeof err)) {
+            fprintf(stderr, "tbr-report: %s\n", err);
+            goto out;
+        }
+        sb_add(&h,
+               "<figure><img src=\"sim_%05ld.png\" alt=\"simulated frame %ld\"><figcaption>simulated frame "
+               "%ld</figcaption></figure></div>\n",
+               fr, fr, fr);
+    }
+
+    /* heatmaps */
+    sb_add(&h, "<h2>Per-tile heatmaps</h2>\n");
+    char missing[PIC_M_COUNT][PIC_ERR];
+    int miss[PIC_M_COUNT] = {0};
+    for (size_t i = 0; i < nf && (long)i < hframes; i++) {
+        long fr;
+        pic_run_frame_info(R, i, &fr, NULL, NULL);
+        tbr_image bg = {0};
+        pic_run_frame_path(R, fr, p1, sizeof p1);
+        if (tbr_png_read_rgba8(p1, &bg, err, sizeof err)) {
+            fprintf(stderr, "tbr-report: %s\n", err);
+            goto out;
+        }
+        sb_add(&h, "<div>");
+        for (int m = 0; m < PIC_M_COUNT; m++) {
+            pic_tile_grid g;
+            if (pic_run_tile_grid(R, fr, (pic_tile_metric)m, bg.width, bg.height, &g, missing[m], sizeof missing[m])) {
+                miss[m] = 1;
+                continue;
+            }
+            tbr_image img = {0};
+            snprintf(p2, sizeof p2, "%s/heat_%s_%05ld.png", outdir, pic_tile_metric_name((pic_tile_metric)m), fr);
+            int bad = pic_heatmap_render(&bg, &g, pic_tile_metric_name((pic_tile_metric)m), fr, NAN, NAN, &img, NULL,
+                                         err, sizeof err) ||
+                      tbr_png_write_image(p2, &img, err, sizeof err);
+            tbr_image_free(&img);
+            if (bad) {
+                pic_tile_grid_free(&g);
+                tbr_image_free(&bg);
+                fprintf(stderr, "tbr-report: %s\n", err);
+                goto out;
+            }
+            sb_add(&h,
+                   "<figure><img src=\"heat_%s_%05ld.png\" alt=\"%s frame %ld\"><figcaption>%s, frame %ld<br><span "
+                   "class=\"note\">",
+                   pic_tile_metric_name((pic_tile_metric)m), fr, pic_tile_metric_name((pic_tile_metric)m), fr,
+                   pic_tile_metric_name((pic_tile_metric)m), fr);
+            sb_esc(&h, g.source);
+            sb_add(&h, "</span></figcaption></figure>");
+            pic_tile_grid_free(&g);
+        }
+        sb_add(&h, "</div>\n");
+        tbr_image_free(&bg);
+    }
+    int anymiss = 0;
+    for (int m = 0; m < PIC_M_COUNT; m++) anymiss |= miss[m];
+    if (anymiss) {
+        sb_add(&h, "<p class=\"note\">Not available:</p><ul class=\"note\">\n");
+        for (int m = 0; m < PIC_M_COUNT; m++)
+            if (miss[m]) {
+                sb_add(&h, "<li>");
+                sb_esc(&h, missing[m]);
+                sb_add(&h, "</li>\n");
+            }
+        sb_add(&h, "</ul>\n");
+    }
+    sb_add(&h,
+           "<p id=\"selfcheck\" class=\"note\" data-verdict=\"pending\">image check: pending</p>\n</body></html>\n");
+    if (h.oom) {
+        fprintf(stderr, "tbr-report: out of memory\n");
+        goto out;
+    }
+    snprintf(p1, sizeof p1, "%s/index.html", outdir);
+    if (pic_write_file_atomic(p1, h.s, h.n, err, sizeof err)) {
+        fprintf(stderr, "tbr-report: %s\n", err);
+        goto out;
+    }
+    rc = 0;
 out:
-  free(cv);
-  free(h.s);
-  for (int r = 0; r < nr; r++) pic_run_free(&runs[r]);
-  return rc;
+    free(cv);
+    free(h.s);
+    for (int r = 0; r < nr; r++) pic_run_free(&runs[r]);
+    return rc;
 }

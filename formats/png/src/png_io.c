@@ -22,13 +22,12 @@
 /* Refuse to decode images beyond these, so a hostile or corrupt header cannot
  * make us allocate gigabytes: 32768 covers any GPU render target we model,
  * and 2^28 pixels is 1 GiB of RGBA8. */
-#define TBR_PNG_MAX_DIM 32768u
+#define TBR_PNG_MAX_DIM    32768u
 #define TBR_PNG_MAX_PIXELS (1ull << 28)
 
 static void set_err(char *err, size_t err_size, const char *fmt, ...)
 {
-    if (!err || err_size == 0)
-        return;
+    if (!err || err_size == 0) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, err_size, fmt, ap);
@@ -38,14 +37,11 @@ static void set_err(char *err, size_t err_size, const char *fmt, ...)
 int tbr_image_alloc(tbr_image *img, uint32_t width, uint32_t height)
 {
     memset(img, 0, sizeof(*img));
-    if (width == 0 || height == 0)
-        return -1;
-    if ((uint64_t)width * height > SIZE_MAX / 4)
-        return -1;
+    if (width == 0 || height == 0) return -1;
+    if ((uint64_t)width * height > SIZE_MAX / 4) return -1;
     size_t stride = (size_t)width * 4;
     uint8_t *p = calloc(height, stride);
-    if (!p)
-        return -1;
+    if (!p) return -1;
     img->width = width;
     img->height = height;
     img->stride = stride;
@@ -55,8 +51,7 @@ int tbr_image_alloc(tbr_image *img, uint32_t width, uint32_t height)
 
 void tbr_image_free(tbr_image *img)
 {
-    if (!img)
-        return;
+    if (!img) return;
     free(img->pixels);
     memset(img, 0, sizeof(*img));
 }
@@ -69,9 +64,9 @@ struct io_ctx {
     png_infop info;
     uint8_t *pixels;
     png_bytep *rows;
-    int truncated;     /* read hit EOF early */
-    char io_msg[256];  /* set by our I/O callbacks before png_error() */
-    char msg[512];     /* final libpng error text */
+    int truncated;    /* read hit EOF early */
+    char io_msg[256]; /* set by our I/O callbacks before png_error() */
+    char msg[512];    /* final libpng error text */
 };
 
 static void on_png_error(png_structp png, png_const_charp msg)
@@ -95,8 +90,7 @@ static void write_cb(png_structp png, png_bytep data, size_t len)
 {
     struct io_ctx *c = png_get_io_ptr(png);
     if (fwrite(data, 1, len, c->fp) != len) {
-        snprintf(c->io_msg, sizeof(c->io_msg), "write failed: %s",
-                 strerror(errno));
+        snprintf(c->io_msg, sizeof(c->io_msg), "write failed: %s", strerror(errno));
         png_error(png, c->io_msg);
     }
 }
@@ -105,46 +99,37 @@ static void flush_cb(png_structp png)
 {
     struct io_ctx *c = png_get_io_ptr(png);
     if (fflush(c->fp) != 0) {
-        snprintf(c->io_msg, sizeof(c->io_msg), "write failed: %s",
-                 strerror(errno));
+        snprintf(c->io_msg, sizeof(c->io_msg), "write failed: %s", strerror(errno));
         png_error(png, c->io_msg);
     }
 }
 
-static int write_png_jmp(struct io_ctx *c, const uint8_t *pixels,
-                         uint32_t width, uint32_t height, size_t stride)
+static int write_png_jmp(struct io_ctx *c, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride)
 {
-    if (setjmp(png_jmpbuf(c->png)))
-        return -1;
+    if (setjmp(png_jmpbuf(c->png))) return -1;
 
     png_set_write_fn(c->png, c, write_cb, flush_cb);
-    png_set_IHDR(c->png, c->info, width, height, 8, PNG_COLOR_TYPE_RGBA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(c->png, c->info, width, height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(c->png, TBR_PNG_ZLIB_LEVEL);
     png_set_filter(c->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_write_info(c->png, c->info);
-    for (uint32_t y = 0; y < height; y++)
-        png_write_row(c->png, pixels + (size_t)y * stride);
+    for (uint32_t y = 0; y < height; y++) png_write_row(c->png, pixels + (size_t)y * stride);
     png_write_end(c->png, NULL);
     return 0;
 }
 
-int tbr_png_write_rgba8(const char *path, const uint8_t *pixels,
-                        uint32_t width, uint32_t height, size_t stride,
+int tbr_png_write_rgba8(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                         char *err, size_t err_size)
 {
     if (!path || !pixels) {
-        set_err(err, err_size, "%s: invalid arguments (NULL %s)",
-                path ? path : "(null)", path ? "pixels" : "path");
+        set_err(err, err_size, "%s: invalid arguments (NULL %s)", path ? path : "(null)", path ? "pixels" : "path");
         return -1;
     }
     /* PNG dimensions must be 1..2^31-1; libpng's own limit is lower still. */
-    if (width == 0 || height == 0 || width > 0x7fffffffu ||
-        height > 0x7fffffffu || stride / 4 < width) {
-        set_err(err, err_size,
-                "%s: invalid image geometry %ux%u, stride %zu", path,
-                (unsigned)width, (unsigned)height, stride);
+    if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu || stride / 4 < width) {
+        set_err(err, err_size, "%s: invalid image geometry %ux%u, stride %zu", path, (unsigned)width, (unsigned)height,
+                stride);
         return -1;
     }
 
@@ -163,16 +148,13 @@ int tbr_png_write_rgba8(const char *path, const uint8_t *pixels,
 
     c.fp = fopen(tmp, "wb");
     if (!c.fp) {
-        set_err(err, err_size, "%s: cannot create temporary file %s: %s",
-                path, tmp, strerror(errno));
+        set_err(err, err_size, "%s: cannot create temporary file %s: %s", path, tmp, strerror(errno));
         free(tmp);
         return -1;
     }
 
-    c.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &c, on_png_error,
-                                    on_png_warning);
-    if (c.png)
-        c.info = png_create_info_struct(c.png);
+    c.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &c, on_png_error, on_png_warning);
+    if (c.png) c.info = png_create_info_struct(c.png);
     if (!c.png || !c.info) {
         set_err(err, err_size, "%s: out of memory creating libpng state", path);
         goto out;
@@ -185,35 +167,28 @@ int tbr_png_write_rgba8(const char *path, const uint8_t *pixels,
     ret = 0;
 
 out:
-    if (c.png)
-        png_destroy_write_struct(&c.png, c.info ? &c.info : NULL);
+    if (c.png) png_destroy_write_struct(&c.png, c.info ? &c.info : NULL);
     /* fclose flushes the last bytes: its failure (e.g. ENOSPC) is a failure. */
     if (fclose(c.fp) != 0 && ret == 0) {
-        set_err(err, err_size, "%s: cannot write %s: %s", path, tmp,
-                strerror(errno));
+        set_err(err, err_size, "%s: cannot write %s: %s", path, tmp, strerror(errno));
         ret = -1;
     }
     if (ret == 0 && rename(tmp, path) != 0) {
-        set_err(err, err_size, "%s: cannot rename %s into place: %s", path,
-                tmp, strerror(errno));
+        set_err(err, err_size, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
         ret = -1;
     }
-    if (ret != 0)
-        unlink(tmp);
+    if (ret != 0) unlink(tmp);
     free(tmp);
     return ret;
 }
 
-int tbr_png_write_image(const char *path, const tbr_image *img, char *err,
-                        size_t err_size)
+int tbr_png_write_image(const char *path, const tbr_image *img, char *err, size_t err_size)
 {
     if (!img) {
-        set_err(err, err_size, "%s: invalid arguments (NULL image)",
-                path ? path : "(null)");
+        set_err(err, err_size, "%s: invalid arguments (NULL image)", path ? path : "(null)");
         return -1;
     }
-    return tbr_png_write_rgba8(path, img->pixels, img->width, img->height,
-                               img->stride, err, err_size);
+    return tbr_png_write_rgba8(path, img->pixels, img->width, img->height, img->stride, err, err_size);
 }
 
 /* ---- reading ---- */
@@ -223,8 +198,7 @@ static void read_cb(png_structp png, png_bytep data, size_t len)
     struct io_ctx *c = png_get_io_ptr(png);
     if (fread(data, 1, len, c->fp) != len) {
         if (ferror(c->fp)) {
-            snprintf(c->io_msg, sizeof(c->io_msg), "read failed: %s",
-                     strerror(errno));
+            snprintf(c->io_msg, sizeof(c->io_msg), "read failed: %s", strerror(errno));
         } else {
             c->truncated = 1;
             snprintf(c->io_msg, sizeof(c->io_msg), "unexpected end of file");
@@ -235,8 +209,7 @@ static void read_cb(png_structp png, png_bytep data, size_t len)
 
 static int read_png_jmp(struct io_ctx *c, tbr_image *out)
 {
-    if (setjmp(png_jmpbuf(c->png)))
-        return -1;
+    if (setjmp(png_jmpbuf(c->png))) return -1;
 
     png_set_read_fn(c->png, c, read_cb);
     png_set_sig_bytes(c->png, 8);
@@ -245,45 +218,33 @@ static int read_png_jmp(struct io_ctx *c, tbr_image *out)
 
     png_uint_32 w, h;
     int depth, color, interlace;
-    png_get_IHDR(c->png, c->info, &w, &h, &depth, &color, &interlace, NULL,
-                 NULL);
+    png_get_IHDR(c->png, c->info, &w, &h, &depth, &color, &interlace, NULL, NULL);
     if ((uint64_t)w * h > TBR_PNG_MAX_PIXELS) {
-        snprintf(c->io_msg, sizeof(c->io_msg),
-                 "image too large (%ux%u pixels)", (unsigned)w, (unsigned)h);
+        snprintf(c->io_msg, sizeof(c->io_msg), "image too large (%ux%u pixels)", (unsigned)w, (unsigned)h);
         png_error(c->png, c->io_msg);
     }
 
     /* Normalise every format to 8-bit RGBA (see the header for the rules). */
     int has_trns = png_get_valid(c->png, c->info, PNG_INFO_tRNS) != 0;
-    if (color == PNG_COLOR_TYPE_PALETTE)
-        png_set_palette_to_rgb(c->png);
-    if (color == PNG_COLOR_TYPE_GRAY && depth < 8)
-        png_set_expand_gray_1_2_4_to_8(c->png);
-    if (has_trns)
-        png_set_tRNS_to_alpha(c->png);
-    if (depth == 16)
-        png_set_scale_16(c->png);
-    if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA)
-        png_set_gray_to_rgb(c->png);
-    if (!(color & PNG_COLOR_MASK_ALPHA) && !has_trns)
-        png_set_add_alpha(c->png, 0xff, PNG_FILLER_AFTER);
+    if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(c->png);
+    if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(c->png);
+    if (has_trns) png_set_tRNS_to_alpha(c->png);
+    if (depth == 16) png_set_scale_16(c->png);
+    if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(c->png);
+    if (!(color & PNG_COLOR_MASK_ALPHA) && !has_trns) png_set_add_alpha(c->png, 0xff, PNG_FILLER_AFTER);
     (void)png_set_interlace_handling(c->png);
     png_read_update_info(c->png, c->info);
 
     if (png_get_rowbytes(c->png, c->info) != (size_t)w * 4) {
-        snprintf(c->io_msg, sizeof(c->io_msg),
-                 "unsupported format (color type %d, bit depth %d)", color,
-                 depth);
+        snprintf(c->io_msg, sizeof(c->io_msg), "unsupported format (color type %d, bit depth %d)", color, depth);
         png_error(c->png, c->io_msg);
     }
 
     size_t stride = (size_t)w * 4;
     c->pixels = malloc((size_t)h * stride);
     c->rows = malloc((size_t)h * sizeof(*c->rows));
-    if (!c->pixels || !c->rows)
-        png_error(c->png, "out of memory");
-    for (png_uint_32 y = 0; y < h; y++)
-        c->rows[y] = c->pixels + (size_t)y * stride;
+    if (!c->pixels || !c->rows) png_error(c->png, "out of memory");
+    for (png_uint_32 y = 0; y < h; y++) c->rows[y] = c->pixels + (size_t)y * stride;
     png_read_image(c->png, c->rows);
     png_read_end(c->png, NULL);
 
@@ -295,12 +256,10 @@ static int read_png_jmp(struct io_ctx *c, tbr_image *out)
     return 0;
 }
 
-int tbr_png_read_rgba8(const char *path, tbr_image *out, char *err,
-                       size_t err_size)
+int tbr_png_read_rgba8(const char *path, tbr_image *out, char *err, size_t err_size)
 {
     if (!out) {
-        set_err(err, err_size, "%s: invalid arguments (NULL image)",
-                path ? path : "(null)");
+        set_err(err, err_size, "%s: invalid arguments (NULL image)", path ? path : "(null)");
         return -1;
     }
     memset(out, 0, sizeof(*out));
@@ -325,13 +284,11 @@ int tbr_png_read_rgba8(const char *path, tbr_image *out, char *err,
     size_t got = fread(sig, 1, sizeof(sig), c.fp);
     if (got != sizeof(sig)) {
         if (ferror(c.fp))
-            set_err(err, err_size, "%s: cannot read: %s", path,
-                    strerror(errno));
+            set_err(err, err_size, "%s: cannot read: %s", path, strerror(errno));
         else if (got == 0)
             set_err(err, err_size, "%s: not a PNG file (empty file)", path);
         else
-            set_err(err, err_size,
-                    "%s: not a PNG file (only %zu bytes long)", path, got);
+            set_err(err, err_size, "%s: not a PNG file (only %zu bytes long)", path, got);
         goto out;
     }
     if (png_sig_cmp(sig, 0, sizeof(sig)) != 0) {
@@ -339,10 +296,8 @@ int tbr_png_read_rgba8(const char *path, tbr_image *out, char *err,
         goto out;
     }
 
-    c.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &c, on_png_error,
-                                   on_png_warning);
-    if (c.png)
-        c.info = png_create_info_struct(c.png);
+    c.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &c, on_png_error, on_png_warning);
+    if (c.png) c.info = png_create_info_struct(c.png);
     if (!c.png || !c.info) {
         set_err(err, err_size, "%s: out of memory creating libpng state", path);
         goto out;
@@ -352,28 +307,24 @@ int tbr_png_read_rgba8(const char *path, tbr_image *out, char *err,
         if (c.truncated)
             set_err(err, err_size, "%s: truncated PNG: %s", path, c.msg);
         else
-            set_err(err, err_size, "%s: corrupt or invalid PNG: %s", path,
-                    c.msg);
+            set_err(err, err_size, "%s: corrupt or invalid PNG: %s", path, c.msg);
         memset(out, 0, sizeof(*out));
         goto out;
     }
     ret = 0;
 
 out:
-    if (c.png)
-        png_destroy_read_struct(&c.png, c.info ? &c.info : NULL, NULL);
+    if (c.png) png_destroy_read_struct(&c.png, c.info ? &c.info : NULL, NULL);
     free(c.rows);
     free(c.pixels);
     fclose(c.fp);
     return ret;
 }
 
-int tbr_png_pixel_md5(const char *path, char hex[33], char *err,
-                      size_t err_size)
+int tbr_png_pixel_md5(const char *path, char hex[33], char *err, size_t err_size)
 {
     tbr_image img;
-    if (tbr_png_read_rgba8(path, &img, err, err_size) != 0)
-        return -1;
+    if (tbr_png_read_rgba8(path, &img, err, err_size) != 0) return -1;
     tbr_rgba8_pixel_md5(img.pixels, img.width, img.height, img.stride, hex);
     tbr_image_free(&img);
     return 0;

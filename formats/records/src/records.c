@@ -6,23 +6,30 @@
 #include <string.h>
 
 static const char *const type_names[TBR_REC_TYPE_COUNT] = {
-    [TBR_REC_FRAME_END] = "FRAME_END",   [TBR_REC_RESOURCE] = "RESOURCE",
-    [TBR_REC_UPLOAD] = "UPLOAD",         [TBR_REC_SHADER_CREATE] = "SHADER_CREATE",
-    [TBR_REC_SHADER] = "SHADER",         [TBR_REC_RENDER_PASS] = "RENDER_PASS",
-    [TBR_REC_CLEAR] = "CLEAR",           [TBR_REC_DRAW] = "DRAW",
-    [TBR_REC_DRAW_END] = "DRAW_END",     [TBR_REC_PRIM] = "PRIM",
-    [TBR_REC_QUADS] = "QUADS",           [TBR_REC_TILE] = "TILE",
-    [TBR_REC_FLUSH] = "FLUSH",           [TBR_REC_UNSUPPORTED] = "UNSUPPORTED",
-    [TBR_REC_PATH] = "PATH",             [TBR_REC_TEXELS] = "TEXELS",
-    [TBR_REC_VERTICES] = "VERTICES",     [TBR_REC_SURFACE_INIT] = "SURFACE_INIT",
-    [TBR_REC_VS_TEXELS] = "VS_TEXELS",   [TBR_REC_VS_TEXTURES] = "VS_TEXTURES",
+    [TBR_REC_FRAME_END] = "FRAME_END",
+    [TBR_REC_RESOURCE] = "RESOURCE",
+    [TBR_REC_UPLOAD] = "UPLOAD",
+    [TBR_REC_SHADER_CREATE] = "SHADER_CREATE",
+    [TBR_REC_SHADER] = "SHADER",
+    [TBR_REC_RENDER_PASS] = "RENDER_PASS",
+    [TBR_REC_CLEAR] = "CLEAR",
+    [TBR_REC_DRAW] = "DRAW",
+    [TBR_REC_DRAW_END] = "DRAW_END",
+    [TBR_REC_PRIM] = "PRIM",
+    [TBR_REC_QUADS] = "QUADS",
+    [TBR_REC_TILE] = "TILE",
+    [TBR_REC_FLUSH] = "FLUSH",
+    [TBR_REC_UNSUPPORTED] = "UNSUPPORTED",
+    [TBR_REC_PATH] = "PATH",
+    [TBR_REC_TEXELS] = "TEXELS",
+    [TBR_REC_VERTICES] = "VERTICES",
+    [TBR_REC_SURFACE_INIT] = "SURFACE_INIT",
+    [TBR_REC_VS_TEXELS] = "VS_TEXELS",
+    [TBR_REC_VS_TEXTURES] = "VS_TEXTURES",
     [TBR_REC_SURFACE_CHECK] = "SURFACE_CHECK",
 };
 
-const char *tbr_rec_type_name(uint16_t type)
-{
-    return type < TBR_REC_TYPE_COUNT ? type_names[type] : NULL;
-}
+const char *tbr_rec_type_name(uint16_t type) { return type < TBR_REC_TYPE_COUNT ? type_names[type] : NULL; }
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -33,16 +40,12 @@ static void put_f(tbr_buf *b, float v) { tbr_buf_put_f32(b, v); }
 static int put_cstr(tbr_buf *b, const char *s, size_t max)
 {
     size_t n = s ? strlen(s) : 0;
-    if (n >= max)
-        return -1;
+    if (n >= max) return -1;
     tbr_buf_put_lbytes(b, s ? s : "", n);
     return 0;
 }
 
-static int done(const tbr_buf *b, int rc)
-{
-    return (rc == 0 && tbr_buf_ok(b)) ? 0 : -1;
-}
+static int done(const tbr_buf *b, int rc) { return (rc == 0 && tbr_buf_ok(b)) ? 0 : -1; }
 
 static uint32_t get_u(tbr_cursor *c) { return tbr_cursor_uvarint32(c); }
 static uint64_t get_u64(tbr_cursor *c) { return tbr_cursor_uvarint(c); }
@@ -72,10 +75,7 @@ static int get_u_max(tbr_cursor *c, uint32_t max, uint32_t *out)
     return 0;
 }
 
-static int finish(tbr_cursor *c)
-{
-    return tbr_cursor_at_end(c) ? 0 : -1;
-}
+static int finish(tbr_cursor *c) { return tbr_cursor_at_end(c) ? 0 : -1; }
 
 /* ---- FRAME_END ------------------------------------------------------------ */
 
@@ -115,11 +115,9 @@ int tbr_rec_frame_end_decode(const uint8_t *p, size_t n, tbr_rec_frame_end *r)
 
 int tbr_rec_resource_encode(tbr_buf *b, const tbr_rec_resource *r)
 {
-    const uint32_t v[] = { r->id, r->target, r->format, r->width, r->height, r->depth,
-                           r->array_size, r->last_level, r->nr_samples, r->bind,
-                           r->block_bytes, r->is_display_target };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        put_u(b, v[i]);
+    const uint32_t v[] = {r->id,         r->target,     r->format,     r->width, r->height,      r->depth,
+                          r->array_size, r->last_level, r->nr_samples, r->bind,  r->block_bytes, r->is_display_target};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) put_u(b, v[i]);
     return done(b, put_cstr(b, r->format_name, sizeof(r->format_name)));
 }
 
@@ -128,11 +126,9 @@ int tbr_rec_resource_decode(const uint8_t *p, size_t n, tbr_rec_resource *r)
     tbr_cursor c;
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
-    uint32_t *v[] = { &r->id, &r->target, &r->format, &r->width, &r->height, &r->depth,
-                      &r->array_size, &r->last_level, &r->nr_samples, &r->bind,
-                      &r->block_bytes, &r->is_display_target };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        *v[i] = get_u(&c);
+    uint32_t *v[] = {&r->id,         &r->target,     &r->format,     &r->width, &r->height,      &r->depth,
+                     &r->array_size, &r->last_level, &r->nr_samples, &r->bind,  &r->block_bytes, &r->is_display_target};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) *v[i] = get_u(&c);
     get_cstr(&c, r->format_name, sizeof(r->format_name));
     return finish(&c);
 }
@@ -143,11 +139,9 @@ int tbr_rec_upload_encode(tbr_buf *b, const tbr_rec_upload *r)
 {
     put_u(b, r->resource_id);
     put_u(b, r->level);
-    for (int i = 0; i < 6; i++)
-        put_s(b, r->box[i]);
+    for (int i = 0; i < 6; i++) put_s(b, r->box[i]);
     put_u(b, r->bytes);
-    if (r->flags & ~TBR_REC_UPLOAD_CLEAR_WRITE)
-        return -1;
+    if (r->flags & ~TBR_REC_UPLOAD_CLEAR_WRITE) return -1;
     put_u(b, r->flags);
     return done(b, 0);
 }
@@ -159,12 +153,10 @@ int tbr_rec_upload_decode(const uint8_t *p, size_t n, tbr_rec_upload *r)
     memset(r, 0, sizeof(*r));
     r->resource_id = get_u(&c);
     r->level = get_u(&c);
-    for (int i = 0; i < 6; i++)
-        r->box[i] = tbr_cursor_svarint32(&c);
+    for (int i = 0; i < 6; i++) r->box[i] = tbr_cursor_svarint32(&c);
     r->bytes = get_u64(&c);
     r->flags = get_u(&c);
-    if (r->flags & ~TBR_REC_UPLOAD_CLEAR_WRITE)
-        tbr_cursor_fail(&c);
+    if (r->flags & ~TBR_REC_UPLOAD_CLEAR_WRITE) tbr_cursor_fail(&c);
     return finish(&c);
 }
 
@@ -187,8 +179,7 @@ static void shader_get_common(tbr_cursor *c, tbr_rec_shader *r)
     r->internal = get_u(c);
     r->num_tokens = get_u(c);
     r->num_instructions = get_u(c);
-    if (r->stage > TBR_REC_STAGE_FS || r->internal > 1)
-        tbr_cursor_fail(c);
+    if (r->stage > TBR_REC_STAGE_FS || r->internal > 1) tbr_cursor_fail(c);
 }
 
 int tbr_rec_shader_create_encode(tbr_buf *b, const tbr_rec_shader *r)
@@ -211,8 +202,7 @@ int tbr_rec_shader_encode(tbr_buf *b, const tbr_rec_shader *r)
 {
     shader_put_common(b, r);
     put_u(b, r->parent_id);
-    if (!r->text && r->text_len)
-        return -1;
+    if (!r->text && r->text_len) return -1;
     tbr_buf_put_lbytes(b, r->text ? r->text : "", r->text_len);
     return done(b, 0);
 }
@@ -237,8 +227,7 @@ int tbr_rec_shader_decode(const uint8_t *p, size_t n, tbr_rec_shader *r)
 static void surface_put(tbr_buf *b, const tbr_rec_surface *s)
 {
     put_u(b, s->valid);
-    if (!s->valid)
-        return;
+    if (!s->valid) return;
     put_u(b, s->resource_id);
     put_u(b, s->format);
     put_u(b, s->level);
@@ -252,10 +241,8 @@ static void surface_get(tbr_cursor *c, tbr_rec_surface *s)
 {
     memset(s, 0, sizeof(*s));
     s->valid = get_u(c);
-    if (s->valid > 1)
-        tbr_cursor_fail(c);
-    if (!s->valid)
-        return;
+    if (s->valid > 1) tbr_cursor_fail(c);
+    if (!s->valid) return;
     s->resource_id = get_u(c);
     s->format = get_u(c);
     s->level = get_u(c);
@@ -267,8 +254,7 @@ static void surface_get(tbr_cursor *c, tbr_rec_surface *s)
 
 int tbr_rec_render_pass_encode(tbr_buf *b, const tbr_rec_render_pass *r)
 {
-    if (r->nr_cbufs > TBR_REC_MAX_CBUFS)
-        return -1;
+    if (r->nr_cbufs > TBR_REC_MAX_CBUFS) return -1;
     put_u(b, r->seq);
     put_u(b, r->width);
     put_u(b, r->height);
@@ -276,8 +262,7 @@ int tbr_rec_render_pass_encode(tbr_buf *b, const tbr_rec_render_pass *r)
     put_u(b, r->samples);
     put_u(b, r->is_default);
     put_u(b, r->nr_cbufs);
-    for (uint32_t i = 0; i < r->nr_cbufs; i++)
-        surface_put(b, &r->cbufs[i]);
+    for (uint32_t i = 0; i < r->nr_cbufs; i++) surface_put(b, &r->cbufs[i]);
     surface_put(b, &r->zsbuf);
     return done(b, 0);
 }
@@ -293,10 +278,8 @@ int tbr_rec_render_pass_decode(const uint8_t *p, size_t n, tbr_rec_render_pass *
     r->layers = get_u(&c);
     r->samples = get_u(&c);
     r->is_default = get_u(&c);
-    if (get_u_max(&c, TBR_REC_MAX_CBUFS, &r->nr_cbufs))
-        return -1;
-    for (uint32_t i = 0; i < r->nr_cbufs; i++)
-        surface_get(&c, &r->cbufs[i]);
+    if (get_u_max(&c, TBR_REC_MAX_CBUFS, &r->nr_cbufs)) return -1;
+    for (uint32_t i = 0; i < r->nr_cbufs; i++) surface_get(&c, &r->cbufs[i]);
     surface_get(&c, &r->zsbuf);
     return finish(&c);
 }
@@ -306,17 +289,14 @@ int tbr_rec_render_pass_decode(const uint8_t *p, size_t n, tbr_rec_render_pass *
 int tbr_rec_clear_encode(tbr_buf *b, const tbr_rec_clear *r)
 {
     put_u(b, r->buffers);
-    for (int i = 0; i < 4; i++)
-        put_f(b, r->color_f[i]);
-    for (int i = 0; i < 4; i++)
-        tbr_buf_put_u32(b, r->color_ui[i]);
+    for (int i = 0; i < 4; i++) put_f(b, r->color_f[i]);
+    for (int i = 0; i < 4; i++) tbr_buf_put_u32(b, r->color_ui[i]);
     tbr_buf_put_f64(b, r->depth);
     put_u(b, r->stencil);
     put_u(b, r->zs_packed);
     put_u(b, r->zs_partial);
     put_u(b, r->has_scissor);
-    for (int i = 0; i < 4; i++)
-        put_u(b, r->scissor[i]);
+    for (int i = 0; i < 4; i++) put_u(b, r->scissor[i]);
     return done(b, 0);
 }
 
@@ -326,17 +306,14 @@ int tbr_rec_clear_decode(const uint8_t *p, size_t n, tbr_rec_clear *r)
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
     r->buffers = get_u(&c);
-    for (int i = 0; i < 4; i++)
-        r->color_f[i] = get_f(&c);
-    for (int i = 0; i < 4; i++)
-        r->color_ui[i] = tbr_cursor_u32(&c);
+    for (int i = 0; i < 4; i++) r->color_f[i] = get_f(&c);
+    for (int i = 0; i < 4; i++) r->color_ui[i] = tbr_cursor_u32(&c);
     r->depth = tbr_cursor_f64(&c);
     r->stencil = get_u(&c);
     r->zs_packed = get_u64(&c);
     r->zs_partial = get_u(&c);
     r->has_scissor = get_u(&c);
-    for (int i = 0; i < 4; i++)
-        r->scissor[i] = get_u(&c);
+    for (int i = 0; i < 4; i++) r->scissor[i] = get_u(&c);
     return finish(&c);
 }
 
@@ -358,44 +335,71 @@ static void constbuf_get(tbr_cursor *c, tbr_rec_constbuf *cb)
 /* A sampler view + sampler as DRAW and VS_TEXTURES carry it. */
 static void texture_put(tbr_buf *b, const tbr_rec_texture *t)
 {
-    const uint32_t v[] = { t->unit, t->resource_id, t->view_format, t->first_level,
-                           t->last_level, t->first_layer, t->last_layer, t->swizzle[0],
-                           t->swizzle[1], t->swizzle[2], t->swizzle[3], t->has_sampler,
-                           t->wrap_s, t->wrap_t, t->wrap_r, t->min_img_filter,
-                           t->min_mip_filter, t->mag_img_filter, t->compare_mode,
-                           t->compare_func, t->normalized_coords, t->seamless_cube_map,
-                           t->max_anisotropy };
-    for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-        put_u(b, v[k]);
+    const uint32_t v[] = {t->unit,
+                          t->resource_id,
+                          t->view_format,
+                          t->first_level,
+                          t->last_level,
+                          t->first_layer,
+                          t->last_layer,
+                          t->swizzle[0],
+                          t->swizzle[1],
+                          t->swizzle[2],
+                          t->swizzle[3],
+                          t->has_sampler,
+                          t->wrap_s,
+                          t->wrap_t,
+                          t->wrap_r,
+                          t->min_img_filter,
+                          t->min_mip_filter,
+                          t->mag_img_filter,
+                          t->compare_mode,
+                          t->compare_func,
+                          t->normalized_coords,
+                          t->seamless_cube_map,
+                          t->max_anisotropy};
+    for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) put_u(b, v[k]);
     put_f(b, t->lod_bias);
     put_f(b, t->min_lod);
     put_f(b, t->max_lod);
-    for (int k = 0; k < 4; k++)
-        put_f(b, t->border_color[k]);
+    for (int k = 0; k < 4; k++) put_f(b, t->border_color[k]);
 }
 
 static void texture_get(tbr_cursor *c, tbr_rec_texture *t)
 {
-    uint32_t *v[] = { &t->unit, &t->resource_id, &t->view_format, &t->first_level,
-                      &t->last_level, &t->first_layer, &t->last_layer, &t->swizzle[0],
-                      &t->swizzle[1], &t->swizzle[2], &t->swizzle[3], &t->has_sampler,
-                      &t->wrap_s, &t->wrap_t, &t->wrap_r, &t->min_img_filter,
-                      &t->min_mip_filter, &t->mag_img_filter, &t->compare_mode,
-                      &t->compare_func, &t->normalized_coords, &t->seamless_cube_map,
-                      &t->max_anisotropy };
-    for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
-        *v[k] = get_u(c);
+    uint32_t *v[] = {&t->unit,
+                     &t->resource_id,
+                     &t->view_format,
+                     &t->first_level,
+                     &t->last_level,
+                     &t->first_layer,
+                     &t->last_layer,
+                     &t->swizzle[0],
+                     &t->swizzle[1],
+                     &t->swizzle[2],
+                     &t->swizzle[3],
+                     &t->has_sampler,
+                     &t->wrap_s,
+                     &t->wrap_t,
+                     &t->wrap_r,
+                     &t->min_img_filter,
+                     &t->min_mip_filter,
+                     &t->mag_img_filter,
+                     &t->compare_mode,
+                     &t->compare_func,
+                     &t->normalized_coords,
+                     &t->seamless_cube_map,
+                     &t->max_anisotropy};
+    for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) *v[k] = get_u(c);
     t->lod_bias = get_f(c);
     t->min_lod = get_f(c);
     t->max_lod = get_f(c);
-    for (int k = 0; k < 4; k++)
-        t->border_color[k] = get_f(c);
+    for (int k = 0; k < 4; k++) t->border_color[k] = get_f(c);
 }
 
 int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r)
 {
-    if (r->nr_cbufs > TBR_REC_MAX_CBUFS || r->num_textures > TBR_REC_MAX_TEXTURES)
-        return -1;
+    if (r->nr_cbufs > TBR_REC_MAX_CBUFS || r->num_textures > TBR_REC_MAX_TEXTURES) return -1;
 #define TBR_REC_X_(name) put_u(b, r->name);
 #define TBR_REC_F_(name) put_f(b, r->name);
     TBR_REC_DRAW_FIELDS(TBR_REC_X_, TBR_REC_F_)
@@ -404,35 +408,25 @@ int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r)
     put_s(b, r->index_bias);
     for (int i = 0; i < 2; i++) {
         const tbr_rec_stencil *s = &r->stencil[i];
-        const uint32_t v[] = { s->enabled, s->func, s->fail_op, s->zpass_op, s->zfail_op,
-                               s->valuemask, s->writemask, s->ref };
-        for (size_t k = 0; k < 8; k++)
-            put_u(b, v[k]);
+        const uint32_t v[] = {s->enabled,  s->func,      s->fail_op,   s->zpass_op,
+                              s->zfail_op, s->valuemask, s->writemask, s->ref};
+        for (size_t k = 0; k < 8; k++) put_u(b, v[k]);
     }
     for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++) {
         const tbr_rec_rt_blend *t = &r->rt[i];
-        const uint32_t v[] = { t->blend_enable, t->rgb_func, t->rgb_src, t->rgb_dst,
-                               t->alpha_func, t->alpha_src, t->alpha_dst, t->colormask };
-        for (size_t k = 0; k < 8; k++)
-            put_u(b, v[k]);
+        const uint32_t v[] = {t->blend_enable, t->rgb_func,  t->rgb_src,   t->rgb_dst,
+                              t->alpha_func,   t->alpha_src, t->alpha_dst, t->colormask};
+        for (size_t k = 0; k < 8; k++) put_u(b, v[k]);
     }
-    for (int i = 0; i < 4; i++)
-        put_f(b, r->blend_color[i]);
-    for (int i = 0; i < 3; i++)
-        put_f(b, r->viewport_scale[i]);
-    for (int i = 0; i < 3; i++)
-        put_f(b, r->viewport_translate[i]);
-    for (int i = 0; i < 4; i++)
-        put_u(b, r->scissor[i]);
-    for (uint32_t i = 0; i < r->nr_cbufs; i++)
-        put_u(b, r->cbuf_format[i]);
+    for (int i = 0; i < 4; i++) put_f(b, r->blend_color[i]);
+    for (int i = 0; i < 3; i++) put_f(b, r->viewport_scale[i]);
+    for (int i = 0; i < 3; i++) put_f(b, r->viewport_translate[i]);
+    for (int i = 0; i < 4; i++) put_u(b, r->scissor[i]);
+    for (uint32_t i = 0; i < r->nr_cbufs; i++) put_u(b, r->cbuf_format[i]);
     put_u(b, r->num_textures);
-    for (uint32_t i = 0; i < r->num_textures; i++)
-        texture_put(b, &r->textures[i]);
-    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
-        constbuf_put(b, &r->vs_const[i]);
-    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
-        constbuf_put(b, &r->fs_const[i]);
+    for (uint32_t i = 0; i < r->num_textures; i++) texture_put(b, &r->textures[i]);
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_put(b, &r->vs_const[i]);
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_put(b, &r->fs_const[i]);
     return done(b, put_cstr(b, r->unsupported, sizeof(r->unsupported)));
 }
 
@@ -446,41 +440,29 @@ int tbr_rec_draw_decode(const uint8_t *p, size_t n, tbr_rec_draw *r)
     TBR_REC_DRAW_FIELDS(TBR_REC_X_, TBR_REC_F_)
 #undef TBR_REC_X_
 #undef TBR_REC_F_
-    if (r->nr_cbufs > TBR_REC_MAX_CBUFS)
-        return -1;
+    if (r->nr_cbufs > TBR_REC_MAX_CBUFS) return -1;
     r->index_bias = tbr_cursor_svarint32(&c);
     for (int i = 0; i < 2; i++) {
         tbr_rec_stencil *s = &r->stencil[i];
-        uint32_t *v[] = { &s->enabled, &s->func, &s->fail_op, &s->zpass_op, &s->zfail_op,
-                          &s->valuemask, &s->writemask, &s->ref };
-        for (size_t k = 0; k < 8; k++)
-            *v[k] = get_u(&c);
+        uint32_t *v[] = {&s->enabled,  &s->func,      &s->fail_op,   &s->zpass_op,
+                         &s->zfail_op, &s->valuemask, &s->writemask, &s->ref};
+        for (size_t k = 0; k < 8; k++) *v[k] = get_u(&c);
     }
     for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++) {
         tbr_rec_rt_blend *t = &r->rt[i];
-        uint32_t *v[] = { &t->blend_enable, &t->rgb_func, &t->rgb_src, &t->rgb_dst,
-                          &t->alpha_func, &t->alpha_src, &t->alpha_dst, &t->colormask };
-        for (size_t k = 0; k < 8; k++)
-            *v[k] = get_u(&c);
+        uint32_t *v[] = {&t->blend_enable, &t->rgb_func,  &t->rgb_src,   &t->rgb_dst,
+                         &t->alpha_func,   &t->alpha_src, &t->alpha_dst, &t->colormask};
+        for (size_t k = 0; k < 8; k++) *v[k] = get_u(&c);
     }
-    for (int i = 0; i < 4; i++)
-        r->blend_color[i] = get_f(&c);
-    for (int i = 0; i < 3; i++)
-        r->viewport_scale[i] = get_f(&c);
-    for (int i = 0; i < 3; i++)
-        r->viewport_translate[i] = get_f(&c);
-    for (int i = 0; i < 4; i++)
-        r->scissor[i] = get_u(&c);
-    for (uint32_t i = 0; i < r->nr_cbufs; i++)
-        r->cbuf_format[i] = get_u(&c);
-    if (get_u_max(&c, TBR_REC_MAX_TEXTURES, &r->num_textures))
-        return -1;
-    for (uint32_t i = 0; i < r->num_textures; i++)
-        texture_get(&c, &r->textures[i]);
-    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
-        constbuf_get(&c, &r->vs_const[i]);
-    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++)
-        constbuf_get(&c, &r->fs_const[i]);
+    for (int i = 0; i < 4; i++) r->blend_color[i] = get_f(&c);
+    for (int i = 0; i < 3; i++) r->viewport_scale[i] = get_f(&c);
+    for (int i = 0; i < 3; i++) r->viewport_translate[i] = get_f(&c);
+    for (int i = 0; i < 4; i++) r->scissor[i] = get_u(&c);
+    for (uint32_t i = 0; i < r->nr_cbufs; i++) r->cbuf_format[i] = get_u(&c);
+    if (get_u_max(&c, TBR_REC_MAX_TEXTURES, &r->num_textures)) return -1;
+    for (uint32_t i = 0; i < r->num_textures; i++) texture_get(&c, &r->textures[i]);
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_get(&c, &r->vs_const[i]);
+    for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_get(&c, &r->fs_const[i]);
     get_cstr(&c, r->unsupported, sizeof(r->unsupported));
     return finish(&c);
 }
@@ -489,12 +471,10 @@ int tbr_rec_draw_decode(const uint8_t *p, size_t n, tbr_rec_draw *r)
 
 int tbr_rec_vs_textures_encode(tbr_buf *b, const tbr_rec_vs_textures *r)
 {
-    if (r->num_textures > TBR_REC_MAX_TEXTURES)
-        return -1;
+    if (r->num_textures > TBR_REC_MAX_TEXTURES) return -1;
     put_u(b, r->draw_seq);
     put_u(b, r->num_textures);
-    for (uint32_t i = 0; i < r->num_textures; i++)
-        texture_put(b, &r->textures[i]);
+    for (uint32_t i = 0; i < r->num_textures; i++) texture_put(b, &r->textures[i]);
     return done(b, 0);
 }
 
@@ -504,10 +484,8 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
     r->draw_seq = get_u(&c);
-    if (get_u_max(&c, TBR_REC_MAX_TEXTURES, &r->num_textures))
-        return -1;
-    for (uint32_t i = 0; i < r->num_textures; i++)
-        texture_get(&c, &r->textures[i]);
+    if (get_u_max(&c, TBR_REC_MAX_TEXTURES, &r->num_textures)) return -1;
+    for (uint32_t i = 0; i < r->num_textures; i++) texture_get(&c, &r->textures[i]);
     return finish(&c);
 }
 
@@ -540,16 +518,12 @@ int tbr_rec_draw_end_decode(const uint8_t *p, size_t n, tbr_rec_draw_end *r)
 
 /* ---- PRIM ----------------------------------------------------------------- */
 
-static uint32_t prim_nverts(uint32_t kind)
-{
-    return (kind >= 1 && kind <= 3) ? kind : 0;
-}
+static uint32_t prim_nverts(uint32_t kind) { return (kind >= 1 && kind <= 3) ? kind : 0; }
 
 int tbr_rec_prim_encode(tbr_buf *b, const tbr_rec_prim *r)
 {
     uint32_t nv = prim_nverts(r->kind);
-    if (!nv || r->nr_attrs > TBR_REC_MAX_ATTRIBS)
-        return -1;
+    if (!nv || r->nr_attrs > TBR_REC_MAX_ATTRIBS) return -1;
     put_u(b, r->draw_seq);
     put_u(b, r->index);
     put_u(b, r->kind);
@@ -560,8 +534,7 @@ int tbr_rec_prim_encode(tbr_buf *b, const tbr_rec_prim *r)
     const uint32_t stored = (r->flags & TBR_REC_PRIM_CULLED) && r->nr_attrs ? 1 : r->nr_attrs;
     for (uint32_t v = 0; v < nv; v++)
         for (uint32_t a = 0; a < stored; a++)
-            for (int k = 0; k < 4; k++)
-                put_f(b, r->v[v][a][k]);
+            for (int k = 0; k < 4; k++) put_f(b, r->v[v][a][k]);
     return done(b, 0);
 }
 
@@ -576,30 +549,24 @@ int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r)
     r->flags = get_u(&c);
     r->det = get_f(&c);
     uint32_t nv = prim_nverts(r->kind);
-    if (!nv || get_u_max(&c, TBR_REC_MAX_ATTRIBS, &r->nr_attrs))
-        return -1;
+    if (!nv || get_u_max(&c, TBR_REC_MAX_ATTRIBS, &r->nr_attrs)) return -1;
     /* a culled primitive carries its window positions only (minor 5) or, written by
      * older recorders, every attribute: the payload's length tells which */
     uint32_t stored = r->nr_attrs;
-    if ((r->flags & TBR_REC_PRIM_CULLED) && r->nr_attrs &&
-        tbr_cursor_remaining(&c) == (size_t)nv * 16u)
-        stored = 1;
+    if ((r->flags & TBR_REC_PRIM_CULLED) && r->nr_attrs && tbr_cursor_remaining(&c) == (size_t)nv * 16u) stored = 1;
     for (uint32_t v = 0; v < nv; v++)
         for (uint32_t a = 0; a < stored; a++)
-            for (int k = 0; k < 4; k++)
-                r->v[v][a][k] = get_f(&c);
+            for (int k = 0; k < 4; k++) r->v[v][a][k] = get_f(&c);
     return finish(&c);
 }
 
 /* ---- QUADS ---------------------------------------------------------------- */
 
-int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs,
-                        uint32_t packed_mask)
+int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs, uint32_t packed_mask)
 {
     memset(h, 0, sizeof(*h));
     const uint32_t packed = packed_mask & ~TBR_REC_QUADS_FLAGS;
-    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed >> nr_cbufs))
-        return -1;
+    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed >> nr_cbufs)) return -1;
     h->draw_seq = draw_seq;
     h->nr_cbufs = nr_cbufs;
     h->packed_mask = packed;
@@ -617,8 +584,7 @@ int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, 
  * per-pixel steps (dx = z1 - z0, dy = z2 - z0); dx and dy from the previous ones; z3
  * from z0 + dx + dy. Residuals as zigzag varints: exact for any 32-bit values (float
  * depth bits too, only less compactly). */
-static void z_predict(const tbr_rec_quads_header *h, int32_t x, int32_t y, int64_t *p0, int64_t *pdx,
-                      int64_t *pdy)
+static void z_predict(const tbr_rec_quads_header *h, int32_t x, int32_t y, int64_t *p0, int64_t *pdx, int64_t *pdy)
 {
     if (!h->have_prev_z) {
         *p0 = *pdx = *pdy = 0;
@@ -637,10 +603,7 @@ static void z_predict(const tbr_rec_quads_header *h, int32_t x, int32_t y, int64
         *p0 = h->prev_z0;
 }
 
-static int64_t wrap_add(int64_t a, int64_t b)
-{
-    return (int64_t)((uint64_t)a + (uint64_t)b);
-}
+static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 
 static void z_remember(tbr_rec_quads_header *h, int32_t x, int32_t y, const uint32_t z[4])
 {
@@ -657,24 +620,21 @@ static uint32_t lanes_to_bits(uint32_t lanes)
 {
     uint32_t m = 0;
     for (int j = 0; j < 4; j++)
-        if (lanes & (1u << j))
-            m |= 0xfu << (4 * j);
+        if (lanes & (1u << j)) m |= 0xfu << (4 * j);
     return m;
 }
 
 int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q)
 {
     const uint32_t nr_cbufs = h->nr_cbufs, packed_mask = h->packed_mask;
-    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs) || (q->flags & ~0x3fu) ||
-        q->in_mask > 15 || q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 ||
-        q->prim_kind > 3)
+    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs) || (q->flags & ~0x3fu) || q->in_mask > 15 ||
+        q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 || q->prim_kind > 3)
         return -1;
     put_s(b, q->x);
     put_s(b, q->y);
     put_u(b, q->prim);
     tbr_buf_put_u8(b, (uint8_t)(q->flags | (q->prim_kind << 6)));
-    if (q->flags & TBR_REC_QUAD_SHADED)
-        put_u(b, q->path);
+    if (q->flags & TBR_REC_QUAD_SHADED) put_u(b, q->path);
     tbr_buf_put_u8(b, (uint8_t)(q->in_mask | (q->depth_mask << 4)));
     tbr_buf_put_u8(b, (uint8_t)(q->shade_mask | (q->blend_mask << 4)));
     if (q->flags & TBR_REC_QUAD_HAS_Z) {
@@ -693,22 +653,18 @@ int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q
             if (packed_mask & (1u << cb)) {
                 if (!h->computed)
                     for (int j = 0; j < 4; j++)
-                        if (q->blend_mask & (1u << j))
-                            tbr_buf_put_u32(b, q->packed[cb][j]);
+                        if (q->blend_mask & (1u << j)) tbr_buf_put_u32(b, q->packed[cb][j]);
                 continue;
             }
             if (!h->computed)
                 for (int j = 0; j < 4; j++)
                     if (q->blend_mask & (1u << j))
-                        for (int ch = 0; ch < 4; ch++)
-                            put_f(b, q->color[cb][ch][j]);
-            if (q->exact_mask[cb] & ~allowed)
-                return -1;
+                        for (int ch = 0; ch < 4; ch++) put_f(b, q->color[cb][ch][j]);
+            if (q->exact_mask[cb] & ~allowed) return -1;
             put_u(b, q->exact_mask[cb]);
             for (int j = 0; j < 4; j++)
                 for (int ch = 0; ch < 4; ch++)
-                    if (q->exact_mask[cb] & (1u << (4 * j + ch)))
-                        put_f(b, q->exact[cb][ch][j]);
+                    if (q->exact_mask[cb] & (1u << (4 * j + ch))) put_f(b, q->exact[cb][ch][j]);
         }
     }
     return done(b, 0);
@@ -716,8 +672,7 @@ int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q
 
 int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
 {
-    if (!tbr_buf_ok(b) || b->len < 16 || count > TBR_REC_MAX_QUADS)
-        return -1;
+    if (!tbr_buf_ok(b) || b->len < 16 || count > TBR_REC_MAX_QUADS) return -1;
     uint8_t *p = b->data + 8;
     p[0] = (uint8_t)count;
     p[1] = (uint8_t)(count >> 8);
@@ -728,8 +683,7 @@ int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
 
 int tbr_rec_quads_set_texels_derived(tbr_buf *b, int on)
 {
-    if (!tbr_buf_ok(b) || b->len < 16)
-        return -1;
+    if (!tbr_buf_ok(b) || b->len < 16) return -1;
     uint8_t *p = b->data + 12; /* the packed_mask word, little-endian: bit 30 is in byte 3 */
     const uint8_t bit = (uint8_t)(TBR_REC_QUADS_TEXELS_DERIVED >> 24);
     p[3] = on ? (uint8_t)(p[3] | bit) : (uint8_t)(p[3] & ~bit);
@@ -772,8 +726,7 @@ int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
     uint8_t f = tbr_cursor_u8(c);
     q->flags = f & 0x3fu;
     q->prim_kind = f >> 6;
-    if (q->flags & TBR_REC_QUAD_SHADED)
-        q->path = get_u(c);
+    if (q->flags & TBR_REC_QUAD_SHADED) q->path = get_u(c);
     uint8_t m1 = tbr_cursor_u8(c);
     uint8_t m2 = tbr_cursor_u8(c);
     q->in_mask = m1 & 15u;
@@ -789,8 +742,7 @@ int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
         const int64_t dx = wrap_add(pdx, tbr_cursor_svarint(c));
         const int64_t dy = wrap_add(pdy, tbr_cursor_svarint(c));
         const int64_t r3 = tbr_cursor_svarint(c);
-        const int64_t z[4] = { z0, wrap_add(z0, dx), wrap_add(z0, dy),
-                               wrap_add(wrap_add(wrap_add(z0, dx), dy), r3) };
+        const int64_t z[4] = {z0, wrap_add(z0, dx), wrap_add(z0, dy), wrap_add(wrap_add(wrap_add(z0, dx), dy), r3)};
         for (int j = 0; j < 4; j++) {
             if (z[j] < 0 || z[j] > (int64_t)UINT32_MAX) {
                 tbr_cursor_fail(c);
@@ -806,15 +758,13 @@ int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
             if (h->packed_mask & (1u << cb)) {
                 if (!h->computed)
                     for (int j = 0; j < 4; j++)
-                        if (q->blend_mask & (1u << j))
-                            q->packed[cb][j] = tbr_cursor_u32(c);
+                        if (q->blend_mask & (1u << j)) q->packed[cb][j] = tbr_cursor_u32(c);
                 continue;
             }
             if (!h->computed)
                 for (int j = 0; j < 4; j++)
                     if (q->blend_mask & (1u << j))
-                        for (int ch = 0; ch < 4; ch++)
-                            q->color[cb][ch][j] = get_f(c);
+                        for (int ch = 0; ch < 4; ch++) q->color[cb][ch][j] = get_f(c);
             q->exact_mask[cb] = get_u(c);
             if (q->exact_mask[cb] & ~allowed) {
                 tbr_cursor_fail(c);
@@ -822,28 +772,22 @@ int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
             }
             for (int j = 0; j < 4; j++)
                 for (int ch = 0; ch < 4; ch++)
-                    if (q->exact_mask[cb] & (1u << (4 * j + ch)))
-                        q->exact[cb][ch][j] = get_f(c);
+                    if (q->exact_mask[cb] & (1u << (4 * j + ch))) q->exact[cb][ch][j] = get_f(c);
         }
     }
     return tbr_cursor_ok(c) ? 0 : -1;
 }
 
-int tbr_rec_quads_close(tbr_cursor *c)
-{
-    return finish(c);
-}
+int tbr_rec_quads_close(tbr_cursor *c) { return finish(c); }
 
 /* ---- TILE / FLUSH / UNSUPPORTED ------------------------------------------- */
 
 int tbr_rec_tile_encode(tbr_buf *b, const tbr_rec_tile *r)
 {
-    if (r->kind < TBR_REC_TILE_LOAD || r->kind > TBR_REC_TILE_CLEAR_ALL)
-        return -1;
-    const uint32_t v[] = { r->kind, r->is_zs, r->cbuf, r->resource_id, r->level, r->layer,
-                           r->tile_x, r->tile_y, r->tile_size };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        put_u(b, v[i]);
+    if (r->kind < TBR_REC_TILE_LOAD || r->kind > TBR_REC_TILE_CLEAR_ALL) return -1;
+    const uint32_t v[] = {r->kind,  r->is_zs,  r->cbuf,   r->resource_id, r->level,
+                          r->layer, r->tile_x, r->tile_y, r->tile_size};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) put_u(b, v[i]);
     return done(b, 0);
 }
 
@@ -852,12 +796,10 @@ int tbr_rec_tile_decode(const uint8_t *p, size_t n, tbr_rec_tile *r)
     tbr_cursor c;
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
-    uint32_t *v[] = { &r->kind, &r->is_zs, &r->cbuf, &r->resource_id, &r->level, &r->layer,
-                      &r->tile_x, &r->tile_y, &r->tile_size };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        *v[i] = get_u(&c);
-    if (r->kind < TBR_REC_TILE_LOAD || r->kind > TBR_REC_TILE_CLEAR_ALL)
-        return -1;
+    uint32_t *v[] = {&r->kind,  &r->is_zs,  &r->cbuf,   &r->resource_id, &r->level,
+                     &r->layer, &r->tile_x, &r->tile_y, &r->tile_size};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) *v[i] = get_u(&c);
+    if (r->kind < TBR_REC_TILE_LOAD || r->kind > TBR_REC_TILE_CLEAR_ALL) return -1;
     return finish(&c);
 }
 
@@ -892,8 +834,7 @@ int tbr_rec_unsupported_decode(const uint8_t *p, size_t n, tbr_rec_unsupported *
 
 int tbr_rec_path_encode(tbr_buf *b, const tbr_rec_path *r)
 {
-    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1)
-        return -1;
+    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1) return -1;
     put_u(b, r->id);
     put_u(b, r->shader_id);
     put_u(b, r->stage);
@@ -902,8 +843,7 @@ int tbr_rec_path_encode(tbr_buf *b, const tbr_rec_path *r)
     if (r->entries) {
         tbr_buf_put_bytes(b, r->entries, (size_t)r->n * 3);
     } else {
-        if (r->n && (!r->pc || !r->mask))
-            return -1;
+        if (r->n && (!r->pc || !r->mask)) return -1;
         for (uint32_t i = 0; i < r->n; i++) {
             tbr_buf_put_u16(b, r->pc[i]);
             tbr_buf_put_u8(b, r->mask[i]);
@@ -922,9 +862,7 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
     r->stage = get_u(&c);
     r->truncated = get_u(&c);
     r->n = get_u(&c);
-    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1 ||
-        (size_t)r->n * 3 > tbr_cursor_remaining(&c))
-        return -1;
+    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1 || (size_t)r->n * 3 > tbr_cursor_remaining(&c)) return -1;
     r->entries = tbr_cursor_bytes(&c, (size_t)r->n * 3);
     return finish(&c);
 }
@@ -938,14 +876,14 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
  * (neighbouring quads read neighbouring texels). Encoder and decoder run the
  * same state updates (texels_predict / texels_remember). */
 
-#define TX_KIND_SINGLE 0u
-#define TX_KIND_UNIT 1u     /* (x,y) (x+1,y) (x,y+1) (x+1,y+1) */
-#define TX_KIND_GENERAL 2u  /* (x0,y0) (x1,y0) (x0,y1) (x1,y1), x1/y1 given */
-#define TX_G_NEWLL 0x10u    /* group header: level and layer follow */
-#define TX_F_KEY_MASK 0x1fu /* fetch byte: 0 new key, k = key slot k-1 */
-#define TX_F_SAME_SHAPE 0x20u
-#define TX_F_DQUAD_SHIFT 6  /* 0..2 = dquad, 3 = s dquad follows */
-#define TX_MAX_RESIDUAL ((int64_t)1 << 50)
+#define TX_KIND_SINGLE     0u
+#define TX_KIND_UNIT       1u    /* (x,y) (x+1,y) (x,y+1) (x+1,y+1) */
+#define TX_KIND_GENERAL    2u    /* (x0,y0) (x1,y0) (x0,y1) (x1,y1), x1/y1 given */
+#define TX_G_NEWLL         0x10u /* group header: level and layer follow */
+#define TX_F_KEY_MASK      0x1fu /* fetch byte: 0 new key, k = key slot k-1 */
+#define TX_F_SAME_SHAPE    0x20u
+#define TX_F_DQUAD_SHIFT   6 /* 0..2 = dquad, 3 = s dquad follows */
+#define TX_MAX_RESIDUAL    ((int64_t)1 << 50)
 #define TX_MAX_LEVEL_SHIFT 16
 
 static uint32_t tx_group_size(uint32_t kind) { return kind == TX_KIND_SINGLE ? 1u : 4u; }
@@ -953,35 +891,27 @@ static uint32_t tx_group_size(uint32_t kind) { return kind == TX_KIND_SINGLE ? 1
 /* Footprint starting at t[0] (left texels remain): kind and, for 2x2, (x1, y1). */
 static uint32_t tx_group_at(const tbr_rec_texel *t, uint32_t left)
 {
-    if (left < 4)
-        return TX_KIND_SINGLE;
+    if (left < 4) return TX_KIND_SINGLE;
     for (int k = 1; k < 4; k++)
-        if (t[k].lane != t[0].lane || t[k].level != t[0].level || t[k].layer != t[0].layer)
-            return TX_KIND_SINGLE;
-    if (!(t[1].y == t[0].y && t[2].x == t[0].x && t[3].x == t[1].x && t[3].y == t[2].y))
-        return TX_KIND_SINGLE;
-    if ((int64_t)t[1].x == (int64_t)t[0].x + 1 && (int64_t)t[2].y == (int64_t)t[0].y + 1)
-        return TX_KIND_UNIT;
+        if (t[k].lane != t[0].lane || t[k].level != t[0].level || t[k].layer != t[0].layer) return TX_KIND_SINGLE;
+    if (!(t[1].y == t[0].y && t[2].x == t[0].x && t[3].x == t[1].x && t[3].y == t[2].y)) return TX_KIND_SINGLE;
+    if ((int64_t)t[1].x == (int64_t)t[0].x + 1 && (int64_t)t[2].y == (int64_t)t[0].y + 1) return TX_KIND_UNIT;
     return TX_KIND_GENERAL;
 }
 
 /* floor(v / 2^d) for d > 0, v * 2^-d for d < 0 (|d| clamped) */
 static int64_t tx_scale(int64_t v, int64_t d)
 {
-    if (d > TX_MAX_LEVEL_SHIFT)
-        d = TX_MAX_LEVEL_SHIFT;
-    if (d < -TX_MAX_LEVEL_SHIFT)
-        d = -TX_MAX_LEVEL_SHIFT;
-    if (d >= 0)
-        return v >= 0 ? v >> d : -((-v - 1) >> d) - 1;
+    if (d > TX_MAX_LEVEL_SHIFT) d = TX_MAX_LEVEL_SHIFT;
+    if (d < -TX_MAX_LEVEL_SHIFT) d = -TX_MAX_LEVEL_SHIFT;
+    if (d >= 0) return v >= 0 ? v >> d : -((-v - 1) >> d) - 1;
     return v * ((int64_t)1 << -d);
 }
 
 /* Prediction of footprint g's first texel. cur0 = footprint 0 of this fetch (g > 0),
  * prev = footprint g-1 of this fetch (g > 0). */
 static void tx_predict(const tbr_rec_texels_key *k, uint32_t g, uint32_t level, uint32_t layer,
-                       const tbr_rec_texels_group *cur0, const tbr_rec_texels_group *prev,
-                       int64_t *px, int64_t *py)
+                       const tbr_rec_texels_group *cur0, const tbr_rec_texels_group *prev, int64_t *px, int64_t *py)
 {
     uint32_t kept = k->ngroups < TBR_REC_TEXELS_PRED_GROUPS ? k->ngroups : TBR_REC_TEXELS_PRED_GROUPS;
     if (k->has_prev && g < kept && k->g[g].level == level && k->g[g].layer == layer) {
@@ -1026,13 +956,12 @@ static void tx_remember(tbr_rec_texels_key *k, const tbr_rec_texels_group *g, ui
     k->has_prev = 1;
 }
 
-static tbr_rec_texels_key *tx_new_key(tbr_rec_texels_state *st, uint32_t pc, uint32_t unit,
-                                      uint32_t res, uint32_t *slot)
+static tbr_rec_texels_key *tx_new_key(tbr_rec_texels_state *st, uint32_t pc, uint32_t unit, uint32_t res,
+                                      uint32_t *slot)
 {
     *slot = st->next_key;
     st->next_key = (st->next_key + 1) % TBR_REC_TEXELS_KEYS;
-    if (st->nkeys < TBR_REC_TEXELS_KEYS)
-        st->nkeys++;
+    if (st->nkeys < TBR_REC_TEXELS_KEYS) st->nkeys++;
     tbr_rec_texels_key *k = &st->keys[*slot];
     memset(k, 0, sizeof(*k));
     k->pc = pc;
@@ -1043,8 +972,7 @@ static tbr_rec_texels_key *tx_new_key(tbr_rec_texels_state *st, uint32_t pc, uin
 
 static int tx_same_shape(const tbr_rec_texels_key *k, const tbr_rec_texels_group *g, uint32_t n)
 {
-    if (!k->has_prev || k->ngroups != n || n > TBR_REC_TEXELS_PRED_GROUPS)
-        return 0;
+    if (!k->has_prev || k->ngroups != n || n > TBR_REC_TEXELS_PRED_GROUPS) return 0;
     for (uint32_t i = 0; i < n; i++)
         if (k->g[i].lane != g[i].lane || k->g[i].kind != g[i].kind || k->g[i].level != g[i].level ||
             k->g[i].layer != g[i].layer)
@@ -1105,39 +1033,34 @@ int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch 
             }
             uint32_t kind = tx_group_at(t, x->n_texels - k);
             if (ng < TBR_REC_TEXELS_PRED_GROUPS)
-                g[ng] = (tbr_rec_texels_group){ t->lane, kind, t->level, t->layer, t->x, t->y };
+                g[ng] = (tbr_rec_texels_group){t->lane, kind, t->level, t->layer, t->x, t->y};
             ng++;
             k += tx_group_size(kind);
         }
-        if (rc)
-            break;
+        if (rc) break;
         uint32_t slot = TBR_REC_TEXELS_KEYS;
         for (uint32_t s = 0; s < st.nkeys; s++)
-            if (st.keys[s].pc == x->pc && st.keys[s].unit == x->unit &&
-                st.keys[s].resource_id == x->resource_id) {
+            if (st.keys[s].pc == x->pc && st.keys[s].unit == x->unit && st.keys[s].resource_id == x->resource_id) {
                 slot = s;
                 break;
             }
         int newkey = slot == TBR_REC_TEXELS_KEYS;
-        tbr_rec_texels_key *key = newkey ? tx_new_key(&st, x->pc, x->unit, x->resource_id, &slot)
-                                         : &st.keys[slot];
+        tbr_rec_texels_key *key = newkey ? tx_new_key(&st, x->pc, x->unit, x->resource_id, &slot) : &st.keys[slot];
         int same = tx_same_shape(key, g, ng);
         int64_t dq = (int64_t)x->quad - (int64_t)prev_quad;
         prev_quad = x->quad;
         uint32_t dqc = dq >= 0 && dq <= 2 ? (uint32_t)dq : 3u;
-        tbr_buf_put_u8(&ops, (uint8_t)((newkey ? 0u : slot + 1u) | (same ? TX_F_SAME_SHAPE : 0u) |
-                                       (dqc << TX_F_DQUAD_SHIFT)));
-        if (dqc == 3)
-            put_s(&ops, dq);
+        tbr_buf_put_u8(
+            &ops, (uint8_t)((newkey ? 0u : slot + 1u) | (same ? TX_F_SAME_SHAPE : 0u) | (dqc << TX_F_DQUAD_SHIFT)));
+        if (dqc == 3) put_s(&ops, dq);
         if (newkey) {
             put_u(&ops, x->pc);
             put_u(&ops, x->unit);
             put_u(&ops, x->resource_id);
         }
-        if (!same)
-            put_u(&ops, ng);
+        if (!same) put_u(&ops, ng);
         uint32_t level = 0, layer = 0, gi = 0;
-        tbr_rec_texels_group cur0 = { 0 }, prev = { 0 };
+        tbr_rec_texels_group cur0 = {0}, prev = {0};
         for (uint32_t k = 0; k < x->n_texels; gi++) {
             const tbr_rec_texel *t = &x->texels[k];
             uint32_t kind = tx_group_at(t, x->n_texels - k);
@@ -1158,9 +1081,8 @@ int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch 
                 put_s(&co, (int64_t)t[1].x - t->x);
                 put_s(&co, (int64_t)t[2].y - t->y);
             }
-            prev = (tbr_rec_texels_group){ t->lane, kind, level, layer, t->x, t->y };
-            if (gi == 0)
-                cur0 = prev;
+            prev = (tbr_rec_texels_group){t->lane, kind, level, layer, t->x, t->y};
+            if (gi == 0) cur0 = prev;
             k += tx_group_size(kind);
         }
         tx_remember(key, g, ng);
@@ -1172,8 +1094,7 @@ int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch 
         put_u(b, co.len);
         tbr_buf_put_bytes(b, ops.data, ops.len);
         tbr_buf_put_bytes(b, co.data, co.len);
-        if (!tbr_buf_ok(&ops) || !tbr_buf_ok(&co))
-            rc = -1;
+        if (!tbr_buf_ok(&ops) || !tbr_buf_ok(&co)) rc = -1;
     }
     tbr_buf_free(&ops);
     tbr_buf_free(&co);
@@ -1188,9 +1109,8 @@ int tbr_rec_texels_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_texel
     h->count = get_u(c);
     uint64_t ops_len = get_u64(c), co_len = get_u64(c);
     /* every fetch takes at least 1 ops byte */
-    if (!tbr_cursor_ok(c) || ops_len > tbr_cursor_remaining(c) ||
-        co_len > tbr_cursor_remaining(c) - ops_len || h->count > ops_len ||
-        (h->count == 0 && (ops_len || co_len))) {
+    if (!tbr_cursor_ok(c) || ops_len > tbr_cursor_remaining(c) || co_len > tbr_cursor_remaining(c) - ops_len ||
+        h->count > ops_len || (h->count == 0 && (ops_len || co_len))) {
         tbr_cursor_fail(c);
         return -1;
     }
@@ -1207,20 +1127,18 @@ static int tx_fail(tbr_cursor *c)
     return -1;
 }
 
-int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetch *f, tbr_rec_texel *texels, uint32_t cap)
+int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetch *f, tbr_rec_texel *texels,
+                        uint32_t cap)
 {
     tbr_cursor *o = &h->ops, *co = &h->coords;
     memset(f, 0, sizeof(*f));
-    if (h->decoded >= h->count)
-        return tx_fail(c);
+    if (h->decoded >= h->count) return tx_fail(c);
     uint8_t fb = tbr_cursor_u8(o);
     uint32_t dqc = fb >> TX_F_DQUAD_SHIFT;
     int64_t dq = dqc == 3 ? tbr_cursor_svarint(o) : (int64_t)dqc;
-    if (!tbr_cursor_ok(o) || dq < -(int64_t)UINT32_MAX || dq > (int64_t)UINT32_MAX)
-        return tx_fail(c);
+    if (!tbr_cursor_ok(o) || dq < -(int64_t)UINT32_MAX || dq > (int64_t)UINT32_MAX) return tx_fail(c);
     int64_t q = (int64_t)h->prev_quad + dq;
-    if (q < 0 || q > UINT32_MAX)
-        return tx_fail(c);
+    if (q < 0 || q > UINT32_MAX) return tx_fail(c);
     f->quad = (uint32_t)q;
     h->prev_quad = f->quad;
     uint32_t code = fb & TX_F_KEY_MASK;
@@ -1230,8 +1148,7 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
         uint32_t pc = get_u(o), unit = get_u(o), res = get_u(o), slot;
         key = tx_new_key(st, pc, unit, res, &slot);
     } else {
-        if (code > st->nkeys)
-            return tx_fail(c);
+        if (code > st->nkeys) return tx_fail(c);
         key = &st->keys[code - 1];
     }
     f->pc = key->pc;
@@ -1240,19 +1157,16 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
     int same = (fb & TX_F_SAME_SHAPE) != 0;
     uint32_t ng;
     if (same) {
-        if (!key->has_prev || key->ngroups > TBR_REC_TEXELS_PRED_GROUPS)
-            return tx_fail(c);
+        if (!key->has_prev || key->ngroups > TBR_REC_TEXELS_PRED_GROUPS) return tx_fail(c);
         ng = key->ngroups;
     } else {
         ng = get_u(o);
-        if (ng > TBR_REC_MAX_TEXELS_PER_FETCH)
-            return tx_fail(c);
+        if (ng > TBR_REC_MAX_TEXELS_PER_FETCH) return tx_fail(c);
     }
-    if (!tbr_cursor_ok(o) || (ng && !texels))
-        return tx_fail(c);
+    if (!tbr_cursor_ok(o) || (ng && !texels)) return tx_fail(c);
     f->texels = texels;
     tbr_rec_texels_group g[TBR_REC_TEXELS_PRED_GROUPS];
-    tbr_rec_texels_group cur0 = { 0 }, prev = { 0 };
+    tbr_rec_texels_group cur0 = {0}, prev = {0};
     uint32_t level = 0, layer = 0, nt = 0;
     for (uint32_t gi = 0; gi < ng; gi++) {
         tbr_rec_texels_group cg;
@@ -1278,28 +1192,25 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
         tx_predict(key, gi, cg.level, cg.layer, &cur0, &prev, &px, &py);
         int64_t rx, ry;
         tx_get_residual(co, &rx, &ry);
-        if (rx < -TX_MAX_RESIDUAL || rx > TX_MAX_RESIDUAL || ry < -TX_MAX_RESIDUAL ||
-            ry > TX_MAX_RESIDUAL)
+        if (rx < -TX_MAX_RESIDUAL || rx > TX_MAX_RESIDUAL || ry < -TX_MAX_RESIDUAL || ry > TX_MAX_RESIDUAL)
             return tx_fail(c);
         int64_t x = px + rx, y = py + ry;
-        if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX)
-            return tx_fail(c);
+        if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) return tx_fail(c);
         cg.x = (int32_t)x;
         cg.y = (int32_t)y;
         int64_t x1 = cg.kind == TX_KIND_UNIT ? x + 1 : x, y1 = cg.kind == TX_KIND_UNIT ? y + 1 : y;
         if (cg.kind == TX_KIND_GENERAL) {
             int64_t ddx = tbr_cursor_svarint(co), ddy = tbr_cursor_svarint(co);
-            if (ddx < -TX_MAX_RESIDUAL || ddx > TX_MAX_RESIDUAL || ddy < -TX_MAX_RESIDUAL ||
-                ddy > TX_MAX_RESIDUAL)
+            if (ddx < -TX_MAX_RESIDUAL || ddx > TX_MAX_RESIDUAL || ddy < -TX_MAX_RESIDUAL || ddy > TX_MAX_RESIDUAL)
                 return tx_fail(c);
             x1 = x + ddx;
             y1 = y + ddy;
         }
         uint32_t size = tx_group_size(cg.kind);
-        if (!tbr_cursor_ok(co) || x1 < INT32_MIN || x1 > INT32_MAX || y1 < INT32_MIN ||
-            y1 > INT32_MAX || nt + size > cap || nt + size > TBR_REC_MAX_TEXELS_PER_FETCH)
+        if (!tbr_cursor_ok(co) || x1 < INT32_MIN || x1 > INT32_MAX || y1 < INT32_MIN || y1 > INT32_MAX ||
+            nt + size > cap || nt + size > TBR_REC_MAX_TEXELS_PER_FETCH)
             return tx_fail(c);
-        tbr_rec_texel t0 = { cg.lane, cg.level, cg.layer, cg.x, cg.y };
+        tbr_rec_texel t0 = {cg.lane, cg.level, cg.layer, cg.x, cg.y};
         texels[nt] = t0;
         if (size == 4) {
             texels[nt + 1] = t0;
@@ -1310,25 +1221,19 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
             texels[nt + 3].y = (int32_t)y1;
         }
         nt += size;
-        if (gi < TBR_REC_TEXELS_PRED_GROUPS)
-            g[gi] = cg;
+        if (gi < TBR_REC_TEXELS_PRED_GROUPS) g[gi] = cg;
         prev = cg;
-        if (gi == 0)
-            cur0 = cg;
+        if (gi == 0) cur0 = cg;
     }
     f->n_texels = nt;
     tx_remember(key, g, ng);
     h->decoded++;
     /* the streams end exactly with the last fetch */
-    if (h->decoded == h->count && (!tbr_cursor_at_end(o) || !tbr_cursor_at_end(co)))
-        return tx_fail(c);
+    if (h->decoded == h->count && (!tbr_cursor_at_end(o) || !tbr_cursor_at_end(co))) return tx_fail(c);
     return tbr_cursor_ok(c) ? 0 : -1;
 }
 
-int tbr_rec_texels_close(tbr_cursor *c)
-{
-    return finish(c);
-}
+int tbr_rec_texels_close(tbr_cursor *c) { return finish(c); }
 
 /* ---- VERTICES ------------------------------------------------------------- */
 
@@ -1346,8 +1251,8 @@ enum { VTX_RAW = 0, VTX_CODED = 1, VTX_CODED_HASHES = 2 };
 typedef struct vtx_seen {
     uint32_t bits[4];
     uint32_t ord_plus_1;
-    uint32_t hash;       /* that vertex's out_hash */
-    uint32_t epoch;      /* the encode call that wrote it; any other: an empty slot */
+    uint32_t hash;  /* that vertex's out_hash */
+    uint32_t epoch; /* the encode call that wrote it; any other: an empty slot */
 } vtx_seen;
 
 /* The table is reused from call to call (one per thread) and its first `cap` slots
@@ -1364,12 +1269,9 @@ static uint32_t vtx_pos_hash(const uint32_t v[4])
     return (uint32_t)((a ^ (b >> 7)) >> 32);
 }
 
-int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
-                            const tbr_rec_vertex_group *g)
+int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h, const tbr_rec_vertex_group *g)
 {
-    if (h->nr_streams > TBR_REC_MAX_STREAMS || (h->count && !g) ||
-        (h->flags & ~TBR_REC_VERTICES_HASHES))
-        return -1;
+    if (h->nr_streams > TBR_REC_MAX_STREAMS || (h->count && !g) || (h->flags & ~TBR_REC_VERTICES_HASHES)) return -1;
     const int hashes = (h->flags & TBR_REC_VERTICES_HASHES) != 0;
     put_u(b, h->draw_seq);
     put_u(b, h->vs_id);
@@ -1393,15 +1295,13 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
     /* open-addressing table: position bits -> latest vertex ordinal (load <= 1/2) */
     uint64_t nverts = (uint64_t)h->count * 4;
     size_t cap = 16;
-    while (cap < 2 * nverts)
-        cap *= 2;
+    while (cap < 2 * nverts) cap *= 2;
     if (cap > vtx_table_cap) {
         free(vtx_table);
         vtx_table = calloc(cap, sizeof(*vtx_table));
         vtx_table_cap = vtx_table ? cap : 0;
         vtx_epoch = 0;
-        if (!vtx_table)
-            return -1;
+        if (!vtx_table) return -1;
     }
     if (++vtx_epoch == 0) { /* wrapped: stale epochs could match again */
         memset(vtx_table, 0, vtx_table_cap * sizeof(*vtx_table));
@@ -1425,19 +1325,16 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
             uint32_t v[4];
             memcpy(v, g[i].pos[j], sizeof(v));
             size_t slot = vtx_pos_hash(v) & (cap - 1);
-            while (seen[slot].epoch == epoch && memcmp(seen[slot].bits, v, sizeof(v)))
-                slot = (slot + 1) & (cap - 1);
+            while (seen[slot].epoch == epoch && memcmp(seen[slot].bits, v, sizeof(v))) slot = (slot + 1) & (cap - 1);
             uint32_t back = seen[slot].epoch == epoch ? ord - (seen[slot].ord_plus_1 - 1) : 0;
             if (back > TBR_REC_VERTICES_BACK_WINDOW)
                 back = 0; /* too far: coded afresh, later vertices refer to this one */
             put_u(b, back);
             if (!back)
-                for (int k = 0; k < 4; k++)
-                    tbr_buf_put_u32(b, v[k]);
+                for (int k = 0; k < 4; k++) tbr_buf_put_u32(b, v[k]);
             /* a repeated position mostly has repeated varyings too: XOR with the hash of
              * the vertex referred to */
-            if (hashes)
-                tbr_buf_put_u32(b, g[i].out_hash[j] ^ (back ? seen[slot].hash : 0));
+            if (hashes) tbr_buf_put_u32(b, g[i].out_hash[j] ^ (back ? seen[slot].hash : 0));
             memcpy(seen[slot].bits, v, sizeof(v));
             seen[slot].ord_plus_1 = ord + 1;
             seen[slot].hash = g[i].out_hash[j];
@@ -1481,8 +1378,7 @@ int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_ver
     /* a group takes at least path, n and one vertex: layout 0 2 + 21 bytes, coded
      * 2 + 2 (+ 4 with hashes) */
     uint64_t min_group = h->layout == 0 ? 23 : (h->flags & TBR_REC_VERTICES_HASHES) ? 8 : 4;
-    if (!tbr_cursor_ok(c) || (uint64_t)h->count * min_group > tbr_cursor_remaining(c))
-        return -1;
+    if (!tbr_cursor_ok(c) || (uint64_t)h->count * min_group > tbr_cursor_remaining(c)) return -1;
     return 0;
 }
 
@@ -1505,8 +1401,7 @@ int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_ver
         g->index[j] = (uint32_t)v;
         h->prev_index = g->index[j];
         if (h->layout == 0) {
-            for (int k = 0; k < 4; k++)
-                g->pos[j][k] = get_f(c);
+            for (int k = 0; k < 4; k++) g->pos[j][k] = get_f(c);
             g->out_hash[j] = tbr_cursor_u32(c);
         } else {
             uint32_t back = get_u(c);
@@ -1521,12 +1416,10 @@ int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_ver
                 memmove(cur, h->recent[from], 4 * sizeof(uint32_t));
                 hash_base = h->recent_hash[from];
             } else {
-                for (int k = 0; k < 4; k++)
-                    cur[k] = tbr_cursor_u32(c);
+                for (int k = 0; k < 4; k++) cur[k] = tbr_cursor_u32(c);
             }
             memcpy(g->pos[j], cur, sizeof(g->pos[j]));
-            if (h->flags & TBR_REC_VERTICES_HASHES)
-                g->out_hash[j] = tbr_cursor_u32(c) ^ hash_base;
+            if (h->flags & TBR_REC_VERTICES_HASHES) g->out_hash[j] = tbr_cursor_u32(c) ^ hash_base;
             h->recent_hash[h->decoded & mask] = g->out_hash[j];
             h->decoded++;
         }
@@ -1534,10 +1427,7 @@ int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_ver
     return tbr_cursor_ok(c) ? 0 : -1;
 }
 
-int tbr_rec_vertices_close(tbr_cursor *c)
-{
-    return finish(c);
-}
+int tbr_rec_vertices_close(tbr_cursor *c) { return finish(c); }
 
 /* ---- SURFACE_INIT ----------------------------------------------------------- */
 
@@ -1545,17 +1435,15 @@ static int surface_init_valid(const tbr_rec_surface_init *r)
 {
     return r->width >= 1 && r->height >= 1 && r->width <= TBR_REC_SURFACE_INIT_MAX_DIM &&
            r->height <= TBR_REC_SURFACE_INIT_MAX_DIM && r->block_bytes >= 1 &&
-           r->block_bytes <= TBR_REC_SURFACE_INIT_MAX_BLOCK && r->is_zs <= 1 && r->rows >= 1 &&
-           r->y0 < r->height && r->rows <= r->height - r->y0;
+           r->block_bytes <= TBR_REC_SURFACE_INIT_MAX_BLOCK && r->is_zs <= 1 && r->rows >= 1 && r->y0 < r->height &&
+           r->rows <= r->height - r->y0;
 }
 
 int tbr_rec_surface_check_encode(tbr_buf *b, const tbr_rec_surface_check *r)
 {
-    if (!r->width || !r->height || !r->block_bytes || r->block_bytes > 16)
-        return -1;
-    const uint32_t v[] = { r->resource_id, r->level, r->layer, r->width, r->height, r->block_bytes };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        put_u(b, v[i]);
+    if (!r->width || !r->height || !r->block_bytes || r->block_bytes > 16) return -1;
+    const uint32_t v[] = {r->resource_id, r->level, r->layer, r->width, r->height, r->block_bytes};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) put_u(b, v[i]);
     tbr_buf_put_u32(b, r->crc);
     return done(b, 0);
 }
@@ -1565,23 +1453,19 @@ int tbr_rec_surface_check_decode(const uint8_t *p, size_t n, tbr_rec_surface_che
     tbr_cursor c;
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
-    uint32_t *v[] = { &r->resource_id, &r->level, &r->layer, &r->width, &r->height, &r->block_bytes };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        *v[i] = get_u(&c);
+    uint32_t *v[] = {&r->resource_id, &r->level, &r->layer, &r->width, &r->height, &r->block_bytes};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) *v[i] = get_u(&c);
     r->crc = tbr_cursor_u32(&c);
-    if (!tbr_cursor_ok(&c) || !r->width || !r->height || !r->block_bytes || r->block_bytes > 16)
-        return -1;
+    if (!tbr_cursor_ok(&c) || !r->width || !r->height || !r->block_bytes || r->block_bytes > 16) return -1;
     return finish(&c);
 }
 
 int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r)
 {
-    if (!surface_init_valid(r) || !r->data)
-        return -1;
-    const uint32_t v[] = { r->resource_id, r->level, r->layer, r->is_zs, r->format, r->width,
-                           r->height, r->block_bytes, r->y0, r->rows };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        put_u(b, v[i]);
+    if (!surface_init_valid(r) || !r->data) return -1;
+    const uint32_t v[] = {r->resource_id, r->level,  r->layer,       r->is_zs, r->format,
+                          r->width,       r->height, r->block_bytes, r->y0,    r->rows};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) put_u(b, v[i]);
     tbr_buf_put_lbytes(b, r->data, (size_t)r->rows * r->width * r->block_bytes);
     return done(b, 0);
 }
@@ -1591,14 +1475,12 @@ int tbr_rec_surface_init_decode(const uint8_t *p, size_t n, tbr_rec_surface_init
     tbr_cursor c;
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
-    uint32_t *v[] = { &r->resource_id, &r->level, &r->layer, &r->is_zs, &r->format, &r->width,
-                      &r->height, &r->block_bytes, &r->y0, &r->rows };
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        *v[i] = get_u(&c);
+    uint32_t *v[] = {&r->resource_id, &r->level,  &r->layer,       &r->is_zs, &r->format,
+                     &r->width,       &r->height, &r->block_bytes, &r->y0,    &r->rows};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) *v[i] = get_u(&c);
     size_t len = 0;
     r->data = tbr_cursor_lbytes(&c, &len);
-    if (!tbr_cursor_ok(&c) || !r->data || !surface_init_valid(r) ||
-        len != (size_t)r->rows * r->width * r->block_bytes)
+    if (!tbr_cursor_ok(&c) || !r->data || !surface_init_valid(r) || len != (size_t)r->rows * r->width * r->block_bytes)
         return -1;
     return finish(&c);
 }

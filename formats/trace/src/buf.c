@@ -24,22 +24,17 @@ void tbr_buf_reset(tbr_buf *b)
     b->failed = 0;
 }
 
-int tbr_buf_ok(const tbr_buf *b)
-{
-    return !b->failed;
-}
+int tbr_buf_ok(const tbr_buf *b) { return !b->failed; }
 
 int tbr_buf_reserve(tbr_buf *b, size_t extra)
 {
-    if (b->failed)
-        return -1;
+    if (b->failed) return -1;
     if (extra > SIZE_MAX - b->len) {
         b->failed = 1;
         return -1;
     }
     size_t need = b->len + extra;
-    if (need <= b->cap)
-        return 0;
+    if (need <= b->cap) return 0;
     /* Geometric growth keeps appends amortized O(1). */
     size_t ncap = b->cap ? b->cap : 64;
     while (ncap < need) {
@@ -61,18 +56,13 @@ int tbr_buf_reserve(tbr_buf *b, size_t extra)
 
 int tbr_buf_put_bytes(tbr_buf *b, const void *p, size_t n)
 {
-    if (tbr_buf_reserve(b, n) < 0)
-        return -1;
-    if (n)
-        memcpy(b->data + b->len, p, n);
+    if (tbr_buf_reserve(b, n) < 0) return -1;
+    if (n) memcpy(b->data + b->len, p, n);
     b->len += n;
     return 0;
 }
 
-int tbr_buf_put_u8(tbr_buf *b, uint8_t v)
-{
-    return tbr_buf_put_bytes(b, &v, 1);
-}
+int tbr_buf_put_u8(tbr_buf *b, uint8_t v) { return tbr_buf_put_bytes(b, &v, 1); }
 
 /* Explicit byte order so files are identical on any host. */
 int tbr_buf_put_u16(tbr_buf *b, uint16_t v)
@@ -85,8 +75,7 @@ int tbr_buf_put_u16(tbr_buf *b, uint16_t v)
  * millions of them per frame. */
 int tbr_buf_put_u32(tbr_buf *b, uint32_t v)
 {
-    if (tbr_buf_reserve(b, 4) < 0)
-        return -1;
+    if (tbr_buf_reserve(b, 4) < 0) return -1;
     uint8_t *d = b->data + b->len;
     d[0] = (uint8_t)v; /* unrolled: compilers merge it into one store */
     d[1] = (uint8_t)(v >> 8);
@@ -99,8 +88,7 @@ int tbr_buf_put_u32(tbr_buf *b, uint32_t v)
 int tbr_buf_put_u64(tbr_buf *b, uint64_t v)
 {
     uint8_t t[8];
-    for (int i = 0; i < 8; i++)
-        t[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 8; i++) t[i] = (uint8_t)(v >> (8 * i));
     return tbr_buf_put_bytes(b, t, 8);
 }
 
@@ -133,22 +121,17 @@ int tbr_buf_put_uvarint(tbr_buf *b, uint64_t v)
     return 0;
 }
 
-int tbr_buf_put_svarint(tbr_buf *b, int64_t v)
-{
-    return tbr_buf_put_uvarint(b, tbr_zigzag_encode(v));
-}
+int tbr_buf_put_svarint(tbr_buf *b, int64_t v) { return tbr_buf_put_uvarint(b, tbr_zigzag_encode(v)); }
 
 int tbr_buf_put_lbytes(tbr_buf *b, const void *p, size_t n)
 {
-    if (tbr_buf_put_uvarint(b, n) < 0)
-        return -1;
+    if (tbr_buf_put_uvarint(b, n) < 0) return -1;
     return tbr_buf_put_bytes(b, p, n);
 }
 
 int tbr_buf_put_str(tbr_buf *b, const char *s)
 {
-    if (!s)
-        s = "";
+    if (!s) s = "";
     return tbr_buf_put_lbytes(b, s, strlen(s));
 }
 
@@ -162,31 +145,18 @@ void tbr_cursor_init(tbr_cursor *c, const void *data, size_t len)
     c->error = 0;
 }
 
-int tbr_cursor_ok(const tbr_cursor *c)
-{
-    return !c->error;
-}
+int tbr_cursor_ok(const tbr_cursor *c) { return !c->error; }
 
-int tbr_cursor_at_end(const tbr_cursor *c)
-{
-    return !c->error && c->pos == c->len;
-}
+int tbr_cursor_at_end(const tbr_cursor *c) { return !c->error && c->pos == c->len; }
 
-size_t tbr_cursor_remaining(const tbr_cursor *c)
-{
-    return c->error ? 0 : c->len - c->pos;
-}
+size_t tbr_cursor_remaining(const tbr_cursor *c) { return c->error ? 0 : c->len - c->pos; }
 
-void tbr_cursor_fail(tbr_cursor *c)
-{
-    c->error = 1;
-}
+void tbr_cursor_fail(tbr_cursor *c) { c->error = 1; }
 
 uint64_t tbr_cursor_uvarint_multi(tbr_cursor *c)
 {
     uint64_t v = 0;
-    if (c->error)
-        return 0;
+    if (c->error) return 0;
     size_t pos = c->pos;
     for (unsigned shift = 0;; shift += 7) {
         if (pos >= c->len || shift > 63) {
@@ -201,8 +171,7 @@ uint64_t tbr_cursor_uvarint_multi(tbr_cursor *c)
             return 0;
         }
         v |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            break;
+        if (!(byte & 0x80)) break;
     }
     c->pos = pos;
     return v;
@@ -213,11 +182,9 @@ const uint8_t *tbr_cursor_lbytes(tbr_cursor *c, size_t *len)
     uint64_t n = tbr_cursor_uvarint(c);
     if (c->error || n > c->len - c->pos) {
         c->error = 1;
-        if (len)
-            *len = 0;
+        if (len) *len = 0;
         return NULL;
     }
-    if (len)
-        *len = (size_t)n;
+    if (len) *len = (size_t)n;
     return tbr_cursor_bytes(c, (size_t)n);
 }

@@ -10,25 +10,25 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#define TBR_FILE_MAGIC "TBRTRACE"
-#define TBR_FILE_HEADER_SIZE 24u   /* magic8 major2 minor2 flags4 meta_len4 crc4 */
-#define TBR_CHUNK_MAGIC "TBRC"
-#define TBR_CHUNK_HEADER_SIZE 40u  /* magic4 flags4 frame8 seq4 nrec4 usize4 csize4 dcrc4 hcrc4 */
-#define TBR_CHUNK_FRAME_END 1u     /* chunk flag: last chunk of its frame */
-#define TBR_INDEX_MAGIC "TBRINDEX"
+#define TBR_FILE_MAGIC        "TBRTRACE"
+#define TBR_FILE_HEADER_SIZE  24u /* magic8 major2 minor2 flags4 meta_len4 crc4 */
+#define TBR_CHUNK_MAGIC       "TBRC"
+#define TBR_CHUNK_HEADER_SIZE 40u /* magic4 flags4 frame8 seq4 nrec4 usize4 csize4 dcrc4 hcrc4 */
+#define TBR_CHUNK_FRAME_END   1u  /* chunk flag: last chunk of its frame */
+#define TBR_INDEX_MAGIC       "TBRINDEX"
 #define TBR_INDEX_HEADER_SIZE 8u
-#define TBR_INDEX_ENTRY_SIZE 48u   /* frame8 off8 nchunks4 rsvd4 nrec8 cbytes8 ubytes8 */
-#define TBR_FOOTER_MAGIC "TBRFOOTR"
-#define TBR_FOOTER_SIZE 40u        /* index_off8 nframes8 nrec8 index_crc4 crc4 magic8 */
+#define TBR_INDEX_ENTRY_SIZE  48u /* frame8 off8 nchunks4 rsvd4 nrec8 cbytes8 ubytes8 */
+#define TBR_FOOTER_MAGIC      "TBRFOOTR"
+#define TBR_FOOTER_SIZE       40u /* index_off8 nframes8 nrec8 index_crc4 crc4 magic8 */
 
 /* Record header inside chunk data: uvarint type (<= 3 bytes) + uvarint length
  * (<= 4 bytes for 64 MiB). */
 #define TBR_RECORD_HEADER_MAX 13u
 /* Largest chunk content the writer can produce (one maximal record), hence the
  * largest a reader will ever allocate for. */
-#define TBR_MAX_CHUNK_USIZE \
-    (TBR_TRACE_MAX_RECORD_SIZE + TBR_RECORD_HEADER_MAX > TBR_TRACE_MAX_CHUNK_SIZE \
-         ? TBR_TRACE_MAX_RECORD_SIZE + TBR_RECORD_HEADER_MAX                       \
+#define TBR_MAX_CHUNK_USIZE                                                                                            \
+    (TBR_TRACE_MAX_RECORD_SIZE + TBR_RECORD_HEADER_MAX > TBR_TRACE_MAX_CHUNK_SIZE                                      \
+         ? TBR_TRACE_MAX_RECORD_SIZE + TBR_RECORD_HEADER_MAX                                                           \
          : TBR_TRACE_MAX_CHUNK_SIZE)
 
 static inline void tbr_le16(uint8_t *p, uint16_t v)
@@ -38,30 +38,23 @@ static inline void tbr_le16(uint8_t *p, uint16_t v)
 }
 static inline void tbr_le32(uint8_t *p, uint32_t v)
 {
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 static inline void tbr_le64(uint8_t *p, uint64_t v)
 {
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
-static inline uint16_t tbr_rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
+static inline uint16_t tbr_rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static inline uint32_t tbr_rd32(const uint8_t *p)
 {
     uint32_t v = 0;
-    for (int i = 0; i < 4; i++)
-        v |= (uint32_t)p[i] << (8 * i);
+    for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i);
     return v;
 }
 static inline uint64_t tbr_rd64(const uint8_t *p)
 {
     uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
+    for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
     return v;
 }
 

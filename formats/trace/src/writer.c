@@ -25,26 +25,26 @@ struct tbr_trace_writer {
     char *path;
     char *tmp_path;
     int fd;
-    uint64_t off;          /* bytes written so far = current file offset */
+    uint64_t off; /* bytes written so far = current file offset */
     char err[TBR_TRACE_ERROR_MAX];
-    atomic_int failed;     /* set once, under `mu` when a worker exists; err is final then */
+    atomic_int failed; /* set once, under `mu` when a worker exists; err is final then */
 
     size_t chunk_size;
     int level;
     int do_fsync;
     ZSTD_CCtx *cctx;
-    uint8_t *out;          /* OUT_SLICE bytes */
+    uint8_t *out; /* OUT_SLICE bytes */
 
-    tbr_buf chunk;         /* pending chunk content */
+    tbr_buf chunk; /* pending chunk content */
     uint32_t chunk_records;
 
     int in_frame;
-    int have_frame;        /* some frame was begun: enforces increasing numbers */
-    uint64_t last_number;  /* of the open (or last) frame */
-    int frame_begins;      /* the next chunk handed on is its frame's first */
+    int have_frame;       /* some frame was begun: enforces increasing numbers */
+    uint64_t last_number; /* of the open (or last) frame */
+    int frame_begins;     /* the next chunk handed on is its frame's first */
     /* chunk-writing side (the worker while a job is pending): */
-    uint32_t chunk_seq;    /* next chunk's index within the current frame */
-    index_entry cur;       /* current frame's index entry */
+    uint32_t chunk_seq; /* next chunk's index within the current frame */
+    index_entry cur;    /* current frame's index entry */
 
     index_entry *index;
     size_t nindex, capindex;
@@ -62,20 +62,18 @@ struct tbr_trace_writer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int job_pending, worker_stop;
-    tbr_buf job;           /* the chunk being compressed by the worker */
+    tbr_buf job; /* the chunk being compressed by the worker */
     uint32_t job_records, job_flags;
-    int job_begins;        /* first chunk of frame job_frame */
+    int job_begins; /* first chunk of frame job_frame */
     uint64_t job_frame;
 
     tbr_trace_writer_stats st;
 };
 
-static void set_err(tbr_trace_writer *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static void set_err(tbr_trace_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void set_err(tbr_trace_writer *w, const char *fmt, ...)
 {
-    if (w->background)
-        pthread_mutex_lock(&w->mu);
+    if (w->background) pthread_mutex_lock(&w->mu);
     if (!w->failed) { /* keep the first (root-cause) error */
         va_list ap;
         va_start(ap, fmt);
@@ -83,14 +81,12 @@ static void set_err(tbr_trace_writer *w, const char *fmt, ...)
         va_end(ap);
         w->failed = 1;
     }
-    if (w->background)
-        pthread_mutex_unlock(&w->mu);
+    if (w->background) pthread_mutex_unlock(&w->mu);
 }
 
 static void copy_err(tbr_trace_error *err, const char *msg)
 {
-    if (err)
-        snprintf(err->msg, sizeof err->msg, "%s", msg);
+    if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
 }
 
 static int write_all(tbr_trace_writer *w, const void *p, size_t n)
@@ -98,12 +94,10 @@ static int write_all(tbr_trace_writer *w, const void *p, size_t n)
     const uint8_t *b = p;
     while (n) {
         ssize_t k = write(w->fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
+        if (k < 0 && errno == EINTR) continue;
         if (k <= 0) {
             int e = k < 0 ? errno : ENOSPC;
-            set_err(w, "%s: at offset %llu: write failed: %s", w->tmp_path,
-                    (unsigned long long)w->off, strerror(e));
+            set_err(w, "%s: at offset %llu: write failed: %s", w->tmp_path, (unsigned long long)w->off, strerror(e));
             return -1;
         }
         b += k;
@@ -119,12 +113,10 @@ static int pwrite_all(tbr_trace_writer *w, const void *p, size_t n, uint64_t at)
     const uint8_t *b = p;
     while (n) {
         ssize_t k = pwrite(w->fd, b, n, (off_t)at);
-        if (k < 0 && errno == EINTR)
-            continue;
+        if (k < 0 && errno == EINTR) continue;
         if (k <= 0) {
             int e = k < 0 ? errno : ENOSPC;
-            set_err(w, "%s: at offset %llu: write failed: %s", w->tmp_path,
-                    (unsigned long long)at, strerror(e));
+            set_err(w, "%s: at offset %llu: write failed: %s", w->tmp_path, (unsigned long long)at, strerror(e));
             return -1;
         }
         b += k;
@@ -134,10 +126,7 @@ static int pwrite_all(tbr_trace_writer *w, const void *p, size_t n, uint64_t at)
     return 0;
 }
 
-static int check_ok(tbr_trace_writer *w)
-{
-    return w && !w->failed ? 0 : -1;
-}
+static int check_ok(tbr_trace_writer *w) { return w && !w->failed ? 0 : -1; }
 
 /* Compresses the concatenation of spans into one zstd frame and writes it as
  * a chunk. The header is written as a placeholder first and patched once the
@@ -148,23 +137,18 @@ struct span {
     size_t n;
 };
 
-static int write_chunk(tbr_trace_writer *w, const struct span *spans, int nspans,
-                       uint32_t nrec, uint32_t flags)
+static int write_chunk(tbr_trace_writer *w, const struct span *spans, int nspans, uint32_t nrec, uint32_t flags)
 {
     size_t usize = 0;
-    for (int i = 0; i < nspans; i++)
-        usize += spans[i].n;
+    for (int i = 0; i < nspans; i++) usize += spans[i].n;
     uint64_t at = w->off;
     uint8_t hdr[TBR_CHUNK_HEADER_SIZE] = {0};
-    if (write_all(w, hdr, sizeof hdr) < 0)
-        return -1;
+    if (write_all(w, hdr, sizeof hdr) < 0) return -1;
 
     size_t rc = ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
-    if (!ZSTD_isError(rc))
-        rc = ZSTD_CCtx_setPledgedSrcSize(w->cctx, usize);
+    if (!ZSTD_isError(rc)) rc = ZSTD_CCtx_setPledgedSrcSize(w->cctx, usize);
     if (ZSTD_isError(rc)) {
-        set_err(w, "%s: at offset %llu: zstd: %s", w->tmp_path, (unsigned long long)at,
-                ZSTD_getErrorName(rc));
+        set_err(w, "%s: at offset %llu: zstd: %s", w->tmp_path, (unsigned long long)at, ZSTD_getErrorName(rc));
         return -1;
     }
     uint32_t dcrc = 0;
@@ -177,24 +161,21 @@ static int write_chunk(tbr_trace_writer *w, const struct span *spans, int nspans
             ZSTD_outBuffer out = {w->out, OUT_SLICE, 0};
             size_t left = ZSTD_compressStream2(w->cctx, &out, &in, mode);
             if (ZSTD_isError(left)) {
-                set_err(w, "%s: at offset %llu: zstd: %s", w->tmp_path,
-                        (unsigned long long)at, ZSTD_getErrorName(left));
+                set_err(w, "%s: at offset %llu: zstd: %s", w->tmp_path, (unsigned long long)at,
+                        ZSTD_getErrorName(left));
                 return -1;
             }
             if (out.pos) {
                 dcrc = tbr_crc32(dcrc, w->out, out.pos);
                 csize += out.pos;
-                if (write_all(w, w->out, out.pos) < 0)
-                    return -1;
+                if (write_all(w, w->out, out.pos) < 0) return -1;
             }
             /* continue: done once input consumed; end: once fully flushed */
-            if (last ? left == 0 : in.pos == in.size)
-                break;
+            if (last ? left == 0 : in.pos == in.size) break;
         }
     }
     if (csize > UINT32_MAX) { /* cannot happen for usize <= TBR_MAX_CHUNK_USIZE */
-        set_err(w, "%s: at offset %llu: compressed chunk too large", w->tmp_path,
-                (unsigned long long)at);
+        set_err(w, "%s: at offset %llu: compressed chunk too large", w->tmp_path, (unsigned long long)at);
         return -1;
     }
 
@@ -207,8 +188,7 @@ static int write_chunk(tbr_trace_writer *w, const struct span *spans, int nspans
     tbr_le32(hdr + 28, (uint32_t)csize);
     tbr_le32(hdr + 32, dcrc);
     tbr_le32(hdr + 36, tbr_crc32(0, hdr, 36));
-    if (pwrite_all(w, hdr, sizeof hdr, at) < 0)
-        return -1;
+    if (pwrite_all(w, hdr, sizeof hdr, at) < 0) return -1;
 
     w->chunk_seq++;
     w->cur.chunks++;
@@ -223,8 +203,8 @@ static int write_chunk(tbr_trace_writer *w, const struct span *spans, int nspans
 
 /* A chunk in file order: starts the frame's index entry if it is its first chunk
  * (begins), completes it into the index if it is its last (TBR_CHUNK_FRAME_END). */
-static int write_job(tbr_trace_writer *w, const struct span *spans, int nspans, uint32_t nrec,
-                     uint32_t flags, int begins, uint64_t frame)
+static int write_job(tbr_trace_writer *w, const struct span *spans, int nspans, uint32_t nrec, uint32_t flags,
+                     int begins, uint64_t frame)
 {
     if (begins) {
         w->chunk_seq = 0;
@@ -232,10 +212,8 @@ static int write_job(tbr_trace_writer *w, const struct span *spans, int nspans, 
         w->cur.number = frame;
         w->cur.offset = w->off; /* each frame starts a new chunk */
     }
-    if (write_chunk(w, spans, nspans, nrec, flags) < 0)
-        return -1;
-    if (!(flags & TBR_CHUNK_FRAME_END))
-        return 0;
+    if (write_chunk(w, spans, nspans, nrec, flags) < 0) return -1;
+    if (!(flags & TBR_CHUNK_FRAME_END)) return 0;
     if (w->nindex == w->capindex) {
         size_t ncap = w->capindex ? w->capindex * 2 : 64;
         index_entry *p = realloc(w->index, ncap * sizeof *p);
@@ -255,15 +233,12 @@ static void *worker_main(void *arg)
     tbr_trace_writer *w = arg;
     pthread_mutex_lock(&w->mu);
     for (;;) {
-        while (!w->job_pending && !w->worker_stop)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (!w->job_pending)
-            break; /* stop requested and nothing left */
+        while (!w->job_pending && !w->worker_stop) pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->job_pending) break; /* stop requested and nothing left */
         pthread_mutex_unlock(&w->mu);
         if (!w->failed) {
             struct span s = {w->job.data, w->job.len};
-            write_job(w, &s, 1, w->job_records, w->job_flags, w->job_begins,
-                      w->job_frame); /* errors go to set_err */
+            write_job(w, &s, 1, w->job_records, w->job_flags, w->job_begins, w->job_frame); /* errors go to set_err */
         }
         pthread_mutex_lock(&w->mu);
         w->job_pending = 0;
@@ -276,11 +251,9 @@ static void *worker_main(void *arg)
 /* Waits until the worker has written every chunk handed to it. */
 static void wait_idle(tbr_trace_writer *w)
 {
-    if (!w->background)
-        return;
+    if (!w->background) return;
     pthread_mutex_lock(&w->mu);
-    while (w->job_pending)
-        pthread_cond_wait(&w->cv, &w->mu);
+    while (w->job_pending) pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -290,8 +263,7 @@ static int flush_buffer(tbr_trace_writer *w, uint32_t flags)
     w->frame_begins = 0;
     if (w->background) {
         wait_idle(w);
-        if (w->failed)
-            return -1;
+        if (w->failed) return -1;
         tbr_buf full = w->chunk; /* swap: the worker takes the full buffer */
         w->chunk = w->job;
         w->job = full;
@@ -305,8 +277,7 @@ static int flush_buffer(tbr_trace_writer *w, uint32_t flags)
         pthread_mutex_unlock(&w->mu);
     } else {
         struct span s = {w->chunk.data, w->chunk.len};
-        if (write_job(w, &s, 1, w->chunk_records, flags, begins, w->last_number) < 0)
-            return -1;
+        if (write_job(w, &s, 1, w->chunk_records, flags, begins, w->last_number) < 0) return -1;
     }
     tbr_buf_reset(&w->chunk);
     w->chunk_records = 0;
@@ -315,8 +286,7 @@ static int flush_buffer(tbr_trace_writer *w, uint32_t flags)
 
 static void stop_worker(tbr_trace_writer *w)
 {
-    if (!w->background)
-        return;
+    if (!w->background) return;
     pthread_mutex_lock(&w->mu);
     w->worker_stop = 1;
     pthread_cond_broadcast(&w->cv);
@@ -327,8 +297,7 @@ static void stop_worker(tbr_trace_writer *w)
     w->background = 0;
 }
 
-tbr_trace_writer *tbr_trace_writer_open(const char *path, const char *metadata,
-                                        tbr_trace_error *err)
+tbr_trace_writer *tbr_trace_writer_open(const char *path, const char *metadata, tbr_trace_error *err)
 {
     return tbr_trace_writer_open_ex(path, metadata, NULL, err);
 }
@@ -337,8 +306,7 @@ static void free_writer(tbr_trace_writer *w)
 {
     stop_worker(w);
     tbr_buf_free(&w->job);
-    if (w->fd >= 0)
-        close(w->fd);
+    if (w->fd >= 0) close(w->fd);
     ZSTD_freeCCtx(w->cctx);
     free(w->out);
     tbr_buf_free(&w->chunk);
@@ -348,12 +316,10 @@ static void free_writer(tbr_trace_writer *w)
     free(w);
 }
 
-tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadata,
-                                           const tbr_trace_writer_options *opts,
+tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadata, const tbr_trace_writer_options *opts,
                                            tbr_trace_error *err)
 {
-    if (err)
-        err->msg[0] = 0;
+    if (err) err->msg[0] = 0;
     if (!path || !*path) {
         copy_err(err, "tbr_trace_writer_open: empty path");
         return NULL;
@@ -361,22 +327,22 @@ tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadat
     size_t meta_len = metadata ? strlen(metadata) : 0;
     if (meta_len > TBR_TRACE_MAX_METADATA_SIZE) {
         if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: metadata is %zu bytes (limit %zu)", path,
-                     meta_len, TBR_TRACE_MAX_METADATA_SIZE);
+            snprintf(err->msg, sizeof err->msg, "%s: metadata is %zu bytes (limit %zu)", path, meta_len,
+                     TBR_TRACE_MAX_METADATA_SIZE);
         return NULL;
     }
     size_t chunk_size = opts && opts->chunk_size ? opts->chunk_size : TBR_TRACE_DEFAULT_CHUNK_SIZE;
     int level = opts && opts->compression_level ? opts->compression_level : 3;
     if (chunk_size < TBR_TRACE_MIN_CHUNK_SIZE || chunk_size > TBR_TRACE_MAX_CHUNK_SIZE) {
         if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: chunk size %zu outside [%zu, %zu]", path,
-                     chunk_size, TBR_TRACE_MIN_CHUNK_SIZE, TBR_TRACE_MAX_CHUNK_SIZE);
+            snprintf(err->msg, sizeof err->msg, "%s: chunk size %zu outside [%zu, %zu]", path, chunk_size,
+                     TBR_TRACE_MIN_CHUNK_SIZE, TBR_TRACE_MAX_CHUNK_SIZE);
         return NULL;
     }
     if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
         if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: zstd level %d outside [%d, %d]", path, level,
-                     ZSTD_minCLevel(), ZSTD_maxCLevel());
+            snprintf(err->msg, sizeof err->msg, "%s: zstd level %d outside [%d, %d]", path, level, ZSTD_minCLevel(),
+                     ZSTD_maxCLevel());
         return NULL;
     }
 
@@ -412,22 +378,17 @@ tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadat
     /* Fixed parameters, single-threaded: the same records always give the
      * same bytes (for a given zstd version). */
     size_t rc = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level);
-    if (!ZSTD_isError(rc))
-        rc = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
-    if (!ZSTD_isError(rc))
-        rc = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
+    if (!ZSTD_isError(rc)) rc = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1);
+    if (!ZSTD_isError(rc)) rc = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
     if (ZSTD_isError(rc)) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: zstd: %s", path, ZSTD_getErrorName(rc));
+        if (err) snprintf(err->msg, sizeof err->msg, "%s: zstd: %s", path, ZSTD_getErrorName(rc));
         free_writer(w);
         return NULL;
     }
 
     w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (w->fd < 0) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", w->tmp_path,
-                     strerror(errno));
+        if (err) snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", w->tmp_path, strerror(errno));
         free_writer(w);
         return NULL;
     }
@@ -469,16 +430,15 @@ tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadat
 
 int tbr_trace_writer_begin_frame(tbr_trace_writer *w, uint64_t frame_number)
 {
-    if (check_ok(w) < 0)
-        return -1;
+    if (check_ok(w) < 0) return -1;
     if (w->in_frame) {
-        set_err(w, "%s: begin_frame(%llu): frame %llu is still open", w->path,
-                (unsigned long long)frame_number, (unsigned long long)w->last_number);
+        set_err(w, "%s: begin_frame(%llu): frame %llu is still open", w->path, (unsigned long long)frame_number,
+                (unsigned long long)w->last_number);
         return -1;
     }
     if (w->have_frame && frame_number <= w->last_number) {
-        set_err(w, "%s: begin_frame(%llu): frame numbers must increase (previous %llu)",
-                w->path, (unsigned long long)frame_number, (unsigned long long)w->last_number);
+        set_err(w, "%s: begin_frame(%llu): frame numbers must increase (previous %llu)", w->path,
+                (unsigned long long)frame_number, (unsigned long long)w->last_number);
         return -1;
     }
     w->in_frame = 1;
@@ -490,16 +450,14 @@ int tbr_trace_writer_begin_frame(tbr_trace_writer *w, uint64_t frame_number)
 
 int tbr_trace_writer_append(tbr_trace_writer *w, uint16_t type, const void *payload, size_t len)
 {
-    if (check_ok(w) < 0)
-        return -1;
+    if (check_ok(w) < 0) return -1;
     if (!w->in_frame) {
-        set_err(w, "%s: append(type %u): no frame is open (call begin_frame first)", w->path,
-                type);
+        set_err(w, "%s: append(type %u): no frame is open (call begin_frame first)", w->path, type);
         return -1;
     }
     if (len > TBR_TRACE_MAX_RECORD_SIZE) {
-        set_err(w, "%s: append(type %u): record of %zu bytes exceeds the %zu-byte limit",
-                w->path, type, len, TBR_TRACE_MAX_RECORD_SIZE);
+        set_err(w, "%s: append(type %u): record of %zu bytes exceeds the %zu-byte limit", w->path, type, len,
+                TBR_TRACE_MAX_RECORD_SIZE);
         return -1;
     }
     if (!payload && len) {
@@ -525,8 +483,7 @@ int tbr_trace_writer_append(tbr_trace_writer *w, uint16_t type, const void *payl
     /* Keep each chunk's content <= chunk_size: start a new chunk if this
      * record does not fit in the current one. */
     if (w->chunk.len && (rec > w->chunk_size - w->chunk.len || w->chunk_records == UINT32_MAX))
-        if (flush_buffer(w, 0) < 0)
-            return -1;
+        if (flush_buffer(w, 0) < 0) return -1;
     if (rec > w->chunk_size) {
         /* Oversized record: compressed straight from the caller's memory into
          * a chunk of its own, so the buffer never grows past chunk_size. */
@@ -534,8 +491,7 @@ int tbr_trace_writer_append(tbr_trace_writer *w, uint16_t type, const void *payl
         wait_idle(w); /* chunks stay in order */
         const int begins = w->frame_begins;
         w->frame_begins = 0;
-        if (w->failed || write_job(w, s, 2, 1, 0, begins, w->last_number) < 0)
-            return -1;
+        if (w->failed || write_job(w, s, 2, 1, 0, begins, w->last_number) < 0) return -1;
     } else {
         tbr_buf_put_bytes(&w->chunk, rh, hl);
         tbr_buf_put_bytes(&w->chunk, payload, len);
@@ -545,8 +501,7 @@ int tbr_trace_writer_append(tbr_trace_writer *w, uint16_t type, const void *payl
         }
         w->chunk_records++;
     }
-    if (w->chunk.cap > w->st.peak_buffer_bytes)
-        w->st.peak_buffer_bytes = w->chunk.cap;
+    if (w->chunk.cap > w->st.peak_buffer_bytes) w->st.peak_buffer_bytes = w->chunk.cap;
     w->st.records++;
     w->st.payload_bytes += len;
     return 0;
@@ -554,8 +509,7 @@ int tbr_trace_writer_append(tbr_trace_writer *w, uint16_t type, const void *payl
 
 int tbr_trace_writer_append_buf(tbr_trace_writer *w, uint16_t type, const tbr_buf *payload)
 {
-    if (check_ok(w) < 0)
-        return -1;
+    if (check_ok(w) < 0) return -1;
     if (!payload || !tbr_buf_ok(payload)) {
         set_err(w, "%s: append(type %u): payload buffer is in a failed state", w->path, type);
         return -1;
@@ -565,8 +519,7 @@ int tbr_trace_writer_append_buf(tbr_trace_writer *w, uint16_t type, const tbr_bu
 
 int tbr_trace_writer_end_frame(tbr_trace_writer *w)
 {
-    if (check_ok(w) < 0)
-        return -1;
+    if (check_ok(w) < 0) return -1;
     if (!w->in_frame) {
         set_err(w, "%s: end_frame: no frame is open", w->path);
         return -1;
@@ -575,17 +528,13 @@ int tbr_trace_writer_end_frame(tbr_trace_writer *w)
      * frame, or the frame ended with an oversized record). It completes the frame's
      * index entry where it is written: no wait, the next frame is recorded while it
      * is compressed. */
-    if (flush_buffer(w, TBR_CHUNK_FRAME_END) < 0)
-        return -1;
+    if (flush_buffer(w, TBR_CHUNK_FRAME_END) < 0) return -1;
     w->in_frame = 0;
     w->st.frames++;
     return 0;
 }
 
-const char *tbr_trace_writer_error(const tbr_trace_writer *w)
-{
-    return w ? w->err : "";
-}
+const char *tbr_trace_writer_error(const tbr_trace_writer *w) { return w ? w->err : ""; }
 
 void tbr_trace_writer_get_stats(const tbr_trace_writer *w, tbr_trace_writer_stats *out)
 {
@@ -601,8 +550,7 @@ static int write_index_and_footer(tbr_trace_writer *w)
     uint64_t total = 0;
     uint8_t e[TBR_INDEX_ENTRY_SIZE];
     uint32_t crc = tbr_crc32(0, TBR_INDEX_MAGIC, TBR_INDEX_HEADER_SIZE);
-    if (write_all(w, TBR_INDEX_MAGIC, TBR_INDEX_HEADER_SIZE) < 0)
-        return -1;
+    if (write_all(w, TBR_INDEX_MAGIC, TBR_INDEX_HEADER_SIZE) < 0) return -1;
     /* Entry by entry: the index is small relative to the chunks, and this
      * avoids a second copy of it in memory. */
     for (size_t i = 0; i < w->nindex; i++) {
@@ -616,8 +564,7 @@ static int write_index_and_footer(tbr_trace_writer *w)
         tbr_le64(e + 40, x->ubytes);
         crc = tbr_crc32(crc, e, sizeof e);
         total += x->records;
-        if (write_all(w, e, sizeof e) < 0)
-            return -1;
+        if (write_all(w, e, sizeof e) < 0) return -1;
     }
     uint8_t f[TBR_FOOTER_SIZE];
     tbr_le64(f, index_off);
@@ -629,11 +576,9 @@ static int write_index_and_footer(tbr_trace_writer *w)
     return write_all(w, f, sizeof f);
 }
 
-int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats,
-                           tbr_trace_error *err)
+int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats, tbr_trace_error *err)
 {
-    if (err)
-        err->msg[0] = 0;
+    if (err) err->msg[0] = 0;
     if (!w) {
         copy_err(err, "tbr_trace_writer_close: NULL writer");
         return -1;
@@ -642,22 +587,17 @@ int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats,
     if (!w->failed && w->in_frame)
         set_err(w, "%s: close: frame %llu is still open (call end_frame first)", w->path,
                 (unsigned long long)w->last_number);
-    if (!w->failed)
-        write_index_and_footer(w);
-    if (!w->failed && w->do_fsync && fsync(w->fd) < 0)
-        set_err(w, "%s: fsync failed: %s", w->tmp_path, strerror(errno));
+    if (!w->failed) write_index_and_footer(w);
+    if (!w->failed && w->do_fsync && fsync(w->fd) < 0) set_err(w, "%s: fsync failed: %s", w->tmp_path, strerror(errno));
     if (!w->failed) {
         /* close() can report delayed write errors (e.g. NFS quota). */
         int rc = close(w->fd);
         w->fd = -1;
-        if (rc < 0)
-            set_err(w, "%s: close failed: %s", w->tmp_path, strerror(errno));
+        if (rc < 0) set_err(w, "%s: close failed: %s", w->tmp_path, strerror(errno));
     }
     if (!w->failed && rename(w->tmp_path, w->path) < 0)
-        set_err(w, "%s: cannot rename %s into place: %s", w->path, w->tmp_path,
-                strerror(errno));
-    if (stats)
-        *stats = w->st;
+        set_err(w, "%s: cannot rename %s into place: %s", w->path, w->tmp_path, strerror(errno));
+    if (stats) *stats = w->st;
     if (w->failed) {
         copy_err(err, w->err);
         tbr_trace_writer_abort(w);
@@ -669,8 +609,7 @@ int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats,
 
 void tbr_trace_writer_abort(tbr_trace_writer *w)
 {
-    if (!w)
-        return;
+    if (!w) return;
     if (w->fd >= 0) {
         close(w->fd);
         w->fd = -1;

@@ -26,23 +26,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#define W 128
-#define H 96
+#define W      128
+#define H      96
 #define FRAMES 5
 
-static const char *vs_src =
-    "attribute vec3 a_pos;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { v_tc = a_pos.xy * 0.5 + 0.5; gl_Position = vec4(a_pos, 1.0); }\n";
-static const char *fs_color_src =
-    "precision mediump float;\n"
-    "uniform vec4 u_color;\n"
-    "void main() { gl_FragColor = u_color; }\n";
-static const char *fs_tex_src =
-    "precision mediump float;\n"
-    "uniform sampler2D u_tex;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { gl_FragColor = vec4(texture2D(u_tex, v_tc).rgb, 0.5); }\n";
+static const char *vs_src = "attribute vec3 a_pos;\n"
+                            "varying vec2 v_tc;\n"
+                            "void main() { v_tc = a_pos.xy * 0.5 + 0.5; gl_Position = vec4(a_pos, 1.0); }\n";
+static const char *fs_color_src = "precision mediump float;\n"
+                                  "uniform vec4 u_color;\n"
+                                  "void main() { gl_FragColor = u_color; }\n";
+static const char *fs_tex_src = "precision mediump float;\n"
+                                "uniform sampler2D u_tex;\n"
+                                "varying vec2 v_tc;\n"
+                                "void main() { gl_FragColor = vec4(texture2D(u_tex, v_tc).rgb, 0.5); }\n";
 
 /* rectangle [x0,x1) x [y0,y1) in pixels (y up) at window depth z in [0,1] */
 static void rect(int x0, int y0, int x1, int y1, float z) { known_rect_px(x0, y0, x1, y1, z, W, H); }
@@ -55,7 +52,7 @@ int main(int argc, char **argv)
     }
     struct known_app app;
     known_app_init(&app, "known_accumulate", W, H, 24);
-    static const char *const attribs[] = { "a_pos", NULL };
+    static const char *const attribs[] = {"a_pos", NULL};
     GLuint color_prog = known_program(&app, vs_src, fs_color_src, attribs);
     GLuint tex_prog = known_program(&app, vs_src, fs_tex_src, attribs);
     GLint u_color = glGetUniformLocation(color_prog, "u_color");

@@ -25,8 +25,7 @@ void known_app_fini(struct known_app *app);
 GLuint known_shader(const struct known_app *app, GLenum type, const char *src);
 /* Links vs + fs with the NULL-terminated attribs bound to locations 0, 1, ...;
  * exits on failure. */
-GLuint known_program(const struct known_app *app, const char *vs, const char *fs,
-                     const char *const *attribs);
+GLuint known_program(const struct known_app *app, const char *vs, const char *fs, const char *const *attribs);
 /* Draws the pixel rectangle [x0,x1) x [y0,y1) (y up) of a w x h viewport at window depth
  * z in [0,1]: two triangles from a client-side vec3 array on attribute 0. */
 void known_rect_px(int x0, int y0, int x1, int y1, float z, int w, int h);

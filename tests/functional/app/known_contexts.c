@@ -25,23 +25,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W 160
-#define H 120
+#define W   160
+#define H   120
 #define TEX 64
 
-static const char *vs_src =
-    "attribute vec2 a_pos;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { v_tc = a_pos * 0.5 + 0.5; gl_Position = vec4(a_pos, 0.0, 1.0); }\n";
-static const char *fs_color_src =
-    "precision mediump float;\n"
-    "uniform vec4 u_color;\n"
-    "void main() { gl_FragColor = u_color; }\n";
-static const char *fs_tex_src =
-    "precision mediump float;\n"
-    "uniform sampler2D u_tex;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { gl_FragColor = texture2D(u_tex, v_tc); }\n";
+static const char *vs_src = "attribute vec2 a_pos;\n"
+                            "varying vec2 v_tc;\n"
+                            "void main() { v_tc = a_pos * 0.5 + 0.5; gl_Position = vec4(a_pos, 0.0, 1.0); }\n";
+static const char *fs_color_src = "precision mediump float;\n"
+                                  "uniform vec4 u_color;\n"
+                                  "void main() { gl_FragColor = u_color; }\n";
+static const char *fs_tex_src = "precision mediump float;\n"
+                                "uniform sampler2D u_tex;\n"
+                                "varying vec2 v_tc;\n"
+                                "void main() { gl_FragColor = texture2D(u_tex, v_tc); }\n";
 
 /* Objects of one context (programs are shared between A and B, but each context
  * builds its own to keep the program simple). */
@@ -56,22 +53,20 @@ static EGLConfig config;
 
 static void make_current(const struct ctx_objs *c)
 {
-    if (!eglMakeCurrent(app.dpy, app.surf, app.surf, c->ctx))
-        known_die(&app, "eglMakeCurrent");
+    if (!eglMakeCurrent(app.dpy, app.surf, app.surf, c->ctx)) known_die(&app, "eglMakeCurrent");
 }
 
 static void create_ctx(struct ctx_objs *c, EGLContext share, int no_flush)
 {
-    EGLint attribs[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE, EGL_NONE, EGL_NONE };
+    EGLint attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE, EGL_NONE, EGL_NONE};
     if (no_flush) {
         attribs[2] = EGL_CONTEXT_RELEASE_BEHAVIOR_KHR;
         attribs[3] = EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR;
     }
     c->ctx = eglCreateContext(app.dpy, config, share, attribs);
-    if (c->ctx == EGL_NO_CONTEXT)
-        known_die(&app, "eglCreateContext");
+    if (c->ctx == EGL_NO_CONTEXT) known_die(&app, "eglCreateContext");
     make_current(c);
-    static const char *const attr[] = { "a_pos", NULL };
+    static const char *const attr[] = {"a_pos", NULL};
     c->color_prog = known_program(&app, vs_src, fs_color_src, attr);
     c->tex_prog = known_program(&app, vs_src, fs_tex_src, attr);
     c->u_color = glGetUniformLocation(c->color_prog, "u_color");
@@ -85,7 +80,7 @@ static void create_ctx(struct ctx_objs *c, EGLContext share, int no_flush)
 static void rect(int x0, int y0, int x1, int y1, int w, int h)
 {
     float v[12];
-    const int xs[6] = { x0, x1, x1, x0, x1, x0 }, ys[6] = { y0, y0, y1, y0, y1, y1 };
+    const int xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
     for (int i = 0; i < 6; i++) {
         v[2 * i] = 2.0f * (float)xs[i] / (float)w - 1.0f;
         v[2 * i + 1] = 2.0f * (float)ys[i] / (float)h - 1.0f;
@@ -118,8 +113,7 @@ static int expect(void)
     printf("frame2_render_passes=3\nframe2_fragments=%d\n", (60 + 60 + 80) * H);
     printf("frame3_render_passes=2\nframe3_fragments=%d\n", TEX * TEX / 2 + W * H);
     printf("frame4_render_passes=1\nframe4_fragments=%d\n", 100 * H);
-    for (int f = 0; f < 5; f++)
-        printf("frame%d_complete=1\nframe%d_shaded_quads_without_path=0\n", f, f);
+    for (int f = 0; f < 5; f++) printf("frame%d_complete=1\nframe%d_shaded_quads_without_path=0\n", f, f);
     return 0;
 }
 
@@ -141,17 +135,15 @@ static int no_flush(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--expect") == 0)
-        return expect();
+    if (argc > 1 && strcmp(argv[1], "--expect") == 0) return expect();
     int no_flush_mode = argc > 1 && strcmp(argv[1], "--no-flush") == 0;
     /* the shared helper makes the display, the surface and a first context (unused
      * here except for choosing the config: it is destroyed at the end) */
     known_app_init(&app, "known_contexts", W, H, 0);
     EGLint cfg_id = 0, n = 0;
     eglQueryContext(app.dpy, app.ctx, EGL_CONFIG_ID, &cfg_id);
-    const EGLint by_id[] = { EGL_CONFIG_ID, cfg_id, EGL_NONE };
-    if (!eglChooseConfig(app.dpy, by_id, &config, 1, &n) || n != 1)
-        known_die(&app, "eglChooseConfig(EGL_CONFIG_ID)");
+    const EGLint by_id[] = {EGL_CONFIG_ID, cfg_id, EGL_NONE};
+    if (!eglChooseConfig(app.dpy, by_id, &config, 1, &n) || n != 1) known_die(&app, "eglChooseConfig(EGL_CONFIG_ID)");
     if (no_flush_mode) {
         int rc = no_flush();
         known_app_fini(&app);
@@ -165,8 +157,7 @@ int main(int argc, char **argv)
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
     unsigned char *img = malloc(TEX * TEX * 4);
-    if (!img)
-        known_die(&app, "malloc");
+    if (!img) known_die(&app, "malloc");
     for (int i = 0; i < TEX * TEX; i++) {
         img[4 * i] = (unsigned char)(i * 3);
         img[4 * i + 1] = (unsigned char)(i / TEX * 4);
@@ -183,8 +174,7 @@ int main(int argc, char **argv)
     glGenFramebuffers(1, &fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-        known_die(&app, "FBO with texture T");
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) known_die(&app, "FBO with texture T");
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     create_ctx(&b, a.ctx, 0);
 

@@ -28,8 +28,7 @@ static void rect(float x0, float y0, float x1, float y1, float z)
 {
     float nz = z * 2.0f - 1.0f;
     float v[] = {
-        x0, y0, nz, x1, y0, nz, x1, y1, nz,
-        x0, y0, nz, x1, y1, nz, x0, y1, nz,
+        x0, y0, nz, x1, y0, nz, x1, y1, nz, x0, y0, nz, x1, y1, nz, x0, y1, nz,
     };
     for (int i = 0; i < 6; i++) {
         v[i * 3 + 0] = v[i * 3 + 0] / (W / 2.0f) - 1.0f;
@@ -39,17 +38,14 @@ static void rect(float x0, float y0, float x1, float y1, float z)
     glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
-static const char *vs_src =
-    "attribute vec3 a_pos;\n"
-    "void main() { gl_Position = vec4(a_pos, 1.0); gl_PointSize = 1.0; }\n";
-static const char *fs_color =
-    "precision mediump float;\n"
-    "uniform vec4 u_color;\n"
-    "void main() { gl_FragColor = u_color; }\n";
-static const char *fs_discard =
-    "precision mediump float;\n"
-    "uniform vec4 u_color;\n"
-    "void main() { if (gl_FragCoord.x < 32.0) discard; gl_FragColor = u_color; }\n";
+static const char *vs_src = "attribute vec3 a_pos;\n"
+                            "void main() { gl_Position = vec4(a_pos, 1.0); gl_PointSize = 1.0; }\n";
+static const char *fs_color = "precision mediump float;\n"
+                              "uniform vec4 u_color;\n"
+                              "void main() { gl_FragColor = u_color; }\n";
+static const char *fs_discard = "precision mediump float;\n"
+                                "uniform vec4 u_color;\n"
+                                "void main() { if (gl_FragCoord.x < 32.0) discard; gl_FragColor = u_color; }\n";
 
 int main(int argc, char **argv)
 {
@@ -76,7 +72,7 @@ int main(int argc, char **argv)
     struct known_app app;
     known_app_init(&app, "known_geometry", W, H, 16);
 
-    static const char *const attribs[] = { "a_pos", NULL };
+    static const char *const attribs[] = {"a_pos", NULL};
     GLuint p_color = known_program(&app, vs_src, fs_color, attribs);
     GLuint p_discard = known_program(&app, vs_src, fs_discard, attribs);
     glViewport(0, 0, W, H);
@@ -117,7 +113,7 @@ int main(int argc, char **argv)
     glUniform4f(glGetUniformLocation(p_color, "u_color"), 1.0f, 1.0f, 1.0f, 1.0f);
     {
         /* pixel centres (200.5, 100.5), (210.5, 100.5), (220.5, 100.5) */
-        float pts[] = { 200.5f, 100.5f, 210.5f, 100.5f, 220.5f, 100.5f };
+        float pts[] = {200.5f, 100.5f, 210.5f, 100.5f, 220.5f, 100.5f};
         float v[9];
         for (int i = 0; i < 3; i++) {
             v[i * 3 + 0] = pts[i * 2] / (W / 2.0f) - 1.0f;
@@ -126,8 +122,8 @@ int main(int argc, char **argv)
         }
         glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, v);
         glDrawArrays(GL_POINTS, 0, 3);
-        float l[] = { 100.5f / (W / 2.0f) - 1.0f, 1.0f - 200.5f / (H / 2.0f), 0.0f,
-                      140.5f / (W / 2.0f) - 1.0f, 1.0f - 200.5f / (H / 2.0f), 0.0f };
+        float l[] = {100.5f / (W / 2.0f) - 1.0f, 1.0f - 200.5f / (H / 2.0f), 0.0f,
+                     140.5f / (W / 2.0f) - 1.0f, 1.0f - 200.5f / (H / 2.0f), 0.0f};
         glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, l);
         glDrawArrays(GL_LINES, 0, 2);
     }

@@ -19,36 +19,31 @@
 #include <stdio.h>
 #include <string.h>
 
-#define W 64
-#define H 48
+#define W                     64
+#define H                     48
 #define GL_COLOR_ATTACHMENT1_ 0x8CE1
 GL_APICALL void GL_APIENTRY glDrawBuffers(GLsizei n, const GLenum *bufs); /* GLES 3.0 */
 
-static const char *vs100 =
-    "attribute vec3 a_pos;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { v_tc = a_pos.xy * 0.5 + 0.5; gl_Position = vec4(a_pos, 1.0); }\n";
-static const char *fs_fragcolor =
-    "precision mediump float;\n"
-    "uniform vec4 u_color;\n"
-    "void main() { gl_FragColor = u_color; }\n";
-static const char *vs300 =
-    "#version 300 es\n"
-    "layout(location = 0) in vec3 a_pos;\n"
-    "void main() { gl_Position = vec4(a_pos, 1.0); }\n";
-static const char *fs_two =
-    "#version 300 es\n"
-    "precision mediump float;\n"
-    "uniform vec4 u_a;\n"
-    "uniform vec4 u_b;\n"
-    "layout(location = 0) out vec4 o0;\n"
-    "layout(location = 1) out vec4 o1;\n"
-    "void main() { o0 = u_a; o1 = u_b; }\n";
-static const char *fs_tex =
-    "precision mediump float;\n"
-    "uniform sampler2D u_tex;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { gl_FragColor = texture2D(u_tex, v_tc); }\n";
+static const char *vs100 = "attribute vec3 a_pos;\n"
+                           "varying vec2 v_tc;\n"
+                           "void main() { v_tc = a_pos.xy * 0.5 + 0.5; gl_Position = vec4(a_pos, 1.0); }\n";
+static const char *fs_fragcolor = "precision mediump float;\n"
+                                  "uniform vec4 u_color;\n"
+                                  "void main() { gl_FragColor = u_color; }\n";
+static const char *vs300 = "#version 300 es\n"
+                           "layout(location = 0) in vec3 a_pos;\n"
+                           "void main() { gl_Position = vec4(a_pos, 1.0); }\n";
+static const char *fs_two = "#version 300 es\n"
+                            "precision mediump float;\n"
+                            "uniform vec4 u_a;\n"
+                            "uniform vec4 u_b;\n"
+                            "layout(location = 0) out vec4 o0;\n"
+                            "layout(location = 1) out vec4 o1;\n"
+                            "void main() { o0 = u_a; o1 = u_b; }\n";
+static const char *fs_tex = "precision mediump float;\n"
+                            "uniform sampler2D u_tex;\n"
+                            "varying vec2 v_tc;\n"
+                            "void main() { gl_FragColor = texture2D(u_tex, v_tc); }\n";
 
 static void rect(int x0, int y0, int x1, int y1) { known_rect_px(x0, y0, x1, y1, 0.5f, W, H); }
 
@@ -56,7 +51,7 @@ int main(void)
 {
     struct known_app app;
     known_app_init(&app, "known_mrt", W, H, 0);
-    static const char *const attribs[] = { "a_pos", NULL };
+    static const char *const attribs[] = {"a_pos", NULL};
     GLuint p_all = known_program(&app, vs100, fs_fragcolor, attribs);
     GLuint p_two = known_program(&app, vs300, fs_two, attribs);
     GLuint p_tex = known_program(&app, vs100, fs_tex, attribs);
@@ -74,7 +69,7 @@ int main(void)
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex[0], 0);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1_, GL_TEXTURE_2D, tex[1], 0);
-    const GLenum bufs[2] = { GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1_ };
+    const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1_};
     glDrawBuffers(2, bufs);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         known_die(&app, "FBO with two color attachments");
@@ -102,8 +97,7 @@ int main(void)
         rect(0, 0, W / 2, H);
         glBindTexture(GL_TEXTURE_2D, tex[1]);
         rect(W / 2, 0, W, H);
-        if (glGetError() != GL_NO_ERROR)
-            known_die(&app, "frame");
+        if (glGetError() != GL_NO_ERROR) known_die(&app, "frame");
         eglSwapBuffers(app.dpy, app.surf);
     }
     known_app_fini(&app);

@@ -28,26 +28,24 @@
 #define W 320
 #define H 240
 
-static const char *vs_src =
-    "attribute vec2 a_pos;\n"
-    "attribute vec2 a_tc;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { v_tc = a_tc; gl_Position = vec4(a_pos, 0.0, 1.0); }\n";
-static const char *fs_src =
-    "precision highp float;\n"
-    "uniform sampler2D u_tex;\n"
-    "varying vec2 v_tc;\n"
-    "void main() { gl_FragColor = texture2D(u_tex, v_tc); }\n";
+static const char *vs_src = "attribute vec2 a_pos;\n"
+                            "attribute vec2 a_tc;\n"
+                            "varying vec2 v_tc;\n"
+                            "void main() { v_tc = a_tc; gl_Position = vec4(a_pos, 0.0, 1.0); }\n";
+static const char *fs_src = "precision highp float;\n"
+                            "uniform sampler2D u_tex;\n"
+                            "varying vec2 v_tc;\n"
+                            "void main() { gl_FragColor = texture2D(u_tex, v_tc); }\n";
 
 /* full-screen rectangle: x, y (NDC), s, t (t = 0 at the top row) */
 static const float quad[] = {
-    -1.0f, 1.0f,  0.0f, 0.0f,  1.0f, 1.0f,  1.0f, 0.0f,  1.0f, -1.0f, 1.0f, 1.0f,
-    -1.0f, 1.0f,  0.0f, 0.0f,  1.0f, -1.0f, 1.0f, 1.0f,  -1.0f, -1.0f, 0.0f, 1.0f,
+    -1.0f, 1.0f, 0.0f, 0.0f, 1.0f, 1.0f,  1.0f, 0.0f, 1.0f,  -1.0f, 1.0f, 1.0f,
+    -1.0f, 1.0f, 0.0f, 0.0f, 1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f, 0.0f, 1.0f,
 };
 static const float corners[] = {
-    -1.0f, 1.0f, 0.0f, 0.0f,  1.0f, 1.0f, 1.0f, 0.0f,  1.0f, -1.0f, 1.0f, 1.0f,  -1.0f, -1.0f, 0.0f, 1.0f,
+    -1.0f, 1.0f, 0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f, 0.0f, 1.0f,
 };
-static const GLushort corner_idx[] = { 0, 1, 2, 0, 2, 3 };
+static const GLushort corner_idx[] = {0, 1, 2, 0, 2, 3};
 
 static void pattern(unsigned char *p, int w, int h, int seed)
 {
@@ -65,8 +63,7 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--expect") == 0) {
         printf("frames=4\n");
-        for (int f = 0; f < 4; f++)
-            printf("frame%d_fragments=76800\n", f);
+        for (int f = 0; f < 4; f++) printf("frame%d_fragments=76800\n", f);
         printf("frame0_texels_covered=76800\nframe0_texel_lanes_1=76800\n");
         printf("frame0_texel_lane_has_pixel=76800\nframe0_texels_distinct=76800\n");
         printf("frame1_texels_covered=307200\nframe1_texel_lanes_4=76800\n");
@@ -76,18 +73,18 @@ int main(int argc, char **argv)
         printf("frame2_texels_distinct=81920\n");
         printf("frame3_texels_covered=76800\nframe3_texel_lanes_1=76800\n");
         printf("frame3_texel_lane_has_pixel=76800\n");
-        for (int f = 0; f < 3; f++)
-            printf("frame%d_vertices=6\nframe%d_vertex_groups=2\n", f, f);
+        for (int f = 0; f < 3; f++) printf("frame%d_vertices=6\nframe%d_vertex_groups=2\n", f, f);
         printf("frame3_vertices=4\nframe3_vertex_groups=1\n");
         for (int f = 0; f < 4; f++)
             printf("frame%d_vertex_groups_without_path=0\nframe%d_vertex_draw_mismatch=0\n"
-                   "frame%d_texel_fetches_bad=0\n", f, f, f);
+                   "frame%d_texel_fetches_bad=0\n",
+                   f, f, f);
         return 0;
     }
     struct known_app app;
     known_app_init(&app, "known_texture", W, H, 0);
 
-    static const char *const attribs[] = { "a_pos", "a_tc", NULL };
+    static const char *const attribs[] = {"a_pos", "a_tc", NULL};
     GLuint p = known_program(&app, vs_src, fs_src, attribs);
     glUseProgram(p);
     glUniform1i(glGetUniformLocation(p, "u_tex"), 0);
@@ -108,8 +105,7 @@ int main(int argc, char **argv)
     glGenTextures(2, tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     unsigned char *img = malloc(512 * 512 * 4);
-    if (!img)
-        known_die(&app, "malloc");
+    if (!img) known_die(&app, "malloc");
     glBindTexture(GL_TEXTURE_2D, tex[0]);
     pattern(img, W, H, 0);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, img);

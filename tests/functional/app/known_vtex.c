@@ -20,26 +20,24 @@
 #include <stdio.h>
 #include <string.h>
 
-#define W 64
-#define H 64
-#define TEX 16
-#define TRIS 34
+#define W     64
+#define H     64
+#define TEX   16
+#define TRIS  34
 #define VERTS (3 * TRIS)
 
-static const char *vs_src =
-    "attribute vec2 a_pos;\n"
-    "attribute vec2 a_tc;\n"
-    "uniform sampler2D u_height;\n"
-    "varying vec4 v_col;\n"
-    "void main() {\n"
-    "  vec4 h = texture2DLod(u_height, a_tc, 0.0);\n"
-    "  v_col = h;\n"
-    "  gl_Position = vec4(a_pos.x, a_pos.y + h.r * 0.05, 0.0, 1.0);\n"
-    "}\n";
-static const char *fs_src =
-    "precision mediump float;\n"
-    "varying vec4 v_col;\n"
-    "void main() { gl_FragColor = v_col; }\n";
+static const char *vs_src = "attribute vec2 a_pos;\n"
+                            "attribute vec2 a_tc;\n"
+                            "uniform sampler2D u_height;\n"
+                            "varying vec4 v_col;\n"
+                            "void main() {\n"
+                            "  vec4 h = texture2DLod(u_height, a_tc, 0.0);\n"
+                            "  v_col = h;\n"
+                            "  gl_Position = vec4(a_pos.x, a_pos.y + h.r * 0.05, 0.0, 1.0);\n"
+                            "}\n";
+static const char *fs_src = "precision mediump float;\n"
+                            "varying vec4 v_col;\n"
+                            "void main() { gl_FragColor = v_col; }\n";
 
 int main(int argc, char **argv)
 {
@@ -61,10 +59,9 @@ int main(int argc, char **argv)
     known_app_init(&app, "known_vtex", W, H, 0);
     GLint vtex_units = 0;
     glGetIntegerv(GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS, &vtex_units);
-    if (vtex_units < 1)
-        known_die(&app, "vertex texture units");
+    if (vtex_units < 1) known_die(&app, "vertex texture units");
 
-    static const char *const attribs[] = { "a_pos", "a_tc", NULL };
+    static const char *const attribs[] = {"a_pos", "a_tc", NULL};
     GLuint p = known_program(&app, vs_src, fs_src, attribs);
     glUseProgram(p);
     glUniform1i(glGetUniformLocation(p, "u_height"), 0);

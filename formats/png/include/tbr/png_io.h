@@ -51,13 +51,11 @@ void tbr_image_free(tbr_image *img);
  * same libpng/zlib (compare frames by pixels, see tbr_png_pixel_md5, not by
  * file bytes across machines).
  */
-int tbr_png_write_rgba8(const char *path, const uint8_t *pixels,
-                        uint32_t width, uint32_t height, size_t stride,
+int tbr_png_write_rgba8(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                         char *err, size_t err_size);
 
 /* Same, for a tbr_image. */
-int tbr_png_write_image(const char *path, const tbr_image *img,
-                        char *err, size_t err_size);
+int tbr_png_write_image(const char *path, const tbr_image *img, char *err, size_t err_size);
 
 /*
  * Read any PNG into an RGBA8 image (stride = width * 4). Conversions:
@@ -73,8 +71,7 @@ int tbr_png_write_image(const char *path, const tbr_image *img,
  * On failure `out` is left zeroed. Errors: missing/unreadable file, not a PNG
  * (bad signature), truncated or corrupt data (with libpng's reason).
  */
-int tbr_png_read_rgba8(const char *path, tbr_image *out,
-                       char *err, size_t err_size);
+int tbr_png_read_rgba8(const char *path, tbr_image *out, char *err, size_t err_size);
 
 /* ---- MD5 (RFC 1321) ---- */
 
@@ -100,12 +97,10 @@ void tbr_md5_hex(const uint8_t digest[16], char hex[33]);
  * Independent of PNG encoding details (compression, filters, chunks, bit depth
  * of equivalent 8-bit data).
  */
-void tbr_rgba8_pixel_md5(const uint8_t *pixels, uint32_t width,
-                         uint32_t height, size_t stride, char hex[33]);
+void tbr_rgba8_pixel_md5(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, char hex[33]);
 
 /* The same checksum for an image decoded from a PNG file. */
-int tbr_png_pixel_md5(const char *path, char hex[33],
-                      char *err, size_t err_size);
+int tbr_png_pixel_md5(const char *path, char hex[33], char *err, size_t err_size);
 
 #ifdef __cplusplus
 }

@@ -40,9 +40,9 @@ extern "C" {
  * 3: QUADS header carries packed_mask (colors of non-blended draws stored in the
  * render target's format) and blended quads carry exact tile values. */
 #define TBR_RECORDS_SCHEMA_VERSION 3
-#define TBR_REC_STR_(x) #x
-#define TBR_REC_XSTR_(x) TBR_REC_STR_(x)
-#define TBR_RECORDS_SCHEMA_TEXT TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "3" */
+#define TBR_REC_STR_(x)            #x
+#define TBR_REC_XSTR_(x)           TBR_REC_STR_(x)
+#define TBR_RECORDS_SCHEMA_TEXT    TBR_REC_XSTR_(TBR_RECORDS_SCHEMA_VERSION) /* "3" */
 /* Minor version (container metadata records_schema_minor): record types added
  * compatibly; readers skip types they do not know. 0: types 1-15;
  * 1: + TEXELS (16), VERTICES (17); 2: + SURFACE_INIT (18); 3: + VS_TEXELS (19),
@@ -55,15 +55,15 @@ extern "C" {
  * 7: VERTICES positions coded (back-references to repeated positions) and out_hash optional
  * (TBR_REC_VERTICES_HASHES); the decoder still reads the raw layout of minors 1-6, a
  * minor-6 reader rejects a minor-7 VERTICES record as corrupt. */
-#define TBR_RECORDS_SCHEMA_MINOR 7
+#define TBR_RECORDS_SCHEMA_MINOR   7
 
 enum tbr_rec_type {
-    TBR_REC_FRAME_END = 1,      /* last record of a completed frame (eglSwapBuffers) */
-    TBR_REC_RESOURCE = 2,       /* description of a texture/render target/buffer */
-    TBR_REC_UPLOAD = 3,         /* CPU write into a resource (texture/buffer upload) */
-    TBR_REC_SHADER_CREATE = 4,  /* a shader was created (sizes only) */
-    TBR_REC_SHADER = 5,         /* shader text (TGSI), once per frame before first use */
-    TBR_REC_RENDER_PASS = 6,    /* framebuffer binding (render targets) */
+    TBR_REC_FRAME_END = 1,     /* last record of a completed frame (eglSwapBuffers) */
+    TBR_REC_RESOURCE = 2,      /* description of a texture/render target/buffer */
+    TBR_REC_UPLOAD = 3,        /* CPU write into a resource (texture/buffer upload) */
+    TBR_REC_SHADER_CREATE = 4, /* a shader was created (sizes only) */
+    TBR_REC_SHADER = 5,        /* shader text (TGSI), once per frame before first use */
+    TBR_REC_RENDER_PASS = 6,   /* framebuffer binding (render targets) */
     TBR_REC_CLEAR = 7,
     TBR_REC_DRAW = 8,           /* draw call with its complete render state */
     TBR_REC_DRAW_END = 9,       /* all primitives/quads of the draw were emitted */
@@ -84,38 +84,39 @@ enum tbr_rec_type {
 
 const char *tbr_rec_type_name(uint16_t type); /* "QUADS", ... or NULL if unknown */
 
-#define TBR_REC_MAX_CBUFS 8u
-#define TBR_REC_MAX_TEXTURES 16u
+#define TBR_REC_MAX_CBUFS     8u
+#define TBR_REC_MAX_TEXTURES  16u
 #define TBR_REC_MAX_CONSTBUFS 4u
-#define TBR_REC_MAX_ATTRIBS 32u
-#define TBR_REC_MAX_QUADS 1024u   /* quads per QUADS record */
+#define TBR_REC_MAX_ATTRIBS   32u
+#define TBR_REC_MAX_QUADS     1024u /* quads per QUADS record */
 
 /* ---- FRAME_END ---------------------------------------------------------- */
 typedef struct tbr_rec_frame_end {
-    uint64_t frame;          /* 0-based swap count in the source trace */
-    uint32_t width, height;  /* default framebuffer (reference PNG) size */
+    uint64_t frame;         /* 0-based swap count in the source trace */
+    uint32_t width, height; /* default framebuffer (reference PNG) size */
     uint64_t draws, quads, shaded_quads, shaded_fragments, prims, clears;
-    char png[64];            /* reference PNG path relative to TBR_OUT_DIR ("" if none) */
+    char png[64]; /* reference PNG path relative to TBR_OUT_DIR ("" if none) */
 } tbr_rec_frame_end;
 
 /* ---- RESOURCE ----------------------------------------------------------- */
 typedef struct tbr_rec_resource {
     uint32_t id, target, format, width, height, depth, array_size, last_level;
     uint32_t nr_samples, bind, block_bytes, is_display_target;
-    char format_name[64];    /* e.g. "PIPE_FORMAT_B8G8R8A8_UNORM" */
+    char format_name[64]; /* e.g. "PIPE_FORMAT_B8G8R8A8_UNORM" */
 } tbr_rec_resource;
 
 /* ---- UPLOAD ------------------------------------------------------------- */
 /* UPLOAD flags (schema 3) */
-#define TBR_REC_UPLOAD_CLEAR_WRITE 0x1u /* softpipe's memory write of the preceding CLEAR
+#define TBR_REC_UPLOAD_CLEAR_WRITE                                                                                     \
+    0x1u /* softpipe's memory write of the preceding CLEAR
                                          * (zs_partial: util_clear_depth_stencil), not a
                                          * CPU upload of the application */
 
 typedef struct tbr_rec_upload {
     uint32_t resource_id, level;
-    int32_t box[6];          /* x, y, z, width, height, depth (texels; bytes for buffers) */
+    int32_t box[6]; /* x, y, z, width, height, depth (texels; bytes for buffers) */
     uint64_t bytes;
-    uint32_t flags;          /* TBR_REC_UPLOAD_* (schema 3) */
+    uint32_t flags; /* TBR_REC_UPLOAD_* (schema 3) */
 } tbr_rec_upload;
 
 /* ---- SHADER_CREATE / SHADER ---------------------------------------------- */
@@ -123,9 +124,9 @@ enum tbr_rec_stage { TBR_REC_STAGE_VS = 0, TBR_REC_STAGE_FS = 1 };
 
 typedef struct tbr_rec_shader {
     uint32_t id, stage, internal, num_tokens, num_instructions;
-    uint32_t parent_id;      /* SHADER only: for FS variants, the SHADER_CREATE id they derive from (else = id) */
-    uint32_t text_len;       /* bytes of TGSI text (both record types) */
-    const char *text;        /* SHADER only: tgsi_dump text, NOT NUL-terminated; NULL in SHADER_CREATE */
+    uint32_t parent_id; /* SHADER only: for FS variants, the SHADER_CREATE id they derive from (else = id) */
+    uint32_t text_len;  /* bytes of TGSI text (both record types) */
+    const char *text;   /* SHADER only: tgsi_dump text, NOT NUL-terminated; NULL in SHADER_CREATE */
 } tbr_rec_shader;
 
 /* ---- RENDER_PASS -------------------------------------------------------- */
@@ -134,16 +135,16 @@ typedef struct tbr_rec_surface {
 } tbr_rec_surface;
 
 typedef struct tbr_rec_render_pass {
-    uint32_t seq;            /* render pass number within the frame (0-based) */
+    uint32_t seq; /* render pass number within the frame (0-based) */
     uint32_t width, height, layers, samples, nr_cbufs;
     tbr_rec_surface cbufs[TBR_REC_MAX_CBUFS];
     tbr_rec_surface zsbuf;
-    uint32_t is_default;     /* cbuf 0 is the EGL surface's buffer */
+    uint32_t is_default; /* cbuf 0 is the EGL surface's buffer */
 } tbr_rec_render_pass;
 
 /* ---- CLEAR -------------------------------------------------------------- */
 typedef struct tbr_rec_clear {
-    uint32_t buffers;        /* PIPE_CLEAR_COLOR0 (4) << i, PIPE_CLEAR_DEPTH 1, PIPE_CLEAR_STENCIL 2 */
+    uint32_t buffers; /* PIPE_CLEAR_COLOR0 (4) << i, PIPE_CLEAR_DEPTH 1, PIPE_CLEAR_STENCIL 2 */
     float color_f[4];
     uint32_t color_ui[4];
     double depth;
@@ -156,6 +157,7 @@ typedef struct tbr_rec_clear {
 /* ---- DRAW --------------------------------------------------------------- */
 /* Scalar fields of the draw, in encoding order (X(name) for uint32, F(name)
  * for float). */
+/* clang-format off */
 #define TBR_REC_DRAW_FIELDS(X, F) \
     X(seq) X(mode) X(index_size) X(start) X(count) X(instance_count) X(start_instance) \
     X(min_index) X(max_index) X(vs_id) X(fs_id) X(internal) X(early_z) \
@@ -173,6 +175,7 @@ typedef struct tbr_rec_clear {
     X(independent_blend_enable) X(logicop_enable) X(logicop_func) X(dither) \
     X(alpha_to_coverage) X(alpha_to_one) \
     X(nr_cbufs) X(zs_format) X(num_vs_textures)
+/* clang-format on */
 
 typedef struct tbr_rec_stencil {
     uint32_t enabled, func, fail_op, zpass_op, zfail_op, valuemask, writemask, ref;
@@ -183,7 +186,7 @@ typedef struct tbr_rec_rt_blend {
 } tbr_rec_rt_blend;
 
 typedef struct tbr_rec_texture {
-    uint32_t unit;           /* sampler view slot */
+    uint32_t unit; /* sampler view slot */
     uint32_t resource_id, view_format, first_level, last_level, first_layer, last_layer;
     uint32_t swizzle[4];
     uint32_t has_sampler, wrap_s, wrap_t, wrap_r, min_img_filter, min_mip_filter, mag_img_filter;
@@ -193,8 +196,8 @@ typedef struct tbr_rec_texture {
 } tbr_rec_texture;
 
 typedef struct tbr_rec_constbuf {
-    uint32_t size;           /* bytes (0: unbound) */
-    const uint8_t *data;     /* into the payload */
+    uint32_t size;       /* bytes (0: unbound) */
+    const uint8_t *data; /* into the payload */
 } tbr_rec_constbuf;
 
 typedef struct tbr_rec_draw {
@@ -210,11 +213,11 @@ typedef struct tbr_rec_draw {
     float viewport_scale[3], viewport_translate[3];
     uint32_t scissor[4];
     uint32_t cbuf_format[TBR_REC_MAX_CBUFS];
-    uint32_t num_textures;   /* entries used in textures[] (bound units only) */
+    uint32_t num_textures; /* entries used in textures[] (bound units only) */
     tbr_rec_texture textures[TBR_REC_MAX_TEXTURES];
     tbr_rec_constbuf vs_const[TBR_REC_MAX_CONSTBUFS];
     tbr_rec_constbuf fs_const[TBR_REC_MAX_CONSTBUFS];
-    char unsupported[256];   /* comma-separated feature names, "" if none */
+    char unsupported[256]; /* comma-separated feature names, "" if none */
 } tbr_rec_draw;
 
 /* ---- DRAW_END ----------------------------------------------------------- */
@@ -226,9 +229,9 @@ typedef struct tbr_rec_draw_end {
 /* ---- PRIM --------------------------------------------------------------- */
 #define TBR_REC_PRIM_CULLED 0x1u
 typedef struct tbr_rec_prim {
-    uint32_t draw_seq, index, kind, flags;  /* kind: 1 point, 2 line, 3 triangle */
+    uint32_t draw_seq, index, kind, flags; /* kind: 1 point, 2 line, 3 triangle */
     float det;
-    uint32_t nr_attrs;       /* attribute 0 = window position x, y, z, w */
+    uint32_t nr_attrs;                  /* attribute 0 = window position x, y, z, w */
     float v[3][TBR_REC_MAX_ATTRIBS][4]; /* kind vertices used */
 } tbr_rec_prim;
 
@@ -241,21 +244,21 @@ typedef struct tbr_rec_prim {
 #define TBR_REC_QUAD_FACING_BACK 0x20u
 
 typedef struct tbr_rec_quad {
-    int32_t x, y;            /* top-left pixel, even; y down */
+    int32_t x, y; /* top-left pixel, even; y down */
     uint32_t prim, prim_kind, flags;
     uint32_t in_mask, depth_mask, shade_mask, blend_mask; /* 4-bit, bit j = fragment j */
-    uint32_t path;           /* if SHADED: PATH id of the fragment shader execution (0 = not recorded) */
-    uint32_t z[4];           /* if HAS_Z */
+    uint32_t path;                        /* if SHADED: PATH id of the fragment shader execution (0 = not recorded) */
+    uint32_t z[4];                        /* if HAS_Z */
     float color[TBR_REC_MAX_CBUFS][4][4]; /* [cbuf][rgba][fragment]; only blend_mask lanes stored, others 0 */
     /* Color buffers in the header's packed_mask (schema 3): instead of color, the
      * pixel as the render target stores it (little-endian, its format's bytes; 0 for
      * lanes not in blend_mask) */
-    uint32_t packed[TBR_REC_MAX_CBUFS][4];          /* [cbuf][fragment] */
+    uint32_t packed[TBR_REC_MAX_CBUFS][4]; /* [cbuf][fragment] */
     /* Other color buffers (schema 3): exact tile values before this quad's blend,
      * for channels whose last write was stored packed: bit 4*j+ch of exact_mask[cb]
      * = exact[cb][ch][j] valid (only for lanes in blend_mask) */
     uint32_t exact_mask[TBR_REC_MAX_CBUFS];
-    float exact[TBR_REC_MAX_CBUFS][4][4];           /* [cbuf][rgba][fragment] */
+    float exact[TBR_REC_MAX_CBUFS][4][4]; /* [cbuf][rgba][fragment] */
 } tbr_rec_quad;
 
 /* QUADS header flag (bit 31 of the packed_mask word, minor 5): the record's blended
@@ -263,19 +266,19 @@ typedef struct tbr_rec_quad {
  * verified that functional/shading recomputes every one of them bit-exactly from the
  * trace (docs/trace-records.md "Computed colors"); exact tile values are still given
  * for color buffers not in packed_mask. */
-#define TBR_REC_QUADS_COMPUTED 0x80000000u
+#define TBR_REC_QUADS_COMPUTED       0x80000000u
 /* QUADS header flag (bit 30 of the packed_mask word, minor 6): no TEXELS record holds
  * fetches of this record's SHADED quads: the recorder verified that running the
  * fragment shader with functional/shading reads exactly the texels softpipe read
  * (same fetches, pc, unit, texels, order), so a reader derives them the same way
  * (docs/trace-records.md "Derived texels"). */
 #define TBR_REC_QUADS_TEXELS_DERIVED 0x40000000u
-#define TBR_REC_QUADS_FLAGS (TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED)
+#define TBR_REC_QUADS_FLAGS          (TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED)
 
 typedef struct tbr_rec_quads_header {
     uint32_t draw_seq, nr_cbufs, count;
-    uint32_t packed_mask; /* bit i: color buffer i's colors are packed (schema 3) */
-    uint32_t computed;    /* 1: colors omitted, computed by the reader (minor 5) */
+    uint32_t packed_mask;    /* bit i: color buffer i's colors are packed (schema 3) */
+    uint32_t computed;       /* 1: colors omitted, computed by the reader (minor 5) */
     uint32_t texels_derived; /* 1: texels of the shaded quads omitted, derived (minor 6) */
     /* depth predictor state of the encoder/decoder (schema 3): the previous quad with
      * HAS_Z in this record (docs/trace-records.md QUADS "Depth coding") */
@@ -286,8 +289,11 @@ typedef struct tbr_rec_quads_header {
 
 /* ---- TILE --------------------------------------------------------------- */
 enum tbr_rec_tile_kind {
-    TBR_REC_TILE_LOAD = 1, TBR_REC_TILE_LOAD_CLEAR = 2, TBR_REC_TILE_STORE = 3,
-    TBR_REC_TILE_STORE_CLEAR = 4, TBR_REC_TILE_CLEAR_ALL = 5
+    TBR_REC_TILE_LOAD = 1,
+    TBR_REC_TILE_LOAD_CLEAR = 2,
+    TBR_REC_TILE_STORE = 3,
+    TBR_REC_TILE_STORE_CLEAR = 4,
+    TBR_REC_TILE_CLEAR_ALL = 5
 };
 typedef struct tbr_rec_tile {
     uint32_t kind, is_zs, cbuf, resource_id, level, layer, tile_x, tile_y, tile_size;
@@ -298,19 +304,16 @@ typedef struct tbr_rec_tile {
  * read them with tbr_rec_path_pc() / tbr_rec_path_mask(). */
 typedef struct tbr_rec_path {
     uint32_t id, shader_id, stage, truncated, n;
-    const uint8_t *entries;  /* 3 * n bytes (encode: may be NULL, then pc/mask arrays are used) */
-    const uint16_t *pc;      /* encode only */
-    const uint8_t *mask;     /* encode only */
+    const uint8_t *entries; /* 3 * n bytes (encode: may be NULL, then pc/mask arrays are used) */
+    const uint16_t *pc;     /* encode only */
+    const uint8_t *mask;    /* encode only */
 } tbr_rec_path;
 
 static inline uint16_t tbr_rec_path_pc(const tbr_rec_path *p, uint32_t i)
 {
     return (uint16_t)(p->entries[3 * i] | (p->entries[3 * i + 1] << 8));
 }
-static inline uint8_t tbr_rec_path_mask(const tbr_rec_path *p, uint32_t i)
-{
-    return p->entries[3 * i + 2];
-}
+static inline uint8_t tbr_rec_path_mask(const tbr_rec_path *p, uint32_t i) { return p->entries[3 * i + 2]; }
 
 /* ---- FLUSH / UNSUPPORTED ------------------------------------------------- */
 typedef struct tbr_rec_flush {
@@ -358,15 +361,15 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r);
  * the filter read, per lane, in the order softpipe read them. */
 #define TBR_REC_MAX_TEXELS_PER_FETCH 65536u
 typedef struct tbr_rec_texel {
-    uint32_t lane;           /* 0..3: fragment of the quad (helper lanes included) */
-    uint32_t level, layer;   /* mip level; layer/face/slice as the texture tile cache addresses it */
-    int32_t x, y;            /* integer texel coordinates within the level (buffers: element in x) */
+    uint32_t lane;         /* 0..3: fragment of the quad (helper lanes included) */
+    uint32_t level, layer; /* mip level; layer/face/slice as the texture tile cache addresses it */
+    int32_t x, y;          /* integer texel coordinates within the level (buffers: element in x) */
 } tbr_rec_texel;
 
 typedef struct tbr_rec_texfetch {
-    uint32_t quad;           /* ordinal of the quad within the draw (0-based, QUADS order) */
-    uint32_t pc;             /* TGSI pc of the texture instruction */
-    uint32_t unit;           /* sampler view slot (DRAW textures[].unit) */
+    uint32_t quad; /* ordinal of the quad within the draw (0-based, QUADS order) */
+    uint32_t pc;   /* TGSI pc of the texture instruction */
+    uint32_t unit; /* sampler view slot (DRAW textures[].unit) */
     uint32_t resource_id;
     uint32_t n_texels;
     const tbr_rec_texel *texels; /* encode: input; decode: the caller's buffer */
@@ -375,19 +378,19 @@ typedef struct tbr_rec_texfetch {
 /* Decoder (and encoder) prediction state of a TEXELS record (docs/trace-records.md
  * "TEXELS (16)"): fetches are predicted from the previous fetch with the same
  * (pc, unit, resource) key. Internal; filled by tbr_rec_texels_open(). */
-#define TBR_REC_TEXELS_KEYS 16u        /* keys remembered per record */
+#define TBR_REC_TEXELS_KEYS        16u /* keys remembered per record */
 #define TBR_REC_TEXELS_PRED_GROUPS 16u /* footprints of a key's last fetch kept for prediction */
 typedef struct tbr_rec_texels_group {
-    uint32_t lane, kind;     /* kind: 0 single texel, 1 unit 2x2, 2 general 2x2 */
+    uint32_t lane, kind; /* kind: 0 single texel, 1 unit 2x2, 2 general 2x2 */
     uint32_t level, layer;
-    int32_t x, y;            /* first texel */
+    int32_t x, y; /* first texel */
 } tbr_rec_texels_group;
 
 typedef struct tbr_rec_texels_key {
     uint32_t pc, unit, resource_id;
-    uint32_t has_prev;       /* a fetch with this key was coded */
-    uint32_t ngroups;        /* footprints of that fetch (shape kept only if <= PRED_GROUPS) */
-    int64_t dx0, dy0;        /* movement of footprint 0 between the key's last two fetches */
+    uint32_t has_prev; /* a fetch with this key was coded */
+    uint32_t ngroups;  /* footprints of that fetch (shape kept only if <= PRED_GROUPS) */
+    int64_t dx0, dy0;  /* movement of footprint 0 between the key's last two fetches */
     tbr_rec_texels_group g[TBR_REC_TEXELS_PRED_GROUPS];
 } tbr_rec_texels_key;
 
@@ -400,14 +403,15 @@ typedef struct tbr_rec_texels_header {
     uint32_t draw_seq, count; /* count = fetches */
     /* decoder state */
     uint32_t prev_quad, decoded;
-    tbr_cursor ops, coords;   /* the record's two streams */
+    tbr_cursor ops, coords; /* the record's two streams */
     tbr_rec_texels_state st;
 } tbr_rec_texels_header;
 
 int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch *f, uint32_t count);
 int tbr_rec_texels_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_texels_header *h);
 /* texels: caller buffer of cap entries (TBR_REC_MAX_TEXELS_PER_FETCH always suffices) */
-int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetch *f, tbr_rec_texel *texels, uint32_t cap);
+int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetch *f, tbr_rec_texel *texels,
+                        uint32_t cap);
 int tbr_rec_texels_close(tbr_cursor *c);
 
 /* ---- VERTICES (17) --------------------------------------------------------
@@ -415,13 +419,13 @@ int tbr_rec_texels_close(tbr_cursor *c);
  * every vertex-shader execution (up to 4 vertices) in order. */
 #define TBR_REC_MAX_STREAMS 32u
 typedef struct tbr_rec_vertex_stream {
-    uint32_t resource_id;    /* 0: user memory */
+    uint32_t resource_id; /* 0: user memory */
     uint32_t buffer_index, offset, stride, size, format, instance_divisor;
 } tbr_rec_vertex_stream;
 
 /* flags: the groups carry out_hash (tbr-replay --vertex-hashes; always set when
  * decoding a record written before minor 7, which always had them) */
-#define TBR_REC_VERTICES_HASHES 0x1u
+#define TBR_REC_VERTICES_HASHES      0x1u
 /* A vertex's position may repeat the position of one of the previous
  * TBR_REC_VERTICES_BACK_WINDOW vertices of its record (minor 7 coding). */
 #define TBR_REC_VERTICES_BACK_WINDOW 4096u
@@ -429,32 +433,31 @@ typedef struct tbr_rec_vertex_stream {
 typedef struct tbr_rec_vertices_header {
     uint32_t draw_seq, vs_id, instance_id, start_instance;
     uint32_t num_outputs, position_slot; /* position_slot = UINT32_MAX: none */
-    uint32_t flags;          /* TBR_REC_VERTICES_HASHES */
+    uint32_t flags;                      /* TBR_REC_VERTICES_HASHES */
     uint32_t nr_streams;
     tbr_rec_vertex_stream streams[TBR_REC_MAX_STREAMS];
-    uint32_t fetched;        /* vertices fetched by the run */
-    uint32_t count;          /* vertex groups that follow */
+    uint32_t fetched; /* vertices fetched by the run */
+    uint32_t count;   /* vertex groups that follow */
     /* decoder state */
     uint32_t prev_index;
-    uint32_t layout;         /* 0: raw positions (minors 1-6), 1: coded (minor 7) */
-    uint32_t decoded;        /* vertices decoded so far */
-    uint32_t recent[TBR_REC_VERTICES_BACK_WINDOW][4]; /* position bits, ring by vertex */
+    uint32_t layout;                                    /* 0: raw positions (minors 1-6), 1: coded (minor 7) */
+    uint32_t decoded;                                   /* vertices decoded so far */
+    uint32_t recent[TBR_REC_VERTICES_BACK_WINDOW][4];   /* position bits, ring by vertex */
     uint32_t recent_hash[TBR_REC_VERTICES_BACK_WINDOW]; /* out_hash, same ring */
 } tbr_rec_vertices_header;
 
 typedef struct tbr_rec_vertex_group {
-    uint32_t path;           /* PATH id (stage 0) of the VS execution */
-    uint32_t n;              /* 1..4 vertices */
-    uint32_t index[4];       /* fetched vertex index per lane */
-    float pos[4][4];         /* clip-space position output per lane */
-    uint32_t out_hash[4];    /* FNV-1a 32 of the other outputs' raw bits per lane;
+    uint32_t path;        /* PATH id (stage 0) of the VS execution */
+    uint32_t n;           /* 1..4 vertices */
+    uint32_t index[4];    /* fetched vertex index per lane */
+    float pos[4][4];      /* clip-space position output per lane */
+    uint32_t out_hash[4]; /* FNV-1a 32 of the other outputs' raw bits per lane;
                               * 0 unless the header has TBR_REC_VERTICES_HASHES */
 } tbr_rec_vertex_group;
 
 /* Writes the minor-7 layout (coded positions; out_hash only with
  * TBR_REC_VERTICES_HASHES). The header's decoder state is ignored. */
-int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h,
-                            const tbr_rec_vertex_group *g);
+int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h, const tbr_rec_vertex_group *g);
 int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_vertices_header *h);
 int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_vertex_group *g);
 int tbr_rec_vertices_close(tbr_cursor *c);
@@ -467,16 +470,16 @@ int tbr_rec_vertices_close(tbr_cursor *c);
  * bottom (softpipe's linear layout, y down). A surface's contents are split into
  * consecutive bands of at most TBR_REC_SURFACE_INIT_BAND_BYTES of data. */
 #define TBR_REC_SURFACE_INIT_BAND_BYTES ((size_t)1 << 20)
-#define TBR_REC_SURFACE_INIT_MAX_DIM 16384u
-#define TBR_REC_SURFACE_INIT_MAX_BLOCK 16u
+#define TBR_REC_SURFACE_INIT_MAX_DIM    16384u
+#define TBR_REC_SURFACE_INIT_MAX_BLOCK  16u
 typedef struct tbr_rec_surface_init {
     uint32_t resource_id, level, layer;
-    uint32_t is_zs;          /* 1: depth/stencil surface (raw words), 0: color */
-    uint32_t format;         /* enum pipe_format of the resource */
-    uint32_t width, height;  /* the surface (level) size in pixels */
-    uint32_t block_bytes;    /* bytes per texel */
-    uint32_t y0, rows;       /* the band */
-    const uint8_t *data;     /* rows * width * block_bytes bytes (decode: into the payload) */
+    uint32_t is_zs;         /* 1: depth/stencil surface (raw words), 0: color */
+    uint32_t format;        /* enum pipe_format of the resource */
+    uint32_t width, height; /* the surface (level) size in pixels */
+    uint32_t block_bytes;   /* bytes per texel */
+    uint32_t y0, rows;      /* the band */
+    const uint8_t *data;    /* rows * width * block_bytes bytes (decode: into the payload) */
 } tbr_rec_surface_init;
 
 /* SURFACE_CHECK (minor 4): zlib crc32 of a color render target's memory (rows of

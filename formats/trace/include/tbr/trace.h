@@ -38,13 +38,13 @@ extern "C" {
 
 /* Largest record payload accepted by writer and reader (64 MiB). This bounds
  * the memory a reader may need for one record, whatever the file claims. */
-#define TBR_TRACE_MAX_RECORD_SIZE ((size_t)64 << 20)
+#define TBR_TRACE_MAX_RECORD_SIZE    ((size_t)64 << 20)
 /* Largest file-level metadata blob (1 MiB). */
-#define TBR_TRACE_MAX_METADATA_SIZE ((size_t)1 << 20)
+#define TBR_TRACE_MAX_METADATA_SIZE  ((size_t)1 << 20)
 /* Default / limits for the writer's chunk buffer (uncompressed bytes). */
 #define TBR_TRACE_DEFAULT_CHUNK_SIZE ((size_t)1 << 20)
-#define TBR_TRACE_MIN_CHUNK_SIZE ((size_t)64)
-#define TBR_TRACE_MAX_CHUNK_SIZE ((size_t)16 << 20)
+#define TBR_TRACE_MIN_CHUNK_SIZE     ((size_t)64)
+#define TBR_TRACE_MAX_CHUNK_SIZE     ((size_t)16 << 20)
 
 /* Caller-provided error text for functions that create/destroy objects. */
 #define TBR_TRACE_ERROR_MAX 1024
@@ -65,27 +65,24 @@ typedef struct tbr_buf {
 } tbr_buf;
 
 void tbr_buf_init(tbr_buf *b);
-void tbr_buf_free(tbr_buf *b);                  /* releases memory, re-inits */
-void tbr_buf_reset(tbr_buf *b);                 /* len = 0, keeps capacity, clears failed */
-int tbr_buf_ok(const tbr_buf *b);               /* 1 if no allocation failed */
-int tbr_buf_reserve(tbr_buf *b, size_t extra);  /* ensure cap >= len + extra */
+void tbr_buf_free(tbr_buf *b);                 /* releases memory, re-inits */
+void tbr_buf_reset(tbr_buf *b);                /* len = 0, keeps capacity, clears failed */
+int tbr_buf_ok(const tbr_buf *b);              /* 1 if no allocation failed */
+int tbr_buf_reserve(tbr_buf *b, size_t extra); /* ensure cap >= len + extra */
 
 int tbr_buf_put_u8(tbr_buf *b, uint8_t v);
-int tbr_buf_put_u16(tbr_buf *b, uint16_t v);    /* little-endian fixed width */
+int tbr_buf_put_u16(tbr_buf *b, uint16_t v); /* little-endian fixed width */
 int tbr_buf_put_u32(tbr_buf *b, uint32_t v);
 int tbr_buf_put_u64(tbr_buf *b, uint64_t v);
-int tbr_buf_put_f32(tbr_buf *b, float v);       /* IEEE-754 bits, LE; NaN payloads kept */
+int tbr_buf_put_f32(tbr_buf *b, float v); /* IEEE-754 bits, LE; NaN payloads kept */
 int tbr_buf_put_f64(tbr_buf *b, double v);
-int tbr_buf_put_uvarint(tbr_buf *b, uint64_t v);   /* unsigned LEB128, 1..10 bytes */
-int tbr_buf_put_svarint(tbr_buf *b, int64_t v);    /* zigzag then LEB128 */
-int tbr_buf_put_bytes(tbr_buf *b, const void *p, size_t n); /* raw, no length */
+int tbr_buf_put_uvarint(tbr_buf *b, uint64_t v);             /* unsigned LEB128, 1..10 bytes */
+int tbr_buf_put_svarint(tbr_buf *b, int64_t v);              /* zigzag then LEB128 */
+int tbr_buf_put_bytes(tbr_buf *b, const void *p, size_t n);  /* raw, no length */
 int tbr_buf_put_lbytes(tbr_buf *b, const void *p, size_t n); /* uvarint length + bytes */
-int tbr_buf_put_str(tbr_buf *b, const char *s); /* uvarint strlen + bytes (no NUL); NULL = "" */
+int tbr_buf_put_str(tbr_buf *b, const char *s);              /* uvarint strlen + bytes (no NUL); NULL = "" */
 
-static inline uint64_t tbr_zigzag_encode(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(0 - ((uint64_t)v >> 63));
-}
+static inline uint64_t tbr_zigzag_encode(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(0 - ((uint64_t)v >> 63)); }
 static inline int64_t tbr_zigzag_decode(uint64_t v)
 {
     /* Done in unsigned arithmetic then converted: avoids signed overflow UB. */
@@ -106,10 +103,10 @@ typedef struct tbr_cursor {
 } tbr_cursor;
 
 void tbr_cursor_init(tbr_cursor *c, const void *data, size_t len);
-int tbr_cursor_ok(const tbr_cursor *c);          /* 1 if no error so far */
-int tbr_cursor_at_end(const tbr_cursor *c);      /* ok and every byte consumed */
+int tbr_cursor_ok(const tbr_cursor *c);     /* 1 if no error so far */
+int tbr_cursor_at_end(const tbr_cursor *c); /* ok and every byte consumed */
 size_t tbr_cursor_remaining(const tbr_cursor *c);
-void tbr_cursor_fail(tbr_cursor *c);             /* let schema code flag bad values */
+void tbr_cursor_fail(tbr_cursor *c); /* let schema code flag bad values */
 
 /* n raw bytes: pointer into the payload, NULL on overrun (n == 0 gives a
  * non-NULL pointer when the cursor is ok). The fixed-size and varint reads are inline:
@@ -130,10 +127,8 @@ static inline uint64_t tbr_cursor_le_(tbr_cursor *c, size_t n)
 {
     const uint8_t *p = tbr_cursor_bytes(c, n);
     uint64_t v = 0;
-    if (!p)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
+    if (!p) return 0;
+    for (size_t i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
     return v;
 }
 static inline uint8_t tbr_cursor_u8(tbr_cursor *c) { return (uint8_t)tbr_cursor_le_(c, 1); }
@@ -189,10 +184,10 @@ const uint8_t *tbr_cursor_lbytes(tbr_cursor *c, size_t *len);
 typedef struct tbr_trace_writer tbr_trace_writer;
 
 typedef struct tbr_trace_writer_options {
-    size_t chunk_size;      /* uncompressed chunk buffer cap; 0 = default (1 MiB) */
-    int compression_level;  /* zstd level; 0 = default (3) */
-    int fsync;              /* nonzero: fsync the file before the final rename */
-    int background;         /* nonzero: compress and write each full chunk on a worker
+    size_t chunk_size;     /* uncompressed chunk buffer cap; 0 = default (1 MiB) */
+    int compression_level; /* zstd level; 0 = default (3) */
+    int fsync;             /* nonzero: fsync the file before the final rename */
+    int background;        /* nonzero: compress and write each full chunk on a worker
                              * thread while the caller fills the next one (the file is
                              * byte-identical; one more chunk buffer of memory) */
 } tbr_trace_writer_options;
@@ -201,20 +196,18 @@ typedef struct tbr_trace_writer_stats {
     uint64_t frames;
     uint64_t records;
     uint64_t chunks;
-    uint64_t payload_bytes;       /* sum of record payload lengths */
-    uint64_t uncompressed_bytes;  /* chunk contents before compression (payload + record headers) */
-    uint64_t compressed_bytes;    /* chunk contents after compression */
-    uint64_t file_bytes;          /* everything written: header, chunk headers, index, footer */
-    uint64_t peak_buffer_bytes;   /* largest chunk-buffer capacity ever held (bounded-memory check) */
+    uint64_t payload_bytes;      /* sum of record payload lengths */
+    uint64_t uncompressed_bytes; /* chunk contents before compression (payload + record headers) */
+    uint64_t compressed_bytes;   /* chunk contents after compression */
+    uint64_t file_bytes;         /* everything written: header, chunk headers, index, footer */
+    uint64_t peak_buffer_bytes;  /* largest chunk-buffer capacity ever held (bounded-memory check) */
 } tbr_trace_writer_stats;
 
 /* Creates PATH.tmp; the file appears at PATH only after a successful
  * tbr_trace_writer_close(). metadata: NUL-terminated text, conventionally
  * "key=value\n" lines (may be NULL). Returns NULL on error (text in *err). */
-tbr_trace_writer *tbr_trace_writer_open(const char *path, const char *metadata,
-                                        tbr_trace_error *err);
-tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadata,
-                                           const tbr_trace_writer_options *opts,
+tbr_trace_writer *tbr_trace_writer_open(const char *path, const char *metadata, tbr_trace_error *err);
+tbr_trace_writer *tbr_trace_writer_open_ex(const char *path, const char *metadata, const tbr_trace_writer_options *opts,
                                            tbr_trace_error *err);
 /* frame_number must be strictly greater than the previous frame's (it is the
  * source trace's frame number; it need not start at 0 nor be contiguous). */
@@ -226,14 +219,13 @@ int tbr_trace_writer_append_buf(tbr_trace_writer *w, uint16_t type, const tbr_bu
 int tbr_trace_writer_end_frame(tbr_trace_writer *w);
 /* Any error is sticky: every later call fails, and close() then removes the
  * temp file. */
-const char *tbr_trace_writer_error(const tbr_trace_writer *w);  /* "" if none */
+const char *tbr_trace_writer_error(const tbr_trace_writer *w); /* "" if none */
 void tbr_trace_writer_get_stats(const tbr_trace_writer *w, tbr_trace_writer_stats *out);
 /* Writes index + footer, renames PATH.tmp to PATH and frees w (always, even on
  * failure). Fails if a frame is still open or an earlier error occurred; on
  * failure the temp file is removed and nothing is left at PATH by this call.
  * stats (may be NULL) receives the final stats. */
-int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats,
-                           tbr_trace_error *err);
+int tbr_trace_writer_close(tbr_trace_writer *w, tbr_trace_writer_stats *stats, tbr_trace_error *err);
 /* Discards everything: removes the temp file, frees w. NULL is a no-op. */
 void tbr_trace_writer_abort(tbr_trace_writer *w);
 
@@ -265,33 +257,31 @@ typedef struct tbr_trace_file_info {
 } tbr_trace_file_info;
 
 typedef struct tbr_trace_frame_info {
-    uint64_t number;              /* source trace frame number */
-    uint64_t offset;              /* file offset of the frame's first chunk */
-    uint32_t chunk_count;         /* >= 1 (an empty frame has one empty chunk) */
+    uint64_t number;      /* source trace frame number */
+    uint64_t offset;      /* file offset of the frame's first chunk */
+    uint32_t chunk_count; /* >= 1 (an empty frame has one empty chunk) */
     uint64_t record_count;
-    uint64_t compressed_bytes;    /* on-disk bytes of the frame's chunks, headers included */
-    uint64_t uncompressed_bytes;  /* decompressed chunk contents (record headers + payloads) */
+    uint64_t compressed_bytes;   /* on-disk bytes of the frame's chunks, headers included */
+    uint64_t uncompressed_bytes; /* decompressed chunk contents (record headers + payloads) */
 } tbr_trace_frame_info;
 
 typedef struct tbr_trace_reader_stats {
     uint64_t chunks_read;
     uint64_t compressed_bytes_read;
     uint64_t uncompressed_bytes_read;
-    uint64_t peak_buffer_bytes;   /* largest compressed + uncompressed buffers held */
+    uint64_t peak_buffer_bytes; /* largest compressed + uncompressed buffers held */
 } tbr_trace_reader_stats;
 
 /* Validates header, footer and index (or scans, in recovery mode). Returns
  * NULL with text in *err if the file is unreadable, corrupt, truncated or of
  * an incompatible version. */
 tbr_trace_reader *tbr_trace_reader_open(const char *path, tbr_trace_error *err);
-tbr_trace_reader *tbr_trace_reader_open_ex(const char *path,
-                                           const tbr_trace_reader_options *opts,
+tbr_trace_reader *tbr_trace_reader_open_ex(const char *path, const tbr_trace_reader_options *opts,
                                            tbr_trace_error *err);
 /* Reads from memory (not copied: data must outlive the reader); name is used
  * in error messages. For tests and fuzzing. */
 tbr_trace_reader *tbr_trace_reader_open_mem(const void *data, size_t size, const char *name,
-                                            const tbr_trace_reader_options *opts,
-                                            tbr_trace_error *err);
+                                            const tbr_trace_reader_options *opts, tbr_trace_error *err);
 void tbr_trace_reader_close(tbr_trace_reader *r); /* NULL is a no-op */
 
 const char *tbr_trace_reader_error(const tbr_trace_reader *r); /* "" if none */
@@ -303,12 +293,10 @@ void tbr_trace_reader_get_stats(const tbr_trace_reader *r, tbr_trace_reader_stat
 const char *tbr_trace_reader_metadata(const tbr_trace_reader *r, size_t *len);
 /* Value of the first "key=value" line with this key: pointer into the blob
  * (NOT NUL-terminated) and its length in *len; NULL if absent. */
-const char *tbr_trace_reader_metadata_get(const tbr_trace_reader *r, const char *key,
-                                          size_t *len);
+const char *tbr_trace_reader_metadata_get(const tbr_trace_reader *r, const char *key, size_t *len);
 
 size_t tbr_trace_reader_frame_count(const tbr_trace_reader *r);
-int tbr_trace_reader_frame_info(const tbr_trace_reader *r, size_t index,
-                                tbr_trace_frame_info *out);
+int tbr_trace_reader_frame_info(const tbr_trace_reader *r, size_t index, tbr_trace_frame_info *out);
 /* Index of the frame with this source frame number (binary search); -1 if
  * there is none (no error is recorded). */
 int tbr_trace_reader_find_frame(const tbr_trace_reader *r, uint64_t number, size_t *index);
@@ -329,8 +317,7 @@ int tbr_trace_reader_seek_frame_number(tbr_trace_reader *r, uint64_t number);
  * valid until the next reader call; 0 at the end of the frame (or when no
  * frame is current); -1 on error (corruption is detected here for chunk
  * contents). Errors are sticky until the next seek/next_frame. */
-int tbr_trace_reader_next_record(tbr_trace_reader *r, uint16_t *type, const uint8_t **payload,
-                                 size_t *len);
+int tbr_trace_reader_next_record(tbr_trace_reader *r, uint16_t *type, const uint8_t **payload, size_t *len);
 
 /* For schema decoders: records an error located at the current record
  * ("FILE: at offset N: frame F, record K: <message>", N = the record's chunk
