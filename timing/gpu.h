@@ -12,17 +12,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cache.h"
-#include "config.h"
-#include "energy.h"
-#include "memsys.h"
-#include "shader_core.h"
-#include "signature_unit.h"
-#include "sim_func.h"
-#include "sim_queue.h"
-#include "sim_trace.h"
-#include "stats.h"
-#include "transaction_elim.h"
+#include "memory/cache.h"
+#include "core/config.h"
+#include "energy/energy.h"
+#include "memory/memsys.h"
+#include "shader/shader_core.h"
+#include "techniques/signature_unit.h"
+#include "render/sim_func.h"
+#include "core/sim_queue.h"
+#include "frontend/sim_trace.h"
+#include "core/stats.h"
+#include "techniques/transaction_elim.h"
 
 /* Simulated address map (docs/timing-model.md "Address map"). */
 #define ADDR_VERTEX_BASE    0x010000000ull /* vertex buffers of traces without VERTICES records: */

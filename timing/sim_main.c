@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "gpu.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "tbr/png_io.h"
 #include "tbr/records.h"
 

@@ -1,6 +1,6 @@
 /*
  * computed_colors.c - the recorder decides, quad by quad, whether the trace may
- * omit a blended quad's colors: it recomputes them with functional/shading from
+ * omit a blended quad's colors: it recomputes them with functional/reference from
  * exactly what the trace gives tbr-sim (PRIM attributes, DRAW state and constants,
  * the sampled textures' memory) and compares bit for bit with softpipe's.
  */

@@ -1,7 +1,7 @@
 /*
  * computed_colors.h - the recorder's side of "computed colors" (records minor 5,
  * docs/trace-records.md "Computed colors"): for every blended quad, run the shared
- * functional shading library (functional/shading: softpipe's setup coefficients,
+ * functional shading library (functional/reference: softpipe's setup coefficients,
  * the TGSI interpreter and the sampler) on what the trace holds, compare with the
  * colors softpipe's fragment shader produced, and tell the writer whether the trace
  * may omit them. A quad is omitted only if every color value matches bit for bit.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # functional.computed_colors: the recorder leaves out the colors of blended quads that
-# functional/shading recomputes bit-exactly (docs/trace-records.md "Computed colors")
+# functional/reference recomputes bit-exactly (docs/trace-records.md "Computed colors")
 # and tbr-sim computes them. For every bundled sample, replayed by default and with
 # --record-colors:
 #  - by default colors are computed for quads of every sample, and no recomputation

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # functional.derived_texels: the recorder leaves out the texels of shaded quads whose
-# recomputation with functional/shading reads exactly the texels softpipe read, and
+# recomputation with functional/reference reads exactly the texels softpipe read, and
 # tbr-sim derives them while it renders (docs/trace-records.md "Derived texels",
 # records minor 6). For every bundled sample, replayed by default and with
 # --record-texels:

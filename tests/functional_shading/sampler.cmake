@@ -1,6 +1,6 @@
-# Tests of the texture sampler of functional/shading (softpipe's sp_tex_sample.c).
+# Tests of the texture sampler of functional/reference (softpipe's sp_tex_sample.c).
 add_executable(functional_shading_sampler_test ${CMAKE_CURRENT_LIST_DIR}/sampler_test.c)
-target_link_libraries(functional_shading_sampler_test PRIVATE tbr_shading)
+target_link_libraries(functional_shading_sampler_test PRIVATE tbr_reference)
 foreach(g formats wrap lod pot misc unsupported aliasing footprints)
   add_test(NAME functional_shading.sampler_${g} COMMAND functional_shading_sampler_test ${g})
 endforeach()
@@ -14,7 +14,7 @@ if(TBR_SAMPLER_EGL_FOUND)
   add_executable(functional_shading_sampler_softpipe_diff
                  ${CMAKE_CURRENT_LIST_DIR}/sampler_softpipe_diff.c)
   target_link_libraries(functional_shading_sampler_softpipe_diff
-                        PRIVATE tbr_shading PkgConfig::TBR_SAMPLER_EGL)
+                        PRIVATE tbr_reference PkgConfig::TBR_SAMPLER_EGL)
   add_test(NAME functional_shading.sampler_softpipe_diff
            COMMAND sh ${CMAKE_SOURCE_DIR}/tests/timing_pixel/run_softpipe_diff.sh
                    $<TARGET_FILE:functional_shading_sampler_softpipe_diff>

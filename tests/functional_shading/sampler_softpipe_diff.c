@@ -1,5 +1,5 @@
 /* Differential test: texture sampling of the real Mesa softpipe (EGL surfaceless +
- * GLES 3.1) against functional/shading/sampler.c. Each case uploads a random
+ * GLES 3.1) against functional/reference/sampler.c. Each case uploads a random
  * texture (2D in 14 formats incl. sRGB and depth, 3D, 2D array, cube, 2D shadow)
  * with all its mip levels, sets random wrap (incl. border) / filter / LOD /
  * base-max level / swizzle / compare state, and draws a full-viewport quad into

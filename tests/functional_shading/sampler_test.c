@@ -1,4 +1,4 @@
-/* Tests of functional/shading/sampler.c (softpipe's texture sampler), with
+/* Tests of functional/reference/sampler.c (softpipe's texture sampler), with
  * expected values worked out by hand from Mesa 22.3.6 sp_tex_sample.c.
  * Usage: sampler_test <group>   (groups: see main) */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""functional_shading.sampler_texels: compare the texels functional/shading/sampler.c
+"""functional_shading.sampler_texels: compare the texels functional/reference/sampler.c
 reports to its observer (sampler_softpipe_diff's SAMPLER_DIFF_TEXELS log, lines
 "case qx qy lane level layer x y") with the TEXELS records the recorder wrote for the
 same run (`tbr-dump -v -t quads,texels` text): per quad and lane, the same texels in

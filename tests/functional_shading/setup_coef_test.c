@@ -1,4 +1,4 @@
-/* Tests of functional/shading/setup_coef.c: softpipe's triangle setup coefficients,
+/* Tests of functional/reference/setup_coef.c: softpipe's triangle setup coefficients,
  * with values worked out by hand (exact in binary floating point). */
 #include <math.h>
 #include <stdio.h>

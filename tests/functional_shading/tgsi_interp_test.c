@@ -1,5 +1,5 @@
 /*
- * Tests of the TGSI fragment-shader interpreter (functional/shading/tgsi_*):
+ * Tests of the TGSI fragment-shader interpreter (functional/reference/tgsi_*):
  * parsing real tgsi_dump texts of glmark2 shaders and rejecting what is not
  * implemented, per-opcode arithmetic as Mesa's tgsi_exec does it (operation
  * order, NaN and division cases, integer ops), input interpolation, execution

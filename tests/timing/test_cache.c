@@ -1,10 +1,10 @@
 /* timing.cache: hand-traced hit/miss/eviction/LRU sequence on a 2-set x
  * 2-way cache, MSHR merging, MSHR-full stalls, write-back behaviour
- * (timing/cache.h). */
+ * (timing/memory/cache.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
+#include "memory/cache.h"
 #include "tcheck.h"
 
 #define MEM_LAT 10 /* fake next level: fill ready MEM_LAT cycles after it takes the request */

@@ -1,9 +1,9 @@
 /* timing.config: the declarative parameter table, config files, --set
- * overrides and the cross-parameter checks (timing/config.h). */
+ * overrides and the cross-parameter checks (timing/core/config.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "tcheck.h"
 
 static char err[1024];

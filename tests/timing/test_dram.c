@@ -1,6 +1,6 @@
 /* timing.dram: exact latencies of a row hit / closed-bank miss / conflict,
  * FR-FCFS vs FCFS ordering, streaming bandwidth against the peak, refresh
- * every tREFI, and the GPU<->DRAM clock-domain crossing (timing/dram.h).
+ * every tREFI, and the GPU<->DRAM clock-domain crossing (timing/memory/dram.h).
  *
  * Default (thesis-baseline) parameters used below, in DRAM cycles:
  *   CL 24, CWL 12, tRCD 22, tRP 22, tRAS 51, tRTP 9, tCCD 8, BL 16 (8 bus
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dram.h"
+#include "memory/dram.h"
 #include "tcheck.h"
 
 static tbr_dram *make(const char *const *sets, tbr_stats *st)

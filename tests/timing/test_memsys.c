@@ -1,4 +1,4 @@
-/* timing.memsys: the port arbiter in front of the L2 (timing/memsys.h), worked by hand.
+/* timing.memsys: the port arbiter in front of the L2 (timing/memory/memsys.h), worked by hand.
  *
  * Two rotation ports (a, b) and the late port (c), default configuration. A request is
  * forwarded to the L2 in the first cycle at which it is visible at its port's head
@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "memsys.h"
+#include "memory/memsys.h"
 #include "tcheck.h"
 
 static uint64_t reads(const tbr_stats *st, const char *port)

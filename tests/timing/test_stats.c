@@ -1,10 +1,10 @@
 /* timing.stats: registry, per-frame snapshots, percentiles, and the text /
- * JSON dumps (timing/stats.h). */
+ * JSON dumps (timing/core/stats.h). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "core/stats.h"
 #include "tcheck.h"
 
 /* ---- minimal JSON validator (RFC 8259 subset: enough to prove the dump

@@ -1,4 +1,4 @@
-/* Tests of the energy/power model (timing/energy*.c, timing/dram_power.c).
+/* Tests of the energy/power model (timing/energy*.c, timing/energy/dram_power.c).
  * Expected values are computed by hand in the comments from the formulas in
  * docs/energy-model.md. Usage: test_timing_energy GROUP CONFIG_DIR */
 #include <math.h>
@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "../timing/tcheck.h"
-#include "config.h"
-#include "dram.h"
-#include "dram_power.h"
-#include "energy.h"
-#include "energy_models.h"
+#include "core/config.h"
+#include "memory/dram.h"
+#include "energy/dram_power.h"
+#include "energy/energy.h"
+#include "energy/energy_models.h"
 
 #define CHECK_NEAR(a, b, tol)                                                                                          \
     do {                                                                                                               \

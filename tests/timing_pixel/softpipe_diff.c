@@ -1,5 +1,5 @@
 /* Differential test: real Mesa softpipe (EGL surfaceless + GLES 3) against
- * tbr_pixel_ops. Each case clears a small FBO, draws up to three full-viewport quads
+ * the reference model. Each case clears a small FBO, draws up to three full-viewport quads
  * with constant colors / depth and given blend / depth / stencil state, reads the
  * pixels back, and compares them byte for byte with a re-render through the
  * simulator's functions (tile clear, depth/stencil test, blend, store).

@@ -1,4 +1,4 @@
-/* Unit tests of tbr_pixel_ops (timing/pixel_formats, depth_stencil, blending,
+/* Unit tests of the reference model (functional/reference/pixel_formats, depth_stencil, blending,
  * tile_buffers). Expected values are worked out by hand in the comments, following
  * Mesa 22.3.6 softpipe's arithmetic (float = IEEE single, each operation rounded).
  * Usage: test_pixel <group>   (groups: see main) */

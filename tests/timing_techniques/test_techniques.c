@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <zlib.h>
 
-#include "crc32.h"
+#include "core/crc32.h"
 #include "sim_output.h"
 #include "synth_trace.h"
 #include "tbr/png_io.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sim_output.h"
-#include "sim_trace.h"
+#include "frontend/sim_trace.h"
 #include "synth_trace.h"
 
 static const char *sim;

@@ -1,4 +1,4 @@
-/* Unit test of the Tile Fetcher (timing/tile_fetcher.c; thesis §4.1.2, Fig. 4.5) in
+/* Unit test of the Tile Fetcher (timing/tiling/tile_fetcher.c; thesis §4.1.2, Fig. 4.5) in
  * isolation: a hand-built gpu with no memory system (g->mem == NULL, so tf_init does not
  * connect the Tile Cache to memsys), a stub memory that answers every Tile Cache miss
  * after MEM_LAT cycles, and a stub Raster Unit that takes at most one Tile Queue token

@@ -231,7 +231,7 @@ static void set_categories(pic_tile_grid *g, pic_tile_metric m)
 }
 
 /* Static assignment (tile.ru_assignment=static): RU = schedule position mod units, the schedule
- * of timing/tile_fetcher.c (scanline, zorder = Morton walk of the enclosing power-of-two
+ * of timing/tiling/tile_fetcher.c (scanline, zorder = Morton walk of the enclosing power-of-two
  * square, snake = odd rows right to left). */
 static int derive_raster_unit(const pic_run *r, pic_tile_grid *g, char *err, size_t err_size)
 {

@@ -353,7 +353,7 @@ static int print_record(uint16_t type, const uint8_t *p, size_t len, int verbose
                         for (int j = 0; j < 4; j++) {
                             if (!(q.blend_mask & (1u << j))) continue;
                             if (h.computed && ((h.packed_mask & (1u << cb)) || !q.exact_mask[cb]))
-                                continue; /* no values: functional/shading recomputes them */
+                                continue; /* no values: functional/reference recomputes them */
                             if (h.packed_mask & (1u << cb)) {
                                 printf("        cbuf%" PRIu32 " frag%d pixel=0x%08" PRIx32 "\n", cb, j,
                                        q.packed[cb][j]);

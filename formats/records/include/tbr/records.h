@@ -263,13 +263,13 @@ typedef struct tbr_rec_quad {
 
 /* QUADS header flag (bit 31 of the packed_mask word, minor 5): the record's blended
  * quads carry no fragment colors (neither floats nor packed pixels): the recorder
- * verified that functional/shading recomputes every one of them bit-exactly from the
+ * verified that functional/reference recomputes every one of them bit-exactly from the
  * trace (docs/trace-records.md "Computed colors"); exact tile values are still given
  * for color buffers not in packed_mask. */
 #define TBR_REC_QUADS_COMPUTED       0x80000000u
 /* QUADS header flag (bit 30 of the packed_mask word, minor 6): no TEXELS record holds
  * fetches of this record's SHADED quads: the recorder verified that running the
- * fragment shader with functional/shading reads exactly the texels softpipe read
+ * fragment shader with functional/reference reads exactly the texels softpipe read
  * (same fetches, pc, unit, texels, order), so a reader derives them the same way
  * (docs/trace-records.md "Derived texels"). */
 #define TBR_REC_QUADS_TEXELS_DERIVED 0x40000000u

@@ -1,0 +1,1070 @@
+/* Declarative parameter table and config-file handling (see config.h and
+ * docs/timing-config.md). Source abbreviations used in the table:
+ *   thesis  = seeds/000 (TEAPOT PTR thesis), Table 4.1 unless a section is named
+ *   RE      = seeds/001 (Rendering Elimination, HPCA 2019), Table I
+ *   DTM     = seeds/003 (DTM-NUCA), Table I
+ *   ATTILA  = seeds/004 (ATTILA embedded GPU)
+ *   LPDDR4  = JEDEC JESD209-4 LPDDR4-2400 speed bin (see docs/dram-model.md)
+ */
+#include "core/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h" /* tbr_json_string */
+
+#define U  TBR_P_UINT
+#define I  TBR_P_INT
+#define D  TBR_P_DOUBLE
+#define B  TBR_P_BOOL
+#define E  TBR_P_ENUM
+#define S  TBR_P_STRING
+#define NR 0, 0 /* no numeric range (bool/enum/string) */
+
+/* A cache's parameters; every cache uses the same field set so that
+ * tbr_cache_params_from_config() can read any of them by prefix. */
+#define CACHE_PARAMS(pfx, what, size, ways, banks, lat, mshrs, src)                                                    \
+    {pfx ".size_kb", U, size, "KiB", 1, 1 << 20, NULL, what " capacity", src},                                         \
+        {pfx ".ways", U, ways, "", 1, 64, NULL, what " associativity", src},                                           \
+        {pfx ".line_bytes", U, "64", "B", 4, 4096, NULL, what " line size (all caches 64 B)", src},                    \
+        {pfx ".banks",                                                                                                 \
+         U,                                                                                                            \
+         banks,                                                                                                        \
+         "",                                                                                                           \
+         1,                                                                                                            \
+         64,                                                                                                           \
+         NULL,                                                                                                         \
+         what " banks; one access per bank per cycle, bank = set index mod banks",                                     \
+         src},                                                                                                         \
+        {pfx ".latency", U, lat, "cycles", 1, 1000, NULL, what " hit latency", src},                                   \
+        {pfx ".mshrs",                                                                                                 \
+         U,                                                                                                            \
+         mshrs,                                                                                                        \
+         "",                                                                                                           \
+         1,                                                                                                            \
+         1024,                                                                                                         \
+         NULL,                                                                                                         \
+         what " miss status holding registers (outstanding missed lines)",                                             \
+         "assumption (not given in thesis Table 4.1)"},                                                                \
+    {                                                                                                                  \
+        pfx ".mshr_targets", U, "8", "", 1, 256, NULL, what " requests that can merge into one MSHR", "assumption"     \
+    }
+
+static const tbr_param_desc k_params[] = {
+    /* ---- GPU-wide ---- */
+    {"gpu.clock_mhz", U, "800", "MHz", 1, 10000, NULL, "GPU core clock", "thesis Table 4.1"},
+    {"gpu.voltage_v", D, "1.0", "V", 0.1, 5, NULL, "GPU supply voltage (used by the later energy model)",
+     "thesis Table 4.1"},
+    {"gpu.tech_nm", U, "22", "nm", 1, 1000, NULL, "GPU technology node (used by the later energy/area model)",
+     "thesis Table 4.1"},
+    {"screen.width", U, "1920", "px", 1, 16384, NULL, "framebuffer width", "thesis Table 4.1"},
+    {"screen.height", U, "1080", "px", 1, 16384, NULL, "framebuffer height", "thesis Table 4.1"},
+
+    /* ---- tiling ---- */
+    {"tile.width", U, "32", "px", 4, 256, NULL, "tile width (power of two)", "thesis Table 4.1"},
+    {"tile.height", U, "32", "px", 4, 256, NULL, "tile height (power of two)", "thesis Table 4.1"},
+    {"tile.order", E, "scanline", "", NR, "scanline|zorder|snake", "order in which the Tile Fetcher schedules tiles",
+     "thesis §4.1 (scanline baseline), §6 (zorder, snake)"},
+    {"tile.raster_units", U, "1", "", 1, 16, NULL, "number of Raster Units rendering tiles in parallel (PTR)",
+     "thesis §5.1 (baseline 1, PTR 2)"},
+    {"tile.ru_assignment", E, "static", "", NR, "static|fastest|mixed",
+     "tile-to-Raster-Unit assignment: static round-robin, fewest queued, fewest with round-robin tie break",
+     "thesis §5.1"},
+    {"tile.restore", E, "used", "", NR, "used|always",
+     "tile buffer loads of planes not cleared in the pass: used = only planes the pass's draws use (depth/stencil if a "
+     "draw tests depth or stencil, colors if the pass has a draw), always = every bound plane",
+     "Mesa freedreno_draw.c batch_draw_tracking (restore only used buffers); docs/timing-model.md"},
+    {"tile.primitive_table_entries", U, "16", "", 1, 1024, NULL,
+     "Tile Fetcher Primitive Table entries (primitives in flight)", "thesis Table 4.1, §4.1"},
+
+    /* ---- queues (entries) ---- */
+    {"queue.vertex_in", U, "16", "entries", 1, 65536, NULL, "vertex input queue", "thesis Table 4.1"},
+    {"queue.vertex_out", U, "16", "entries", 1, 65536, NULL, "vertex output queue", "thesis Table 4.1"},
+    {"queue.primitive", U, "32", "entries", 1, 65536, NULL, "primitive (triangle) queue", "thesis Table 4.1"},
+    {"queue.tile", U, "32", "entries", 1, 65536, NULL, "tile queue (one per Raster Unit)", "thesis Table 4.1, §5.1"},
+    {"queue.post_raster", U, "512", "entries", 1, 65536, NULL, "post-rasterization (fragment) queue",
+     "thesis Table 4.1"},
+    {"queue.pre_fragment", U, "128", "entries", 1, 65536, NULL,
+     "pre-fragment-processing queue, one per fragment processor", "thesis Table 4.1 (x4)"},
+    {"queue.color", U, "64", "entries", 1, 65536, NULL, "color (blending input) queue", "thesis Table 4.1"},
+    {"queue.vertex_entry_bytes", U, "136", "B", 1, 65536, NULL,
+     "vertex queue entry width (used by the later energy/area model)", "RE Table I, DTM Table I"},
+    {"queue.primitive_entry_bytes", U, "388", "B", 1, 65536, NULL,
+     "triangle/tile queue entry width (used by the later energy/area model)", "RE Table I, DTM Table I"},
+    {"queue.fragment_entry_bytes", U, "233", "B", 1, 65536, NULL,
+     "fragment queue entry width (used by the later energy/area model)", "RE Table I, DTM Table I"},
+    {"queue.color_entry_bytes", U, "24", "B", 1, 65536, NULL,
+     "color queue entry width (used by the later energy/area model)", "DTM Table I"},
+
+    /* ---- caches ---- */
+    CACHE_PARAMS("vertex_cache", "vertex cache", "4", "2", "1", "1", "4", "thesis Table 4.1"),
+    {"vertex_cache.private", B, "false", "", NR, NULL, "one vertex cache per vertex processor instead of one shared",
+     "DTM Table I (x #VPs); thesis: shared"},
+    CACHE_PARAMS("tile_cache", "tile cache", "32", "4", "1", "2", "8", "thesis Table 4.1"),
+    CACHE_PARAMS("texture_cache", "texture cache (one per fragment processor)", "8", "2", "1", "2", "8",
+                 "thesis Table 4.1 (x4)"),
+    {"texture_cache.organization", E, "private", "", NR, "private|dnuca|dtm_nuca|dtm_nuca_dist",
+     "texture cache organization (NUCA variants used by the later DTM-NUCA model)", "DTM §IV"},
+    {"texture.layout", E, "linear", "", NR, "linear|tiled",
+     "texture memory layout of sampled textures (texture unit): linear = rows of texels (softpipe's layout), "
+     "tiled = 4x4-texel blocks (docs/timing-model.md \"Texture unit\")",
+     "assumption (TEAPOT replays softpipe traces, linear)"},
+    CACHE_PARAMS("inst_cache", "instruction cache", "16", "2", "2", "2", "4", "thesis Table 4.1 (x2)"),
+    {"inst_cache.count", U, "2", "", 1, 64, NULL,
+     "instruction caches: 1 = shared by vertex and fragment processors, >= 2 = one for each (thesis: 2)",
+     "thesis Table 4.1 (x2)"},
+    CACHE_PARAMS("l2", "shared L2 cache", "2048", "8", "8", "18", "32", "thesis Table 4.1"),
+
+    /* ---- on-chip tile buffers ---- */
+    {"depth_buffer.size_kb", U, "4", "KiB", 1, 65536, NULL, "per-Raster-Unit tile depth buffer", "thesis Table 4.1"},
+    {"depth_buffer.banks", U, "1", "", 1, 64, NULL, "depth buffer banks", "thesis Table 4.1"},
+    {"depth_buffer.latency", U, "1", "cycles", 1, 100, NULL, "depth buffer access latency", "thesis Table 4.1"},
+    {"depth_buffer.bytes_per_pixel", U, "4", "B", 1, 16, NULL, "depth/stencil storage per pixel",
+     "assumption (32-bit depth; 4 KiB = 32x32x4 B in thesis Table 4.1)"},
+    {"color_buffer.size_kb", U, "4", "KiB", 1, 65536, NULL, "per-Raster-Unit tile color buffer", "thesis Table 4.1"},
+    {"color_buffer.banks", U, "1", "", 1, 64, NULL, "color buffer banks", "thesis Table 4.1"},
+    {"color_buffer.latency", U, "1", "cycles", 1, 100, NULL, "color buffer access latency", "thesis Table 4.1"},
+    {"color_buffer.bytes_per_pixel", U, "4", "B", 1, 16, NULL, "color storage per pixel (RGBA8)",
+     "assumption (RGBA8; 4 KiB = 32x32x4 B in thesis Table 4.1)"},
+
+    /* ---- fixed-function stages ---- */
+    {"prim_assembly.tris_per_cycle", D, "1", "tri/cycle", 0.01, 64, NULL, "primitive assembly throughput",
+     "thesis Table 4.1"},
+    {"raster.attrs_per_cycle", U, "16", "attr/cycle", 1, 1024, NULL,
+     "rasterizer attribute interpolation throughput (16 = 4 quads/cycle)", "thesis Table 4.1, §4.1"},
+    {"early_z.inflight_quads", U, "20", "quads", 1, 4096, NULL, "Early-Z in-flight quad fragments", "thesis Table 4.1"},
+    {"early_z.quads_per_cycle", U, "4", "quads/cycle", 1, 64, NULL, "Early-Z throughput", "thesis §4.1"},
+    {"blend.inflight_quads", U, "20", "quads", 1, 4096, NULL, "blending in-flight quad fragments", "thesis Table 4.1"},
+    {"blend.quads_per_cycle", U, "4", "quads/cycle", 1, 64, NULL, "blending throughput", "thesis §4.1"},
+
+    /* ---- programmable stages ---- */
+    {"vertex.processors", U, "4", "", 1, 256, NULL, "vertex processors", "thesis Table 4.1"},
+    {"vertex.threads_per_processor", U, "12", "threads", 1, 4096, NULL, "resident vertex threads per vertex processor",
+     "ATTILA §3 (12 vertex threads); assumption"},
+    {"vertex.texture_path", E, "l2", "", NR, "l2|cache",
+     "where the vertex processors' texture fetches (vertex texturing) read texture lines: l2 = the shared "
+     "L2 directly, cache = a vertex texture cache with the texture_cache.* geometry",
+     "thesis Table 4.1 (texture caches x4: fragment processors only, split vertex/fragment shaders); "
+     "cache: ATTILA unified shaders (a texture unit per shader)"},
+    {"fragment.processors", U, "4", "", 1, 256, NULL, "fragment processors (one texture cache each)",
+     "thesis Table 4.1"},
+    {"fragment.threads_per_processor", U, "64", "threads", 1, 4096, NULL,
+     "resident fragment threads (one per fragment) per fragment processor",
+     "assumption (ATTILA §3 keeps 240 fragments in flight)"},
+    {"fragment.quad_mapping", E, "interleaved", "", NR, "interleaved|strips|quadrant|round_robin",
+     "quad-to-fragment-processor assignment by the quad's position (qx, qy) in the tile, in quads: "
+     "interleaved (qx + 2*qy) % n, strips qy * n / (tile.height / 2), quadrant (n regions), round_robin (by arrival)",
+     "thesis §4.1.1, ch. 5 (quad mappings); DTM-NUCA Fig. 1"},
+    {"shader.issue_width", U, "1", "instr/cycle", 1, 16, NULL, "instructions issued per processor per cycle",
+     "assumption"},
+    {"shader.lat_alu", U, "2", "cycles", 1, 1000, NULL, "latency of simple ALU ops (add, mul, mad, mov, cmp)",
+     "assumption"},
+    {"shader.lat_sfu", U, "8", "cycles", 1, 1000, NULL,
+     "latency of special-function ops (rcp, rsq, exp, log, sin, cos)", "assumption"},
+    {"shader.lat_tex", U, "4", "cycles", 1, 1000, NULL,
+     "texture op latency excluding the texture cache access (address + filtering)", "assumption"},
+    {"shader.lat_ctrl", U, "1", "cycles", 1, 1000, NULL, "latency of control-flow ops", "assumption"},
+    {"shader.lat_mem", U, "2", "cycles", 1, 1000, NULL, "latency of varying/uniform loads and output writes",
+     "assumption"},
+
+    /* ---- main memory (system level) ---- */
+    {"mem.size_mb", U, "8192", "MiB", 1, 1 << 24, NULL, "main memory size; must equal the DRAM geometry capacity",
+     "thesis Table 4.1"},
+
+    /* ---- DRAM device and controller (docs/dram-model.md) ---- */
+    {"dram.protocol", E, "lpddr4", "", NR, "lpddr4|lpddr3",
+     "DRAM standard (selects the later energy model's current table; timing uses the parameters below)",
+     "thesis Table 4.1 (LPDDR4)"},
+    {"dram.clock_mhz", U, "1200", "MHz", 1, 10000, NULL, "DRAM command clock (data rate = 2x)",
+     "thesis Table 4.1 (1.2 GHz) = LPDDR4-2400"},
+    {"dram.tCK_ps", U, "833", "ps", 100, 100000, NULL, "DRAM clock period; must match dram.clock_mhz", "LPDDR4-2400"},
+    {"dram.voltage_v", D, "1.2", "V", 0.1, 5, NULL, "DRAM supply voltage (used by the later energy model)",
+     "thesis Table 4.1"},
+    {"dram.channels", U, "2", "", 1, 64, NULL, "independent channels (power of two)",
+     "thesis Table 4.1 (dual-channel)"},
+    {"dram.ranks", U, "2", "", 1, 16, NULL, "ranks per channel (power of two)",
+     "assumption (2 x 16 Gb/channel dies reach the thesis' 8 GB)"},
+    {"dram.bankgroups", U, "1", "", 1, 16, NULL, "bank groups per rank (LPDDR4 has none: 1)", "LPDDR4"},
+    {"dram.banks", U, "8", "", 1, 64, NULL, "banks per rank, all bank groups together", "LPDDR4"},
+    {"dram.rows", U, "131072", "", 2, 1 << 24, NULL, "rows per bank (16 Gb per channel: R0-R16)", "LPDDR4"},
+    {"dram.columns", U, "1024", "", 16, 1 << 16, NULL, "columns per row (x16: 2 KiB page)", "LPDDR4"},
+    {"dram.bus_width", U, "16", "bits", 8, 512, NULL, "data bus width per channel", "LPDDR4 (x16 channel)"},
+    {"dram.burst_length", U, "16", "beats", 2, 64, NULL, "burst length (BL16: 32 B on x16)", "LPDDR4"},
+    {"dram.request_bytes", U, "64", "B", 8, 4096, NULL,
+     "bytes per memory request (= L2 line); split into request_bytes/(bus_width/8*BL) bursts", "thesis Table 4.1"},
+    {"dram.tCL", U, "24", "tCK", 1, 1000, NULL, "read latency RL (RD command to first data)",
+     "LPDDR4-2400 RL (DBI off)"},
+    {"dram.tCWL", U, "12", "tCK", 1, 1000, NULL, "write latency WL (WR command to first data)", "LPDDR4-2400 WL set A"},
+    {"dram.tRCD", U, "22", "tCK", 1, 1000, NULL, "ACT to RD/WR (18 ns)", "LPDDR4"},
+    {"dram.tRP", U, "22", "tCK", 1, 1000, NULL, "PRE to ACT, per-bank precharge (18 ns)", "LPDDR4"},
+    {"dram.tRAS", U, "51", "tCK", 1, 10000, NULL, "ACT to PRE, same bank (42 ns)", "LPDDR4"},
+    {"dram.tRRD", U, "12", "tCK", 1, 1000, NULL, "ACT to ACT, different banks of a rank (10 ns)", "LPDDR4"},
+    {"dram.tFAW", U, "48", "tCK", 1, 10000, NULL, "four-activate window per rank (40 ns)", "LPDDR4"},
+    {"dram.tWR", U, "22", "tCK", 1, 1000, NULL, "write recovery: end of write data to PRE (18 ns)", "LPDDR4"},
+    {"dram.tWTR", U, "12", "tCK", 1, 1000, NULL, "end of write data to RD, same rank (10 ns)", "LPDDR4"},
+    {"dram.tRTP", U, "9", "tCK", 1, 1000, NULL, "RD to PRE (7.5 ns)", "LPDDR4"},
+    {"dram.tCCD", U, "8", "tCK", 1, 1000, NULL, "column command to column command (BL16: 8)", "LPDDR4"},
+    {"dram.tRTRS", U, "2", "tCK", 0, 1000, NULL, "idle data-bus cycles when the bus changes direction or rank",
+     "assumption (docs/dram-model.md)"},
+    {"dram.tREFI", U, "4685", "tCK", 1, 1 << 24, NULL, "average refresh interval per rank (3.904 us)", "LPDDR4"},
+    {"dram.tRFC", U, "456", "tCK", 1, 1 << 20, NULL, "all-bank refresh cycle time (380 ns, 16 Gb/channel)", "LPDDR4"},
+    {"dram.refresh", B, "true", "", NR, NULL, "model all-bank refresh (off only for experiments/tests)", "LPDDR4"},
+    {"dram.address_mapping", S, "ro:ra:bg:ba:co:ch", "", NR, NULL,
+     "address bit fields from MSB to LSB above the request offset: ch, ra, bg, ba, ro, co, each exactly once",
+     "assumption (channel-interleaved lines, row-buffer-friendly streams)"},
+    {"dram.scheduler", E, "frfcfs", "", NR, "frfcfs|fcfs",
+     "per-channel scheduler: FR-FCFS (row hits first, then oldest) or strict FCFS", "assumption"},
+    {"dram.queue_size", U, "32", "requests", 1, 4096, NULL, "per-channel request queue", "assumption"},
+    {"dram.row_hit_cap", U, "16", "commands", 0, 1 << 20, NULL,
+     "FR-FCFS: after this many column commands to an open row, pending row hits no longer protect it from "
+     "an older conflicting request (0 = unlimited)",
+     "assumption (starvation guard)"},
+    {"dram.ctrl_latency", U, "10", "tCK", 0, 10000, NULL,
+     "fixed controller + PHY overhead added to every request's completion", "assumption (docs/dram-model.md)"},
+    {"dram.cdc_sync_cycles", U, "2", "cycles", 0, 100, NULL,
+     "synchronizer delay of the GPU<->DRAM clock-domain crossing, in cycles of the receiving clock",
+     "assumption (2-flop synchronizer)"},
+    {"dram.cdc_fifo_depth", U, "16", "entries", 1, 65536, NULL,
+     "depth of each asynchronous FIFO between the GPU and DRAM clock domains", "assumption"},
+
+    /* ---- DTM-NUCA (later texture-cache model) ---- */
+    {"dtm.buckets", U, "32", "", 1, 65536, NULL, "Affinity Table buckets (used by the later DTM-NUCA model)",
+     "DTM Table I"},
+    {"dtm.counter_bits", U, "4", "bits", 1, 16, NULL,
+     "saturating access counter width (used by the later DTM-NUCA model)", "DTM Table I"},
+    {"dtm.page_blocks", U, "8", "blocks", 1, 65536, NULL,
+     "cache blocks per page grouped into one bucket (used by the later DTM-NUCA model)", "DTM Table I"},
+    {"dtm.epoch_accesses", U, "20000", "accesses", 1, 1u << 31, NULL,
+     "texture accesses per Affinity Table synchronization epoch (used by the later DTM-NUCA model)", "DTM Table I"},
+    /* ---- tbr-sim pipeline units (docs/timing-model.md) ---- */
+    {"cp.cycles_per_draw", U, "8", "cycles", 0, 100000, NULL,
+     "Command Processor cycles to decode one draw call and its render state", "assumption"},
+    {"vertex_fetch.bytes_per_attr", U, "16", "B", 1, 256, NULL,
+     "bytes fetched per vertex attribute (vec4 of float) from the vertex buffer",
+     "assumption (no vertex records yet; thesis §2.2 Vertex Fetcher)"},
+    {"plb.tiles_per_cycle", U, "1", "tiles/cycle", 1, 64, NULL,
+     "Polygon List Builder per-tile list writes per cycle (bounding-box binning)",
+     "assumption (thesis §2.2 Polygon List Builder)"},
+    {"raster.setup_cycles", U, "1", "cycles", 0, 1000, NULL,
+     "Rasterizer cycles to set up one primitive in a tile before emitting its quads", "assumption"},
+    {"tile.fetcher_pipelined", B, "true", "", NR, NULL,
+     "Tile Fetcher starts the next tile while the current one renders (thesis §4.1.2); false = baseline",
+     "thesis §4.1.2"},
+    /* ---- Rendering / Transaction Elimination (docs/techniques.md) ---- */
+    {"re.enabled", B, "false", "", NR, NULL,
+     "Rendering Elimination: skip tiles whose input signature equals the reference frame's", "RE §III"},
+    {"re.buffering", E, "single", "", NR, "single|double",
+     "frame buffers: single compares with the previous frame, double with the one before (front/back)",
+     "RE §IV-C (paper: double; traces of EGL pbuffers write one buffer)"},
+    {"re.refresh_period", U, "0", "frames", 0, 1000000, NULL,
+     "disable RE every N-th frame to refresh the frame buffer (0 = never)", "RE §III-E"},
+    {"re.crc_cycles_per_subblock", U, "1", "cycles", 1, 64, NULL,
+     "Compute CRC unit cycles per 64-bit subblock (8 LUTs of 1 KB)", "RE §III-F (18 cycles per 3-attribute primitive)"},
+    {"re.accumulate_unit", E, "combine", "", NR, "combine|iterative",
+     "Accumulate CRC unit: combine = one GF(2) multiply by the block's shift operator per tile (built by the Compute "
+     "CRC unit), iterative = one 64-bit Shift step per subblock (Algorithm 3)",
+     "RE §III-F/G, Alg. 3; combine: zlib crc32_combine_op (docs/techniques.md)"},
+    {"re.accumulate_cycles_per_subblock", U, "1", "cycles", 0, 64, NULL,
+     "iterative Accumulate CRC unit: cycles per 64-bit shift step (Algorithm 3)", "RE §III-F"},
+    {"re.combine_cycles", U, "1", "cycles", 1, 64, NULL,
+     "combine Accumulate CRC unit: cycles per combine (initiation interval of the pipelined multiplier)",
+     "assumption (a 32x32 GF(2) multiply is an AND-XOR tree about 6 gates deep)"},
+    {"re.ot_queue_entries", U, "16", "entries", 1, 65536, NULL,
+     "Overlapped-Tiles queue entries between the Polygon List Builder and the Accumulate CRC unit",
+     "assumption (RE §III-F gives no size)"},
+    {"re.compare_cycles", U, "1", "cycles", 0, 1000, NULL,
+     "cycles to read and compare a tile's two signatures at dispatch", "RE §V (a few cycles)"},
+    {"te.enabled", B, "false", "", NR, NULL,
+     "Transaction Elimination: drop color-buffer flushes whose color signature is unchanged", "RE §IV-C, [16]"},
+    {"te.buffering", E, "single", "", NR, "single|double",
+     "frame buffers for TE: single compares with the previous frame, double with the one before", "RE §IV-C"},
+    {"noc.hop_latency", U, "1", "cycles", 0, 1000, NULL,
+     "2D-mesh routing latency per hop between texture caches (used by the later DTM-NUCA model)", "DTM Table I"},
+    /* ---- energy/power model (docs/energy-model.md) ---- */
+    {"energy.sram_leak_nw_per_bit", TBR_P_DOUBLE, "1.0", "nW", 0, 1000, NULL,
+     "SRAM leakage per bit (cell + periphery) at 1.0 V, scaled linearly with gpu.voltage_v",
+     "assumption (docs/energy-model.md: 22 nm low-power SRAM estimate)"},
+    {"energy.logic_leak_fraction", TBR_P_DOUBLE, "0.1", "", 0, 10, NULL,
+     "logic leakage as a fraction of the unit's peak dynamic power at 800 MHz", "assumption (docs/energy-model.md)"},
+    {"energy.dynamic_scale", TBR_P_DOUBLE, "1.0", "", 0, 1000, NULL,
+     "multiplier on every GPU structure's energy per event (calibration/sensitivity)", "assumption"},
+    {"energy.leakage_scale", TBR_P_DOUBLE, "1.0", "", 0, 1000, NULL,
+     "multiplier on every GPU structure's leakage power (calibration/sensitivity)", "assumption"},
+    {"dram_power.vdd1_v", TBR_P_DOUBLE, "1.8", "V", 0, 5, NULL, "LPDDR4 VDD1 rail voltage",
+     "JESD209-4 (LPDDR4 VDD1 nominal)"},
+    {"dram_power.vdd2_v", TBR_P_DOUBLE, "1.1", "V", 0, 5, NULL, "LPDDR4 VDD2 rail voltage",
+     "JESD209-4 (LPDDR4 VDD2 nominal)"},
+    {"dram_power.vddq_v", TBR_P_DOUBLE, "1.1", "V", 0, 5, NULL, "LPDDR4 VDDQ rail voltage",
+     "JESD209-4 (LPDDR4 VDDQ nominal)"},
+    {"dram_power.idd0_vdd1_ma", TBR_P_DOUBLE, "3.5", "mA", 0, 10000, NULL,
+     "IDD0 one-bank ACT-PRE current on VDD1 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd0_vdd2_ma", TBR_P_DOUBLE, "45", "mA", 0, 10000, NULL,
+     "IDD0 one-bank ACT-PRE current on VDD2 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd0_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD0 one-bank ACT-PRE current on VDDQ of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd2p_vdd1_ma", TBR_P_DOUBLE, "1.2", "mA", 0, 10000, NULL,
+     "IDD2P precharge power-down current on VDD1 of one x16 die channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd2p_vdd2_ma", TBR_P_DOUBLE, "3", "mA", 0, 10000, NULL,
+     "IDD2P precharge power-down current on VDD2 of one x16 die channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd2p_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD2P precharge power-down current on VDDQ of one x16 die channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd2n_vdd1_ma", TBR_P_DOUBLE, "2", "mA", 0, 10000, NULL,
+     "IDD2N precharge standby current on VDD1 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd2n_vdd2_ma", TBR_P_DOUBLE, "27", "mA", 0, 10000, NULL,
+     "IDD2N precharge standby current on VDD2 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd2n_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD2N precharge standby current on VDDQ of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd3p_vdd1_ma", TBR_P_DOUBLE, "1.2", "mA", 0, 10000, NULL,
+     "IDD3P active power-down current on VDD1 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd3p_vdd2_ma", TBR_P_DOUBLE, "9", "mA", 0, 10000, NULL,
+     "IDD3P active power-down current on VDD2 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd3p_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD3P active power-down current on VDDQ of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd3n_vdd1_ma", TBR_P_DOUBLE, "2.25", "mA", 0, 10000, NULL,
+     "IDD3N active standby current on VDD1 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd3n_vdd2_ma", TBR_P_DOUBLE, "30", "mA", 0, 10000, NULL,
+     "IDD3N active standby current on VDD2 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd3n_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD3N active standby current on VDDQ of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd4r_vdd1_ma", TBR_P_DOUBLE, "2.25", "mA", 0, 10000, NULL,
+     "IDD4R burst read current (VDDQ: standby value, data I/O is dram_power.io_pj_per_bit) on VDD1 of one x16 die "
+     "channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd4r_vdd2_ma", TBR_P_DOUBLE, "275", "mA", 0, 10000, NULL,
+     "IDD4R burst read current (VDDQ: standby value, data I/O is dram_power.io_pj_per_bit) on VDD2 of one x16 die "
+     "channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd4r_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD4R burst read current (VDDQ: standby value, data I/O is dram_power.io_pj_per_bit) on VDDQ of one x16 die "
+     "channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd4w_vdd1_ma", TBR_P_DOUBLE, "2.25", "mA", 0, 10000, NULL,
+     "IDD4W burst write current (VDDQ: standby value, data I/O is dram_power.io_pj_per_bit) on VDD1 of one x16 die "
+     "channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd4w_vdd2_ma", TBR_P_DOUBLE, "210", "mA", 0, 10000, NULL,
+     "IDD4W burst write current (VDDQ: standby value, data I/O is dram_power.io_pj_per_bit) on VDD2 of one x16 die "
+     "channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd4w_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD4W burst write current (VDDQ: standby value, data I/O is dram_power.io_pj_per_bit) on VDDQ of one x16 die "
+     "channel",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd5_vdd1_ma", TBR_P_DOUBLE, "10", "mA", 0, 10000, NULL,
+     "IDD5 all-bank refresh current on VDD1 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd5_vdd2_ma", TBR_P_DOUBLE, "90", "mA", 0, 10000, NULL,
+     "IDD5 all-bank refresh current on VDD2 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd5_vddq_ma", TBR_P_DOUBLE, "0.75", "mA", 0, 10000, NULL,
+     "IDD5 all-bank refresh current on VDDQ of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd6_vdd1_ma", TBR_P_DOUBLE, "0.3", "mA", 0, 10000, NULL,
+     "IDD6 self-refresh current on VDD1 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd6_vdd2_ma", TBR_P_DOUBLE, "0.5", "mA", 0, 10000, NULL,
+     "IDD6 self-refresh current on VDD2 of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd6_vddq_ma", TBR_P_DOUBLE, "0.1", "mA", 0, 10000, NULL,
+     "IDD6 self-refresh current on VDDQ of one x16 die channel", "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit"},
+    {"dram_power.idd_tck_ps", TBR_P_UINT, "625", "ps", 100, 100000, NULL,
+     "clock period at which IDD4R/IDD4W were specified (burst energy = excess current x BL/2 x this)",
+     "DRAMSys memspec JEDEC_8Gb_LPDDR4-3200_16bit (LPDDR4-3200)"},
+    {"dram_power.io_pj_per_bit", TBR_P_DOUBLE, "4.0", "pJ/bit", 0, 1000, NULL,
+     "DRAM data I/O energy per transferred bit, both link ends (VDDQ + controller PHY)",
+     "assumption (docs/energy-model.md)"},
+};
+
+#undef U
+#undef I
+#undef D
+#undef B
+#undef E
+#undef S
+#undef NR
+
+#define NPARAMS (sizeof k_params / sizeof k_params[0])
+
+typedef struct {
+    int64_t i;    /* INT, UINT (as bits), BOOL, ENUM index */
+    double d;     /* DOUBLE */
+    char *s;      /* STRING */
+    char *origin; /* NULL = default */
+} value_t;
+
+struct tbr_config {
+    value_t v[NPARAMS];
+};
+
+size_t tbr_param_count(void) { return NPARAMS; }
+
+const tbr_param_desc *tbr_param_at(size_t i) { return i < NPARAMS ? &k_params[i] : NULL; }
+
+static long find_index(const char *name)
+{
+    for (size_t i = 0; i < NPARAMS; i++)
+        if (strcmp(k_params[i].name, name) == 0) return (long)i;
+    return -1;
+}
+
+const tbr_param_desc *tbr_param_find(const char *name)
+{
+    long i = find_index(name);
+    return i < 0 ? NULL : &k_params[i];
+}
+
+const char *tbr_param_type_name(tbr_param_type t)
+{
+    switch (t) {
+        case TBR_P_INT: return "int";
+        case TBR_P_UINT: return "uint";
+        case TBR_P_DOUBLE: return "double";
+        case TBR_P_BOOL: return "bool";
+        case TBR_P_ENUM: return "enum";
+        case TBR_P_STRING: return "string";
+    }
+    return "?";
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p) {
+        fprintf(stderr, "tbr config: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+/* Index of `val` in the '|'-separated enum list, or -1. */
+static int enum_index(const char *allowed, const char *val)
+{
+    int idx = 0;
+    size_t n = strlen(val);
+    const char *p = allowed;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, val, n) == 0) return idx;
+        idx++;
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
+static void enum_name(const char *allowed, int index, char *buf, size_t len)
+{
+    const char *p = allowed;
+    for (int i = 0; i < index && p; i++) {
+        p = strchr(p, '|');
+        if (p) p++;
+    }
+    if (!p) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    const char *bar = strchr(p, '|');
+    size_t n = bar ? (size_t)(bar - p) : strlen(p);
+    if (n >= len) n = len - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+}
+
+/* Parse `text` according to the descriptor into *out; on error writes a
+ * message (without location) into err. */
+static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    switch (d->type) {
+        case TBR_P_INT: {
+            long long x = strtoll(text, &end, 0);
+            if (end == text || *end || errno) {
+                set_err(err, errlen, "'%s' is not an integer", text);
+                return -1;
+            }
+            if ((double)x < d->min || (double)x > d->max) {
+                set_err(err, errlen, "%lld out of range [%.17g, %.17g]", x, d->min, d->max);
+                return -1;
+            }
+            out->i = x;
+            return 0;
+        }
+        case TBR_P_UINT: {
+            const char *p = text;
+            while (isspace((unsigned char)*p)) p++;
+            if (*p == '-' || *p == '+') {
+                set_err(err, errlen, "'%s' is not an unsigned integer", text);
+                return -1;
+            }
+            unsigned long long x = strtoull(text, &end, 0);
+            if (end == text || *end || errno) {
+                set_err(err, errlen, "'%s' is not an unsigned integer", text);
+                return -1;
+            }
+            if ((double)x < d->min || (double)x > d->max) {
+                set_err(err, errlen, "%llu out of range [%.17g, %.17g]", x, d->min, d->max);
+                return -1;
+            }
+            out->i = (int64_t)x;
+            return 0;
+        }
+        case TBR_P_DOUBLE: {
+            double x = strtod(text, &end);
+            if (end == text || *end || errno || !isfinite(x)) {
+                set_err(err, errlen, "'%s' is not a finite number", text);
+                return -1;
+            }
+            if (x < d->min || x > d->max) {
+                set_err(err, errlen, "%g out of range [%g, %g]", x, d->min, d->max);
+                return -1;
+            }
+            out->d = x;
+            return 0;
+        }
+        case TBR_P_BOOL:
+            if (!strcmp(text, "true") || !strcmp(text, "yes") || !strcmp(text, "on") || !strcmp(text, "1")) {
+                out->i = 1;
+                return 0;
+            }
+            if (!strcmp(text, "false") || !strcmp(text, "no") || !strcmp(text, "off") || !strcmp(text, "0")) {
+                out->i = 0;
+                return 0;
+            }
+            set_err(err, errlen, "'%s' is not a boolean (true/false)", text);
+            return -1;
+        case TBR_P_ENUM: {
+            int k = enum_index(d->allowed, text);
+            if (k < 0) {
+                set_err(err, errlen, "'%s' is not one of %s", text, d->allowed);
+                return -1;
+            }
+            out->i = k;
+            return 0;
+        }
+        case TBR_P_STRING: out->s = xstrdup(text); return 0;
+    }
+    return -1;
+}
+
+tbr_config *tbr_config_new(void)
+{
+    tbr_config *cfg = calloc(1, sizeof *cfg);
+    if (!cfg) {
+        fprintf(stderr, "tbr config: out of memory\n");
+        abort();
+    }
+    for (size_t i = 0; i < NPARAMS; i++) {
+        char err[256];
+        if (parse_value(&k_params[i], k_params[i].def, &cfg->v[i], err, sizeof err) != 0) {
+            /* A broken built-in default is a bug in the table itself. */
+            fprintf(stderr, "tbr config: bad built-in default for %s: %s\n", k_params[i].name, err);
+            abort();
+        }
+    }
+    return cfg;
+}
+
+void tbr_config_free(tbr_config *cfg)
+{
+    if (!cfg) return;
+    for (size_t i = 0; i < NPARAMS; i++) {
+        free(cfg->v[i].s);
+        free(cfg->v[i].origin);
+    }
+    free(cfg);
+}
+
+int tbr_config_set(tbr_config *cfg, const char *key, const char *value, const char *where, char *err, size_t errlen)
+{
+    long i = find_index(key);
+    if (i < 0) {
+        set_err(err, errlen, "%s: unknown parameter '%s' (see --list-params)", where, key);
+        return -1;
+    }
+    value_t nv = {0};
+    char msg[256];
+    if (parse_value(&k_params[i], value, &nv, msg, sizeof msg) != 0) {
+        set_err(err, errlen, "%s: %s: %s", where, key, msg);
+        return -1;
+    }
+    free(cfg->v[i].s);
+    free(cfg->v[i].origin);
+    nv.origin = xstrdup(where);
+    cfg->v[i] = nv;
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) e--;
+    *e = '\0';
+    return s;
+}
+
+int tbr_config_parse_text(tbr_config *cfg, const char *text, const char *name, char *err, size_t errlen)
+{
+    /* line at which each parameter was set in this text, to reject duplicates */
+    int seen[NPARAMS];
+    memset(seen, 0, sizeof seen);
+    int lineno = 0;
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char *line = malloc(len + 1);
+        if (!line) abort();
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p = nl ? nl + 1 : p + len;
+        lineno++;
+        char where[512];
+        snprintf(where, sizeof where, "%s:%d", name, lineno);
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *s = trim(line);
+        if (!*s) {
+            free(line);
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            set_err(err, errlen, "%s: expected 'key = value', got '%s'", where, s);
+            free(line);
+            return -1;
+        }
+        *eq = '\0';
+        char *key = trim(s), *val = trim(eq + 1);
+        if (!*key || !*val) {
+            set_err(err, errlen, "%s: expected 'key = value' (empty %s)", where, *key ? "value" : "key");
+            free(line);
+            return -1;
+        }
+        long idx = find_index(key);
+        if (idx >= 0 && seen[idx]) {
+            set_err(err, errlen, "%s: '%s' already set at line %d", where, key, seen[idx]);
+            free(line);
+            return -1;
+        }
+        if (tbr_config_set(cfg, key, val, where, err, errlen) != 0) {
+            free(line);
+            return -1;
+        }
+        seen[idx] = lineno;
+        free(line);
+    }
+    return 0;
+}
+
+int tbr_config_load_file(tbr_config *cfg, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) abort();
+    size_t r;
+    while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n - 1 == 0) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (!buf) abort();
+        }
+    }
+    int rd_err = ferror(f);
+    fclose(f);
+    buf[n] = '\0';
+    if (rd_err) {
+        set_err(err, errlen, "%s: read error", path);
+        free(buf);
+        return -1;
+    }
+    if (memchr(buf, '\0', n)) {
+        set_err(err, errlen, "%s: contains a NUL byte (not a text config file)", path);
+        free(buf);
+        return -1;
+    }
+    int rc = tbr_config_parse_text(cfg, buf, path, err, errlen);
+    free(buf);
+    return rc;
+}
+
+int tbr_config_apply_override(tbr_config *cfg, const char *kv, char *err, size_t errlen)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv) {
+        set_err(err, errlen, "--set: expected key=value, got '%s'", kv);
+        return -1;
+    }
+    char *key = xstrdup(kv);
+    key[eq - kv] = '\0';
+    char *k = trim(key);
+    char *vcopy = xstrdup(eq + 1);
+    char *v = trim(vcopy);
+    int rc;
+    if (!*v) {
+        set_err(err, errlen, "--set: empty value for '%s'", k);
+        rc = -1;
+    } else {
+        rc = tbr_config_set(cfg, k, v, "--set", err, errlen);
+    }
+    free(key);
+    free(vcopy);
+    return rc;
+}
+
+/* ---- getters ---- */
+
+static const value_t *get_checked(const tbr_config *cfg, const char *name, tbr_param_type t1, tbr_param_type t2)
+{
+    long i = find_index(name);
+    if (i < 0) {
+        fprintf(stderr, "tbr config: internal error: no parameter '%s'\n", name);
+        abort();
+    }
+    if (k_params[i].type != t1 && k_params[i].type != t2) {
+        fprintf(stderr, "tbr config: internal error: '%s' is %s, read as %s\n", name,
+                tbr_param_type_name(k_params[i].type), tbr_param_type_name(t1));
+        abort();
+    }
+    return &cfg->v[i];
+}
+
+int64_t tbr_cfg_int(const tbr_config *cfg, const char *name) { return get_checked(cfg, name, TBR_P_INT, TBR_P_INT)->i; }
+uint64_t tbr_cfg_uint(const tbr_config *cfg, const char *name)
+{
+    return (uint64_t)get_checked(cfg, name, TBR_P_UINT, TBR_P_UINT)->i;
+}
+double tbr_cfg_double(const tbr_config *cfg, const char *name)
+{
+    return get_checked(cfg, name, TBR_P_DOUBLE, TBR_P_DOUBLE)->d;
+}
+bool tbr_cfg_bool(const tbr_config *cfg, const char *name)
+{
+    return get_checked(cfg, name, TBR_P_BOOL, TBR_P_BOOL)->i != 0;
+}
+int tbr_cfg_enum(const tbr_config *cfg, const char *name)
+{
+    return (int)get_checked(cfg, name, TBR_P_ENUM, TBR_P_ENUM)->i;
+}
+const char *tbr_cfg_str(const tbr_config *cfg, const char *name)
+{
+    const value_t *v = get_checked(cfg, name, TBR_P_STRING, TBR_P_ENUM);
+    long i = find_index(name);
+    if (k_params[i].type == TBR_P_STRING) return v->s;
+    /* enum: return a pointer into a per-parameter static name cache */
+    static char names[NPARAMS][64];
+    enum_name(k_params[i].allowed, (int)v->i, names[i], sizeof names[i]);
+    return names[i];
+}
+const char *tbr_cfg_origin(const tbr_config *cfg, const char *name)
+{
+    long i = find_index(name);
+    if (i < 0) return NULL;
+    return cfg->v[i].origin ? cfg->v[i].origin : "default";
+}
+
+void tbr_cfg_format(const tbr_config *cfg, size_t i, char *buf, size_t len)
+{
+    const value_t *v = &cfg->v[i];
+    switch (k_params[i].type) {
+        case TBR_P_INT: snprintf(buf, len, "%lld", (long long)v->i); break;
+        case TBR_P_UINT: snprintf(buf, len, "%llu", (unsigned long long)(uint64_t)v->i); break;
+        case TBR_P_DOUBLE: snprintf(buf, len, "%.15g", v->d); break;
+        case TBR_P_BOOL: snprintf(buf, len, "%s", v->i ? "true" : "false"); break;
+        case TBR_P_ENUM: enum_name(k_params[i].allowed, (int)v->i, buf, len); break;
+        case TBR_P_STRING: snprintf(buf, len, "%s", v->s); break;
+    }
+}
+
+size_t tbr_config_diff(const tbr_config *a, const tbr_config *b, char *diff, size_t difflen)
+{
+    size_t n = 0;
+    if (diff && difflen) diff[0] = '\0';
+    for (size_t i = 0; i < NPARAMS; i++) {
+        char x[256], y[256];
+        tbr_cfg_format(a, i, x, sizeof x);
+        tbr_cfg_format(b, i, y, sizeof y);
+        if (strcmp(x, y) != 0) {
+            if (n == 0) set_err(diff, difflen, "%s: %s vs %s", k_params[i].name, x, y);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* ---- cross-parameter validation ---- */
+
+static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static int check_cache(const tbr_config *cfg, const char *pfx, char *err, size_t errlen)
+{
+    char k[64];
+#define CGET(field) (snprintf(k, sizeof k, "%s." field, pfx), tbr_cfg_uint(cfg, k))
+    uint64_t size = CGET("size_kb") * 1024, ways = CGET("ways"), line = CGET("line_bytes"), banks = CGET("banks");
+#undef CGET
+    if (!is_pow2(line)) {
+        set_err(err, errlen, "%s.line_bytes = %llu must be a power of two", pfx, (unsigned long long)line);
+        return -1;
+    }
+    if (size % (line * ways) != 0) {
+        set_err(err, errlen, "%s: size %llu B is not a multiple of line_bytes*ways = %llu", pfx,
+                (unsigned long long)size, (unsigned long long)(line * ways));
+        return -1;
+    }
+    uint64_t sets = size / (line * ways);
+    if (!is_pow2(sets)) {
+        set_err(err, errlen, "%s: %llu sets (size/(line_bytes*ways)) is not a power of two", pfx,
+                (unsigned long long)sets);
+        return -1;
+    }
+    if (!is_pow2(banks) || banks > sets) {
+        set_err(err, errlen, "%s.banks = %llu must be a power of two <= number of sets (%llu)", pfx,
+                (unsigned long long)banks, (unsigned long long)sets);
+        return -1;
+    }
+    return 0;
+}
+
+int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
+{
+    static const char *caches[] = {"vertex_cache", "tile_cache", "texture_cache", "inst_cache", "l2"};
+    for (size_t i = 0; i < sizeof caches / sizeof caches[0]; i++)
+        if (check_cache(cfg, caches[i], err, errlen) != 0) return -1;
+    uint64_t l2line = tbr_cfg_uint(cfg, "l2.line_bytes");
+    for (size_t i = 0; i + 1 < sizeof caches / sizeof caches[0]; i++) {
+        char k[64];
+        snprintf(k, sizeof k, "%s.line_bytes", caches[i]);
+        if (tbr_cfg_uint(cfg, k) > l2line) {
+            set_err(err, errlen, "%s = %llu exceeds l2.line_bytes = %llu (an L1 miss must fit one L2 line)", k,
+                    (unsigned long long)tbr_cfg_uint(cfg, k), (unsigned long long)l2line);
+            return -1;
+        }
+    }
+
+    /* tiles */
+    uint64_t tw = tbr_cfg_uint(cfg, "tile.width"), th = tbr_cfg_uint(cfg, "tile.height");
+    if (!is_pow2(tw) || !is_pow2(th)) {
+        set_err(err, errlen, "tile.width/tile.height (%llux%llu) must be powers of two (quads, Z-order)",
+                (unsigned long long)tw, (unsigned long long)th);
+        return -1;
+    }
+    if (tw > tbr_cfg_uint(cfg, "screen.width") || th > tbr_cfg_uint(cfg, "screen.height")) {
+        set_err(err, errlen, "tile (%llux%llu) larger than the screen", (unsigned long long)tw, (unsigned long long)th);
+        return -1;
+    }
+    /* The on-chip tile buffers are not backed by memory (thesis §5.1): a
+   * whole tile must fit. */
+    static const char *bufs[] = {"depth_buffer", "color_buffer"};
+    for (int b = 0; b < 2; b++) {
+        char ks[64], kb[64];
+        snprintf(ks, sizeof ks, "%s.size_kb", bufs[b]);
+        snprintf(kb, sizeof kb, "%s.bytes_per_pixel", bufs[b]);
+        uint64_t need = tw * th * tbr_cfg_uint(cfg, kb), have = tbr_cfg_uint(cfg, ks) * 1024;
+        if (need > have) {
+            set_err(err, errlen, "%s: a %llux%llu tile at %llu B/pixel needs %llu B but %s = %llu KiB", bufs[b],
+                    (unsigned long long)tw, (unsigned long long)th, (unsigned long long)tbr_cfg_uint(cfg, kb),
+                    (unsigned long long)need, ks, (unsigned long long)tbr_cfg_uint(cfg, ks));
+            return -1;
+        }
+    }
+
+    /* DRAM geometry */
+    static const char *pow2[] = {"dram.channels",  "dram.ranks",        "dram.bankgroups",
+                                 "dram.banks",     "dram.rows",         "dram.columns",
+                                 "dram.bus_width", "dram.burst_length", "dram.request_bytes"};
+    for (size_t i = 0; i < sizeof pow2 / sizeof pow2[0]; i++)
+        if (!is_pow2(tbr_cfg_uint(cfg, pow2[i]))) {
+            set_err(err, errlen, "%s = %llu must be a power of two (address bit fields)", pow2[i],
+                    (unsigned long long)tbr_cfg_uint(cfg, pow2[i]));
+            return -1;
+        }
+    uint64_t banks = tbr_cfg_uint(cfg, "dram.banks"), bgs = tbr_cfg_uint(cfg, "dram.bankgroups");
+    if (bgs > banks) {
+        set_err(err, errlen, "dram.bankgroups = %llu exceeds dram.banks = %llu", (unsigned long long)bgs,
+                (unsigned long long)banks);
+        return -1;
+    }
+    uint64_t busb = tbr_cfg_uint(cfg, "dram.bus_width") / 8, bl = tbr_cfg_uint(cfg, "dram.burst_length");
+    uint64_t burst_bytes = busb * bl, req = tbr_cfg_uint(cfg, "dram.request_bytes");
+    uint64_t row_bytes = tbr_cfg_uint(cfg, "dram.columns") * busb;
+    if (req < burst_bytes) {
+        set_err(err, errlen, "dram.request_bytes = %llu is smaller than one burst (bus_width/8 * burst_length = %llu)",
+                (unsigned long long)req, (unsigned long long)burst_bytes);
+        return -1;
+    }
+    if (req > row_bytes) {
+        set_err(err, errlen, "dram.request_bytes = %llu exceeds a row (columns * bus_width/8 = %llu B)",
+                (unsigned long long)req, (unsigned long long)row_bytes);
+        return -1;
+    }
+    if (l2line != req) {
+        set_err(err, errlen, "l2.line_bytes = %llu must equal dram.request_bytes = %llu (an L2 miss is one request)",
+                (unsigned long long)l2line, (unsigned long long)req);
+        return -1;
+    }
+    uint64_t cap = tbr_cfg_uint(cfg, "dram.channels") * tbr_cfg_uint(cfg, "dram.ranks") * banks *
+                   tbr_cfg_uint(cfg, "dram.rows") * row_bytes;
+    uint64_t mem = tbr_cfg_uint(cfg, "mem.size_mb") << 20;
+    if (cap != mem) {
+        set_err(err, errlen,
+                "mem.size_mb = %llu but the DRAM geometry (channels*ranks*banks*rows*columns*bus_width/8) "
+                "holds %llu MiB",
+                (unsigned long long)tbr_cfg_uint(cfg, "mem.size_mb"), (unsigned long long)(cap >> 20));
+        return -1;
+    }
+    /* clock: tCK must be the period of dram.clock_mhz, within 1 ps rounding */
+    double period = 1e6 / (double)tbr_cfg_uint(cfg, "dram.clock_mhz");
+    if (fabs(period - (double)tbr_cfg_uint(cfg, "dram.tCK_ps")) > 1.0) {
+        set_err(err, errlen, "dram.tCK_ps = %llu does not match dram.clock_mhz = %llu (period %.1f ps)",
+                (unsigned long long)tbr_cfg_uint(cfg, "dram.tCK_ps"),
+                (unsigned long long)tbr_cfg_uint(cfg, "dram.clock_mhz"), period);
+        return -1;
+    }
+    uint64_t tRAS = tbr_cfg_uint(cfg, "dram.tRAS"), tRCD = tbr_cfg_uint(cfg, "dram.tRCD");
+    if (tRAS < tRCD) {
+        set_err(err, errlen, "dram.tRAS (%llu) < dram.tRCD (%llu)", (unsigned long long)tRAS, (unsigned long long)tRCD);
+        return -1;
+    }
+    if (tbr_cfg_uint(cfg, "dram.tFAW") < tbr_cfg_uint(cfg, "dram.tRRD")) {
+        set_err(err, errlen, "dram.tFAW < dram.tRRD");
+        return -1;
+    }
+    if (tbr_cfg_uint(cfg, "dram.tCCD") < bl / 2) {
+        set_err(err, errlen, "dram.tCCD = %llu is shorter than a burst on the bus (burst_length/2 = %llu)",
+                (unsigned long long)tbr_cfg_uint(cfg, "dram.tCCD"), (unsigned long long)(bl / 2));
+        return -1;
+    }
+    if (tbr_cfg_uint(cfg, "dram.tCWL") > tbr_cfg_uint(cfg, "dram.tCL")) {
+        set_err(err, errlen, "dram.tCWL > dram.tCL is not supported by the bus turnaround model");
+        return -1;
+    }
+    if (tbr_cfg_bool(cfg, "dram.refresh") && tbr_cfg_uint(cfg, "dram.tRFC") >= tbr_cfg_uint(cfg, "dram.tREFI")) {
+        set_err(err, errlen, "dram.tRFC (%llu) must be < dram.tREFI (%llu)",
+                (unsigned long long)tbr_cfg_uint(cfg, "dram.tRFC"),
+                (unsigned long long)tbr_cfg_uint(cfg, "dram.tREFI"));
+        return -1;
+    }
+    /* address mapping: six fields, each exactly once */
+    const char *map = tbr_cfg_str(cfg, "dram.address_mapping");
+    static const char *fields[] = {"ch", "ra", "bg", "ba", "ro", "co"};
+    int count[6] = {0};
+    const char *p = map;
+    while (*p) {
+        const char *c = strchr(p, ':');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        int f = -1;
+        for (int j = 0; j < 6; j++)
+            if (len == 2 && strncmp(p, fields[j], 2) == 0) f = j;
+        if (f < 0) {
+            set_err(err, errlen, "dram.address_mapping '%s': unknown field '%.*s' (use ch ra bg ba ro co)", map,
+                    (int)len, p);
+            return -1;
+        }
+        count[f]++;
+        if (!c) break;
+        p = c + 1;
+    }
+    for (int j = 0; j < 6; j++)
+        if (count[j] != 1) {
+            set_err(err, errlen, "dram.address_mapping '%s': field '%s' must appear exactly once", map, fields[j]);
+            return -1;
+        }
+    return 0;
+}
+
+/* ---- printing ---- */
+
+static void section_of(const char *name, char *buf, size_t len)
+{
+    const char *dot = strchr(name, '.');
+    size_t n = dot ? (size_t)(dot - name) : strlen(name);
+    if (n >= len) n = len - 1;
+    memcpy(buf, name, n);
+    buf[n] = '\0';
+}
+
+static void range_text(const tbr_param_desc *d, char *buf, size_t len)
+{
+    switch (d->type) {
+        case TBR_P_INT:
+        case TBR_P_UINT:
+        case TBR_P_DOUBLE: snprintf(buf, len, "[%.15g, %.15g]", d->min, d->max); break;
+        case TBR_P_BOOL: snprintf(buf, len, "true|false"); break;
+        case TBR_P_ENUM: snprintf(buf, len, "%s", d->allowed); break;
+        case TBR_P_STRING: snprintf(buf, len, "text"); break;
+    }
+}
+
+void tbr_params_print(FILE *out)
+{
+    fprintf(out, "%-34s %-6s %-18s %-10s %s\n", "NAME", "TYPE", "DEFAULT", "UNIT", "RANGE / HELP / SOURCE");
+    for (size_t i = 0; i < NPARAMS; i++) {
+        const tbr_param_desc *d = &k_params[i];
+        char r[128];
+        range_text(d, r, sizeof r);
+        fprintf(out, "%-34s %-6s %-18s %-10s %s\n", d->name, tbr_param_type_name(d->type), d->def,
+                d->unit[0] ? d->unit : "-", r);
+        fprintf(out, "%-34s %s [%s]\n", "", d->help, d->source);
+    }
+}
+
+void tbr_config_dump_text(const tbr_config *cfg, FILE *out)
+{
+    char prev[64] = "";
+    for (size_t i = 0; i < NPARAMS; i++) {
+        const tbr_param_desc *d = &k_params[i];
+        char sec[64], val[512], r[128];
+        section_of(d->name, sec, sizeof sec);
+        if (strcmp(sec, prev) != 0) {
+            fprintf(out, "%s# ---- %s ----\n", i ? "\n" : "", sec);
+            snprintf(prev, sizeof prev, "%s", sec);
+        }
+        tbr_cfg_format(cfg, i, val, sizeof val);
+        range_text(d, r, sizeof r);
+        fprintf(out, "# %s%s%s%s; %s; source: %s%s%s\n", d->help, d->unit[0] ? " [" : "", d->unit,
+                d->unit[0] ? "]" : "", r, d->source, cfg->v[i].origin ? "; set at " : "",
+                cfg->v[i].origin ? cfg->v[i].origin : "");
+        fprintf(out, "%s = %s\n", d->name, val);
+    }
+}
+
+void tbr_config_dump_json(const tbr_config *cfg, FILE *out)
+{
+    fprintf(out, "{");
+    for (size_t i = 0; i < NPARAMS; i++) {
+        const tbr_param_desc *d = &k_params[i];
+        char val[512];
+        tbr_cfg_format(cfg, i, val, sizeof val);
+        fprintf(out, "%s\n  ", i ? "," : "");
+        tbr_json_string(out, d->name);
+        fprintf(out, ": ");
+        switch (d->type) {
+            case TBR_P_INT:
+            case TBR_P_UINT:
+            case TBR_P_DOUBLE:
+            case TBR_P_BOOL: fprintf(out, "%s", val); break;
+            case TBR_P_ENUM:
+            case TBR_P_STRING: tbr_json_string(out, val); break;
+        }
+    }
+    fprintf(out, "\n}\n");
+}

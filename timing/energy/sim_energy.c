@@ -1,0 +1,182 @@
+/* tbr-sim energy accounting (docs/energy-model.md "Driven by tbr-sim"): registers the
+ * hardware structures with the energy model (timing/energy/energy.h), binds their events to the
+ * statistics the units already count, hooks the pipeline queues, tags DRAM requests by
+ * source and closes each frame with the GPU cycles, the DRAM command counts and the
+ * DRAM rank residency. Inline counts (attributes, primitive setups, tile-buffer
+ * accesses, Early-Z compares, interconnect flits) are in raster_unit.c and memsys.c. */
+#include "gpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Who caused a DRAM request, from the simulated address map (gpu.h, sim_trace.h). Surface
+ * reads are tile-buffer loads at tile start; surface writes are color flushes (or L2
+ * write-backs of flushed lines); sampled textures have their own region. */
+static tbr_dram_source classify(uint64_t a, bool write)
+{
+    if (a >= ADDR_CODE_BASE) return TBR_DSRC_INSTRUCTIONS;
+    if (a >= ADDR_VBUF_BASE) return TBR_DSRC_VERTICES;
+    if (a >= ADDR_TEXTURE_BASE) return TBR_DSRC_TEXTURES;
+    if (a >= ADDR_PB_LIST_BASE) return TBR_DSRC_PARAMETER_BUFFER;
+    if (a >= ADDR_SURFACE_BASE) return write ? TBR_DSRC_COLOR_FLUSH : TBR_DSRC_TILE_LOADS;
+    if (a >= ADDR_VERTEX_BASE) return TBR_DSRC_VERTICES;
+    return TBR_DSRC_OTHER;
+}
+
+static void hook(sim_queue *q, tbr_energy_unit *u)
+{
+    if (!u) return;
+    q->en_push = &u->ev[TBR_EV_PUSH];
+    q->en_pop = &u->ev[TBR_EV_POP];
+}
+
+/* Transaction Elimination structures (group "te"): Signature Buffer (two frames x tiles x
+ * 32-bit CRC), Compute CRC unit (8 LUTs, RE sec. III-D / IV-C) and the 32-bit comparator. */
+static int add_te(tbr_energy *e, const tbr_config *cfg, char *err, size_t errlen)
+{
+    uint64_t tw = tbr_cfg_uint(cfg, "tile.width"), th = tbr_cfg_uint(cfg, "tile.height");
+    uint64_t tiles =
+        ((tbr_cfg_uint(cfg, "screen.width") + tw - 1) / tw) * ((tbr_cfg_uint(cfg, "screen.height") + th - 1) / th);
+    tbr_energy_geom gm;
+    memset(&gm, 0, sizeof gm);
+    gm.bytes = tiles * 2 * 4;
+    gm.width_bits = 32;
+    gm.ports = 2;
+    if (!tbr_energy_add(e, "te.signature_buffer", "te", TBR_EK_SRAM, &gm, err, errlen)) return -1;
+    memset(&gm, 0, sizeof gm);
+    gm.luts = 8;
+    if (!tbr_energy_add(e, "te.crc_compute", "te", TBR_EK_CRC, &gm, err, errlen)) return -1;
+    memset(&gm, 0, sizeof gm);
+    gm.width_bits = 32;
+    if (!tbr_energy_add(e, "te.signature_compare", "te", TBR_EK_COMPARATOR, &gm, err, errlen)) return -1;
+    return 0;
+}
+
+#define FIND(n) tbr_energy_find(g->en, n)
+
+int gpu_energy_init(gpu *g, char *err, size_t errlen)
+{
+    const tbr_config *cfg = g->cfg;
+    g->en = tbr_energy_new(cfg, err, errlen);
+    if (!g->en) return -1;
+    /* baseline: caches bound to <cache>.hits/.misses/.fills/.write_hits; Primitive Table
+   * (group "ptr_tf") when the Tile Fetcher is pipelined */
+    if (tbr_energy_add_baseline(g->en, cfg, g->st, err, errlen)) return -1;
+    if (g->re_enabled && tbr_energy_add_re(g->en, cfg, (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), err, errlen))
+        return -1;
+    if (g->te_enabled && add_te(g->en, cfg, err, errlen)) return -1;
+    /* port arbiter <-> L2 interconnect: 128-bit flits, one hop (estimate) */
+    tbr_energy_geom gm;
+    memset(&gm, 0, sizeof gm);
+    gm.width_bits = 128;
+    g->eu_noc = tbr_energy_add(g->en, "interconnect", "baseline", TBR_EK_NOC, &gm, err, errlen);
+    if (!g->eu_noc) return -1;
+    memsys_set_energy(g->mem, g->en, g->eu_noc, 128, classify);
+
+    g->eu_setup = FIND("prim_setup");
+    g->eu_raster = FIND("rasterizer");
+    g->eu_depth = FIND("depth_buffer");
+    g->eu_color = FIND("color_buffer");
+    g->eu_ztest = FIND("early_z");
+    uint64_t line = tbr_cfg_uint(cfg, "l2.line_bytes");
+    uint64_t zb = 4 * tbr_cfg_uint(cfg, "depth_buffer.bytes_per_pixel"),
+             cb = 4 * tbr_cfg_uint(cfg, "color_buffer.bytes_per_pixel");
+    g->en_qpl_z = zb ? (line + zb - 1) / zb : 1;
+    g->en_qpl_c = cb ? (line + cb - 1) / cb : 1;
+
+    /* queues (thesis Table 4.1): every push/pop of a token */
+    hook(&g->geo.vertex_in, FIND("queue.vertex_in"));
+    hook(&g->geo.vertex_out, FIND("queue.vertex_out"));
+    hook(&g->geo.prim_q, FIND("queue.primitive"));
+    for (uint32_t i = 0; i < g->nru; i++) {
+        raster_unit *r = &g->ru[i];
+        hook(&r->tile_q, FIND("queue.tile"));
+        hook(&r->post_raster, FIND("queue.post_raster"));
+        hook(&r->color_q, FIND("queue.color"));
+        for (uint32_t j = 0; j < r->nfp; j++) hook(&r->fp_in[j], FIND("queue.pre_fragment"));
+    }
+
+    /* shader processors: instructions priced by class (executed streams, PATH): ALU = one
+   * vec4 FMA, SFU = one special-function op, flow control = one integer op, TEX = one
+   * texture-unit request (its samples are priced below); every instruction reads 2 and
+   * writes 1 register. Static counts (no PATH) are all ALU, as before. */
+    tbr_energy_unit *valu = FIND("vertex.alu"), *vrf = FIND("vertex.regfile");
+    tbr_energy_unit *falu = FIND("fragment.alu"), *frf = FIND("fragment.regfile");
+    for (uint32_t i = 0; i < g->geo.nvp; i++) {
+        const shader_core *c = &g->geo.vp[i];
+        const tbr_stat *s = c->instr;
+        tbr_energy_bind(g->en, valu, TBR_EV_FMA, c->cls_instr[SIM_CL_ALU]);
+        tbr_energy_bind(g->en, valu, TBR_EV_SFU, c->cls_instr[SIM_CL_SFU]);
+        tbr_energy_bind(g->en, valu, TBR_EV_INT, c->cls_instr[SIM_CL_CTRL]);
+        tbr_energy_bind(g->en, vrf, TBR_EV_READ, s);
+        tbr_energy_bind(g->en, vrf, TBR_EV_READ, s);
+        tbr_energy_bind(g->en, vrf, TBR_EV_WRITE, s);
+    }
+    /* a fragment-processor thread is a 2x2 quad and `instructions` counts the FS
+   * instructions issued per quad (docs/timing-model.md), while the ALU and register file
+   * are priced per fragment (one vec4 op / one 128-bit register): each issued quad
+   * instruction is 4 fragment instructions, so every binding is made 4 times */
+    for (uint32_t i = 0; i < g->nru; i++)
+        for (uint32_t j = 0; j < g->ru[i].nfp; j++) {
+            const shader_core *c = &g->ru[i].fp[j];
+            const tbr_stat *s = c->instr;
+            for (int px = 0; px < 4; px++) {
+                tbr_energy_bind(g->en, falu, TBR_EV_FMA, c->cls_instr[SIM_CL_ALU]);
+                tbr_energy_bind(g->en, falu, TBR_EV_SFU, c->cls_instr[SIM_CL_SFU]);
+                tbr_energy_bind(g->en, falu, TBR_EV_INT, c->cls_instr[SIM_CL_CTRL]);
+                tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
+                tbr_energy_bind(g->en, frf, TBR_EV_READ, s);
+                tbr_energy_bind(g->en, frf, TBR_EV_WRITE, s);
+            }
+        }
+    /* texture unit: one TBR_EV_TEX per bilinear sample (4 texels of a lane, rounded up per
+   * TEX request); texture caches are bound by tbr_energy_add_baseline
+   * (texture_cache.<i>.hits/misses/fills); instruction caches: every fetch that found its
+   * line reads the array once (the cache model counts the misses and fills) */
+    tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->tex_samples);
+    tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->geo.vt.samples); /* vertex texturing */
+    tbr_energy_unit *icu = FIND("inst_cache");
+    for (uint32_t i = 0; i < g->nicu; i++) tbr_energy_bind(g->en, icu, TBR_EV_READ, g->icu[i].hits);
+    /* fixed function */
+    tbr_energy_bind(g->en, g->eu_raster, TBR_EV_QUAD, g->q_raster);
+    tbr_energy_bind(g->en, FIND("blend"), TBR_EV_BLEND, g->q_blended);
+    /* Primitive Table: each attribute written when it arrives, read when sent to the RU */
+    tbr_energy_unit *pt = FIND("primitive_table");
+    tbr_energy_bind(g->en, pt, TBR_EV_WRITE, g->tf.attr_reqs);
+    tbr_energy_bind(g->en, pt, TBR_EV_READ, g->tf.attr_reqs);
+    /* Rendering Elimination: the Signature Unit's counters */
+    if (g->re_enabled) {
+        const sig_unit *u = &g->su;
+        tbr_energy_unit *sb = FIND("re.signature_buffer"), *bm = FIND("re.constants_bitmap"), *ot = FIND("re.ot_queue");
+        tbr_energy_bind(g->en, sb, TBR_EV_READ, u->sb_read);
+        tbr_energy_bind(g->en, sb, TBR_EV_WRITE, u->sb_write);
+        tbr_energy_bind(g->en, FIND("re.crc_compute"), TBR_EV_CRC, u->compute_sb);
+        tbr_energy_bind(g->en, FIND("re.crc_accumulate"), TBR_EV_CRC, u->combine ? u->combines : u->acc_sb);
+        tbr_energy_bind(g->en, ot, TBR_EV_PUSH, u->ot_push);
+        tbr_energy_bind(g->en, ot, TBR_EV_POP, u->ot_pop);
+        tbr_energy_bind(g->en, bm, TBR_EV_READ, u->bm_read);
+        tbr_energy_bind(g->en, bm, TBR_EV_WRITE, u->bm_write);
+        tbr_energy_bind(g->en, bm, TBR_EV_WRITE, u->bm_clear);
+        tbr_energy_bind(g->en, FIND("re.signature_compare"), TBR_EV_CMP, u->cmp);
+    }
+    /* Transaction Elimination: sub-blocks signed, Signature Buffer accesses (reads and
+   * writes cost the same), one compare per checked flush */
+    if (g->te_enabled) {
+        tbr_energy_bind(g->en, FIND("te.crc_compute"), TBR_EV_CRC, g->te_sb_n);
+        tbr_energy_bind(g->en, FIND("te.signature_buffer"), TBR_EV_READ, g->te_cmp);
+        tbr_energy_bind(g->en, FIND("te.signature_compare"), TBR_EV_CMP, g->te_flushes);
+    }
+    return 0;
+}
+
+void gpu_energy_frame_end(gpu *g, const char *label)
+{
+    if (!g->en) return;
+    tbr_dram *d = memsys_dram(g->mem);
+    tbr_dram_counts dc;
+    tbr_dram_get_counts(d, &dc);
+    tbr_dram_residency res;
+    memset(&res, 0, sizeof res);
+    tbr_dram_rank_cycles(d, &res.act_stby, &res.pre_stby);
+    tbr_energy_frame_end(g->en, label, g->now, &dc, tbr_dram_now(d), &res);
+}

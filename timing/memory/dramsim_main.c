@@ -1,0 +1,404 @@
+/* tbr-dramsim: run the DRAM model (dram.c) standalone on a request trace and
+ * report bandwidth, read latency, row-buffer behaviour and command counts.
+ * Trace format and report fields: docs/dram-model.md. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "memory/dram.h"
+#include "core/stats.h"
+
+#ifndef TBR_VERSION
+#define TBR_VERSION "unknown"
+#endif
+
+typedef struct {
+    uint64_t addr, cycle;
+    int write;
+} treq;
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: tbr-dramsim [options] TRACE\n"
+                 "Run the timing simulator's DRAM model standalone on a request trace.\n"
+                 "\n"
+                 "TRACE: one request per line: ADDRESS R|W CYCLE\n"
+                 "  ADDRESS  byte address, decimal or 0x-prefixed hex\n"
+                 "  R|W      read or write of dram.request_bytes bytes\n"
+                 "  CYCLE    earliest cycle the request may enter the controller (non-decreasing)\n"
+                 "  '#' starts a comment; blank lines are ignored; '-' reads stdin.\n"
+                 "\n"
+                 "options:\n"
+                 "  --config FILE     load a config file (key = value), may be repeated\n"
+                 "  --set KEY=VALUE   override one parameter after the config files, may be repeated\n"
+                 "  --clock dram|gpu  clock of the CYCLE column and of reported latencies (default dram);\n"
+                 "                    gpu goes through the clock-domain crossing at gpu.clock_mhz\n"
+                 "  --json            print the report as JSON\n"
+                 "  --stats FILE      also write the full statistics registry as JSON to FILE\n"
+                 "  --quiet           no progress messages on stderr\n"
+                 "  --list-params     print the parameter table and exit\n"
+                 "  --dump-config     print the effective configuration (text, or JSON with --json) and exit\n"
+                 "  --help            this help\n"
+                 "  --version         print the version\n"
+                 "\n"
+                 "exit status: 0 ok, 2 bad usage or bad input (messages name file:line)\n");
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s || *s == '-' || *s == '+') return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || errno) return -1;
+    *out = v;
+    return 0;
+}
+
+/* Reads the whole trace; returns -1 with a file:line message on bad input. */
+static int load_trace(const char *path, treq **out, size_t *n_out, char *err, size_t errlen)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    treq *v = NULL;
+    size_t n = 0, cap = 0;
+    char *line = NULL;
+    size_t lcap = 0;
+    long lineno = 0;
+    uint64_t last_cycle = 0;
+    int rc = 0;
+    ssize_t len;
+    while ((len = getline(&line, &lcap, f)) >= 0) {
+        lineno++;
+        if (memchr(line, '\0', (size_t)len)) {
+            snprintf(err, errlen, "%s:%ld: NUL byte in trace", path, lineno);
+            rc = -1;
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *tok[4];
+        int nt = 0;
+        for (char *p = strtok(line, " \t\r\n,"); p && nt < 4; p = strtok(NULL, " \t\r\n,")) tok[nt++] = p;
+        if (nt == 0) continue;
+        if (nt != 3) {
+            snprintf(err, errlen, "%s:%ld: expected 'ADDRESS R|W CYCLE', got %d field%s", path, lineno, nt,
+                     nt == 1 ? "" : "s");
+            rc = -1;
+            break;
+        }
+        treq r;
+        if (parse_u64(tok[0], &r.addr) != 0) {
+            snprintf(err, errlen, "%s:%ld: bad address '%s'", path, lineno, tok[0]);
+            rc = -1;
+            break;
+        }
+        if (strlen(tok[1]) != 1 || !strchr("RrWw", tok[1][0])) {
+            snprintf(err, errlen, "%s:%ld: bad operation '%s' (expected R or W)", path, lineno, tok[1]);
+            rc = -1;
+            break;
+        }
+        r.write = toupper((unsigned char)tok[1][0]) == 'W';
+        if (parse_u64(tok[2], &r.cycle) != 0) {
+            snprintf(err, errlen, "%s:%ld: bad cycle '%s'", path, lineno, tok[2]);
+            rc = -1;
+            break;
+        }
+        if (r.cycle < last_cycle) {
+            snprintf(err, errlen, "%s:%ld: cycle %llu is before the previous request's %llu", path, lineno,
+                     (unsigned long long)r.cycle, (unsigned long long)last_cycle);
+            rc = -1;
+            break;
+        }
+        last_cycle = r.cycle;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            v = realloc(v, cap * sizeof *v);
+            if (!v) abort();
+        }
+        v[n++] = r;
+    }
+    if (rc == 0 && ferror(f)) {
+        snprintf(err, errlen, "%s: read error", path);
+        rc = -1;
+    }
+    free(line);
+    if (f != stdin) fclose(f);
+    if (rc != 0) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *n_out = n;
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* nearest-rank percentile of a sorted array */
+static uint64_t pct(const uint64_t *v, size_t n, double p)
+{
+    if (!n) return 0;
+    size_t rank = (size_t)((p / 100.0) * (double)n + 0.999999999);
+    if (rank < 1) rank = 1;
+    if (rank > n) rank = n;
+    return v[rank - 1];
+}
+
+int main(int argc, char **argv)
+{
+    const char *configs[64];
+    int nconfigs = 0;
+    const char *sets[256];
+    int nsets = 0;
+    const char *trace = NULL, *stats_path = NULL;
+    int json = 0, quiet = 0, list = 0, dump = 0, gpu_clock = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("tbr-dramsim %s\n", TBR_VERSION);
+            return 0;
+        } else if (!strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--clock") || !strcmp(a, "--stats")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tbr-dramsim: %s needs an argument\n", a);
+                return 2;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--config")) {
+                if (nconfigs == 64) {
+                    fprintf(stderr, "tbr-dramsim: too many --config\n");
+                    return 2;
+                }
+                configs[nconfigs++] = v;
+            } else if (!strcmp(a, "--set")) {
+                if (nsets == 256) {
+                    fprintf(stderr, "tbr-dramsim: too many --set\n");
+                    return 2;
+                }
+                sets[nsets++] = v;
+            } else if (!strcmp(a, "--stats")) {
+                stats_path = v;
+            } else if (!strcmp(v, "dram") || !strcmp(v, "gpu")) {
+                gpu_clock = !strcmp(v, "gpu");
+            } else {
+                fprintf(stderr, "tbr-dramsim: --clock must be dram or gpu, got '%s'\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (!strcmp(a, "--list-params")) {
+            list = 1;
+        } else if (!strcmp(a, "--dump-config")) {
+            dump = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "tbr-dramsim: unknown option '%s' (see --help)\n", a);
+            return 2;
+        } else if (!trace) {
+            trace = a;
+        } else {
+            fprintf(stderr, "tbr-dramsim: more than one trace file given ('%s', '%s')\n", trace, a);
+            return 2;
+        }
+    }
+    if (list) {
+        tbr_params_print(stdout);
+        return 0;
+    }
+    char err[1024];
+    tbr_config *cfg = tbr_config_new();
+    for (int i = 0; i < nconfigs; i++)
+        if (tbr_config_load_file(cfg, configs[i], err, sizeof err) != 0) {
+            fprintf(stderr, "tbr-dramsim: %s\n", err);
+            tbr_config_free(cfg);
+            return 2;
+        }
+    for (int i = 0; i < nsets; i++)
+        if (tbr_config_apply_override(cfg, sets[i], err, sizeof err) != 0) {
+            fprintf(stderr, "tbr-dramsim: %s\n", err);
+            tbr_config_free(cfg);
+            return 2;
+        }
+    if (tbr_config_validate(cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "tbr-dramsim: invalid configuration: %s\n", err);
+        tbr_config_free(cfg);
+        return 2;
+    }
+    if (dump) {
+        if (json)
+            tbr_config_dump_json(cfg, stdout);
+        else
+            tbr_config_dump_text(cfg, stdout);
+        tbr_config_free(cfg);
+        return 0;
+    }
+    if (!trace) {
+        fprintf(stderr, "tbr-dramsim: no trace file given (see --help)\n");
+        tbr_config_free(cfg);
+        return 2;
+    }
+    treq *reqs = NULL;
+    size_t n = 0;
+    if (load_trace(trace, &reqs, &n, err, sizeof err) != 0) {
+        fprintf(stderr, "tbr-dramsim: %s\n", err);
+        tbr_config_free(cfg);
+        return 2;
+    }
+
+    tbr_stats *stats = tbr_stats_new();
+    tbr_dram *d = tbr_dram_new(cfg, stats, err, sizeof err);
+    if (!d) {
+        fprintf(stderr, "tbr-dramsim: %s\n", err);
+        return 2;
+    }
+    uint64_t *lat = calloc(n ? n : 1, sizeof *lat);
+    if (!lat) abort();
+    size_t nlat = 0, ndone = 0, next = 0;
+    uint64_t last_ready = 0, first_cycle = n ? reqs[0].cycle : 0;
+    uint64_t progress_every = 10000000, next_progress = progress_every;
+    uint64_t now = 0; /* in the trace's clock */
+    while (next < n || !tbr_dram_idle(d)) {
+        tbr_mem_msg r;
+        if (!gpu_clock) {
+            now = tbr_dram_now(d);
+            while (next < n && reqs[next].cycle <= now && tbr_dram_can_accept(d, reqs[next].addr)) {
+                tbr_mem_msg m = {.addr = reqs[next].addr,
+                                 .id = next,
+                                 .issued = reqs[next].cycle,
+                                 .write = (uint8_t)reqs[next].write};
+                tbr_dram_enqueue(d, &m);
+                next++;
+            }
+            tbr_dram_tick(d);
+            while (tbr_dram_pop_response(d, &r)) {
+                if (!r.write) lat[nlat++] = r.ready - r.issued;
+                if (r.ready > last_ready) last_ready = r.ready;
+                ndone++;
+            }
+        } else {
+            while (next < n && reqs[next].cycle <= now) {
+                tbr_mem_msg m = {.addr = reqs[next].addr,
+                                 .id = next,
+                                 .issued = reqs[next].cycle,
+                                 .write = (uint8_t)reqs[next].write};
+                if (!tbr_dram_gpu_send(d, &m, now)) break;
+                next++;
+            }
+            tbr_dram_gpu_advance(d, now);
+            while (tbr_dram_gpu_recv(d, now, &r)) {
+                if (!r.write) lat[nlat++] = r.ready - r.issued;
+                if (r.ready > last_ready) last_ready = r.ready;
+                ndone++;
+            }
+            now++;
+        }
+        if (!quiet && now >= next_progress) {
+            fprintf(stderr, "tbr-dramsim: cycle %llu, %zu/%zu requests completed\n", (unsigned long long)now, ndone, n);
+            next_progress += progress_every;
+        }
+    }
+
+    qsort(lat, nlat, sizeof *lat, cmp_u64);
+    double sum = 0;
+    for (size_t i = 0; i < nlat; i++) sum += (double)lat[i];
+    tbr_dram_counts c;
+    tbr_dram_get_counts(d, &c);
+    double f_mhz = (double)(gpu_clock ? tbr_cfg_uint(cfg, "gpu.clock_mhz") : tbr_cfg_uint(cfg, "dram.clock_mhz"));
+    uint64_t elapsed = n ? last_ready - first_cycle : 0;
+    double bytes_per_cycle = elapsed ? (double)c.bytes / (double)elapsed : 0;
+    double gbps = bytes_per_cycle * f_mhz * 1e6 / 1e9;
+    double peak_gbps = tbr_dram_peak_bytes_per_cycle(d) * (double)tbr_cfg_uint(cfg, "dram.clock_mhz") * 1e6 / 1e9;
+    uint64_t accesses = c.row_hits + c.row_misses + c.row_conflicts;
+    double hit_rate = accesses ? (double)c.row_hits / (double)accesses : 0;
+    const char *unit = gpu_clock ? "gpu" : "dram";
+    /* read-latency histogram: power-of-two buckets [2^k, 2^(k+1)) */
+    uint64_t hist[64] = {0};
+    for (size_t i = 0; i < nlat; i++) {
+        int k = 0;
+        while (k < 63 && (lat[i] >> (k + 1))) k++;
+        hist[lat[i] ? k : 0]++;
+    }
+    if (json) {
+        printf("{\n  \"tool\": \"tbr-dramsim\",\n  \"version\": \"%s\",\n  \"clock\": \"%s\",\n", TBR_VERSION, unit);
+        printf("  \"requests\": %zu,\n  \"reads\": %llu,\n  \"writes\": %llu,\n", n, (unsigned long long)c.reads,
+               (unsigned long long)c.writes);
+        printf("  \"bytes\": %llu,\n  \"elapsed_cycles\": %llu,\n", (unsigned long long)c.bytes,
+               (unsigned long long)elapsed);
+        printf("  \"bandwidth_bytes_per_cycle\": %.6f,\n  \"bandwidth_gbps\": %.6f,\n  \"peak_gbps\": %.6f,\n"
+               "  \"efficiency\": %.6f,\n",
+               bytes_per_cycle, gbps, peak_gbps, peak_gbps > 0 ? gbps / peak_gbps : 0);
+        printf("  \"read_latency\": {\"count\": %zu, \"min\": %llu, \"avg\": %.6f, \"p50\": %llu, \"p90\": %llu, "
+               "\"p99\": %llu, \"max\": %llu, \"histogram\": [",
+               nlat, (unsigned long long)(nlat ? lat[0] : 0), nlat ? sum / (double)nlat : 0.0,
+               (unsigned long long)pct(lat, nlat, 50), (unsigned long long)pct(lat, nlat, 90),
+               (unsigned long long)pct(lat, nlat, 99), (unsigned long long)(nlat ? lat[nlat - 1] : 0));
+        int first = 1;
+        for (int k = 0; k < 64; k++)
+            if (hist[k]) {
+                printf("%s{\"lo\": %llu, \"hi\": %llu, \"count\": %llu}", first ? "" : ", ",
+                       (unsigned long long)(k ? 1ull << k : 0), (unsigned long long)((2ull << k) - 1),
+                       (unsigned long long)hist[k]);
+                first = 0;
+            }
+        printf("]},\n");
+        printf("  \"row_buffer\": {\"hits\": %llu, \"misses\": %llu, \"conflicts\": %llu, \"hit_rate\": %.6f},\n",
+               (unsigned long long)c.row_hits, (unsigned long long)c.row_misses, (unsigned long long)c.row_conflicts,
+               hit_rate);
+        printf("  \"commands\": {\"ACT\": %llu, \"PRE\": %llu, \"RD\": %llu, \"WR\": %llu, \"REF\": %llu}\n}\n",
+               (unsigned long long)c.act, (unsigned long long)c.pre, (unsigned long long)c.rd, (unsigned long long)c.wr,
+               (unsigned long long)c.ref);
+    } else {
+        printf("tbr-dramsim %s: %s\n", TBR_VERSION, trace);
+        printf("requests            %zu (%llu reads, %llu writes)\n", n, (unsigned long long)c.reads,
+               (unsigned long long)c.writes);
+        printf("elapsed             %llu %s cycles\n", (unsigned long long)elapsed, unit);
+        printf("bandwidth           %.3f B/%s-cycle, %.3f GB/s (peak %.3f GB/s, %.1f%%)\n", bytes_per_cycle, unit, gbps,
+               peak_gbps, peak_gbps > 0 ? 100.0 * gbps / peak_gbps : 0.0);
+        printf("read latency        min %llu  avg %.2f  p50 %llu  p90 %llu  p99 %llu  max %llu (%s cycles)\n",
+               (unsigned long long)(nlat ? lat[0] : 0), nlat ? sum / (double)nlat : 0.0,
+               (unsigned long long)pct(lat, nlat, 50), (unsigned long long)pct(lat, nlat, 90),
+               (unsigned long long)pct(lat, nlat, 99), (unsigned long long)(nlat ? lat[nlat - 1] : 0), unit);
+        for (int k = 0; k < 64; k++)
+            if (hist[k])
+                printf("  [%6llu, %6llu]  %llu\n", (unsigned long long)(k ? 1ull << k : 0),
+                       (unsigned long long)((2ull << k) - 1), (unsigned long long)hist[k]);
+        printf("row buffer          %llu hits, %llu misses (closed bank), %llu conflicts; hit rate %.1f%%\n",
+               (unsigned long long)c.row_hits, (unsigned long long)c.row_misses, (unsigned long long)c.row_conflicts,
+               100.0 * hit_rate);
+        printf("commands            ACT %llu  PRE %llu  RD %llu  WR %llu  REF %llu\n", (unsigned long long)c.act,
+               (unsigned long long)c.pre, (unsigned long long)c.rd, (unsigned long long)c.wr,
+               (unsigned long long)c.ref);
+    }
+    int rc = 0;
+    if (stats_path) {
+        FILE *sf = fopen(stats_path, "w");
+        if (!sf) {
+            fprintf(stderr, "tbr-dramsim: %s: cannot write: %s\n", stats_path, strerror(errno));
+            rc = 2;
+        } else {
+            tbr_stats_dump_json(stats, sf);
+            if (fclose(sf) != 0) rc = 2;
+        }
+    }
+    free(lat);
+    free(reqs);
+    tbr_dram_free(d);
+    tbr_stats_free(stats);
+    tbr_config_free(cfg);
+    if (fflush(stdout) != 0) rc = 1;
+    return rc;
+}

@@ -1,0 +1,26 @@
+/* Bounded in-order message queue (see memq.h). */
+#include "memory/memq.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void tbr_memq_init(tbr_memq *q, uint32_t capacity)
+{
+    q->cap = capacity ? capacity : 1;
+    q->head = q->count = 0;
+    q->head_ready = UINT64_MAX;
+    q->wake = NULL;
+    q->buf = calloc(q->cap, sizeof *q->buf);
+    if (!q->buf) {
+        fprintf(stderr, "tbr memq: out of memory\n");
+        abort();
+    }
+}
+
+void tbr_memq_free(tbr_memq *q)
+{
+    free(q->buf);
+    q->buf = NULL;
+    q->cap = q->count = q->head = 0;
+    q->head_ready = UINT64_MAX;
+}
