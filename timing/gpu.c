@@ -81,61 +81,11 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->tile_flush_lines =
         tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
 
-    /* Rendering / Transaction Elimination (RE paper sec. III, IV-C; docs/techniques.md) */
     g->restore_used = tbr_cfg_enum(cfg, "tile.restore") == 0;
-    g->re_enabled = tbr_cfg_bool(cfg, "re.enabled");
-    g->te_enabled = tbr_cfg_bool(cfg, "te.enabled");
-    g->re_refresh = (uint32_t)tbr_cfg_uint(cfg, "re.refresh_period");
-    g->re_compare_cycles = (uint32_t)tbr_cfg_uint(cfg, "re.compare_cycles");
-    g->re_sb.dbl = tbr_cfg_enum(cfg, "re.buffering") == 1;
-    g->te_sb.dbl = tbr_cfg_enum(cfg, "te.buffering") == 1;
-    su_init(&g->su, (uint32_t)tbr_cfg_uint(cfg, "re.crc_cycles_per_subblock"),
-            tbr_cfg_enum(cfg, "re.accumulate_unit") == 0,
-            (uint32_t)tbr_cfg_uint(cfg, "re.accumulate_cycles_per_subblock"),
-            (uint32_t)tbr_cfg_uint(cfg, "re.combine_cycles"), (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), st);
-    g->re_fr_on = tbr_stats_counter(st, "re.frames_enabled", "frames in which RE could skip tiles");
-    g->re_fr_upload =
-        tbr_stats_counter(st, "re.frames_disabled_upload",
-                          "frames with RE disabled: UPLOAD to a texture (non-buffer resource, sec. III-E)");
-    g->re_fr_shader = tbr_stats_counter(st, "re.frames_disabled_shader",
-                                        "frames with RE disabled: SHADER_CREATE of an application shader (sec. III-E)");
-    g->re_fr_bufup = tbr_stats_counter(
-        st, "re.frames_buffer_uploads_only",
-        "frames whose uploads all went to buffers (RE stays enabled: PRIM attributes and DRAW constants are signed)");
-    g->re_fr_internal =
-        tbr_stats_counter(st, "re.frames_internal_shader_creates",
-                          "frames with SHADER_CREATEs of Mesa-internal shaders only (RE stays enabled)");
-    g->re_fr_zsclear = tbr_stats_counter(st, "re.frames_zs_clear_writes",
-                                         "frames with a depth-only/stencil-only clear written to memory (UPLOAD "
-                                         "flagged CLEAR_WRITE: part of the clear, RE stays enabled)");
-    g->re_fr_multi = tbr_stats_counter(st, "re.frames_disabled_multipass",
-                                       "frames with RE disabled: more than one render pass (sec. III-E)");
-    g->re_fr_refresh =
-        tbr_stats_counter(st, "re.frames_disabled_refresh", "frames with RE disabled for the periodic refresh");
-    g->re_fr_noref = tbr_stats_counter(st, "re.frames_no_reference",
-                                       "RE-enabled frames without a valid reference frame in the Signature Buffer");
-    g->re_skipped =
-        tbr_stats_counter(st, "re.tiles_skipped", "tiles whose raster pipeline was skipped (equal signatures)");
-    g->re_rendered =
-        tbr_stats_counter(st, "re.tiles_rendered", "tiles rendered in passes where RE computed signatures");
-    g->re_equal_in =
-        tbr_stats_counter(st, "re.tiles_equal_inputs", "tiles whose signature equals the reference frame's");
-    g->re_fn = tbr_stats_counter(st, "re.tiles_equal_colors_diff_inputs",
-                                 "tiles with equal colors but different signatures (false negatives, RE Fig. 15a)");
-    g->re_fp =
-        tbr_stats_counter(st, "re.false_positives", "tiles with equal signatures but different colors (must be 0)");
-    g->re_unsignable = tbr_stats_counter(st, "re.tiles_unsignable",
-                                         "tiles whose colors depend on more than the signed inputs (never skipped)");
-    g->te_flushes = tbr_stats_counter(st, "te.flushes", "color buffer flushes checked by Transaction Elimination");
-    g->te_elim_n =
-        tbr_stats_counter(st, "te.flushes_eliminated", "flushes dropped: color signature equals the reference frame's");
-    g->te_bytes = tbr_stats_counter(st, "te.bytes_saved", "frame-buffer write bytes saved by Transaction Elimination");
-    g->te_sb_n = tbr_stats_counter(st, "te.crc_subblocks", "64-bit subblocks signed by the TE Compute CRC unit");
-    g->te_cmp = tbr_stats_counter(st, "te.sigbuf_accesses", "TE Signature Buffer reads + writes");
-    g->te_fp = tbr_stats_counter(st, "te.false_positives", "eliminated flushes whose colors differed (must be 0)");
-    g->ru_policy = tbr_cfg_enum(cfg, "tile.ru_assignment");
-    g->ptr_imbalance =
-        tbr_stats_counter(st, "ptr.tile_imbalance", "per pass: tiles of the busiest minus the least busy Raster Unit");
+    if (tbr_techniques_init(&g->tech, cfg, st, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
 
     texture_stats_init(g);
     /* instruction caches: inst_cache.count = 1 -> one shared by vertex and fragment
@@ -150,10 +100,9 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->ru = calloc(g->nru, sizeof *g->ru);
     if (!g->ru) abort();
     for (uint32_t i = 0; i < g->nru; i++) ru_init(g, &g->ru[i], i);
-    g->ru_assigned = calloc(g->nru, sizeof *g->ru_assigned);
     g->ru_tiles = calloc(g->nru, sizeof *g->ru_tiles);
     g->ru_active = calloc(g->nru, sizeof *g->ru_active);
-    if (!g->ru_assigned || !g->ru_tiles || !g->ru_active) abort();
+    if (!g->ru_tiles || !g->ru_active) abort();
     for (uint32_t i = 0; i < g->nru; i++) {
         g->ru_tiles[i] = tbr_stats_counterf(st, "tiles rendered by this Raster Unit", "ru%u.tiles", i);
         g->ru_active[i] = tbr_stats_counterf(st, "cycles with a tile in this Raster Unit", "ru%u.active_cycles", i);
@@ -171,25 +120,10 @@ void gpu_free(gpu *g)
     if (!g) return;
     for (uint32_t i = 0; i < g->nru; i++) ru_free(&g->ru[i]);
     free(g->ru);
-    free(g->ru_assigned);
     free(g->ru_tiles);
     free(g->ru_active);
-    su_free(&g->su);
-    sigbuf_free(&g->re_sb);
-    sigbuf_free(&g->te_sb);
-    free(g->re_skip);
-    free(g->te_elim);
-    free(g->pt_begin);
-    free(g->pt_cycles);
-    free(g->pt_frags);
-    free(g->pt_ru);
-    free(g->ft_cycles);
-    free(g->ft_frags);
-    free(g->ft_ru);
-    free(g->ft_re);
-    free(g->ft_te);
-    tile_snap_free(&g->snap);
-    free(g->scratch);
+    tbr_techniques_free(&g->tech);
+    tile_stats_free(&g->tiles_data);
     tf_free(g);
     plb_free(g);
     geometry_free(g);
@@ -200,127 +134,23 @@ void gpu_free(gpu *g)
     free(g);
 }
 
-/* Per frame: rotate the Signature Buffers and decide whether RE may skip tiles this
- * frame (RE paper sec. III-E: not after texture uploads or application shader
- * creations, not with several render passes, optionally not every re.refresh_period
- * frames). Buffer uploads and Mesa-internal shader creations keep RE on (see
- * su_frame_scan and docs/techniques.md). */
-static void frame_start(gpu *g, const sim_frame *f)
-{
-    g->frame_index++;
-    sigbuf_next_frame(&g->re_sb);
-    sigbuf_next_frame(&g->te_sb);
-    const su_frame_data *fd = g->sufd;
-    g->re_sign_frame = g->re_enabled && fd && fd->valid && f->npasses == 1;
-    /* An upload/creation may come after the frame's draws: this frame's signatures are
-   * then no valid reference for the next frame either. */
-    g->re_ref_invalid = fd && (fd->uploads || fd->shader_creates);
-    g->re_skip_frame =
-        g->re_sign_frame && !g->re_ref_invalid && !(g->re_refresh && g->frame_index % g->re_refresh == 0);
-    if (!g->re_enabled) return;
-    if (f->npasses != 1)
-        tbr_stat_inc(g->re_fr_multi);
-    else if (fd && fd->uploads)
-        tbr_stat_inc(g->re_fr_upload);
-    else if (fd && fd->shader_creates)
-        tbr_stat_inc(g->re_fr_shader);
-    else if (g->re_sign_frame && !g->re_skip_frame)
-        tbr_stat_inc(g->re_fr_refresh);
-    else if (g->re_skip_frame)
-        tbr_stat_inc(g->re_fr_on);
-    if (fd && !fd->uploads && fd->buffer_uploads) tbr_stat_inc(g->re_fr_bufup);
-    if (fd && !fd->shader_creates && fd->internal_shader_creates) tbr_stat_inc(g->re_fr_internal);
-    if (fd && fd->zs_clear_writes) tbr_stat_inc(g->re_fr_zsclear);
-}
-
-/* Functional rendering of every tile of the pass, with the RE decision (skip = the
- * frame buffer keeps its colors: the tile is rendered only to measure false positives /
- * negatives, then its previous colors are put back) and the TE flush check. */
+/* Functional rendering of every tile of the pass (values do not depend on timing), with
+ * the techniques' tile hooks around each tile (RE's skip decision, TE's flush check). */
 static void render_pass_tiles(gpu *g)
 {
-    uint32_t nt = g->tiles_x * g->tiles_y;
-    if (nt > g->cap_tflags) {
-        g->cap_tflags = nt;
-        g->re_skip = realloc(g->re_skip, nt);
-        g->te_elim = realloc(g->te_elim, nt);
-        if (!g->re_skip || !g->te_elim) abort();
-    }
-    if (nt) {
-        memset(g->re_skip, 0, nt);
-        memset(g->te_elim, 0, nt);
-    }
-    uint32_t tlen, target = re_target_crc(&g->fn, &tlen);
-    const sig_slot *ref = NULL, *teref = NULL;
-    bool te_pass = g->te_enabled && g->frame->npasses == 1 && nt;
-    if (g->re_pass) {
-        sigbuf_begin(&g->re_sb, target, nt);
-        ref = sigbuf_ref(&g->re_sb);
-        if (g->re_skip_frame && !ref) tbr_stat_inc(g->re_fr_noref);
-    }
-    if (te_pass) {
-        sigbuf_begin(&g->te_sb, target, nt);
-        teref = sigbuf_ref(&g->te_sb);
-    }
     for (unsigned ty = 0; ty < g->tiles_y; ty++)
         for (unsigned tx = 0; tx < g->tiles_x; tx++) {
             uint32_t t = ty * g->tiles_x + tx;
-            bool elig = false;
-            uint32_t sig = 0;
-            if (g->re_pass) {
-                sig = re_tile_signature(&g->fn, g->sufd, tx, ty, g->plb.lists[t].prims, g->plb.lists[t].n, target,
-                                        &elig, &g->scratch, &g->scratch_cap);
-                g->re_sb.s[2].sig[t] = sig;
-                g->re_sb.s[2].ok[t] = elig;
-                if (!elig) tbr_stat_inc(g->re_unsignable);
-            }
-            bool snap = g->re_pass || te_pass;
-            if (snap) tile_snap_take(&g->snap, &g->fn, tx, ty);
             sim_tile_result tr;
-            sim_func_render_tile(&g->fn, tx, ty, &tr);
+            tbr_techniques_render_tile(&g->tech, &g->fn, tx, ty, g->plb.lists[t].prims, g->plb.lists[t].n, &tr);
             tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
-            bool same_packed = snap && tile_snap_colors_equal(&g->snap, &g->fn, tx, ty, true);
-            bool same_all = same_packed && tile_snap_colors_equal(&g->snap, &g->fn, tx, ty, false);
-            if (g->re_pass) {
-                if (ref) {
-                    tbr_stat_inc(g->su.cmp);
-                    bool eq = elig && ref->ok[t] && ref->sig[t] == sig;
-                    if (eq)
-                        tbr_stat_inc(g->re_equal_in);
-                    else if (same_packed)
-                        tbr_stat_inc(g->re_fn);
-                    if (eq && !same_all) tbr_stat_inc(g->re_fp);
-                    if (eq && g->re_skip_frame) {
-                        g->re_skip[t] = 1;
-                        tile_snap_restore(&g->snap, &g->fn, tx, ty, false); /* keep the frame buffer's colors */
-                    }
-                }
-                tbr_stat_inc(g->re_skip[t] ? g->re_skipped : g->re_rendered);
-            }
-            if (te_pass) {
-                uint64_t sb, bytes;
-                uint32_t crc = te_tile_color_crc(&g->fn, tx, ty, &sb, &bytes);
-                g->te_sb.s[2].sig[t] = crc;
-                g->te_sb.s[2].ok[t] = 1;
-                if (!g->re_skip[t]) {
-                    tbr_stat_add(g->te_sb_n, sb);
-                    tbr_stat_add(g->te_cmp, teref ? 2 : 1);
-                    tbr_stat_inc(g->te_flushes);
-                    if (teref && teref->ok[t] && teref->sig[t] == crc) {
-                        g->te_elim[t] = 1;
-                        tbr_stat_inc(g->te_elim_n);
-                        if (!same_packed) tbr_stat_inc(g->te_fp);
-                        tile_snap_restore(&g->snap, &g->fn, tx, ty, true); /* the write is dropped */
-                    }
-                }
-            }
         }
-    if (g->re_pass) g->re_sb.s[2].valid = !g->re_ref_invalid;
-    if (te_pass) g->te_sb.s[2].valid = true;
+    tbr_techniques_pass_render_end(&g->tech);
 }
 
-/* ---- per-tile data (docs/timing-model.md "Per-tile data") ---- */
+/* ---- per-tile data (docs/timing-model.md "Per-tile data", core/tile_stats.h) ---- */
 
-void gpu_tiles_frame_begin(gpu *g) { g->ft_valid = false; }
+void gpu_tiles_frame_begin(gpu *g) { tile_stats_frame_begin(&g->tiles_data); }
 
 /* The pass draws into the default framebuffer (the surface written as the frame PNG):
  * its resource id, else -1. */
@@ -337,92 +167,9 @@ static int64_t pass_default_res(const gpu *g)
     return -1;
 }
 
-static void tiles_pass_begin(gpu *g, uint32_t nt)
-{
-    if (nt > g->cap_pt) {
-        g->pt_begin = realloc(g->pt_begin, nt * sizeof *g->pt_begin);
-        g->pt_cycles = realloc(g->pt_cycles, nt * sizeof *g->pt_cycles);
-        g->pt_frags = realloc(g->pt_frags, nt * sizeof *g->pt_frags);
-        g->pt_ru = realloc(g->pt_ru, nt * sizeof *g->pt_ru);
-        if (!g->pt_begin || !g->pt_cycles || !g->pt_frags || !g->pt_ru) abort();
-        g->cap_pt = nt;
-    }
-    for (uint32_t t = 0; t < g->cap_pt; t++) {
-        g->pt_begin[t] = g->pt_cycles[t] = g->pt_frags[t] = 0;
-        g->pt_ru[t] = -1;
-    }
-}
-
-/* After the raster phase: a pass that renders the default framebuffer adds its tiles to
- * the frame's (a pass into another default surface than the one gathered so far starts
- * over). cycles and fragments are summed over such passes; RE/TE flags and the Raster
- * Unit are the last pass's. */
-static void tiles_pass_end(gpu *g, uint32_t nt, bool te_pass)
-{
-    int64_t res = pass_default_res(g);
-    if (res < 0 || !nt) return;
-    if (!g->ft_valid || g->ft_res != (uint32_t)res || g->ft_cols != g->tiles_x || g->ft_rows != g->tiles_y) {
-        if (nt > g->cap_ft) {
-            g->ft_cycles = realloc(g->ft_cycles, nt * sizeof *g->ft_cycles);
-            g->ft_frags = realloc(g->ft_frags, nt * sizeof *g->ft_frags);
-            g->ft_ru = realloc(g->ft_ru, nt * sizeof *g->ft_ru);
-            g->ft_re = realloc(g->ft_re, nt);
-            g->ft_te = realloc(g->ft_te, nt);
-            if (!g->ft_cycles || !g->ft_frags || !g->ft_ru || !g->ft_re || !g->ft_te) abort();
-            g->cap_ft = nt;
-        }
-        for (uint32_t t = 0; t < nt; t++) {
-            g->ft_cycles[t] = -1;
-            g->ft_frags[t] = 0;
-            g->ft_ru[t] = -1;
-        }
-        g->ft_valid = true;
-        g->ft_res = (uint32_t)res;
-        g->ft_cols = g->tiles_x;
-        g->ft_rows = g->tiles_y;
-    }
-    for (uint32_t t = 0; t < nt; t++) {
-        bool skipped = g->re_pass && g->re_skip[t];
-        if (g->pt_ru[t] >= 0) {
-            g->ft_cycles[t] = (g->ft_cycles[t] < 0 ? 0 : g->ft_cycles[t]) + (int64_t)g->pt_cycles[t];
-            g->ft_ru[t] = g->pt_ru[t];
-        }
-        g->ft_frags[t] += (int64_t)g->pt_frags[t];
-        g->ft_re[t] = (int8_t)(g->re_pass ? (skipped ? 1 : 0) : -1);
-        g->ft_te[t] = (int8_t)(te_pass && !skipped ? (g->te_elim[t] ? 1 : 0) : -1);
-    }
-}
-
 void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols, uint32_t rows)
 {
-    static const char *const keys[] = {"cycles", "fragments", "re_skipped", "te_eliminated", "raster_unit"};
-    fprintf(o, "\n  {\"frame\": %llu", (unsigned long long)frame);
-    for (int k = 0; k < 5; k++) {
-        fprintf(o, ",\n   \"%s\": [", keys[k]);
-        for (uint32_t ty = 0; ty < rows; ty++)
-            for (uint32_t tx = 0; tx < cols; tx++) {
-                int64_t v = -1;
-                if (g->ft_valid && tx < g->ft_cols && ty < g->ft_rows) {
-                    /* simulator tile (tx, ty) covers surface rows [ty*tile_h, ...): PNG rows are
-           * surface rows, so no flip */
-                    uint32_t t = ty * g->ft_cols + tx;
-                    switch (k) {
-                        case 0: v = g->ft_cycles[t]; break;
-                        case 1: v = g->ft_frags[t]; break;
-                        case 2: v = g->ft_re[t]; break;
-                        case 3: v = g->ft_te[t]; break;
-                        default: v = g->ft_ru[t]; break;
-                    }
-                }
-                const char *sep = ty == 0 && tx == 0 ? "" : ",";
-                if (v < 0)
-                    fprintf(o, "%snull", sep);
-                else
-                    fprintf(o, "%s%lld", sep, (long long)v);
-            }
-        fputc(']', o);
-    }
-    fputc('}', o);
+    tile_stats_write_frame(&g->tiles_data, o, frame, cols, rows);
 }
 
 /* ---- Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles") ----
@@ -438,9 +185,7 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 static uint64_t geometry_phase_next_event(const gpu *g)
 {
     uint64_t now = g->now, ne = UINT64_MAX;
-    /* Signature Unit computing: primitives, or a drawcall's constants (su_tick works
-   * while dsigned < dissued even without queued primitives) */
-    if (g->su.on && (g->su.jcount || g->su.dsigned < g->su.dissued)) return now;
+    if (tbr_techniques_geometry_busy(&g->tech)) return now; /* a technique's unit works */
     /* the most frequent "now" first (terrain: a Vertex Processor issues in half the probes);
    * the answer does not depend on the order */
     for (uint32_t i = 0; i < g->geo.nvp; i++)
@@ -500,7 +245,10 @@ static uint64_t next_span(gpu *g, bool raster, uint64_t limit)
 }
 
 /* Monotonic count of geometry + tiling phase events that moved work forward. */
-static uint64_t geometry_progress(const gpu *g) { return g->geo.progress + g->plb.progress + g->su.progress; }
+static uint64_t geometry_progress(const gpu *g)
+{
+    return g->geo.progress + g->plb.progress + tbr_techniques_geometry_progress(&g->tech);
+}
 
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
@@ -526,11 +274,12 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     if (sim_func_begin_pass(&g->fn, f, pass, g->tile_w, g->tile_h, err, errlen)) return -1;
     g->tiles_x = sim_func_tiles_x(&g->fn);
     g->tiles_y = sim_func_tiles_y(&g->fn);
-    if (pass == 0) frame_start(g, f);
     uint32_t nt = g->tiles_x * g->tiles_y;
-    g->re_pass = g->re_sign_frame && nt;
-    su_begin_pass(&g->su, g->re_pass, f, g->sufd, nt, (uint32_t)f->passes[pass].first_draw,
-                  (uint32_t)f->passes[pass].ndraws);
+    if (pass == 0) tbr_techniques_frame_begin(&g->tech, &(tbr_frame_info){.frame = f, .signatures = g->sufd});
+    tbr_techniques_pass_begin(
+        &g->tech,
+        &(tbr_pass_info){
+            .frame = f, .pass = pass, .fn = &g->fn, .tiles_x = g->tiles_x, .tiles_y = g->tiles_y, .ntiles = nt});
     tbr_stat_inc(g->passes);
     tbr_stat_add(g->draws, f->passes[pass].ndraws);
     for (uint32_t k = 0; k < f->passes[pass].ndraws; k++)
@@ -567,11 +316,11 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
    * clipped or culled before setup still fetches and shades all of its vertices). */
     uint64_t idle_since = g->now;
     uint64_t progress = geometry_progress(g);
-    while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache) &&
-             icache_idle(&g->icu[0]))) {
+    while (!(plb_done(g) && tbr_techniques_geometry_idle(&g->tech) && memsys_idle(g->mem) &&
+             tbr_cache_idle(g->geo.vcache) && icache_idle(&g->icu[0]))) {
         g->ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
         memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
-        su_tick(&g->su);
+        tbr_techniques_geometry_tick(&g->tech);
         plb_tick(g);
         geometry_tick(g);
         icache_tick(g, &g->icu[0]);
@@ -596,14 +345,14 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     tbr_stat_add(g->cyc_geom, geom);
     tbr_stat_add(g->cyc_tiling, geo_end - start - geom);
 
-    /* Functional rendering of the pass, tile by tile (values do not depend on timing),
-   * after binning: RE signs each tile's Polygon List Builder list. */
+    /* Functional rendering of the pass, tile by tile, after binning (RE signs each tile's
+     * Polygon List Builder list). */
     render_pass_tiles(g);
 
     /* raster phase */
     uint32_t tiles0[16] = {0};
     for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
-    tiles_pass_begin(g, nt);
+    tile_stats_pass_begin(&g->tiles_data, nt);
     tf_begin_pass(g);
     for (uint32_t i = 0; i < g->nru; i++) {
         g->ru[i].tile_start_cycle = g->now;
@@ -633,17 +382,15 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
         }
     }
     for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
-    uint32_t tmin = UINT32_MAX, tmax = 0;
-    for (uint32_t i = 0; i < g->nru && i < 16; i++) {
-        uint32_t d = g->ru[i].tiles_done - tiles0[i];
-        tbr_stat_add(g->ru_tiles[i], d);
-        if (d < tmin) tmin = d;
-        if (d > tmax) tmax = d;
+    uint32_t tiles_pass[16], nr = g->nru < 16 ? g->nru : 16;
+    for (uint32_t i = 0; i < nr; i++) {
+        tiles_pass[i] = g->ru[i].tiles_done - tiles0[i];
+        tbr_stat_add(g->ru_tiles[i], tiles_pass[i]);
     }
-    if (g->nru) tbr_stat_add(g->ptr_imbalance, tmax - tmin);
+    tbr_techniques_pass_end(&g->tech, tiles_pass, nr);
     tbr_stat_add(g->cyc_raster, g->now - rstart);
     tbr_stat_add(g->cyc_total, g->now - start);
-    tiles_pass_end(g, nt, g->te_enabled && f->npasses == 1 && nt);
+    tile_stats_pass_end(&g->tiles_data, pass_default_res(g), g->tiles_x, g->tiles_y, g->tech.skip, g->tech.flush_elim);
     sim_func_end_pass(&g->fn);
     return 0;
 }

@@ -17,12 +17,12 @@
 #include "energy/energy.h"
 #include "memory/memsys.h"
 #include "shader/shader_core.h"
-#include "techniques/signature_unit.h"
+#include "techniques/technique.h"
 #include "render/sim_func.h"
 #include "core/sim_queue.h"
 #include "frontend/sim_trace.h"
 #include "core/stats.h"
-#include "techniques/transaction_elim.h"
+#include "core/tile_stats.h"
 
 /* Simulated address map (docs/timing-model.md "Address map"). */
 #define ADDR_VERTEX_BASE    0x010000000ull /* vertex buffers of traces without VERTICES records: */
@@ -179,9 +179,9 @@ typedef struct {
     uint32_t npt;                                   /* Primitive Table entries (thesis §4.1.2: 16) */
     uint32_t ring_cap, pt_head, pt_count, pt_prims; /* in-order ring: entries + tile markers */
     uint32_t ru_of_cur;
-    uint32_t cmp_wait;   /* RE: cycles spent comparing the current tile's signatures */
-    int ptr_reg;         /* PT entry waiting to send its pointer request, -1 none */
-    sim_queue attr_wait; /* PT entries whose attribute requests are pending issue */
+    uint32_t dispatch_wait; /* cycles spent in the tile dispatch hook (e.g. RE compares signatures) */
+    int ptr_reg;            /* PT entry waiting to send its pointer request, -1 none */
+    sim_queue attr_wait;    /* PT entries whose attribute requests are pending issue */
     tbr_cache *tcache;
     uint64_t next_id;
     tbr_stat *busy, *stall, *idle, *ptr_reqs, *attr_reqs, *pt_full;
@@ -271,40 +271,12 @@ struct gpu {
     tbr_stat *tile_cycles, *mask_mismatch, *tile_loads, *tile_flush_lines;
     bool restore_used;                    /* tile.restore = used */
     bool pass_loads_color, pass_loads_zs; /* the current pass loads uncleared color / zs planes */
-    /* Rendering Elimination / Transaction Elimination (docs/techniques.md) */
-    bool re_enabled, te_enabled;
-    uint32_t re_refresh, re_compare_cycles;
-    const su_frame_data *sufd; /* set per frame by the driver (sim_main) */
-    uint64_t frame_index;
-    bool re_sign_frame, re_skip_frame, re_ref_invalid; /* per frame */
-    bool re_pass;                                      /* RE signatures computed in the current pass */
-    sig_unit su;
-    sig_buffer re_sb, te_sb;
-    uint8_t *re_skip, *te_elim;
-    uint32_t cap_tflags;
-    tile_snap snap;
-    uint8_t *scratch;
-    size_t scratch_cap;
-    tbr_stat *re_fr_on, *re_fr_upload, *re_fr_shader, *re_fr_bufup, *re_fr_internal, *re_fr_zsclear, *re_fr_multi,
-        *re_fr_refresh, *re_fr_noref;
-    tbr_stat *re_skipped, *re_rendered, *re_equal_in, *re_fn, *re_fp, *re_unsignable;
-    tbr_stat *te_flushes, *te_elim_n, *te_bytes, *te_sb_n, *te_fp, *te_cmp;
-    /* Parallel Tile Rendering (thesis §5.1) */
-    int ru_policy; /* 0 static, 1 fastest, 2 mixed */
-    uint32_t *ru_assigned, ru_rr;
-    tbr_stat **ru_tiles, **ru_active, *ptr_imbalance;
-    /* Per-tile data (docs/timing-model.md "Per-tile data"): the current pass ... */
-    uint64_t *pt_begin, *pt_cycles, *pt_frags;
-    int32_t *pt_ru;
-    uint32_t cap_pt;
-    /* ... and the frame: passes that render the default framebuffer (cycles and fragments
-   * summed, flags and unit of the last such pass). -1 = no value. */
-    int64_t *ft_cycles, *ft_frags;
-    int32_t *ft_ru;
-    int8_t *ft_re, *ft_te;
-    uint32_t cap_ft;
-    uint32_t ft_cols, ft_rows, ft_res;
-    bool ft_valid;
+    /* Research techniques (techniques/technique.h): RE, TE, PTR and the ones to come plug
+     * in at the hook points the units call; their state and statistics are their own. */
+    tbr_techniques tech;
+    const su_frame_data *sufd; /* set per frame by the driver (sim_main): RE's payload CRCs */
+    tbr_stat **ru_tiles, **ru_active;
+    tile_stats tiles_data; /* per-tile statistics (tiles.json) */
     /* Energy accounting (sim_energy.c, docs/energy-model.md) */
     tbr_energy *en;
     tbr_energy_unit *eu_setup, *eu_raster, *eu_depth, *eu_color, *eu_ztest, *eu_noc;

@@ -118,11 +118,10 @@ static void setup(harness *h, uint32_t ntiles, const uint32_t *const *lists, con
     g->tiles_y = 1;
     g->nru = 1;
     g->ru = calloc(1, sizeof *g->ru);
-    g->ru_assigned = calloc(1, sizeof *g->ru_assigned);
     g->plb.lists = calloc(ntiles, sizeof *g->plb.lists);
     g->plb.prim_attr_off = calloc(nprims, sizeof *g->plb.prim_attr_off);
     h->fr.prims = calloc(nprims, sizeof *h->fr.prims);
-    if (!g->ru || !g->ru_assigned || !g->plb.lists || !g->plb.prim_attr_off || !h->fr.prims) abort();
+    if (!g->ru || !g->plb.lists || !g->plb.prim_attr_off || !h->fr.prims) abort();
     simq_init(&g->ru[0].tile_q, tq_cap);
     for (uint32_t k = 0; k < ntiles; k++) {
         g->plb.lists[k].prims = calloc(n[k] ? n[k] : 1, sizeof(uint32_t));
@@ -215,7 +214,6 @@ static void teardown(harness *h)
     free(g->plb.prim_attr_off);
     simq_free(&g->ru[0].tile_q);
     free(g->ru);
-    free(g->ru_assigned);
     free(h->fr.prims);
     free(g);
     tbr_stats_free(h->st);

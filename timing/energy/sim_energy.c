@@ -30,28 +30,6 @@ static void hook(sim_queue *q, tbr_energy_unit *u)
     q->en_pop = &u->ev[TBR_EV_POP];
 }
 
-/* Transaction Elimination structures (group "te"): Signature Buffer (two frames x tiles x
- * 32-bit CRC), Compute CRC unit (8 LUTs, RE sec. III-D / IV-C) and the 32-bit comparator. */
-static int add_te(tbr_energy *e, const tbr_config *cfg, char *err, size_t errlen)
-{
-    uint64_t tw = tbr_cfg_uint(cfg, "tile.width"), th = tbr_cfg_uint(cfg, "tile.height");
-    uint64_t tiles =
-        ((tbr_cfg_uint(cfg, "screen.width") + tw - 1) / tw) * ((tbr_cfg_uint(cfg, "screen.height") + th - 1) / th);
-    tbr_energy_geom gm;
-    memset(&gm, 0, sizeof gm);
-    gm.bytes = tiles * 2 * 4;
-    gm.width_bits = 32;
-    gm.ports = 2;
-    if (!tbr_energy_add(e, "te.signature_buffer", "te", TBR_EK_SRAM, &gm, err, errlen)) return -1;
-    memset(&gm, 0, sizeof gm);
-    gm.luts = 8;
-    if (!tbr_energy_add(e, "te.crc_compute", "te", TBR_EK_CRC, &gm, err, errlen)) return -1;
-    memset(&gm, 0, sizeof gm);
-    gm.width_bits = 32;
-    if (!tbr_energy_add(e, "te.signature_compare", "te", TBR_EK_COMPARATOR, &gm, err, errlen)) return -1;
-    return 0;
-}
-
 #define FIND(n) tbr_energy_find(g->en, n)
 
 int gpu_energy_init(gpu *g, char *err, size_t errlen)
@@ -62,9 +40,8 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     /* baseline: caches bound to <cache>.hits/.misses/.fills/.write_hits; Primitive Table
    * (group "ptr_tf") when the Tile Fetcher is pipelined */
     if (tbr_energy_add_baseline(g->en, cfg, g->st, err, errlen)) return -1;
-    if (g->re_enabled && tbr_energy_add_re(g->en, cfg, (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), err, errlen))
-        return -1;
-    if (g->te_enabled && add_te(g->en, cfg, err, errlen)) return -1;
+    /* the techniques' structures and events (groups "re", "te", ...) */
+    if (tbr_techniques_energy(&g->tech, g->en, cfg, err, errlen)) return -1;
     /* port arbiter <-> L2 interconnect: 128-bit flits, one hop (estimate) */
     tbr_energy_geom gm;
     memset(&gm, 0, sizeof gm);
@@ -144,28 +121,6 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     tbr_energy_unit *pt = FIND("primitive_table");
     tbr_energy_bind(g->en, pt, TBR_EV_WRITE, g->tf.attr_reqs);
     tbr_energy_bind(g->en, pt, TBR_EV_READ, g->tf.attr_reqs);
-    /* Rendering Elimination: the Signature Unit's counters */
-    if (g->re_enabled) {
-        const sig_unit *u = &g->su;
-        tbr_energy_unit *sb = FIND("re.signature_buffer"), *bm = FIND("re.constants_bitmap"), *ot = FIND("re.ot_queue");
-        tbr_energy_bind(g->en, sb, TBR_EV_READ, u->sb_read);
-        tbr_energy_bind(g->en, sb, TBR_EV_WRITE, u->sb_write);
-        tbr_energy_bind(g->en, FIND("re.crc_compute"), TBR_EV_CRC, u->compute_sb);
-        tbr_energy_bind(g->en, FIND("re.crc_accumulate"), TBR_EV_CRC, u->combine ? u->combines : u->acc_sb);
-        tbr_energy_bind(g->en, ot, TBR_EV_PUSH, u->ot_push);
-        tbr_energy_bind(g->en, ot, TBR_EV_POP, u->ot_pop);
-        tbr_energy_bind(g->en, bm, TBR_EV_READ, u->bm_read);
-        tbr_energy_bind(g->en, bm, TBR_EV_WRITE, u->bm_write);
-        tbr_energy_bind(g->en, bm, TBR_EV_WRITE, u->bm_clear);
-        tbr_energy_bind(g->en, FIND("re.signature_compare"), TBR_EV_CMP, u->cmp);
-    }
-    /* Transaction Elimination: sub-blocks signed, Signature Buffer accesses (reads and
-   * writes cost the same), one compare per checked flush */
-    if (g->te_enabled) {
-        tbr_energy_bind(g->en, FIND("te.crc_compute"), TBR_EV_CRC, g->te_sb_n);
-        tbr_energy_bind(g->en, FIND("te.signature_buffer"), TBR_EV_READ, g->te_cmp);
-        tbr_energy_bind(g->en, FIND("te.signature_compare"), TBR_EV_CMP, g->te_flushes);
-    }
     return 0;
 }
 

@@ -337,7 +337,7 @@ void geometry_tick(gpu *g)
         ge->cp_busy_until = now + g->cp_cycles;
         /* RE sec. III-F: the draw's constants reach the Signature Unit with the draw
      * command and are signed while its vertices are fetched and shaded. */
-        su_draw_issue(&g->su, ps->first_draw + ge->next_draw);
+        tbr_techniques_draw_issued(&g->tech, ps->first_draw + ge->next_draw);
     }
     if (ge->cp_has_draw) {
         if (now < ge->cp_busy_until)

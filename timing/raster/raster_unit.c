@@ -150,10 +150,7 @@ static uint64_t color_line_addr(const gpu *g, uint32_t tile, uint32_t k, const i
 }
 
 /* Per-tile data: the tile's last flush line has been sent (its time in the unit ends). */
-static void tile_flushed(gpu *g, uint32_t tile, uint64_t end)
-{
-    if (tile < g->cap_pt && g->pt_ru[tile] >= 0) g->pt_cycles[tile] = end - g->pt_begin[tile];
-}
+static void tile_flushed(gpu *g, uint32_t tile, uint64_t end) { tile_stats_tile_end(&g->tiles_data, tile, end); }
 
 static bool mem_send(gpu *g, int port, uint64_t addr, bool write)
 {
@@ -223,10 +220,8 @@ static void blend_tick(gpu *g, raster_unit *r)
         if (TOK_KIND(tok) == TOK_END) {
             simq_pop(&r->color_q);
             r->flush_left = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
-            if (g->te_elim && g->te_elim[r->c_tile]) { /* Transaction Elimination: flush dropped (RE paper sec. IV-C) */
-                tbr_stat_add(g->te_bytes, (uint64_t)r->flush_left * 64);
-                r->flush_left = 0;
-            }
+            if (tbr_techniques_flush(&g->tech, r->c_tile, (uint64_t)r->flush_left * 64))
+                r->flush_left = 0; /* a technique dropped the flush (e.g. TE, RE paper sec. IV-C) */
             r->flushing = true;
             if (!r->flush_left) { /* nothing bound: tile done at once */
                 r->flushing = false;
@@ -430,7 +425,7 @@ static void early_z_tick(gpu *g, raster_unit *r)
         simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
         if (r->qmap == RU_QMAP_ROUND_ROBIN) r->fp_rr = (fp + 1) % r->nfp;
         tbr_stat_inc(g->q_shaded);
-        if (r->ez_tile < g->cap_pt) g->pt_frags[r->ez_tile] += 4;
+        tile_stats_fragments(&g->tiles_data, r->ez_tile, 4);
         simq_pop(&r->post_raster);
         n++;
     }
@@ -528,10 +523,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
                     simq_pop(&r->tile_q);
                     r->r_tile = TOK_VAL(tok);
                     r->r_in_tile = true;
-                    if (r->r_tile < g->cap_pt) {
-                        g->pt_begin[r->r_tile] = now;
-                        g->pt_ru[r->r_tile] = (int32_t)r->id;
-                    }
+                    tile_stats_tile_begin(&g->tiles_data, r->r_tile, now, r->id);
                     r->r_items =
                         sim_func_tile_items(&g->fn, r->r_tile % g->tiles_x, r->r_tile / g->tiles_x, &r->r_nitems);
                     if (r->r_nitems > r->cap_emitted) {

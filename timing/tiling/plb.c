@@ -89,7 +89,7 @@ uint64_t plb_next_event(const gpu *g)
         return UINT64_MAX;
     }
     if (p->attr_lines_left) return port_full ? UINT64_MAX : now;
-    if (g->su.on) return now;
+    if (tbr_techniques_binning(&g->tech)) return now;
     uint32_t t = p->cy * g->tiles_x + p->cx;
     return (p->lists[t].n + 1) % 16 == 0 && port_full ? UINT64_MAX : now;
 }
@@ -105,14 +105,14 @@ void plb_tick(gpu *g)
             const sim_prim *sp = &f->prims[prim];
             bool culled = (sp->flags & TBR_REC_PRIM_CULLED) || !p->ntiles || sp->maxx < 0 || sp->maxy < 0 ||
                           sp->minx >= (float)(g->tiles_x * g->tile_w) || sp->miny >= (float)(g->tiles_y * g->tile_h);
-            if (!culled && !su_can_accept(&g->su)) { /* RE: attribute buffer full (never before the OT queue) */
+            if (!culled && !tbr_techniques_bin_can_accept(&g->tech)) { /* e.g. RE: attribute buffer full */
                 tbr_stat_inc(p->stall);
                 return;
             }
             simq_pop(&g->geo.prim_q);
             p->progress++;
             if (culled) {
-                su_prim_dropped(&g->su, prim);
+                tbr_techniques_bin_dropped(&g->tech, prim);
                 tbr_stat_inc(p->culled);
                 tbr_stat_inc(p->busy);
                 return;
@@ -125,7 +125,7 @@ void plb_tick(gpu *g)
             p->ty1 = clampu(sp->maxy, g->tile_h, g->tiles_y);
             p->cx = p->tx0;
             p->cy = p->ty0;
-            su_accept(&g->su, prim, (p->tx1 - p->tx0 + 1) * (p->ty1 - p->ty0 + 1));
+            tbr_techniques_bin_accept(&g->tech, prim, (p->tx1 - p->tx0 + 1) * (p->ty1 - p->ty0 + 1));
             uint32_t nv = sp->kind >= 1 && sp->kind <= 3 ? sp->kind : 3;
             uint64_t bytes = (uint64_t)nv * (sp->nr_attrs ? sp->nr_attrs : 1) * 16;
             p->prim_attr_off[prim] = (uint32_t)p->attr_addr;
@@ -167,7 +167,7 @@ void plb_tick(gpu *g)
     for (uint32_t k = 0; k < g->plb_tpc && p->has_prim; k++) {
         uint32_t t = p->cy * g->tiles_x + p->cx;
         tile_list *l = &p->lists[t];
-        if (!su_ot_has_room(&g->su)) { /* RE: Overlapped-Tiles queue full (sec. V) */
+        if (!tbr_techniques_bin_tile_can_push(&g->tech)) { /* e.g. RE: Overlapped-Tiles queue full */
             stalled = true;
             break;
         }
@@ -182,7 +182,7 @@ void plb_tick(gpu *g)
             if (!l->prims) abort();
         }
         l->prims[l->n++] = p->prim;
-        su_ot_push(&g->su, t);
+        tbr_techniques_bin_tile_push(&g->tech, t);
         tbr_stat_inc(p->bins);
         p->progress++;
         if (++p->cx > p->tx1) {

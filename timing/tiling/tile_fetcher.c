@@ -100,7 +100,7 @@ void tf_begin_pass(gpu *g)
     t->norder = n;
     t->cur = t->pos = 0;
     t->began = false;
-    t->cmp_wait = 0;
+    t->dispatch_wait = 0;
     t->pt_head = t->pt_count = t->pt_prims = 0;
     t->ptr_reg = -1;
 }
@@ -121,25 +121,11 @@ static bool all_ru_idle(const gpu *g)
     return true;
 }
 
-/* Raster Unit for the next tile (thesis §5.1): static = interleaved round robin over the
- * schedule; fastest = fewest tiles assigned and not yet flushed (lowest id on ties);
- * mixed = fastest, ties broken round robin after the last chosen unit. */
-static uint32_t pick_ru(gpu *g)
-{
-    if (g->nru <= 1) return 0;
-    if (g->ru_policy == 0) return g->tf.cur % g->nru;
-    uint32_t best = 0, bq = UINT32_MAX;
-    for (uint32_t k = 0; k < g->nru; k++) {
-        uint32_t i = g->ru_policy == 2 ? (g->ru_rr + 1 + k) % g->nru : k;
-        uint32_t q = g->ru_assigned[i] - g->ru[i].tiles_done;
-        if (q < bq) {
-            bq = q;
-            best = i;
-        }
-    }
-    g->ru_rr = best;
-    return best;
-}
+static uint32_t ru_tiles_done(const void *ctx, uint32_t unit) { return ((const gpu *)ctx)->ru[unit].tiles_done; }
+
+/* Raster Unit for the next tile: the tile-to-unit assignment hook (e.g. PTR's policies,
+ * techniques/ptr.c), interleaved over the schedule without one. */
+static uint32_t pick_ru(gpu *g) { return tbr_techniques_assign(&g->tech, g->tf.cur, g->nru, ru_tiles_done, g); }
 
 /* Mirrors tf_tick: quiescent while the oldest entry waits for its responses or for room
  * in its Raster Unit's Tile Queue, requests wait for the Tile Cache queue, and stage 1
@@ -165,7 +151,8 @@ uint64_t tf_next_event(const gpu *g)
     if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) { /* stage 1 */
         uint32_t tile = t->order[t->cur];
         if (!t->began) {
-            if (g->re_pass || g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) return now;
+            if (tbr_techniques_dispatching(&g->tech) || g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g)))
+                return now;
         } else if (t->pos >= g->plb.lists[tile].n || t->pt_prims < t->npt) {
             return now;
         }
@@ -240,17 +227,20 @@ void tf_tick(gpu *g)
     bool waiting = false;
     if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) {
         uint32_t tile = t->order[t->cur];
-        if (!t->began && g->re_pass && t->cmp_wait < g->re_compare_cycles) {
-            t->cmp_wait++; /* RE: read and compare the tile's two signatures (sec. III-C) */
+        /* tile dispatch hook: a technique's cycles before the tile starts (e.g. RE reads and
+         * compares its signatures, sec. III-C), or the tile is skipped (RE: equal
+         * signatures, the whole raster pipeline is skipped) */
+        uint32_t dispatch_cycles = tbr_techniques_dispatching(&g->tech) ? tbr_techniques_dispatch_cycles(&g->tech) : 0;
+        if (!t->began && t->dispatch_wait < dispatch_cycles) {
+            t->dispatch_wait++;
             waiting = true;
-        } else if (!t->began && g->re_pass && g->re_skip[tile]) {
-            t->cmp_wait = 0; /* RE: equal signatures, the whole raster pipeline is skipped */
+        } else if (!t->began && tbr_techniques_tile_skipped(&g->tech, tile)) {
+            t->dispatch_wait = 0;
             t->cur++;
         } else if (!t->began) {
             if (g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) {
-                t->cmp_wait = 0;
+                t->dispatch_wait = 0;
                 t->ru_of_cur = pick_ru(g);
-                g->ru_assigned[t->ru_of_cur]++;
                 pt_entry *e = ring_push(t);
                 e->marker = TOK(TOK_BEGIN, tile);
                 e->tile = tile;
