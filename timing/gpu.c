@@ -12,21 +12,28 @@
 
 #define WATCHDOG_CYCLES 2000000u /* no unit progressed for this long = model deadlock */
 
+/* The Raster Units' status as the Tile Fetcher asks for it. */
+static bool ru_unit_idle(const void *ctx, uint32_t unit) { return ru_idle(&((const gpu *)ctx)->ru[unit]); }
+static uint32_t ru_unit_tiles_done(const void *ctx, uint32_t unit) { return ((const gpu *)ctx)->ru[unit].tiles_done; }
+
 gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
 {
     gpu *g = calloc(1, sizeof *g);
     if (!g) abort();
-    g->cfg = cfg;
-    g->st = st;
-    g->ncyc = 1;
+    g->env.cfg = cfg;
+    g->env.st = st;
+    g->env.ncyc = 1;
+    g->env.fn = &g->fn;
+    g->env.tech = &g->tech;
+    g->env.tiles = &g->tiles_data;
     g->skip_idle = true;
-    g->mem = memsys_new(cfg, st, err, errlen);
-    if (!g->mem) {
+    g->env.mem = memsys_new(cfg, st, err, errlen);
+    if (!g->env.mem) {
         free(g);
         return NULL;
     }
-    g->tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
-    g->tile_h = (unsigned)tbr_cfg_uint(cfg, "tile.height");
+    g->env.tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
+    g->env.tile_h = (unsigned)tbr_cfg_uint(cfg, "tile.height");
     g->cp_cycles = (uint32_t)tbr_cfg_uint(cfg, "cp.cycles_per_draw");
     g->bytes_per_attr = (uint32_t)tbr_cfg_uint(cfg, "vertex_fetch.bytes_per_attr");
     g->plb_tpc = (uint32_t)tbr_cfg_uint(cfg, "plb.tiles_per_cycle");
@@ -38,20 +45,18 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->blend_qpc = (uint32_t)tbr_cfg_uint(cfg, "blend.quads_per_cycle");
     g->zlat = (uint32_t)tbr_cfg_uint(cfg, "depth_buffer.latency");
     g->clat = (uint32_t)tbr_cfg_uint(cfg, "color_buffer.latency");
-    g->lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
-    g->lat_cls[SIM_CL_ALU] = g->lat_alu;
-    g->lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
-    g->lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
-    g->lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
+    g->env.shader.lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
+    g->env.shader.lat_cls[SIM_CL_ALU] = g->env.shader.lat_alu;
+    g->env.shader.lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
+    g->env.shader.lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
+    g->env.shader.lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
     sim_trace_set_texture_layout(strcmp(tbr_cfg_str(cfg, "texture.layout"), "tiled") == 0,
                                  (uint32_t)tbr_cfg_uint(cfg, "texture_cache.line_bytes"),
                                  (uint32_t)tbr_cfg_uint(cfg, "vertex_cache.line_bytes"));
-    g->issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
-    g->fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
-    g->vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
-    g->tf_pipelined = tbr_cfg_bool(cfg, "tile.fetcher_pipelined");
-    g->order_kind = tbr_cfg_enum(cfg, "tile.order");
-    sim_func_init(&g->fn, ADDR_SURFACE_BASE);
+    g->env.shader.issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
+    g->env.shader.fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
+    g->env.shader.vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
+    sim_func_init(g->env.fn, ADDR_SURFACE_BASE);
 
     g->cyc_total = tbr_stats_counter(st, "cycles.total", "simulated GPU cycles");
     g->cyc_geom =
@@ -82,24 +87,38 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
         tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
 
     g->restore_used = tbr_cfg_enum(cfg, "tile.restore") == 0;
-    if (tbr_techniques_init(&g->tech, cfg, st, err, errlen)) {
+    if (tbr_techniques_init(g->env.tech, cfg, st, err, errlen)) {
         gpu_free(g);
         return NULL;
     }
 
-    texture_stats_init(g);
+    texture_stats_register(&g->tex_stats, st);
+    g->env.instr_streamed = tbr_stats_counter(st, "shader.items_executed_stream",
+                                              "work items run from their executed instruction stream (PATH)");
+    g->env.instr_static = tbr_stats_counter(st, "shader.items_static_count",
+                                            "work items run as the shader's static instruction count (no PATH)");
     /* instruction caches: inst_cache.count = 1 -> one shared by vertex and fragment
    * processors, >= 2 -> one each (thesis Table 4.1: x2) */
     g->icache_on = true;
     g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
-    for (uint32_t i = 0; i < g->nicu; i++) icache_init(g, &g->icu[i], i);
+    for (uint32_t i = 0; i < g->nicu; i++) icache_init(&g->icu[i], &g->env, i);
     geometry_init(g);
     plb_init(g);
-    tf_init(g);
+    if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
     g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
     g->ru = calloc(g->nru, sizeof *g->ru);
     if (!g->ru) abort();
     for (uint32_t i = 0; i < g->nru; i++) ru_init(g, &g->ru[i], i);
+    g->ru_tile_q = calloc(g->nru, sizeof *g->ru_tile_q);
+    if (!g->ru_tile_q) abort();
+    for (uint32_t i = 0; i < g->nru; i++) g->ru_tile_q[i] = &g->ru[i].tile_q;
+    tf_connect(
+        &g->tf,
+        &(tf_raster_units){
+            .n = g->nru, .tile_q = g->ru_tile_q, .idle = ru_unit_idle, .tiles_done = ru_unit_tiles_done, .ctx = g});
     g->ru_tiles = calloc(g->nru, sizeof *g->ru_tiles);
     g->ru_active = calloc(g->nru, sizeof *g->ru_active);
     if (!g->ru_tiles || !g->ru_active) abort();
@@ -107,7 +126,7 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
         g->ru_tiles[i] = tbr_stats_counterf(st, "tiles rendered by this Raster Unit", "ru%u.tiles", i);
         g->ru_active[i] = tbr_stats_counterf(st, "cycles with a tile in this Raster Unit", "ru%u.active_cycles", i);
     }
-    memsys_register_stats(g->mem, st);
+    memsys_register_stats(g->env.mem, st);
     if (gpu_energy_init(g, err, errlen)) {
         gpu_free(g);
         return NULL;
@@ -122,15 +141,16 @@ void gpu_free(gpu *g)
     free(g->ru);
     free(g->ru_tiles);
     free(g->ru_active);
-    tbr_techniques_free(&g->tech);
-    tile_stats_free(&g->tiles_data);
-    tf_free(g);
+    tbr_techniques_free(g->env.tech);
+    tile_stats_free(g->env.tiles);
+    tf_free(&g->tf);
+    free(g->ru_tile_q);
     plb_free(g);
     geometry_free(g);
     for (uint32_t i = 0; i < g->nicu; i++) icache_free(&g->icu[i]);
-    memsys_free(g->mem);
+    memsys_free(g->env.mem);
     tbr_energy_free(g->en);
-    sim_func_free(&g->fn);
+    sim_func_free(g->env.fn);
     free(g);
 }
 
@@ -138,45 +158,46 @@ void gpu_free(gpu *g)
  * the techniques' tile hooks around each tile (RE's skip decision, TE's flush check). */
 static void render_pass_tiles(gpu *g)
 {
-    for (unsigned ty = 0; ty < g->tiles_y; ty++)
-        for (unsigned tx = 0; tx < g->tiles_x; tx++) {
-            uint32_t t = ty * g->tiles_x + tx;
+    for (unsigned ty = 0; ty < g->env.tiles_y; ty++)
+        for (unsigned tx = 0; tx < g->env.tiles_x; tx++) {
+            uint32_t t = ty * g->env.tiles_x + tx;
             sim_tile_result tr;
-            tbr_techniques_render_tile(&g->tech, &g->fn, tx, ty, g->plb.lists[t].prims, g->plb.lists[t].n, &tr);
+            tbr_techniques_render_tile(g->env.tech, g->env.fn, tx, ty, g->plb.pb.lists[t].prims, g->plb.pb.lists[t].n,
+                                       &tr);
             tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
         }
-    tbr_techniques_pass_render_end(&g->tech);
+    tbr_techniques_pass_render_end(g->env.tech);
 }
 
 /* ---- per-tile data (docs/timing-model.md "Per-tile data", core/tile_stats.h) ---- */
 
-void gpu_tiles_frame_begin(gpu *g) { tile_stats_frame_begin(&g->tiles_data); }
+void gpu_tiles_frame_begin(gpu *g) { tile_stats_frame_begin(g->env.tiles); }
 
 /* The pass draws into the default framebuffer (the surface written as the frame PNG):
  * its resource id, else -1. */
 static int64_t pass_default_res(const gpu *g)
 {
-    if (!g->fn.have_default) return -1;
-    const sim_pass *ps = &g->frame->passes[g->pass];
+    if (!g->env.fn->have_default) return -1;
+    const sim_pass *ps = &g->env.frame->passes[g->env.pass];
     for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
-        int si = sim_func_cbuf_surface(&g->fn, i);
+        int si = sim_func_cbuf_surface(g->env.fn, i);
         if (si < 0) continue;
-        const sim_surf *s = sim_func_surface(&g->fn, si);
-        if (s->res == g->fn.default_res && s->level == 0 && !s->is_zs) return s->res;
+        const sim_surf *s = sim_func_surface(g->env.fn, si);
+        if (s->res == g->env.fn->default_res && s->level == 0 && !s->is_zs) return s->res;
     }
     return -1;
 }
 
 void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols, uint32_t rows)
 {
-    tile_stats_write_frame(&g->tiles_data, o, frame, cols, rows);
+    tile_stats_write_frame(g->env.tiles, o, frame, cols, rows);
 }
 
 /* ---- Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles") ----
  * Before each cycle the loop asks every unit for its next event (the earliest cycle at
  * which its tick could change state, assuming no other unit does before then). If that
  * is later than now, cycles [now, next) are quiescent: every unit would only repeat the
- * same counting, so one call of each tick simulates all of them (g->ncyc cycles; the
+ * same counting, so one call of each tick simulates all of them (g->env.ncyc cycles; the
  * memory system may cut the span short when the DRAM, which keeps running on its own
  * clock, produces something the GPU side would see). Spans end at the cycle at which a
  * deadlock watchdog fires, so it fires at the same cycle as without skipping. */
@@ -184,31 +205,31 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 
 static uint64_t geometry_phase_next_event(const gpu *g)
 {
-    uint64_t now = g->now, ne = UINT64_MAX;
-    if (tbr_techniques_geometry_busy(&g->tech)) return now; /* a technique's unit works */
+    uint64_t now = g->env.now, ne = UINT64_MAX;
+    if (tbr_techniques_geometry_busy(g->env.tech)) return now; /* a technique's unit works */
     /* the most frequent "now" first (terrain: a Vertex Processor issues in half the probes);
    * the answer does not depend on the order */
     for (uint32_t i = 0; i < g->geo.nvp; i++)
         if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
     GPU_EVENT_AT(ne, now, geometry_next_event(g));
     GPU_EVENT_AT(ne, now, plb_next_event(g));
-    GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[0]));
-    GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
+    GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[0]));
+    GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
 }
 
 static uint64_t raster_phase_next_event(const gpu *g)
 {
-    uint64_t now = g->now, ne = UINT64_MAX;
+    uint64_t now = g->env.now, ne = UINT64_MAX;
     /* the most frequent "now" first (terrain: a Fragment Processor issues in 84% of the
    * probes); the answer does not depend on the order */
     for (uint32_t i = 0; i < g->nru; i++)
         for (uint32_t k = 0; k < g->ru[i].nfp; k++)
             if (sc_may_issue_now(&g->ru[i].fp[k], now)) return now;
     for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(g, &g->ru[i]));
-    GPU_EVENT_AT(ne, now, tf_next_event(g));
-    GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[g->nicu - 1]));
-    GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
+    GPU_EVENT_AT(ne, now, tf_next_event(&g->tf));
+    GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[g->nicu - 1]));
+    GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
 }
 
@@ -217,8 +238,8 @@ static uint64_t raster_phase_next_event(const gpu *g)
 static uint64_t span(const gpu *g, uint64_t next_event, uint64_t limit)
 {
     if (next_event > limit) next_event = limit;
-    if (next_event <= g->now + 1) return 1;
-    uint64_t n = next_event - g->now;
+    if (next_event <= g->env.now + 1) return 1;
+    uint64_t n = next_event - g->env.now;
     return n > SKIP_MAX_SPAN ? SKIP_MAX_SPAN : n;
 }
 
@@ -247,39 +268,41 @@ static uint64_t next_span(gpu *g, bool raster, uint64_t limit)
 /* Monotonic count of geometry + tiling phase events that moved work forward. */
 static uint64_t geometry_progress(const gpu *g)
 {
-    return g->geo.progress + g->plb.progress + tbr_techniques_geometry_progress(&g->tech);
+    return g->geo.progress + g->plb.progress + tbr_techniques_geometry_progress(g->env.tech);
 }
 
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
-    sim_func_derive_texels(&g->fn, NULL); /* no timing: no texels needed */
+    sim_func_derive_texels(g->env.fn, NULL); /* no timing: no texels needed */
     for (size_t p = 0; p < f->npasses; p++) {
-        if (sim_func_begin_pass(&g->fn, f, p, g->tile_w, g->tile_h, err, errlen)) return -1;
-        const unsigned tx_n = sim_func_tiles_x(&g->fn), ty_n = sim_func_tiles_y(&g->fn);
+        if (sim_func_begin_pass(g->env.fn, f, p, g->env.tile_w, g->env.tile_h, err, errlen)) return -1;
+        const unsigned tx_n = sim_func_tiles_x(g->env.fn), ty_n = sim_func_tiles_y(g->env.fn);
         for (unsigned ty = 0; ty < ty_n; ty++)
             for (unsigned tx = 0; tx < tx_n; tx++) {
                 sim_tile_result tr;
-                sim_func_render_tile(&g->fn, tx, ty, &tr);
+                sim_func_render_tile(g->env.fn, tx, ty, &tr);
             }
-        sim_func_end_pass(&g->fn);
+        sim_func_end_pass(g->env.fn);
     }
     return 0;
 }
 
 int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
 {
-    g->frame = f;
-    sim_func_derive_texels(&g->fn, f); /* before the raster phase reads them (render_pass_tiles) */
-    g->pass = pass;
-    if (sim_func_begin_pass(&g->fn, f, pass, g->tile_w, g->tile_h, err, errlen)) return -1;
-    g->tiles_x = sim_func_tiles_x(&g->fn);
-    g->tiles_y = sim_func_tiles_y(&g->fn);
-    uint32_t nt = g->tiles_x * g->tiles_y;
-    if (pass == 0) tbr_techniques_frame_begin(&g->tech, &(tbr_frame_info){.frame = f, .signatures = g->sufd});
-    tbr_techniques_pass_begin(
-        &g->tech,
-        &(tbr_pass_info){
-            .frame = f, .pass = pass, .fn = &g->fn, .tiles_x = g->tiles_x, .tiles_y = g->tiles_y, .ntiles = nt});
+    g->env.frame = f;
+    sim_func_derive_texels(g->env.fn, f); /* before the raster phase reads them (render_pass_tiles) */
+    g->env.pass = pass;
+    if (sim_func_begin_pass(g->env.fn, f, pass, g->env.tile_w, g->env.tile_h, err, errlen)) return -1;
+    g->env.tiles_x = sim_func_tiles_x(g->env.fn);
+    g->env.tiles_y = sim_func_tiles_y(g->env.fn);
+    uint32_t nt = g->env.tiles_x * g->env.tiles_y;
+    if (pass == 0) tbr_techniques_frame_begin(g->env.tech, &(tbr_frame_info){.frame = f, .signatures = g->sufd});
+    tbr_techniques_pass_begin(g->env.tech, &(tbr_pass_info){.frame = f,
+                                                            .pass = pass,
+                                                            .fn = g->env.fn,
+                                                            .tiles_x = g->env.tiles_x,
+                                                            .tiles_y = g->env.tiles_y,
+                                                            .ntiles = nt});
     tbr_stat_inc(g->passes);
     tbr_stat_add(g->draws, f->passes[pass].ndraws);
     for (uint32_t k = 0; k < f->passes[pass].ndraws; k++)
@@ -291,7 +314,7 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
    * colors only if the pass draws at all. A plane nothing reads is not loaded; the
    * timing model never stores depth/stencil, so such a load was never used. Frames are
    * unaffected (functional rendering does not depend on timing). */
-    g->pass_loads_color = g->pass_loads_zs = true;
+    g->env.pass_loads_color = g->env.pass_loads_zs = true;
     if (g->restore_used) {
         const sim_pass *ps = &f->passes[pass];
         bool zs_used = false;
@@ -299,12 +322,12 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
             const tbr_rec_draw *d = &f->draws[ps->first_draw + k].rec;
             zs_used = d->depth_enabled || d->stencil[0].enabled || d->stencil[1].enabled;
         }
-        g->pass_loads_zs = zs_used;
-        g->pass_loads_color = ps->ndraws > 0;
+        g->env.pass_loads_zs = zs_used;
+        g->env.pass_loads_color = ps->ndraws > 0;
     }
 
     /* geometry + tiling phase */
-    uint64_t start = g->now;
+    uint64_t start = g->env.now;
     geometry_begin_pass(g);
     plb_begin_pass(g);
     g->geo.last_prim_cycle = start;
@@ -314,32 +337,32 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
    * phase's length: a pass's geometry time grows with its vertex count, which the
    * frame's primitive and quad counts do not bound (a draw whose triangles are mostly
    * clipped or culled before setup still fetches and shades all of its vertices). */
-    uint64_t idle_since = g->now;
+    uint64_t idle_since = g->env.now;
     uint64_t progress = geometry_progress(g);
-    while (!(plb_done(g) && tbr_techniques_geometry_idle(&g->tech) && memsys_idle(g->mem) &&
+    while (!(plb_done(g) && tbr_techniques_geometry_idle(g->env.tech) && memsys_idle(g->env.mem) &&
              tbr_cache_idle(g->geo.vcache) && icache_idle(&g->icu[0]))) {
-        g->ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
-        memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
-        tbr_techniques_geometry_tick(&g->tech);
+        g->env.ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
+        memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+        tbr_techniques_geometry_tick(g->env.tech);
         plb_tick(g);
         geometry_tick(g);
-        icache_tick(g, &g->icu[0]);
-        if (g->ncyc > 1) g->skipped_cycles += g->ncyc;
-        g->now += g->ncyc;
+        icache_tick(&g->icu[0]);
+        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
+        g->env.now += g->env.ncyc;
         uint64_t pr = geometry_progress(g);
         if (pr != progress) {
             progress = pr;
-            idle_since = g->now;
+            idle_since = g->env.now;
         }
-        if (g->now - idle_since > WATCHDOG_CYCLES) {
+        if (g->env.now - idle_since > WATCHDOG_CYCLES) {
             geometry_fold_stats(g);
             snprintf(err, errlen, "frame %llu pass %zu: geometry phase made no progress (model deadlock at cycle %llu)",
-                     (unsigned long long)f->number, pass, (unsigned long long)g->now);
+                     (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
             return -1;
         }
     }
     geometry_fold_stats(g);
-    uint64_t geo_end = g->now;
+    uint64_t geo_end = g->env.now;
     uint64_t geom = (g->geo.last_prim_cycle + 1 > start ? g->geo.last_prim_cycle + 1 : start) - start;
     if (geom > geo_end - start) geom = geo_end - start;
     tbr_stat_add(g->cyc_geom, geom);
@@ -352,32 +375,32 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     /* raster phase */
     uint32_t tiles0[16] = {0};
     for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
-    tile_stats_pass_begin(&g->tiles_data, nt);
-    tf_begin_pass(g);
+    tile_stats_pass_begin(g->env.tiles, nt);
+    tf_begin_pass(&g->tf);
     for (uint32_t i = 0; i < g->nru; i++) {
-        g->ru[i].tile_start_cycle = g->now;
+        g->ru[i].tile_start_cycle = g->env.now;
         g->ru[i].ez_fp_quad = 0; /* quad indices are the frame's */
     }
-    uint64_t rstart = g->now;
+    uint64_t rstart = g->env.now;
     const uint64_t raster_limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;
     for (;;) {
-        bool done = tf_done(g) && memsys_idle(g->mem) && icache_idle(&g->icu[g->nicu - 1]);
+        bool done = tf_done(&g->tf) && memsys_idle(g->env.mem) && icache_idle(&g->icu[g->nicu - 1]);
         for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
         if (done) break;
-        g->ncyc = next_span(g, true, rstart + raster_limit + 1);
-        memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
-        icache_tick(g, &g->icu[g->nicu - 1]);
+        g->env.ncyc = next_span(g, true, rstart + raster_limit + 1);
+        memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+        icache_tick(&g->icu[g->nicu - 1]);
         for (uint32_t i = 0; i < g->nru; i++) {
-            if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->ncyc);
+            if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->env.ncyc);
             ru_tick(g, &g->ru[i]);
         }
-        tf_tick(g);
-        if (g->ncyc > 1) g->skipped_cycles += g->ncyc;
-        g->now += g->ncyc;
-        if (g->now - rstart > raster_limit) {
+        tf_tick(&g->tf);
+        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
+        g->env.now += g->env.ncyc;
+        if (g->env.now - rstart > raster_limit) {
             for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
             snprintf(err, errlen, "frame %llu pass %zu: raster phase made no progress (model deadlock at cycle %llu)",
-                     (unsigned long long)f->number, pass, (unsigned long long)g->now);
+                     (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
             return -1;
         }
     }
@@ -387,10 +410,11 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
         tiles_pass[i] = g->ru[i].tiles_done - tiles0[i];
         tbr_stat_add(g->ru_tiles[i], tiles_pass[i]);
     }
-    tbr_techniques_pass_end(&g->tech, tiles_pass, nr);
-    tbr_stat_add(g->cyc_raster, g->now - rstart);
-    tbr_stat_add(g->cyc_total, g->now - start);
-    tile_stats_pass_end(&g->tiles_data, pass_default_res(g), g->tiles_x, g->tiles_y, g->tech.skip, g->tech.flush_elim);
-    sim_func_end_pass(&g->fn);
+    tbr_techniques_pass_end(g->env.tech, tiles_pass, nr);
+    tbr_stat_add(g->cyc_raster, g->env.now - rstart);
+    tbr_stat_add(g->cyc_total, g->env.now - start);
+    tile_stats_pass_end(g->env.tiles, pass_default_res(g), g->env.tiles_x, g->env.tiles_y, g->tech.skip,
+                        g->tech.flush_elim);
+    sim_func_end_pass(g->env.fn);
     return 0;
 }

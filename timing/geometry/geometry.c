@@ -24,43 +24,44 @@ void geometry_init(gpu *g)
     memset(ge, 0, sizeof *ge);
     char err[256];
     tbr_cache_params p;
-    tbr_cache_params_from_config(g->cfg, "vertex_cache", "vertex_cache", &p);
-    ge->vcache = tbr_cache_new(&p, g->st, err, sizeof err);
+    tbr_cache_params_from_config(g->env.cfg, "vertex_cache", "vertex_cache", &p);
+    ge->vcache = tbr_cache_new(&p, g->env.st, err, sizeof err);
     if (!ge->vcache) {
         fprintf(stderr, "tbr-sim: vertex cache: %s\n", err);
         abort();
     }
-    memsys_add_cache_port(g->mem, "vertex_cache", ge->vcache);
-    simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_in"));
-    simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_out"));
-    simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.primitive"));
-    ge->nvp = (uint32_t)tbr_cfg_uint(g->cfg, "vertex.processors");
-    ge->pa_rate = tbr_cfg_double(g->cfg, "prim_assembly.tris_per_cycle");
+    memsys_add_cache_port(g->env.mem, "vertex_cache", ge->vcache);
+    simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.vertex_in"));
+    simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.vertex_out"));
+    simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.primitive"));
+    ge->nvp = (uint32_t)tbr_cfg_uint(g->env.cfg, "vertex.processors");
+    ge->pa_rate = tbr_cfg_double(g->env.cfg, "prim_assembly.tris_per_cycle");
     ge->vp = calloc(ge->nvp, sizeof *ge->vp);
     if (!ge->vp) abort();
     for (uint32_t i = 0; i < ge->nvp; i++) {
         char name[32];
         snprintf(name, sizeof name, "vp%u", i);
-        sc_init(&ge->vp[i], g->vp_threads, g->issue_width, g->lat_alu, g->st, name);
-        sc_set_latencies(&ge->vp[i], g->lat_cls);
+        sc_init(&ge->vp[i], g->env.shader.vp_threads, g->env.shader.issue_width, g->env.shader.lat_alu, g->env.st,
+                name);
+        sc_set_latencies(&ge->vp[i], g->env.shader.lat_cls);
         icache_attach(&g->icu[0], &ge->vp[i]);
     }
-    simq_init(&ge->vp_order, ge->nvp * g->vp_threads + 1);
-    vtex_unit_init(g, &ge->vt, ge->vp, ge->nvp, g->vp_threads);
-    ge->cp_busy = tbr_stats_counter(g->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
-    ge->vf_busy = tbr_stats_counter(g->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
-    ge->vf_stall =
-        tbr_stats_counter(g->st, "vf.stall_cycles", "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
-    ge->pa_busy = tbr_stats_counter(g->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
+    simq_init(&ge->vp_order, ge->nvp * g->env.shader.vp_threads + 1);
+    vtex_unit_init(&ge->vt, &g->env, ge->vp, ge->nvp, g->env.shader.vp_threads);
+    ge->cp_busy = tbr_stats_counter(g->env.st, "cp.busy_cycles", "Command Processor cycles decoding draws");
+    ge->vf_busy = tbr_stats_counter(g->env.st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
+    ge->vf_stall = tbr_stats_counter(g->env.st, "vf.stall_cycles",
+                                     "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
+    ge->pa_busy = tbr_stats_counter(g->env.st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
     ge->pa_stall =
-        tbr_stats_counter(g->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
-    ge->verts = tbr_stats_counter(g->st, "geometry.vertices", "vertices fetched and shaded");
-    tbr_occupancy_init(&ge->qocc_vin,
-                       tbr_stats_average(g->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
-    tbr_occupancy_init(&ge->qocc_vout,
-                       tbr_stats_average(g->st, "queue.vertex_out.occupancy", "vertex output queue entries per cycle"));
+        tbr_stats_counter(g->env.st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
+    ge->verts = tbr_stats_counter(g->env.st, "geometry.vertices", "vertices fetched and shaded");
+    tbr_occupancy_init(&ge->qocc_vin, tbr_stats_average(g->env.st, "queue.vertex_in.occupancy",
+                                                        "vertex input queue entries per cycle"));
+    tbr_occupancy_init(&ge->qocc_vout, tbr_stats_average(g->env.st, "queue.vertex_out.occupancy",
+                                                         "vertex output queue entries per cycle"));
     tbr_occupancy_init(&ge->qocc_prim,
-                       tbr_stats_average(g->st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
+                       tbr_stats_average(g->env.st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
 }
 
 void geometry_free(gpu *g)
@@ -121,10 +122,10 @@ static uint64_t pa_vertices_needed_memo(geometry_unit *ge, uint32_t nv, uint32_t
 uint64_t geometry_next_event(const gpu *g)
 {
     const geometry_unit *ge = &g->geo;
-    const sim_frame *f = g->frame;
-    const sim_pass *ps = &f->passes[g->pass];
-    uint64_t now = g->now, ne = UINT64_MAX;
-    GPU_EVENT_AT(ne, now, vtex_unit_next_event(g, &ge->vt));
+    const sim_frame *f = g->env.frame;
+    const sim_pass *ps = &f->passes[g->env.pass];
+    uint64_t now = g->env.now, ne = UINT64_MAX;
+    GPU_EVENT_AT(ne, now, vtex_unit_next_event(&ge->vt));
     /* Primitive Assembly */
     double rate = ge->pa_rate, credit = ge->pa_credit + rate;
     if (credit > rate + 1) credit = rate + 1;
@@ -182,11 +183,11 @@ uint64_t geometry_next_event(const gpu *g)
 
 void geometry_tick(gpu *g)
 {
-    const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
+    const uint64_t n = g->env.ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
     geometry_unit *ge = &g->geo;
-    const sim_frame *f = g->frame;
-    const sim_pass *ps = &f->passes[g->pass];
-    uint64_t now = g->now;
+    const sim_frame *f = g->env.frame;
+    const sim_pass *ps = &f->passes[g->env.pass];
+    uint64_t now = g->env.now;
 
     /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
     double rate = ge->pa_rate;
@@ -238,7 +239,7 @@ void geometry_tick(gpu *g)
         ge->progress++;
     }
     for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
-    vtex_unit_tick(g, &ge->vt);
+    vtex_unit_tick(&ge->vt);
     uint32_t tok;
     if (simq_peek(&ge->vertex_in, now, &tok)) {
         for (uint32_t k = 0; k < ge->nvp; k++) {
@@ -249,14 +250,14 @@ void geometry_tick(gpu *g)
                 if (vg->path) {
                     const sim_path *pa = &f->paths[vg->path - 1];
                     sc_dispatch_stream(&ge->vp[i], tok, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, now);
-                    tbr_stat_inc(g->instr_streamed);
+                    tbr_stat_inc(g->env.instr_streamed);
                 } else {
                     sc_dispatch(&ge->vp[i], tok, f->draws[vg->draw].vs_instructions, now);
-                    tbr_stat_inc(g->instr_static);
+                    tbr_stat_inc(g->env.instr_static);
                 }
             } else {
                 sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
-                tbr_stat_inc(g->instr_static);
+                tbr_stat_inc(g->env.instr_static);
             }
             simq_push(&ge->vp_order, i, now + 1);
             simq_pop(&ge->vertex_in);
@@ -337,7 +338,7 @@ void geometry_tick(gpu *g)
         ge->cp_busy_until = now + g->cp_cycles;
         /* RE sec. III-F: the draw's constants reach the Signature Unit with the draw
      * command and are signed while its vertices are fetched and shaded. */
-        tbr_techniques_draw_issued(&g->tech, ps->first_draw + ge->next_draw);
+        tbr_techniques_draw_issued(g->env.tech, ps->first_draw + ge->next_draw);
     }
     if (ge->cp_has_draw) {
         if (now < ge->cp_busy_until)
@@ -385,7 +386,7 @@ void geometry_fold_stats(gpu *g)
 bool geometry_done(const gpu *g)
 {
     const geometry_unit *ge = &g->geo;
-    const sim_pass *ps = &g->frame->passes[g->pass];
+    const sim_pass *ps = &g->env.frame->passes[g->env.pass];
     if (ge->next_draw < ps->ndraws || ge->cp_has_draw || ge->vf_active || ge->pa_draw < ps->ndraws) return false;
     if (!simq_empty(&ge->vertex_in) || !simq_empty(&ge->vertex_out) || !simq_empty(&ge->vp_order)) return false;
     if (!vtex_unit_idle(&ge->vt)) return false;

@@ -18,7 +18,7 @@ typedef struct {
     sig_unit su;
     sig_buffer sb;
     uint64_t frame_index;
-    const su_frame_data *fd; /* this frame's payload CRCs */
+    const su_frame_data *fd;                  /* this frame's payload CRCs */
     bool sign_frame, skip_frame, ref_invalid; /* per frame (sec. III-E) */
     bool pass_on;                             /* signatures computed in the current pass */
     uint32_t target;
@@ -55,10 +55,10 @@ static void register_stats(rendering_elim *re, tbr_stats *st)
     re->skipped =
         tbr_stats_counter(st, "re.tiles_skipped", "tiles whose raster pipeline was skipped (equal signatures)");
     re->rendered = tbr_stats_counter(st, "re.tiles_rendered", "tiles rendered in passes where RE computed signatures");
-    re->equal_in =
-        tbr_stats_counter(st, "re.tiles_equal_inputs", "tiles whose signature equals the reference frame's");
-    re->false_neg = tbr_stats_counter(st, "re.tiles_equal_colors_diff_inputs",
-                                      "tiles with equal colors but different signatures (false negatives, RE Fig. 15a)");
+    re->equal_in = tbr_stats_counter(st, "re.tiles_equal_inputs", "tiles whose signature equals the reference frame's");
+    re->false_neg =
+        tbr_stats_counter(st, "re.tiles_equal_colors_diff_inputs",
+                          "tiles with equal colors but different signatures (false negatives, RE Fig. 15a)");
     re->false_pos =
         tbr_stats_counter(st, "re.false_positives", "tiles with equal signatures but different colors (must be 0)");
     re->unsignable = tbr_stats_counter(st, "re.tiles_unsignable",
@@ -102,8 +102,7 @@ static unsigned re_pass_begin(void *self, const tbr_pass_info *pi)
     rendering_elim *re = self;
     re->pass_on = re->sign_frame && pi->ntiles;
     const sim_pass *ps = &pi->frame->passes[pi->pass];
-    su_begin_pass(&re->su, re->pass_on, pi->frame, re->fd, pi->ntiles, (uint32_t)ps->first_draw,
-                  (uint32_t)ps->ndraws);
+    su_begin_pass(&re->su, re->pass_on, pi->frame, re->fd, pi->ntiles, (uint32_t)ps->first_draw, (uint32_t)ps->ndraws);
     if (!re->pass_on) return 0;
     uint32_t tlen;
     re->target = re_target_crc(pi->fn, &tlen);

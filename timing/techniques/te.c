@@ -130,8 +130,7 @@ static void *te_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique
         tbr_stats_counter(st, "te.bytes_saved", "frame-buffer write bytes saved by Transaction Elimination");
     te->subblocks = tbr_stats_counter(st, "te.crc_subblocks", "64-bit subblocks signed by the TE Compute CRC unit");
     te->sigbuf_accesses = tbr_stats_counter(st, "te.sigbuf_accesses", "TE Signature Buffer reads + writes");
-    te->false_pos =
-        tbr_stats_counter(st, "te.false_positives", "eliminated flushes whose colors differed (must be 0)");
+    te->false_pos = tbr_stats_counter(st, "te.false_positives", "eliminated flushes whose colors differed (must be 0)");
     *ops = te->enabled ? &te_on : &te_off;
     return te;
 }

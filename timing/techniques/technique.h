@@ -75,7 +75,7 @@ typedef uint32_t (*tbr_tiles_done_fn)(const void *ctx, uint32_t unit);
 
 /* pass_begin's answer: what the technique needs from the host this pass. */
 #define TBR_TECH_SNAPSHOT 1u /* snapshot each tile before rendering it */
-#define TBR_TECH_BINNING 2u  /* binning / geometry-phase hooks active (PLB probes every cycle) */
+#define TBR_TECH_BINNING  2u /* binning / geometry-phase hooks active (PLB probes every cycle) */
 #define TBR_TECH_DISPATCH 4u /* tile_dispatch_cycles active (Tile Fetcher probes every cycle) */
 
 typedef struct {

@@ -16,8 +16,8 @@ static const tbr_technique_desc *const technique_table[] = {
     &tbr_technique_ptr,
 };
 
-#define EACH(h, hook) \
-    for (uint32_t i_ = 0; i_ < (h)->n; i_++) \
+#define EACH(h, hook)                                                                                                  \
+    for (uint32_t i_ = 0; i_ < (h)->n; i_++)                                                                           \
         if ((h)->ops[i_]->hook)
 #define CALL(h, hook, ...) (h)->ops[i_]->hook((h)->self[i_], __VA_ARGS__)
 
@@ -58,7 +58,10 @@ void tbr_techniques_free(tbr_techniques *h)
     memset(h, 0, sizeof *h);
 }
 
-void tbr_techniques_frame_begin(tbr_techniques *h, const tbr_frame_info *fi) { EACH(h, frame_begin) CALL(h, frame_begin, fi); }
+void tbr_techniques_frame_begin(tbr_techniques *h, const tbr_frame_info *fi)
+{
+    EACH(h, frame_begin) CALL(h, frame_begin, fi);
+}
 
 /* Outcomes start undecided; the pass's flags are the union of the techniques' answers. */
 void tbr_techniques_pass_begin(tbr_techniques *h, const tbr_pass_info *pi)
