@@ -12,6 +12,9 @@
 
 #define WATCHDOG_CYCLES 2000000u /* no unit progressed for this long = model deadlock */
 
+/* Primitive Assembly's status as the Polygon List Builder asks for it. */
+static bool geometry_upstream_done(const void *ctx) { return geometry_done(ctx); }
+
 /* The Raster Units' status as the Tile Fetcher asks for it. */
 static bool ru_unit_idle(const void *ctx, uint32_t unit) { return ru_idle(&((const gpu *)ctx)->ru[unit]); }
 static uint32_t ru_unit_tiles_done(const void *ctx, uint32_t unit) { return ((const gpu *)ctx)->ru[unit].tiles_done; }
@@ -34,17 +37,6 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     }
     g->env.tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
     g->env.tile_h = (unsigned)tbr_cfg_uint(cfg, "tile.height");
-    g->cp_cycles = (uint32_t)tbr_cfg_uint(cfg, "cp.cycles_per_draw");
-    g->bytes_per_attr = (uint32_t)tbr_cfg_uint(cfg, "vertex_fetch.bytes_per_attr");
-    g->plb_tpc = (uint32_t)tbr_cfg_uint(cfg, "plb.tiles_per_cycle");
-    g->attrs_pc = (uint32_t)tbr_cfg_uint(cfg, "raster.attrs_per_cycle");
-    g->raster_qpc =
-        g->attrs_pc / 4 ? g->attrs_pc / 4 : 1; /* 4 attributes per quad: 16 -> 4 quads/cycle (thesis §4.1) */
-    g->raster_setup = (uint32_t)tbr_cfg_uint(cfg, "raster.setup_cycles");
-    g->ez_qpc = (uint32_t)tbr_cfg_uint(cfg, "early_z.quads_per_cycle");
-    g->blend_qpc = (uint32_t)tbr_cfg_uint(cfg, "blend.quads_per_cycle");
-    g->zlat = (uint32_t)tbr_cfg_uint(cfg, "depth_buffer.latency");
-    g->clat = (uint32_t)tbr_cfg_uint(cfg, "color_buffer.latency");
     g->env.shader.lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
     g->env.shader.lat_cls[SIM_CL_ALU] = g->env.shader.lat_alu;
     g->env.shader.lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
@@ -69,22 +61,9 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->passes = tbr_stats_counter(st, "passes", "render passes simulated");
     g->draws = tbr_stats_counter(st, "draws", "draw calls");
     g->prims = tbr_stats_counter(st, "prims", "primitives that reached setup (PRIM records)");
-    g->q_raster = tbr_stats_counter(st, "quads.rasterized", "quads emitted by the rasterizers");
-    g->q_ztested = tbr_stats_counter(st, "quads.early_z_tested", "quads tested by Early-Z");
-    g->q_zkilled = tbr_stats_counter(st, "quads.early_z_killed", "quads removed by Early-Z");
-    g->q_late_z = tbr_stats_counter(st, "quads.late_z", "quads depth-tested after shading (no early Z)");
-    g->q_shaded = tbr_stats_counter(st, "quads.shaded", "quads dispatched to fragment processors");
-    g->q_blended = tbr_stats_counter(st, "quads.blended", "quads written by the Blending unit");
-    g->frag_blended = tbr_stats_counter(st, "fragments.blended", "fragments written by the Blending unit");
-    g->tiles = tbr_stats_counter(st, "tiles.rendered", "tiles rendered (all passes)");
-    g->tile_cycles =
-        tbr_stats_histogram(st, "tiles.cycles", "cycles between consecutive tile completions of a Raster Unit", 64, 64);
+    raster_stats_register(&g->raster, st);
     g->mask_mismatch = tbr_stats_counter(st, "func.mask_mismatch_quads",
                                          "quads whose recomputed depth/stencil/blend mask differs from the trace");
-    g->tile_loads =
-        tbr_stats_counter(st, "tiles.buffer_load_lines", "tile buffer lines loaded from memory (pass without clear)");
-    g->tile_flush_lines =
-        tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
 
     g->restore_used = tbr_cfg_enum(cfg, "tile.restore") == 0;
     if (tbr_techniques_init(g->env.tech, cfg, st, err, errlen)) {
@@ -102,8 +81,12 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->icache_on = true;
     g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
     for (uint32_t i = 0; i < g->nicu; i++) icache_init(&g->icu[i], &g->env, i);
-    geometry_init(g);
-    plb_init(g);
+    if (geometry_init(&g->geo, &g->env, &g->icu[0], err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
+    plb_init(&g->plb, &g->env);
+    plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
     if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) {
         gpu_free(g);
         return NULL;
@@ -111,7 +94,8 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
     g->ru = calloc(g->nru, sizeof *g->ru);
     if (!g->ru) abort();
-    for (uint32_t i = 0; i < g->nru; i++) ru_init(g, &g->ru[i], i);
+    for (uint32_t i = 0; i < g->nru; i++)
+        ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1]);
     g->ru_tile_q = calloc(g->nru, sizeof *g->ru_tile_q);
     if (!g->ru_tile_q) abort();
     for (uint32_t i = 0; i < g->nru; i++) g->ru_tile_q[i] = &g->ru[i].tile_q;
@@ -145,8 +129,8 @@ void gpu_free(gpu *g)
     tile_stats_free(g->env.tiles);
     tf_free(&g->tf);
     free(g->ru_tile_q);
-    plb_free(g);
-    geometry_free(g);
+    plb_free(&g->plb);
+    geometry_free(&g->geo);
     for (uint32_t i = 0; i < g->nicu; i++) icache_free(&g->icu[i]);
     memsys_free(g->env.mem);
     tbr_energy_free(g->en);
@@ -211,8 +195,8 @@ static uint64_t geometry_phase_next_event(const gpu *g)
    * the answer does not depend on the order */
     for (uint32_t i = 0; i < g->geo.nvp; i++)
         if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
-    GPU_EVENT_AT(ne, now, geometry_next_event(g));
-    GPU_EVENT_AT(ne, now, plb_next_event(g));
+    GPU_EVENT_AT(ne, now, geometry_next_event(&g->geo));
+    GPU_EVENT_AT(ne, now, plb_next_event(&g->plb));
     GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[0]));
     GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
@@ -226,7 +210,7 @@ static uint64_t raster_phase_next_event(const gpu *g)
     for (uint32_t i = 0; i < g->nru; i++)
         for (uint32_t k = 0; k < g->ru[i].nfp; k++)
             if (sc_may_issue_now(&g->ru[i].fp[k], now)) return now;
-    for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(g, &g->ru[i]));
+    for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(&g->ru[i]));
     GPU_EVENT_AT(ne, now, tf_next_event(&g->tf));
     GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[g->nicu - 1]));
     GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
@@ -328,8 +312,8 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
 
     /* geometry + tiling phase */
     uint64_t start = g->env.now;
-    geometry_begin_pass(g);
-    plb_begin_pass(g);
+    geometry_begin_pass(&g->geo);
+    plb_begin_pass(&g->plb);
     g->geo.last_prim_cycle = start;
     /* Deadlock watchdog: the phase fails only if no unit moved work forward (a vertex
    * request, response, hand-off or shading, a primitive assembled or binned, a Parameter
@@ -339,13 +323,13 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
    * clipped or culled before setup still fetches and shades all of its vertices). */
     uint64_t idle_since = g->env.now;
     uint64_t progress = geometry_progress(g);
-    while (!(plb_done(g) && tbr_techniques_geometry_idle(g->env.tech) && memsys_idle(g->env.mem) &&
+    while (!(plb_done(&g->plb) && tbr_techniques_geometry_idle(g->env.tech) && memsys_idle(g->env.mem) &&
              tbr_cache_idle(g->geo.vcache) && icache_idle(&g->icu[0]))) {
         g->env.ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
         memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
         tbr_techniques_geometry_tick(g->env.tech);
-        plb_tick(g);
-        geometry_tick(g);
+        plb_tick(&g->plb);
+        geometry_tick(&g->geo);
         icache_tick(&g->icu[0]);
         if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
         g->env.now += g->env.ncyc;
@@ -355,13 +339,13 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
             idle_since = g->env.now;
         }
         if (g->env.now - idle_since > WATCHDOG_CYCLES) {
-            geometry_fold_stats(g);
+            geometry_fold_stats(&g->geo);
             snprintf(err, errlen, "frame %llu pass %zu: geometry phase made no progress (model deadlock at cycle %llu)",
                      (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
             return -1;
         }
     }
-    geometry_fold_stats(g);
+    geometry_fold_stats(&g->geo);
     uint64_t geo_end = g->env.now;
     uint64_t geom = (g->geo.last_prim_cycle + 1 > start ? g->geo.last_prim_cycle + 1 : start) - start;
     if (geom > geo_end - start) geom = geo_end - start;
@@ -392,7 +376,7 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
         icache_tick(&g->icu[g->nicu - 1]);
         for (uint32_t i = 0; i < g->nru; i++) {
             if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->env.ncyc);
-            ru_tick(g, &g->ru[i]);
+            ru_tick(&g->ru[i]);
         }
         tf_tick(&g->tf);
         if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;

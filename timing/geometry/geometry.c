@@ -16,57 +16,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "geometry/geometry.h"
 
-void geometry_init(gpu *g)
+#include <stdio.h>
+
+int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *err, size_t errlen)
 {
-    geometry_unit *ge = &g->geo;
     memset(ge, 0, sizeof *ge);
-    char err[256];
+    ge->env = env;
+    ge->cp_cycles = (uint32_t)tbr_cfg_uint(env->cfg, "cp.cycles_per_draw");
+    ge->bytes_per_attr = (uint32_t)tbr_cfg_uint(env->cfg, "vertex_fetch.bytes_per_attr");
     tbr_cache_params p;
-    tbr_cache_params_from_config(g->env.cfg, "vertex_cache", "vertex_cache", &p);
-    ge->vcache = tbr_cache_new(&p, g->env.st, err, sizeof err);
-    if (!ge->vcache) {
-        fprintf(stderr, "tbr-sim: vertex cache: %s\n", err);
-        abort();
-    }
-    memsys_add_cache_port(g->env.mem, "vertex_cache", ge->vcache);
-    simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.vertex_in"));
-    simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.vertex_out"));
-    simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.primitive"));
-    ge->nvp = (uint32_t)tbr_cfg_uint(g->env.cfg, "vertex.processors");
-    ge->pa_rate = tbr_cfg_double(g->env.cfg, "prim_assembly.tris_per_cycle");
+    tbr_cache_params_from_config(env->cfg, "vertex_cache", "vertex_cache", &p);
+    ge->vcache = tbr_cache_new(&p, env->st, err, errlen);
+    if (!ge->vcache) return -1;
+    memsys_add_cache_port(env->mem, "vertex_cache", ge->vcache);
+    simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_in"));
+    simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_out"));
+    simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.primitive"));
+    ge->nvp = (uint32_t)tbr_cfg_uint(env->cfg, "vertex.processors");
+    ge->pa_rate = tbr_cfg_double(env->cfg, "prim_assembly.tris_per_cycle");
     ge->vp = calloc(ge->nvp, sizeof *ge->vp);
     if (!ge->vp) abort();
     for (uint32_t i = 0; i < ge->nvp; i++) {
         char name[32];
         snprintf(name, sizeof name, "vp%u", i);
-        sc_init(&ge->vp[i], g->env.shader.vp_threads, g->env.shader.issue_width, g->env.shader.lat_alu, g->env.st,
-                name);
-        sc_set_latencies(&ge->vp[i], g->env.shader.lat_cls);
-        icache_attach(&g->icu[0], &ge->vp[i]);
+        sc_init(&ge->vp[i], env->shader.vp_threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
+        sc_set_latencies(&ge->vp[i], env->shader.lat_cls);
+        icache_attach(icache, &ge->vp[i]);
     }
-    simq_init(&ge->vp_order, ge->nvp * g->env.shader.vp_threads + 1);
-    vtex_unit_init(&ge->vt, &g->env, ge->vp, ge->nvp, g->env.shader.vp_threads);
-    ge->cp_busy = tbr_stats_counter(g->env.st, "cp.busy_cycles", "Command Processor cycles decoding draws");
-    ge->vf_busy = tbr_stats_counter(g->env.st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
-    ge->vf_stall = tbr_stats_counter(g->env.st, "vf.stall_cycles",
+    simq_init(&ge->vp_order, ge->nvp * env->shader.vp_threads + 1);
+    vtex_unit_init(&ge->vt, env, ge->vp, ge->nvp, env->shader.vp_threads);
+    ge->cp_busy = tbr_stats_counter(env->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
+    ge->vf_busy = tbr_stats_counter(env->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
+    ge->vf_stall = tbr_stats_counter(env->st, "vf.stall_cycles",
                                      "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
-    ge->pa_busy = tbr_stats_counter(g->env.st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
+    ge->pa_busy = tbr_stats_counter(env->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
     ge->pa_stall =
-        tbr_stats_counter(g->env.st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
-    ge->verts = tbr_stats_counter(g->env.st, "geometry.vertices", "vertices fetched and shaded");
-    tbr_occupancy_init(&ge->qocc_vin, tbr_stats_average(g->env.st, "queue.vertex_in.occupancy",
-                                                        "vertex input queue entries per cycle"));
-    tbr_occupancy_init(&ge->qocc_vout, tbr_stats_average(g->env.st, "queue.vertex_out.occupancy",
+        tbr_stats_counter(env->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
+    ge->verts = tbr_stats_counter(env->st, "geometry.vertices", "vertices fetched and shaded");
+    tbr_occupancy_init(&ge->qocc_vin,
+                       tbr_stats_average(env->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
+    tbr_occupancy_init(&ge->qocc_vout, tbr_stats_average(env->st, "queue.vertex_out.occupancy",
                                                          "vertex output queue entries per cycle"));
     tbr_occupancy_init(&ge->qocc_prim,
-                       tbr_stats_average(g->env.st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
+                       tbr_stats_average(env->st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
+    return 0;
 }
 
-void geometry_free(gpu *g)
+void geometry_free(geometry_unit *ge)
 {
-    geometry_unit *ge = &g->geo;
     vtex_unit_free(&ge->vt);
     for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
     free(ge->vp);
@@ -78,9 +77,8 @@ void geometry_free(gpu *g)
     tbr_cache_free(ge->vcache);
 }
 
-void geometry_begin_pass(gpu *g)
+void geometry_begin_pass(geometry_unit *ge)
 {
-    geometry_unit *ge = &g->geo;
     ge->next_draw = 0;
     ge->cp_has_draw = false;
     ge->vf_active = false;
@@ -119,12 +117,12 @@ static uint64_t pa_vertices_needed_memo(geometry_unit *ge, uint32_t nv, uint32_t
  * Primitive Assembly's credit before it saturates) is an event now; the quiescent cases
  * are the ones that only count (a stalled request, a full queue, the Command Processor's
  * decode time, the processors' latencies). */
-uint64_t geometry_next_event(const gpu *g)
+uint64_t geometry_next_event(const geometry_unit *ge)
 {
-    const geometry_unit *ge = &g->geo;
-    const sim_frame *f = g->env.frame;
-    const sim_pass *ps = &f->passes[g->env.pass];
-    uint64_t now = g->env.now, ne = UINT64_MAX;
+    const sim_env *env = ge->env;
+    const sim_frame *f = env->frame;
+    const sim_pass *ps = &f->passes[env->pass];
+    uint64_t now = env->now, ne = UINT64_MAX;
     GPU_EVENT_AT(ne, now, vtex_unit_next_event(&ge->vt));
     /* Primitive Assembly */
     double rate = ge->pa_rate, credit = ge->pa_credit + rate;
@@ -181,13 +179,13 @@ uint64_t geometry_next_event(const gpu *g)
     return ne;
 }
 
-void geometry_tick(gpu *g)
+void geometry_tick(geometry_unit *ge)
 {
-    const uint64_t n = g->env.ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    geometry_unit *ge = &g->geo;
-    const sim_frame *f = g->env.frame;
-    const sim_pass *ps = &f->passes[g->env.pass];
-    uint64_t now = g->env.now;
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const sim_frame *f = env->frame;
+    const sim_pass *ps = &f->passes[env->pass];
+    uint64_t now = env->now;
 
     /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
     double rate = ge->pa_rate;
@@ -250,14 +248,14 @@ void geometry_tick(gpu *g)
                 if (vg->path) {
                     const sim_path *pa = &f->paths[vg->path - 1];
                     sc_dispatch_stream(&ge->vp[i], tok, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, now);
-                    tbr_stat_inc(g->env.instr_streamed);
+                    tbr_stat_inc(env->instr_streamed);
                 } else {
                     sc_dispatch(&ge->vp[i], tok, f->draws[vg->draw].vs_instructions, now);
-                    tbr_stat_inc(g->env.instr_static);
+                    tbr_stat_inc(env->instr_static);
                 }
             } else {
                 sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
-                tbr_stat_inc(g->env.instr_static);
+                tbr_stat_inc(env->instr_static);
             }
             simq_push(&ge->vp_order, i, now + 1);
             simq_pop(&ge->vertex_in);
@@ -335,10 +333,10 @@ void geometry_tick(gpu *g)
     /* Command Processor: decode the next draw, hand it to the Vertex Fetcher. */
     if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) {
         ge->cp_has_draw = true;
-        ge->cp_busy_until = now + g->cp_cycles;
+        ge->cp_busy_until = now + ge->cp_cycles;
         /* RE sec. III-F: the draw's constants reach the Signature Unit with the draw
      * command and are signed while its vertices are fetched and shaded. */
-        tbr_techniques_draw_issued(g->env.tech, ps->first_draw + ge->next_draw);
+        tbr_techniques_draw_issued(env->tech, ps->first_draw + ge->next_draw);
     }
     if (ge->cp_has_draw) {
         if (now < ge->cp_busy_until)
@@ -353,7 +351,7 @@ void geometry_tick(gpu *g)
             ge->vf_g = ge->vf_l = 0;
             uint32_t attrs = d->nprims ? f->prims[d->first_prim].nr_attrs : 1;
             if (!attrs) attrs = 1;
-            ge->vf_lines_per_vert = (attrs * g->bytes_per_attr + 63) / 64;
+            ge->vf_lines_per_vert = (attrs * ge->bytes_per_attr + 63) / 64;
             if (ge->vf_nverts > ge->vf_cap) {
                 ge->vf_cap = ge->vf_nverts;
                 free(ge->vf_lines_left);
@@ -376,17 +374,17 @@ void geometry_tick(gpu *g)
     tbr_occupancy_sample_n(&ge->qocc_prim, ge->prim_q.count, n);
 }
 
-void geometry_fold_stats(gpu *g)
+void geometry_fold_stats(geometry_unit *ge)
 {
-    tbr_occupancy_fold(&g->geo.qocc_vin);
-    tbr_occupancy_fold(&g->geo.qocc_vout);
-    tbr_occupancy_fold(&g->geo.qocc_prim);
+    tbr_occupancy_fold(&ge->qocc_vin);
+    tbr_occupancy_fold(&ge->qocc_vout);
+    tbr_occupancy_fold(&ge->qocc_prim);
 }
 
-bool geometry_done(const gpu *g)
+bool geometry_done(const geometry_unit *ge)
 {
-    const geometry_unit *ge = &g->geo;
-    const sim_pass *ps = &g->env.frame->passes[g->env.pass];
+    const sim_env *env = ge->env;
+    const sim_pass *ps = &env->frame->passes[env->pass];
     if (ge->next_draw < ps->ndraws || ge->cp_has_draw || ge->vf_active || ge->pa_draw < ps->ndraws) return false;
     if (!simq_empty(&ge->vertex_in) || !simq_empty(&ge->vertex_out) || !simq_empty(&ge->vp_order)) return false;
     if (!vtex_unit_idle(&ge->vt)) return false;

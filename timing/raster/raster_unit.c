@@ -15,48 +15,79 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "raster/raster_unit.h"
+
+#include <stdio.h>
+
 #include "tiling/tile_tokens.h"
 
-void ru_init(gpu *g, raster_unit *r, uint32_t id)
+void raster_stats_register(raster_stats *rs, tbr_stats *st)
+{
+    rs->q_raster = tbr_stats_counter(st, "quads.rasterized", "quads emitted by the rasterizers");
+    rs->q_ztested = tbr_stats_counter(st, "quads.early_z_tested", "quads tested by Early-Z");
+    rs->q_zkilled = tbr_stats_counter(st, "quads.early_z_killed", "quads removed by Early-Z");
+    rs->q_late_z = tbr_stats_counter(st, "quads.late_z", "quads depth-tested after shading (no early Z)");
+    rs->q_shaded = tbr_stats_counter(st, "quads.shaded", "quads dispatched to fragment processors");
+    rs->q_blended = tbr_stats_counter(st, "quads.blended", "quads written by the Blending unit");
+    rs->frag_blended = tbr_stats_counter(st, "fragments.blended", "fragments written by the Blending unit");
+    rs->tiles = tbr_stats_counter(st, "tiles.rendered", "tiles rendered (all passes)");
+    rs->tile_cycles =
+        tbr_stats_histogram(st, "tiles.cycles", "cycles between consecutive tile completions of a Raster Unit", 64, 64);
+    rs->tile_loads =
+        tbr_stats_counter(st, "tiles.buffer_load_lines", "tile buffer lines loaded from memory (pass without clear)");
+    rs->tile_flush_lines =
+        tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
+}
+
+void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
+             icache_unit *icache)
 {
     memset(r, 0, sizeof *r);
+    r->env = env;
+    r->stats = stats;
     r->id = id;
-    simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.tile"));
-    simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.post_raster"));
-    simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.color"));
-    r->nfp = (uint32_t)tbr_cfg_uint(g->env.cfg, "fragment.processors");
+    uint32_t attrs_pc = (uint32_t)tbr_cfg_uint(env->cfg, "raster.attrs_per_cycle");
+    r->raster_qpc = attrs_pc / 4 ? attrs_pc / 4 : 1; /* 4 attributes per quad: 16 -> 4 quads/cycle (thesis §4.1) */
+    r->raster_setup = (uint32_t)tbr_cfg_uint(env->cfg, "raster.setup_cycles");
+    r->ez_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "early_z.quads_per_cycle");
+    r->blend_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "blend.quads_per_cycle");
+    r->zlat = (uint32_t)tbr_cfg_uint(env->cfg, "depth_buffer.latency");
+    r->clat = (uint32_t)tbr_cfg_uint(env->cfg, "color_buffer.latency");
+    simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.tile"));
+    simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
+    simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.color"));
+    r->nfp = (uint32_t)tbr_cfg_uint(env->cfg, "fragment.processors");
     r->fp = calloc(r->nfp, sizeof *r->fp);
     r->fp_in = calloc(r->nfp, sizeof *r->fp_in);
     r->tu = calloc(r->nfp, sizeof *r->tu);
     if (!r->fp || !r->fp_in || !r->tu) abort();
-    uint32_t pre = (uint32_t)tbr_cfg_uint(g->env.cfg, "queue.pre_fragment");
+    uint32_t pre = (uint32_t)tbr_cfg_uint(env->cfg, "queue.pre_fragment");
     for (uint32_t i = 0; i < r->nfp; i++) {
         char name[48];
         snprintf(name, sizeof name, "ru%u.fp%u", id, i);
-        sc_init(&r->fp[i], g->env.shader.fp_threads, g->env.shader.issue_width, g->env.shader.lat_alu, g->env.st, name);
-        sc_set_latencies(&r->fp[i], g->env.shader.lat_cls);
-        tex_unit_init(&r->tu[i], &g->env, &r->fp[i], &g->tex_stats, id * r->nfp + i);
-        icache_attach(&g->icu[g->nicu - 1], &r->fp[i]);
+        sc_init(&r->fp[i], env->shader.fp_threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
+        sc_set_latencies(&r->fp[i], env->shader.lat_cls);
+        tex_unit_init(&r->tu[i], env, &r->fp[i], ts, id * r->nfp + i);
+        icache_attach(icache, &r->fp[i]);
         simq_init(&r->fp_in[i], pre);
     }
     /* Every ITEM token in `order` is a quad in some fp_in queue or resident in its FP
    * (threads are freed only when the merge pops them), so at most nfp * (pre + threads)
    * items whatever the quad mapping; tile markers use the rest. */
-    simq_init(&r->order, r->nfp * (pre + g->env.shader.fp_threads) + 64);
-    r->qmap = tbr_cfg_enum(g->env.cfg, "fragment.quad_mapping");
-    r->qm_w = (uint32_t)tbr_cfg_uint(g->env.cfg, "tile.width") / 2;
-    r->qm_h = (uint32_t)tbr_cfg_uint(g->env.cfg, "tile.height") / 2;
+    simq_init(&r->order, r->nfp * (pre + env->shader.fp_threads) + 64);
+    r->qmap = tbr_cfg_enum(env->cfg, "fragment.quad_mapping");
+    r->qm_w = (uint32_t)tbr_cfg_uint(env->cfg, "tile.width") / 2;
+    r->qm_h = (uint32_t)tbr_cfg_uint(env->cfg, "tile.height") / 2;
     r->qm_ry = 1; /* quadrant: qm_ry = largest divisor of nfp <= sqrt(nfp) (nfp = 4: 2x2) */
     for (uint32_t d = 1; d * d <= r->nfp; d++)
         if (r->nfp % d == 0) r->qm_ry = d;
     r->qm_rx = r->nfp / r->qm_ry;
     char name[48];
     snprintf(name, sizeof name, "ru%u.depth", id);
-    r->zport = memsys_add_port(g->env.mem, name, 16);
+    r->zport = memsys_add_port(env->mem, name, 16);
     snprintf(name, sizeof name, "ru%u.color", id);
-    r->cport = memsys_add_port(g->env.mem, name, 16);
-#define C(field, fmt, desc) r->field = tbr_stats_counterf(g->env.st, desc, fmt, id)
+    r->cport = memsys_add_port(env->mem, name, 16);
+#define C(field, fmt, desc) r->field = tbr_stats_counterf(env->st, desc, fmt, id)
     C(r_busy, "ru%u.rasterizer.busy_cycles", "Rasterizer cycles emitting quads or setting up primitives");
     C(r_stall, "ru%u.rasterizer.stall_cycles", "Rasterizer cycles blocked by a full post-rasterization queue");
     C(r_idle, "ru%u.rasterizer.idle_cycles", "Rasterizer cycles without input");
@@ -69,11 +100,11 @@ void ru_init(gpu *g, raster_unit *r, uint32_t id)
 #undef C
     char n2[64];
     snprintf(n2, sizeof n2, "ru%u.queue.tile.occupancy", id);
-    tbr_occupancy_init(&r->qocc_tile, tbr_stats_average(g->env.st, n2, "tile queue entries per cycle"));
+    tbr_occupancy_init(&r->qocc_tile, tbr_stats_average(env->st, n2, "tile queue entries per cycle"));
     snprintf(n2, sizeof n2, "ru%u.queue.post_raster.occupancy", id);
-    tbr_occupancy_init(&r->qocc_post, tbr_stats_average(g->env.st, n2, "post-rasterization queue entries per cycle"));
+    tbr_occupancy_init(&r->qocc_post, tbr_stats_average(env->st, n2, "post-rasterization queue entries per cycle"));
     snprintf(n2, sizeof n2, "ru%u.queue.color.occupancy", id);
-    tbr_occupancy_init(&r->qocc_color, tbr_stats_average(g->env.st, n2, "color queue entries per cycle"));
+    tbr_occupancy_init(&r->qocc_color, tbr_stats_average(env->st, n2, "color queue entries per cycle"));
 }
 
 void ru_free(raster_unit *r)
@@ -94,127 +125,130 @@ void ru_free(raster_unit *r)
 }
 
 /* Lines of surface s covered by tile t: row-major, lines_per_row per row. */
-static uint32_t tile_line_count(const gpu *g, const sim_surf *s, uint32_t tile, uint32_t *lpr)
+static uint32_t tile_line_count(const sim_env *env, const sim_surf *s, uint32_t tile, uint32_t *lpr)
 {
-    uint32_t tx = tile % g->env.tiles_x, ty = tile / g->env.tiles_x;
-    uint32_t x0 = tx * g->env.tile_w, y0 = ty * g->env.tile_h;
+    uint32_t tx = tile % env->tiles_x, ty = tile / env->tiles_x;
+    uint32_t x0 = tx * env->tile_w, y0 = ty * env->tile_h;
     if (x0 >= s->w || y0 >= s->h) {
         *lpr = 0;
         return 0;
     }
-    uint32_t w = s->w - x0 < g->env.tile_w ? s->w - x0 : g->env.tile_w;
-    uint32_t h = s->h - y0 < g->env.tile_h ? s->h - y0 : g->env.tile_h;
+    uint32_t w = s->w - x0 < env->tile_w ? s->w - x0 : env->tile_w;
+    uint32_t h = s->h - y0 < env->tile_h ? s->h - y0 : env->tile_h;
     uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
     uint64_t a = (uint64_t)x0 * bpp, b = a + (uint64_t)w * bpp - 1;
     *lpr = (uint32_t)(b / 64 - a / 64 + 1);
     return *lpr * h;
 }
 
-static uint64_t tile_line_addr(const gpu *g, const sim_surf *s, uint32_t tile, uint32_t k, uint32_t lpr)
+static uint64_t tile_line_addr(const sim_env *env, const sim_surf *s, uint32_t tile, uint32_t k, uint32_t lpr)
 {
-    uint32_t tx = tile % g->env.tiles_x, ty = tile / g->env.tiles_x;
+    uint32_t tx = tile % env->tiles_x, ty = tile / env->tiles_x;
     uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
     uint64_t stride = (uint64_t)s->w * bpp;
-    uint64_t row = ty * g->env.tile_h + k / lpr;
-    uint64_t a = s->base + row * stride + (uint64_t)tx * g->env.tile_w * bpp;
+    uint64_t row = ty * env->tile_h + k / lpr;
+    uint64_t a = s->base + row * stride + (uint64_t)tx * env->tile_w * bpp;
     return (a & ~(uint64_t)63) + (uint64_t)(k % lpr) * 64;
 }
 
 /* Color surfaces bound in the pass: line j of the tile over all of them. */
-static uint32_t color_lines(const gpu *g, uint32_t tile, bool for_load, int *surfs, uint32_t *counts, uint32_t *lprs,
-                            uint32_t *nsurf)
+static uint32_t color_lines(const sim_env *env, uint32_t tile, bool for_load, int *surfs, uint32_t *counts,
+                            uint32_t *lprs, uint32_t *nsurf)
 {
-    const sim_pass *ps = &g->env.frame->passes[g->env.pass];
+    const sim_pass *ps = &env->frame->passes[env->pass];
     uint32_t total = 0;
     *nsurf = 0;
     for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
-        int si = sim_func_cbuf_surface(g->env.fn, i);
+        int si = sim_func_cbuf_surface(env->fn, i);
         if (si < 0) continue;
-        if (for_load && ((ps->color_cleared & (1u << i)) || !g->env.pass_loads_color)) continue;
-        const sim_surf *s = sim_func_surface(g->env.fn, si);
+        if (for_load && ((ps->color_cleared & (1u << i)) || !env->pass_loads_color)) continue;
+        const sim_surf *s = sim_func_surface(env->fn, si);
         surfs[*nsurf] = si;
-        counts[*nsurf] = tile_line_count(g, s, tile, &lprs[*nsurf]);
+        counts[*nsurf] = tile_line_count(env, s, tile, &lprs[*nsurf]);
         total += counts[*nsurf];
         (*nsurf)++;
     }
     return total;
 }
 
-static uint64_t color_line_addr(const gpu *g, uint32_t tile, uint32_t k, const int *surfs, const uint32_t *counts,
+static uint64_t color_line_addr(const sim_env *env, uint32_t tile, uint32_t k, const int *surfs, const uint32_t *counts,
                                 const uint32_t *lprs, uint32_t nsurf)
 {
     for (uint32_t i = 0; i < nsurf; i++) {
-        if (k < counts[i]) return tile_line_addr(g, sim_func_surface(g->env.fn, surfs[i]), tile, k, lprs[i]);
+        if (k < counts[i]) return tile_line_addr(env, sim_func_surface(env->fn, surfs[i]), tile, k, lprs[i]);
         k -= counts[i];
     }
     return 0;
 }
 
 /* Per-tile data: the tile's last flush line has been sent (its time in the unit ends). */
-static void tile_flushed(gpu *g, uint32_t tile, uint64_t end) { tile_stats_tile_end(g->env.tiles, tile, end); }
-
-static bool mem_send(gpu *g, int port, uint64_t addr, bool write)
+static void tile_flushed(const sim_env *env, uint32_t tile, uint64_t end)
 {
-    tbr_mem_msg m = {.addr = addr, .issued = g->env.now, .ready = g->env.now, .write = write, .wb = write};
-    return tbr_memq_push(memsys_req(g->env.mem, port), &m);
+    tile_stats_tile_end(env->tiles, tile, end);
 }
 
-static void blend_tick(gpu *g, raster_unit *r)
+static bool mem_send(const sim_env *env, int port, uint64_t addr, bool write)
 {
-    uint64_t now = g->env.now;
-    const uint64_t n = g->env.ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    const sim_frame *f = g->env.frame;
+    tbr_mem_msg m = {.addr = addr, .issued = env->now, .ready = env->now, .write = write, .wb = write};
+    return tbr_memq_push(memsys_req(env->mem, port), &m);
+}
+
+static void blend_tick(raster_unit *r)
+{
+    const sim_env *env = r->env;
+    uint64_t now = env->now;
+    const uint64_t n = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const sim_frame *f = env->frame;
     const tbr_mem_msg *m;
-    while ((m = tbr_memq_peek(memsys_resp(g->env.mem, r->cport), now))) {
+    while ((m = tbr_memq_peek(memsys_resp(env->mem, r->cport), now))) {
         if (r->c_outstanding) r->c_outstanding--;
-        tbr_memq_pop(memsys_resp(g->env.mem, r->cport));
+        tbr_memq_pop(memsys_resp(env->mem, r->cport));
     }
     int surfs[TBR_MAX_COLOR_BUFS];
     uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
     if (r->c_loading) {
-        uint32_t total = color_lines(g, r->c_tile, true, surfs, counts, lprs, &ns);
+        uint32_t total = color_lines(env, r->c_tile, true, surfs, counts, lprs, &ns);
         if (r->c_load_left &&
-            mem_send(g, r->cport, color_line_addr(g, r->c_tile, total - r->c_load_left, surfs, counts, lprs, ns),
+            mem_send(env, r->cport, color_line_addr(env, r->c_tile, total - r->c_load_left, surfs, counts, lprs, ns),
                      false)) {
             r->c_load_left--;
             r->c_outstanding++;
-            tbr_stat_add(g->tile_loads, 1);
-            tbr_energy_count(g->env.eu_color, TBR_EV_WRITE,
-                             g->env.en_qpl_c); /* loaded line written into the color buffer */
+            tbr_stat_add(r->stats->tile_loads, 1);
+            tbr_energy_count(env->eu_color, TBR_EV_WRITE,
+                             env->en_qpl_c); /* loaded line written into the color buffer */
         }
         if (!r->c_load_left && !r->c_outstanding) r->c_loading = false;
         tbr_stat_add(r->b_stall, n);
         return;
     }
     if (r->flushing) {
-        uint32_t total = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
+        uint32_t total = color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns);
         if (r->flush_left &&
-            mem_send(g, r->cport, color_line_addr(g, r->c_tile, total - r->flush_left, surfs, counts, lprs, ns),
+            mem_send(env, r->cport, color_line_addr(env, r->c_tile, total - r->flush_left, surfs, counts, lprs, ns),
                      true)) {
             r->flush_left--;
-            tbr_stat_inc(g->tile_flush_lines);
-            tbr_energy_count(g->env.eu_color, TBR_EV_READ,
-                             g->env.en_qpl_c); /* flushed line read from the color buffer */
+            tbr_stat_inc(r->stats->tile_flush_lines);
+            tbr_energy_count(env->eu_color, TBR_EV_READ, env->en_qpl_c); /* flushed line read from the color buffer */
             tbr_stat_inc(r->b_busy);
         } else {
             tbr_stat_add(r->b_stall, n);
         }
         if (!r->flush_left) {
             r->flushing = false;
-            tile_flushed(g, r->c_tile, now + 1);
+            tile_flushed(env, r->c_tile, now + 1);
             r->tiles_done++;
-            tbr_stat_inc(g->tiles);
-            tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
+            tbr_stat_inc(r->stats->tiles);
+            tbr_stat_hsample(r->stats->tile_cycles, now + 1 - r->tile_start_cycle);
             r->tile_start_cycle = now + 1;
         }
         return;
     }
     uint32_t done = 0, tok;
-    while (done < g->blend_qpc && simq_peek(&r->color_q, now, &tok)) {
+    while (done < r->blend_qpc && simq_peek(&r->color_q, now, &tok)) {
         if (TOK_KIND(tok) == TOK_BEGIN) {
             r->c_tile = TOK_VAL(tok);
             simq_pop(&r->color_q);
-            r->c_load_left = color_lines(g, r->c_tile, true, surfs, counts, lprs, &ns);
+            r->c_load_left = color_lines(env, r->c_tile, true, surfs, counts, lprs, &ns);
             r->c_outstanding = 0;
             r->c_loading = r->c_load_left > 0;
             if (r->c_loading) break;
@@ -222,16 +256,16 @@ static void blend_tick(gpu *g, raster_unit *r)
         }
         if (TOK_KIND(tok) == TOK_END) {
             simq_pop(&r->color_q);
-            r->flush_left = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
-            if (tbr_techniques_flush(g->env.tech, r->c_tile, (uint64_t)r->flush_left * 64))
+            r->flush_left = color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns);
+            if (tbr_techniques_flush(env->tech, r->c_tile, (uint64_t)r->flush_left * 64))
                 r->flush_left = 0; /* a technique dropped the flush (e.g. TE, RE paper sec. IV-C) */
             r->flushing = true;
             if (!r->flush_left) { /* nothing bound: tile done at once */
                 r->flushing = false;
-                tile_flushed(g, r->c_tile, now + 1);
+                tile_flushed(env, r->c_tile, now + 1);
                 r->tiles_done++;
-                tbr_stat_inc(g->tiles);
-                tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
+                tbr_stat_inc(r->stats->tiles);
+                tbr_stat_hsample(r->stats->tile_cycles, now + 1 - r->tile_start_cycle);
                 r->tile_start_cycle = now + 1;
             }
             done++;
@@ -239,16 +273,16 @@ static void blend_tick(gpu *g, raster_unit *r)
         }
         const sim_quad *q = &f->quads[TOK_VAL(tok)];
         if (!f->draws[q->draw].rec.early_z) {
-            tbr_stat_inc(g->q_late_z);
-            tbr_energy_count(g->env.eu_depth, TBR_EV_READ, 1); /* late Z: read, 4 compares, write */
-            tbr_energy_count(g->env.eu_depth, TBR_EV_WRITE, 1);
-            tbr_energy_count(g->env.eu_ztest, TBR_EV_CMP, 4);
+            tbr_stat_inc(r->stats->q_late_z);
+            tbr_energy_count(env->eu_depth, TBR_EV_READ, 1); /* late Z: read, 4 compares, write */
+            tbr_energy_count(env->eu_depth, TBR_EV_WRITE, 1);
+            tbr_energy_count(env->eu_ztest, TBR_EV_CMP, 4);
         }
-        tbr_energy_count(g->env.eu_color, TBR_EV_WRITE, 1); /* the quad's colors into the color buffer */
+        tbr_energy_count(env->eu_color, TBR_EV_WRITE, 1); /* the quad's colors into the color buffer */
         if ((q->flags & TBR_REC_QUAD_BLENDED) && q->blend_mask) {
-            tbr_energy_count(g->env.eu_color, TBR_EV_READ, 1); /* blending reads the destination */
-            tbr_stat_inc(g->q_blended);
-            tbr_stat_add(g->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
+            tbr_energy_count(env->eu_color, TBR_EV_READ, 1); /* blending reads the destination */
+            tbr_stat_inc(r->stats->q_blended);
+            tbr_stat_add(r->stats->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
         }
         simq_pop(&r->color_q);
         done++;
@@ -261,18 +295,19 @@ static void blend_tick(gpu *g, raster_unit *r)
         tbr_stat_add(r->b_idle, n);
 }
 
-static void merge_tick(gpu *g, raster_unit *r)
+static void merge_tick(raster_unit *r)
 {
+    const sim_env *env = r->env;
     uint32_t tok, n = 0;
-    while (n < g->blend_qpc && simq_peek(&r->order, g->env.now, &tok)) {
+    while (n < r->blend_qpc && simq_peek(&r->order, env->now, &tok)) {
         uint32_t out = tok;
         if (TOK_KIND(tok) == TOK_ITEM) {
-            if (!sc_peek_done(&r->fp[TOK_VAL(tok)], g->env.now, &out)) break;
+            if (!sc_peek_done(&r->fp[TOK_VAL(tok)], env->now, &out)) break;
             if (simq_full(&r->color_q)) break;
             sc_pop_done(&r->fp[TOK_VAL(tok)]);
             out = TOK(TOK_ITEM, out);
         }
-        if (!simq_push(&r->color_q, out, g->env.now + 1)) break;
+        if (!simq_push(&r->color_q, out, env->now + 1)) break;
         simq_pop(&r->order);
         n++;
     }
@@ -300,25 +335,26 @@ static inline void prefetch_quad_data(const sim_frame *f, const sim_quad *q, con
     }
 }
 
-static void fp_tick(gpu *g, raster_unit *r)
+static void fp_tick(raster_unit *r)
 {
-    const sim_frame *f = g->env.frame;
+    const sim_env *env = r->env;
+    const sim_frame *f = env->frame;
     for (uint32_t i = 0; i < r->nfp; i++) {
         uint32_t qi;
-        if (sc_can_accept(&r->fp[i]) && simq_peek(&r->fp_in[i], g->env.now, &qi)) {
+        if (sc_can_accept(&r->fp[i]) && simq_peek(&r->fp_in[i], env->now, &qi)) {
             const sim_quad *q = &f->quads[qi];
             if (q->path) { /* executed instruction stream (PATH) */
                 const sim_path *pa = &f->paths[q->path - 1];
                 prefetch_quad_data(f, q, pa);
-                sc_dispatch_stream(&r->fp[i], qi, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, g->env.now);
-                tbr_stat_inc(g->env.instr_streamed);
+                sc_dispatch_stream(&r->fp[i], qi, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, env->now);
+                tbr_stat_inc(env->instr_streamed);
             } else { /* old trace: the shader's static instruction count, all ALU */
-                sc_dispatch(&r->fp[i], qi, f->draws[q->draw].fs_instructions, g->env.now);
-                tbr_stat_inc(g->env.instr_static);
+                sc_dispatch(&r->fp[i], qi, f->draws[q->draw].fs_instructions, env->now);
+                tbr_stat_inc(env->instr_static);
             }
             simq_pop(&r->fp_in[i]);
         }
-        sc_tick_n(&r->fp[i], g->env.now, g->env.ncyc);
+        sc_tick_n(&r->fp[i], env->now, env->ncyc);
         tex_unit_tick(&r->tu[i]);
     }
 }
@@ -337,28 +373,29 @@ static uint32_t quad_fp(const raster_unit *r, const sim_quad *q)
     }
 }
 
-static void early_z_tick(gpu *g, raster_unit *r)
+static void early_z_tick(raster_unit *r)
 {
-    uint64_t now = g->env.now;
-    const uint64_t nc = g->env.ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    const sim_frame *f = g->env.frame;
+    const sim_env *env = r->env;
+    uint64_t now = env->now;
+    const uint64_t nc = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const sim_frame *f = env->frame;
     const tbr_mem_msg *m;
-    while ((m = tbr_memq_peek(memsys_resp(g->env.mem, r->zport), now))) {
+    while ((m = tbr_memq_peek(memsys_resp(env->mem, r->zport), now))) {
         if (r->z_outstanding) r->z_outstanding--;
-        tbr_memq_pop(memsys_resp(g->env.mem, r->zport));
+        tbr_memq_pop(memsys_resp(env->mem, r->zport));
     }
     if (r->z_loading) {
-        int zs = sim_func_zs_surface(g->env.fn);
-        uint32_t lpr, total = tile_line_count(g, sim_func_surface(g->env.fn, zs), r->z_tile, &lpr);
+        int zs = sim_func_zs_surface(env->fn);
+        uint32_t lpr, total = tile_line_count(env, sim_func_surface(env->fn, zs), r->z_tile, &lpr);
         if (r->z_load_left &&
-            mem_send(g, r->zport,
-                     tile_line_addr(g, sim_func_surface(g->env.fn, zs), r->z_tile, total - r->z_load_left, lpr),
+            mem_send(env, r->zport,
+                     tile_line_addr(env, sim_func_surface(env->fn, zs), r->z_tile, total - r->z_load_left, lpr),
                      false)) {
             r->z_load_left--;
             r->z_outstanding++;
-            tbr_stat_add(g->tile_loads, 1);
-            tbr_energy_count(g->env.eu_depth, TBR_EV_WRITE,
-                             g->env.en_qpl_z); /* loaded line written into the depth buffer */
+            tbr_stat_add(r->stats->tile_loads, 1);
+            tbr_energy_count(env->eu_depth, TBR_EV_WRITE,
+                             env->en_qpl_z); /* loaded line written into the depth buffer */
         }
         if (!r->z_load_left && !r->z_outstanding) r->z_loading = false;
         tbr_stat_add(r->z_busy, nc);
@@ -366,22 +403,22 @@ static void early_z_tick(gpu *g, raster_unit *r)
     }
     uint32_t n = 0, tok;
     bool blocked = false;
-    while (n < g->ez_qpc && simq_peek(&r->post_raster, now, &tok)) {
+    while (n < r->ez_qpc && simq_peek(&r->post_raster, now, &tok)) {
         if (simq_full(&r->order)) {
             blocked = true;
             break;
         }
         if (TOK_KIND(tok) != TOK_ITEM) {
             simq_pop(&r->post_raster);
-            simq_push(&r->order, tok, now + g->zlat);
+            simq_push(&r->order, tok, now + r->zlat);
             if (TOK_KIND(tok) == TOK_BEGIN) {
                 r->ez_tile = TOK_VAL(tok);
-                int zs = sim_func_zs_surface(g->env.fn);
-                const sim_pass *ps = &f->passes[g->env.pass];
-                if (zs >= 0 && !ps->zs_cleared && g->env.pass_loads_zs) {
+                int zs = sim_func_zs_surface(env->fn);
+                const sim_pass *ps = &f->passes[env->pass];
+                if (zs >= 0 && !ps->zs_cleared && env->pass_loads_zs) {
                     uint32_t lpr;
                     r->z_tile = TOK_VAL(tok);
-                    r->z_load_left = tile_line_count(g, sim_func_surface(g->env.fn, zs), r->z_tile, &lpr);
+                    r->z_load_left = tile_line_count(env, sim_func_surface(env->fn, zs), r->z_tile, &lpr);
                     r->z_outstanding = 0;
                     r->z_loading = r->z_load_left > 0;
                     if (r->z_loading) {
@@ -411,26 +448,26 @@ static void early_z_tick(gpu *g, raster_unit *r)
             break;
         }
         if (early) {
-            tbr_stat_inc(g->q_ztested);
-            tbr_energy_count(g->env.eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
-            tbr_energy_count(g->env.eu_ztest, TBR_EV_CMP, 4);
+            tbr_stat_inc(r->stats->q_ztested);
+            tbr_energy_count(env->eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
+            tbr_energy_count(env->eu_ztest, TBR_EV_CMP, 4);
             if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
-                tbr_stat_inc(g->q_zkilled);
+                tbr_stat_inc(r->stats->q_zkilled);
                 simq_pop(&r->post_raster);
                 n++;
                 continue;
             }
         }
-        if (early) tbr_energy_count(g->env.eu_depth, TBR_EV_WRITE, 1);
-        if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + g->zlat)) {
+        if (early) tbr_energy_count(env->eu_depth, TBR_EV_WRITE, 1);
+        if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + r->zlat)) {
             blocked = true;
             break;
         }
         prefetch_quad_records(f, q);
-        simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
+        simq_push(&r->order, TOK(TOK_ITEM, fp), now + r->zlat);
         if (r->qmap == RU_QMAP_ROUND_ROBIN) r->fp_rr = (fp + 1) % r->nfp;
-        tbr_stat_inc(g->q_shaded);
-        tile_stats_fragments(g->env.tiles, r->ez_tile, 4);
+        tbr_stat_inc(r->stats->q_shaded);
+        tile_stats_fragments(env->tiles, r->ez_tile, 4);
         simq_pop(&r->post_raster);
         n++;
     }
@@ -442,42 +479,43 @@ static void early_z_tick(gpu *g, raster_unit *r)
         tbr_stat_add(r->z_idle, nc);
 }
 
-static bool emit_quad(gpu *g, raster_unit *r, uint32_t k)
+static bool emit_quad(raster_unit *r, uint32_t k)
 {
-    if (!simq_push(&r->post_raster, TOK(TOK_ITEM, g->env.frame->items[r->r_items[k]].idx), g->env.now + 1))
-        return false;
+    const sim_env *env = r->env;
+    if (!simq_push(&r->post_raster, TOK(TOK_ITEM, env->frame->items[r->r_items[k]].idx), env->now + 1)) return false;
     r->r_emitted[k] = 1;
-    tbr_stat_inc(g->q_raster);
-    if (g->env.eu_raster) { /* attribute interpolation: every attribute of the primitive for 4 pixels */
-        uint32_t p = g->env.frame->quads[g->env.frame->items[r->r_items[k]].idx].prim;
-        uint32_t na = p != UINT32_MAX && g->env.frame->prims[p].nr_attrs ? g->env.frame->prims[p].nr_attrs : 1;
-        tbr_energy_count(g->env.eu_raster, TBR_EV_ATTR, 4ull * na);
+    tbr_stat_inc(r->stats->q_raster);
+    if (env->eu_raster) { /* attribute interpolation: every attribute of the primitive for 4 pixels */
+        uint32_t p = env->frame->quads[env->frame->items[r->r_items[k]].idx].prim;
+        uint32_t na = p != UINT32_MAX && env->frame->prims[p].nr_attrs ? env->frame->prims[p].nr_attrs : 1;
+        tbr_energy_count(env->eu_raster, TBR_EV_ATTR, 4ull * na);
     }
     return true;
 }
 
-static void rasterizer_tick(gpu *g, raster_unit *r)
+static void rasterizer_tick(raster_unit *r)
 {
-    uint64_t now = g->env.now;
-    const uint64_t n = g->env.ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    const sim_frame *f = g->env.frame;
+    const sim_env *env = r->env;
+    uint64_t now = env->now;
+    const uint64_t n = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const sim_frame *f = env->frame;
     uint32_t emitted = 0;
     bool blocked = false;
     if (r->r_flushing) { /* END: quads not matched to a fetched primitive, then the marker */
-        while (r->r_cursor < r->r_nitems && emitted < g->raster_qpc) {
+        while (r->r_cursor < r->r_nitems && emitted < r->raster_qpc) {
             uint32_t k = r->r_cursor;
             if (f->items[r->r_items[k]].kind != SIM_ITEM_QUAD || r->r_emitted[k]) {
                 r->r_cursor++;
                 continue;
             }
-            if (!emit_quad(g, r, k)) {
+            if (!emit_quad(r, k)) {
                 blocked = true;
                 break;
             }
             emitted++;
             r->r_cursor++;
         }
-        if (r->r_cursor >= r->r_nitems && !blocked && emitted < g->raster_qpc) {
+        if (r->r_cursor >= r->r_nitems && !blocked && emitted < r->raster_qpc) {
             if (simq_push(&r->post_raster, TOK(TOK_END, r->r_tile), now + 1)) {
                 r->r_flushing = false;
                 r->r_in_tile = false;
@@ -494,7 +532,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
         /* quads of this primitive in the tile, in order; quads of earlier or unknown
      * primitives are skipped (they go out at END) */
         uint32_t k = r->r_cursor;
-        while (k < r->r_nitems && emitted < g->raster_qpc) {
+        while (k < r->r_nitems && emitted < r->raster_qpc) {
             const sim_item *it = &f->items[r->r_items[k]];
             if (it->kind != SIM_ITEM_QUAD || r->r_emitted[k]) {
                 k++;
@@ -509,7 +547,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
                 r->r_has_prim = false;
                 break;
             }
-            if (!emit_quad(g, r, k)) {
+            if (!emit_quad(r, k)) {
                 blocked = true;
                 break;
             }
@@ -529,9 +567,9 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
                     simq_pop(&r->tile_q);
                     r->r_tile = TOK_VAL(tok);
                     r->r_in_tile = true;
-                    tile_stats_tile_begin(g->env.tiles, r->r_tile, now, r->id);
-                    r->r_items = sim_func_tile_items(g->env.fn, r->r_tile % g->env.tiles_x, r->r_tile / g->env.tiles_x,
-                                                     &r->r_nitems);
+                    tile_stats_tile_begin(env->tiles, r->r_tile, now, r->id);
+                    r->r_items =
+                        sim_func_tile_items(env->fn, r->r_tile % env->tiles_x, r->r_tile / env->tiles_x, &r->r_nitems);
                     if (r->r_nitems > r->cap_emitted) {
                         r->cap_emitted = r->r_nitems;
                         free(r->r_emitted);
@@ -553,8 +591,8 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
                 simq_pop(&r->tile_q);
                 r->r_has_prim = true;
                 r->r_prim = TOK_VAL(tok);
-                r->r_ready = now + g->raster_setup;
-                tbr_energy_count(g->env.eu_setup, TBR_EV_PRIM_SETUP, 1); /* per primitive per tile (TBR) */
+                r->r_ready = now + r->raster_setup;
+                tbr_energy_count(env->eu_setup, TBR_EV_PRIM_SETUP, 1); /* per primitive per tile (TBR) */
                 emitted++;
             }
         }
@@ -569,16 +607,17 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
         tbr_stat_add(r->r_idle, n);
 }
 
-void ru_tick(gpu *g, raster_unit *r)
+void ru_tick(raster_unit *r)
 {
-    blend_tick(g, r);
-    merge_tick(g, r);
-    fp_tick(g, r);
-    early_z_tick(g, r);
-    rasterizer_tick(g, r);
-    tbr_occupancy_sample_n(&r->qocc_tile, r->tile_q.count, g->env.ncyc);
-    tbr_occupancy_sample_n(&r->qocc_post, r->post_raster.count, g->env.ncyc);
-    tbr_occupancy_sample_n(&r->qocc_color, r->color_q.count, g->env.ncyc);
+    const sim_env *env = r->env;
+    blend_tick(r);
+    merge_tick(r);
+    fp_tick(r);
+    early_z_tick(r);
+    rasterizer_tick(r);
+    tbr_occupancy_sample_n(&r->qocc_tile, r->tile_q.count, env->ncyc);
+    tbr_occupancy_sample_n(&r->qocc_post, r->post_raster.count, env->ncyc);
+    tbr_occupancy_sample_n(&r->qocc_color, r->color_q.count, env->ncyc);
 }
 
 void ru_fold_stats(raster_unit *r)
@@ -592,13 +631,14 @@ void ru_fold_stats(raster_unit *r)
  * a quad or a memory line is an event now; the quiescent cases only count (a load or
  * flush waiting for the memory port or for its responses, a stage blocked by a full
  * queue, a primitive's setup time, the Fragment Processors' latencies). */
-uint64_t ru_next_event(const gpu *g, const raster_unit *r)
+uint64_t ru_next_event(const raster_unit *r)
 {
-    uint64_t now = g->env.now, ne = UINT64_MAX;
-    const sim_frame *f = g->env.frame;
+    const sim_env *env = r->env;
+    uint64_t now = env->now, ne = UINT64_MAX;
+    const sim_frame *f = env->frame;
     /* Blending */
-    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(g->env.mem, r->cport)));
-    bool cport_full = tbr_memq_full(memsys_req(g->env.mem, r->cport));
+    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(env->mem, r->cport)));
+    bool cport_full = tbr_memq_full(memsys_req(env->mem, r->cport));
     if (r->c_loading) {
         if (r->c_load_left ? !cport_full : !r->c_outstanding) return now;
     } else if (r->flushing) {
@@ -623,9 +663,9 @@ uint64_t ru_next_event(const gpu *g, const raster_unit *r)
         GPU_EVENT_AT(ne, now, tex_unit_next_event(&r->tu[i]));
     }
     /* Early-Z */
-    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(g->env.mem, r->zport)));
+    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(env->mem, r->zport)));
     if (r->z_loading) {
-        if (r->z_load_left ? !tbr_memq_full(memsys_req(g->env.mem, r->zport)) : !r->z_outstanding) return now;
+        if (r->z_load_left ? !tbr_memq_full(memsys_req(env->mem, r->zport)) : !r->z_outstanding) return now;
     } else if (r->post_raster.count) {
         uint64_t t = simq_head_ready(&r->post_raster);
         if (t > now)

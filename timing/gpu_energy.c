@@ -115,8 +115,8 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     tbr_energy_unit *icu = FIND("inst_cache");
     for (uint32_t i = 0; i < g->nicu; i++) tbr_energy_bind(g->en, icu, TBR_EV_READ, g->icu[i].hits);
     /* fixed function */
-    tbr_energy_bind(g->en, g->env.eu_raster, TBR_EV_QUAD, g->q_raster);
-    tbr_energy_bind(g->en, FIND("blend"), TBR_EV_BLEND, g->q_blended);
+    tbr_energy_bind(g->en, g->env.eu_raster, TBR_EV_QUAD, g->raster.q_raster);
+    tbr_energy_bind(g->en, FIND("blend"), TBR_EV_BLEND, g->raster.q_blended);
     /* Primitive Table: each attribute written when it arrives, read when sent to the RU */
     tbr_energy_unit *pt = FIND("primitive_table");
     tbr_energy_bind(g->en, pt, TBR_EV_WRITE, g->tf.attr_reqs);
