@@ -363,7 +363,7 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     tf_begin_pass(&g->tf);
     for (uint32_t i = 0; i < g->nru; i++) {
         g->ru[i].tile_start_cycle = g->env.now;
-        g->ru[i].ez_fp_quad = 0; /* quad indices are the frame's */
+        early_z_begin_pass(&g->ru[i].ez);
     }
     uint64_t rstart = g->env.now;
     const uint64_t raster_limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;

@@ -19,6 +19,8 @@
 
 #include <stdio.h>
 
+#include "raster/prefetch.h"
+#include "raster/tile_lines.h"
 #include "tiling/tile_tokens.h"
 
 void raster_stats_register(raster_stats *rs, tbr_stats *st)
@@ -49,9 +51,7 @@ void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stat
     uint32_t attrs_pc = (uint32_t)tbr_cfg_uint(env->cfg, "raster.attrs_per_cycle");
     r->raster_qpc = attrs_pc / 4 ? attrs_pc / 4 : 1; /* 4 attributes per quad: 16 -> 4 quads/cycle (thesis §4.1) */
     r->raster_setup = (uint32_t)tbr_cfg_uint(env->cfg, "raster.setup_cycles");
-    r->ez_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "early_z.quads_per_cycle");
     r->blend_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "blend.quads_per_cycle");
-    r->zlat = (uint32_t)tbr_cfg_uint(env->cfg, "depth_buffer.latency");
     r->clat = (uint32_t)tbr_cfg_uint(env->cfg, "color_buffer.latency");
     simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.tile"));
     simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
@@ -75,25 +75,18 @@ void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stat
    * (threads are freed only when the merge pops them), so at most nfp * (pre + threads)
    * items whatever the quad mapping; tile markers use the rest. */
     simq_init(&r->order, r->nfp * (pre + env->shader.fp_threads) + 64);
-    r->qmap = tbr_cfg_enum(env->cfg, "fragment.quad_mapping");
-    r->qm_w = (uint32_t)tbr_cfg_uint(env->cfg, "tile.width") / 2;
-    r->qm_h = (uint32_t)tbr_cfg_uint(env->cfg, "tile.height") / 2;
-    r->qm_ry = 1; /* quadrant: qm_ry = largest divisor of nfp <= sqrt(nfp) (nfp = 4: 2x2) */
-    for (uint32_t d = 1; d * d <= r->nfp; d++)
-        if (r->nfp % d == 0) r->qm_ry = d;
-    r->qm_rx = r->nfp / r->qm_ry;
     char name[48];
     snprintf(name, sizeof name, "ru%u.depth", id);
     r->zport = memsys_add_port(env->mem, name, 16);
+    early_z_init(&r->ez, env, id, stats->q_ztested, stats->q_zkilled, stats->q_shaded, stats->tile_loads);
+    early_z_connect(&r->ez, &r->post_raster, r->fp_in, r->nfp, &r->order, memsys_req(env->mem, r->zport),
+                    memsys_resp(env->mem, r->zport));
     snprintf(name, sizeof name, "ru%u.color", id);
     r->cport = memsys_add_port(env->mem, name, 16);
 #define C(field, fmt, desc) r->field = tbr_stats_counterf(env->st, desc, fmt, id)
     C(r_busy, "ru%u.rasterizer.busy_cycles", "Rasterizer cycles emitting quads or setting up primitives");
     C(r_stall, "ru%u.rasterizer.stall_cycles", "Rasterizer cycles blocked by a full post-rasterization queue");
     C(r_idle, "ru%u.rasterizer.idle_cycles", "Rasterizer cycles without input");
-    C(z_busy, "ru%u.early_z.busy_cycles", "Early-Z cycles testing quads or loading the depth buffer");
-    C(z_stall, "ru%u.early_z.stall_cycles", "Early-Z cycles blocked by full fragment-processor queues");
-    C(z_idle, "ru%u.early_z.idle_cycles", "Early-Z cycles without input");
     C(b_busy, "ru%u.blend.busy_cycles", "Blending cycles blending, loading or flushing the color buffer");
     C(b_stall, "ru%u.blend.stall_cycles", "Blending cycles waiting for memory");
     C(b_idle, "ru%u.blend.idle_cycles", "Blending cycles without input");
@@ -122,33 +115,6 @@ void ru_free(raster_unit *r)
     simq_free(&r->color_q);
     simq_free(&r->order);
     free(r->r_emitted);
-}
-
-/* Lines of surface s covered by tile t: row-major, lines_per_row per row. */
-static uint32_t tile_line_count(const sim_env *env, const sim_surf *s, uint32_t tile, uint32_t *lpr)
-{
-    uint32_t tx = tile % env->tiles_x, ty = tile / env->tiles_x;
-    uint32_t x0 = tx * env->tile_w, y0 = ty * env->tile_h;
-    if (x0 >= s->w || y0 >= s->h) {
-        *lpr = 0;
-        return 0;
-    }
-    uint32_t w = s->w - x0 < env->tile_w ? s->w - x0 : env->tile_w;
-    uint32_t h = s->h - y0 < env->tile_h ? s->h - y0 : env->tile_h;
-    uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
-    uint64_t a = (uint64_t)x0 * bpp, b = a + (uint64_t)w * bpp - 1;
-    *lpr = (uint32_t)(b / 64 - a / 64 + 1);
-    return *lpr * h;
-}
-
-static uint64_t tile_line_addr(const sim_env *env, const sim_surf *s, uint32_t tile, uint32_t k, uint32_t lpr)
-{
-    uint32_t tx = tile % env->tiles_x, ty = tile / env->tiles_x;
-    uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
-    uint64_t stride = (uint64_t)s->w * bpp;
-    uint64_t row = ty * env->tile_h + k / lpr;
-    uint64_t a = s->base + row * stride + (uint64_t)tx * env->tile_w * bpp;
-    return (a & ~(uint64_t)63) + (uint64_t)(k % lpr) * 64;
 }
 
 /* Color surfaces bound in the pass: line j of the tile over all of them. */
@@ -313,28 +279,6 @@ static void merge_tick(raster_unit *r)
     }
 }
 
-/* Host-cache prefetches (no effect on results). The frame's quads are visited in tile
- * order, not in the trace order their records were stored in, so a quad's fetch records,
- * texture lines and instruction stream are cold when its Fragment Processor reaches them;
- * the quad waits in queues first (Early-Z -> Fragment Processor queue -> thread), which is
- * time to bring them in: the records when Early-Z passes the quad, the lines and the
- * stream when a thread takes it. */
-static inline void prefetch_quad_records(const sim_frame *f, const sim_quad *q)
-{
-    if (q->nfetch) __builtin_prefetch(&f->fetches[q->first_fetch]);
-    if (q->path) __builtin_prefetch(&f->paths[q->path - 1]);
-}
-
-static inline void prefetch_quad_data(const sim_frame *f, const sim_quad *q, const sim_path *pa)
-{
-    for (uint32_t k = 0; k < q->nfetch && k < 4; k++)
-        __builtin_prefetch(&f->lines[f->fetches[q->first_fetch + k].first_line]);
-    if (pa) {
-        __builtin_prefetch(f->pcls + pa->first);
-        __builtin_prefetch(f->ppc + pa->first);
-    }
-}
-
 static void fp_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
@@ -357,126 +301,6 @@ static void fp_tick(raster_unit *r)
         sc_tick_n(&r->fp[i], env->now, env->ncyc);
         tex_unit_tick(&r->tu[i]);
     }
-}
-
-/* Fragment processor of quad q (docs/timing-model.md "Quad mapping"). (qx, qy): the
- * quad's position in its tile in 2x2-pixel units (tiles are aligned to the tile size). */
-static uint32_t quad_fp(const raster_unit *r, const sim_quad *q)
-{
-    uint32_t x = q->x > 0 ? (uint32_t)q->x : 0, y = q->y > 0 ? (uint32_t)q->y : 0;
-    uint32_t qx = (x / 2) % r->qm_w, qy = (y / 2) % r->qm_h;
-    switch (r->qmap) {
-        case RU_QMAP_INTERLEAVED: return (qx + 2 * qy) % r->nfp;
-        case RU_QMAP_STRIPS: return (uint32_t)((uint64_t)qy * r->nfp / r->qm_h);
-        case RU_QMAP_QUADRANT: return (qy * r->qm_ry / r->qm_h) * r->qm_rx + qx * r->qm_rx / r->qm_w;
-        default: return r->fp_rr; /* RU_QMAP_ROUND_ROBIN: by arrival */
-    }
-}
-
-static void early_z_tick(raster_unit *r)
-{
-    const sim_env *env = r->env;
-    uint64_t now = env->now;
-    const uint64_t nc = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
-    const sim_frame *f = env->frame;
-    const tbr_mem_msg *m;
-    while ((m = tbr_memq_peek(memsys_resp(env->mem, r->zport), now))) {
-        if (r->z_outstanding) r->z_outstanding--;
-        tbr_memq_pop(memsys_resp(env->mem, r->zport));
-    }
-    if (r->z_loading) {
-        int zs = sim_func_zs_surface(env->fn);
-        uint32_t lpr, total = tile_line_count(env, sim_func_surface(env->fn, zs), r->z_tile, &lpr);
-        if (r->z_load_left &&
-            mem_send(env, r->zport,
-                     tile_line_addr(env, sim_func_surface(env->fn, zs), r->z_tile, total - r->z_load_left, lpr),
-                     false)) {
-            r->z_load_left--;
-            r->z_outstanding++;
-            tbr_stat_add(r->stats->tile_loads, 1);
-            tbr_energy_count(env->eu_depth, TBR_EV_WRITE,
-                             env->en_qpl_z); /* loaded line written into the depth buffer */
-        }
-        if (!r->z_load_left && !r->z_outstanding) r->z_loading = false;
-        tbr_stat_add(r->z_busy, nc);
-        return;
-    }
-    uint32_t n = 0, tok;
-    bool blocked = false;
-    while (n < r->ez_qpc && simq_peek(&r->post_raster, now, &tok)) {
-        if (simq_full(&r->order)) {
-            blocked = true;
-            break;
-        }
-        if (TOK_KIND(tok) != TOK_ITEM) {
-            simq_pop(&r->post_raster);
-            simq_push(&r->order, tok, now + r->zlat);
-            if (TOK_KIND(tok) == TOK_BEGIN) {
-                r->ez_tile = TOK_VAL(tok);
-                int zs = sim_func_zs_surface(env->fn);
-                const sim_pass *ps = &f->passes[env->pass];
-                if (zs >= 0 && !ps->zs_cleared && env->pass_loads_zs) {
-                    uint32_t lpr;
-                    r->z_tile = TOK_VAL(tok);
-                    r->z_load_left = tile_line_count(env, sim_func_surface(env->fn, zs), r->z_tile, &lpr);
-                    r->z_outstanding = 0;
-                    r->z_loading = r->z_load_left > 0;
-                    if (r->z_loading) {
-                        n++;
-                        break;
-                    }
-                }
-            }
-            n++;
-            continue;
-        }
-        const sim_quad *q = &f->quads[TOK_VAL(tok)];
-        bool early = f->draws[q->draw].rec.early_z != 0;
-        bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
-        uint32_t fp;
-        if (r->ez_fp_quad == TOK_VAL(tok) + 1 && r->qmap != RU_QMAP_ROUND_ROBIN)
-            fp = r->ez_fp;
-        else {
-            fp = quad_fp(r, q);
-            r->ez_fp_quad = TOK_VAL(tok) + 1;
-            r->ez_fp = fp;
-        }
-        /* A surviving quad waits here, untested, until its Fragment Processor queue has room:
-     * the test (and its depth-buffer energy) happens once, when the quad can move on. */
-        if (survives && simq_full(&r->fp_in[fp])) {
-            blocked = true;
-            break;
-        }
-        if (early) {
-            tbr_stat_inc(r->stats->q_ztested);
-            tbr_energy_count(env->eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
-            tbr_energy_count(env->eu_ztest, TBR_EV_CMP, 4);
-            if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
-                tbr_stat_inc(r->stats->q_zkilled);
-                simq_pop(&r->post_raster);
-                n++;
-                continue;
-            }
-        }
-        if (early) tbr_energy_count(env->eu_depth, TBR_EV_WRITE, 1);
-        if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + r->zlat)) {
-            blocked = true;
-            break;
-        }
-        prefetch_quad_records(f, q);
-        simq_push(&r->order, TOK(TOK_ITEM, fp), now + r->zlat);
-        if (r->qmap == RU_QMAP_ROUND_ROBIN) r->fp_rr = (fp + 1) % r->nfp;
-        tbr_stat_inc(r->stats->q_shaded);
-        tile_stats_fragments(env->tiles, r->ez_tile, 4);
-        simq_pop(&r->post_raster);
-        n++;
-    }
-    if (n)
-        tbr_stat_inc(r->z_busy);
-    else if (blocked)
-        tbr_stat_add(r->z_stall, nc);
-    else
-        tbr_stat_add(r->z_idle, nc);
 }
 
 static bool emit_quad(raster_unit *r, uint32_t k)
@@ -613,7 +437,7 @@ void ru_tick(raster_unit *r)
     blend_tick(r);
     merge_tick(r);
     fp_tick(r);
-    early_z_tick(r);
+    early_z_tick(&r->ez);
     rasterizer_tick(r);
     tbr_occupancy_sample_n(&r->qocc_tile, r->tile_q.count, env->ncyc);
     tbr_occupancy_sample_n(&r->qocc_post, r->post_raster.count, env->ncyc);
@@ -662,26 +486,7 @@ uint64_t ru_next_event(const raster_unit *r)
         GPU_EVENT_AT(ne, now, sc_next_event(&r->fp[i], now));
         GPU_EVENT_AT(ne, now, tex_unit_next_event(&r->tu[i]));
     }
-    /* Early-Z */
-    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(env->mem, r->zport)));
-    if (r->z_loading) {
-        if (r->z_load_left ? !tbr_memq_full(memsys_req(env->mem, r->zport)) : !r->z_outstanding) return now;
-    } else if (r->post_raster.count) {
-        uint64_t t = simq_head_ready(&r->post_raster);
-        if (t > now)
-            GPU_EVENT_AT(ne, now, t);
-        else if (!simq_full(&r->order)) {
-            uint32_t tok = r->post_raster.buf[r->post_raster.head];
-            if (TOK_KIND(tok) != TOK_ITEM) return now;
-            const sim_quad *q = &f->quads[TOK_VAL(tok)];
-            /* as early_z_tick: a quad that fails early Z leaves now; one that survives waits,
-       * untested, while its Fragment Processor queue is full (that queue's pop is the
-       * Fragment Processor's event) */
-            bool early = f->draws[q->draw].rec.early_z != 0;
-            bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
-            if (!survives || !simq_full(&r->fp_in[quad_fp(r, q)])) return now;
-        }
-    }
+    GPU_EVENT_AT(ne, now, early_z_next_event(&r->ez));
     /* Rasterizer */
     bool post_full = simq_full(&r->post_raster);
     if (r->r_flushing) {
@@ -720,7 +525,8 @@ uint64_t ru_next_event(const raster_unit *r)
 
 bool ru_idle(const raster_unit *r)
 {
-    if (r->r_has_prim || r->r_in_tile || r->r_flushing || r->z_loading || r->c_loading || r->flushing) return false;
+    if (r->r_has_prim || r->r_in_tile || r->r_flushing || !early_z_idle(&r->ez) || r->c_loading || r->flushing)
+        return false;
     if (!simq_empty(&r->tile_q) || !simq_empty(&r->post_raster) || !simq_empty(&r->color_q) || !simq_empty(&r->order))
         return false;
     for (uint32_t i = 0; i < r->nfp; i++)

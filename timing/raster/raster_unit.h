@@ -14,13 +14,8 @@
 #include "shader/icache.h"
 #include "shader/shader_core.h"
 #include "sim_env.h"
+#include "raster/early_z.h"
 #include "texture/texture_unit.h"
-
-/* fragment.quad_mapping values (index in the config enum list) */
-#define RU_QMAP_INTERLEAVED 0
-#define RU_QMAP_STRIPS      1
-#define RU_QMAP_QUADRANT    2
-#define RU_QMAP_ROUND_ROBIN 3
 
 /* Statistics summed over the Raster Units (quads.*, fragments.*, tiles.*). */
 typedef struct {
@@ -33,7 +28,7 @@ typedef struct {
     sim_env *env;
     const raster_stats *stats;
     /* parameters (raster.*, early_z.*, blend.*, depth_buffer.*, color_buffer.*) */
-    uint32_t raster_qpc, raster_setup, ez_qpc, blend_qpc, zlat, clat;
+    uint32_t raster_qpc, raster_setup, blend_qpc, clat;
     uint32_t id;
     sim_queue tile_q, post_raster, *fp_in, order, color_q;
     /* rasterizer */
@@ -48,17 +43,11 @@ typedef struct {
     uint32_t cap_emitted; /* per item of the tile: already emitted */
     uint32_t pend_end;    /* END token waiting to be pushed after remaining quads */
     bool r_flushing;
-    /* early Z */
-    uint32_t z_tile, z_load_left, z_outstanding;
-    bool z_loading;
+    early_z ez; /* its Early-Z stage (early_z.h) */
     /* fragment processors (+ their texture units) */
     shader_core *fp;
     tex_unit *tu;
-    uint32_t nfp, fp_rr;
-    /* quad -> FP (fragment.quad_mapping): RU_QMAP_*; quads per tile row/column; quadrant
-   * regions qm_rx x qm_ry (qm_rx * qm_ry = nfp) */
-    int qmap;
-    uint32_t qm_w, qm_h, qm_rx, qm_ry;
+    uint32_t nfp;
     /* blending */
     uint32_t c_tile, c_load_left, c_outstanding;
     bool c_loading;
@@ -66,12 +55,8 @@ typedef struct {
     bool flushing;
     uint64_t tile_start_cycle;
     uint32_t tiles_done;
-    uint32_t ez_tile;           /* tile whose quads Early-Z is passing (per-tile fragment counts) */
-    uint32_t ez_fp_quad, ez_fp; /* quad_fp of quad ez_fp_quad - 1 (a quad waiting for its
-                               * Fragment Processor queue asks every cycle; not for
-                               * round_robin, whose answer changes with fp_rr) */
     int zport, cport;
-    tbr_stat *r_busy, *r_stall, *r_idle, *z_busy, *z_stall, *z_idle, *b_busy, *b_stall, *b_idle;
+    tbr_stat *r_busy, *r_stall, *r_idle, *b_busy, *b_stall, *b_idle;
     tbr_occupancy qocc_tile, qocc_post, qocc_color;
 } raster_unit;
 
