@@ -8,13 +8,6 @@
 
 /* ---- parameters (energy.*, dram_power.* in the table of timing/core/config.c) ---- */
 
-double tbr_energy_cfg_double(const tbr_config *cfg, const char *name) { return tbr_cfg_double(cfg, name); }
-uint64_t tbr_energy_cfg_uint(const tbr_config *cfg, const char *name) { return tbr_cfg_uint(cfg, name); }
-int tbr_energy_cfg_is_default(const tbr_config *cfg, const char *name)
-{
-    return strcmp(tbr_cfg_origin(cfg, name), "default") == 0;
-}
-
 /* ---- data ---- */
 
 typedef struct {
@@ -94,10 +87,10 @@ tbr_energy *tbr_energy_new(const tbr_config *cfg, char *err, size_t errlen)
     memset(e, 0, sizeof *e);
     e->tech.tech_nm = (double)tbr_cfg_uint(cfg, "gpu.tech_nm");
     e->tech.vdd = tbr_cfg_double(cfg, "gpu.voltage_v");
-    e->tech.sram_leak_nw_per_bit = tbr_energy_cfg_double(cfg, "energy.sram_leak_nw_per_bit");
-    e->tech.logic_leak_fraction = tbr_energy_cfg_double(cfg, "energy.logic_leak_fraction");
-    e->dyn_scale = tbr_energy_cfg_double(cfg, "energy.dynamic_scale");
-    e->leak_scale = tbr_energy_cfg_double(cfg, "energy.leakage_scale");
+    e->tech.sram_leak_nw_per_bit = tbr_cfg_double(cfg, "energy.sram_leak_nw_per_bit");
+    e->tech.logic_leak_fraction = tbr_cfg_double(cfg, "energy.logic_leak_fraction");
+    e->dyn_scale = tbr_cfg_double(cfg, "energy.dynamic_scale");
+    e->leak_scale = tbr_cfg_double(cfg, "energy.leakage_scale");
     e->clock_ghz = (double)tbr_cfg_uint(cfg, "gpu.clock_mhz") / 1000.0;
     if (tbr_dram_power_params_from_config(cfg, &e->dp, err, errlen) != 0) {
         free(e);
