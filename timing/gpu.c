@@ -80,12 +80,19 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
    * processors, >= 2 -> one each (thesis Table 4.1: x2) */
     g->icache_on = true;
     g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
-    for (uint32_t i = 0; i < g->nicu; i++) icache_init(&g->icu[i], &g->env, i);
+    for (uint32_t i = 0; i < g->nicu; i++)
+        if (icache_init(&g->icu[i], &g->env, i, err, errlen)) {
+            gpu_free(g);
+            return NULL;
+        }
     if (geometry_init(&g->geo, &g->env, &g->icu[0], err, errlen)) {
         gpu_free(g);
         return NULL;
     }
-    plb_init(&g->plb, &g->env);
+    if (plb_init(&g->plb, &g->env, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
     plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
     if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) {
         gpu_free(g);
@@ -95,7 +102,10 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->ru = calloc(g->nru, sizeof *g->ru);
     if (!g->ru) abort();
     for (uint32_t i = 0; i < g->nru; i++)
-        ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1]);
+        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], err, errlen)) {
+            gpu_free(g);
+            return NULL;
+        }
     g->ru_tile_q = calloc(g->nru, sizeof *g->ru_tile_q);
     if (!g->ru_tile_q) abort();
     for (uint32_t i = 0; i < g->nru; i++) g->ru_tile_q[i] = &g->ru[i].tile_q;

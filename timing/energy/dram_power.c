@@ -1,5 +1,6 @@
 /* LPDDR4/LPDDR3 energy from IDD currents (see dram_power.h, docs/energy-model.md). */
 #include "energy/dram_power.h"
+#include "core/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,15 +12,6 @@
 static int is_default(const tbr_config *cfg, const char *name)
 {
     return strcmp(tbr_cfg_origin(cfg, name), "default") == 0;
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
 }
 
 static const char *const k_rail[TBR_RAIL_COUNT] = {"vdd1", "vdd2", "vddq"};
@@ -93,9 +85,9 @@ int tbr_dram_power_params_from_config(const tbr_config *cfg, tbr_dram_power_para
     for (int r = 0; r < TBR_RAIL_COUNT; r++) {
         if (p->idd0[r] < p->idd3n[r] || p->idd0[r] < p->idd2n[r] || p->idd4r[r] < p->idd3n[r] ||
             p->idd4w[r] < p->idd3n[r] || p->idd5[r] < p->idd3n[r]) {
-            set_err(err, errlen,
-                    "dram_power: %s currents must satisfy IDD0 >= IDD3N, IDD2N and IDD4R, IDD4W, IDD5 >= IDD3N",
-                    k_rail[r]);
+            tbr_set_err(err, errlen,
+                        "dram_power: %s currents must satisfy IDD0 >= IDD3N, IDD2N and IDD4R, IDD4W, IDD5 >= IDD3N",
+                        k_rail[r]);
             return -1;
         }
     }

@@ -30,7 +30,8 @@ int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *er
     tbr_cache_params_from_config(env->cfg, "vertex_cache", "vertex_cache", &p);
     ge->vcache = tbr_cache_new(&p, env->st, err, errlen);
     if (!ge->vcache) return -1;
-    memsys_add_cache_port(env->mem, "vertex_cache", ge->vcache);
+    if (memsys_add_cache_port(env->mem, "vertex_cache", ge->vcache) < 0)
+        return memsys_port_error("vertex_cache", err, errlen);
     simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_in"));
     simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_out"));
     simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.primitive"));
@@ -46,7 +47,7 @@ int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *er
         icache_attach(icache, &ge->vp[i]);
     }
     simq_init(&ge->vp_order, ge->nvp * env->shader.vp_threads + 1);
-    vtex_unit_init(&ge->vt, env, ge->vp, ge->nvp, env->shader.vp_threads);
+    if (vtex_unit_init(&ge->vt, env, ge->vp, ge->nvp, env->shader.vp_threads, err, errlen)) return -1;
     ge->cp_busy = tbr_stats_counter(env->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
     ge->vf_busy = tbr_stats_counter(env->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
     ge->vf_stall = tbr_stats_counter(env->st, "vf.stall_cycles",

@@ -41,8 +41,8 @@ void raster_stats_register(raster_stats *rs, tbr_stats *st)
         tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
 }
 
-void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
-             icache_unit *icache)
+int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
+            icache_unit *icache, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->env = env;
@@ -67,7 +67,7 @@ void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stat
         snprintf(name, sizeof name, "ru%u.fp%u", id, i);
         sc_init(&r->fp[i], env->shader.fp_threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
         sc_set_latencies(&r->fp[i], env->shader.lat_cls);
-        tex_unit_init(&r->tu[i], env, &r->fp[i], ts, id * r->nfp + i);
+        if (tex_unit_init(&r->tu[i], env, &r->fp[i], ts, id * r->nfp + i, err, errlen)) return -1;
         icache_attach(icache, &r->fp[i]);
         simq_init(&r->fp_in[i], pre);
     }
@@ -78,11 +78,13 @@ void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stat
     char name[48];
     snprintf(name, sizeof name, "ru%u.depth", id);
     r->zport = memsys_add_port(env->mem, name, 16);
+    if (r->zport < 0) return memsys_port_error(name, err, errlen);
     early_z_init(&r->ez, env, id, stats->q_ztested, stats->q_zkilled, stats->q_shaded, stats->tile_loads);
     early_z_connect(&r->ez, &r->post_raster, r->fp_in, r->nfp, &r->order, memsys_req(env->mem, r->zport),
                     memsys_resp(env->mem, r->zport));
     snprintf(name, sizeof name, "ru%u.color", id);
     r->cport = memsys_add_port(env->mem, name, 16);
+    if (r->cport < 0) return memsys_port_error(name, err, errlen);
 #define C(field, fmt, desc) r->field = tbr_stats_counterf(env->st, desc, fmt, id)
     C(r_busy, "ru%u.rasterizer.busy_cycles", "Rasterizer cycles emitting quads or setting up primitives");
     C(r_stall, "ru%u.rasterizer.stall_cycles", "Rasterizer cycles blocked by a full post-rasterization queue");
@@ -98,6 +100,7 @@ void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stat
     tbr_occupancy_init(&r->qocc_post, tbr_stats_average(env->st, n2, "post-rasterization queue entries per cycle"));
     snprintf(n2, sizeof n2, "ru%u.queue.color.occupancy", id);
     tbr_occupancy_init(&r->qocc_color, tbr_stats_average(env->st, n2, "color queue entries per cycle"));
+    return 0;
 }
 
 void ru_free(raster_unit *r)

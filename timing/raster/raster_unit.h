@@ -61,9 +61,9 @@ typedef struct {
 } raster_unit;
 
 /* Raster Unit `id`: its queues, Fragment Processors (their texture units use ts, their
- * instruction fetches go through icache), memory ports and statistics. */
-void ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
-             icache_unit *icache);
+ * instruction fetches go through icache), memory ports and statistics. -1 with err. */
+int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
+            icache_unit *icache, char *err, size_t errlen);
 void ru_free(raster_unit *r);
 void ru_tick(raster_unit *r);
 /* end of the raster phase: queue occupancies into their statistics */

@@ -49,25 +49,22 @@ static uint64_t ic_fetch(void *ctx, shader_core *c, uint32_t slot, uint64_t addr
     return SC_BLOCKED;
 }
 
-void icache_init(icache_unit *u, sim_env *e, uint32_t idx)
+int icache_init(icache_unit *u, sim_env *e, uint32_t idx, char *err, size_t errlen)
 {
     memset(u, 0, sizeof *u);
     u->env = e;
     snprintf(u->name, sizeof u->name, "inst_cache.%u", idx);
     tbr_cache_params p;
     tbr_cache_params_from_config(e->cfg, "inst_cache", u->name, &p);
-    char err[256];
-    u->ic = tbr_cache_new(&p, e->st, err, sizeof err);
-    if (!u->ic) {
-        fprintf(stderr, "tbr-sim: instruction cache: %s\n", err);
-        abort();
-    }
+    u->ic = tbr_cache_new(&p, e->st, err, errlen);
+    if (!u->ic) return -1;
     u->installs = tbr_cache_installs(u->ic);
-    memsys_add_aux_cache_port(e->mem, u->name, u->ic);
+    if (memsys_add_aux_cache_port(e->mem, u->name, u->ic) < 0) return memsys_port_error(u->name, err, errlen);
     u->hits = tbr_stats_counterf(e->st, "instruction fetches whose line was present (pipelined, no delay)",
                                  "%s.fetch_hits", u->name);
     u->misses = tbr_stats_counterf(e->st, "instruction fetches that blocked their thread on a missing line",
                                    "%s.fetch_misses", u->name);
+    return 0;
 }
 
 void icache_free(icache_unit *u)

@@ -69,7 +69,8 @@ static uint64_t tex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t tok
     return SC_BLOCKED;
 }
 
-void tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stats *stats, uint32_t index)
+int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stats *stats, uint32_t index, char *err,
+                  size_t errlen)
 {
     memset(u, 0, sizeof *u);
     u->env = e;
@@ -78,19 +79,16 @@ void tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_sta
     snprintf(u->name, sizeof u->name, "texture_cache.%u", index);
     tbr_cache_params p;
     tbr_cache_params_from_config(e->cfg, "texture_cache", u->name, &p);
-    char err[256];
-    u->tc = tbr_cache_new(&p, e->st, err, sizeof err);
-    if (!u->tc) {
-        fprintf(stderr, "tbr-sim: texture cache: %s\n", err);
-        abort();
-    }
-    memsys_add_aux_cache_port(e->mem, u->name, u->tc);
+    u->tc = tbr_cache_new(&p, e->st, err, errlen);
+    if (!u->tc) return -1;
+    if (memsys_add_aux_cache_port(e->mem, u->name, u->tc) < 0) return memsys_port_error(u->name, err, errlen);
     u->cap = core->threads;
     u->req = calloc(u->cap, sizeof *u->req);
     u->fifo = calloc(u->cap, sizeof *u->fifo);
     if (!u->req || !u->fifo) abort();
     core->tex = tex_issue;
     core->tex_ctx = u;
+    return 0;
 }
 
 void tex_unit_free(tex_unit *u)

@@ -32,8 +32,9 @@ typedef struct {
     uint32_t outstanding;             /* accesses not yet complete */
 } tex_unit;
 
-/* index: the texture cache's global number (texture_cache.<index>) */
-void tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stats *stats, uint32_t index);
+/* index: the texture cache's global number (texture_cache.<index>). -1 with err. */
+int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stats *stats, uint32_t index, char *err,
+                  size_t errlen);
 void tex_unit_free(tex_unit *u);
 void tex_unit_tick(tex_unit *u);
 bool tex_unit_idle(const tex_unit *u);

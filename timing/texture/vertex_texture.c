@@ -43,7 +43,8 @@ static uint64_t vtex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t to
     return SC_BLOCKED;
 }
 
-void vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncores, uint32_t threads)
+int vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncores, uint32_t threads, char *err,
+                   size_t errlen)
 {
     memset(u, 0, sizeof *u);
     u->env = e;
@@ -56,16 +57,12 @@ void vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncore
         snprintf(name, sizeof name, "texture_cache.vertex");
         tbr_cache_params p;
         tbr_cache_params_from_config(e->cfg, "texture_cache", name, &p);
-        char err[256];
-        u->tc = tbr_cache_new(&p, e->st, err, sizeof err);
-        if (!u->tc) {
-            fprintf(stderr, "tbr-sim: vertex texture cache: %s\n", err);
-            abort();
-        }
-        memsys_add_aux_cache_port(e->mem, name, u->tc);
+        u->tc = tbr_cache_new(&p, e->st, err, errlen);
+        if (!u->tc) return -1;
+        if (memsys_add_aux_cache_port(e->mem, name, u->tc) < 0) return memsys_port_error(name, err, errlen);
     } else {
         u->port = memsys_add_late_port(e->mem, "vertex_texture", 16);
-        if (u->port < 0) abort();
+        if (u->port < 0) return memsys_port_error("vertex_texture", err, errlen);
     }
     u->cap = ncores * threads;
     u->req = calloc(u->cap, sizeof *u->req);
@@ -89,6 +86,7 @@ void vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncore
                                    "vertex TEX instructions with no recorded texels (no memory access)");
     u->wait_cycles = tbr_stats_counter(st, "vertex_texture.wait_cycles",
                                        "sum over vertex TEX instructions of the cycles their thread was blocked");
+    return 0;
 }
 
 void vtex_unit_free(vtex_unit *u)

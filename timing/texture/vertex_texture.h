@@ -29,7 +29,9 @@ typedef struct {
     tbr_stat *requests, *texels, *samples, *lines, *nolines, *wait_cycles;
 } vtex_unit;
 
-void vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncores, uint32_t threads);
+/* -1 with err (its cache or memory port could not be made) */
+int vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncores, uint32_t threads, char *err,
+                   size_t errlen);
 void vtex_unit_free(vtex_unit *u);
 void vtex_unit_tick(vtex_unit *u);
 bool vtex_unit_idle(const vtex_unit *u);

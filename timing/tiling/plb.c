@@ -14,12 +14,13 @@
 
 #include "tiling/tile_order.h"
 
-void plb_init(plb_unit *p, sim_env *env)
+int plb_init(plb_unit *p, sim_env *env, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->env = env;
     p->tiles_per_cycle = (uint32_t)tbr_cfg_uint(env->cfg, "plb.tiles_per_cycle");
     p->port = memsys_add_port(env->mem, "plb", 16);
+    if (p->port < 0) return memsys_port_error("plb", err, errlen);
     p->busy =
         tbr_stats_counter(env->st, "plb.busy_cycles", "Polygon List Builder cycles writing attributes or pointers");
     p->stall = tbr_stats_counter(env->st, "plb.stall_cycles", "Polygon List Builder cycles blocked by the memory port");
@@ -27,6 +28,7 @@ void plb_init(plb_unit *p, sim_env *env)
     p->bins = tbr_stats_counter(env->st, "plb.tile_bins", "primitive pointers written to tile lists");
     p->culled = tbr_stats_counter(env->st, "plb.culled_prims", "primitives dropped (culled by setup)");
     p->pb_bytes = tbr_stats_counter(env->st, "plb.pb_write_bytes", "Parameter Buffer bytes written (full lines)");
+    return 0;
 }
 
 void plb_connect(plb_unit *p, sim_queue *in, bool (*upstream_done)(const void *ctx), const void *upstream)

@@ -31,7 +31,8 @@ typedef struct {
     tbr_stat *busy, *stall, *idle, *bins, *culled, *pb_bytes;
 } plb_unit;
 
-void plb_init(plb_unit *p, sim_env *env);
+/* -1 with err (no memory port left) */
+int plb_init(plb_unit *p, sim_env *env, char *err, size_t errlen);
 void plb_connect(plb_unit *p, sim_queue *in, bool (*upstream_done)(const void *ctx), const void *upstream);
 void plb_free(plb_unit *p);
 void plb_begin_pass(plb_unit *p);

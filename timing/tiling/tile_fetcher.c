@@ -36,7 +36,8 @@ int tf_init(tile_fetcher *t, sim_env *env, const param_buffer *pb, char *err, si
     if (!t->tcache) return -1;
     /* env->mem == NULL: the owner services the Tile Cache's miss_out/fill_in itself (unit test
      * seam, tests/timing_tile_fetcher/); the simulator always has a memory system. */
-    if (env->mem) memsys_add_cache_port(env->mem, "tile_cache", t->tcache);
+    if (env->mem && memsys_add_cache_port(env->mem, "tile_cache", t->tcache) < 0)
+        return memsys_port_error("tile_cache", err, errlen);
     t->npt = (uint32_t)tbr_cfg_uint(env->cfg, "tile.primitive_table_entries");
     t->ring_cap = t->npt + 64;
     t->pt = calloc(t->ring_cap, sizeof *t->pt);
