@@ -180,15 +180,14 @@ uint64_t geometry_next_event(const geometry_unit *ge)
     return ne;
 }
 
-void geometry_tick(geometry_unit *ge)
+/* Primitive Assembly (prim_assembly.tris_per_cycle, thesis Table 4.1): takes shaded vertices in order, emits the draw's primitives as their vertices arrive. */
+static void pa_tick(geometry_unit *ge)
 {
     const sim_env *env = ge->env;
-    const uint64_t n = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const uint64_t n = env->ncyc;
     const sim_frame *f = env->frame;
     const sim_pass *ps = &f->passes[env->pass];
     uint64_t now = env->now;
-
-    /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
     double rate = ge->pa_rate;
     ge->pa_credit += rate;
     if (ge->pa_credit > rate + 1) ge->pa_credit = rate + 1;
@@ -226,8 +225,15 @@ void geometry_tick(geometry_unit *ge)
         tbr_stat_inc(ge->pa_busy);
     else if (pa_blocked)
         tbr_stat_add(ge->pa_stall, n);
+}
 
-    /* Vertex Processors: in-order retirement across processors, then dispatch. */
+/* Vertex Processors: in-order retirement across processors, then dispatch of the next work item (round robin). */
+static void vp_tick(geometry_unit *ge)
+{
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc;
+    const sim_frame *f = env->frame;
+    uint64_t now = env->now;
     uint32_t vpi;
     while (simq_peek(&ge->vp_order, now, &vpi)) {
         uint32_t tok;
@@ -265,8 +271,15 @@ void geometry_tick(geometry_unit *ge)
             break;
         }
     }
+}
 
-    /* Vertex Fetcher: responses, in-order hand-off of complete vertices, one request/cycle. */
+/* Vertex Fetcher: responses, in-order hand-off of complete vertices (or VS groups), one line request per cycle. */
+static void vf_tick(geometry_unit *ge)
+{
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc;
+    const sim_frame *f = env->frame;
+    uint64_t now = env->now;
     const tbr_mem_msg *m;
     tbr_memq *resp = tbr_cache_resp_out(ge->vcache);
     while ((m = tbr_memq_peek(resp, now))) {
@@ -330,8 +343,16 @@ void geometry_tick(geometry_unit *ge)
         }
         if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
     }
+}
 
-    /* Command Processor: decode the next draw, hand it to the Vertex Fetcher. */
+/* Command Processor: decodes the next draw (cp.cycles_per_draw) and hands it to the Vertex Fetcher. */
+static void cp_tick(geometry_unit *ge)
+{
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc;
+    const sim_frame *f = env->frame;
+    const sim_pass *ps = &f->passes[env->pass];
+    uint64_t now = env->now;
     if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) {
         ge->cp_has_draw = true;
         ge->cp_busy_until = now + ge->cp_cycles;
@@ -369,7 +390,18 @@ void geometry_tick(geometry_unit *ge)
             ge->progress++;
         }
     }
-    tbr_cache_tick_n(ge->vcache, now, n);
+}
+
+/* One call simulates env->ncyc cycles; stages run consumers first, so a token moves at
+ * most one stage per cycle. */
+void geometry_tick(geometry_unit *ge)
+{
+    const uint64_t n = ge->env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    pa_tick(ge);
+    vp_tick(ge);
+    vf_tick(ge);
+    cp_tick(ge);
+    tbr_cache_tick_n(ge->vcache, ge->env->now, n);
     tbr_occupancy_sample_n(&ge->qocc_vin, ge->vertex_in.count, n);
     tbr_occupancy_sample_n(&ge->qocc_vout, ge->vertex_out.count, n);
     tbr_occupancy_sample_n(&ge->qocc_prim, ge->prim_q.count, n);
