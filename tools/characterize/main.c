@@ -3,6 +3,7 @@
  * (fragments), and texture-block sharing between tiles / replication across
  * private texture caches when the trace has texel records.
  * Every metric is defined in docs/tools-characterize.md. */
+#include "tbr/record_table.h"
 #include "tbr/records.h"
 #include "tbr/trace.h"
 #include "texblocks.h"
@@ -265,7 +266,6 @@ static struct state {
     enum texblocks_mapping mapping;
     int texel_capable;             /* records_schema_minor >= 1 or a TEXELS record was seen */
     uint64_t texels_derived_quads; /* shaded quads whose texels the trace leaves out (minor 6) */
-    tbr_rec_texel *texbuf;
     res_info *res;
     hmap res_map;
     size_t nres, capres;
@@ -397,16 +397,22 @@ static path_info *path_new(void)
     return pi;
 }
 
-/* Returns 0, or -1 if the record does not decode (caller reports it). */
-static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
+/* The record types process_record reads (the others are skipped undecoded). */
+#define CHARACTERIZE_TYPES                                                                                             \
+    (TBR_REC_MASK(TBR_REC_SHADER_CREATE) | TBR_REC_MASK(TBR_REC_SHADER) | TBR_REC_MASK(TBR_REC_RENDER_PASS) |          \
+     TBR_REC_MASK(TBR_REC_DRAW) | TBR_REC_MASK(TBR_REC_DRAW_END) | TBR_REC_MASK(TBR_REC_PRIM) |                        \
+     TBR_REC_MASK(TBR_REC_PATH) | TBR_REC_MASK(TBR_REC_QUADS) | TBR_REC_MASK(TBR_REC_RESOURCE) |                       \
+     TBR_REC_MASK(TBR_REC_TEXELS) | TBR_REC_MASK(TBR_REC_VERTICES) | TBR_REC_MASK(TBR_REC_FRAME_END))
+
+/* A decoded record (CHARACTERIZE_TYPES) into the frame's accumulators. Returns 0, or 1
+ * for FRAME_END. */
+static int process_record(acc *a, const tbr_rec_decoded *d)
 {
+    const uint16_t type = d->type;
     switch (type) {
         case TBR_REC_SHADER_CREATE:
         case TBR_REC_SHADER: {
-            tbr_rec_shader r;
-            if ((type == TBR_REC_SHADER ? tbr_rec_shader_decode(p, len, &r)
-                                        : tbr_rec_shader_create_decode(p, len, &r)) != 0)
-                return -1;
+            const tbr_rec_shader r = d->u.shader;
             shader_info *si = shader_get(r.id, 1);
             si->stage = r.stage;
             si->num_instructions = r.num_instructions;
@@ -414,19 +420,16 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
             return 0;
         }
         case TBR_REC_RENDER_PASS: {
-            tbr_rec_render_pass r;
-            if (tbr_rec_render_pass_decode(p, len, &r)) return -1;
-            set_pass(a, r.width, r.height);
+            set_pass(a, d->u.render_pass.width, d->u.render_pass.height);
             return 0;
         }
         case TBR_REC_DRAW: {
-            static tbr_rec_draw d;
-            if (tbr_rec_draw_decode(p, len, &d)) return -1;
+            const tbr_rec_draw *dr = &d->u.draw;
             finish_prim(a);
             a->draws++;
-            a->internal_draws += d.internal != 0;
-            uint64_t verts = (uint64_t)d.count * (d.instance_count ? d.instance_count : 1);
-            shader_info *vs = shader_get(d.vs_id, 0);
+            a->internal_draws += dr->internal != 0;
+            uint64_t verts = (uint64_t)dr->count * (dr->instance_count ? dr->instance_count : 1);
+            shader_info *vs = shader_get(dr->vs_id, 0);
             if (vs) {
                 a->vertices += verts;
                 a->vs_static_insns += verts * vs->num_instructions;
@@ -439,44 +442,41 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                 if (!S.draws) oom();
             }
             draw_info *di = &S.draws[S.ndraws];
-            di->vs_id = d.vs_id;
-            di->fs_id = d.fs_id;
-            di->early_z = d.early_z;
-            di->point_size = d.point_size;
-            di->line_width = d.line_width;
+            di->vs_id = dr->vs_id;
+            di->fs_id = dr->fs_id;
+            di->early_z = dr->early_z;
+            di->point_size = dr->point_size;
+            di->line_width = dr->line_width;
             di->has_vertices = 0;
             di->verts = verts;
-            *hmap_slot(&S.draw_map, d.seq, 1) = S.ndraws++;
+            *hmap_slot(&S.draw_map, dr->seq, 1) = S.ndraws++;
             S.have_qdraw = 1;
-            S.qdraw = d.seq;
+            S.qdraw = dr->seq;
             S.nq = 0;
             return 0;
         }
         case TBR_REC_DRAW_END: {
-            tbr_rec_draw_end r;
-            if (tbr_rec_draw_end_decode(p, len, &r)) return -1;
             finish_prim(a);
-            draw_info *di = draw_get(r.seq);
+            draw_info *di = draw_get(d->u.draw_end.seq);
             if (di && !di->has_vertices && di->verts) a->vs_draws_no_vertices++;
             return 0;
         }
         case TBR_REC_PRIM: {
-            static tbr_rec_prim r;
-            if (tbr_rec_prim_decode(p, len, &r)) return -1;
+            const tbr_rec_prim *r = &d->u.prim;
             a->prims++;
-            if (r.flags & TBR_REC_PRIM_CULLED) {
+            if (r->flags & TBR_REC_PRIM_CULLED) {
                 a->prims_culled++;
                 return 0;
             }
             a->prims_raster++;
-            a->attrs += r.nr_attrs ? r.nr_attrs - 1 : 0;
-            if (!S.have_pass || r.kind < 1 || r.kind > 3) {
+            a->attrs += r->nr_attrs ? r->nr_attrs - 1 : 0;
+            if (!S.have_pass || r->kind < 1 || r->kind > 3) {
                 a->prims_unbinned++;
                 return 0;
             }
             double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
-            for (uint32_t v = 0; v < r.kind; v++) {
-                double x = r.v[v][0][0], y = r.v[v][0][1];
+            for (uint32_t v = 0; v < r->kind; v++) {
+                double x = r->v[v][0][0], y = r->v[v][0][1];
                 if (isnan(x) || isnan(y)) {
                     minx = NAN;
                     break;
@@ -486,9 +486,9 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                 miny = fmin(miny, y);
                 maxy = fmax(maxy, y);
             }
-            if (r.kind < 3) { /* points and lines: widen by half their size */
-                draw_info *di = draw_get(r.draw_seq);
-                double h = di ? 0.5 * (r.kind == 1 ? di->point_size : di->line_width) : 0.5;
+            if (r->kind < 3) { /* points and lines: widen by half their size */
+                draw_info *di = draw_get(r->draw_seq);
+                double h = di ? 0.5 * (r->kind == 1 ? di->point_size : di->line_width) : 0.5;
                 minx -= h;
                 maxx += h;
                 miny -= h;
@@ -498,27 +498,26 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
             return 0;
         }
         case TBR_REC_PATH: {
-            tbr_rec_path r;
-            if (tbr_rec_path_decode(p, len, &r)) return -1;
-            if (r.stage == TBR_REC_STAGE_VS) {
+            const tbr_rec_path *r = &d->u.path;
+            if (r->stage == TBR_REC_STAGE_VS) {
                 path_info *pi = path_new();
-                for (uint32_t i = 0; i < r.n; i++) pi->insns += popcount4(tbr_rec_path_mask(&r, i) & 15u);
-                *hmap_slot(&S.vpath_map, r.id, 1) = S.npaths++;
+                for (uint32_t i = 0; i < r->n; i++) pi->insns += popcount4(tbr_rec_path_mask(r, i) & 15u);
+                *hmap_slot(&S.vpath_map, r->id, 1) = S.npaths++;
                 return 0;
             }
-            if (r.stage != TBR_REC_STAGE_FS) return 0;
+            if (r->stage != TBR_REC_STAGE_FS) return 0;
             path_info *pi = path_new();
-            if (r.n) {
-                pi->ent = malloc((size_t)r.n * 3);
+            if (r->n) {
+                pi->ent = malloc((size_t)r->n * 3);
                 if (!pi->ent) oom();
-                memcpy(pi->ent, r.entries, (size_t)r.n * 3);
-                pi->n = r.n;
+                memcpy(pi->ent, r->entries, (size_t)r->n * 3);
+                pi->n = r->n;
             }
-            shader_info *si = shader_get(r.shader_id, 0);
+            shader_info *si = shader_get(r->shader_id, 0);
             pi->classes_known = si && si->have_text;
-            for (uint32_t i = 0; i < r.n; i++) {
-                uint64_t lanes = popcount4(tbr_rec_path_mask(&r, i) & 15u);
-                uint16_t pc = tbr_rec_path_pc(&r, i);
+            for (uint32_t i = 0; i < r->n; i++) {
+                uint64_t lanes = popcount4(tbr_rec_path_mask(r, i) & 15u);
+                uint16_t pc = tbr_rec_path_pc(r, i);
                 pi->insns += lanes;
                 if (pi->classes_known) {
                     int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
@@ -530,14 +529,11 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                         pi->tex += lanes;
                 }
             }
-            *hmap_slot(&S.path_map, r.id, 1) = S.npaths++;
+            *hmap_slot(&S.path_map, r->id, 1) = S.npaths++;
             return 0;
         }
         case TBR_REC_QUADS: {
-            tbr_cursor c;
-            tbr_rec_quads_header h;
-            static tbr_rec_quad q;
-            if (tbr_rec_quads_open(&c, p, len, &h)) return -1;
+            const tbr_rec_quads_header h = d->u.quads.h;
             draw_info *di = draw_get(h.draw_seq);
             shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
             if (h.texels_derived) S.texels_derived_quads += h.count;
@@ -547,7 +543,7 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                 S.nq = 0;
             }
             for (uint32_t i = 0; i < h.count; i++) {
-                if (tbr_rec_quads_next(&c, &h, &q)) return -1;
+                const tbr_rec_quad q = d->u.quads.q[i];
                 if (S.nq == S.capq) {
                     S.capq = S.capq ? S.capq * 2 : 4096;
                     S.qxy = realloc(S.qxy, S.capq * 2 * sizeof *S.qxy);
@@ -604,11 +600,10 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                     a->fs_exec_missing += frags ? frags : 1;
                 }
             }
-            return tbr_rec_quads_close(&c) ? -1 : 0;
+            return 0;
         }
         case TBR_REC_RESOURCE: {
-            tbr_rec_resource r;
-            if (tbr_rec_resource_decode(p, len, &r)) return -1;
+            const tbr_rec_resource r = d->u.resource;
             if (hmap_slot(&S.res_map, r.id, 0)) return 0; /* ids are never reused: same resource */
             if (S.nres == S.capres) {
                 S.capres = S.capres ? S.capres * 2 : 64;
@@ -625,10 +620,7 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
             return 0;
         }
         case TBR_REC_TEXELS: {
-            tbr_cursor c;
-            tbr_rec_texels_header h;
-            tbr_rec_texfetch f;
-            if (tbr_rec_texels_open(&c, p, len, &h)) return -1;
+            const tbr_rec_texels_header h = d->u.texels.h;
             S.texel_capable = 1;
             a->texel_records++;
             uint32_t prevq = UINT32_MAX, ppos = 0;
@@ -636,7 +628,7 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
             unsigned last_proc = 0;
             int have_last = 0;
             for (uint32_t i = 0; i < h.count; i++) {
-                if (tbr_rec_texels_next(&c, &h, &f, S.texbuf, TBR_REC_MAX_TEXELS_PER_FETCH)) return -1;
+                const tbr_rec_texfetch f = d->u.texels.f[i];
                 a->tex_fetches++;
                 a->texels_all_lanes += f.n_texels;
                 if (!S.have_qdraw || S.qdraw != h.draw_seq || f.quad >= S.nq) {
@@ -670,7 +662,7 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                 uint64_t *rs = hmap_slot(&S.res_map, f.resource_id, 0);
                 const res_info *ri = rs ? &S.res[*rs] : NULL;
                 for (uint32_t k = 0; k < f.n_texels; k++) {
-                    const tbr_rec_texel *t = &S.texbuf[k];
+                    const tbr_rec_texel *t = &f.texels[k];
                     if (!(mask & (1u << (t->lane & 3)))) continue;
                     a->texels++;
                     if (!ri || !S.have_pass) continue;
@@ -689,18 +681,15 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                     last_proc = proc;
                 }
             }
-            return tbr_rec_texels_close(&c) ? -1 : 0;
+            return 0;
         }
         case TBR_REC_VERTICES: {
-            tbr_cursor c;
-            static tbr_rec_vertices_header h;
-            tbr_rec_vertex_group g;
-            if (tbr_rec_vertices_open(&c, p, len, &h)) return -1;
+            const tbr_rec_vertices_header *h = d->u.vertices.h;
             a->vertex_records++;
-            draw_info *di = draw_get(h.draw_seq);
+            draw_info *di = draw_get(h->draw_seq);
             if (di) di->has_vertices = 1;
-            for (uint32_t i = 0; i < h.count; i++) {
-                if (tbr_rec_vertices_next(&c, &h, &g)) return -1;
+            for (uint32_t i = 0; i < h->count; i++) {
+                const tbr_rec_vertex_group g = d->u.vertices.g[i];
                 uint64_t *ps = hmap_slot(&S.vpath_map, g.path, 0);
                 a->vs_exec_verts += g.n;
                 if (ps)
@@ -708,11 +697,10 @@ static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
                 else
                     a->vs_exec_missing += g.n;
             }
-            return tbr_rec_vertices_close(&c) ? -1 : 0;
+            return 0;
         }
         case TBR_REC_FRAME_END: {
-            tbr_rec_frame_end r;
-            if (tbr_rec_frame_end_decode(p, len, &r)) return -1;
+            const tbr_rec_frame_end r = d->u.frame_end;
             S.have_last_screen = 1;
             S.last_screen_pixels = (uint64_t)r.width * r.height;
             a->screen_pixels += S.last_screen_pixels;
@@ -1092,8 +1080,8 @@ int main(int argc, char **argv)
     S.procs = o.procs;
     S.mapping = o.mapping;
     S.tb = texblocks_new(o.procs);
-    S.texbuf = malloc(TBR_REC_MAX_TEXELS_PER_FETCH * sizeof *S.texbuf);
-    if (!S.tb || !S.texbuf) oom();
+    tbr_rec_decoder *dec = tbr_rec_decoder_new(CHARACTERIZE_TYPES);
+    if (!S.tb || !dec) oom();
     size_t nframes = tbr_trace_reader_frame_count(r);
     acc *frames = calloc(nframes ? nframes : 1, sizeof *frames);
     uint64_t *numbers = calloc(nframes ? nframes : 1, sizeof *numbers);
@@ -1119,12 +1107,14 @@ int main(int argc, char **argv)
         const uint8_t *p;
         size_t len;
         while ((rc = tbr_trace_reader_next_record(r, &type, &p, &len)) > 0) {
-            int pr = process_record(a, type, p, len);
+            const tbr_rec_decoded *d;
+            int pr = tbr_rec_decode(dec, type, p, len, &d);
             if (pr < 0) {
                 tbr_tool_fail_malformed(r, type, len);
                 rc = -1;
                 break;
             }
+            pr = pr == 0 ? process_record(a, d) : 0;
             if (pr == 1) had_end = 1;
         }
         if (rc < 0) {
@@ -1204,7 +1194,7 @@ int main(int argc, char **argv)
     free(S.qxy);
     free(S.qmask);
     free(S.qpath);
-    free(S.texbuf);
+    tbr_rec_decoder_free(dec);
     texblocks_free(S.tb);
     free(S.tile_mark);
     free(S.touched);
