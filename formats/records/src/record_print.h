@@ -4,13 +4,24 @@
 
 #include "tbr/record_table.h"
 
-#define TBR_REC_PRINT_FNS(X)                                                                                           \
-    X(frame_end)                                                                                                       \
-    X(resource)                                                                                                        \
-    X(upload) X(shader) X(render_pass) X(clear) X(draw) X(draw_end) X(prim) X(quads) X(tile) X(flush) X(unsupported)   \
-        X(path) X(vs_textures) X(texels) X(vertices) X(surface_check) X(surface_init)
-#define TBR_REC_PRINT_DECL_(name) void tbr_rec_print_##name(FILE *out, const tbr_rec_decoded *d, int verbose);
-TBR_REC_PRINT_FNS(TBR_REC_PRINT_DECL_)
-#undef TBR_REC_PRINT_DECL_
+void tbr_rec_print_frame_end(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_resource(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_upload(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_shader(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_render_pass(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_clear(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_draw(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_draw_end(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_prim(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_quads(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_tile(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_flush(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_unsupported(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_path(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_vs_textures(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_texels(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_vertices(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_surface_check(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_surface_init(FILE *out, const tbr_rec_decoded *d, int verbose);
 
 #endif
