@@ -43,9 +43,6 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
     g->lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
     g->lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
-    sim_trace_set_texture_layout(strcmp(tbr_cfg_str(cfg, "texture.layout"), "tiled") == 0,
-                                 (uint32_t)tbr_cfg_uint(cfg, "texture_cache.line_bytes"),
-                                 (uint32_t)tbr_cfg_uint(cfg, "vertex_cache.line_bytes"));
     g->issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
     g->fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
     g->vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
@@ -204,7 +201,7 @@ void gpu_free(gpu *g)
  * frame (RE paper sec. III-E: not after texture uploads or application shader
  * creations, not with several render passes, optionally not every re.refresh_period
  * frames). Buffer uploads and Mesa-internal shader creations keep RE on (see
- * su_frame_scan and docs/techniques.md). */
+ * su_scan_record and docs/techniques.md). */
 static void frame_start(gpu *g, const sim_frame *f)
 {
     g->frame_index++;

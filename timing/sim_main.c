@@ -239,24 +239,29 @@ int main(int argc, char **argv)
     g->skip_idle = !no_skip;
     g->fn.ignore_surface_init = no_surface_init != 0;
 
-    /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: a second
-   * reader walks the same frames (docs/techniques.md). */
-    tbr_trace_reader *r2 = NULL;
+    /* The front end (frontend/sim_trace.h): its state across frames, and the address map. */
+    sim_loader *ld = sim_loader_new();
+    if (!ld) {
+        fprintf(stderr, "tbr-sim: out of memory\n");
+        gpu_free(g);
+        tbr_stats_free(st);
+        tbr_trace_reader_close(r);
+        tbr_config_free(cfg);
+        return 2;
+    }
+    sim_loader_set_texture_layout(ld, strcmp(tbr_cfg_str(cfg, "texture.layout"), "tiled") == 0,
+                                  (uint32_t)tbr_cfg_uint(cfg, "texture_cache.line_bytes"),
+                                  (uint32_t)tbr_cfg_uint(cfg, "vertex_cache.line_bytes"));
+    /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: its scan
+     * reads the records in the loader's pass (docs/techniques.md). */
     su_frame_data sfd;
     memset(&sfd, 0, sizeof sfd);
-    if (tbr_cfg_bool(cfg, "re.enabled")) {
-        r2 = tbr_trace_reader_open(trace_path, &terr);
-        if (!r2) {
-            fprintf(stderr, "tbr-sim: %s\n", terr.msg);
-            gpu_free(g);
-            tbr_stats_free(st);
-            tbr_trace_reader_close(r);
-            tbr_config_free(cfg);
-            return 2;
-        }
-    }
+    su_scan scan;
+    memset(&scan, 0, sizeof scan);
+    const sim_record_observer re_scan = {SU_SCAN_TYPES, su_scan_record, &scan};
+    const sim_record_observer *re_obs = tbr_cfg_bool(cfg, "re.enabled") ? &re_scan : NULL;
     sim_frame fr;
-    sim_frame_init(&fr);
+    sim_frame_init(&fr, ld);
     frame_out *fo = NULL;
     size_t nfo = 0;
     FILE *tiles_o = NULL;
@@ -268,12 +273,6 @@ int main(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
-        tbr_trace_frame_info fi2;
-        if (r2 && tbr_trace_reader_next_frame(r2, &fi2) <= 0) {
-            fprintf(stderr, "tbr-sim: %s: second reader lost\n", trace_path);
-            status = 2;
-            break;
-        }
         if (fi.number > fb) continue;
         if (fi.number < fa) {
             /* Fast-forward (docs/timing-model.md "Frames"): the frame's functional effect on the
@@ -281,25 +280,27 @@ int main(int argc, char **argv)
             if (no_fast_forward) continue;
             if (!quiet)
                 fprintf(stderr, "tbr-sim: frame %llu: fast-forward (functional only)\n", (unsigned long long)fi.number);
-            if (sim_frame_load(&fr, r, fi.number, err, sizeof err) || gpu_fast_forward_frame(g, &fr, err, sizeof err)) {
+            if (sim_frame_load(&fr, r, fi.number, NULL, err, sizeof err) ||
+                gpu_fast_forward_frame(g, &fr, err, sizeof err)) {
                 fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
                 status = 2;
                 break;
             }
             continue;
         }
-        if (sim_frame_load(&fr, r, fi.number, err, sizeof err)) {
-            fprintf(stderr, "tbr-sim: %s\n", err);
+        if (re_obs) su_scan_begin(&scan, &sfd);
+        int lrc = sim_frame_load(&fr, r, fi.number, re_obs, err, sizeof err);
+        if (lrc) {
+            if (lrc == SIM_LOAD_OBSERVER_FAILED) /* the RE scan's error */
+                fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
+            else
+                fprintf(stderr, "tbr-sim: %s\n", err);
             status = 2;
             break;
         }
         g->sufd = NULL;
-        if (r2) {
-            if (su_frame_scan(&sfd, r2, err, sizeof err)) {
-                fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
-                status = 2;
-                break;
-            }
+        if (re_obs) {
+            su_scan_end(&scan);
             sfd.valid = sfd.nprims == fr.nprims && sfd.ndraws == fr.ndraws;
             g->sufd = &sfd;
         }
@@ -575,8 +576,9 @@ int main(int argc, char **argv)
     }
     free(fo);
     su_frame_data_free(&sfd);
-    if (r2) tbr_trace_reader_close(r2);
+    su_scan_free(&scan);
     sim_frame_free(&fr);
+    sim_loader_free(ld);
     gpu_free(g);
     tbr_stats_free(st);
     tbr_trace_reader_close(r);

@@ -27,6 +27,8 @@ tbr_rec_decoder *tbr_rec_decoder_new(uint64_t types)
     return d;
 }
 
+void tbr_rec_decoder_set_types(tbr_rec_decoder *d, uint64_t types) { d->types = types; }
+
 void tbr_rec_decoder_free(tbr_rec_decoder *d)
 {
     if (!d) return;

@@ -90,6 +90,8 @@ typedef struct tbr_rec_decoder tbr_rec_decoder;
 /* A decoder of the record types in `types` (TBR_REC_MASK bits). NULL if out of memory. */
 tbr_rec_decoder *tbr_rec_decoder_new(uint64_t types);
 void tbr_rec_decoder_free(tbr_rec_decoder *d);
+/* Changes the mask of the types the decoder decodes. */
+void tbr_rec_decoder_set_types(tbr_rec_decoder *d, uint64_t types);
 /* Decodes one record. Returns 0 (decoded), 1 (not decoded: a type outside the mask or
  * unknown to this build; *out has the type and payload only) or -1 (malformed: (*out)->bad
  * says where). *out points into the decoder. */
@@ -115,8 +117,8 @@ typedef struct tbr_rec_type_info {
 /* The table entry of a type, NULL if the type is unknown to this build. */
 const tbr_rec_type_info *tbr_rec_type_info_of(uint16_t type);
 
-/* tbr-dump's text of a record: 0 printed, 1 unknown type / not decoded, -1 malformed
- * (nothing printed). */
+/* tbr-dump's text of a record decoded by a decoder whose mask has its type: 0 printed,
+ * 1 unknown type, -1 malformed (nothing printed). */
 int tbr_rec_print(FILE *out, const tbr_rec_decoded *d, int verbose);
 /* The draw a record carries (tbr_rec_type_info.draw_seq): 1, 0 if none, -1 unreadable. */
 int tbr_rec_draw_seq(uint16_t type, const uint8_t *p, size_t n, uint32_t *seq);
