@@ -406,6 +406,289 @@ static path_info *path_new(void)
 
 /* A decoded record (CHARACTERIZE_TYPES) into the frame's accumulators. Returns 0, or 1
  * for FRAME_END. */
+static int process_draw(acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_draw *dr = &d->u.draw;
+    finish_prim(a);
+    a->draws++;
+    a->internal_draws += dr->internal != 0;
+    uint64_t verts = (uint64_t)dr->count * (dr->instance_count ? dr->instance_count : 1);
+    shader_info *vs = shader_get(dr->vs_id, 0);
+    if (vs) {
+        a->vertices += verts;
+        a->vs_static_insns += verts * vs->num_instructions;
+    } else {
+        a->vs_unknown_draws++;
+    }
+    if (S.ndraws == S.capdraws) {
+        S.capdraws = S.capdraws ? S.capdraws * 2 : 64;
+        S.draws = realloc(S.draws, S.capdraws * sizeof *S.draws);
+        if (!S.draws) oom();
+    }
+    draw_info *di = &S.draws[S.ndraws];
+    di->vs_id = dr->vs_id;
+    di->fs_id = dr->fs_id;
+    di->early_z = dr->early_z;
+    di->point_size = dr->point_size;
+    di->line_width = dr->line_width;
+    di->has_vertices = 0;
+    di->verts = verts;
+    *hmap_slot(&S.draw_map, dr->seq, 1) = S.ndraws++;
+    S.have_qdraw = 1;
+    S.qdraw = dr->seq;
+    S.nq = 0;
+    return 0;
+}
+
+static int process_prim(acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_prim *r = &d->u.prim;
+    a->prims++;
+    if (r->flags & TBR_REC_PRIM_CULLED) {
+        a->prims_culled++;
+        return 0;
+    }
+    a->prims_raster++;
+    a->attrs += r->nr_attrs ? r->nr_attrs - 1 : 0;
+    if (!S.have_pass || r->kind < 1 || r->kind > 3) {
+        a->prims_unbinned++;
+        return 0;
+    }
+    double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
+    for (uint32_t v = 0; v < r->kind; v++) {
+        double x = r->v[v][0][0], y = r->v[v][0][1];
+        if (isnan(x) || isnan(y)) {
+            minx = NAN;
+            break;
+        }
+        minx = fmin(minx, x);
+        maxx = fmax(maxx, x);
+        miny = fmin(miny, y);
+        maxy = fmax(maxy, y);
+    }
+    if (r->kind < 3) { /* points and lines: widen by half their size */
+        draw_info *di = draw_get(r->draw_seq);
+        double h = di ? 0.5 * (r->kind == 1 ? di->point_size : di->line_width) : 0.5;
+        minx -= h;
+        maxx += h;
+        miny -= h;
+        maxy += h;
+    }
+    a->bins_bbox += bbox_tiles(minx, maxx, miny, maxy);
+    return 0;
+}
+
+static int process_path(const tbr_rec_decoded *d)
+{
+    const tbr_rec_path *r = &d->u.path;
+    if (r->stage == TBR_REC_STAGE_VS) {
+        path_info *pi = path_new();
+        for (uint32_t i = 0; i < r->n; i++) pi->insns += popcount4(tbr_rec_path_mask(r, i) & 15u);
+        *hmap_slot(&S.vpath_map, r->id, 1) = S.npaths++;
+        return 0;
+    }
+    if (r->stage != TBR_REC_STAGE_FS) return 0;
+    path_info *pi = path_new();
+    if (r->n) {
+        pi->ent = malloc((size_t)r->n * 3);
+        if (!pi->ent) oom();
+        memcpy(pi->ent, r->entries, (size_t)r->n * 3);
+        pi->n = r->n;
+    }
+    shader_info *si = shader_get(r->shader_id, 0);
+    pi->classes_known = si && si->have_text;
+    for (uint32_t i = 0; i < r->n; i++) {
+        uint64_t lanes = popcount4(tbr_rec_path_mask(r, i) & 15u);
+        uint16_t pc = tbr_rec_path_pc(r, i);
+        pi->insns += lanes;
+        if (pi->classes_known) {
+            int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
+            if (cl == 0xff)
+                pi->classes_known = 0;
+            else if (cl == CL_ALU)
+                pi->alu += lanes;
+            else if (cl == CL_TEX)
+                pi->tex += lanes;
+        }
+    }
+    *hmap_slot(&S.path_map, r->id, 1) = S.npaths++;
+    return 0;
+}
+
+static int process_quads(acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_quads_header h = d->u.quads.h;
+    draw_info *di = draw_get(h.draw_seq);
+    shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
+    if (h.texels_derived) S.texels_derived_quads += h.count;
+    if (!S.have_qdraw || S.qdraw != h.draw_seq) {
+        S.have_qdraw = 1;
+        S.qdraw = h.draw_seq;
+        S.nq = 0;
+    }
+    for (uint32_t i = 0; i < h.count; i++) {
+        const tbr_rec_quad q = d->u.quads.q[i];
+        if (S.nq == S.capq) {
+            S.capq = S.capq ? S.capq * 2 : 4096;
+            S.qxy = realloc(S.qxy, S.capq * 2 * sizeof *S.qxy);
+            S.qmask = realloc(S.qmask, S.capq);
+            S.qpath = realloc(S.qpath, S.capq * sizeof *S.qpath);
+            if (!S.qxy || !S.qmask || !S.qpath) oom();
+        }
+        S.qxy[2 * S.nq] = q.x;
+        S.qxy[2 * S.nq + 1] = q.y;
+        S.qmask[S.nq] =
+            (q.flags & TBR_REC_QUAD_SHADED) ? (uint8_t)((di && di->early_z ? q.depth_mask : q.in_mask) & 15u) : 0;
+        S.qpath[S.nq] = (q.flags & TBR_REC_QUAD_SHADED) ? q.path : 0;
+        S.nq++;
+        /* exact primitive/tile overlap: tiles holding a covered fragment */
+        if (S.have_pass && q.in_mask) {
+            if (!S.have_cur_prim || S.cur_draw != h.draw_seq || S.cur_prim != q.prim) {
+                finish_prim(a);
+                S.have_cur_prim = 1;
+                S.cur_draw = h.draw_seq;
+                S.cur_prim = q.prim;
+            }
+            for (int j = 0; j < 4; j++) {
+                if (!(q.in_mask & (1u << j))) continue;
+                int64_t fx = (int64_t)q.x + (j & 1), fy = (int64_t)q.y + (j >> 1);
+                if (fx < 0 || fy < 0 || fx >= S.pass_w || fy >= S.pass_h) continue;
+                uint32_t t = (uint32_t)(fy / S.th) * S.tiles_x + (uint32_t)(fx / S.tw);
+                if (!S.tile_mark[t]) {
+                    S.tile_mark[t] = 1;
+                    S.touched[S.ntouched++] = t;
+                }
+            }
+        }
+        if (!(q.flags & TBR_REC_QUAD_SHADED)) continue;
+        uint32_t frags = popcount4(di && di->early_z ? q.depth_mask : q.in_mask);
+        a->shaded_quads++;
+        a->shaded_frags += frags;
+        if (fs) {
+            a->fs_static_frags += frags;
+            a->fs_static_insns += (uint64_t)frags * fs->num_instructions;
+            if (fs->have_text) {
+                a->fs_static_alu += (uint64_t)frags * fs->n_alu;
+                a->fs_static_tex += (uint64_t)frags * fs->n_tex;
+            }
+        }
+        uint64_t *ps = q.path ? hmap_slot(&S.path_map, q.path, 0) : NULL;
+        if (ps && S.paths[*ps].classes_known) {
+            const path_info *pi = &S.paths[*ps];
+            a->fs_exec_frags += frags;
+            a->fs_exec_insns += pi->insns;
+            a->fs_exec_alu += pi->alu;
+            a->fs_exec_tex += pi->tex;
+        } else {
+            a->fs_exec_missing += frags ? frags : 1;
+        }
+    }
+    return 0;
+}
+
+static int process_resource(const tbr_rec_decoded *d)
+{
+    const tbr_rec_resource r = d->u.resource;
+    if (hmap_slot(&S.res_map, r.id, 0)) return 0; /* ids are never reused: same resource */
+    if (S.nres == S.capres) {
+        S.capres = S.capres ? S.capres * 2 : 64;
+        S.res = realloc(S.res, S.capres * sizeof *S.res);
+        if (!S.res) oom();
+    }
+    res_info *ri = &S.res[S.nres];
+    ri->w = r.width ? r.width : 1;
+    ri->h = r.height ? r.height : 1;
+    ri->bb = r.block_bytes ? r.block_bytes : 1;
+    format_block_dims(r.format_name, &ri->bw, &ri->bh);
+    ri->dense = S.nres;
+    *hmap_slot(&S.res_map, r.id, 1) = S.nres++;
+    return 0;
+}
+
+static int process_texels(acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_texels_header h = d->u.texels.h;
+    S.texel_capable = 1;
+    a->texel_records++;
+    uint32_t prevq = UINT32_MAX, ppos = 0;
+    uint64_t last_key = 0, last_tile = 0;
+    unsigned last_proc = 0;
+    int have_last = 0;
+    for (uint32_t i = 0; i < h.count; i++) {
+        const tbr_rec_texfetch f = d->u.texels.f[i];
+        a->tex_fetches++;
+        a->texels_all_lanes += f.n_texels;
+        if (!S.have_qdraw || S.qdraw != h.draw_seq || f.quad >= S.nq) {
+            a->texels_unmatched += f.n_texels;
+            continue;
+        }
+        size_t qi = f.quad;
+        if (f.quad != prevq) {
+            prevq = f.quad;
+            ppos = 0;
+        }
+        /* lanes: the PATH's active mask at this execution of pc (k-th
+     * fetch of pc on the quad = k-th occurrence of pc in the path);
+     * without it the quad's shading input mask */
+        uint32_t mask = S.qmask[qi];
+        uint64_t *ps = S.qpath[qi] ? hmap_slot(&S.path_map, S.qpath[qi], 0) : NULL;
+        int found = 0;
+        if (ps) {
+            const path_info *pi = &S.paths[*ps];
+            for (uint32_t k = ppos; k < pi->n; k++) {
+                const uint8_t *e = pi->ent + 3 * (size_t)k;
+                if ((uint32_t)(e[0] | (e[1] << 8)) == f.pc) {
+                    mask = e[2] & 15u;
+                    ppos = k + 1;
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        if (!found) a->tex_fetches_fallback++;
+        uint64_t *rs = hmap_slot(&S.res_map, f.resource_id, 0);
+        const res_info *ri = rs ? &S.res[*rs] : NULL;
+        for (uint32_t k = 0; k < f.n_texels; k++) {
+            const tbr_rec_texel *t = &f.texels[k];
+            if (!(mask & (1u << (t->lane & 3)))) continue;
+            a->texels++;
+            if (!ri || !S.have_pass) continue;
+            int64_t px = (int64_t)S.qxy[2 * qi] + (t->lane & 1);
+            int64_t py = (int64_t)S.qxy[2 * qi + 1] + (t->lane >> 1);
+            if (px < 0 || py < 0 || px >= S.pass_w || py >= S.pass_h) continue;
+            uint64_t tile = S.tile_base + (uint64_t)(py / S.th) * S.tiles_x + (uint64_t)(px / S.tw);
+            unsigned proc = texblocks_map(S.mapping, S.procs, (unsigned)(px % S.tw) / 2, (unsigned)(py % S.th) / 2,
+                                          (S.tw + 1) / 2, (S.th + 1) / 2);
+            uint64_t key = block_key(ri, t->level, t->layer, t->x, t->y);
+            if (have_last && key == last_key && tile == last_tile && proc == last_proc) continue;
+            if (texblocks_add(S.tb, tile, proc, key)) oom();
+            have_last = 1;
+            last_key = key;
+            last_tile = tile;
+            last_proc = proc;
+        }
+    }
+    return 0;
+}
+
+static int process_vertices(acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_vertices_header *h = d->u.vertices.h;
+    a->vertex_records++;
+    draw_info *di = draw_get(h->draw_seq);
+    if (di) di->has_vertices = 1;
+    for (uint32_t i = 0; i < h->count; i++) {
+        const tbr_rec_vertex_group g = d->u.vertices.g[i];
+        uint64_t *ps = hmap_slot(&S.vpath_map, g.path, 0);
+        a->vs_exec_verts += g.n;
+        if (ps)
+            a->vs_exec_insns += S.paths[*ps].insns;
+        else
+            a->vs_exec_missing += g.n;
+    }
+    return 0;
+}
+
 static int process_record(acc *a, const tbr_rec_decoded *d)
 {
     const uint16_t type = d->type;
@@ -423,282 +706,19 @@ static int process_record(acc *a, const tbr_rec_decoded *d)
             set_pass(a, d->u.render_pass.width, d->u.render_pass.height);
             return 0;
         }
-        case TBR_REC_DRAW: {
-            const tbr_rec_draw *dr = &d->u.draw;
-            finish_prim(a);
-            a->draws++;
-            a->internal_draws += dr->internal != 0;
-            uint64_t verts = (uint64_t)dr->count * (dr->instance_count ? dr->instance_count : 1);
-            shader_info *vs = shader_get(dr->vs_id, 0);
-            if (vs) {
-                a->vertices += verts;
-                a->vs_static_insns += verts * vs->num_instructions;
-            } else {
-                a->vs_unknown_draws++;
-            }
-            if (S.ndraws == S.capdraws) {
-                S.capdraws = S.capdraws ? S.capdraws * 2 : 64;
-                S.draws = realloc(S.draws, S.capdraws * sizeof *S.draws);
-                if (!S.draws) oom();
-            }
-            draw_info *di = &S.draws[S.ndraws];
-            di->vs_id = dr->vs_id;
-            di->fs_id = dr->fs_id;
-            di->early_z = dr->early_z;
-            di->point_size = dr->point_size;
-            di->line_width = dr->line_width;
-            di->has_vertices = 0;
-            di->verts = verts;
-            *hmap_slot(&S.draw_map, dr->seq, 1) = S.ndraws++;
-            S.have_qdraw = 1;
-            S.qdraw = dr->seq;
-            S.nq = 0;
-            return 0;
-        }
+        case TBR_REC_DRAW: return process_draw(a, d);
         case TBR_REC_DRAW_END: {
             finish_prim(a);
             draw_info *di = draw_get(d->u.draw_end.seq);
             if (di && !di->has_vertices && di->verts) a->vs_draws_no_vertices++;
             return 0;
         }
-        case TBR_REC_PRIM: {
-            const tbr_rec_prim *r = &d->u.prim;
-            a->prims++;
-            if (r->flags & TBR_REC_PRIM_CULLED) {
-                a->prims_culled++;
-                return 0;
-            }
-            a->prims_raster++;
-            a->attrs += r->nr_attrs ? r->nr_attrs - 1 : 0;
-            if (!S.have_pass || r->kind < 1 || r->kind > 3) {
-                a->prims_unbinned++;
-                return 0;
-            }
-            double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
-            for (uint32_t v = 0; v < r->kind; v++) {
-                double x = r->v[v][0][0], y = r->v[v][0][1];
-                if (isnan(x) || isnan(y)) {
-                    minx = NAN;
-                    break;
-                }
-                minx = fmin(minx, x);
-                maxx = fmax(maxx, x);
-                miny = fmin(miny, y);
-                maxy = fmax(maxy, y);
-            }
-            if (r->kind < 3) { /* points and lines: widen by half their size */
-                draw_info *di = draw_get(r->draw_seq);
-                double h = di ? 0.5 * (r->kind == 1 ? di->point_size : di->line_width) : 0.5;
-                minx -= h;
-                maxx += h;
-                miny -= h;
-                maxy += h;
-            }
-            a->bins_bbox += bbox_tiles(minx, maxx, miny, maxy);
-            return 0;
-        }
-        case TBR_REC_PATH: {
-            const tbr_rec_path *r = &d->u.path;
-            if (r->stage == TBR_REC_STAGE_VS) {
-                path_info *pi = path_new();
-                for (uint32_t i = 0; i < r->n; i++) pi->insns += popcount4(tbr_rec_path_mask(r, i) & 15u);
-                *hmap_slot(&S.vpath_map, r->id, 1) = S.npaths++;
-                return 0;
-            }
-            if (r->stage != TBR_REC_STAGE_FS) return 0;
-            path_info *pi = path_new();
-            if (r->n) {
-                pi->ent = malloc((size_t)r->n * 3);
-                if (!pi->ent) oom();
-                memcpy(pi->ent, r->entries, (size_t)r->n * 3);
-                pi->n = r->n;
-            }
-            shader_info *si = shader_get(r->shader_id, 0);
-            pi->classes_known = si && si->have_text;
-            for (uint32_t i = 0; i < r->n; i++) {
-                uint64_t lanes = popcount4(tbr_rec_path_mask(r, i) & 15u);
-                uint16_t pc = tbr_rec_path_pc(r, i);
-                pi->insns += lanes;
-                if (pi->classes_known) {
-                    int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
-                    if (cl == 0xff)
-                        pi->classes_known = 0;
-                    else if (cl == CL_ALU)
-                        pi->alu += lanes;
-                    else if (cl == CL_TEX)
-                        pi->tex += lanes;
-                }
-            }
-            *hmap_slot(&S.path_map, r->id, 1) = S.npaths++;
-            return 0;
-        }
-        case TBR_REC_QUADS: {
-            const tbr_rec_quads_header h = d->u.quads.h;
-            draw_info *di = draw_get(h.draw_seq);
-            shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
-            if (h.texels_derived) S.texels_derived_quads += h.count;
-            if (!S.have_qdraw || S.qdraw != h.draw_seq) {
-                S.have_qdraw = 1;
-                S.qdraw = h.draw_seq;
-                S.nq = 0;
-            }
-            for (uint32_t i = 0; i < h.count; i++) {
-                const tbr_rec_quad q = d->u.quads.q[i];
-                if (S.nq == S.capq) {
-                    S.capq = S.capq ? S.capq * 2 : 4096;
-                    S.qxy = realloc(S.qxy, S.capq * 2 * sizeof *S.qxy);
-                    S.qmask = realloc(S.qmask, S.capq);
-                    S.qpath = realloc(S.qpath, S.capq * sizeof *S.qpath);
-                    if (!S.qxy || !S.qmask || !S.qpath) oom();
-                }
-                S.qxy[2 * S.nq] = q.x;
-                S.qxy[2 * S.nq + 1] = q.y;
-                S.qmask[S.nq] = (q.flags & TBR_REC_QUAD_SHADED)
-                                    ? (uint8_t)((di && di->early_z ? q.depth_mask : q.in_mask) & 15u)
-                                    : 0;
-                S.qpath[S.nq] = (q.flags & TBR_REC_QUAD_SHADED) ? q.path : 0;
-                S.nq++;
-                /* exact primitive/tile overlap: tiles holding a covered fragment */
-                if (S.have_pass && q.in_mask) {
-                    if (!S.have_cur_prim || S.cur_draw != h.draw_seq || S.cur_prim != q.prim) {
-                        finish_prim(a);
-                        S.have_cur_prim = 1;
-                        S.cur_draw = h.draw_seq;
-                        S.cur_prim = q.prim;
-                    }
-                    for (int j = 0; j < 4; j++) {
-                        if (!(q.in_mask & (1u << j))) continue;
-                        int64_t fx = (int64_t)q.x + (j & 1), fy = (int64_t)q.y + (j >> 1);
-                        if (fx < 0 || fy < 0 || fx >= S.pass_w || fy >= S.pass_h) continue;
-                        uint32_t t = (uint32_t)(fy / S.th) * S.tiles_x + (uint32_t)(fx / S.tw);
-                        if (!S.tile_mark[t]) {
-                            S.tile_mark[t] = 1;
-                            S.touched[S.ntouched++] = t;
-                        }
-                    }
-                }
-                if (!(q.flags & TBR_REC_QUAD_SHADED)) continue;
-                uint32_t frags = popcount4(di && di->early_z ? q.depth_mask : q.in_mask);
-                a->shaded_quads++;
-                a->shaded_frags += frags;
-                if (fs) {
-                    a->fs_static_frags += frags;
-                    a->fs_static_insns += (uint64_t)frags * fs->num_instructions;
-                    if (fs->have_text) {
-                        a->fs_static_alu += (uint64_t)frags * fs->n_alu;
-                        a->fs_static_tex += (uint64_t)frags * fs->n_tex;
-                    }
-                }
-                uint64_t *ps = q.path ? hmap_slot(&S.path_map, q.path, 0) : NULL;
-                if (ps && S.paths[*ps].classes_known) {
-                    const path_info *pi = &S.paths[*ps];
-                    a->fs_exec_frags += frags;
-                    a->fs_exec_insns += pi->insns;
-                    a->fs_exec_alu += pi->alu;
-                    a->fs_exec_tex += pi->tex;
-                } else {
-                    a->fs_exec_missing += frags ? frags : 1;
-                }
-            }
-            return 0;
-        }
-        case TBR_REC_RESOURCE: {
-            const tbr_rec_resource r = d->u.resource;
-            if (hmap_slot(&S.res_map, r.id, 0)) return 0; /* ids are never reused: same resource */
-            if (S.nres == S.capres) {
-                S.capres = S.capres ? S.capres * 2 : 64;
-                S.res = realloc(S.res, S.capres * sizeof *S.res);
-                if (!S.res) oom();
-            }
-            res_info *ri = &S.res[S.nres];
-            ri->w = r.width ? r.width : 1;
-            ri->h = r.height ? r.height : 1;
-            ri->bb = r.block_bytes ? r.block_bytes : 1;
-            format_block_dims(r.format_name, &ri->bw, &ri->bh);
-            ri->dense = S.nres;
-            *hmap_slot(&S.res_map, r.id, 1) = S.nres++;
-            return 0;
-        }
-        case TBR_REC_TEXELS: {
-            const tbr_rec_texels_header h = d->u.texels.h;
-            S.texel_capable = 1;
-            a->texel_records++;
-            uint32_t prevq = UINT32_MAX, ppos = 0;
-            uint64_t last_key = 0, last_tile = 0;
-            unsigned last_proc = 0;
-            int have_last = 0;
-            for (uint32_t i = 0; i < h.count; i++) {
-                const tbr_rec_texfetch f = d->u.texels.f[i];
-                a->tex_fetches++;
-                a->texels_all_lanes += f.n_texels;
-                if (!S.have_qdraw || S.qdraw != h.draw_seq || f.quad >= S.nq) {
-                    a->texels_unmatched += f.n_texels;
-                    continue;
-                }
-                size_t qi = f.quad;
-                if (f.quad != prevq) {
-                    prevq = f.quad;
-                    ppos = 0;
-                }
-                /* lanes: the PATH's active mask at this execution of pc (k-th
-             * fetch of pc on the quad = k-th occurrence of pc in the path);
-             * without it the quad's shading input mask */
-                uint32_t mask = S.qmask[qi];
-                uint64_t *ps = S.qpath[qi] ? hmap_slot(&S.path_map, S.qpath[qi], 0) : NULL;
-                int found = 0;
-                if (ps) {
-                    const path_info *pi = &S.paths[*ps];
-                    for (uint32_t k = ppos; k < pi->n; k++) {
-                        const uint8_t *e = pi->ent + 3 * (size_t)k;
-                        if ((uint32_t)(e[0] | (e[1] << 8)) == f.pc) {
-                            mask = e[2] & 15u;
-                            ppos = k + 1;
-                            found = 1;
-                            break;
-                        }
-                    }
-                }
-                if (!found) a->tex_fetches_fallback++;
-                uint64_t *rs = hmap_slot(&S.res_map, f.resource_id, 0);
-                const res_info *ri = rs ? &S.res[*rs] : NULL;
-                for (uint32_t k = 0; k < f.n_texels; k++) {
-                    const tbr_rec_texel *t = &f.texels[k];
-                    if (!(mask & (1u << (t->lane & 3)))) continue;
-                    a->texels++;
-                    if (!ri || !S.have_pass) continue;
-                    int64_t px = (int64_t)S.qxy[2 * qi] + (t->lane & 1);
-                    int64_t py = (int64_t)S.qxy[2 * qi + 1] + (t->lane >> 1);
-                    if (px < 0 || py < 0 || px >= S.pass_w || py >= S.pass_h) continue;
-                    uint64_t tile = S.tile_base + (uint64_t)(py / S.th) * S.tiles_x + (uint64_t)(px / S.tw);
-                    unsigned proc = texblocks_map(S.mapping, S.procs, (unsigned)(px % S.tw) / 2,
-                                                  (unsigned)(py % S.th) / 2, (S.tw + 1) / 2, (S.th + 1) / 2);
-                    uint64_t key = block_key(ri, t->level, t->layer, t->x, t->y);
-                    if (have_last && key == last_key && tile == last_tile && proc == last_proc) continue;
-                    if (texblocks_add(S.tb, tile, proc, key)) oom();
-                    have_last = 1;
-                    last_key = key;
-                    last_tile = tile;
-                    last_proc = proc;
-                }
-            }
-            return 0;
-        }
-        case TBR_REC_VERTICES: {
-            const tbr_rec_vertices_header *h = d->u.vertices.h;
-            a->vertex_records++;
-            draw_info *di = draw_get(h->draw_seq);
-            if (di) di->has_vertices = 1;
-            for (uint32_t i = 0; i < h->count; i++) {
-                const tbr_rec_vertex_group g = d->u.vertices.g[i];
-                uint64_t *ps = hmap_slot(&S.vpath_map, g.path, 0);
-                a->vs_exec_verts += g.n;
-                if (ps)
-                    a->vs_exec_insns += S.paths[*ps].insns;
-                else
-                    a->vs_exec_missing += g.n;
-            }
-            return 0;
-        }
+        case TBR_REC_PRIM: return process_prim(a, d);
+        case TBR_REC_PATH: return process_path(d);
+        case TBR_REC_QUADS: return process_quads(a, d);
+        case TBR_REC_RESOURCE: return process_resource(d);
+        case TBR_REC_TEXELS: return process_texels(a, d);
+        case TBR_REC_VERTICES: return process_vertices(a, d);
         case TBR_REC_FRAME_END: {
             const tbr_rec_frame_end r = d->u.frame_end;
             S.have_last_screen = 1;
