@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "gpu.h"
 #include "core/stats.h"
+#include "tbr/frame_range.h"
 #include "tbr/png_io.h"
 #include "tbr/records.h"
 
@@ -121,26 +122,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "--frames")) {
             const char *s = argv[++i];
-            char *e;
-            errno = 0;
-            fa = strtoull(s, &e, 10);
-            if (e == s || errno) {
-                fprintf(stderr, "tbr-sim: --frames '%s': expected A-B, A or A-\n", s);
-                return 2;
-            }
-            if (*e == 0)
-                fb = fa;
-            else if (*e == '-' && e[1] == 0)
-                fb = UINT64_MAX;
-            else if (*e == '-') {
-                const char *s2 = e + 1;
-                fb = strtoull(s2, &e, 10);
-                if (e == s2 || *e || fb < fa) {
-                    fprintf(stderr, "tbr-sim: --frames '%s': expected A-B with A <= B\n", s);
-                    return 2;
-                }
-            } else {
-                fprintf(stderr, "tbr-sim: --frames '%s': expected A-B, A or A-\n", s);
+            const enum tbr_frames_status fs = tbr_frame_range_parse(s, TBR_FRAMES_SINGLE | TBR_FRAMES_OPEN, &fa, &fb);
+            if (fs != TBR_FRAMES_OK) {
+                fprintf(stderr, "tbr-sim: --frames '%s': expected %s\n", s,
+                        fs == TBR_FRAMES_BAD_END ? "A-B with A <= B" : "A-B, A or A-");
                 return 2;
             }
             continue;
