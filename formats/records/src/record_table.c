@@ -252,6 +252,12 @@ const tbr_rec_type_info *tbr_rec_type_info_of(uint16_t type)
     return type < TBR_REC_TYPE_COUNT && k_table[type].name ? &k_table[type] : NULL;
 }
 
+const char *tbr_rec_type_name(uint16_t type)
+{
+    const tbr_rec_type_info *ti = tbr_rec_type_info_of(type);
+    return ti ? ti->name : NULL;
+}
+
 int tbr_rec_decode(tbr_rec_decoder *d, uint16_t type, const uint8_t *p, size_t n, const tbr_rec_decoded **out)
 {
     tbr_rec_decoded *r = &d->rec;
