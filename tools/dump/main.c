@@ -419,7 +419,7 @@ int main(int argc, char **argv)
             printf("  [%" PRIu64 "] %s", idx, nm);
             const tbr_rec_decoded *d;
             int pr = tbr_rec_decode(dec, type, p, len, &d);
-            if (pr == 0) pr = tbr_rec_print(stdout, d, o.verbose);
+            if (pr != 1) pr = tbr_rec_print(stdout, d, o.verbose);
             fflush(stdout);
             if (pr < 0) {
                 printf("\n");

@@ -254,7 +254,8 @@ void tbr_rec_print_quads(FILE *out, const tbr_rec_decoded *d, int verbose)
     if (h->computed) fprintf(out, " colors=computed");
     if (h->texels_derived) fprintf(out, " texels=derived");
     fprintf(out, "\n");
-    for (uint32_t i = 0; i < h->count; i++) {
+    const uint32_t n = tbr_rec_items(d);
+    for (uint32_t i = 0; i < n; i++) {
         const tbr_rec_quad *q = &d->u.quads.q[i];
         fprintf(out, "      (%" PRId32 ",%" PRId32 ") prim=%" PRIu32 " flags=", q->x, q->y, q->prim);
         print_quad_flags(out, q->flags);
@@ -357,7 +358,8 @@ void tbr_rec_print_texels(FILE *out, const tbr_rec_decoded *d, int verbose)
     const char *unit_name = d->type == TBR_REC_VS_TEXELS ? "group" : "quad";
     const tbr_rec_texels_header *h = &d->u.texels.h;
     fprintf(out, " draw=%" PRIu32 " fetches=%" PRIu32 "\n", h->draw_seq, h->count);
-    for (uint32_t i = 0; i < h->count; i++) {
+    const uint32_t n = tbr_rec_items(d);
+    for (uint32_t i = 0; i < n; i++) {
         const tbr_rec_texfetch *f = &d->u.texels.f[i];
         uint32_t per_lane[4] = {0, 0, 0, 0}, lo = UINT32_MAX, hi = 0;
         for (uint32_t k = 0; k < f->n_texels; k++) {
@@ -397,7 +399,8 @@ void tbr_rec_print_vertices(FILE *out, const tbr_rec_decoded *d, int verbose)
                 i, st->resource_id, st->resource_id ? "" : "(user memory)", st->buffer_index, st->offset, st->stride,
                 st->size, st->format, st->instance_divisor);
     }
-    for (uint32_t i = 0; i < h->count; i++) {
+    const uint32_t n = tbr_rec_items(d);
+    for (uint32_t i = 0; i < n; i++) {
         const tbr_rec_vertex_group *g = &d->u.vertices.g[i];
         fprintf(out, "      group path=%" PRIu32 " n=%" PRIu32 " index=", g->path, g->n);
         for (uint32_t j = 0; j < g->n && j < 4; j++) fprintf(out, "%s%" PRIu32, j ? "," : "", g->index[j]);

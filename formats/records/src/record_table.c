@@ -290,9 +290,21 @@ int tbr_rec_print(FILE *out, const tbr_rec_decoded *d, int verbose)
 {
     const tbr_rec_type_info *ti = tbr_rec_type_info_of(d->type);
     if (!ti) return 1;
-    if (d->bad != TBR_REC_BAD_NONE) return -1;
-    ti->print(out, d, verbose);
-    return 0;
+    if (d->bad == TBR_REC_BAD_RECORD || d->bad == TBR_REC_BAD_HEADER) return -1;
+    ti->print(out, d, verbose); /* (a damaged streamed record: up to its bad item, as read item by item) */
+    return d->bad == TBR_REC_BAD_NONE ? 0 : -1;
+}
+
+uint32_t tbr_rec_items(const tbr_rec_decoded *d)
+{
+    if (d->bad == TBR_REC_BAD_ITEM) return d->bad_item;
+    switch (d->type) {
+        case TBR_REC_QUADS: return d->u.quads.h.count;
+        case TBR_REC_TEXELS:
+        case TBR_REC_VS_TEXELS: return d->u.texels.h.count;
+        case TBR_REC_VERTICES: return d->u.vertices.h->count;
+        default: return 0;
+    }
 }
 
 int tbr_rec_draw_seq(uint16_t type, const uint8_t *p, size_t n, uint32_t *seq)

@@ -118,8 +118,13 @@ typedef struct tbr_rec_type_info {
 const tbr_rec_type_info *tbr_rec_type_info_of(uint16_t type);
 
 /* tbr-dump's text of a record decoded by a decoder whose mask has its type: 0 printed,
- * 1 unknown type, -1 malformed (nothing printed). */
+ * 1 unknown type, -1 malformed (nothing printed; a streamed record with a bad item or
+ * trailing bytes: its header and the items before the bad one, as a reader going item by
+ * item prints them). */
 int tbr_rec_print(FILE *out, const tbr_rec_decoded *d, int verbose);
+/* The items of a decoded streamed record that are valid: its count, or the items before
+ * the bad one (TBR_REC_BAD_ITEM); 0 for other types. */
+uint32_t tbr_rec_items(const tbr_rec_decoded *d);
 /* The draw a record carries (tbr_rec_type_info.draw_seq): 1, 0 if none, -1 unreadable. */
 int tbr_rec_draw_seq(uint16_t type, const uint8_t *p, size_t n, uint32_t *seq);
 /* Prints text line by line, each line prefixed with indent. */
