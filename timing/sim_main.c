@@ -20,7 +20,7 @@
 #endif
 
 /* Units not modeled yet: printed in the summary and stats.json (never hidden). */
-static const char *k_unmodeled[] = {
+static const char *const k_unmodeled[] = {
     "traces without PATH/TEXELS/VERTICES records (schema minor 0 or no PATH): static instruction counts, all ALU, "
     "no texture or instruction fetch, DRAW.count vertices estimated per draw (instruction_source static)",
     "index buffer fetch, texture compression (a block = a texel), texture/render-target coherence",

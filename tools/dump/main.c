@@ -21,7 +21,7 @@
 
 enum { EXIT_OK = 0, EXIT_BAD = 2 };
 
-static const char *prog = "tbr-dump";
+static const char *const prog = "tbr-dump";
 
 struct options {
     int have_frames;
@@ -273,7 +273,8 @@ static void print_summary(const struct summary *s, const tbr_trace_frame_info *f
 
 int main(int argc, char **argv)
 {
-    static struct options o;
+    struct options o; /* (64 KiB: the --type set) */
+    memset(&o, 0, sizeof o);
     static const struct option longopts[] = {
         {"frame", required_argument, NULL, 'f'}, {"draw", required_argument, NULL, 'd'},
         {"type", required_argument, NULL, 't'},  {"limit", required_argument, NULL, 'n'},
