@@ -12,43 +12,40 @@
 
 #define WATCHDOG_CYCLES 2000000u /* no unit progressed for this long = model deadlock */
 
+/* Primitive Assembly's status as the Polygon List Builder asks for it. */
+static bool geometry_upstream_done(const void *ctx) { return geometry_done(ctx); }
+
+/* The Raster Units' status as the Tile Fetcher asks for it. */
+static bool ru_unit_idle(const void *ctx, uint32_t unit) { return ru_idle(&((const gpu *)ctx)->ru[unit]); }
+static uint32_t ru_unit_tiles_done(const void *ctx, uint32_t unit) { return ((const gpu *)ctx)->ru[unit].tiles_done; }
+
 gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
 {
     gpu *g = calloc(1, sizeof *g);
     if (!g) abort();
-    g->cfg = cfg;
-    g->st = st;
-    g->ncyc = 1;
+    g->env.cfg = cfg;
+    g->env.st = st;
+    g->env.ncyc = 1;
+    g->env.fn = &g->fn;
+    g->env.tech = &g->tech;
+    g->env.tiles = &g->tiles_data;
     g->skip_idle = true;
-    g->mem = memsys_new(cfg, st, err, errlen);
-    if (!g->mem) {
+    g->env.mem = memsys_new(cfg, st, err, errlen);
+    if (!g->env.mem) {
         free(g);
         return NULL;
     }
-    g->tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
-    g->tile_h = (unsigned)tbr_cfg_uint(cfg, "tile.height");
-    g->cp_cycles = (uint32_t)tbr_cfg_uint(cfg, "cp.cycles_per_draw");
-    g->bytes_per_attr = (uint32_t)tbr_cfg_uint(cfg, "vertex_fetch.bytes_per_attr");
-    g->plb_tpc = (uint32_t)tbr_cfg_uint(cfg, "plb.tiles_per_cycle");
-    g->attrs_pc = (uint32_t)tbr_cfg_uint(cfg, "raster.attrs_per_cycle");
-    g->raster_qpc =
-        g->attrs_pc / 4 ? g->attrs_pc / 4 : 1; /* 4 attributes per quad: 16 -> 4 quads/cycle (thesis §4.1) */
-    g->raster_setup = (uint32_t)tbr_cfg_uint(cfg, "raster.setup_cycles");
-    g->ez_qpc = (uint32_t)tbr_cfg_uint(cfg, "early_z.quads_per_cycle");
-    g->blend_qpc = (uint32_t)tbr_cfg_uint(cfg, "blend.quads_per_cycle");
-    g->zlat = (uint32_t)tbr_cfg_uint(cfg, "depth_buffer.latency");
-    g->clat = (uint32_t)tbr_cfg_uint(cfg, "color_buffer.latency");
-    g->lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
-    g->lat_cls[SIM_CL_ALU] = g->lat_alu;
-    g->lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
-    g->lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
-    g->lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
-    g->issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
-    g->fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
-    g->vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
-    g->tf_pipelined = tbr_cfg_bool(cfg, "tile.fetcher_pipelined");
-    g->order_kind = tbr_cfg_enum(cfg, "tile.order");
-    sim_func_init(&g->fn, ADDR_SURFACE_BASE);
+    g->env.tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
+    g->env.tile_h = (unsigned)tbr_cfg_uint(cfg, "tile.height");
+    g->env.shader.lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
+    g->env.shader.lat_cls[SIM_CL_ALU] = g->env.shader.lat_alu;
+    g->env.shader.lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
+    g->env.shader.lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
+    g->env.shader.lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
+    g->env.shader.issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
+    g->env.shader.fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
+    g->env.shader.vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
+    sim_func_init(g->env.fn, ADDR_SURFACE_BASE);
 
     g->cyc_total = tbr_stats_counter(st, "cycles.total", "simulated GPU cycles");
     g->cyc_geom =
@@ -61,101 +58,66 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     g->passes = tbr_stats_counter(st, "passes", "render passes simulated");
     g->draws = tbr_stats_counter(st, "draws", "draw calls");
     g->prims = tbr_stats_counter(st, "prims", "primitives that reached setup (PRIM records)");
-    g->q_raster = tbr_stats_counter(st, "quads.rasterized", "quads emitted by the rasterizers");
-    g->q_ztested = tbr_stats_counter(st, "quads.early_z_tested", "quads tested by Early-Z");
-    g->q_zkilled = tbr_stats_counter(st, "quads.early_z_killed", "quads removed by Early-Z");
-    g->q_late_z = tbr_stats_counter(st, "quads.late_z", "quads depth-tested after shading (no early Z)");
-    g->q_shaded = tbr_stats_counter(st, "quads.shaded", "quads dispatched to fragment processors");
-    g->q_blended = tbr_stats_counter(st, "quads.blended", "quads written by the Blending unit");
-    g->frag_blended = tbr_stats_counter(st, "fragments.blended", "fragments written by the Blending unit");
-    g->tiles = tbr_stats_counter(st, "tiles.rendered", "tiles rendered (all passes)");
-    g->tile_cycles =
-        tbr_stats_histogram(st, "tiles.cycles", "cycles between consecutive tile completions of a Raster Unit", 64, 64);
+    raster_stats_register(&g->raster, st);
     g->mask_mismatch = tbr_stats_counter(st, "func.mask_mismatch_quads",
                                          "quads whose recomputed depth/stencil/blend mask differs from the trace");
-    g->tile_loads =
-        tbr_stats_counter(st, "tiles.buffer_load_lines", "tile buffer lines loaded from memory (pass without clear)");
-    g->tile_flush_lines =
-        tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
 
-    /* Rendering / Transaction Elimination (RE paper sec. III, IV-C; docs/techniques.md) */
     g->restore_used = tbr_cfg_enum(cfg, "tile.restore") == 0;
-    g->re_enabled = tbr_cfg_bool(cfg, "re.enabled");
-    g->te_enabled = tbr_cfg_bool(cfg, "te.enabled");
-    g->re_refresh = (uint32_t)tbr_cfg_uint(cfg, "re.refresh_period");
-    g->re_compare_cycles = (uint32_t)tbr_cfg_uint(cfg, "re.compare_cycles");
-    g->re_sb.dbl = tbr_cfg_enum(cfg, "re.buffering") == 1;
-    g->te_sb.dbl = tbr_cfg_enum(cfg, "te.buffering") == 1;
-    su_init(&g->su, (uint32_t)tbr_cfg_uint(cfg, "re.crc_cycles_per_subblock"),
-            tbr_cfg_enum(cfg, "re.accumulate_unit") == 0,
-            (uint32_t)tbr_cfg_uint(cfg, "re.accumulate_cycles_per_subblock"),
-            (uint32_t)tbr_cfg_uint(cfg, "re.combine_cycles"), (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), st);
-    g->re_fr_on = tbr_stats_counter(st, "re.frames_enabled", "frames in which RE could skip tiles");
-    g->re_fr_upload =
-        tbr_stats_counter(st, "re.frames_disabled_upload",
-                          "frames with RE disabled: UPLOAD to a texture (non-buffer resource, sec. III-E)");
-    g->re_fr_shader = tbr_stats_counter(st, "re.frames_disabled_shader",
-                                        "frames with RE disabled: SHADER_CREATE of an application shader (sec. III-E)");
-    g->re_fr_bufup = tbr_stats_counter(
-        st, "re.frames_buffer_uploads_only",
-        "frames whose uploads all went to buffers (RE stays enabled: PRIM attributes and DRAW constants are signed)");
-    g->re_fr_internal =
-        tbr_stats_counter(st, "re.frames_internal_shader_creates",
-                          "frames with SHADER_CREATEs of Mesa-internal shaders only (RE stays enabled)");
-    g->re_fr_zsclear = tbr_stats_counter(st, "re.frames_zs_clear_writes",
-                                         "frames with a depth-only/stencil-only clear written to memory (UPLOAD "
-                                         "flagged CLEAR_WRITE: part of the clear, RE stays enabled)");
-    g->re_fr_multi = tbr_stats_counter(st, "re.frames_disabled_multipass",
-                                       "frames with RE disabled: more than one render pass (sec. III-E)");
-    g->re_fr_refresh =
-        tbr_stats_counter(st, "re.frames_disabled_refresh", "frames with RE disabled for the periodic refresh");
-    g->re_fr_noref = tbr_stats_counter(st, "re.frames_no_reference",
-                                       "RE-enabled frames without a valid reference frame in the Signature Buffer");
-    g->re_skipped =
-        tbr_stats_counter(st, "re.tiles_skipped", "tiles whose raster pipeline was skipped (equal signatures)");
-    g->re_rendered =
-        tbr_stats_counter(st, "re.tiles_rendered", "tiles rendered in passes where RE computed signatures");
-    g->re_equal_in =
-        tbr_stats_counter(st, "re.tiles_equal_inputs", "tiles whose signature equals the reference frame's");
-    g->re_fn = tbr_stats_counter(st, "re.tiles_equal_colors_diff_inputs",
-                                 "tiles with equal colors but different signatures (false negatives, RE Fig. 15a)");
-    g->re_fp =
-        tbr_stats_counter(st, "re.false_positives", "tiles with equal signatures but different colors (must be 0)");
-    g->re_unsignable = tbr_stats_counter(st, "re.tiles_unsignable",
-                                         "tiles whose colors depend on more than the signed inputs (never skipped)");
-    g->te_flushes = tbr_stats_counter(st, "te.flushes", "color buffer flushes checked by Transaction Elimination");
-    g->te_elim_n =
-        tbr_stats_counter(st, "te.flushes_eliminated", "flushes dropped: color signature equals the reference frame's");
-    g->te_bytes = tbr_stats_counter(st, "te.bytes_saved", "frame-buffer write bytes saved by Transaction Elimination");
-    g->te_sb_n = tbr_stats_counter(st, "te.crc_subblocks", "64-bit subblocks signed by the TE Compute CRC unit");
-    g->te_cmp = tbr_stats_counter(st, "te.sigbuf_accesses", "TE Signature Buffer reads + writes");
-    g->te_fp = tbr_stats_counter(st, "te.false_positives", "eliminated flushes whose colors differed (must be 0)");
-    g->ru_policy = tbr_cfg_enum(cfg, "tile.ru_assignment");
-    g->ptr_imbalance =
-        tbr_stats_counter(st, "ptr.tile_imbalance", "per pass: tiles of the busiest minus the least busy Raster Unit");
+    if (tbr_techniques_init(g->env.tech, cfg, st, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
 
-    texture_stats_init(g);
+    texture_stats_register(&g->tex_stats, st);
+    g->env.instr_streamed = tbr_stats_counter(st, "shader.items_executed_stream",
+                                              "work items run from their executed instruction stream (PATH)");
+    g->env.instr_static = tbr_stats_counter(st, "shader.items_static_count",
+                                            "work items run as the shader's static instruction count (no PATH)");
     /* instruction caches: inst_cache.count = 1 -> one shared by vertex and fragment
    * processors, >= 2 -> one each (thesis Table 4.1: x2) */
     g->icache_on = true;
     g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
-    for (uint32_t i = 0; i < g->nicu; i++) icache_init(g, &g->icu[i], i);
-    geometry_init(g);
-    plb_init(g);
-    tf_init(g);
+    for (uint32_t i = 0; i < g->nicu; i++)
+        if (icache_init(&g->icu[i], &g->env, i, err, errlen)) {
+            gpu_free(g);
+            return NULL;
+        }
+    if (geometry_init(&g->geo, &g->env, &g->icu[0], err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
+    if (plb_init(&g->plb, &g->env, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
+    plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
+    if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
     g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
     g->ru = calloc(g->nru, sizeof *g->ru);
     if (!g->ru) abort();
-    for (uint32_t i = 0; i < g->nru; i++) ru_init(g, &g->ru[i], i);
-    g->ru_assigned = calloc(g->nru, sizeof *g->ru_assigned);
+    for (uint32_t i = 0; i < g->nru; i++)
+        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], err, errlen)) {
+            gpu_free(g);
+            return NULL;
+        }
+    g->ru_tile_q = calloc(g->nru, sizeof *g->ru_tile_q);
+    if (!g->ru_tile_q) abort();
+    for (uint32_t i = 0; i < g->nru; i++) g->ru_tile_q[i] = &g->ru[i].tile_q;
+    tf_connect(
+        &g->tf,
+        &(tf_raster_units){
+            .n = g->nru, .tile_q = g->ru_tile_q, .idle = ru_unit_idle, .tiles_done = ru_unit_tiles_done, .ctx = g});
     g->ru_tiles = calloc(g->nru, sizeof *g->ru_tiles);
     g->ru_active = calloc(g->nru, sizeof *g->ru_active);
-    if (!g->ru_assigned || !g->ru_tiles || !g->ru_active) abort();
+    if (!g->ru_tiles || !g->ru_active) abort();
     for (uint32_t i = 0; i < g->nru; i++) {
         g->ru_tiles[i] = tbr_stats_counterf(st, "tiles rendered by this Raster Unit", "ru%u.tiles", i);
         g->ru_active[i] = tbr_stats_counterf(st, "cycles with a tile in this Raster Unit", "ru%u.active_cycles", i);
     }
-    memsys_register_stats(g->mem, st);
+    memsys_register_stats(g->env.mem, st);
     if (gpu_energy_init(g, err, errlen)) {
         gpu_free(g);
         return NULL;
@@ -168,265 +130,65 @@ void gpu_free(gpu *g)
     if (!g) return;
     for (uint32_t i = 0; i < g->nru; i++) ru_free(&g->ru[i]);
     free(g->ru);
-    free(g->ru_assigned);
     free(g->ru_tiles);
     free(g->ru_active);
-    su_free(&g->su);
-    sigbuf_free(&g->re_sb);
-    sigbuf_free(&g->te_sb);
-    free(g->re_skip);
-    free(g->te_elim);
-    free(g->pt_begin);
-    free(g->pt_cycles);
-    free(g->pt_frags);
-    free(g->pt_ru);
-    free(g->ft_cycles);
-    free(g->ft_frags);
-    free(g->ft_ru);
-    free(g->ft_re);
-    free(g->ft_te);
-    tile_snap_free(&g->snap);
-    free(g->scratch);
-    tf_free(g);
-    plb_free(g);
-    geometry_free(g);
+    tbr_techniques_free(g->env.tech);
+    tile_stats_free(g->env.tiles);
+    tf_free(&g->tf);
+    free(g->ru_tile_q);
+    plb_free(&g->plb);
+    geometry_free(&g->geo);
     for (uint32_t i = 0; i < g->nicu; i++) icache_free(&g->icu[i]);
-    memsys_free(g->mem);
+    memsys_free(g->env.mem);
     tbr_energy_free(g->en);
-    sim_func_free(&g->fn);
+    sim_func_free(g->env.fn);
     free(g);
 }
 
-/* Per frame: rotate the Signature Buffers and decide whether RE may skip tiles this
- * frame (RE paper sec. III-E: not after texture uploads or application shader
- * creations, not with several render passes, optionally not every re.refresh_period
- * frames). Buffer uploads and Mesa-internal shader creations keep RE on (see
- * su_scan_record and docs/techniques.md). */
-static void frame_start(gpu *g, const sim_frame *f)
-{
-    g->frame_index++;
-    sigbuf_next_frame(&g->re_sb);
-    sigbuf_next_frame(&g->te_sb);
-    const su_frame_data *fd = g->sufd;
-    g->re_sign_frame = g->re_enabled && fd && fd->valid && f->npasses == 1;
-    /* An upload/creation may come after the frame's draws: this frame's signatures are
-   * then no valid reference for the next frame either. */
-    g->re_ref_invalid = fd && (fd->uploads || fd->shader_creates);
-    g->re_skip_frame =
-        g->re_sign_frame && !g->re_ref_invalid && !(g->re_refresh && g->frame_index % g->re_refresh == 0);
-    if (!g->re_enabled) return;
-    if (f->npasses != 1)
-        tbr_stat_inc(g->re_fr_multi);
-    else if (fd && fd->uploads)
-        tbr_stat_inc(g->re_fr_upload);
-    else if (fd && fd->shader_creates)
-        tbr_stat_inc(g->re_fr_shader);
-    else if (g->re_sign_frame && !g->re_skip_frame)
-        tbr_stat_inc(g->re_fr_refresh);
-    else if (g->re_skip_frame)
-        tbr_stat_inc(g->re_fr_on);
-    if (fd && !fd->uploads && fd->buffer_uploads) tbr_stat_inc(g->re_fr_bufup);
-    if (fd && !fd->shader_creates && fd->internal_shader_creates) tbr_stat_inc(g->re_fr_internal);
-    if (fd && fd->zs_clear_writes) tbr_stat_inc(g->re_fr_zsclear);
-}
-
-/* Functional rendering of every tile of the pass, with the RE decision (skip = the
- * frame buffer keeps its colors: the tile is rendered only to measure false positives /
- * negatives, then its previous colors are put back) and the TE flush check. */
+/* Functional rendering of every tile of the pass (values do not depend on timing), with
+ * the techniques' tile hooks around each tile (RE's skip decision, TE's flush check). */
 static void render_pass_tiles(gpu *g)
 {
-    uint32_t nt = g->tiles_x * g->tiles_y;
-    if (nt > g->cap_tflags) {
-        g->cap_tflags = nt;
-        g->re_skip = realloc(g->re_skip, nt);
-        g->te_elim = realloc(g->te_elim, nt);
-        if (!g->re_skip || !g->te_elim) abort();
-    }
-    if (nt) {
-        memset(g->re_skip, 0, nt);
-        memset(g->te_elim, 0, nt);
-    }
-    uint32_t tlen, target = re_target_crc(&g->fn, &tlen);
-    const sig_slot *ref = NULL, *teref = NULL;
-    bool te_pass = g->te_enabled && g->frame->npasses == 1 && nt;
-    if (g->re_pass) {
-        sigbuf_begin(&g->re_sb, target, nt);
-        ref = sigbuf_ref(&g->re_sb);
-        if (g->re_skip_frame && !ref) tbr_stat_inc(g->re_fr_noref);
-    }
-    if (te_pass) {
-        sigbuf_begin(&g->te_sb, target, nt);
-        teref = sigbuf_ref(&g->te_sb);
-    }
-    for (unsigned ty = 0; ty < g->tiles_y; ty++)
-        for (unsigned tx = 0; tx < g->tiles_x; tx++) {
-            uint32_t t = ty * g->tiles_x + tx;
-            bool elig = false;
-            uint32_t sig = 0;
-            if (g->re_pass) {
-                sig = re_tile_signature(&g->fn, g->sufd, tx, ty, g->plb.lists[t].prims, g->plb.lists[t].n, target,
-                                        &elig, &g->scratch, &g->scratch_cap);
-                g->re_sb.s[2].sig[t] = sig;
-                g->re_sb.s[2].ok[t] = elig;
-                if (!elig) tbr_stat_inc(g->re_unsignable);
-            }
-            bool snap = g->re_pass || te_pass;
-            if (snap) tile_snap_take(&g->snap, &g->fn, tx, ty);
+    for (unsigned ty = 0; ty < g->env.tiles_y; ty++)
+        for (unsigned tx = 0; tx < g->env.tiles_x; tx++) {
+            uint32_t t = ty * g->env.tiles_x + tx;
             sim_tile_result tr;
-            sim_func_render_tile(&g->fn, tx, ty, &tr);
+            tbr_techniques_render_tile(g->env.tech, g->env.fn, tx, ty, g->plb.pb.lists[t].prims, g->plb.pb.lists[t].n,
+                                       &tr);
             tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
-            bool same_packed = snap && tile_snap_colors_equal(&g->snap, &g->fn, tx, ty, true);
-            bool same_all = same_packed && tile_snap_colors_equal(&g->snap, &g->fn, tx, ty, false);
-            if (g->re_pass) {
-                if (ref) {
-                    tbr_stat_inc(g->su.cmp);
-                    bool eq = elig && ref->ok[t] && ref->sig[t] == sig;
-                    if (eq)
-                        tbr_stat_inc(g->re_equal_in);
-                    else if (same_packed)
-                        tbr_stat_inc(g->re_fn);
-                    if (eq && !same_all) tbr_stat_inc(g->re_fp);
-                    if (eq && g->re_skip_frame) {
-                        g->re_skip[t] = 1;
-                        tile_snap_restore(&g->snap, &g->fn, tx, ty, false); /* keep the frame buffer's colors */
-                    }
-                }
-                tbr_stat_inc(g->re_skip[t] ? g->re_skipped : g->re_rendered);
-            }
-            if (te_pass) {
-                uint64_t sb, bytes;
-                uint32_t crc = te_tile_color_crc(&g->fn, tx, ty, &sb, &bytes);
-                g->te_sb.s[2].sig[t] = crc;
-                g->te_sb.s[2].ok[t] = 1;
-                if (!g->re_skip[t]) {
-                    tbr_stat_add(g->te_sb_n, sb);
-                    tbr_stat_add(g->te_cmp, teref ? 2 : 1);
-                    tbr_stat_inc(g->te_flushes);
-                    if (teref && teref->ok[t] && teref->sig[t] == crc) {
-                        g->te_elim[t] = 1;
-                        tbr_stat_inc(g->te_elim_n);
-                        if (!same_packed) tbr_stat_inc(g->te_fp);
-                        tile_snap_restore(&g->snap, &g->fn, tx, ty, true); /* the write is dropped */
-                    }
-                }
-            }
         }
-    if (g->re_pass) g->re_sb.s[2].valid = !g->re_ref_invalid;
-    if (te_pass) g->te_sb.s[2].valid = true;
+    tbr_techniques_pass_render_end(g->env.tech);
 }
 
-/* ---- per-tile data (docs/timing-model.md "Per-tile data") ---- */
+/* ---- per-tile data (docs/timing-model.md "Per-tile data", core/tile_stats.h) ---- */
 
-void gpu_tiles_frame_begin(gpu *g) { g->ft_valid = false; }
+void gpu_tiles_frame_begin(gpu *g) { tile_stats_frame_begin(g->env.tiles); }
 
 /* The pass draws into the default framebuffer (the surface written as the frame PNG):
  * its resource id, else -1. */
 static int64_t pass_default_res(const gpu *g)
 {
-    if (!g->fn.have_default) return -1;
-    const sim_pass *ps = &g->frame->passes[g->pass];
+    if (!g->env.fn->have_default) return -1;
+    const sim_pass *ps = &g->env.frame->passes[g->env.pass];
     for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
-        int si = sim_func_cbuf_surface(&g->fn, i);
+        int si = sim_func_cbuf_surface(g->env.fn, i);
         if (si < 0) continue;
-        const sim_surf *s = sim_func_surface(&g->fn, si);
-        if (s->res == g->fn.default_res && s->level == 0 && !s->is_zs) return s->res;
+        const sim_surf *s = sim_func_surface(g->env.fn, si);
+        if (s->res == g->env.fn->default_res && s->level == 0 && !s->is_zs) return s->res;
     }
     return -1;
 }
 
-static void tiles_pass_begin(gpu *g, uint32_t nt)
-{
-    if (nt > g->cap_pt) {
-        g->pt_begin = realloc(g->pt_begin, nt * sizeof *g->pt_begin);
-        g->pt_cycles = realloc(g->pt_cycles, nt * sizeof *g->pt_cycles);
-        g->pt_frags = realloc(g->pt_frags, nt * sizeof *g->pt_frags);
-        g->pt_ru = realloc(g->pt_ru, nt * sizeof *g->pt_ru);
-        if (!g->pt_begin || !g->pt_cycles || !g->pt_frags || !g->pt_ru) abort();
-        g->cap_pt = nt;
-    }
-    for (uint32_t t = 0; t < g->cap_pt; t++) {
-        g->pt_begin[t] = g->pt_cycles[t] = g->pt_frags[t] = 0;
-        g->pt_ru[t] = -1;
-    }
-}
-
-/* After the raster phase: a pass that renders the default framebuffer adds its tiles to
- * the frame's (a pass into another default surface than the one gathered so far starts
- * over). cycles and fragments are summed over such passes; RE/TE flags and the Raster
- * Unit are the last pass's. */
-static void tiles_pass_end(gpu *g, uint32_t nt, bool te_pass)
-{
-    int64_t res = pass_default_res(g);
-    if (res < 0 || !nt) return;
-    if (!g->ft_valid || g->ft_res != (uint32_t)res || g->ft_cols != g->tiles_x || g->ft_rows != g->tiles_y) {
-        if (nt > g->cap_ft) {
-            g->ft_cycles = realloc(g->ft_cycles, nt * sizeof *g->ft_cycles);
-            g->ft_frags = realloc(g->ft_frags, nt * sizeof *g->ft_frags);
-            g->ft_ru = realloc(g->ft_ru, nt * sizeof *g->ft_ru);
-            g->ft_re = realloc(g->ft_re, nt);
-            g->ft_te = realloc(g->ft_te, nt);
-            if (!g->ft_cycles || !g->ft_frags || !g->ft_ru || !g->ft_re || !g->ft_te) abort();
-            g->cap_ft = nt;
-        }
-        for (uint32_t t = 0; t < nt; t++) {
-            g->ft_cycles[t] = -1;
-            g->ft_frags[t] = 0;
-            g->ft_ru[t] = -1;
-        }
-        g->ft_valid = true;
-        g->ft_res = (uint32_t)res;
-        g->ft_cols = g->tiles_x;
-        g->ft_rows = g->tiles_y;
-    }
-    for (uint32_t t = 0; t < nt; t++) {
-        bool skipped = g->re_pass && g->re_skip[t];
-        if (g->pt_ru[t] >= 0) {
-            g->ft_cycles[t] = (g->ft_cycles[t] < 0 ? 0 : g->ft_cycles[t]) + (int64_t)g->pt_cycles[t];
-            g->ft_ru[t] = g->pt_ru[t];
-        }
-        g->ft_frags[t] += (int64_t)g->pt_frags[t];
-        g->ft_re[t] = (int8_t)(g->re_pass ? (skipped ? 1 : 0) : -1);
-        g->ft_te[t] = (int8_t)(te_pass && !skipped ? (g->te_elim[t] ? 1 : 0) : -1);
-    }
-}
-
 void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols, uint32_t rows)
 {
-    static const char *const keys[] = {"cycles", "fragments", "re_skipped", "te_eliminated", "raster_unit"};
-    fprintf(o, "\n  {\"frame\": %llu", (unsigned long long)frame);
-    for (int k = 0; k < 5; k++) {
-        fprintf(o, ",\n   \"%s\": [", keys[k]);
-        for (uint32_t ty = 0; ty < rows; ty++)
-            for (uint32_t tx = 0; tx < cols; tx++) {
-                int64_t v = -1;
-                if (g->ft_valid && tx < g->ft_cols && ty < g->ft_rows) {
-                    /* simulator tile (tx, ty) covers surface rows [ty*tile_h, ...): PNG rows are
-           * surface rows, so no flip */
-                    uint32_t t = ty * g->ft_cols + tx;
-                    switch (k) {
-                        case 0: v = g->ft_cycles[t]; break;
-                        case 1: v = g->ft_frags[t]; break;
-                        case 2: v = g->ft_re[t]; break;
-                        case 3: v = g->ft_te[t]; break;
-                        default: v = g->ft_ru[t]; break;
-                    }
-                }
-                const char *sep = ty == 0 && tx == 0 ? "" : ",";
-                if (v < 0)
-                    fprintf(o, "%snull", sep);
-                else
-                    fprintf(o, "%s%lld", sep, (long long)v);
-            }
-        fputc(']', o);
-    }
-    fputc('}', o);
+    tile_stats_write_frame(g->env.tiles, o, frame, cols, rows);
 }
 
 /* ---- Idle-cycle skipping (docs/timing-model.md "Skipping quiescent cycles") ----
  * Before each cycle the loop asks every unit for its next event (the earliest cycle at
  * which its tick could change state, assuming no other unit does before then). If that
  * is later than now, cycles [now, next) are quiescent: every unit would only repeat the
- * same counting, so one call of each tick simulates all of them (g->ncyc cycles; the
+ * same counting, so one call of each tick simulates all of them (g->env.ncyc cycles; the
  * memory system may cut the span short when the DRAM, which keeps running on its own
  * clock, produces something the GPU side would see). Spans end at the cycle at which a
  * deadlock watchdog fires, so it fires at the same cycle as without skipping. */
@@ -434,33 +196,31 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 
 static uint64_t geometry_phase_next_event(const gpu *g)
 {
-    uint64_t now = g->now, ne = UINT64_MAX;
-    /* Signature Unit computing: primitives, or a drawcall's constants (su_tick works
-   * while dsigned < dissued even without queued primitives) */
-    if (g->su.on && (g->su.jcount || g->su.dsigned < g->su.dissued)) return now;
+    uint64_t now = g->env.now, ne = UINT64_MAX;
+    if (tbr_techniques_geometry_busy(g->env.tech)) return now; /* a technique's unit works */
     /* the most frequent "now" first (terrain: a Vertex Processor issues in half the probes);
    * the answer does not depend on the order */
     for (uint32_t i = 0; i < g->geo.nvp; i++)
         if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
-    GPU_EVENT_AT(ne, now, geometry_next_event(g));
-    GPU_EVENT_AT(ne, now, plb_next_event(g));
-    GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[0]));
-    GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
+    GPU_EVENT_AT(ne, now, geometry_next_event(&g->geo));
+    GPU_EVENT_AT(ne, now, plb_next_event(&g->plb));
+    GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[0]));
+    GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
 }
 
 static uint64_t raster_phase_next_event(const gpu *g)
 {
-    uint64_t now = g->now, ne = UINT64_MAX;
+    uint64_t now = g->env.now, ne = UINT64_MAX;
     /* the most frequent "now" first (terrain: a Fragment Processor issues in 84% of the
    * probes); the answer does not depend on the order */
     for (uint32_t i = 0; i < g->nru; i++)
         for (uint32_t k = 0; k < g->ru[i].nfp; k++)
             if (sc_may_issue_now(&g->ru[i].fp[k], now)) return now;
-    for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(g, &g->ru[i]));
-    GPU_EVENT_AT(ne, now, tf_next_event(g));
-    GPU_EVENT_AT(ne, now, icache_next_event(g, &g->icu[g->nicu - 1]));
-    GPU_EVENT_AT(ne, now, memsys_next_event(g->mem, now));
+    for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(&g->ru[i]));
+    GPU_EVENT_AT(ne, now, tf_next_event(&g->tf));
+    GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[g->nicu - 1]));
+    GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
 }
 
@@ -469,8 +229,8 @@ static uint64_t raster_phase_next_event(const gpu *g)
 static uint64_t span(const gpu *g, uint64_t next_event, uint64_t limit)
 {
     if (next_event > limit) next_event = limit;
-    if (next_event <= g->now + 1) return 1;
-    uint64_t n = next_event - g->now;
+    if (next_event <= g->env.now + 1) return 1;
+    uint64_t n = next_event - g->env.now;
     return n > SKIP_MAX_SPAN ? SKIP_MAX_SPAN : n;
 }
 
@@ -497,37 +257,43 @@ static uint64_t next_span(gpu *g, bool raster, uint64_t limit)
 }
 
 /* Monotonic count of geometry + tiling phase events that moved work forward. */
-static uint64_t geometry_progress(const gpu *g) { return g->geo.progress + g->plb.progress + g->su.progress; }
+static uint64_t geometry_progress(const gpu *g)
+{
+    return g->geo.progress + g->plb.progress + tbr_techniques_geometry_progress(g->env.tech);
+}
 
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
-    sim_func_derive_texels(&g->fn, NULL); /* no timing: no texels needed */
+    sim_func_derive_texels(g->env.fn, NULL); /* no timing: no texels needed */
     for (size_t p = 0; p < f->npasses; p++) {
-        if (sim_func_begin_pass(&g->fn, f, p, g->tile_w, g->tile_h, err, errlen)) return -1;
-        const unsigned tx_n = sim_func_tiles_x(&g->fn), ty_n = sim_func_tiles_y(&g->fn);
+        if (sim_func_begin_pass(g->env.fn, f, p, g->env.tile_w, g->env.tile_h, err, errlen)) return -1;
+        const unsigned tx_n = sim_func_tiles_x(g->env.fn), ty_n = sim_func_tiles_y(g->env.fn);
         for (unsigned ty = 0; ty < ty_n; ty++)
             for (unsigned tx = 0; tx < tx_n; tx++) {
                 sim_tile_result tr;
-                sim_func_render_tile(&g->fn, tx, ty, &tr);
+                sim_func_render_tile(g->env.fn, tx, ty, &tr);
             }
-        sim_func_end_pass(&g->fn);
+        sim_func_end_pass(g->env.fn);
     }
     return 0;
 }
 
 int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
 {
-    g->frame = f;
-    sim_func_derive_texels(&g->fn, f); /* before the raster phase reads them (render_pass_tiles) */
-    g->pass = pass;
-    if (sim_func_begin_pass(&g->fn, f, pass, g->tile_w, g->tile_h, err, errlen)) return -1;
-    g->tiles_x = sim_func_tiles_x(&g->fn);
-    g->tiles_y = sim_func_tiles_y(&g->fn);
-    if (pass == 0) frame_start(g, f);
-    uint32_t nt = g->tiles_x * g->tiles_y;
-    g->re_pass = g->re_sign_frame && nt;
-    su_begin_pass(&g->su, g->re_pass, f, g->sufd, nt, (uint32_t)f->passes[pass].first_draw,
-                  (uint32_t)f->passes[pass].ndraws);
+    g->env.frame = f;
+    sim_func_derive_texels(g->env.fn, f); /* before the raster phase reads them (render_pass_tiles) */
+    g->env.pass = pass;
+    if (sim_func_begin_pass(g->env.fn, f, pass, g->env.tile_w, g->env.tile_h, err, errlen)) return -1;
+    g->env.tiles_x = sim_func_tiles_x(g->env.fn);
+    g->env.tiles_y = sim_func_tiles_y(g->env.fn);
+    uint32_t nt = g->env.tiles_x * g->env.tiles_y;
+    if (pass == 0) tbr_techniques_frame_begin(g->env.tech, &(tbr_frame_info){.frame = f, .signatures = g->sufd});
+    tbr_techniques_pass_begin(g->env.tech, &(tbr_pass_info){.frame = f,
+                                                            .pass = pass,
+                                                            .fn = g->env.fn,
+                                                            .tiles_x = g->env.tiles_x,
+                                                            .tiles_y = g->env.tiles_y,
+                                                            .ntiles = nt});
     tbr_stat_inc(g->passes);
     tbr_stat_add(g->draws, f->passes[pass].ndraws);
     for (uint32_t k = 0; k < f->passes[pass].ndraws; k++)
@@ -539,7 +305,7 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
    * colors only if the pass draws at all. A plane nothing reads is not loaded; the
    * timing model never stores depth/stencil, so such a load was never used. Frames are
    * unaffected (functional rendering does not depend on timing). */
-    g->pass_loads_color = g->pass_loads_zs = true;
+    g->env.pass_loads_color = g->env.pass_loads_zs = true;
     if (g->restore_used) {
         const sim_pass *ps = &f->passes[pass];
         bool zs_used = false;
@@ -547,14 +313,14 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
             const tbr_rec_draw *d = &f->draws[ps->first_draw + k].rec;
             zs_used = d->depth_enabled || d->stencil[0].enabled || d->stencil[1].enabled;
         }
-        g->pass_loads_zs = zs_used;
-        g->pass_loads_color = ps->ndraws > 0;
+        g->env.pass_loads_zs = zs_used;
+        g->env.pass_loads_color = ps->ndraws > 0;
     }
 
     /* geometry + tiling phase */
-    uint64_t start = g->now;
-    geometry_begin_pass(g);
-    plb_begin_pass(g);
+    uint64_t start = g->env.now;
+    geometry_begin_pass(&g->geo);
+    plb_begin_pass(&g->plb);
     g->geo.last_prim_cycle = start;
     /* Deadlock watchdog: the phase fails only if no unit moved work forward (a vertex
    * request, response, hand-off or shading, a primitive assembled or binned, a Parameter
@@ -562,85 +328,84 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
    * phase's length: a pass's geometry time grows with its vertex count, which the
    * frame's primitive and quad counts do not bound (a draw whose triangles are mostly
    * clipped or culled before setup still fetches and shades all of its vertices). */
-    uint64_t idle_since = g->now;
+    uint64_t idle_since = g->env.now;
     uint64_t progress = geometry_progress(g);
-    while (!(plb_done(g) && su_idle(&g->su) && memsys_idle(g->mem) && tbr_cache_idle(g->geo.vcache) &&
-             icache_idle(&g->icu[0]))) {
-        g->ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
-        memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
-        su_tick(&g->su);
-        plb_tick(g);
-        geometry_tick(g);
-        icache_tick(g, &g->icu[0]);
-        if (g->ncyc > 1) g->skipped_cycles += g->ncyc;
-        g->now += g->ncyc;
+    while (!(plb_done(&g->plb) && tbr_techniques_geometry_idle(g->env.tech) && memsys_idle(g->env.mem) &&
+             tbr_cache_idle(g->geo.vcache) && icache_idle(&g->icu[0]))) {
+        g->env.ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
+        memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+        tbr_techniques_geometry_tick(g->env.tech);
+        plb_tick(&g->plb);
+        geometry_tick(&g->geo);
+        icache_tick(&g->icu[0]);
+        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
+        g->env.now += g->env.ncyc;
         uint64_t pr = geometry_progress(g);
         if (pr != progress) {
             progress = pr;
-            idle_since = g->now;
+            idle_since = g->env.now;
         }
-        if (g->now - idle_since > WATCHDOG_CYCLES) {
-            geometry_fold_stats(g);
+        if (g->env.now - idle_since > WATCHDOG_CYCLES) {
+            geometry_fold_stats(&g->geo);
             snprintf(err, errlen, "frame %llu pass %zu: geometry phase made no progress (model deadlock at cycle %llu)",
-                     (unsigned long long)f->number, pass, (unsigned long long)g->now);
+                     (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
             return -1;
         }
     }
-    geometry_fold_stats(g);
-    uint64_t geo_end = g->now;
+    geometry_fold_stats(&g->geo);
+    uint64_t geo_end = g->env.now;
     uint64_t geom = (g->geo.last_prim_cycle + 1 > start ? g->geo.last_prim_cycle + 1 : start) - start;
     if (geom > geo_end - start) geom = geo_end - start;
     tbr_stat_add(g->cyc_geom, geom);
     tbr_stat_add(g->cyc_tiling, geo_end - start - geom);
 
-    /* Functional rendering of the pass, tile by tile (values do not depend on timing),
-   * after binning: RE signs each tile's Polygon List Builder list. */
+    /* Functional rendering of the pass, tile by tile, after binning (RE signs each tile's
+     * Polygon List Builder list). */
     render_pass_tiles(g);
 
     /* raster phase */
     uint32_t tiles0[16] = {0};
     for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
-    tiles_pass_begin(g, nt);
-    tf_begin_pass(g);
+    tile_stats_pass_begin(g->env.tiles, nt);
+    tf_begin_pass(&g->tf);
     for (uint32_t i = 0; i < g->nru; i++) {
-        g->ru[i].tile_start_cycle = g->now;
-        g->ru[i].ez_fp_quad = 0; /* quad indices are the frame's */
+        g->ru[i].tile_start_cycle = g->env.now;
+        early_z_begin_pass(&g->ru[i].ez);
     }
-    uint64_t rstart = g->now;
+    uint64_t rstart = g->env.now;
     const uint64_t raster_limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;
     for (;;) {
-        bool done = tf_done(g) && memsys_idle(g->mem) && icache_idle(&g->icu[g->nicu - 1]);
+        bool done = tf_done(&g->tf) && memsys_idle(g->env.mem) && icache_idle(&g->icu[g->nicu - 1]);
         for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
         if (done) break;
-        g->ncyc = next_span(g, true, rstart + raster_limit + 1);
-        memsys_tick_n(g->mem, g->now, &g->ncyc); /* first: may shorten the span */
-        icache_tick(g, &g->icu[g->nicu - 1]);
+        g->env.ncyc = next_span(g, true, rstart + raster_limit + 1);
+        memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+        icache_tick(&g->icu[g->nicu - 1]);
         for (uint32_t i = 0; i < g->nru; i++) {
-            if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->ncyc);
-            ru_tick(g, &g->ru[i]);
+            if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->env.ncyc);
+            ru_tick(&g->ru[i]);
         }
-        tf_tick(g);
-        if (g->ncyc > 1) g->skipped_cycles += g->ncyc;
-        g->now += g->ncyc;
-        if (g->now - rstart > raster_limit) {
+        tf_tick(&g->tf);
+        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
+        g->env.now += g->env.ncyc;
+        if (g->env.now - rstart > raster_limit) {
             for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
             snprintf(err, errlen, "frame %llu pass %zu: raster phase made no progress (model deadlock at cycle %llu)",
-                     (unsigned long long)f->number, pass, (unsigned long long)g->now);
+                     (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
             return -1;
         }
     }
     for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
-    uint32_t tmin = UINT32_MAX, tmax = 0;
-    for (uint32_t i = 0; i < g->nru && i < 16; i++) {
-        uint32_t d = g->ru[i].tiles_done - tiles0[i];
-        tbr_stat_add(g->ru_tiles[i], d);
-        if (d < tmin) tmin = d;
-        if (d > tmax) tmax = d;
+    uint32_t tiles_pass[16], nr = g->nru < 16 ? g->nru : 16;
+    for (uint32_t i = 0; i < nr; i++) {
+        tiles_pass[i] = g->ru[i].tiles_done - tiles0[i];
+        tbr_stat_add(g->ru_tiles[i], tiles_pass[i]);
     }
-    if (g->nru) tbr_stat_add(g->ptr_imbalance, tmax - tmin);
-    tbr_stat_add(g->cyc_raster, g->now - rstart);
-    tbr_stat_add(g->cyc_total, g->now - start);
-    tiles_pass_end(g, nt, g->te_enabled && f->npasses == 1 && nt);
-    sim_func_end_pass(&g->fn);
+    tbr_techniques_pass_end(g->env.tech, tiles_pass, nr);
+    tbr_stat_add(g->cyc_raster, g->env.now - rstart);
+    tbr_stat_add(g->cyc_total, g->env.now - start);
+    tile_stats_pass_end(g->env.tiles, pass_default_res(g), g->env.tiles_x, g->env.tiles_y, g->tech.skip,
+                        g->tech.flush_elim);
+    sim_func_end_pass(g->env.fn);
     return 0;
 }

@@ -126,7 +126,7 @@ static int frame_picture(sim_run *run, frame_out *o, uint64_t number)
     char err[4096], path[4600], perr[TBR_PNG_ERR_SIZE];
     uint8_t *px;
     uint32_t w, h;
-    if (sim_func_frame_rgba8(&run->g->fn, &run->fr, &px, &w, &h, err, sizeof err)) {
+    if (sim_func_frame_rgba8(run->g->env.fn, &run->fr, &px, &w, &h, err, sizeof err)) {
         fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
         return -1;
     }
@@ -190,7 +190,7 @@ static int simulate_frame(sim_run *run, uint64_t number)
 {
     char err[4096];
     gpu *g = run->g;
-    uint64_t c0 = g->now;
+    uint64_t c0 = g->env.now;
     gpu_tiles_frame_begin(g);
     for (size_t p = 0; p < run->fr.npasses; p++)
         if (gpu_run_pass(g, &run->fr, p, err, sizeof err)) {
@@ -207,7 +207,7 @@ static int simulate_frame(sim_run *run, uint64_t number)
     frame_out *o = &run->fo[run->nfo++];
     memset(o, 0, sizeof *o);
     o->frame = number;
-    o->cycles = g->now - c0;
+    o->cycles = g->env.now - c0;
     if (run->fr.has_end && frame_picture(run, o, number)) return -1;
     if (!run->quiet) {
         struct timespec t1;
@@ -216,7 +216,7 @@ static int simulate_frame(sim_run *run, uint64_t number)
         fprintf(stderr, "tbr-sim: frame %llu: %llu cycles, %zu passes, %zu quads%s; %.0f cycles/s\n",
                 (unsigned long long)number, (unsigned long long)o->cycles, run->fr.npasses, run->fr.nquads,
                 o->has_ref ? (o->match ? ", matches reference" : ", DIFFERS from reference") : "",
-                s > 0 ? (double)g->now / s : 0.0);
+                s > 0 ? (double)g->env.now / s : 0.0);
     }
     return 0;
 }
@@ -410,7 +410,7 @@ int main(int argc, char **argv)
         return 2;
     }
     g->skip_idle = !no_skip;
-    g->fn.ignore_surface_init = no_surface_init != 0;
+    g->env.fn->ignore_surface_init = no_surface_init != 0;
 
     /* The front end (frontend/sim_trace.h): its state across frames, and the address map. */
     sim_loader *ld = sim_loader_new();
@@ -468,13 +468,15 @@ int main(int argc, char **argv)
             status = 2;
         } else {
             fprintf(o, "{\n\"tool\": \"tbr-sim\",\n\"version\": \"%s\",\n\"total_cycles\": %llu,\n", TBR_VERSION,
-                    (unsigned long long)g->now);
+                    (unsigned long long)g->env.now);
             fprintf(o, "\"render_target_checks\": %llu,\n\"render_target_mismatches\": %llu,\n",
-                    (unsigned long long)g->fn.surface_checks, (unsigned long long)g->fn.surface_check_mismatches);
+                    (unsigned long long)g->env.fn->surface_checks,
+                    (unsigned long long)g->env.fn->surface_check_mismatches);
             fprintf(o, "\"computed_color_quads\": %llu,\n\"computed_color_failures\": %llu,\n",
-                    (unsigned long long)g->fn.quads_computed, (unsigned long long)g->fn.quads_compute_failed);
+                    (unsigned long long)g->env.fn->quads_computed, (unsigned long long)g->env.fn->quads_compute_failed);
             fprintf(o, "\"derived_texel_quads\": %llu,\n\"derived_texel_failures\": %llu,\n",
-                    (unsigned long long)g->fn.texel_quads_derived, (unsigned long long)g->fn.texel_derive_failed);
+                    (unsigned long long)g->env.fn->texel_quads_derived,
+                    (unsigned long long)g->env.fn->texel_derive_failed);
             fprintf(o,
                     "\"frames_simulated\": %zu,\n\"frames_checked\": %llu,\n\"frames_differing\": %llu,\n\"frames\": [",
                     nfo, (unsigned long long)nref, (unsigned long long)ndiff);
@@ -486,7 +488,7 @@ int main(int argc, char **argv)
                         fo[i].has_ref ? "true" : "false", fo[i].has_ref && fo[i].match ? "true" : "false",
                         (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
             {
-                uint64_t ex = tbr_stat_value(g->instr_streamed), sta = tbr_stat_value(g->instr_static);
+                uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
                 fprintf(o, "\n],\n\"instruction_source\": \"%s\",", ex && sta ? "mixed" : ex ? "executed" : "static");
             }
             fprintf(o, "\n\"not_modeled\": [");
@@ -527,9 +529,9 @@ int main(int argc, char **argv)
         o = fopen(tmp, "w");
         if (o) {
             fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, trace_path);
-            fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->now);
+            fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->env.now);
             {
-                uint64_t ex = tbr_stat_value(g->instr_streamed), sta = tbr_stat_value(g->instr_static);
+                uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
                 fprintf(o,
                         "instruction source: %s (work items from executed streams %llu, static counts %llu); texture "
                         "requests %llu, texels %llu, lines %llu\n",
@@ -537,25 +539,28 @@ int main(int argc, char **argv)
                         : ex      ? "executed"
                                   : "static",
                         (unsigned long long)ex, (unsigned long long)sta,
-                        (unsigned long long)tbr_stat_value(g->tex_requests),
-                        (unsigned long long)tbr_stat_value(g->tex_texels),
-                        (unsigned long long)tbr_stat_value(g->tex_lines));
+                        (unsigned long long)tbr_stat_value(g->tex_stats.requests),
+                        (unsigned long long)tbr_stat_value(g->tex_stats.texels),
+                        (unsigned long long)tbr_stat_value(g->tex_stats.lines));
             }
             fprintf(o, "surface init (hot start): %llu SURFACE_INIT bands applied, %llu unusable%s\n",
-                    (unsigned long long)g->fn.surface_init_bands, (unsigned long long)g->fn.surface_init_skipped,
-                    g->fn.ignore_surface_init ? " (ignored: --no-surface-init)" : "");
-            fprintf(o, "render-target checks (SURFACE_CHECK): %llu compared, %llu differ%s%s%s, %llu not comparable\n",
-                    (unsigned long long)g->fn.surface_checks, (unsigned long long)g->fn.surface_check_mismatches,
-                    g->fn.surface_check_mismatches ? " (first: " : "", g->fn.first_check_mismatch,
-                    g->fn.surface_check_mismatches ? ")" : "", (unsigned long long)g->fn.surface_checks_skipped);
+                    (unsigned long long)g->env.fn->surface_init_bands,
+                    (unsigned long long)g->env.fn->surface_init_skipped,
+                    g->env.fn->ignore_surface_init ? " (ignored: --no-surface-init)" : "");
+            fprintf(
+                o, "render-target checks (SURFACE_CHECK): %llu compared, %llu differ%s%s%s, %llu not comparable\n",
+                (unsigned long long)g->env.fn->surface_checks, (unsigned long long)g->env.fn->surface_check_mismatches,
+                g->env.fn->surface_check_mismatches ? " (first: " : "", g->env.fn->first_check_mismatch,
+                g->env.fn->surface_check_mismatches ? ")" : "", (unsigned long long)g->env.fn->surface_checks_skipped);
             fprintf(o, "computed colors (COMPUTED QUADS): %llu quads computed, %llu could not be%s%s%s\n",
-                    (unsigned long long)g->fn.quads_computed, (unsigned long long)g->fn.quads_compute_failed,
-                    g->fn.quads_compute_failed ? " (first: " : "", g->fn.first_compute_failure,
-                    g->fn.quads_compute_failed ? ")" : "");
+                    (unsigned long long)g->env.fn->quads_computed, (unsigned long long)g->env.fn->quads_compute_failed,
+                    g->env.fn->quads_compute_failed ? " (first: " : "", g->env.fn->first_compute_failure,
+                    g->env.fn->quads_compute_failed ? ")" : "");
             fprintf(o, "derived texels (TEXELS_DERIVED QUADS): %llu quads derived, %llu could not be%s%s%s\n",
-                    (unsigned long long)g->fn.texel_quads_derived, (unsigned long long)g->fn.texel_derive_failed,
-                    g->fn.texel_derive_failed ? " (first: " : "", g->fn.first_derive_failure,
-                    g->fn.texel_derive_failed ? ")" : "");
+                    (unsigned long long)g->env.fn->texel_quads_derived,
+                    (unsigned long long)g->env.fn->texel_derive_failed,
+                    g->env.fn->texel_derive_failed ? " (first: " : "", g->env.fn->first_derive_failure,
+                    g->env.fn->texel_derive_failed ? ")" : "");
             for (size_t i = 0; i < nfo; i++) {
                 fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame,
                         (unsigned long long)fo[i].cycles);
@@ -594,21 +599,21 @@ int main(int argc, char **argv)
         if (!quiet) {
             printf("tbr-sim: %zu frames, %llu cycles, %llu/%llu checked frames bit-exact; %.0f simulated cycles/s "
                    "(%.1f%% of the cycles in skipped quiescent spans); summary: %s\n",
-                   nfo, (unsigned long long)g->now, (unsigned long long)(nref - ndiff), (unsigned long long)nref,
-                   secs > 0 ? (double)g->now / secs : 0.0,
-                   g->now ? 100.0 * (double)g->skipped_cycles / (double)g->now : 0.0, path);
+                   nfo, (unsigned long long)g->env.now, (unsigned long long)(nref - ndiff), (unsigned long long)nref,
+                   secs > 0 ? (double)g->env.now / secs : 0.0,
+                   g->env.now ? 100.0 * (double)g->skipped_cycles / (double)g->env.now : 0.0, path);
         }
-        if (g->fn.surface_check_mismatches)
+        if (g->env.fn->surface_check_mismatches)
             fprintf(stderr, "tbr-sim: %llu render-target check(s) differ from softpipe's memory (first: %s)\n",
-                    (unsigned long long)g->fn.surface_check_mismatches, g->fn.first_check_mismatch);
-        if (g->fn.quads_compute_failed)
+                    (unsigned long long)g->env.fn->surface_check_mismatches, g->env.fn->first_check_mismatch);
+        if (g->env.fn->quads_compute_failed)
             fprintf(stderr, "tbr-sim: %llu quad(s) with computed colors could not be computed (first: %s)\n",
-                    (unsigned long long)g->fn.quads_compute_failed, g->fn.first_compute_failure);
-        if (g->fn.texel_derive_failed)
+                    (unsigned long long)g->env.fn->quads_compute_failed, g->env.fn->first_compute_failure);
+        if (g->env.fn->texel_derive_failed)
             fprintf(stderr, "tbr-sim: %llu quad(s) with derived texels could not be derived (first: %s)\n",
-                    (unsigned long long)g->fn.texel_derive_failed, g->fn.first_derive_failure);
-        if (!status &&
-            (ndiff || g->fn.surface_check_mismatches || g->fn.quads_compute_failed || g->fn.texel_derive_failed))
+                    (unsigned long long)g->env.fn->texel_derive_failed, g->env.fn->first_derive_failure);
+        if (!status && (ndiff || g->env.fn->surface_check_mismatches || g->env.fn->quads_compute_failed ||
+                        g->env.fn->texel_derive_failed))
             status = 1;
     }
     if (run.tiles_o) {

@@ -1,11 +1,12 @@
-/* Unit test of the Tile Fetcher (timing/tiling/tile_fetcher.c; thesis §4.1.2, Fig. 4.5) in
- * isolation: a hand-built gpu with no memory system (g->mem == NULL, so tf_init does not
- * connect the Tile Cache to memsys), a stub memory that answers every Tile Cache miss
- * after MEM_LAT cycles, and a stub Raster Unit that takes at most one Tile Queue token
- * per cycle and spends `render` cycles on each primitive.
+/* Unit test of the Tile Fetcher (timing/tiling/tile_fetcher.c; thesis §4.1.2, Fig. 4.5),
+ * the unit alone with fake ports: its own environment (no memory system: env.mem == NULL,
+ * so tf_init does not connect the Tile Cache to memsys; no techniques), a hand-written
+ * Parameter Buffer, a stub memory that answers every Tile Cache miss after MEM_LAT
+ * cycles, and a stub Raster Unit behind the one Tile Queue port that takes at most one
+ * token per cycle and spends `render` cycles on each primitive.
  *
  * One simulated cycle `c` of the harness, in this order:
- *   1. tf_tick(g) at g->now = c (stages 3, 4, arbiter, stage 1, then the Tile Cache tick);
+ *   1. tf_tick at env.now = c (stages 3, 4, arbiter, stage 1, then the Tile Cache tick);
  *   2. stub memory: every miss_out message ready at c goes to fill_in, ready at c + MEM_LAT;
  *   3. stub Raster Unit: if not busy, pops the Tile Queue head visible at c.
  * Cycles below are relative to the first tf_tick of the pass (cycle 0).
@@ -27,14 +28,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "tiling/tile_fetcher.h"
+#include "tiling/tile_tokens.h"
 
 #define MEM_LAT 50u
 #define START   1000u /* absolute cycle of relative cycle 0 (after the warm-up) */
 #define MAXLOG  256
 
 typedef struct {
-    gpu *g;
+    sim_env env;
+    tbr_techniques tech; /* none enabled */
+    param_buffer pb;
+    tile_fetcher tf;
+    sim_queue tile_q; /* the stub Raster Unit's Tile Queue */
+    sim_queue *tile_qs[1];
+    bool ru_in_tile;
     tbr_config *cfg;
     tbr_stats *st;
     sim_frame fr;
@@ -63,7 +71,7 @@ static int failures;
 
 static void mem_stub(harness *h)
 {
-    tile_fetcher *t = &h->g->tf;
+    tile_fetcher *t = &h->tf;
     tbr_memq *mo = tbr_cache_miss_out(t->tcache), *fi = tbr_cache_fill_in(t->tcache);
     const tbr_mem_msg *m;
     while ((m = tbr_memq_peek(mo, h->now))) {
@@ -77,7 +85,7 @@ static void mem_stub(harness *h)
 /* Bring one line into the Tile Cache before the pass (cycles < START). */
 static void warm(harness *h, uint64_t addr)
 {
-    tile_fetcher *t = &h->g->tf;
+    tile_fetcher *t = &h->tf;
     tbr_mem_msg rq = {.addr = addr, .id = 0, .issued = h->now, .ready = h->now};
     if (!tbr_memq_push(tbr_cache_req_in(t->tcache), &rq)) abort();
     for (int i = 0; i < 200; i++) {
@@ -90,6 +98,21 @@ static void warm(harness *h, uint64_t addr)
         if (got) return;
     }
     abort();
+}
+
+/* The stub Raster Unit's status ports: idle when its Tile Queue is empty and it is not
+ * inside a tile (what ru_idle answers for a unit that only has a Tile Queue). */
+static bool stub_ru_idle(const void *ctx, uint32_t unit)
+{
+    const harness *h = ctx;
+    (void)unit;
+    return !h->ru_in_tile && simq_empty(&h->tile_q);
+}
+static uint32_t stub_ru_tiles_done(const void *ctx, uint32_t unit)
+{
+    (void)ctx;
+    (void)unit;
+    return 0;
 }
 
 /* ntiles tiles in one row; tile k holds the primitives lists[k][0..n[k]-1]; primitive p
@@ -106,54 +129,54 @@ static void setup(harness *h, uint32_t ntiles, const uint32_t *const *lists, con
         fprintf(stderr, "%s\n", err);
         abort();
     }
-    gpu *g = calloc(1, sizeof *g);
-    if (!g) abort();
-    h->g = g;
-    g->cfg = h->cfg;
-    g->st = h->st;
-    g->mem = NULL; /* the stub memory services the Tile Cache */
-    g->tf_pipelined = tbr_cfg_bool(h->cfg, "tile.fetcher_pipelined");
-    g->order_kind = 0; /* scanline */
-    g->tiles_x = ntiles;
-    g->tiles_y = 1;
-    g->nru = 1;
-    g->ru = calloc(1, sizeof *g->ru);
-    g->ru_assigned = calloc(1, sizeof *g->ru_assigned);
-    g->plb.lists = calloc(ntiles, sizeof *g->plb.lists);
-    g->plb.prim_attr_off = calloc(nprims, sizeof *g->plb.prim_attr_off);
+    h->env.cfg = h->cfg;
+    h->env.st = h->st;
+    h->env.mem = NULL; /* the stub memory services the Tile Cache */
+    h->env.tech = &h->tech;
+    h->env.tiles_x = ntiles;
+    h->env.tiles_y = 1;
+    simq_init(&h->tile_q, tq_cap);
+    h->tile_qs[0] = &h->tile_q;
+    h->pb.lists = calloc(ntiles, sizeof *h->pb.lists);
+    h->pb.prim_attr_off = calloc(nprims, sizeof *h->pb.prim_attr_off);
     h->fr.prims = calloc(nprims, sizeof *h->fr.prims);
-    if (!g->ru || !g->ru_assigned || !g->plb.lists || !g->plb.prim_attr_off || !h->fr.prims) abort();
-    simq_init(&g->ru[0].tile_q, tq_cap);
+    if (!h->pb.lists || !h->pb.prim_attr_off || !h->fr.prims) abort();
     for (uint32_t k = 0; k < ntiles; k++) {
-        g->plb.lists[k].prims = calloc(n[k] ? n[k] : 1, sizeof(uint32_t));
-        if (!g->plb.lists[k].prims) abort();
-        memcpy(g->plb.lists[k].prims, lists[k], n[k] * sizeof(uint32_t));
-        g->plb.lists[k].n = g->plb.lists[k].cap = n[k];
+        h->pb.lists[k].prims = calloc(n[k] ? n[k] : 1, sizeof(uint32_t));
+        if (!h->pb.lists[k].prims) abort();
+        memcpy(h->pb.lists[k].prims, lists[k], n[k] * sizeof(uint32_t));
+        h->pb.lists[k].n = h->pb.lists[k].cap = n[k];
     }
+    h->pb.ntiles = ntiles;
     for (uint32_t p = 0; p < nprims; p++) {
-        g->plb.prim_attr_off[p] = attr_off[p];
+        h->pb.prim_attr_off[p] = attr_off[p];
         h->fr.prims[p].nr_attrs = 1;
     }
     h->fr.nprims = nprims;
-    g->frame = &h->fr;
-    tf_init(g);
+    h->env.frame = &h->fr;
+    if (tf_init(&h->tf, &h->env, &h->pb, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        abort();
+    }
+    tf_connect(&h->tf,
+               &(tf_raster_units){
+                   .n = 1, .tile_q = h->tile_qs, .idle = stub_ru_idle, .tiles_done = stub_ru_tiles_done, .ctx = h});
 }
 
 static void begin(harness *h)
 {
     h->now = START;
-    tf_begin_pass(h->g);
+    tf_begin_pass(&h->tf);
 }
 
 static uint64_t rel(const harness *h) { return h->now - START; }
 
 static void step(harness *h)
 {
-    gpu *g = h->g;
-    tile_fetcher *t = &g->tf;
-    g->now = h->now;
+    tile_fetcher *t = &h->tf;
+    h->env.now = h->now;
     uint64_t a0 = tbr_stat_value(t->attr_reqs), p0 = tbr_stat_value(t->ptr_reqs);
-    tf_tick(g);
+    tf_tick(t);
     if (h->nreq < MAXLOG && tbr_stat_value(t->attr_reqs) != a0) {
         h->req_kind[h->nreq] = 'A';
         h->req_cyc[h->nreq++] = rel(h);
@@ -170,7 +193,7 @@ static void step(harness *h)
     }
     /* an entry completed and pushed in the same cycle leaves the table within this tf_tick:
    * its token is in the Tile Queue with ready = now + 1 */
-    const sim_queue *q = &g->ru[0].tile_q;
+    const sim_queue *q = &h->tile_q;
     for (uint32_t i = 0; i < q->count; i++) {
         uint32_t k = (q->head + i) % q->cap, tk = q->buf[k];
         if (q->ready[k] == h->now + 1 && TOK_KIND(tk) == TOK_ITEM && TOK_VAL(tk) < 64 && !h->done_cyc[TOK_VAL(tk)])
@@ -178,18 +201,17 @@ static void step(harness *h)
     }
     mem_stub(h);
     /* stub Raster Unit */
-    raster_unit *r = &g->ru[0];
     uint32_t tok;
-    if (h->now >= h->ru_busy_until && simq_peek(&r->tile_q, h->now, &tok)) {
-        simq_pop(&r->tile_q);
+    if (h->now >= h->ru_busy_until && simq_peek(&h->tile_q, h->now, &tok)) {
+        simq_pop(&h->tile_q);
         if (h->npop < MAXLOG) {
             h->pop_tok[h->npop] = tok;
             h->pop_cyc[h->npop++] = rel(h);
         }
         if (TOK_KIND(tok) == TOK_BEGIN)
-            r->r_in_tile = true;
+            h->ru_in_tile = true;
         else if (TOK_KIND(tok) == TOK_END)
-            r->r_in_tile = false;
+            h->ru_in_tile = false;
         else
             h->ru_busy_until = h->now + h->render;
     }
@@ -200,7 +222,7 @@ static void run(harness *h)
 {
     for (int i = 0; i < 100000; i++) {
         step(h);
-        if (tf_done(h->g) && simq_empty(&h->g->ru[0].tile_q) && h->now >= h->ru_busy_until) return;
+        if (tf_done(&h->tf) && simq_empty(&h->tile_q) && h->now >= h->ru_busy_until) return;
     }
     fprintf(stderr, "FAIL: the Tile Fetcher did not finish\n");
     failures++;
@@ -208,16 +230,12 @@ static void run(harness *h)
 
 static void teardown(harness *h)
 {
-    gpu *g = h->g;
-    tf_free(g);
-    for (uint32_t k = 0; k < g->tiles_x; k++) free(g->plb.lists[k].prims);
-    free(g->plb.lists);
-    free(g->plb.prim_attr_off);
-    simq_free(&g->ru[0].tile_q);
-    free(g->ru);
-    free(g->ru_assigned);
+    tf_free(&h->tf);
+    for (uint32_t k = 0; k < h->env.tiles_x; k++) free(h->pb.lists[k].prims);
+    free(h->pb.lists);
+    free(h->pb.prim_attr_off);
+    simq_free(&h->tile_q);
     free(h->fr.prims);
-    free(g);
     tbr_stats_free(h->st);
     tbr_config_free(h->cfg);
 }
@@ -301,7 +319,7 @@ static void test_capacity(harness *h)
     begin(h);
     run(h);
     dump(h);
-    CHECK_EQ("tf.primitive_table_full_cycles", tbr_stat_value(h->g->tf.pt_full), 26);
+    CHECK_EQ("tf.primitive_table_full_cycles", tbr_stat_value(h->tf.pt_full), 26);
     uint32_t before = 0;
     uint64_t p15 = 0, p16 = 0, np = 0;
     for (uint32_t i = 0; i < h->nreq; i++)

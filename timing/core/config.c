@@ -7,6 +7,7 @@
  *   LPDDR4  = JEDEC JESD209-4 LPDDR4-2400 speed bin (see docs/dram-model.md)
  */
 #include "core/config.h"
+#include "core/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -428,25 +429,6 @@ const char *tbr_param_type_name(tbr_param_type t)
     return "?";
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-static char *xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p) {
-        fprintf(stderr, "tbr config: out of memory\n");
-        abort();
-    }
-    return p;
-}
-
 /* Index of `val` in the '|'-separated enum list, or -1. */
 static int enum_index(const char *allowed, const char *val)
 {
@@ -492,11 +474,11 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
         case TBR_P_INT: {
             long long x = strtoll(text, &end, 0);
             if (end == text || *end || errno) {
-                set_err(err, errlen, "'%s' is not an integer", text);
+                tbr_set_err(err, errlen, "'%s' is not an integer", text);
                 return -1;
             }
             if ((double)x < d->min || (double)x > d->max) {
-                set_err(err, errlen, "%lld out of range [%.17g, %.17g]", x, d->min, d->max);
+                tbr_set_err(err, errlen, "%lld out of range [%.17g, %.17g]", x, d->min, d->max);
                 return -1;
             }
             out->i = x;
@@ -506,16 +488,16 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
             const char *p = text;
             while (isspace((unsigned char)*p)) p++;
             if (*p == '-' || *p == '+') {
-                set_err(err, errlen, "'%s' is not an unsigned integer", text);
+                tbr_set_err(err, errlen, "'%s' is not an unsigned integer", text);
                 return -1;
             }
             unsigned long long x = strtoull(text, &end, 0);
             if (end == text || *end || errno) {
-                set_err(err, errlen, "'%s' is not an unsigned integer", text);
+                tbr_set_err(err, errlen, "'%s' is not an unsigned integer", text);
                 return -1;
             }
             if ((double)x < d->min || (double)x > d->max) {
-                set_err(err, errlen, "%llu out of range [%.17g, %.17g]", x, d->min, d->max);
+                tbr_set_err(err, errlen, "%llu out of range [%.17g, %.17g]", x, d->min, d->max);
                 return -1;
             }
             out->i = (int64_t)x;
@@ -524,11 +506,11 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
         case TBR_P_DOUBLE: {
             double x = strtod(text, &end);
             if (end == text || *end || errno || !isfinite(x)) {
-                set_err(err, errlen, "'%s' is not a finite number", text);
+                tbr_set_err(err, errlen, "'%s' is not a finite number", text);
                 return -1;
             }
             if (x < d->min || x > d->max) {
-                set_err(err, errlen, "%g out of range [%g, %g]", x, d->min, d->max);
+                tbr_set_err(err, errlen, "%g out of range [%g, %g]", x, d->min, d->max);
                 return -1;
             }
             out->d = x;
@@ -543,18 +525,18 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
                 out->i = 0;
                 return 0;
             }
-            set_err(err, errlen, "'%s' is not a boolean (true/false)", text);
+            tbr_set_err(err, errlen, "'%s' is not a boolean (true/false)", text);
             return -1;
         case TBR_P_ENUM: {
             int k = enum_index(d->allowed, text);
             if (k < 0) {
-                set_err(err, errlen, "'%s' is not one of %s", text, d->allowed);
+                tbr_set_err(err, errlen, "'%s' is not one of %s", text, d->allowed);
                 return -1;
             }
             out->i = k;
             return 0;
         }
-        case TBR_P_STRING: out->s = xstrdup(text); return 0;
+        case TBR_P_STRING: out->s = tbr_xstrdup(text); return 0;
     }
     return -1;
 }
@@ -591,18 +573,18 @@ int tbr_config_set(tbr_config *cfg, const char *key, const char *value, const ch
 {
     long i = find_index(key);
     if (i < 0) {
-        set_err(err, errlen, "%s: unknown parameter '%s' (see --list-params)", where, key);
+        tbr_set_err(err, errlen, "%s: unknown parameter '%s' (see --list-params)", where, key);
         return -1;
     }
     value_t nv = {0};
     char msg[256];
     if (parse_value(&k_params[i], value, &nv, msg, sizeof msg) != 0) {
-        set_err(err, errlen, "%s: %s: %s", where, key, msg);
+        tbr_set_err(err, errlen, "%s: %s: %s", where, key, msg);
         return -1;
     }
     free(cfg->v[i].s);
     free(cfg->v[i].origin);
-    nv.origin = xstrdup(where);
+    nv.origin = tbr_xstrdup(where);
     cfg->v[i] = nv;
     return 0;
 }
@@ -643,20 +625,20 @@ int tbr_config_parse_text(tbr_config *cfg, const char *text, const char *name, c
         }
         char *eq = strchr(s, '=');
         if (!eq) {
-            set_err(err, errlen, "%s: expected 'key = value', got '%s'", where, s);
+            tbr_set_err(err, errlen, "%s: expected 'key = value', got '%s'", where, s);
             free(line);
             return -1;
         }
         *eq = '\0';
         char *key = trim(s), *val = trim(eq + 1);
         if (!*key || !*val) {
-            set_err(err, errlen, "%s: expected 'key = value' (empty %s)", where, *key ? "value" : "key");
+            tbr_set_err(err, errlen, "%s: expected 'key = value' (empty %s)", where, *key ? "value" : "key");
             free(line);
             return -1;
         }
         long idx = find_index(key);
         if (idx >= 0 && seen[idx]) {
-            set_err(err, errlen, "%s: '%s' already set at line %d", where, key, seen[idx]);
+            tbr_set_err(err, errlen, "%s: '%s' already set at line %d", where, key, seen[idx]);
             free(line);
             return -1;
         }
@@ -674,7 +656,7 @@ int tbr_config_load_file(tbr_config *cfg, const char *path, char *err, size_t er
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        tbr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     size_t cap = 4096, n = 0;
@@ -693,12 +675,12 @@ int tbr_config_load_file(tbr_config *cfg, const char *path, char *err, size_t er
     fclose(f);
     buf[n] = '\0';
     if (rd_err) {
-        set_err(err, errlen, "%s: read error", path);
+        tbr_set_err(err, errlen, "%s: read error", path);
         free(buf);
         return -1;
     }
     if (memchr(buf, '\0', n)) {
-        set_err(err, errlen, "%s: contains a NUL byte (not a text config file)", path);
+        tbr_set_err(err, errlen, "%s: contains a NUL byte (not a text config file)", path);
         free(buf);
         return -1;
     }
@@ -711,17 +693,17 @@ int tbr_config_apply_override(tbr_config *cfg, const char *kv, char *err, size_t
 {
     const char *eq = strchr(kv, '=');
     if (!eq || eq == kv) {
-        set_err(err, errlen, "--set: expected key=value, got '%s'", kv);
+        tbr_set_err(err, errlen, "--set: expected key=value, got '%s'", kv);
         return -1;
     }
-    char *key = xstrdup(kv);
+    char *key = tbr_xstrdup(kv);
     key[eq - kv] = '\0';
     char *k = trim(key);
-    char *vcopy = xstrdup(eq + 1);
+    char *vcopy = tbr_xstrdup(eq + 1);
     char *v = trim(vcopy);
     int rc;
     if (!*v) {
-        set_err(err, errlen, "--set: empty value for '%s'", k);
+        tbr_set_err(err, errlen, "--set: empty value for '%s'", k);
         rc = -1;
     } else {
         rc = tbr_config_set(cfg, k, v, "--set", err, errlen);
@@ -804,7 +786,7 @@ size_t tbr_config_diff(const tbr_config *a, const tbr_config *b, char *diff, siz
         tbr_cfg_format(a, i, x, sizeof x);
         tbr_cfg_format(b, i, y, sizeof y);
         if (strcmp(x, y) != 0) {
-            if (n == 0) set_err(diff, difflen, "%s: %s vs %s", k_params[i].name, x, y);
+            if (n == 0) tbr_set_err(diff, difflen, "%s: %s vs %s", k_params[i].name, x, y);
             n++;
         }
     }
@@ -822,23 +804,23 @@ static int check_cache(const tbr_config *cfg, const char *pfx, char *err, size_t
     uint64_t size = CGET("size_kb") * 1024, ways = CGET("ways"), line = CGET("line_bytes"), banks = CGET("banks");
 #undef CGET
     if (!is_pow2(line)) {
-        set_err(err, errlen, "%s.line_bytes = %llu must be a power of two", pfx, (unsigned long long)line);
+        tbr_set_err(err, errlen, "%s.line_bytes = %llu must be a power of two", pfx, (unsigned long long)line);
         return -1;
     }
     if (size % (line * ways) != 0) {
-        set_err(err, errlen, "%s: size %llu B is not a multiple of line_bytes*ways = %llu", pfx,
-                (unsigned long long)size, (unsigned long long)(line * ways));
+        tbr_set_err(err, errlen, "%s: size %llu B is not a multiple of line_bytes*ways = %llu", pfx,
+                    (unsigned long long)size, (unsigned long long)(line * ways));
         return -1;
     }
     uint64_t sets = size / (line * ways);
     if (!is_pow2(sets)) {
-        set_err(err, errlen, "%s: %llu sets (size/(line_bytes*ways)) is not a power of two", pfx,
-                (unsigned long long)sets);
+        tbr_set_err(err, errlen, "%s: %llu sets (size/(line_bytes*ways)) is not a power of two", pfx,
+                    (unsigned long long)sets);
         return -1;
     }
     if (!is_pow2(banks) || banks > sets) {
-        set_err(err, errlen, "%s.banks = %llu must be a power of two <= number of sets (%llu)", pfx,
-                (unsigned long long)banks, (unsigned long long)sets);
+        tbr_set_err(err, errlen, "%s.banks = %llu must be a power of two <= number of sets (%llu)", pfx,
+                    (unsigned long long)banks, (unsigned long long)sets);
         return -1;
     }
     return 0;
@@ -854,8 +836,8 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
         char k[64];
         snprintf(k, sizeof k, "%s.line_bytes", caches[i]);
         if (tbr_cfg_uint(cfg, k) > l2line) {
-            set_err(err, errlen, "%s = %llu exceeds l2.line_bytes = %llu (an L1 miss must fit one L2 line)", k,
-                    (unsigned long long)tbr_cfg_uint(cfg, k), (unsigned long long)l2line);
+            tbr_set_err(err, errlen, "%s = %llu exceeds l2.line_bytes = %llu (an L1 miss must fit one L2 line)", k,
+                        (unsigned long long)tbr_cfg_uint(cfg, k), (unsigned long long)l2line);
             return -1;
         }
     }
@@ -863,12 +845,13 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
     /* tiles */
     uint64_t tw = tbr_cfg_uint(cfg, "tile.width"), th = tbr_cfg_uint(cfg, "tile.height");
     if (!is_pow2(tw) || !is_pow2(th)) {
-        set_err(err, errlen, "tile.width/tile.height (%llux%llu) must be powers of two (quads, Z-order)",
-                (unsigned long long)tw, (unsigned long long)th);
+        tbr_set_err(err, errlen, "tile.width/tile.height (%llux%llu) must be powers of two (quads, Z-order)",
+                    (unsigned long long)tw, (unsigned long long)th);
         return -1;
     }
     if (tw > tbr_cfg_uint(cfg, "screen.width") || th > tbr_cfg_uint(cfg, "screen.height")) {
-        set_err(err, errlen, "tile (%llux%llu) larger than the screen", (unsigned long long)tw, (unsigned long long)th);
+        tbr_set_err(err, errlen, "tile (%llux%llu) larger than the screen", (unsigned long long)tw,
+                    (unsigned long long)th);
         return -1;
     }
     /* The on-chip tile buffers are not backed by memory (thesis §5.1): a
@@ -880,9 +863,9 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
         snprintf(kb, sizeof kb, "%s.bytes_per_pixel", bufs[b]);
         uint64_t need = tw * th * tbr_cfg_uint(cfg, kb), have = tbr_cfg_uint(cfg, ks) * 1024;
         if (need > have) {
-            set_err(err, errlen, "%s: a %llux%llu tile at %llu B/pixel needs %llu B but %s = %llu KiB", bufs[b],
-                    (unsigned long long)tw, (unsigned long long)th, (unsigned long long)tbr_cfg_uint(cfg, kb),
-                    (unsigned long long)need, ks, (unsigned long long)tbr_cfg_uint(cfg, ks));
+            tbr_set_err(err, errlen, "%s: a %llux%llu tile at %llu B/pixel needs %llu B but %s = %llu KiB", bufs[b],
+                        (unsigned long long)tw, (unsigned long long)th, (unsigned long long)tbr_cfg_uint(cfg, kb),
+                        (unsigned long long)need, ks, (unsigned long long)tbr_cfg_uint(cfg, ks));
             return -1;
         }
     }
@@ -893,74 +876,77 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
                                  "dram.bus_width", "dram.burst_length", "dram.request_bytes"};
     for (size_t i = 0; i < sizeof pow2 / sizeof pow2[0]; i++)
         if (!is_pow2(tbr_cfg_uint(cfg, pow2[i]))) {
-            set_err(err, errlen, "%s = %llu must be a power of two (address bit fields)", pow2[i],
-                    (unsigned long long)tbr_cfg_uint(cfg, pow2[i]));
+            tbr_set_err(err, errlen, "%s = %llu must be a power of two (address bit fields)", pow2[i],
+                        (unsigned long long)tbr_cfg_uint(cfg, pow2[i]));
             return -1;
         }
     uint64_t banks = tbr_cfg_uint(cfg, "dram.banks"), bgs = tbr_cfg_uint(cfg, "dram.bankgroups");
     if (bgs > banks) {
-        set_err(err, errlen, "dram.bankgroups = %llu exceeds dram.banks = %llu", (unsigned long long)bgs,
-                (unsigned long long)banks);
+        tbr_set_err(err, errlen, "dram.bankgroups = %llu exceeds dram.banks = %llu", (unsigned long long)bgs,
+                    (unsigned long long)banks);
         return -1;
     }
     uint64_t busb = tbr_cfg_uint(cfg, "dram.bus_width") / 8, bl = tbr_cfg_uint(cfg, "dram.burst_length");
     uint64_t burst_bytes = busb * bl, req = tbr_cfg_uint(cfg, "dram.request_bytes");
     uint64_t row_bytes = tbr_cfg_uint(cfg, "dram.columns") * busb;
     if (req < burst_bytes) {
-        set_err(err, errlen, "dram.request_bytes = %llu is smaller than one burst (bus_width/8 * burst_length = %llu)",
-                (unsigned long long)req, (unsigned long long)burst_bytes);
+        tbr_set_err(err, errlen,
+                    "dram.request_bytes = %llu is smaller than one burst (bus_width/8 * burst_length = %llu)",
+                    (unsigned long long)req, (unsigned long long)burst_bytes);
         return -1;
     }
     if (req > row_bytes) {
-        set_err(err, errlen, "dram.request_bytes = %llu exceeds a row (columns * bus_width/8 = %llu B)",
-                (unsigned long long)req, (unsigned long long)row_bytes);
+        tbr_set_err(err, errlen, "dram.request_bytes = %llu exceeds a row (columns * bus_width/8 = %llu B)",
+                    (unsigned long long)req, (unsigned long long)row_bytes);
         return -1;
     }
     if (l2line != req) {
-        set_err(err, errlen, "l2.line_bytes = %llu must equal dram.request_bytes = %llu (an L2 miss is one request)",
-                (unsigned long long)l2line, (unsigned long long)req);
+        tbr_set_err(err, errlen,
+                    "l2.line_bytes = %llu must equal dram.request_bytes = %llu (an L2 miss is one request)",
+                    (unsigned long long)l2line, (unsigned long long)req);
         return -1;
     }
     uint64_t cap = tbr_cfg_uint(cfg, "dram.channels") * tbr_cfg_uint(cfg, "dram.ranks") * banks *
                    tbr_cfg_uint(cfg, "dram.rows") * row_bytes;
     uint64_t mem = tbr_cfg_uint(cfg, "mem.size_mb") << 20;
     if (cap != mem) {
-        set_err(err, errlen,
-                "mem.size_mb = %llu but the DRAM geometry (channels*ranks*banks*rows*columns*bus_width/8) "
-                "holds %llu MiB",
-                (unsigned long long)tbr_cfg_uint(cfg, "mem.size_mb"), (unsigned long long)(cap >> 20));
+        tbr_set_err(err, errlen,
+                    "mem.size_mb = %llu but the DRAM geometry (channels*ranks*banks*rows*columns*bus_width/8) "
+                    "holds %llu MiB",
+                    (unsigned long long)tbr_cfg_uint(cfg, "mem.size_mb"), (unsigned long long)(cap >> 20));
         return -1;
     }
     /* clock: tCK must be the period of dram.clock_mhz, within 1 ps rounding */
     double period = 1e6 / (double)tbr_cfg_uint(cfg, "dram.clock_mhz");
     if (fabs(period - (double)tbr_cfg_uint(cfg, "dram.tCK_ps")) > 1.0) {
-        set_err(err, errlen, "dram.tCK_ps = %llu does not match dram.clock_mhz = %llu (period %.1f ps)",
-                (unsigned long long)tbr_cfg_uint(cfg, "dram.tCK_ps"),
-                (unsigned long long)tbr_cfg_uint(cfg, "dram.clock_mhz"), period);
+        tbr_set_err(err, errlen, "dram.tCK_ps = %llu does not match dram.clock_mhz = %llu (period %.1f ps)",
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.tCK_ps"),
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.clock_mhz"), period);
         return -1;
     }
     uint64_t tRAS = tbr_cfg_uint(cfg, "dram.tRAS"), tRCD = tbr_cfg_uint(cfg, "dram.tRCD");
     if (tRAS < tRCD) {
-        set_err(err, errlen, "dram.tRAS (%llu) < dram.tRCD (%llu)", (unsigned long long)tRAS, (unsigned long long)tRCD);
+        tbr_set_err(err, errlen, "dram.tRAS (%llu) < dram.tRCD (%llu)", (unsigned long long)tRAS,
+                    (unsigned long long)tRCD);
         return -1;
     }
     if (tbr_cfg_uint(cfg, "dram.tFAW") < tbr_cfg_uint(cfg, "dram.tRRD")) {
-        set_err(err, errlen, "dram.tFAW < dram.tRRD");
+        tbr_set_err(err, errlen, "dram.tFAW < dram.tRRD");
         return -1;
     }
     if (tbr_cfg_uint(cfg, "dram.tCCD") < bl / 2) {
-        set_err(err, errlen, "dram.tCCD = %llu is shorter than a burst on the bus (burst_length/2 = %llu)",
-                (unsigned long long)tbr_cfg_uint(cfg, "dram.tCCD"), (unsigned long long)(bl / 2));
+        tbr_set_err(err, errlen, "dram.tCCD = %llu is shorter than a burst on the bus (burst_length/2 = %llu)",
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.tCCD"), (unsigned long long)(bl / 2));
         return -1;
     }
     if (tbr_cfg_uint(cfg, "dram.tCWL") > tbr_cfg_uint(cfg, "dram.tCL")) {
-        set_err(err, errlen, "dram.tCWL > dram.tCL is not supported by the bus turnaround model");
+        tbr_set_err(err, errlen, "dram.tCWL > dram.tCL is not supported by the bus turnaround model");
         return -1;
     }
     if (tbr_cfg_bool(cfg, "dram.refresh") && tbr_cfg_uint(cfg, "dram.tRFC") >= tbr_cfg_uint(cfg, "dram.tREFI")) {
-        set_err(err, errlen, "dram.tRFC (%llu) must be < dram.tREFI (%llu)",
-                (unsigned long long)tbr_cfg_uint(cfg, "dram.tRFC"),
-                (unsigned long long)tbr_cfg_uint(cfg, "dram.tREFI"));
+        tbr_set_err(err, errlen, "dram.tRFC (%llu) must be < dram.tREFI (%llu)",
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.tRFC"),
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.tREFI"));
         return -1;
     }
     /* address mapping: six fields, each exactly once */
@@ -975,8 +961,8 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
         for (int j = 0; j < 6; j++)
             if (len == 2 && strncmp(p, fields[j], 2) == 0) f = j;
         if (f < 0) {
-            set_err(err, errlen, "dram.address_mapping '%s': unknown field '%.*s' (use ch ra bg ba ro co)", map,
-                    (int)len, p);
+            tbr_set_err(err, errlen, "dram.address_mapping '%s': unknown field '%.*s' (use ch ra bg ba ro co)", map,
+                        (int)len, p);
             return -1;
         }
         count[f]++;
@@ -985,7 +971,7 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
     }
     for (int j = 0; j < 6; j++)
         if (count[j] != 1) {
-            set_err(err, errlen, "dram.address_mapping '%s': field '%s' must appear exactly once", map, fields[j]);
+            tbr_set_err(err, errlen, "dram.address_mapping '%s': field '%s' must appear exactly once", map, fields[j]);
             return -1;
         }
     return 0;

@@ -1,5 +1,6 @@
 /* Statistics registry (see stats.h). */
 #include "core/stats.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -33,24 +34,7 @@ struct tbr_stats {
     size_t nframes, fcap;
 };
 
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p) {
-        fprintf(stderr, "tbr stats: out of memory\n");
-        abort();
-    }
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *p = xcalloc(strlen(s) + 1, 1);
-    memcpy(p, s, strlen(s) + 1);
-    return p;
-}
-
-tbr_stats *tbr_stats_new(void) { return xcalloc(1, sizeof(tbr_stats)); }
+tbr_stats *tbr_stats_new(void) { return tbr_xcalloc(1, sizeof(tbr_stats)); }
 
 void tbr_stats_free(tbr_stats *s)
 {
@@ -108,17 +92,17 @@ static tbr_stat *reg(tbr_stats *s, const char *name, const char *desc, tbr_stat_
     if (s->n == s->nblocks * STAT_BLOCK) {
         s->blocks = realloc(s->blocks, (s->nblocks + 1) * sizeof *s->blocks);
         if (!s->blocks) abort();
-        s->blocks[s->nblocks++] = xcalloc(STAT_BLOCK, sizeof(tbr_stat));
+        s->blocks[s->nblocks++] = tbr_xcalloc(STAT_BLOCK, sizeof(tbr_stat));
     }
     tbr_stat *st = &s->blocks[s->n / STAT_BLOCK][s->n % STAT_BLOCK];
-    st->name = xstrdup(name);
-    st->desc = xstrdup(desc ? desc : "");
+    st->name = tbr_xstrdup(name);
+    st->desc = tbr_xstrdup(desc ? desc : "");
     st->kind = kind;
     st->width = width ? width : 1;
     st->nb = nb;
     if (kind == TBR_STAT_HISTOGRAM) {
-        st->buckets = xcalloc((size_t)nb + 1, sizeof(uint64_t));
-        st->prev_buckets = xcalloc((size_t)nb + 1, sizeof(uint64_t));
+        st->buckets = tbr_xcalloc((size_t)nb + 1, sizeof(uint64_t));
+        st->prev_buckets = tbr_xcalloc((size_t)nb + 1, sizeof(uint64_t));
     }
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
@@ -221,9 +205,9 @@ void tbr_stats_snapshot(tbr_stats *s, const char *label)
         if (!s->frames) abort();
     }
     frame_t *f = &s->frames[s->nframes++];
-    f->label = xstrdup(label ? label : "");
+    f->label = tbr_xstrdup(label ? label : "");
     f->nstats = s->n;
-    f->vals = xcalloc(s->n, sizeof *f->vals);
+    f->vals = tbr_xcalloc(s->n, sizeof *f->vals);
     for (size_t i = 0; i < s->n; i++) {
         tbr_stat *st = s->v[i];
         frame_val *fv = &f->vals[i];
@@ -232,7 +216,7 @@ void tbr_stats_snapshot(tbr_stats *s, const char *label)
         fv->min = st->fcount ? st->fmin : 0;
         fv->max = st->fcount ? st->fmax : 0;
         if (st->kind == TBR_STAT_HISTOGRAM) {
-            fv->buckets = xcalloc((size_t)st->nb + 1, sizeof(uint64_t));
+            fv->buckets = tbr_xcalloc((size_t)st->nb + 1, sizeof(uint64_t));
             for (uint32_t k = 0; k <= st->nb; k++) {
                 fv->buckets[k] = st->buckets[k] - st->prev_buckets[k];
                 st->prev_buckets[k] = st->buckets[k];
@@ -257,10 +241,10 @@ static int cmp_stat(const void *a, const void *b)
 /* Indices of the first n stats in name order. */
 static size_t *sorted_index(const tbr_stats *s, size_t n)
 {
-    tbr_stat **tmp = xcalloc(n, sizeof *tmp);
+    tbr_stat **tmp = tbr_xcalloc(n, sizeof *tmp);
     if (n) memcpy(tmp, s->v, n * sizeof *tmp);
     qsort(tmp, n, sizeof *tmp, cmp_stat);
-    size_t *idx = xcalloc(n, sizeof *idx);
+    size_t *idx = tbr_xcalloc(n, sizeof *idx);
     for (size_t i = 0; i < n; i++) idx[i] = tmp[i]->id;
     free(tmp);
     return idx;

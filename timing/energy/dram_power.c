@@ -1,19 +1,17 @@
 /* LPDDR4/LPDDR3 energy from IDD currents (see dram_power.h, docs/energy-model.md). */
 #include "energy/dram_power.h"
+#include "core/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "energy/energy.h" /* tbr_energy_cfg_double */
+#include "core/config.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+/* The parameter still has its built-in value (LPDDR3 presets replace those only). */
+static int is_default(const tbr_config *cfg, const char *name)
 {
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
+    return strcmp(tbr_cfg_origin(cfg, name), "default") == 0;
 }
 
 static const char *const k_rail[TBR_RAIL_COUNT] = {"vdd1", "vdd2", "vddq"};
@@ -46,10 +44,10 @@ static void read_rail(const tbr_config *cfg, int lpddr3, const char *cur, double
             snprintf(key, sizeof key, "dram_power.%s_v", k_rail[r]);
         else
             snprintf(key, sizeof key, "dram_power.%s_%s_ma", cur, k_rail[r]);
-        if (lpddr3 && tbr_energy_cfg_is_default(cfg, key))
+        if (lpddr3 && is_default(cfg, key))
             out[r] = lp3(cur, r);
         else
-            out[r] = tbr_energy_cfg_double(cfg, key);
+            out[r] = tbr_cfg_double(cfg, key);
     }
 }
 
@@ -69,11 +67,11 @@ int tbr_dram_power_params_from_config(const tbr_config *cfg, tbr_dram_power_para
     read_rail(cfg, lpddr3, "idd4w", p->idd4w);
     read_rail(cfg, lpddr3, "idd5", p->idd5);
     read_rail(cfg, lpddr3, "idd6", p->idd6);
-    if (lpddr3 && tbr_energy_cfg_is_default(cfg, "dram_power.idd_tck_ps"))
+    if (lpddr3 && is_default(cfg, "dram_power.idd_tck_ps"))
         p->idd_tck_ns = LPDDR3_IDD_TCK_NS;
     else
-        p->idd_tck_ns = (double)tbr_energy_cfg_uint(cfg, "dram_power.idd_tck_ps") / 1000.0;
-    p->io_pj_per_bit = tbr_energy_cfg_double(cfg, "dram_power.io_pj_per_bit");
+        p->idd_tck_ns = (double)tbr_cfg_uint(cfg, "dram_power.idd_tck_ps") / 1000.0;
+    p->io_pj_per_bit = tbr_cfg_double(cfg, "dram_power.io_pj_per_bit");
     p->channels = (uint32_t)tbr_cfg_uint(cfg, "dram.channels");
     p->ranks = (uint32_t)tbr_cfg_uint(cfg, "dram.ranks");
     p->bus_width = (uint32_t)tbr_cfg_uint(cfg, "dram.bus_width");
@@ -87,9 +85,9 @@ int tbr_dram_power_params_from_config(const tbr_config *cfg, tbr_dram_power_para
     for (int r = 0; r < TBR_RAIL_COUNT; r++) {
         if (p->idd0[r] < p->idd3n[r] || p->idd0[r] < p->idd2n[r] || p->idd4r[r] < p->idd3n[r] ||
             p->idd4w[r] < p->idd3n[r] || p->idd5[r] < p->idd3n[r]) {
-            set_err(err, errlen,
-                    "dram_power: %s currents must satisfy IDD0 >= IDD3N, IDD2N and IDD4R, IDD4W, IDD5 >= IDD3N",
-                    k_rail[r]);
+            tbr_set_err(err, errlen,
+                        "dram_power: %s currents must satisfy IDD0 >= IDD3N, IDD2N and IDD4R, IDD4W, IDD5 >= IDD3N",
+                        k_rail[r]);
             return -1;
         }
     }

@@ -1,5 +1,6 @@
 /* Energy and power accounting (see energy.h, docs/energy-model.md). */
 #include "energy/energy.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,13 +8,6 @@
 #include <string.h>
 
 /* ---- parameters (energy.*, dram_power.* in the table of timing/core/config.c) ---- */
-
-double tbr_energy_cfg_double(const tbr_config *cfg, const char *name) { return tbr_cfg_double(cfg, name); }
-uint64_t tbr_energy_cfg_uint(const tbr_config *cfg, const char *name) { return tbr_cfg_uint(cfg, name); }
-int tbr_energy_cfg_is_default(const tbr_config *cfg, const char *name)
-{
-    return strcmp(tbr_cfg_origin(cfg, name), "default") == 0;
-}
 
 /* ---- data ---- */
 
@@ -61,43 +55,16 @@ struct tbr_energy {
     int warned_unpriced;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "tbr energy: out of memory\n");
-        abort();
-    }
-    return q;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = xrealloc(NULL, n);
-    memcpy(d, s, n);
-    return d;
-}
-
 tbr_energy *tbr_energy_new(const tbr_config *cfg, char *err, size_t errlen)
 {
-    tbr_energy *e = xrealloc(NULL, sizeof *e);
+    tbr_energy *e = tbr_xrealloc(NULL, sizeof *e);
     memset(e, 0, sizeof *e);
     e->tech.tech_nm = (double)tbr_cfg_uint(cfg, "gpu.tech_nm");
     e->tech.vdd = tbr_cfg_double(cfg, "gpu.voltage_v");
-    e->tech.sram_leak_nw_per_bit = tbr_energy_cfg_double(cfg, "energy.sram_leak_nw_per_bit");
-    e->tech.logic_leak_fraction = tbr_energy_cfg_double(cfg, "energy.logic_leak_fraction");
-    e->dyn_scale = tbr_energy_cfg_double(cfg, "energy.dynamic_scale");
-    e->leak_scale = tbr_energy_cfg_double(cfg, "energy.leakage_scale");
+    e->tech.sram_leak_nw_per_bit = tbr_cfg_double(cfg, "energy.sram_leak_nw_per_bit");
+    e->tech.logic_leak_fraction = tbr_cfg_double(cfg, "energy.logic_leak_fraction");
+    e->dyn_scale = tbr_cfg_double(cfg, "energy.dynamic_scale");
+    e->leak_scale = tbr_cfg_double(cfg, "energy.leakage_scale");
     e->clock_ghz = (double)tbr_cfg_uint(cfg, "gpu.clock_mhz") / 1000.0;
     if (tbr_dram_power_params_from_config(cfg, &e->dp, err, errlen) != 0) {
         free(e);
@@ -146,27 +113,27 @@ tbr_energy_unit *tbr_energy_add(tbr_energy *e, const char *name, const char *gro
                                 const tbr_energy_geom *g, char *err, size_t errlen)
 {
     if (!name || !*name || tbr_energy_find(e, name)) {
-        set_err(err, errlen, "energy: structure name '%s' empty or already registered", name ? name : "");
+        tbr_set_err(err, errlen, "energy: structure name '%s' empty or already registered", name ? name : "");
         return NULL;
     }
     tbr_energy_costs c;
     char msg[200];
     if (tbr_em_costs(kind, g, &e->tech, &c, msg, sizeof msg) != 0) {
-        set_err(err, errlen, "energy: %s: %s", name, msg);
+        tbr_set_err(err, errlen, "energy: %s: %s", name, msg);
         return NULL;
     }
     for (int ev = 0; ev < TBR_EV_COUNT; ev++) c.pj[ev] *= e->dyn_scale;
     c.leak_mw *= e->leak_scale;
     if (e->nu == e->capu) {
         e->capu = e->capu ? 2 * e->capu : 32;
-        e->u = xrealloc(e->u, e->capu * sizeof *e->u);
+        e->u = tbr_xrealloc(e->u, e->capu * sizeof *e->u);
     }
     unit_t *u = &e->u[e->nu++];
     memset(u, 0, sizeof *u);
-    u->h = xrealloc(NULL, sizeof *u->h);
+    u->h = tbr_xrealloc(NULL, sizeof *u->h);
     memset(u->h, 0, sizeof *u->h);
-    u->name = xstrdup(name);
-    u->group = xstrdup(group && *group ? group : "baseline");
+    u->name = tbr_xstrdup(name);
+    u->group = tbr_xstrdup(group && *group ? group : "baseline");
     u->kind = kind;
     u->geom = *g;
     u->c = c;
@@ -177,7 +144,7 @@ void tbr_energy_bind(tbr_energy *e, tbr_energy_unit *h, tbr_energy_event ev, con
 {
     if (!h || !st) return;
     unit_t *u = unit_of(e, h);
-    u->bind = xrealloc(u->bind, (u->nbind + 1) * sizeof *u->bind);
+    u->bind = tbr_xrealloc(u->bind, (u->nbind + 1) * sizeof *u->bind);
     u->bind[u->nbind].st = st;
     u->bind[u->nbind].ev = ev;
     u->nbind++;
@@ -239,19 +206,19 @@ void tbr_energy_frame_end(tbr_energy *e, const char *label, uint64_t gpu_cycles,
 {
     if (e->nf == e->capf) {
         e->capf = e->capf ? 2 * e->capf : 16;
-        e->f = xrealloc(e->f, e->capf * sizeof *e->f);
+        e->f = tbr_xrealloc(e->f, e->capf * sizeof *e->f);
     }
     frame_t *f = &e->f[e->nf++];
     memset(f, 0, sizeof *f);
     char def[32];
     snprintf(def, sizeof def, "frame%zu", e->nf - 1);
-    f->label = xstrdup(label && *label ? label : def);
+    f->label = tbr_xstrdup(label && *label ? label : def);
     f->gpu_cycles = sub0(gpu_cycles, e->last_gpu);
     e->last_gpu = gpu_cycles;
     f->seconds = (double)f->gpu_cycles / (e->clock_ghz * 1e9);
     f->nunits = e->nu;
-    f->dyn = xrealloc(NULL, (e->nu ? e->nu : 1) * sizeof *f->dyn);
-    f->stat = xrealloc(NULL, (e->nu ? e->nu : 1) * sizeof *f->stat);
+    f->dyn = tbr_xrealloc(NULL, (e->nu ? e->nu : 1) * sizeof *f->dyn);
+    f->stat = tbr_xrealloc(NULL, (e->nu ? e->nu : 1) * sizeof *f->stat);
     for (size_t i = 0; i < e->nu; i++) {
         unit_t *u = &e->u[i];
         uint64_t cum[TBR_EV_COUNT];

@@ -114,9 +114,4 @@ void tbr_energy_report_json(const tbr_energy *e, FILE *out);
 
 const char *tbr_dram_source_name(tbr_dram_source s);
 
-/* Parameter access shared with dram_power.c. */
-double tbr_energy_cfg_double(const tbr_config *cfg, const char *name);
-uint64_t tbr_energy_cfg_uint(const tbr_config *cfg, const char *name);
-int tbr_energy_cfg_is_default(const tbr_config *cfg, const char *name);
-
 #endif

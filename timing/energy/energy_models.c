@@ -2,6 +2,7 @@
  * Every constant below is listed in the doc's constant table with its source;
  * "estimate" marks values no publication gives directly. */
 #include "energy/energy_models.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -39,25 +40,6 @@
 #define K_LOGIC_REF_GHZ     0.8 /* clock at which logic leakage = fraction x peak dynamic power */
 #define K_ADDR_BITS         40  /* physical address bits for derived tag widths (estimate) */
 #define K_TAG_STATUS        2   /* valid + dirty bits per tag */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-static uint32_t ilog2(uint64_t x)
-{
-    uint32_t n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
 
 static uint32_t or1(uint32_t v) { return v ? v : 1; }
 
@@ -109,7 +91,7 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
         case TBR_EK_REGFILE: {
             uint32_t ports = g->ports ? g->ports : (kind == TBR_EK_REGFILE ? 3 : 1);
             if (!g->bytes || !g->width_bits) {
-                set_err(err, errlen, "%s needs bytes and width_bits", tbr_em_kind_name(kind));
+                tbr_set_err(err, errlen, "%s needs bytes and width_bits", tbr_em_kind_name(kind));
                 return -1;
             }
             double e = tbr_em_sram_access_pj(t, (double)g->bytes, g->width_bits, g->banks, ports);
@@ -127,7 +109,7 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
      * N-output row decoder. The capacity N x W enters only through log2(N) and N. */
             uint32_t ports = g->ports ? g->ports : 2;
             if (!g->width_bits || (!g->entries && !g->bytes)) {
-                set_err(err, errlen, "queue needs entries (or bytes) and width_bits");
+                tbr_set_err(err, errlen, "queue needs entries (or bytes) and width_bits");
                 return -1;
             }
             uint64_t bytes = g->bytes ? g->bytes : ((uint64_t)g->entries * g->width_bits + 7) / 8;
@@ -151,13 +133,13 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
             uint32_t line_bits = g->width_bits ? g->width_bits : 512;
             uint64_t line_bytes = line_bits / 8;
             if (!g->bytes || line_bytes == 0 || g->bytes % (line_bytes * ways)) {
-                set_err(err, errlen, "cache needs bytes, a line of whole bytes and bytes %% (line*ways) == 0");
+                tbr_set_err(err, errlen, "cache needs bytes, a line of whole bytes and bytes %% (line*ways) == 0");
                 return -1;
             }
             uint64_t sets = g->bytes / (line_bytes * ways);
             uint32_t tag = g->tag_bits;
             if (!tag) {
-                int tb = K_ADDR_BITS - (int)ilog2(sets) - (int)ilog2(line_bytes);
+                int tb = K_ADDR_BITS - (int)tbr_ilog2(sets) - (int)tbr_ilog2(line_bytes);
                 tag = (uint32_t)(tb < 1 ? 1 : tb) + K_TAG_STATUS;
             }
             double tag_bytes = (double)sets * ways * tag / 8.0;
@@ -191,7 +173,7 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
             price(o, TBR_EV_BLEND, K_BLEND * s);
             tbr_energy_event op = g->op == TBR_EV_READ ? TBR_EV_QUAD : g->op;
             if (!o->priced[op]) {
-                set_err(err, errlen, "fixed-function op '%s' is not a fixed-function event", tbr_em_event_name(op));
+                tbr_set_err(err, errlen, "fixed-function op '%s' is not a fixed-function event", tbr_em_event_name(op));
                 return -1;
             }
             o->leak_mw = n * logic_leak_mw(t, ops * o->pj[op]);
@@ -218,7 +200,7 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
         }
         case TBR_EK_COMPARATOR: {
             if (!g->width_bits) {
-                set_err(err, errlen, "comparator needs width_bits");
+                tbr_set_err(err, errlen, "comparator needs width_bits");
                 return -1;
             }
             double e = g->width_bits * K_CMP_PER_BIT * s;
@@ -228,7 +210,7 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
         }
         case TBR_EK_NOC: {
             if (!g->width_bits) {
-                set_err(err, errlen, "interconnect needs width_bits (flit width)");
+                tbr_set_err(err, errlen, "interconnect needs width_bits (flit width)");
                 return -1;
             }
             double e = g->width_bits * K_HOP_PER_BIT * s;
@@ -238,7 +220,7 @@ int tbr_em_costs(tbr_energy_kind kind, const tbr_energy_geom *g, const tbr_energ
         }
         case TBR_EK_COUNT: break;
     }
-    set_err(err, errlen, "unknown structure kind %d", (int)kind);
+    tbr_set_err(err, errlen, "unknown structure kind %d", (int)kind);
     return -1;
 }
 

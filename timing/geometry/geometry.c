@@ -16,56 +16,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "geometry/geometry.h"
 
-void geometry_init(gpu *g)
+#include <stdio.h>
+
+int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *err, size_t errlen)
 {
-    geometry_unit *ge = &g->geo;
     memset(ge, 0, sizeof *ge);
-    char err[256];
+    ge->env = env;
+    ge->cp_cycles = (uint32_t)tbr_cfg_uint(env->cfg, "cp.cycles_per_draw");
+    ge->bytes_per_attr = (uint32_t)tbr_cfg_uint(env->cfg, "vertex_fetch.bytes_per_attr");
     tbr_cache_params p;
-    tbr_cache_params_from_config(g->cfg, "vertex_cache", "vertex_cache", &p);
-    ge->vcache = tbr_cache_new(&p, g->st, err, sizeof err);
-    if (!ge->vcache) {
-        fprintf(stderr, "tbr-sim: vertex cache: %s\n", err);
-        abort();
-    }
-    memsys_add_cache_port(g->mem, "vertex_cache", ge->vcache);
-    simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_in"));
-    simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(g->cfg, "queue.vertex_out"));
-    simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.primitive"));
-    ge->nvp = (uint32_t)tbr_cfg_uint(g->cfg, "vertex.processors");
-    ge->pa_rate = tbr_cfg_double(g->cfg, "prim_assembly.tris_per_cycle");
+    tbr_cache_params_from_config(env->cfg, "vertex_cache", "vertex_cache", &p);
+    ge->vcache = tbr_cache_new(&p, env->st, err, errlen);
+    if (!ge->vcache) return -1;
+    if (memsys_add_cache_port(env->mem, "vertex_cache", ge->vcache) < 0)
+        return memsys_port_error("vertex_cache", err, errlen);
+    simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_in"));
+    simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_out"));
+    simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.primitive"));
+    ge->nvp = (uint32_t)tbr_cfg_uint(env->cfg, "vertex.processors");
+    ge->pa_rate = tbr_cfg_double(env->cfg, "prim_assembly.tris_per_cycle");
     ge->vp = calloc(ge->nvp, sizeof *ge->vp);
     if (!ge->vp) abort();
     for (uint32_t i = 0; i < ge->nvp; i++) {
         char name[32];
         snprintf(name, sizeof name, "vp%u", i);
-        sc_init(&ge->vp[i], g->vp_threads, g->issue_width, g->lat_alu, g->st, name);
-        sc_set_latencies(&ge->vp[i], g->lat_cls);
-        icache_attach(&g->icu[0], &ge->vp[i]);
+        sc_init(&ge->vp[i], env->shader.vp_threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
+        sc_set_latencies(&ge->vp[i], env->shader.lat_cls);
+        icache_attach(icache, &ge->vp[i]);
     }
-    simq_init(&ge->vp_order, ge->nvp * g->vp_threads + 1);
-    vtex_unit_init(g, &ge->vt, ge->vp, ge->nvp, g->vp_threads);
-    ge->cp_busy = tbr_stats_counter(g->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
-    ge->vf_busy = tbr_stats_counter(g->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
-    ge->vf_stall =
-        tbr_stats_counter(g->st, "vf.stall_cycles", "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
-    ge->pa_busy = tbr_stats_counter(g->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
+    simq_init(&ge->vp_order, ge->nvp * env->shader.vp_threads + 1);
+    if (vtex_unit_init(&ge->vt, env, ge->vp, ge->nvp, env->shader.vp_threads, err, errlen)) return -1;
+    ge->cp_busy = tbr_stats_counter(env->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
+    ge->vf_busy = tbr_stats_counter(env->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
+    ge->vf_stall = tbr_stats_counter(env->st, "vf.stall_cycles",
+                                     "Vertex Fetcher cycles blocked (cache queue or vertex queue full)");
+    ge->pa_busy = tbr_stats_counter(env->st, "pa.busy_cycles", "Primitive Assembly cycles that emitted a primitive");
     ge->pa_stall =
-        tbr_stats_counter(g->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
-    ge->verts = tbr_stats_counter(g->st, "geometry.vertices", "vertices fetched and shaded");
+        tbr_stats_counter(env->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
+    ge->verts = tbr_stats_counter(env->st, "geometry.vertices", "vertices fetched and shaded");
     tbr_occupancy_init(&ge->qocc_vin,
-                       tbr_stats_average(g->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
-    tbr_occupancy_init(&ge->qocc_vout,
-                       tbr_stats_average(g->st, "queue.vertex_out.occupancy", "vertex output queue entries per cycle"));
+                       tbr_stats_average(env->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
+    tbr_occupancy_init(&ge->qocc_vout, tbr_stats_average(env->st, "queue.vertex_out.occupancy",
+                                                         "vertex output queue entries per cycle"));
     tbr_occupancy_init(&ge->qocc_prim,
-                       tbr_stats_average(g->st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
+                       tbr_stats_average(env->st, "queue.primitive.occupancy", "primitive queue entries per cycle"));
+    return 0;
 }
 
-void geometry_free(gpu *g)
+void geometry_free(geometry_unit *ge)
 {
-    geometry_unit *ge = &g->geo;
     vtex_unit_free(&ge->vt);
     for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
     free(ge->vp);
@@ -77,9 +78,8 @@ void geometry_free(gpu *g)
     tbr_cache_free(ge->vcache);
 }
 
-void geometry_begin_pass(gpu *g)
+void geometry_begin_pass(geometry_unit *ge)
 {
-    geometry_unit *ge = &g->geo;
     ge->next_draw = 0;
     ge->cp_has_draw = false;
     ge->vf_active = false;
@@ -118,13 +118,13 @@ static uint64_t pa_vertices_needed_memo(geometry_unit *ge, uint32_t nv, uint32_t
  * Primitive Assembly's credit before it saturates) is an event now; the quiescent cases
  * are the ones that only count (a stalled request, a full queue, the Command Processor's
  * decode time, the processors' latencies). */
-uint64_t geometry_next_event(const gpu *g)
+uint64_t geometry_next_event(const geometry_unit *ge)
 {
-    const geometry_unit *ge = &g->geo;
-    const sim_frame *f = g->frame;
-    const sim_pass *ps = &f->passes[g->pass];
-    uint64_t now = g->now, ne = UINT64_MAX;
-    GPU_EVENT_AT(ne, now, vtex_unit_next_event(g, &ge->vt));
+    const sim_env *env = ge->env;
+    const sim_frame *f = env->frame;
+    const sim_pass *ps = &f->passes[env->pass];
+    uint64_t now = env->now, ne = UINT64_MAX;
+    GPU_EVENT_AT(ne, now, vtex_unit_next_event(&ge->vt));
     /* Primitive Assembly */
     double rate = ge->pa_rate, credit = ge->pa_credit + rate;
     if (credit > rate + 1) credit = rate + 1;
@@ -180,15 +180,14 @@ uint64_t geometry_next_event(const gpu *g)
     return ne;
 }
 
-void geometry_tick(gpu *g)
+/* Primitive Assembly (prim_assembly.tris_per_cycle, thesis Table 4.1): takes shaded vertices in order, emits the draw's primitives as their vertices arrive. */
+static void pa_tick(geometry_unit *ge)
 {
-    const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    geometry_unit *ge = &g->geo;
-    const sim_frame *f = g->frame;
-    const sim_pass *ps = &f->passes[g->pass];
-    uint64_t now = g->now;
-
-    /* Primitive Assembly (tris_per_cycle, thesis Table 4.1). */
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc;
+    const sim_frame *f = env->frame;
+    const sim_pass *ps = &f->passes[env->pass];
+    uint64_t now = env->now;
     double rate = ge->pa_rate;
     ge->pa_credit += rate;
     if (ge->pa_credit > rate + 1) ge->pa_credit = rate + 1;
@@ -226,8 +225,15 @@ void geometry_tick(gpu *g)
         tbr_stat_inc(ge->pa_busy);
     else if (pa_blocked)
         tbr_stat_add(ge->pa_stall, n);
+}
 
-    /* Vertex Processors: in-order retirement across processors, then dispatch. */
+/* Vertex Processors: in-order retirement across processors, then dispatch of the next work item (round robin). */
+static void vp_tick(geometry_unit *ge)
+{
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc;
+    const sim_frame *f = env->frame;
+    uint64_t now = env->now;
     uint32_t vpi;
     while (simq_peek(&ge->vp_order, now, &vpi)) {
         uint32_t tok;
@@ -238,7 +244,7 @@ void geometry_tick(gpu *g)
         ge->progress++;
     }
     for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
-    vtex_unit_tick(g, &ge->vt);
+    vtex_unit_tick(&ge->vt);
     uint32_t tok;
     if (simq_peek(&ge->vertex_in, now, &tok)) {
         for (uint32_t k = 0; k < ge->nvp; k++) {
@@ -249,14 +255,14 @@ void geometry_tick(gpu *g)
                 if (vg->path) {
                     const sim_path *pa = &f->paths[vg->path - 1];
                     sc_dispatch_stream(&ge->vp[i], tok, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, now);
-                    tbr_stat_inc(g->instr_streamed);
+                    tbr_stat_inc(env->instr_streamed);
                 } else {
                     sc_dispatch(&ge->vp[i], tok, f->draws[vg->draw].vs_instructions, now);
-                    tbr_stat_inc(g->instr_static);
+                    tbr_stat_inc(env->instr_static);
                 }
             } else {
                 sc_dispatch(&ge->vp[i], tok, f->draws[tok].vs_instructions, now);
-                tbr_stat_inc(g->instr_static);
+                tbr_stat_inc(env->instr_static);
             }
             simq_push(&ge->vp_order, i, now + 1);
             simq_pop(&ge->vertex_in);
@@ -265,8 +271,15 @@ void geometry_tick(gpu *g)
             break;
         }
     }
+}
 
-    /* Vertex Fetcher: responses, in-order hand-off of complete vertices, one request/cycle. */
+/* Vertex Fetcher: responses, in-order hand-off of complete vertices (or VS groups), one line request per cycle. */
+static void vf_tick(geometry_unit *ge)
+{
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc;
+    const sim_frame *f = env->frame;
+    uint64_t now = env->now;
     const tbr_mem_msg *m;
     tbr_memq *resp = tbr_cache_resp_out(ge->vcache);
     while ((m = tbr_memq_peek(resp, now))) {
@@ -330,14 +343,22 @@ void geometry_tick(gpu *g)
         }
         if (ge->vf_done_head == ge->vf_nverts && !ge->vf_outstanding) ge->vf_active = false;
     }
+}
 
-    /* Command Processor: decode the next draw, hand it to the Vertex Fetcher. */
+/* Command Processor: decodes the next draw (cp.cycles_per_draw) and hands it to the Vertex Fetcher. */
+static void cp_tick(geometry_unit *ge)
+{
+    const sim_env *env = ge->env;
+    const uint64_t n = env->ncyc;
+    const sim_frame *f = env->frame;
+    const sim_pass *ps = &f->passes[env->pass];
+    uint64_t now = env->now;
     if (!ge->cp_has_draw && ge->next_draw < ps->ndraws) {
         ge->cp_has_draw = true;
-        ge->cp_busy_until = now + g->cp_cycles;
+        ge->cp_busy_until = now + ge->cp_cycles;
         /* RE sec. III-F: the draw's constants reach the Signature Unit with the draw
      * command and are signed while its vertices are fetched and shaded. */
-        su_draw_issue(&g->su, ps->first_draw + ge->next_draw);
+        tbr_techniques_draw_issued(env->tech, ps->first_draw + ge->next_draw);
     }
     if (ge->cp_has_draw) {
         if (now < ge->cp_busy_until)
@@ -352,7 +373,7 @@ void geometry_tick(gpu *g)
             ge->vf_g = ge->vf_l = 0;
             uint32_t attrs = d->nprims ? f->prims[d->first_prim].nr_attrs : 1;
             if (!attrs) attrs = 1;
-            ge->vf_lines_per_vert = (attrs * g->bytes_per_attr + 63) / 64;
+            ge->vf_lines_per_vert = (attrs * ge->bytes_per_attr + 63) / 64;
             if (ge->vf_nverts > ge->vf_cap) {
                 ge->vf_cap = ge->vf_nverts;
                 free(ge->vf_lines_left);
@@ -369,23 +390,34 @@ void geometry_tick(gpu *g)
             ge->progress++;
         }
     }
-    tbr_cache_tick_n(ge->vcache, now, n);
+}
+
+/* One call simulates env->ncyc cycles; stages run consumers first, so a token moves at
+ * most one stage per cycle. */
+void geometry_tick(geometry_unit *ge)
+{
+    const uint64_t n = ge->env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    pa_tick(ge);
+    vp_tick(ge);
+    vf_tick(ge);
+    cp_tick(ge);
+    tbr_cache_tick_n(ge->vcache, ge->env->now, n);
     tbr_occupancy_sample_n(&ge->qocc_vin, ge->vertex_in.count, n);
     tbr_occupancy_sample_n(&ge->qocc_vout, ge->vertex_out.count, n);
     tbr_occupancy_sample_n(&ge->qocc_prim, ge->prim_q.count, n);
 }
 
-void geometry_fold_stats(gpu *g)
+void geometry_fold_stats(geometry_unit *ge)
 {
-    tbr_occupancy_fold(&g->geo.qocc_vin);
-    tbr_occupancy_fold(&g->geo.qocc_vout);
-    tbr_occupancy_fold(&g->geo.qocc_prim);
+    tbr_occupancy_fold(&ge->qocc_vin);
+    tbr_occupancy_fold(&ge->qocc_vout);
+    tbr_occupancy_fold(&ge->qocc_prim);
 }
 
-bool geometry_done(const gpu *g)
+bool geometry_done(const geometry_unit *ge)
 {
-    const geometry_unit *ge = &g->geo;
-    const sim_pass *ps = &g->frame->passes[g->pass];
+    const sim_env *env = ge->env;
+    const sim_pass *ps = &env->frame->passes[env->pass];
     if (ge->next_draw < ps->ndraws || ge->cp_has_draw || ge->vf_active || ge->pa_draw < ps->ndraws) return false;
     if (!simq_empty(&ge->vertex_in) || !simq_empty(&ge->vertex_out) || !simq_empty(&ge->vp_order)) return false;
     if (!vtex_unit_idle(&ge->vt)) return false;

@@ -1,6 +1,7 @@
 /* Set-associative write-back cache with LRU and MSHRs (see cache.h; caches
  * of thesis Table 4.1). */
 #include "memory/cache.h"
+#include "core/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,15 +58,6 @@ struct tbr_cache {
 
 static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 void tbr_cache_params_from_config(const tbr_config *cfg, const char *prefix, const char *name, tbr_cache_params *p)
 {
     char k[96];
@@ -87,18 +79,18 @@ void tbr_cache_params_from_config(const tbr_config *cfg, const char *prefix, con
 tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err, size_t errlen)
 {
     if (!p->ways || !is_pow2(p->line_bytes) || p->size_bytes % ((uint64_t)p->line_bytes * p->ways)) {
-        set_err(err, errlen, "%s: size %llu not a multiple of line_bytes*ways", p->name,
-                (unsigned long long)p->size_bytes);
+        tbr_set_err(err, errlen, "%s: size %llu not a multiple of line_bytes*ways", p->name,
+                    (unsigned long long)p->size_bytes);
         return NULL;
     }
     uint64_t sets = p->size_bytes / ((uint64_t)p->line_bytes * p->ways);
     if (!is_pow2(sets) || !is_pow2(p->banks) || p->banks > sets || p->banks > 64) {
-        set_err(err, errlen, "%s: sets (%llu) and banks (%u) must be powers of two, banks <= min(sets, 64)", p->name,
-                (unsigned long long)sets, p->banks);
+        tbr_set_err(err, errlen, "%s: sets (%llu) and banks (%u) must be powers of two, banks <= min(sets, 64)",
+                    p->name, (unsigned long long)sets, p->banks);
         return NULL;
     }
     if (!p->mshrs || !p->mshr_targets || !p->latency) {
-        set_err(err, errlen, "%s: mshrs, mshr_targets and latency must be >= 1", p->name);
+        tbr_set_err(err, errlen, "%s: mshrs, mshr_targets and latency must be >= 1", p->name);
         return NULL;
     }
     tbr_cache *c = calloc(1, sizeof *c);

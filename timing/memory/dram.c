@@ -1,6 +1,7 @@
 /* LPDDR4-style DRAM + memory controller timing model (see dram.h and
  * docs/dram-model.md; thesis §4.2, Table 4.1). */
 #include "memory/dram.h"
+#include "core/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,25 +119,6 @@ struct tbr_dram {
     } st;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-static uint32_t log2u(uint64_t x)
-{
-    uint32_t n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
-
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
     while (b) {
@@ -150,24 +132,14 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p) {
-        fprintf(stderr, "tbr dram: out of memory\n");
-        abort();
-    }
-    return p;
-}
-
 tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_t errlen)
 {
     char verr[512];
     if (tbr_config_validate(cfg, verr, sizeof verr) != 0) {
-        set_err(err, errlen, "%s", verr);
+        tbr_set_err(err, errlen, "%s", verr);
         return NULL;
     }
-    tbr_dram *d = xcalloc(1, sizeof *d);
+    tbr_dram *d = tbr_xcalloc(1, sizeof *d);
 #define U(k) ((uint32_t)tbr_cfg_uint(cfg, "dram." k))
     d->channels = U("channels");
     d->ranks = U("ranks");
@@ -213,13 +185,13 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
     uint32_t burst_bytes = d->bus_bytes * d->bl;
     d->bursts_per_req = d->req_bytes / burst_bytes;
     d->cols_per_burst = d->bl;
-    d->offset_bits = log2u(d->req_bytes);
-    d->field_bits[F_CH] = log2u(d->channels);
-    d->field_bits[F_RA] = log2u(d->ranks);
-    d->field_bits[F_BG] = log2u(d->bankgroups);
-    d->field_bits[F_BA] = log2u(d->banks / d->bankgroups);
-    d->field_bits[F_RO] = log2u(d->rows);
-    d->field_bits[F_CO] = log2u((uint64_t)d->columns * d->bus_bytes / d->req_bytes);
+    d->offset_bits = tbr_ilog2(d->req_bytes);
+    d->field_bits[F_CH] = tbr_ilog2(d->channels);
+    d->field_bits[F_RA] = tbr_ilog2(d->ranks);
+    d->field_bits[F_BG] = tbr_ilog2(d->bankgroups);
+    d->field_bits[F_BA] = tbr_ilog2(d->banks / d->bankgroups);
+    d->field_bits[F_RO] = tbr_ilog2(d->rows);
+    d->field_bits[F_CO] = tbr_ilog2((uint64_t)d->columns * d->bus_bytes / d->req_bytes);
     /* mapping string lists fields MSB first; store LSB first (validated) */
     const char *map = tbr_cfg_str(cfg, "dram.address_mapping");
     int msb_first[F_N], n = 0;
@@ -232,16 +204,16 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
     }
     for (int i = 0; i < F_N; i++) d->order[i] = msb_first[F_N - 1 - i];
 
-    d->ch = xcalloc(d->channels, sizeof *d->ch);
+    d->ch = tbr_xcalloc(d->channels, sizeof *d->ch);
     d->nbanks = d->ranks * d->banks;
     d->busy_words = (d->nbanks + 63) / 64;
     for (uint32_t c = 0; c < d->channels; c++) {
         chan_t *ch = &d->ch[c];
-        ch->ranks = xcalloc(d->ranks, sizeof *ch->ranks);
-        ch->banks = xcalloc(d->nbanks, sizeof *ch->banks);
-        ch->busy = xcalloc(d->busy_words, sizeof *ch->busy);
-        ch->q = xcalloc(d->qsize, sizeof *ch->q);
-        ch->free_slots = xcalloc(d->qsize, sizeof *ch->free_slots);
+        ch->ranks = tbr_xcalloc(d->ranks, sizeof *ch->ranks);
+        ch->banks = tbr_xcalloc(d->nbanks, sizeof *ch->banks);
+        ch->busy = tbr_xcalloc(d->busy_words, sizeof *ch->busy);
+        ch->q = tbr_xcalloc(d->qsize, sizeof *ch->q);
+        ch->free_slots = tbr_xcalloc(d->qsize, sizeof *ch->free_slots);
         for (uint32_t i = 0; i < d->qsize; i++) ch->free_slots[i] = (int32_t)(d->qsize - 1 - i);
         ch->ghead = ch->gtail = -1;
         for (uint32_t r = 0; r < d->ranks; r++) {

@@ -110,10 +110,7 @@ static uint64_t ports_earliest_head(const memsys *m)
 static int add(memsys *m, const char *name, tbr_stats *st)
 {
     (void)st;
-    if (m->nports >= MEMSYS_MAX_PORTS) {
-        fprintf(stderr, "tbr-sim: too many memory ports\n");
-        abort();
-    }
+    if (m->nports >= MEMSYS_MAX_PORTS) return -1; /* the caller reports it (memsys_port_error) */
     port *p = &m->ports[m->nports];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
@@ -124,6 +121,7 @@ static int add(memsys *m, const char *name, tbr_stats *st)
 int memsys_add_cache_port(memsys *m, const char *name, tbr_cache *c)
 {
     int i = add(m, name, NULL);
+    if (i < 0) return -1;
     m->ports[i].out = tbr_cache_miss_out(c);
     m->ports[i].in = tbr_cache_fill_in(c);
     refresh_outq(m);
@@ -133,6 +131,7 @@ int memsys_add_cache_port(memsys *m, const char *name, tbr_cache *c)
 int memsys_add_port(memsys *m, const char *name, uint32_t qcap)
 {
     int i = add(m, name, NULL);
+    if (i < 0) return -1;
     port *p = &m->ports[i];
     p->owned = true;
     tbr_memq_init(&p->own_out, qcap);
@@ -141,6 +140,15 @@ int memsys_add_port(memsys *m, const char *name, uint32_t qcap)
     p->in = &p->own_in;
     refresh_outq(m);
     return i;
+}
+
+int memsys_port_error(const char *name, char *err, size_t errlen)
+{
+    snprintf(err, errlen,
+             "memory system: no port left for %s (at most %d sources: the units' caches and ports, e.g. "
+             "fragment.processors x tile.raster_units texture caches)",
+             name, MEMSYS_MAX_PORTS);
+    return -1;
 }
 
 /* Stats are registered lazily by name so ports can be added before the registry is
@@ -160,6 +168,7 @@ void memsys_register_stats(memsys *m, tbr_stats *st)
 int memsys_add_aux_cache_port(memsys *m, const char *name, tbr_cache *c)
 {
     int i = memsys_add_cache_port(m, name, c);
+    if (i < 0) return -1;
     m->nbase--; /* take it out of the main rotation */
     m->ports[i].aux = true;
     m->aux[m->naux++] = i;
@@ -171,6 +180,7 @@ int memsys_add_late_port(memsys *m, const char *name, uint32_t qcap)
 {
     if (m->late) return -1;
     int i = memsys_add_port(m, name, qcap);
+    if (i < 0) return -1;
     m->nbase--; /* in no rotation */
     m->late = i + 1;
     refresh_outq(m);

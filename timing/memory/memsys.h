@@ -26,6 +26,9 @@ typedef struct memsys memsys;
 memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen);
 void memsys_free(memsys *m);
 /* Port for an upper-level cache: reads its miss_out, writes its fill_in. */
+/* The memsys_add_* functions return the port's index, or -1 when every port is taken
+ * (memsys_port_error writes the message and returns -1). */
+int memsys_port_error(const char *name, char *err, size_t errlen);
 int memsys_add_cache_port(memsys *m, const char *name, tbr_cache *c);
 /* Port with queues owned by the memory system: the client pushes requests into
  * memsys_req(m, port) and pops responses from memsys_resp(m, port) (full-line

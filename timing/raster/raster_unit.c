@@ -15,64 +15,92 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "raster/raster_unit.h"
 
-void ru_init(gpu *g, raster_unit *r, uint32_t id)
+#include <stdio.h>
+
+#include "raster/prefetch.h"
+#include "raster/tile_lines.h"
+#include "tiling/tile_tokens.h"
+
+void raster_stats_register(raster_stats *rs, tbr_stats *st)
+{
+    rs->q_raster = tbr_stats_counter(st, "quads.rasterized", "quads emitted by the rasterizers");
+    rs->q_ztested = tbr_stats_counter(st, "quads.early_z_tested", "quads tested by Early-Z");
+    rs->q_zkilled = tbr_stats_counter(st, "quads.early_z_killed", "quads removed by Early-Z");
+    rs->q_late_z = tbr_stats_counter(st, "quads.late_z", "quads depth-tested after shading (no early Z)");
+    rs->q_shaded = tbr_stats_counter(st, "quads.shaded", "quads dispatched to fragment processors");
+    rs->q_blended = tbr_stats_counter(st, "quads.blended", "quads written by the Blending unit");
+    rs->frag_blended = tbr_stats_counter(st, "fragments.blended", "fragments written by the Blending unit");
+    rs->tiles = tbr_stats_counter(st, "tiles.rendered", "tiles rendered (all passes)");
+    rs->tile_cycles =
+        tbr_stats_histogram(st, "tiles.cycles", "cycles between consecutive tile completions of a Raster Unit", 64, 64);
+    rs->tile_loads =
+        tbr_stats_counter(st, "tiles.buffer_load_lines", "tile buffer lines loaded from memory (pass without clear)");
+    rs->tile_flush_lines =
+        tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
+}
+
+int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
+            icache_unit *icache, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    r->env = env;
+    r->stats = stats;
     r->id = id;
-    simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.tile"));
-    simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(g->cfg, "queue.post_raster"));
-    simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(g->cfg, "queue.color"));
-    r->nfp = (uint32_t)tbr_cfg_uint(g->cfg, "fragment.processors");
+    uint32_t attrs_pc = (uint32_t)tbr_cfg_uint(env->cfg, "raster.attrs_per_cycle");
+    r->raster_qpc = attrs_pc / 4 ? attrs_pc / 4 : 1; /* 4 attributes per quad: 16 -> 4 quads/cycle (thesis §4.1) */
+    r->raster_setup = (uint32_t)tbr_cfg_uint(env->cfg, "raster.setup_cycles");
+    r->blend_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "blend.quads_per_cycle");
+    r->clat = (uint32_t)tbr_cfg_uint(env->cfg, "color_buffer.latency");
+    simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.tile"));
+    simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
+    simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.color"));
+    r->nfp = (uint32_t)tbr_cfg_uint(env->cfg, "fragment.processors");
     r->fp = calloc(r->nfp, sizeof *r->fp);
     r->fp_in = calloc(r->nfp, sizeof *r->fp_in);
     r->tu = calloc(r->nfp, sizeof *r->tu);
     if (!r->fp || !r->fp_in || !r->tu) abort();
-    uint32_t pre = (uint32_t)tbr_cfg_uint(g->cfg, "queue.pre_fragment");
+    uint32_t pre = (uint32_t)tbr_cfg_uint(env->cfg, "queue.pre_fragment");
     for (uint32_t i = 0; i < r->nfp; i++) {
         char name[48];
         snprintf(name, sizeof name, "ru%u.fp%u", id, i);
-        sc_init(&r->fp[i], g->fp_threads, g->issue_width, g->lat_alu, g->st, name);
-        sc_set_latencies(&r->fp[i], g->lat_cls);
-        tex_unit_init(g, &r->tu[i], &r->fp[i]);
-        icache_attach(&g->icu[g->nicu - 1], &r->fp[i]);
+        sc_init(&r->fp[i], env->shader.fp_threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
+        sc_set_latencies(&r->fp[i], env->shader.lat_cls);
+        if (tex_unit_init(&r->tu[i], env, &r->fp[i], ts, id * r->nfp + i, err, errlen)) return -1;
+        icache_attach(icache, &r->fp[i]);
         simq_init(&r->fp_in[i], pre);
     }
     /* Every ITEM token in `order` is a quad in some fp_in queue or resident in its FP
    * (threads are freed only when the merge pops them), so at most nfp * (pre + threads)
    * items whatever the quad mapping; tile markers use the rest. */
-    simq_init(&r->order, r->nfp * (pre + g->fp_threads) + 64);
-    r->qmap = tbr_cfg_enum(g->cfg, "fragment.quad_mapping");
-    r->qm_w = (uint32_t)tbr_cfg_uint(g->cfg, "tile.width") / 2;
-    r->qm_h = (uint32_t)tbr_cfg_uint(g->cfg, "tile.height") / 2;
-    r->qm_ry = 1; /* quadrant: qm_ry = largest divisor of nfp <= sqrt(nfp) (nfp = 4: 2x2) */
-    for (uint32_t d = 1; d * d <= r->nfp; d++)
-        if (r->nfp % d == 0) r->qm_ry = d;
-    r->qm_rx = r->nfp / r->qm_ry;
+    simq_init(&r->order, r->nfp * (pre + env->shader.fp_threads) + 64);
     char name[48];
     snprintf(name, sizeof name, "ru%u.depth", id);
-    r->zport = memsys_add_port(g->mem, name, 16);
+    r->zport = memsys_add_port(env->mem, name, 16);
+    if (r->zport < 0) return memsys_port_error(name, err, errlen);
+    early_z_init(&r->ez, env, id, stats->q_ztested, stats->q_zkilled, stats->q_shaded, stats->tile_loads);
+    early_z_connect(&r->ez, &r->post_raster, r->fp_in, r->nfp, &r->order, memsys_req(env->mem, r->zport),
+                    memsys_resp(env->mem, r->zport));
     snprintf(name, sizeof name, "ru%u.color", id);
-    r->cport = memsys_add_port(g->mem, name, 16);
-#define C(field, fmt, desc) r->field = tbr_stats_counterf(g->st, desc, fmt, id)
+    r->cport = memsys_add_port(env->mem, name, 16);
+    if (r->cport < 0) return memsys_port_error(name, err, errlen);
+#define C(field, fmt, desc) r->field = tbr_stats_counterf(env->st, desc, fmt, id)
     C(r_busy, "ru%u.rasterizer.busy_cycles", "Rasterizer cycles emitting quads or setting up primitives");
     C(r_stall, "ru%u.rasterizer.stall_cycles", "Rasterizer cycles blocked by a full post-rasterization queue");
     C(r_idle, "ru%u.rasterizer.idle_cycles", "Rasterizer cycles without input");
-    C(z_busy, "ru%u.early_z.busy_cycles", "Early-Z cycles testing quads or loading the depth buffer");
-    C(z_stall, "ru%u.early_z.stall_cycles", "Early-Z cycles blocked by full fragment-processor queues");
-    C(z_idle, "ru%u.early_z.idle_cycles", "Early-Z cycles without input");
     C(b_busy, "ru%u.blend.busy_cycles", "Blending cycles blending, loading or flushing the color buffer");
     C(b_stall, "ru%u.blend.stall_cycles", "Blending cycles waiting for memory");
     C(b_idle, "ru%u.blend.idle_cycles", "Blending cycles without input");
 #undef C
     char n2[64];
     snprintf(n2, sizeof n2, "ru%u.queue.tile.occupancy", id);
-    tbr_occupancy_init(&r->qocc_tile, tbr_stats_average(g->st, n2, "tile queue entries per cycle"));
+    tbr_occupancy_init(&r->qocc_tile, tbr_stats_average(env->st, n2, "tile queue entries per cycle"));
     snprintf(n2, sizeof n2, "ru%u.queue.post_raster.occupancy", id);
-    tbr_occupancy_init(&r->qocc_post, tbr_stats_average(g->st, n2, "post-rasterization queue entries per cycle"));
+    tbr_occupancy_init(&r->qocc_post, tbr_stats_average(env->st, n2, "post-rasterization queue entries per cycle"));
     snprintf(n2, sizeof n2, "ru%u.queue.color.occupancy", id);
-    tbr_occupancy_init(&r->qocc_color, tbr_stats_average(g->st, n2, "color queue entries per cycle"));
+    tbr_occupancy_init(&r->qocc_color, tbr_stats_average(env->st, n2, "color queue entries per cycle"));
+    return 0;
 }
 
 void ru_free(raster_unit *r)
@@ -92,129 +120,104 @@ void ru_free(raster_unit *r)
     free(r->r_emitted);
 }
 
-/* Lines of surface s covered by tile t: row-major, lines_per_row per row. */
-static uint32_t tile_line_count(const gpu *g, const sim_surf *s, uint32_t tile, uint32_t *lpr)
-{
-    uint32_t tx = tile % g->tiles_x, ty = tile / g->tiles_x;
-    uint32_t x0 = tx * g->tile_w, y0 = ty * g->tile_h;
-    if (x0 >= s->w || y0 >= s->h) {
-        *lpr = 0;
-        return 0;
-    }
-    uint32_t w = s->w - x0 < g->tile_w ? s->w - x0 : g->tile_w;
-    uint32_t h = s->h - y0 < g->tile_h ? s->h - y0 : g->tile_h;
-    uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
-    uint64_t a = (uint64_t)x0 * bpp, b = a + (uint64_t)w * bpp - 1;
-    *lpr = (uint32_t)(b / 64 - a / 64 + 1);
-    return *lpr * h;
-}
-
-static uint64_t tile_line_addr(const gpu *g, const sim_surf *s, uint32_t tile, uint32_t k, uint32_t lpr)
-{
-    uint32_t tx = tile % g->tiles_x, ty = tile / g->tiles_x;
-    uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
-    uint64_t stride = (uint64_t)s->w * bpp;
-    uint64_t row = ty * g->tile_h + k / lpr;
-    uint64_t a = s->base + row * stride + (uint64_t)tx * g->tile_w * bpp;
-    return (a & ~(uint64_t)63) + (uint64_t)(k % lpr) * 64;
-}
-
 /* Color surfaces bound in the pass: line j of the tile over all of them. */
-static uint32_t color_lines(const gpu *g, uint32_t tile, bool for_load, int *surfs, uint32_t *counts, uint32_t *lprs,
-                            uint32_t *nsurf)
+static uint32_t color_lines(const sim_env *env, uint32_t tile, bool for_load, int *surfs, uint32_t *counts,
+                            uint32_t *lprs, uint32_t *nsurf)
 {
-    const sim_pass *ps = &g->frame->passes[g->pass];
+    const sim_pass *ps = &env->frame->passes[env->pass];
     uint32_t total = 0;
     *nsurf = 0;
     for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
-        int si = sim_func_cbuf_surface(&g->fn, i);
+        int si = sim_func_cbuf_surface(env->fn, i);
         if (si < 0) continue;
-        if (for_load && ((ps->color_cleared & (1u << i)) || !g->pass_loads_color)) continue;
-        const sim_surf *s = sim_func_surface(&g->fn, si);
+        if (for_load && ((ps->color_cleared & (1u << i)) || !env->pass_loads_color)) continue;
+        const sim_surf *s = sim_func_surface(env->fn, si);
         surfs[*nsurf] = si;
-        counts[*nsurf] = tile_line_count(g, s, tile, &lprs[*nsurf]);
+        counts[*nsurf] = tile_line_count(env, s, tile, &lprs[*nsurf]);
         total += counts[*nsurf];
         (*nsurf)++;
     }
     return total;
 }
 
-static uint64_t color_line_addr(const gpu *g, uint32_t tile, uint32_t k, const int *surfs, const uint32_t *counts,
+static uint64_t color_line_addr(const sim_env *env, uint32_t tile, uint32_t k, const int *surfs, const uint32_t *counts,
                                 const uint32_t *lprs, uint32_t nsurf)
 {
     for (uint32_t i = 0; i < nsurf; i++) {
-        if (k < counts[i]) return tile_line_addr(g, sim_func_surface(&g->fn, surfs[i]), tile, k, lprs[i]);
+        if (k < counts[i]) return tile_line_addr(env, sim_func_surface(env->fn, surfs[i]), tile, k, lprs[i]);
         k -= counts[i];
     }
     return 0;
 }
 
 /* Per-tile data: the tile's last flush line has been sent (its time in the unit ends). */
-static void tile_flushed(gpu *g, uint32_t tile, uint64_t end)
+static void tile_flushed(const sim_env *env, uint32_t tile, uint64_t end)
 {
-    if (tile < g->cap_pt && g->pt_ru[tile] >= 0) g->pt_cycles[tile] = end - g->pt_begin[tile];
+    tile_stats_tile_end(env->tiles, tile, end);
 }
 
-static bool mem_send(gpu *g, int port, uint64_t addr, bool write)
+static bool mem_send(const sim_env *env, int port, uint64_t addr, bool write)
 {
-    tbr_mem_msg m = {.addr = addr, .issued = g->now, .ready = g->now, .write = write, .wb = write};
-    return tbr_memq_push(memsys_req(g->mem, port), &m);
+    tbr_mem_msg m = {.addr = addr, .issued = env->now, .ready = env->now, .write = write, .wb = write};
+    return tbr_memq_push(memsys_req(env->mem, port), &m);
 }
 
-static void blend_tick(gpu *g, raster_unit *r)
+static void blend_tick(raster_unit *r)
 {
-    uint64_t now = g->now;
-    const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    const sim_frame *f = g->frame;
+    const sim_env *env = r->env;
+    uint64_t now = env->now;
+    const uint64_t n = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const sim_frame *f = env->frame;
     const tbr_mem_msg *m;
-    while ((m = tbr_memq_peek(memsys_resp(g->mem, r->cport), now))) {
+    while ((m = tbr_memq_peek(memsys_resp(env->mem, r->cport), now))) {
         if (r->c_outstanding) r->c_outstanding--;
-        tbr_memq_pop(memsys_resp(g->mem, r->cport));
+        tbr_memq_pop(memsys_resp(env->mem, r->cport));
     }
     int surfs[TBR_MAX_COLOR_BUFS];
     uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
     if (r->c_loading) {
-        uint32_t total = color_lines(g, r->c_tile, true, surfs, counts, lprs, &ns);
+        uint32_t total = color_lines(env, r->c_tile, true, surfs, counts, lprs, &ns);
         if (r->c_load_left &&
-            mem_send(g, r->cport, color_line_addr(g, r->c_tile, total - r->c_load_left, surfs, counts, lprs, ns),
+            mem_send(env, r->cport, color_line_addr(env, r->c_tile, total - r->c_load_left, surfs, counts, lprs, ns),
                      false)) {
             r->c_load_left--;
             r->c_outstanding++;
-            tbr_stat_add(g->tile_loads, 1);
-            tbr_energy_count(g->eu_color, TBR_EV_WRITE, g->en_qpl_c); /* loaded line written into the color buffer */
+            tbr_stat_add(r->stats->tile_loads, 1);
+            tbr_energy_count(env->eu_color, TBR_EV_WRITE,
+                             env->en_qpl_c); /* loaded line written into the color buffer */
         }
         if (!r->c_load_left && !r->c_outstanding) r->c_loading = false;
         tbr_stat_add(r->b_stall, n);
         return;
     }
     if (r->flushing) {
-        uint32_t total = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
+        uint32_t total = color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns);
         if (r->flush_left &&
-            mem_send(g, r->cport, color_line_addr(g, r->c_tile, total - r->flush_left, surfs, counts, lprs, ns),
+            mem_send(env, r->cport, color_line_addr(env, r->c_tile, total - r->flush_left, surfs, counts, lprs, ns),
                      true)) {
             r->flush_left--;
-            tbr_stat_inc(g->tile_flush_lines);
-            tbr_energy_count(g->eu_color, TBR_EV_READ, g->en_qpl_c); /* flushed line read from the color buffer */
+            tbr_stat_inc(r->stats->tile_flush_lines);
+            tbr_energy_count(env->eu_color, TBR_EV_READ, env->en_qpl_c); /* flushed line read from the color buffer */
             tbr_stat_inc(r->b_busy);
         } else {
             tbr_stat_add(r->b_stall, n);
         }
         if (!r->flush_left) {
             r->flushing = false;
-            tile_flushed(g, r->c_tile, now + 1);
+            tile_flushed(env, r->c_tile, now + 1);
             r->tiles_done++;
-            tbr_stat_inc(g->tiles);
-            tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
+            tbr_stat_inc(r->stats->tiles);
+            tbr_stat_hsample(r->stats->tile_cycles, now + 1 - r->tile_start_cycle);
             r->tile_start_cycle = now + 1;
         }
         return;
     }
     uint32_t done = 0, tok;
-    while (done < g->blend_qpc && simq_peek(&r->color_q, now, &tok)) {
+    while (done < r->blend_qpc && simq_peek(&r->color_q, now, &tok)) {
         if (TOK_KIND(tok) == TOK_BEGIN) {
             r->c_tile = TOK_VAL(tok);
             simq_pop(&r->color_q);
-            r->c_load_left = color_lines(g, r->c_tile, true, surfs, counts, lprs, &ns);
+            r->c_load_left = color_lines(env, r->c_tile, true, surfs, counts, lprs, &ns);
             r->c_outstanding = 0;
             r->c_loading = r->c_load_left > 0;
             if (r->c_loading) break;
@@ -222,18 +225,16 @@ static void blend_tick(gpu *g, raster_unit *r)
         }
         if (TOK_KIND(tok) == TOK_END) {
             simq_pop(&r->color_q);
-            r->flush_left = color_lines(g, r->c_tile, false, surfs, counts, lprs, &ns);
-            if (g->te_elim && g->te_elim[r->c_tile]) { /* Transaction Elimination: flush dropped (RE paper sec. IV-C) */
-                tbr_stat_add(g->te_bytes, (uint64_t)r->flush_left * 64);
-                r->flush_left = 0;
-            }
+            r->flush_left = color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns);
+            if (tbr_techniques_flush(env->tech, r->c_tile, (uint64_t)r->flush_left * 64))
+                r->flush_left = 0; /* a technique dropped the flush (e.g. TE, RE paper sec. IV-C) */
             r->flushing = true;
             if (!r->flush_left) { /* nothing bound: tile done at once */
                 r->flushing = false;
-                tile_flushed(g, r->c_tile, now + 1);
+                tile_flushed(env, r->c_tile, now + 1);
                 r->tiles_done++;
-                tbr_stat_inc(g->tiles);
-                tbr_stat_hsample(g->tile_cycles, now + 1 - r->tile_start_cycle);
+                tbr_stat_inc(r->stats->tiles);
+                tbr_stat_hsample(r->stats->tile_cycles, now + 1 - r->tile_start_cycle);
                 r->tile_start_cycle = now + 1;
             }
             done++;
@@ -241,16 +242,16 @@ static void blend_tick(gpu *g, raster_unit *r)
         }
         const sim_quad *q = &f->quads[TOK_VAL(tok)];
         if (!f->draws[q->draw].rec.early_z) {
-            tbr_stat_inc(g->q_late_z);
-            tbr_energy_count(g->eu_depth, TBR_EV_READ, 1); /* late Z: read, 4 compares, write */
-            tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
-            tbr_energy_count(g->eu_ztest, TBR_EV_CMP, 4);
+            tbr_stat_inc(r->stats->q_late_z);
+            tbr_energy_count(env->eu_depth, TBR_EV_READ, 1); /* late Z: read, 4 compares, write */
+            tbr_energy_count(env->eu_depth, TBR_EV_WRITE, 1);
+            tbr_energy_count(env->eu_ztest, TBR_EV_CMP, 4);
         }
-        tbr_energy_count(g->eu_color, TBR_EV_WRITE, 1); /* the quad's colors into the color buffer */
+        tbr_energy_count(env->eu_color, TBR_EV_WRITE, 1); /* the quad's colors into the color buffer */
         if ((q->flags & TBR_REC_QUAD_BLENDED) && q->blend_mask) {
-            tbr_energy_count(g->eu_color, TBR_EV_READ, 1); /* blending reads the destination */
-            tbr_stat_inc(g->q_blended);
-            tbr_stat_add(g->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
+            tbr_energy_count(env->eu_color, TBR_EV_READ, 1); /* blending reads the destination */
+            tbr_stat_inc(r->stats->q_blended);
+            tbr_stat_add(r->stats->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
         }
         simq_pop(&r->color_q);
         done++;
@@ -263,220 +264,85 @@ static void blend_tick(gpu *g, raster_unit *r)
         tbr_stat_add(r->b_idle, n);
 }
 
-static void merge_tick(gpu *g, raster_unit *r)
+static void merge_tick(raster_unit *r)
 {
+    const sim_env *env = r->env;
     uint32_t tok, n = 0;
-    while (n < g->blend_qpc && simq_peek(&r->order, g->now, &tok)) {
+    while (n < r->blend_qpc && simq_peek(&r->order, env->now, &tok)) {
         uint32_t out = tok;
         if (TOK_KIND(tok) == TOK_ITEM) {
-            if (!sc_peek_done(&r->fp[TOK_VAL(tok)], g->now, &out)) break;
+            if (!sc_peek_done(&r->fp[TOK_VAL(tok)], env->now, &out)) break;
             if (simq_full(&r->color_q)) break;
             sc_pop_done(&r->fp[TOK_VAL(tok)]);
             out = TOK(TOK_ITEM, out);
         }
-        if (!simq_push(&r->color_q, out, g->now + 1)) break;
+        if (!simq_push(&r->color_q, out, env->now + 1)) break;
         simq_pop(&r->order);
         n++;
     }
 }
 
-/* Host-cache prefetches (no effect on results). The frame's quads are visited in tile
- * order, not in the trace order their records were stored in, so a quad's fetch records,
- * texture lines and instruction stream are cold when its Fragment Processor reaches them;
- * the quad waits in queues first (Early-Z -> Fragment Processor queue -> thread), which is
- * time to bring them in: the records when Early-Z passes the quad, the lines and the
- * stream when a thread takes it. */
-static inline void prefetch_quad_records(const sim_frame *f, const sim_quad *q)
+static void fp_tick(raster_unit *r)
 {
-    if (q->nfetch) __builtin_prefetch(&f->fetches[q->first_fetch]);
-    if (q->path) __builtin_prefetch(&f->paths[q->path - 1]);
-}
-
-static inline void prefetch_quad_data(const sim_frame *f, const sim_quad *q, const sim_path *pa)
-{
-    for (uint32_t k = 0; k < q->nfetch && k < 4; k++)
-        __builtin_prefetch(&f->lines[f->fetches[q->first_fetch + k].first_line]);
-    if (pa) {
-        __builtin_prefetch(f->pcls + pa->first);
-        __builtin_prefetch(f->ppc + pa->first);
-    }
-}
-
-static void fp_tick(gpu *g, raster_unit *r)
-{
-    const sim_frame *f = g->frame;
+    const sim_env *env = r->env;
+    const sim_frame *f = env->frame;
     for (uint32_t i = 0; i < r->nfp; i++) {
         uint32_t qi;
-        if (sc_can_accept(&r->fp[i]) && simq_peek(&r->fp_in[i], g->now, &qi)) {
+        if (sc_can_accept(&r->fp[i]) && simq_peek(&r->fp_in[i], env->now, &qi)) {
             const sim_quad *q = &f->quads[qi];
             if (q->path) { /* executed instruction stream (PATH) */
                 const sim_path *pa = &f->paths[q->path - 1];
                 prefetch_quad_data(f, q, pa);
-                sc_dispatch_stream(&r->fp[i], qi, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, g->now);
-                tbr_stat_inc(g->instr_streamed);
+                sc_dispatch_stream(&r->fp[i], qi, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, env->now);
+                tbr_stat_inc(env->instr_streamed);
             } else { /* old trace: the shader's static instruction count, all ALU */
-                sc_dispatch(&r->fp[i], qi, f->draws[q->draw].fs_instructions, g->now);
-                tbr_stat_inc(g->instr_static);
+                sc_dispatch(&r->fp[i], qi, f->draws[q->draw].fs_instructions, env->now);
+                tbr_stat_inc(env->instr_static);
             }
             simq_pop(&r->fp_in[i]);
         }
-        sc_tick_n(&r->fp[i], g->now, g->ncyc);
-        tex_unit_tick(g, &r->tu[i]);
+        sc_tick_n(&r->fp[i], env->now, env->ncyc);
+        tex_unit_tick(&r->tu[i]);
     }
 }
 
-/* Fragment processor of quad q (docs/timing-model.md "Quad mapping"). (qx, qy): the
- * quad's position in its tile in 2x2-pixel units (tiles are aligned to the tile size). */
-static uint32_t quad_fp(const raster_unit *r, const sim_quad *q)
+static bool emit_quad(raster_unit *r, uint32_t k)
 {
-    uint32_t x = q->x > 0 ? (uint32_t)q->x : 0, y = q->y > 0 ? (uint32_t)q->y : 0;
-    uint32_t qx = (x / 2) % r->qm_w, qy = (y / 2) % r->qm_h;
-    switch (r->qmap) {
-        case RU_QMAP_INTERLEAVED: return (qx + 2 * qy) % r->nfp;
-        case RU_QMAP_STRIPS: return (uint32_t)((uint64_t)qy * r->nfp / r->qm_h);
-        case RU_QMAP_QUADRANT: return (qy * r->qm_ry / r->qm_h) * r->qm_rx + qx * r->qm_rx / r->qm_w;
-        default: return r->fp_rr; /* RU_QMAP_ROUND_ROBIN: by arrival */
-    }
-}
-
-static void early_z_tick(gpu *g, raster_unit *r)
-{
-    uint64_t now = g->now;
-    const uint64_t nc = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    const sim_frame *f = g->frame;
-    const tbr_mem_msg *m;
-    while ((m = tbr_memq_peek(memsys_resp(g->mem, r->zport), now))) {
-        if (r->z_outstanding) r->z_outstanding--;
-        tbr_memq_pop(memsys_resp(g->mem, r->zport));
-    }
-    if (r->z_loading) {
-        int zs = sim_func_zs_surface(&g->fn);
-        uint32_t lpr, total = tile_line_count(g, sim_func_surface(&g->fn, zs), r->z_tile, &lpr);
-        if (r->z_load_left &&
-            mem_send(g, r->zport,
-                     tile_line_addr(g, sim_func_surface(&g->fn, zs), r->z_tile, total - r->z_load_left, lpr), false)) {
-            r->z_load_left--;
-            r->z_outstanding++;
-            tbr_stat_add(g->tile_loads, 1);
-            tbr_energy_count(g->eu_depth, TBR_EV_WRITE, g->en_qpl_z); /* loaded line written into the depth buffer */
-        }
-        if (!r->z_load_left && !r->z_outstanding) r->z_loading = false;
-        tbr_stat_add(r->z_busy, nc);
-        return;
-    }
-    uint32_t n = 0, tok;
-    bool blocked = false;
-    while (n < g->ez_qpc && simq_peek(&r->post_raster, now, &tok)) {
-        if (simq_full(&r->order)) {
-            blocked = true;
-            break;
-        }
-        if (TOK_KIND(tok) != TOK_ITEM) {
-            simq_pop(&r->post_raster);
-            simq_push(&r->order, tok, now + g->zlat);
-            if (TOK_KIND(tok) == TOK_BEGIN) {
-                r->ez_tile = TOK_VAL(tok);
-                int zs = sim_func_zs_surface(&g->fn);
-                const sim_pass *ps = &f->passes[g->pass];
-                if (zs >= 0 && !ps->zs_cleared && g->pass_loads_zs) {
-                    uint32_t lpr;
-                    r->z_tile = TOK_VAL(tok);
-                    r->z_load_left = tile_line_count(g, sim_func_surface(&g->fn, zs), r->z_tile, &lpr);
-                    r->z_outstanding = 0;
-                    r->z_loading = r->z_load_left > 0;
-                    if (r->z_loading) {
-                        n++;
-                        break;
-                    }
-                }
-            }
-            n++;
-            continue;
-        }
-        const sim_quad *q = &f->quads[TOK_VAL(tok)];
-        bool early = f->draws[q->draw].rec.early_z != 0;
-        bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
-        uint32_t fp;
-        if (r->ez_fp_quad == TOK_VAL(tok) + 1 && r->qmap != RU_QMAP_ROUND_ROBIN)
-            fp = r->ez_fp;
-        else {
-            fp = quad_fp(r, q);
-            r->ez_fp_quad = TOK_VAL(tok) + 1;
-            r->ez_fp = fp;
-        }
-        /* A surviving quad waits here, untested, until its Fragment Processor queue has room:
-     * the test (and its depth-buffer energy) happens once, when the quad can move on. */
-        if (survives && simq_full(&r->fp_in[fp])) {
-            blocked = true;
-            break;
-        }
-        if (early) {
-            tbr_stat_inc(g->q_ztested);
-            tbr_energy_count(g->eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
-            tbr_energy_count(g->eu_ztest, TBR_EV_CMP, 4);
-            if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
-                tbr_stat_inc(g->q_zkilled);
-                simq_pop(&r->post_raster);
-                n++;
-                continue;
-            }
-        }
-        if (early) tbr_energy_count(g->eu_depth, TBR_EV_WRITE, 1);
-        if (!simq_push(&r->fp_in[fp], TOK_VAL(tok), now + g->zlat)) {
-            blocked = true;
-            break;
-        }
-        prefetch_quad_records(f, q);
-        simq_push(&r->order, TOK(TOK_ITEM, fp), now + g->zlat);
-        if (r->qmap == RU_QMAP_ROUND_ROBIN) r->fp_rr = (fp + 1) % r->nfp;
-        tbr_stat_inc(g->q_shaded);
-        if (r->ez_tile < g->cap_pt) g->pt_frags[r->ez_tile] += 4;
-        simq_pop(&r->post_raster);
-        n++;
-    }
-    if (n)
-        tbr_stat_inc(r->z_busy);
-    else if (blocked)
-        tbr_stat_add(r->z_stall, nc);
-    else
-        tbr_stat_add(r->z_idle, nc);
-}
-
-static bool emit_quad(gpu *g, raster_unit *r, uint32_t k)
-{
-    if (!simq_push(&r->post_raster, TOK(TOK_ITEM, g->frame->items[r->r_items[k]].idx), g->now + 1)) return false;
+    const sim_env *env = r->env;
+    if (!simq_push(&r->post_raster, TOK(TOK_ITEM, env->frame->items[r->r_items[k]].idx), env->now + 1)) return false;
     r->r_emitted[k] = 1;
-    tbr_stat_inc(g->q_raster);
-    if (g->eu_raster) { /* attribute interpolation: every attribute of the primitive for 4 pixels */
-        uint32_t p = g->frame->quads[g->frame->items[r->r_items[k]].idx].prim;
-        uint32_t na = p != UINT32_MAX && g->frame->prims[p].nr_attrs ? g->frame->prims[p].nr_attrs : 1;
-        tbr_energy_count(g->eu_raster, TBR_EV_ATTR, 4ull * na);
+    tbr_stat_inc(r->stats->q_raster);
+    if (env->eu_raster) { /* attribute interpolation: every attribute of the primitive for 4 pixels */
+        uint32_t p = env->frame->quads[env->frame->items[r->r_items[k]].idx].prim;
+        uint32_t na = p != UINT32_MAX && env->frame->prims[p].nr_attrs ? env->frame->prims[p].nr_attrs : 1;
+        tbr_energy_count(env->eu_raster, TBR_EV_ATTR, 4ull * na);
     }
     return true;
 }
 
-static void rasterizer_tick(gpu *g, raster_unit *r)
+static void rasterizer_tick(raster_unit *r)
 {
-    uint64_t now = g->now;
-    const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
-    const sim_frame *f = g->frame;
+    const sim_env *env = r->env;
+    uint64_t now = env->now;
+    const uint64_t n = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const sim_frame *f = env->frame;
     uint32_t emitted = 0;
     bool blocked = false;
     if (r->r_flushing) { /* END: quads not matched to a fetched primitive, then the marker */
-        while (r->r_cursor < r->r_nitems && emitted < g->raster_qpc) {
+        while (r->r_cursor < r->r_nitems && emitted < r->raster_qpc) {
             uint32_t k = r->r_cursor;
             if (f->items[r->r_items[k]].kind != SIM_ITEM_QUAD || r->r_emitted[k]) {
                 r->r_cursor++;
                 continue;
             }
-            if (!emit_quad(g, r, k)) {
+            if (!emit_quad(r, k)) {
                 blocked = true;
                 break;
             }
             emitted++;
             r->r_cursor++;
         }
-        if (r->r_cursor >= r->r_nitems && !blocked && emitted < g->raster_qpc) {
+        if (r->r_cursor >= r->r_nitems && !blocked && emitted < r->raster_qpc) {
             if (simq_push(&r->post_raster, TOK(TOK_END, r->r_tile), now + 1)) {
                 r->r_flushing = false;
                 r->r_in_tile = false;
@@ -493,7 +359,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
         /* quads of this primitive in the tile, in order; quads of earlier or unknown
      * primitives are skipped (they go out at END) */
         uint32_t k = r->r_cursor;
-        while (k < r->r_nitems && emitted < g->raster_qpc) {
+        while (k < r->r_nitems && emitted < r->raster_qpc) {
             const sim_item *it = &f->items[r->r_items[k]];
             if (it->kind != SIM_ITEM_QUAD || r->r_emitted[k]) {
                 k++;
@@ -508,7 +374,7 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
                 r->r_has_prim = false;
                 break;
             }
-            if (!emit_quad(g, r, k)) {
+            if (!emit_quad(r, k)) {
                 blocked = true;
                 break;
             }
@@ -528,12 +394,9 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
                     simq_pop(&r->tile_q);
                     r->r_tile = TOK_VAL(tok);
                     r->r_in_tile = true;
-                    if (r->r_tile < g->cap_pt) {
-                        g->pt_begin[r->r_tile] = now;
-                        g->pt_ru[r->r_tile] = (int32_t)r->id;
-                    }
+                    tile_stats_tile_begin(env->tiles, r->r_tile, now, r->id);
                     r->r_items =
-                        sim_func_tile_items(&g->fn, r->r_tile % g->tiles_x, r->r_tile / g->tiles_x, &r->r_nitems);
+                        sim_func_tile_items(env->fn, r->r_tile % env->tiles_x, r->r_tile / env->tiles_x, &r->r_nitems);
                     if (r->r_nitems > r->cap_emitted) {
                         r->cap_emitted = r->r_nitems;
                         free(r->r_emitted);
@@ -555,8 +418,8 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
                 simq_pop(&r->tile_q);
                 r->r_has_prim = true;
                 r->r_prim = TOK_VAL(tok);
-                r->r_ready = now + g->raster_setup;
-                tbr_energy_count(g->eu_setup, TBR_EV_PRIM_SETUP, 1); /* per primitive per tile (TBR) */
+                r->r_ready = now + r->raster_setup;
+                tbr_energy_count(env->eu_setup, TBR_EV_PRIM_SETUP, 1); /* per primitive per tile (TBR) */
                 emitted++;
             }
         }
@@ -571,16 +434,17 @@ static void rasterizer_tick(gpu *g, raster_unit *r)
         tbr_stat_add(r->r_idle, n);
 }
 
-void ru_tick(gpu *g, raster_unit *r)
+void ru_tick(raster_unit *r)
 {
-    blend_tick(g, r);
-    merge_tick(g, r);
-    fp_tick(g, r);
-    early_z_tick(g, r);
-    rasterizer_tick(g, r);
-    tbr_occupancy_sample_n(&r->qocc_tile, r->tile_q.count, g->ncyc);
-    tbr_occupancy_sample_n(&r->qocc_post, r->post_raster.count, g->ncyc);
-    tbr_occupancy_sample_n(&r->qocc_color, r->color_q.count, g->ncyc);
+    const sim_env *env = r->env;
+    blend_tick(r);
+    merge_tick(r);
+    fp_tick(r);
+    early_z_tick(&r->ez);
+    rasterizer_tick(r);
+    tbr_occupancy_sample_n(&r->qocc_tile, r->tile_q.count, env->ncyc);
+    tbr_occupancy_sample_n(&r->qocc_post, r->post_raster.count, env->ncyc);
+    tbr_occupancy_sample_n(&r->qocc_color, r->color_q.count, env->ncyc);
 }
 
 void ru_fold_stats(raster_unit *r)
@@ -594,13 +458,14 @@ void ru_fold_stats(raster_unit *r)
  * a quad or a memory line is an event now; the quiescent cases only count (a load or
  * flush waiting for the memory port or for its responses, a stage blocked by a full
  * queue, a primitive's setup time, the Fragment Processors' latencies). */
-uint64_t ru_next_event(const gpu *g, const raster_unit *r)
+uint64_t ru_next_event(const raster_unit *r)
 {
-    uint64_t now = g->now, ne = UINT64_MAX;
-    const sim_frame *f = g->frame;
+    const sim_env *env = r->env;
+    uint64_t now = env->now, ne = UINT64_MAX;
+    const sim_frame *f = env->frame;
     /* Blending */
-    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(g->mem, r->cport)));
-    bool cport_full = tbr_memq_full(memsys_req(g->mem, r->cport));
+    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(env->mem, r->cport)));
+    bool cport_full = tbr_memq_full(memsys_req(env->mem, r->cport));
     if (r->c_loading) {
         if (r->c_load_left ? !cport_full : !r->c_outstanding) return now;
     } else if (r->flushing) {
@@ -622,28 +487,9 @@ uint64_t ru_next_event(const gpu *g, const raster_unit *r)
     for (uint32_t i = 0; i < r->nfp; i++) {
         if (sc_can_accept(&r->fp[i])) GPU_EVENT_AT(ne, now, simq_head_ready(&r->fp_in[i]));
         GPU_EVENT_AT(ne, now, sc_next_event(&r->fp[i], now));
-        GPU_EVENT_AT(ne, now, tex_unit_next_event(g, &r->tu[i]));
+        GPU_EVENT_AT(ne, now, tex_unit_next_event(&r->tu[i]));
     }
-    /* Early-Z */
-    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(g->mem, r->zport)));
-    if (r->z_loading) {
-        if (r->z_load_left ? !tbr_memq_full(memsys_req(g->mem, r->zport)) : !r->z_outstanding) return now;
-    } else if (r->post_raster.count) {
-        uint64_t t = simq_head_ready(&r->post_raster);
-        if (t > now)
-            GPU_EVENT_AT(ne, now, t);
-        else if (!simq_full(&r->order)) {
-            uint32_t tok = r->post_raster.buf[r->post_raster.head];
-            if (TOK_KIND(tok) != TOK_ITEM) return now;
-            const sim_quad *q = &f->quads[TOK_VAL(tok)];
-            /* as early_z_tick: a quad that fails early Z leaves now; one that survives waits,
-       * untested, while its Fragment Processor queue is full (that queue's pop is the
-       * Fragment Processor's event) */
-            bool early = f->draws[q->draw].rec.early_z != 0;
-            bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
-            if (!survives || !simq_full(&r->fp_in[quad_fp(r, q)])) return now;
-        }
-    }
+    GPU_EVENT_AT(ne, now, early_z_next_event(&r->ez));
     /* Rasterizer */
     bool post_full = simq_full(&r->post_raster);
     if (r->r_flushing) {
@@ -682,7 +528,8 @@ uint64_t ru_next_event(const gpu *g, const raster_unit *r)
 
 bool ru_idle(const raster_unit *r)
 {
-    if (r->r_has_prim || r->r_in_tile || r->r_flushing || r->z_loading || r->c_loading || r->flushing) return false;
+    if (r->r_has_prim || r->r_in_tile || r->r_flushing || !early_z_idle(&r->ez) || r->c_loading || r->flushing)
+        return false;
     if (!simq_empty(&r->tile_q) || !simq_empty(&r->post_raster) || !simq_empty(&r->color_q) || !simq_empty(&r->order))
         return false;
     for (uint32_t i = 0; i < r->nfp; i++)

@@ -1,5 +1,6 @@
 /* Functional back end of tbr-sim (see sim_func.h). */
 #include "render/sim_func.h"
+#include "core/util.h"
 #include "blend_record.h"
 #include "core/crc32.h"
 
@@ -7,16 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "tbr-sim: out of memory\n");
-        abort();
-    }
-    return q;
-}
 
 void sim_func_init(sim_func *fn, uint64_t surface_base)
 {
@@ -71,7 +62,7 @@ static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t lev
     }
     if (fn->nsurfs == fn->cap_surfs) {
         fn->cap_surfs = fn->cap_surfs ? fn->cap_surfs * 2 : 16;
-        fn->surfs = xrealloc(fn->surfs, fn->cap_surfs * sizeof *fn->surfs);
+        fn->surfs = tbr_xrealloc(fn->surfs, fn->cap_surfs * sizeof *fn->surfs);
     }
     sim_surf *s = &fn->surfs[fn->nsurfs];
     memset(s, 0, sizeof *s);
@@ -129,7 +120,7 @@ static int get_raw_surf(sim_func *fn, const tbr_rec_surface_init *r)
     if (!r->width || !r->height || !r->block_bytes || r->is_zs) return -1;
     if (fn->nsurfs == fn->cap_surfs) {
         fn->cap_surfs = fn->cap_surfs ? fn->cap_surfs * 2 : 16;
-        fn->surfs = xrealloc(fn->surfs, fn->cap_surfs * sizeof *fn->surfs);
+        fn->surfs = tbr_xrealloc(fn->surfs, fn->cap_surfs * sizeof *fn->surfs);
     }
     sim_surf *s = &fn->surfs[fn->nsurfs];
     memset(s, 0, sizeof *s);
@@ -240,7 +231,7 @@ static const struct tbr_tgsi_program *fs_program(sim_func *fn, const sim_frame *
     struct tbr_tgsi_program *p = text ? tbr_tgsi_parse(text, why, sizeof why) : NULL;
     if (fn->nprogs == fn->cap_progs) {
         fn->cap_progs = fn->cap_progs ? 2 * fn->cap_progs : 16;
-        fn->progs = xrealloc(fn->progs, fn->cap_progs * sizeof *fn->progs);
+        fn->progs = tbr_xrealloc(fn->progs, fn->cap_progs * sizeof *fn->progs);
     }
     fn->progs[fn->nprogs].id = id;
     fn->progs[fn->nprogs++].prog = p;
@@ -527,13 +518,13 @@ static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
 {
     if (ps->ndraws > fn->cap_draw_state) {
         fn->cap_draw_state = ps->ndraws;
-        fn->dsa = xrealloc(fn->dsa, ps->ndraws * sizeof *fn->dsa);
-        fn->blend = xrealloc(fn->blend, ps->ndraws * sizeof *fn->blend);
-        fn->bpath = xrealloc(fn->bpath, ps->ndraws * sizeof *fn->bpath);
+        fn->dsa = tbr_xrealloc(fn->dsa, ps->ndraws * sizeof *fn->dsa);
+        fn->blend = tbr_xrealloc(fn->blend, ps->ndraws * sizeof *fn->blend);
+        fn->bpath = tbr_xrealloc(fn->bpath, ps->ndraws * sizeof *fn->bpath);
     }
     if (ps->ndraws > fn->cap_fsd) {
         fn->cap_fsd = ps->ndraws;
-        fn->fsd = xrealloc(fn->fsd, ps->ndraws * sizeof *fn->fsd);
+        fn->fsd = tbr_xrealloc(fn->fsd, ps->ndraws * sizeof *fn->fsd);
     }
     for (uint32_t k = 0; k < ps->ndraws; k++) fn->fsd[k].state = 0;
     fn->coef_prim = UINT32_MAX;
@@ -669,7 +660,7 @@ int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned 
     size_t ntiles = (size_t)fn->tiles_x * fn->tiles_y;
     if (ntiles + 1 > fn->cap_bins) {
         fn->cap_bins = ntiles + 1;
-        fn->bin_start = xrealloc(fn->bin_start, fn->cap_bins * sizeof *fn->bin_start);
+        fn->bin_start = tbr_xrealloc(fn->bin_start, fn->cap_bins * sizeof *fn->bin_start);
     }
     memset(fn->bin_start, 0, (ntiles + 1) * sizeof *fn->bin_start);
 
@@ -681,7 +672,7 @@ int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned 
             for (size_t t = 0; t < ntiles; t++) fn->bin_start[t + 1] += fn->bin_start[t];
             if (fn->bin_start[ntiles] > fn->cap_bin_items) {
                 fn->cap_bin_items = fn->bin_start[ntiles];
-                fn->bin_items = xrealloc(fn->bin_items, fn->cap_bin_items * sizeof *fn->bin_items);
+                fn->bin_items = tbr_xrealloc(fn->bin_items, fn->cap_bin_items * sizeof *fn->bin_items);
             }
             pos = malloc((ntiles ? ntiles : 1) * sizeof *pos);
             if (!pos) abort();

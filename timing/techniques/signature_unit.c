@@ -1,6 +1,7 @@
 /* Rendering Elimination: Signature Unit, Signature Buffer, tile signatures (see
  * signature_unit.h; RE paper seeds/001 sec. III-C..F, IV-C; docs/techniques.md). */
 #include "techniques/signature_unit.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,21 +10,11 @@
 #include "core/crc32.h"
 #include "tbr/records.h"
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fprintf(stderr, "tbr-sim: out of memory\n");
-        abort();
-    }
-    return q;
-}
-
 #define GROWP(arr, n, cap)                                                                                             \
     do {                                                                                                               \
         if ((n) == (cap)) {                                                                                            \
             (cap) = (cap) ? (cap)*2 : 256;                                                                             \
-            (arr) = xrealloc((arr), (cap) * sizeof *(arr));                                                            \
+            (arr) = tbr_xrealloc((arr), (cap) * sizeof *(arr));                                                        \
         }                                                                                                              \
     } while (0)
 
@@ -147,9 +138,9 @@ static void scan_prim(su_scan *s, const tbr_rec_prim *prim)
     su_frame_data *fd = s->fd;
     size_t len = su_prim_block(prim, false, s->pblock, sizeof s->pblock);
     GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
-    fd->prim_len = xrealloc(fd->prim_len, fd->cap_prims * sizeof *fd->prim_len);
-    fd->prim_shape = xrealloc(fd->prim_shape, fd->cap_prims * sizeof *fd->prim_shape);
-    fd->prim_draw = xrealloc(fd->prim_draw, fd->cap_prims * sizeof *fd->prim_draw);
+    fd->prim_len = tbr_xrealloc(fd->prim_len, fd->cap_prims * sizeof *fd->prim_len);
+    fd->prim_shape = tbr_xrealloc(fd->prim_shape, fd->cap_prims * sizeof *fd->prim_shape);
+    fd->prim_draw = tbr_xrealloc(fd->prim_draw, fd->cap_prims * sizeof *fd->prim_draw);
     uint32_t na = prim->nr_attrs <= TBR_REC_MAX_ATTRIBS ? prim->nr_attrs : TBR_REC_MAX_ATTRIBS;
     uint32_t shape = (prim->kind & 0xffffu) << 16 | na;
     uint32_t d = fd->ndraws ? (uint32_t)fd->ndraws - 1 : UINT32_MAX; /* PRIMs follow their DRAW (sim_trace.c) */
@@ -174,27 +165,27 @@ static void scan_draw(su_scan *s, const uint8_t *p, size_t n)
     size_t len = (n + 7) & ~(size_t)7;
     if (len > s->dcap) {
         s->dcap = len;
-        s->dbuf = xrealloc(s->dbuf, s->dcap);
+        s->dbuf = tbr_xrealloc(s->dbuf, s->dcap);
     }
     memcpy(s->dbuf, p, n);
     memset(s->dbuf + n, 0, len - n);
     GROWP(fd->draw_crc, fd->ndraws, fd->cap_draws);
-    fd->draw_len = xrealloc(fd->draw_len, fd->cap_draws * sizeof *fd->draw_len);
-    fd->draw_slen = xrealloc(fd->draw_slen, fd->cap_draws * sizeof *fd->draw_slen);
-    fd->draw_shape = xrealloc(fd->draw_shape, fd->cap_draws * sizeof *fd->draw_shape);
-    s->scrc = xrealloc(s->scrc, fd->cap_draws * sizeof *s->scrc);
+    fd->draw_len = tbr_xrealloc(fd->draw_len, fd->cap_draws * sizeof *fd->draw_len);
+    fd->draw_slen = tbr_xrealloc(fd->draw_slen, fd->cap_draws * sizeof *fd->draw_slen);
+    fd->draw_shape = tbr_xrealloc(fd->draw_shape, fd->cap_draws * sizeof *fd->draw_shape);
+    s->scrc = tbr_xrealloc(s->scrc, fd->cap_draws * sizeof *s->scrc);
     /* The Compute CRC unit signs the whole state once per drawcall, when the Command
      * Processor issues it, into a Constant CRC register; the tile message carries that
      * CRC and the state length as one 64-bit subblock, so combining a drawcall into a
      * tile costs one Accumulate step instead of one per state subblock (our state block
      * is far larger than the paper's 16 constants, sec. III-F). finish_blocks. */
-    fd->draw_ssign = xrealloc(fd->draw_ssign, fd->cap_draws * sizeof *fd->draw_ssign);
+    fd->draw_ssign = tbr_xrealloc(fd->draw_ssign, fd->cap_draws * sizeof *fd->draw_ssign);
     s->scrc[fd->ndraws] = tbr_crc32_blocks64(s->dbuf, len);
     fd->draw_slen[fd->ndraws] = (uint32_t)len;
     fd->draw_ssign[fd->ndraws] = state_sign_cost(s->dbuf, len, s->plen ? s->pbuf : NULL, s->plen);
     if (len > s->pcap) {
         s->pcap = len;
-        s->pbuf = xrealloc(s->pbuf, s->pcap);
+        s->pbuf = tbr_xrealloc(s->pbuf, s->pcap);
     }
     if (len) memcpy(s->pbuf, s->dbuf, len);
     s->plen = len;
@@ -304,8 +295,8 @@ void sigbuf_begin(sig_buffer *b, uint32_t target, uint32_t ntiles)
     sig_slot *s = &b->s[2];
     if (ntiles > s->cap) {
         s->cap = ntiles;
-        s->sig = xrealloc(s->sig, ntiles * sizeof *s->sig);
-        s->ok = xrealloc(s->ok, ntiles);
+        s->sig = tbr_xrealloc(s->sig, ntiles * sizeof *s->sig);
+        s->ok = tbr_xrealloc(s->ok, ntiles);
     }
     memset(s->ok, 0, ntiles);
     s->ntiles = ntiles;
@@ -342,8 +333,8 @@ void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy
    * one being combined after its last pop: ot_cap + 2 entries never fill before the OT
    * queue does, so the OT queue stays the only stall (sec. V). */
     u->jcap = u->ot_cap + 2;
-    u->jobs = xrealloc(NULL, u->jcap * sizeof *u->jobs);
-    u->ot = xrealloc(NULL, u->ot_cap * sizeof *u->ot);
+    u->jobs = tbr_xrealloc(NULL, u->jcap * sizeof *u->jobs);
+    u->ot = tbr_xrealloc(NULL, u->ot_cap * sizeof *u->ot);
     u->compute_sb = tbr_stats_counter(st, "re.su.compute_subblocks",
                                       "64-bit subblocks signed by the Compute CRC unit (8 LUT reads each)");
     u->acc_sb = tbr_stats_counter(st, "re.su.accumulate_shifts",
@@ -399,13 +390,13 @@ void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data
     u->first_draw = first_draw;
     u->dissued = u->dsigned = 0;
     if (ntiles > u->nbitmap) {
-        u->bitmap = xrealloc(u->bitmap, ntiles * sizeof *u->bitmap);
+        u->bitmap = tbr_xrealloc(u->bitmap, ntiles * sizeof *u->bitmap);
         u->nbitmap = ntiles;
     }
     memset(u->bitmap, 0, u->nbitmap * sizeof *u->bitmap);
     if (ndraws > u->ndcap) {
-        u->dcyc = xrealloc(u->dcyc, ndraws * sizeof *u->dcyc);
-        u->dprims = xrealloc(u->dprims, ndraws * sizeof *u->dprims);
+        u->dcyc = tbr_xrealloc(u->dcyc, ndraws * sizeof *u->dcyc);
+        u->dprims = tbr_xrealloc(u->dprims, ndraws * sizeof *u->dprims);
         u->ndcap = ndraws;
     }
     for (uint32_t k = 0; k < ndraws; k++) {
@@ -567,7 +558,7 @@ static void grow_scratch(uint8_t **s, size_t *cap, size_t need)
 {
     if (need > *cap) {
         *cap = need * 2;
-        *s = xrealloc(*s, *cap);
+        *s = tbr_xrealloc(*s, *cap);
     }
 }
 

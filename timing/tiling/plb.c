@@ -10,45 +10,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "tiling/plb.h"
 
-void plb_init(gpu *g)
+#include "tiling/tile_order.h"
+
+int plb_init(plb_unit *p, sim_env *env, char *err, size_t errlen)
 {
-    plb_unit *p = &g->plb;
     memset(p, 0, sizeof *p);
-    p->port = memsys_add_port(g->mem, "plb", 16);
-    p->busy = tbr_stats_counter(g->st, "plb.busy_cycles", "Polygon List Builder cycles writing attributes or pointers");
-    p->stall = tbr_stats_counter(g->st, "plb.stall_cycles", "Polygon List Builder cycles blocked by the memory port");
-    p->idle = tbr_stats_counter(g->st, "plb.idle_cycles", "Polygon List Builder cycles without a primitive");
-    p->bins = tbr_stats_counter(g->st, "plb.tile_bins", "primitive pointers written to tile lists");
-    p->culled = tbr_stats_counter(g->st, "plb.culled_prims", "primitives dropped (culled by setup)");
-    p->pb_bytes = tbr_stats_counter(g->st, "plb.pb_write_bytes", "Parameter Buffer bytes written (full lines)");
+    p->env = env;
+    p->tiles_per_cycle = (uint32_t)tbr_cfg_uint(env->cfg, "plb.tiles_per_cycle");
+    p->port = memsys_add_port(env->mem, "plb", 16);
+    if (p->port < 0) return memsys_port_error("plb", err, errlen);
+    p->busy =
+        tbr_stats_counter(env->st, "plb.busy_cycles", "Polygon List Builder cycles writing attributes or pointers");
+    p->stall = tbr_stats_counter(env->st, "plb.stall_cycles", "Polygon List Builder cycles blocked by the memory port");
+    p->idle = tbr_stats_counter(env->st, "plb.idle_cycles", "Polygon List Builder cycles without a primitive");
+    p->bins = tbr_stats_counter(env->st, "plb.tile_bins", "primitive pointers written to tile lists");
+    p->culled = tbr_stats_counter(env->st, "plb.culled_prims", "primitives dropped (culled by setup)");
+    p->pb_bytes = tbr_stats_counter(env->st, "plb.pb_write_bytes", "Parameter Buffer bytes written (full lines)");
+    return 0;
 }
 
-void plb_free(gpu *g)
+void plb_connect(plb_unit *p, sim_queue *in, bool (*upstream_done)(const void *ctx), const void *upstream)
 {
-    plb_unit *p = &g->plb;
-    for (uint32_t i = 0; i < p->cap_tiles; i++) free(p->lists[i].prims);
-    free(p->lists);
-    free(p->prim_attr_off);
+    p->in = in;
+    p->upstream_done = upstream_done;
+    p->upstream = upstream;
 }
 
-void plb_begin_pass(gpu *g)
+void plb_free(plb_unit *p)
 {
-    plb_unit *p = &g->plb;
-    uint32_t nt = g->tiles_x * g->tiles_y;
-    if (nt > p->cap_tiles) {
-        p->lists = realloc(p->lists, nt * sizeof *p->lists);
-        if (!p->lists) abort();
-        memset(p->lists + p->cap_tiles, 0, (nt - p->cap_tiles) * sizeof *p->lists);
-        p->cap_tiles = nt;
+    for (uint32_t i = 0; i < p->pb.cap_tiles; i++) free(p->pb.lists[i].prims);
+    free(p->pb.lists);
+    free(p->pb.prim_attr_off);
+}
+
+void plb_begin_pass(plb_unit *p)
+{
+    const sim_env *env = p->env;
+    uint32_t nt = env->tiles_x * env->tiles_y;
+    if (nt > p->pb.cap_tiles) {
+        p->pb.lists = realloc(p->pb.lists, nt * sizeof *p->pb.lists);
+        if (!p->pb.lists) abort();
+        memset(p->pb.lists + p->pb.cap_tiles, 0, (nt - p->pb.cap_tiles) * sizeof *p->pb.lists);
+        p->pb.cap_tiles = nt;
     }
-    for (uint32_t i = 0; i < nt; i++) p->lists[i].n = 0;
-    p->ntiles = nt;
-    if (g->frame->nprims > p->cap_prim) {
-        p->cap_prim = (uint32_t)g->frame->nprims;
-        p->prim_attr_off = realloc(p->prim_attr_off, p->cap_prim * sizeof *p->prim_attr_off);
-        if (!p->prim_attr_off) abort();
+    for (uint32_t i = 0; i < nt; i++) p->pb.lists[i].n = 0;
+    p->pb.ntiles = nt;
+    if (env->frame->nprims > p->pb.cap_prim) {
+        p->pb.cap_prim = (uint32_t)env->frame->nprims;
+        p->pb.prim_attr_off = realloc(p->pb.prim_attr_off, p->pb.cap_prim * sizeof *p->pb.prim_attr_off);
+        if (!p->pb.prim_attr_off) abort();
     }
     p->has_prim = false;
     p->attr_addr = 0;
@@ -56,12 +68,13 @@ void plb_begin_pass(gpu *g)
     p->cx = UINT32_MAX; /* drain cursor for partial list lines (set when binning ends) */
 }
 
-static bool write_line(gpu *g, uint64_t addr)
+static bool write_line(plb_unit *p, uint64_t addr)
 {
-    tbr_mem_msg m = {.addr = addr & ~(uint64_t)63, .issued = g->now, .ready = g->now, .write = 1, .wb = 1};
-    if (!tbr_memq_push(memsys_req(g->mem, g->plb.port), &m)) return false;
-    tbr_stat_add(g->plb.pb_bytes, 64);
-    g->plb.progress++;
+    const sim_env *env = p->env;
+    tbr_mem_msg m = {.addr = addr & ~(uint64_t)63, .issued = env->now, .ready = env->now, .write = 1, .wb = 1};
+    if (!tbr_memq_push(memsys_req(env->mem, p->port), &m)) return false;
+    tbr_stat_add(p->pb_bytes, 64);
+    p->progress++;
     return true;
 }
 
@@ -74,72 +87,73 @@ static uint32_t clampu(float v, unsigned size, unsigned n)
 
 /* Mirrors plb_tick: quiescent while idle or while a line write waits for the port; with
  * Rendering Elimination on, every cycle with a primitive counts as an event. */
-uint64_t plb_next_event(const gpu *g)
+uint64_t plb_next_event(const plb_unit *p)
 {
-    const plb_unit *p = &g->plb;
-    uint64_t now = g->now;
-    bool port_full = tbr_memq_full(memsys_req(g->mem, p->port));
+    const sim_env *env = p->env;
+    uint64_t now = env->now;
+    bool port_full = tbr_memq_full(memsys_req(env->mem, p->port));
     if (!p->has_prim) {
-        if (g->geo.prim_q.count) {
-            uint64_t r = simq_head_ready(&g->geo.prim_q);
+        if (p->in->count) {
+            uint64_t r = simq_head_ready(p->in);
             return r <= now ? now : r;
         }
-        if (p->cx != UINT32_MAX && geometry_done(g) && p->cx < p->ntiles)
-            if (p->lists[p->cx].n % 16 == 0 || !port_full) return now;
+        if (p->cx != UINT32_MAX && p->upstream_done(p->upstream) && p->cx < p->pb.ntiles)
+            if (p->pb.lists[p->cx].n % 16 == 0 || !port_full) return now;
         return UINT64_MAX;
     }
     if (p->attr_lines_left) return port_full ? UINT64_MAX : now;
-    if (g->su.on) return now;
-    uint32_t t = p->cy * g->tiles_x + p->cx;
-    return (p->lists[t].n + 1) % 16 == 0 && port_full ? UINT64_MAX : now;
+    if (tbr_techniques_binning(env->tech)) return now;
+    uint32_t t = p->cy * env->tiles_x + p->cx;
+    return (p->pb.lists[t].n + 1) % 16 == 0 && port_full ? UINT64_MAX : now;
 }
 
-void plb_tick(gpu *g)
+void plb_tick(plb_unit *p)
 {
-    plb_unit *p = &g->plb;
-    const sim_frame *f = g->frame;
-    const uint64_t n = g->ncyc; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
+    const sim_env *env = p->env;
+    const sim_frame *f = env->frame;
+    const uint64_t n = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
     if (!p->has_prim) {
         uint32_t prim;
-        if (simq_peek(&g->geo.prim_q, g->now, &prim)) {
+        if (simq_peek(p->in, env->now, &prim)) {
             const sim_prim *sp = &f->prims[prim];
-            bool culled = (sp->flags & TBR_REC_PRIM_CULLED) || !p->ntiles || sp->maxx < 0 || sp->maxy < 0 ||
-                          sp->minx >= (float)(g->tiles_x * g->tile_w) || sp->miny >= (float)(g->tiles_y * g->tile_h);
-            if (!culled && !su_can_accept(&g->su)) { /* RE: attribute buffer full (never before the OT queue) */
+            bool culled = (sp->flags & TBR_REC_PRIM_CULLED) || !p->pb.ntiles || sp->maxx < 0 || sp->maxy < 0 ||
+                          sp->minx >= (float)(env->tiles_x * env->tile_w) ||
+                          sp->miny >= (float)(env->tiles_y * env->tile_h);
+            if (!culled && !tbr_techniques_bin_can_accept(env->tech)) { /* e.g. RE: attribute buffer full */
                 tbr_stat_inc(p->stall);
                 return;
             }
-            simq_pop(&g->geo.prim_q);
+            simq_pop(p->in);
             p->progress++;
             if (culled) {
-                su_prim_dropped(&g->su, prim);
+                tbr_techniques_bin_dropped(env->tech, prim);
                 tbr_stat_inc(p->culled);
                 tbr_stat_inc(p->busy);
                 return;
             }
             p->has_prim = true;
             p->prim = prim;
-            p->tx0 = clampu(sp->minx, g->tile_w, g->tiles_x);
-            p->tx1 = clampu(sp->maxx, g->tile_w, g->tiles_x);
-            p->ty0 = clampu(sp->miny, g->tile_h, g->tiles_y);
-            p->ty1 = clampu(sp->maxy, g->tile_h, g->tiles_y);
+            p->tx0 = clampu(sp->minx, env->tile_w, env->tiles_x);
+            p->tx1 = clampu(sp->maxx, env->tile_w, env->tiles_x);
+            p->ty0 = clampu(sp->miny, env->tile_h, env->tiles_y);
+            p->ty1 = clampu(sp->maxy, env->tile_h, env->tiles_y);
             p->cx = p->tx0;
             p->cy = p->ty0;
-            su_accept(&g->su, prim, (p->tx1 - p->tx0 + 1) * (p->ty1 - p->ty0 + 1));
+            tbr_techniques_bin_accept(env->tech, prim, (p->tx1 - p->tx0 + 1) * (p->ty1 - p->ty0 + 1));
             uint32_t nv = sp->kind >= 1 && sp->kind <= 3 ? sp->kind : 3;
             uint64_t bytes = (uint64_t)nv * (sp->nr_attrs ? sp->nr_attrs : 1) * 16;
-            p->prim_attr_off[prim] = (uint32_t)p->attr_addr;
+            p->pb.prim_attr_off[prim] = (uint32_t)p->attr_addr;
             uint64_t end = p->attr_addr + bytes;
             p->attr_lines_left = (uint32_t)(end / 64 - p->attr_addr / 64); /* lines completed by this primitive */
             p->attr_line_open = p->attr_addr / 64;
             p->attr_addr = end;
         } else {
             /* Binning finished: write the partial last line of every tile list. */
-            if (p->cx != UINT32_MAX && geometry_done(g) && simq_empty(&g->geo.prim_q)) {
-                while (p->cx < p->ntiles && p->lists[p->cx].n % 16 == 0) p->cx++;
-                if (p->cx < p->ntiles) {
-                    if (write_line(g, ADDR_PB_LIST_BASE + (uint64_t)p->cx * ADDR_PB_LIST_STRIDE +
-                                          (uint64_t)p->lists[p->cx].n * 4)) {
+            if (p->cx != UINT32_MAX && p->upstream_done(p->upstream) && simq_empty(p->in)) {
+                while (p->cx < p->pb.ntiles && p->pb.lists[p->cx].n % 16 == 0) p->cx++;
+                if (p->cx < p->pb.ntiles) {
+                    if (write_line(p, ADDR_PB_LIST_BASE + (uint64_t)p->cx * ADDR_PB_LIST_STRIDE +
+                                          (uint64_t)p->pb.lists[p->cx].n * 4)) {
                         p->cx++;
                         tbr_stat_inc(p->busy);
                     } else {
@@ -154,7 +168,7 @@ void plb_tick(gpu *g)
     }
     /* Attributes first (one line per cycle), then tile pointers (plb.tiles_per_cycle). */
     if (p->attr_lines_left) {
-        if (write_line(g, ADDR_PB_ATTR_BASE + p->attr_line_open * 64)) {
+        if (write_line(p, ADDR_PB_ATTR_BASE + p->attr_line_open * 64)) {
             p->attr_line_open++;
             p->attr_lines_left--;
             tbr_stat_inc(p->busy);
@@ -164,15 +178,15 @@ void plb_tick(gpu *g)
         return;
     }
     bool stalled = false;
-    for (uint32_t k = 0; k < g->plb_tpc && p->has_prim; k++) {
-        uint32_t t = p->cy * g->tiles_x + p->cx;
-        tile_list *l = &p->lists[t];
-        if (!su_ot_has_room(&g->su)) { /* RE: Overlapped-Tiles queue full (sec. V) */
+    for (uint32_t k = 0; k < p->tiles_per_cycle && p->has_prim; k++) {
+        uint32_t t = p->cy * env->tiles_x + p->cx;
+        tile_list *l = &p->pb.lists[t];
+        if (!tbr_techniques_bin_tile_can_push(env->tech)) { /* e.g. RE: Overlapped-Tiles queue full */
             stalled = true;
             break;
         }
         if ((l->n + 1) % 16 == 0 &&
-            !write_line(g, ADDR_PB_LIST_BASE + (uint64_t)t * ADDR_PB_LIST_STRIDE + (uint64_t)l->n * 4)) {
+            !write_line(p, ADDR_PB_LIST_BASE + (uint64_t)t * ADDR_PB_LIST_STRIDE + (uint64_t)l->n * 4)) {
             stalled = true;
             break;
         }
@@ -182,7 +196,7 @@ void plb_tick(gpu *g)
             if (!l->prims) abort();
         }
         l->prims[l->n++] = p->prim;
-        su_ot_push(&g->su, t);
+        tbr_techniques_bin_tile_push(env->tech, t);
         tbr_stat_inc(p->bins);
         p->progress++;
         if (++p->cx > p->tx1) {
@@ -197,8 +211,7 @@ void plb_tick(gpu *g)
     if (!p->has_prim) p->cx = 0;
 }
 
-bool plb_done(const gpu *g)
+bool plb_done(const plb_unit *p)
 {
-    const plb_unit *p = &g->plb;
-    return geometry_done(g) && simq_empty(&g->geo.prim_q) && !p->has_prim && p->cx >= p->ntiles;
+    return p->upstream_done(p->upstream) && simq_empty(p->in) && !p->has_prim && p->cx >= p->pb.ntiles;
 }

@@ -16,91 +16,67 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "tiling/tile_fetcher.h"
 
-static uint32_t morton(uint32_t x, uint32_t y)
-{
-    uint32_t r = 0;
-    for (unsigned b = 0; b < 16; b++) r |= ((x >> b) & 1u) << (2 * b) | ((y >> b) & 1u) << (2 * b + 1);
-    return r;
-}
+#include <stdio.h>
 
-void tile_schedule_order(int kind, unsigned tx, unsigned ty, uint32_t *out)
-{
-    uint32_t n = 0;
-    if (kind == 1) { /* zorder: walk the Morton curve of the enclosing power-of-two square */
-        unsigned side = 1;
-        while (side < tx || side < ty) side <<= 1;
-        for (uint32_t m = 0; m < side * side; m++) {
-            uint32_t x = 0, y = 0;
-            for (unsigned b = 0; b < 16; b++) {
-                x |= ((m >> (2 * b)) & 1u) << b;
-                y |= ((m >> (2 * b + 1)) & 1u) << b;
-            }
-            if (x < tx && y < ty) out[n++] = y * tx + x;
-        }
-        (void)morton;
-        return;
-    }
-    for (unsigned y = 0; y < ty; y++)
-        for (unsigned i = 0; i < tx; i++) {
-            unsigned x = (kind == 2 && (y & 1)) ? tx - 1 - i : i; /* snake: odd rows right to left */
-            out[n++] = y * tx + x;
-        }
-}
+#include "tiling/tile_order.h"
+#include "tiling/tile_tokens.h"
 
-void tf_init(gpu *g)
+int tf_init(tile_fetcher *t, sim_env *env, const param_buffer *pb, char *err, size_t errlen)
 {
-    tile_fetcher *t = &g->tf;
     memset(t, 0, sizeof *t);
-    char err[256];
+    t->env = env;
+    t->pb = pb;
+    t->pipelined = tbr_cfg_bool(env->cfg, "tile.fetcher_pipelined");
+    t->order_kind = tbr_cfg_enum(env->cfg, "tile.order");
     tbr_cache_params p;
-    tbr_cache_params_from_config(g->cfg, "tile_cache", "tile_cache", &p);
-    t->tcache = tbr_cache_new(&p, g->st, err, sizeof err);
-    if (!t->tcache) {
-        fprintf(stderr, "tbr-sim: tile cache: %s\n", err);
-        abort();
-    }
-    /* g->mem == NULL: the owner services the Tile Cache's miss_out/fill_in itself (unit test
-   * seam, tests/timing_tile_fetcher/); the simulator always has a memory system. */
-    if (g->mem) memsys_add_cache_port(g->mem, "tile_cache", t->tcache);
-    t->npt = (uint32_t)tbr_cfg_uint(g->cfg, "tile.primitive_table_entries");
+    tbr_cache_params_from_config(env->cfg, "tile_cache", "tile_cache", &p);
+    t->tcache = tbr_cache_new(&p, env->st, err, errlen);
+    if (!t->tcache) return -1;
+    /* env->mem == NULL: the owner services the Tile Cache's miss_out/fill_in itself (unit test
+     * seam, tests/timing_tile_fetcher/); the simulator always has a memory system. */
+    if (env->mem && memsys_add_cache_port(env->mem, "tile_cache", t->tcache) < 0)
+        return memsys_port_error("tile_cache", err, errlen);
+    t->npt = (uint32_t)tbr_cfg_uint(env->cfg, "tile.primitive_table_entries");
     t->ring_cap = t->npt + 64;
     t->pt = calloc(t->ring_cap, sizeof *t->pt);
     if (!t->pt) abort();
     simq_init(&t->attr_wait, t->ring_cap);
-    t->busy = tbr_stats_counter(g->st, "tf.busy_cycles", "Tile Fetcher cycles that sent a Tile Cache request");
-    t->stall = tbr_stats_counter(g->st, "tf.stall_cycles", "Tile Fetcher cycles with work but no request sent");
-    t->idle = tbr_stats_counter(g->st, "tf.idle_cycles", "Tile Fetcher cycles without work");
-    t->ptr_reqs = tbr_stats_counter(g->st, "tf.pointer_requests", "primitive pointer reads");
-    t->attr_reqs = tbr_stats_counter(g->st, "tf.attribute_requests", "primitive attribute reads");
-    t->pt_full =
-        tbr_stats_counter(g->st, "tf.primitive_table_full_cycles", "cycles stage 1 waited for a Primitive Table entry");
+    t->busy = tbr_stats_counter(env->st, "tf.busy_cycles", "Tile Fetcher cycles that sent a Tile Cache request");
+    t->stall = tbr_stats_counter(env->st, "tf.stall_cycles", "Tile Fetcher cycles with work but no request sent");
+    t->idle = tbr_stats_counter(env->st, "tf.idle_cycles", "Tile Fetcher cycles without work");
+    t->ptr_reqs = tbr_stats_counter(env->st, "tf.pointer_requests", "primitive pointer reads");
+    t->attr_reqs = tbr_stats_counter(env->st, "tf.attribute_requests", "primitive attribute reads");
+    t->pt_full = tbr_stats_counter(env->st, "tf.primitive_table_full_cycles",
+                                   "cycles stage 1 waited for a Primitive Table entry");
+    return 0;
 }
 
-void tf_free(gpu *g)
+void tf_connect(tile_fetcher *t, const tf_raster_units *rus) { t->rus = *rus; }
+
+void tf_free(tile_fetcher *t)
 {
-    tile_fetcher *t = &g->tf;
     free(t->pt);
     free(t->order);
     simq_free(&t->attr_wait);
     tbr_cache_free(t->tcache);
 }
 
-void tf_begin_pass(gpu *g)
+void tf_begin_pass(tile_fetcher *t)
 {
-    tile_fetcher *t = &g->tf;
-    uint32_t n = g->tiles_x * g->tiles_y;
+    const sim_env *env = t->env;
+    uint32_t n = env->tiles_x * env->tiles_y;
     if (n > t->cap_order) {
         t->order = realloc(t->order, n * sizeof *t->order);
         if (!t->order) abort();
         t->cap_order = n;
     }
-    tile_schedule_order(g->order_kind, g->tiles_x, g->tiles_y, t->order);
+    tile_schedule_order(t->order_kind, env->tiles_x, env->tiles_y, t->order);
     t->norder = n;
     t->cur = t->pos = 0;
     t->began = false;
-    t->cmp_wait = 0;
+    t->dispatch_wait = 0;
     t->pt_head = t->pt_count = t->pt_prims = 0;
     t->ptr_reg = -1;
 }
@@ -114,44 +90,31 @@ static pt_entry *ring_push(tile_fetcher *t)
     return e;
 }
 
-static bool all_ru_idle(const gpu *g)
+static bool all_ru_idle(const tile_fetcher *t)
 {
-    for (uint32_t i = 0; i < g->nru; i++)
-        if (!ru_idle(&g->ru[i])) return false;
+    for (uint32_t i = 0; i < t->rus.n; i++)
+        if (!t->rus.idle(t->rus.ctx, i)) return false;
     return true;
 }
 
-/* Raster Unit for the next tile (thesis §5.1): static = interleaved round robin over the
- * schedule; fastest = fewest tiles assigned and not yet flushed (lowest id on ties);
- * mixed = fastest, ties broken round robin after the last chosen unit. */
-static uint32_t pick_ru(gpu *g)
+/* Raster Unit for the next tile: the tile-to-unit assignment hook (e.g. PTR's policies,
+ * techniques/ptr.c), interleaved over the schedule without one. */
+static uint32_t pick_ru(const tile_fetcher *t)
 {
-    if (g->nru <= 1) return 0;
-    if (g->ru_policy == 0) return g->tf.cur % g->nru;
-    uint32_t best = 0, bq = UINT32_MAX;
-    for (uint32_t k = 0; k < g->nru; k++) {
-        uint32_t i = g->ru_policy == 2 ? (g->ru_rr + 1 + k) % g->nru : k;
-        uint32_t q = g->ru_assigned[i] - g->ru[i].tiles_done;
-        if (q < bq) {
-            bq = q;
-            best = i;
-        }
-    }
-    g->ru_rr = best;
-    return best;
+    return tbr_techniques_assign(t->env->tech, t->cur, t->rus.n, t->rus.tiles_done, t->rus.ctx);
 }
 
 /* Mirrors tf_tick: quiescent while the oldest entry waits for its responses or for room
  * in its Raster Unit's Tile Queue, requests wait for the Tile Cache queue, and stage 1
  * waits for a Primitive Table entry or (baseline fetcher) for the Raster Units. */
-uint64_t tf_next_event(const gpu *g)
+uint64_t tf_next_event(const tile_fetcher *t)
 {
-    const tile_fetcher *t = &g->tf;
-    uint64_t now = g->now, ne = UINT64_MAX;
+    const sim_env *env = t->env;
+    uint64_t now = env->now, ne = UINT64_MAX;
     GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(t->tcache)));
     if (t->pt_count) { /* stage 4 */
         const pt_entry *e = &t->pt[t->pt_head];
-        if ((e->marker || (e->ptr_done && !e->pending && e->sent == e->nattrs)) && !simq_full(&g->ru[e->ru].tile_q))
+        if ((e->marker || (e->ptr_done && !e->pending && e->sent == e->nattrs)) && !simq_full(t->rus.tile_q[e->ru]))
             return now;
     }
     bool req_full = tbr_memq_full(tbr_cache_req_in(t->tcache)); /* arbiter */
@@ -165,8 +128,9 @@ uint64_t tf_next_event(const gpu *g)
     if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) { /* stage 1 */
         uint32_t tile = t->order[t->cur];
         if (!t->began) {
-            if (g->re_pass || g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) return now;
-        } else if (t->pos >= g->plb.lists[tile].n || t->pt_prims < t->npt) {
+            if (tbr_techniques_dispatching(env->tech) || t->pipelined || (t->pt_count == 0 && all_ru_idle(t)))
+                return now;
+        } else if (t->pos >= t->pb->lists[tile].n || t->pt_prims < t->npt) {
             return now;
         }
     }
@@ -174,11 +138,11 @@ uint64_t tf_next_event(const gpu *g)
     return ne;
 }
 
-void tf_tick(gpu *g)
+void tf_tick(tile_fetcher *t)
 {
-    tile_fetcher *t = &g->tf;
-    uint64_t now = g->now;
-    const uint64_t n = g->ncyc ? g->ncyc : 1; /* cycles simulated by this call (> 1: quiescent, gpu.h) */
+    const sim_env *env = t->env;
+    uint64_t now = env->now;
+    const uint64_t n = env->ncyc ? env->ncyc : 1; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
     /* stage 3: responses from the Tile Cache */
     const tbr_mem_msg *m;
     tbr_memq *resp = tbr_cache_resp_out(t->tcache);
@@ -195,7 +159,7 @@ void tf_tick(gpu *g)
     /* stage 4: in-order push of the oldest entry into its Raster Unit's Tile Queue */
     while (t->pt_count) {
         pt_entry *e = &t->pt[t->pt_head];
-        raster_unit *ru = &g->ru[e->ru];
+        sim_queue *tq = t->rus.tile_q[e->ru];
         uint32_t tok;
         if (e->marker)
             tok = e->marker;
@@ -203,7 +167,7 @@ void tf_tick(gpu *g)
             tok = TOK(TOK_ITEM, e->prim);
         else
             break;
-        if (!simq_push(&ru->tile_q, tok, now + 1)) break;
+        if (!simq_push(tq, tok, now + 1)) break;
         if (!e->marker) t->pt_prims--;
         t->pt_head = (t->pt_head + 1) % t->ring_cap;
         t->pt_count--;
@@ -214,7 +178,7 @@ void tf_tick(gpu *g)
     uint32_t ei;
     if (simq_peek(&t->attr_wait, now, &ei)) {
         pt_entry *e = &t->pt[ei];
-        tbr_mem_msg rq = {.addr = ADDR_PB_ATTR_BASE + g->plb.prim_attr_off[e->prim] + (uint64_t)e->sent * 48,
+        tbr_mem_msg rq = {.addr = ADDR_PB_ATTR_BASE + t->pb->prim_attr_off[e->prim] + (uint64_t)e->sent * 48,
                           .id = ((uint64_t)ei << 1) | 1,
                           .issued = now,
                           .ready = now};
@@ -240,17 +204,21 @@ void tf_tick(gpu *g)
     bool waiting = false;
     if (t->ptr_reg < 0 && t->cur < t->norder && t->pt_count < t->ring_cap) {
         uint32_t tile = t->order[t->cur];
-        if (!t->began && g->re_pass && t->cmp_wait < g->re_compare_cycles) {
-            t->cmp_wait++; /* RE: read and compare the tile's two signatures (sec. III-C) */
+        /* tile dispatch hook: a technique's cycles before the tile starts (e.g. RE reads and
+         * compares its signatures, sec. III-C), or the tile is skipped (RE: equal
+         * signatures, the whole raster pipeline is skipped) */
+        uint32_t dispatch_cycles =
+            tbr_techniques_dispatching(env->tech) ? tbr_techniques_dispatch_cycles(env->tech) : 0;
+        if (!t->began && t->dispatch_wait < dispatch_cycles) {
+            t->dispatch_wait++;
             waiting = true;
-        } else if (!t->began && g->re_pass && g->re_skip[tile]) {
-            t->cmp_wait = 0; /* RE: equal signatures, the whole raster pipeline is skipped */
+        } else if (!t->began && tbr_techniques_tile_skipped(env->tech, tile)) {
+            t->dispatch_wait = 0;
             t->cur++;
         } else if (!t->began) {
-            if (g->tf_pipelined || (t->pt_count == 0 && all_ru_idle(g))) {
-                t->cmp_wait = 0;
-                t->ru_of_cur = pick_ru(g);
-                g->ru_assigned[t->ru_of_cur]++;
+            if (t->pipelined || (t->pt_count == 0 && all_ru_idle(t))) {
+                t->dispatch_wait = 0;
+                t->ru_of_cur = pick_ru(t);
                 pt_entry *e = ring_push(t);
                 e->marker = TOK(TOK_BEGIN, tile);
                 e->tile = tile;
@@ -259,12 +227,12 @@ void tf_tick(gpu *g)
             } else {
                 waiting = true;
             }
-        } else if (t->pos < g->plb.lists[tile].n) {
+        } else if (t->pos < t->pb->lists[tile].n) {
             if (t->pt_prims < t->npt) {
                 pt_entry *e = ring_push(t);
                 e->tile = tile;
-                e->prim = g->plb.lists[tile].prims[t->pos];
-                e->nattrs = g->frame->prims[e->prim].nr_attrs ? g->frame->prims[e->prim].nr_attrs : 1;
+                e->prim = t->pb->lists[tile].prims[t->pos];
+                e->nattrs = env->frame->prims[e->prim].nr_attrs ? env->frame->prims[e->prim].nr_attrs : 1;
                 e->pending = e->nattrs;
                 t->pt_prims++;
                 t->pos++;
@@ -290,8 +258,4 @@ void tf_tick(gpu *g)
     tbr_cache_tick_n(t->tcache, now, n);
 }
 
-bool tf_done(const gpu *g)
-{
-    const tile_fetcher *t = &g->tf;
-    return t->cur >= t->norder && !t->pt_count && tbr_cache_idle(t->tcache);
-}
+bool tf_done(const tile_fetcher *t) { return t->cur >= t->norder && !t->pt_count && tbr_cache_idle(t->tcache); }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tiling/tile_order.h"
+
 int pic_run_load(pic_run *r, const char *dir, char *err, size_t err_size)
 {
     memset(r, 0, sizeof *r);
@@ -230,9 +232,8 @@ static void set_categories(pic_tile_grid *g, pic_tile_metric m)
     }
 }
 
-/* Static assignment (tile.ru_assignment=static): RU = schedule position mod units, the schedule
- * of timing/tiling/tile_fetcher.c (scanline, zorder = Morton walk of the enclosing power-of-two
- * square, snake = odd rows right to left). */
+/* Static assignment (tile.ru_assignment=static): RU = schedule position mod units, in the
+ * Tile Scheduler's order (timing/tiling/tile_order.c). */
 static int derive_raster_unit(const pic_run *r, pic_tile_grid *g, char *err, size_t err_size)
 {
     const pj_value *cfg = pj_get(r->stats, "config");
@@ -247,26 +248,18 @@ static int derive_raster_unit(const pic_run *r, pic_tile_grid *g, char *err, siz
         return -1;
     }
     int kind = 0;
-    if (ord && ord->type == PJ_STR) kind = !strcmp(ord->str, "zorder") ? 1 : !strcmp(ord->str, "snake") ? 2 : 0;
-    unsigned tx = g->cols, ty = g->rows, pos = 0;
-    if (kind == 1) {
-        unsigned side = 1;
-        while (side < tx || side < ty) side <<= 1;
-        for (uint32_t m = 0; m < side * side; m++) {
-            uint32_t x = 0, y = 0;
-            for (unsigned b = 0; b < 16; b++) {
-                x |= ((m >> (2 * b)) & 1u) << b;
-                y |= ((m >> (2 * b + 1)) & 1u) << b;
-            }
-            if (x < tx && y < ty) g->v[y * tx + x] = (double)(pos++ % nru);
-        }
-    } else {
-        for (unsigned y = 0; y < ty; y++)
-            for (unsigned i = 0; i < tx; i++) {
-                unsigned x = (kind == 2 && (y & 1)) ? tx - 1 - i : i;
-                g->v[y * tx + x] = (double)(pos++ % nru);
-            }
+    if (ord && ord->type == PJ_STR)
+        kind = !strcmp(ord->str, "zorder")  ? TBR_TILE_ORDER_ZORDER
+               : !strcmp(ord->str, "snake") ? TBR_TILE_ORDER_SNAKE
+                                            : TBR_TILE_ORDER_SCANLINE;
+    uint32_t *order = malloc((size_t)g->cols * g->rows * sizeof *order);
+    if (!order) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
     }
+    tile_schedule_order(kind, g->cols, g->rows, order);
+    for (size_t pos = 0; pos < (size_t)g->cols * g->rows; pos++) g->v[order[pos]] = (double)(pos % nru);
+    free(order);
     snprintf(g->source, sizeof g->source, "derived from the configuration (static assignment, %u RU)", nru);
     return 0;
 }

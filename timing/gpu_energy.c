@@ -30,59 +30,36 @@ static void hook(sim_queue *q, tbr_energy_unit *u)
     q->en_pop = &u->ev[TBR_EV_POP];
 }
 
-/* Transaction Elimination structures (group "te"): Signature Buffer (two frames x tiles x
- * 32-bit CRC), Compute CRC unit (8 LUTs, RE sec. III-D / IV-C) and the 32-bit comparator. */
-static int add_te(tbr_energy *e, const tbr_config *cfg, char *err, size_t errlen)
-{
-    uint64_t tw = tbr_cfg_uint(cfg, "tile.width"), th = tbr_cfg_uint(cfg, "tile.height");
-    uint64_t tiles =
-        ((tbr_cfg_uint(cfg, "screen.width") + tw - 1) / tw) * ((tbr_cfg_uint(cfg, "screen.height") + th - 1) / th);
-    tbr_energy_geom gm;
-    memset(&gm, 0, sizeof gm);
-    gm.bytes = tiles * 2 * 4;
-    gm.width_bits = 32;
-    gm.ports = 2;
-    if (!tbr_energy_add(e, "te.signature_buffer", "te", TBR_EK_SRAM, &gm, err, errlen)) return -1;
-    memset(&gm, 0, sizeof gm);
-    gm.luts = 8;
-    if (!tbr_energy_add(e, "te.crc_compute", "te", TBR_EK_CRC, &gm, err, errlen)) return -1;
-    memset(&gm, 0, sizeof gm);
-    gm.width_bits = 32;
-    if (!tbr_energy_add(e, "te.signature_compare", "te", TBR_EK_COMPARATOR, &gm, err, errlen)) return -1;
-    return 0;
-}
-
 #define FIND(n) tbr_energy_find(g->en, n)
 
 int gpu_energy_init(gpu *g, char *err, size_t errlen)
 {
-    const tbr_config *cfg = g->cfg;
+    const tbr_config *cfg = g->env.cfg;
     g->en = tbr_energy_new(cfg, err, errlen);
     if (!g->en) return -1;
     /* baseline: caches bound to <cache>.hits/.misses/.fills/.write_hits; Primitive Table
    * (group "ptr_tf") when the Tile Fetcher is pipelined */
-    if (tbr_energy_add_baseline(g->en, cfg, g->st, err, errlen)) return -1;
-    if (g->re_enabled && tbr_energy_add_re(g->en, cfg, (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), err, errlen))
-        return -1;
-    if (g->te_enabled && add_te(g->en, cfg, err, errlen)) return -1;
+    if (tbr_energy_add_baseline(g->en, cfg, g->env.st, err, errlen)) return -1;
+    /* the techniques' structures and events (groups "re", "te", ...) */
+    if (tbr_techniques_energy(g->env.tech, g->en, cfg, err, errlen)) return -1;
     /* port arbiter <-> L2 interconnect: 128-bit flits, one hop (estimate) */
     tbr_energy_geom gm;
     memset(&gm, 0, sizeof gm);
     gm.width_bits = 128;
     g->eu_noc = tbr_energy_add(g->en, "interconnect", "baseline", TBR_EK_NOC, &gm, err, errlen);
     if (!g->eu_noc) return -1;
-    memsys_set_energy(g->mem, g->en, g->eu_noc, 128, classify);
+    memsys_set_energy(g->env.mem, g->en, g->eu_noc, 128, classify);
 
-    g->eu_setup = FIND("prim_setup");
-    g->eu_raster = FIND("rasterizer");
-    g->eu_depth = FIND("depth_buffer");
-    g->eu_color = FIND("color_buffer");
-    g->eu_ztest = FIND("early_z");
+    g->env.eu_setup = FIND("prim_setup");
+    g->env.eu_raster = FIND("rasterizer");
+    g->env.eu_depth = FIND("depth_buffer");
+    g->env.eu_color = FIND("color_buffer");
+    g->env.eu_ztest = FIND("early_z");
     uint64_t line = tbr_cfg_uint(cfg, "l2.line_bytes");
     uint64_t zb = 4 * tbr_cfg_uint(cfg, "depth_buffer.bytes_per_pixel"),
              cb = 4 * tbr_cfg_uint(cfg, "color_buffer.bytes_per_pixel");
-    g->en_qpl_z = zb ? (line + zb - 1) / zb : 1;
-    g->en_qpl_c = cb ? (line + cb - 1) / cb : 1;
+    g->env.en_qpl_z = zb ? (line + zb - 1) / zb : 1;
+    g->env.en_qpl_c = cb ? (line + cb - 1) / cb : 1;
 
     /* queues (thesis Table 4.1): every push/pop of a token */
     hook(&g->geo.vertex_in, FIND("queue.vertex_in"));
@@ -133,50 +110,28 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
    * TEX request); texture caches are bound by tbr_energy_add_baseline
    * (texture_cache.<i>.hits/misses/fills); instruction caches: every fetch that found its
    * line reads the array once (the cache model counts the misses and fills) */
-    tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->tex_samples);
+    tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->tex_stats.samples);
     tbr_energy_bind(g->en, FIND("texture_unit"), TBR_EV_TEX, g->geo.vt.samples); /* vertex texturing */
     tbr_energy_unit *icu = FIND("inst_cache");
     for (uint32_t i = 0; i < g->nicu; i++) tbr_energy_bind(g->en, icu, TBR_EV_READ, g->icu[i].hits);
     /* fixed function */
-    tbr_energy_bind(g->en, g->eu_raster, TBR_EV_QUAD, g->q_raster);
-    tbr_energy_bind(g->en, FIND("blend"), TBR_EV_BLEND, g->q_blended);
+    tbr_energy_bind(g->en, g->env.eu_raster, TBR_EV_QUAD, g->raster.q_raster);
+    tbr_energy_bind(g->en, FIND("blend"), TBR_EV_BLEND, g->raster.q_blended);
     /* Primitive Table: each attribute written when it arrives, read when sent to the RU */
     tbr_energy_unit *pt = FIND("primitive_table");
     tbr_energy_bind(g->en, pt, TBR_EV_WRITE, g->tf.attr_reqs);
     tbr_energy_bind(g->en, pt, TBR_EV_READ, g->tf.attr_reqs);
-    /* Rendering Elimination: the Signature Unit's counters */
-    if (g->re_enabled) {
-        const sig_unit *u = &g->su;
-        tbr_energy_unit *sb = FIND("re.signature_buffer"), *bm = FIND("re.constants_bitmap"), *ot = FIND("re.ot_queue");
-        tbr_energy_bind(g->en, sb, TBR_EV_READ, u->sb_read);
-        tbr_energy_bind(g->en, sb, TBR_EV_WRITE, u->sb_write);
-        tbr_energy_bind(g->en, FIND("re.crc_compute"), TBR_EV_CRC, u->compute_sb);
-        tbr_energy_bind(g->en, FIND("re.crc_accumulate"), TBR_EV_CRC, u->combine ? u->combines : u->acc_sb);
-        tbr_energy_bind(g->en, ot, TBR_EV_PUSH, u->ot_push);
-        tbr_energy_bind(g->en, ot, TBR_EV_POP, u->ot_pop);
-        tbr_energy_bind(g->en, bm, TBR_EV_READ, u->bm_read);
-        tbr_energy_bind(g->en, bm, TBR_EV_WRITE, u->bm_write);
-        tbr_energy_bind(g->en, bm, TBR_EV_WRITE, u->bm_clear);
-        tbr_energy_bind(g->en, FIND("re.signature_compare"), TBR_EV_CMP, u->cmp);
-    }
-    /* Transaction Elimination: sub-blocks signed, Signature Buffer accesses (reads and
-   * writes cost the same), one compare per checked flush */
-    if (g->te_enabled) {
-        tbr_energy_bind(g->en, FIND("te.crc_compute"), TBR_EV_CRC, g->te_sb_n);
-        tbr_energy_bind(g->en, FIND("te.signature_buffer"), TBR_EV_READ, g->te_cmp);
-        tbr_energy_bind(g->en, FIND("te.signature_compare"), TBR_EV_CMP, g->te_flushes);
-    }
     return 0;
 }
 
 void gpu_energy_frame_end(gpu *g, const char *label)
 {
     if (!g->en) return;
-    tbr_dram *d = memsys_dram(g->mem);
+    tbr_dram *d = memsys_dram(g->env.mem);
     tbr_dram_counts dc;
     tbr_dram_get_counts(d, &dc);
     tbr_dram_residency res;
     memset(&res, 0, sizeof res);
     tbr_dram_rank_cycles(d, &res.act_stby, &res.pre_stby);
-    tbr_energy_frame_end(g->en, label, g->now, &dc, tbr_dram_now(d), &res);
+    tbr_energy_frame_end(g->en, label, g->env.now, &dc, tbr_dram_now(d), &res);
 }

@@ -1,0 +1,206 @@
+/* Early-Z stage of a Raster Unit (early_z.h; thesis §2.2, §4.1). Each cycle: drain the
+ * depth buffer's memory responses; while a tile's depth is loading, send one load line
+ * per cycle; otherwise take up to early_z.quads_per_cycle tokens from the
+ * post-rasterization queue: a tile marker goes to the in-order merge queue (a BEGIN may
+ * start the tile's depth load), a quad of an early-Z draw is tested (its fate is the
+ * trace's: DEPTH_OUT and the depth mask), a quad that fails leaves, a surviving one waits
+ * untested while its Fragment Processor's queue is full, then enters it with its merge
+ * token depth_buffer.latency cycles later. */
+#include "raster/early_z.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "raster/prefetch.h"
+#include "raster/tile_lines.h"
+#include "tiling/tile_tokens.h"
+
+void early_z_init(early_z *z, sim_env *env, uint32_t unit, tbr_stat *tested, tbr_stat *killed, tbr_stat *shaded,
+                  tbr_stat *tile_loads)
+{
+    memset(z, 0, sizeof *z);
+    z->env = env;
+    z->tested = tested;
+    z->killed = killed;
+    z->shaded = shaded;
+    z->tile_loads = tile_loads;
+    z->quads_per_cycle = (uint32_t)tbr_cfg_uint(env->cfg, "early_z.quads_per_cycle");
+    z->latency = (uint32_t)tbr_cfg_uint(env->cfg, "depth_buffer.latency");
+    z->qmap = tbr_cfg_enum(env->cfg, "fragment.quad_mapping");
+    z->qm_w = (uint32_t)tbr_cfg_uint(env->cfg, "tile.width") / 2;
+    z->qm_h = (uint32_t)tbr_cfg_uint(env->cfg, "tile.height") / 2;
+    z->busy = tbr_stats_counterf(env->st, "Early-Z cycles testing quads or loading the depth buffer",
+                                 "ru%u.early_z.busy_cycles", unit);
+    z->stall = tbr_stats_counterf(env->st, "Early-Z cycles blocked by full fragment-processor queues",
+                                  "ru%u.early_z.stall_cycles", unit);
+    z->idle = tbr_stats_counterf(env->st, "Early-Z cycles without input", "ru%u.early_z.idle_cycles", unit);
+}
+
+void early_z_connect(early_z *z, sim_queue *in, sim_queue *fp_in, uint32_t nfp, sim_queue *order, tbr_memq *mem_req,
+                     tbr_memq *mem_resp)
+{
+    z->in = in;
+    z->fp_in = fp_in;
+    z->nfp = nfp;
+    z->order = order;
+    z->mem_req = mem_req;
+    z->mem_resp = mem_resp;
+    z->qm_ry = 1; /* quadrant: qm_ry = largest divisor of nfp <= sqrt(nfp) (nfp = 4: 2x2) */
+    for (uint32_t d = 1; d * d <= nfp; d++)
+        if (nfp % d == 0) z->qm_ry = d;
+    z->qm_rx = nfp / z->qm_ry;
+}
+
+static bool mem_send(tbr_memq *req, uint64_t now, uint64_t addr, bool write)
+{
+    tbr_mem_msg m = {.addr = addr, .issued = now, .ready = now, .write = write, .wb = write};
+    return tbr_memq_push(req, &m);
+}
+
+/* Fragment processor of quad q (docs/timing-model.md "Quad mapping"). (qx, qy): the
+ * quad's position in its tile in 2x2-pixel units (tiles are aligned to the tile size). */
+uint32_t early_z_quad_fp(const early_z *z, const sim_quad *q)
+{
+    uint32_t x = q->x > 0 ? (uint32_t)q->x : 0, y = q->y > 0 ? (uint32_t)q->y : 0;
+    uint32_t qx = (x / 2) % z->qm_w, qy = (y / 2) % z->qm_h;
+    switch (z->qmap) {
+        case RU_QMAP_INTERLEAVED: return (qx + 2 * qy) % z->nfp;
+        case RU_QMAP_STRIPS: return (uint32_t)((uint64_t)qy * z->nfp / z->qm_h);
+        case RU_QMAP_QUADRANT: return (qy * z->qm_ry / z->qm_h) * z->qm_rx + qx * z->qm_rx / z->qm_w;
+        default: return z->fp_rr; /* RU_QMAP_ROUND_ROBIN: by arrival */
+    }
+}
+
+void early_z_tick(early_z *z)
+{
+    const sim_env *env = z->env;
+    uint64_t now = env->now;
+    const uint64_t nc = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
+    const sim_frame *f = env->frame;
+    const tbr_mem_msg *m;
+    while ((m = tbr_memq_peek(z->mem_resp, now))) {
+        if (z->z_outstanding) z->z_outstanding--;
+        tbr_memq_pop(z->mem_resp);
+    }
+    if (z->z_loading) {
+        int zs = sim_func_zs_surface(env->fn);
+        uint32_t lpr, total = tile_line_count(env, sim_func_surface(env->fn, zs), z->z_tile, &lpr);
+        if (z->z_load_left &&
+            mem_send(z->mem_req, now,
+                     tile_line_addr(env, sim_func_surface(env->fn, zs), z->z_tile, total - z->z_load_left, lpr),
+                     false)) {
+            z->z_load_left--;
+            z->z_outstanding++;
+            tbr_stat_add(z->tile_loads, 1);
+            tbr_energy_count(env->eu_depth, TBR_EV_WRITE,
+                             env->en_qpl_z); /* loaded line written into the depth buffer */
+        }
+        if (!z->z_load_left && !z->z_outstanding) z->z_loading = false;
+        tbr_stat_add(z->busy, nc);
+        return;
+    }
+    uint32_t n = 0, tok;
+    bool blocked = false;
+    while (n < z->quads_per_cycle && simq_peek(z->in, now, &tok)) {
+        if (simq_full(z->order)) {
+            blocked = true;
+            break;
+        }
+        if (TOK_KIND(tok) != TOK_ITEM) {
+            simq_pop(z->in);
+            simq_push(z->order, tok, now + z->latency);
+            if (TOK_KIND(tok) == TOK_BEGIN) {
+                z->tile = TOK_VAL(tok);
+                int zs = sim_func_zs_surface(env->fn);
+                const sim_pass *ps = &f->passes[env->pass];
+                if (zs >= 0 && !ps->zs_cleared && env->pass_loads_zs) {
+                    uint32_t lpr;
+                    z->z_tile = TOK_VAL(tok);
+                    z->z_load_left = tile_line_count(env, sim_func_surface(env->fn, zs), z->z_tile, &lpr);
+                    z->z_outstanding = 0;
+                    z->z_loading = z->z_load_left > 0;
+                    if (z->z_loading) {
+                        n++;
+                        break;
+                    }
+                }
+            }
+            n++;
+            continue;
+        }
+        const sim_quad *q = &f->quads[TOK_VAL(tok)];
+        bool early = f->draws[q->draw].rec.early_z != 0;
+        bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
+        uint32_t fp;
+        if (z->memo_quad == TOK_VAL(tok) + 1 && z->qmap != RU_QMAP_ROUND_ROBIN)
+            fp = z->memo_fp;
+        else {
+            fp = early_z_quad_fp(z, q);
+            z->memo_quad = TOK_VAL(tok) + 1;
+            z->memo_fp = fp;
+        }
+        /* A surviving quad waits here, untested, until its Fragment Processor queue has room:
+     * the test (and its depth-buffer energy) happens once, when the quad can move on. */
+        if (survives && simq_full(&z->fp_in[fp])) {
+            blocked = true;
+            break;
+        }
+        if (early) {
+            tbr_stat_inc(z->tested);
+            tbr_energy_count(env->eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
+            tbr_energy_count(env->eu_ztest, TBR_EV_CMP, 4);
+            if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
+                tbr_stat_inc(z->killed);
+                simq_pop(z->in);
+                n++;
+                continue;
+            }
+        }
+        if (early) tbr_energy_count(env->eu_depth, TBR_EV_WRITE, 1);
+        if (!simq_push(&z->fp_in[fp], TOK_VAL(tok), now + z->latency)) {
+            blocked = true;
+            break;
+        }
+        prefetch_quad_records(f, q);
+        simq_push(z->order, TOK(TOK_ITEM, fp), now + z->latency);
+        if (z->qmap == RU_QMAP_ROUND_ROBIN) z->fp_rr = (fp + 1) % z->nfp;
+        tbr_stat_inc(z->shaded);
+        tile_stats_fragments(env->tiles, z->tile, 4);
+        simq_pop(z->in);
+        n++;
+    }
+    if (n)
+        tbr_stat_inc(z->busy);
+    else if (blocked)
+        tbr_stat_add(z->stall, nc);
+    else
+        tbr_stat_add(z->idle, nc);
+}
+
+/* Mirrors early_z_tick: a memory response, a load line the port can take, a finished
+ * load, a marker, a quad that fails (it leaves now) or a surviving quad whose processor
+ * queue has room are events now; a surviving quad waiting for a full queue has none of
+ * its own (that queue's pop is the Fragment Processor's event). */
+uint64_t early_z_next_event(const early_z *z)
+{
+    const sim_env *env = z->env;
+    const sim_frame *f = env->frame;
+    uint64_t now = env->now, ne = UINT64_MAX;
+    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(z->mem_resp));
+    if (z->z_loading) {
+        if (z->z_load_left ? !tbr_memq_full(z->mem_req) : !z->z_outstanding) return now;
+    } else if (z->in->count) {
+        uint64_t t = simq_head_ready(z->in);
+        if (t > now)
+            GPU_EVENT_AT(ne, now, t);
+        else if (!simq_full(z->order)) {
+            uint32_t tok = z->in->buf[z->in->head];
+            if (TOK_KIND(tok) != TOK_ITEM) return now;
+            const sim_quad *q = &f->quads[TOK_VAL(tok)];
+            bool early = f->draws[q->draw].rec.early_z != 0;
+            bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
+            if (!survives || !simq_full(&z->fp_in[early_z_quad_fp(z, q)])) return now;
+        }
+    }
+    return ne;
+}

@@ -1,0 +1,74 @@
+/* Raster Unit (raster_unit.c; thesis §2.2, §4.1, Fig. 4.6): Rasterizer, Early-Z (on-chip
+ * Depth Buffer), Fragment Processors (+ their texture units), in-order merge, Blending
+ * (on-chip Color Buffer), tile buffer load/flush. Ports: its Tile Queue (input, filled by
+ * the Tile Fetcher), depth and color memory-system ports, the texture caches' ports, the
+ * instruction cache its Fragment Processors fetch through; the flush hook decides a
+ * tile's color flush (e.g. TE). */
+#ifndef TBR_RASTER_UNIT_H
+#define TBR_RASTER_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/sim_queue.h"
+#include "shader/icache.h"
+#include "shader/shader_core.h"
+#include "sim_env.h"
+#include "raster/early_z.h"
+#include "texture/texture_unit.h"
+
+/* Statistics summed over the Raster Units (quads.*, fragments.*, tiles.*). */
+typedef struct {
+    tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
+    tbr_stat *tile_cycles, *tile_loads, *tile_flush_lines;
+} raster_stats;
+void raster_stats_register(raster_stats *rs, tbr_stats *st);
+
+typedef struct {
+    sim_env *env;
+    const raster_stats *stats;
+    /* parameters (raster.*, early_z.*, blend.*, depth_buffer.*, color_buffer.*) */
+    uint32_t raster_qpc, raster_setup, blend_qpc, clat;
+    uint32_t id;
+    sim_queue tile_q, post_raster, *fp_in, order, color_q;
+    /* rasterizer */
+    bool r_has_prim;
+    uint32_t r_prim;
+    uint64_t r_ready;
+    uint32_t r_tile;
+    bool r_in_tile;
+    const uint32_t *r_items;
+    uint32_t r_nitems, r_cursor;
+    uint8_t *r_emitted;
+    uint32_t cap_emitted; /* per item of the tile: already emitted */
+    uint32_t pend_end;    /* END token waiting to be pushed after remaining quads */
+    bool r_flushing;
+    early_z ez; /* its Early-Z stage (early_z.h) */
+    /* fragment processors (+ their texture units) */
+    shader_core *fp;
+    tex_unit *tu;
+    uint32_t nfp;
+    /* blending */
+    uint32_t c_tile, c_load_left, c_outstanding;
+    bool c_loading;
+    uint32_t flush_left;
+    bool flushing;
+    uint64_t tile_start_cycle;
+    uint32_t tiles_done;
+    int zport, cport;
+    tbr_stat *r_busy, *r_stall, *r_idle, *b_busy, *b_stall, *b_idle;
+    tbr_occupancy qocc_tile, qocc_post, qocc_color;
+} raster_unit;
+
+/* Raster Unit `id`: its queues, Fragment Processors (their texture units use ts, their
+ * instruction fetches go through icache), memory ports and statistics. -1 with err. */
+int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
+            icache_unit *icache, char *err, size_t errlen);
+void ru_free(raster_unit *r);
+void ru_tick(raster_unit *r);
+/* end of the raster phase: queue occupancies into their statistics */
+void ru_fold_stats(raster_unit *r);
+bool ru_idle(const raster_unit *r);
+uint64_t ru_next_event(const raster_unit *r);
+
+#endif

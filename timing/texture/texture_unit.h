@@ -1,0 +1,43 @@
+/* Texture unit of a Fragment Processor (texture_unit.c). */
+#ifndef TBR_TEXTURE_UNIT_H
+#define TBR_TEXTURE_UNIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "memory/cache.h"
+#include "shader/shader_core.h"
+#include "sim_env.h"
+
+/* texture.* statistics, shared by the texture units of every Fragment Processor */
+typedef struct {
+    tbr_stat *requests, *texels, *samples, *lines, *nolines, *wait_cycles;
+} texture_stats;
+void texture_stats_register(texture_stats *ts, tbr_stats *st);
+
+/* ---- Texture unit (one per Fragment Processor, texture_unit.c) ---- */
+typedef struct {
+    uint32_t first_line, nlines, sent, back;
+    uint64_t start; /* cycle the TEX instruction issued */
+} tex_req;
+
+typedef struct {
+    sim_env *env;
+    const texture_stats *stats;
+    shader_core *core;
+    tbr_cache *tc; /* the processor's Texture Cache (texture_cache.<i>) */
+    char name[32];
+    tex_req *req;                     /* per thread slot: its outstanding texture access */
+    uint32_t *fifo, head, count, cap; /* slots with lines still to send, in issue order */
+    uint32_t outstanding;             /* accesses not yet complete */
+} tex_unit;
+
+/* index: the texture cache's global number (texture_cache.<index>). -1 with err. */
+int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stats *stats, uint32_t index, char *err,
+                  size_t errlen);
+void tex_unit_free(tex_unit *u);
+void tex_unit_tick(tex_unit *u);
+bool tex_unit_idle(const tex_unit *u);
+uint64_t tex_unit_next_event(const tex_unit *u);
+
+#endif
