@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+
 #define WATCHDOG_CYCLES 2000000u /* no unit progressed for this long = model deadlock */
 
 /* Primitive Assembly's status as the Polygon List Builder asks for it. */
@@ -19,34 +21,33 @@ static bool geometry_upstream_done(const void *ctx) { return geometry_done(ctx);
 static bool ru_unit_idle(const void *ctx, uint32_t unit) { return ru_idle(&((const gpu *)ctx)->ru[unit]); }
 static uint32_t ru_unit_tiles_done(const void *ctx, uint32_t unit) { return ((const gpu *)ctx)->ru[unit].tiles_done; }
 
-gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
+/* The environment the units see: shared parameters, the services. */
+static void env_init(gpu *g, const tbr_config *cfg, tbr_stats *st)
 {
-    gpu *g = calloc(1, sizeof *g);
-    if (!g) abort();
-    g->env.cfg = cfg;
-    g->env.st = st;
-    g->env.ncyc = 1;
-    g->env.fn = &g->fn;
-    g->env.tech = &g->tech;
-    g->env.tiles = &g->tiles_data;
-    g->skip_idle = true;
-    g->env.mem = memsys_new(cfg, st, err, errlen);
-    if (!g->env.mem) {
-        free(g);
-        return NULL;
-    }
-    g->env.tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
-    g->env.tile_h = (unsigned)tbr_cfg_uint(cfg, "tile.height");
-    g->env.shader.lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
-    g->env.shader.lat_cls[SIM_CL_ALU] = g->env.shader.lat_alu;
-    g->env.shader.lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
-    g->env.shader.lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
-    g->env.shader.lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
-    g->env.shader.issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
-    g->env.shader.fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
-    g->env.shader.vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
-    sim_func_init(g->env.fn, ADDR_SURFACE_BASE);
+    sim_env *e = &g->env;
+    e->cfg = cfg;
+    e->st = st;
+    e->ncyc = 1;
+    e->fn = &g->fn;
+    e->tech = &g->tech;
+    e->tiles = &g->tiles_data;
+    e->tile_w = (unsigned)tbr_cfg_uint(cfg, "tile.width");
+    e->tile_h = (unsigned)tbr_cfg_uint(cfg, "tile.height");
+    e->shader.lat_alu = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_alu");
+    e->shader.lat_cls[SIM_CL_ALU] = e->shader.lat_alu;
+    e->shader.lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
+    e->shader.lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
+    e->shader.lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
+    e->shader.issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
+    e->shader.fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
+    e->shader.vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");
+    sim_func_init(e->fn, ADDR_SURFACE_BASE);
+    g->restore_used = tbr_cfg_enum(cfg, "tile.restore") == 0;
+}
 
+/* Statistics of the pass loop and those shared by several units. */
+static void register_stats(gpu *g, tbr_stats *st)
+{
     g->cyc_total = tbr_stats_counter(st, "cycles.total", "simulated GPU cycles");
     g->cyc_geom =
         tbr_stats_counter(st, "cycles.geometry", "cycles until Primitive Assembly emitted the pass's last primitive");
@@ -61,62 +62,69 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     raster_stats_register(&g->raster, st);
     g->mask_mismatch = tbr_stats_counter(st, "func.mask_mismatch_quads",
                                          "quads whose recomputed depth/stencil/blend mask differs from the trace");
-
-    g->restore_used = tbr_cfg_enum(cfg, "tile.restore") == 0;
-    if (tbr_techniques_init(g->env.tech, cfg, st, err, errlen)) {
-        gpu_free(g);
-        return NULL;
-    }
-
     texture_stats_register(&g->tex_stats, st);
     g->env.instr_streamed = tbr_stats_counter(st, "shader.items_executed_stream",
                                               "work items run from their executed instruction stream (PATH)");
     g->env.instr_static = tbr_stats_counter(st, "shader.items_static_count",
                                             "work items run as the shader's static instruction count (no PATH)");
+}
+
+/* The units, upstream first; each reads its own parameters. -1 with err. */
+static int build_units(gpu *g, char *err, size_t errlen)
+{
+    const tbr_config *cfg = g->env.cfg;
+    if (tbr_techniques_init(g->env.tech, cfg, g->env.st, err, errlen)) return -1;
     /* instruction caches: inst_cache.count = 1 -> one shared by vertex and fragment
-   * processors, >= 2 -> one each (thesis Table 4.1: x2) */
-    g->icache_on = true;
+     * processors, >= 2 -> one each (thesis Table 4.1: x2) */
     g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
     for (uint32_t i = 0; i < g->nicu; i++)
-        if (icache_init(&g->icu[i], &g->env, i, err, errlen)) {
-            gpu_free(g);
-            return NULL;
-        }
-    if (geometry_init(&g->geo, &g->env, &g->icu[0], err, errlen)) {
-        gpu_free(g);
-        return NULL;
-    }
-    if (plb_init(&g->plb, &g->env, err, errlen)) {
-        gpu_free(g);
-        return NULL;
-    }
-    plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
-    if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) {
-        gpu_free(g);
-        return NULL;
-    }
+        if (icache_init(&g->icu[i], &g->env, i, err, errlen)) return -1;
+    if (geometry_init(&g->geo, &g->env, &g->icu[0], err, errlen)) return -1;
+    if (plb_init(&g->plb, &g->env, err, errlen)) return -1;
+    if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) return -1;
     g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
-    g->ru = calloc(g->nru, sizeof *g->ru);
-    if (!g->ru) abort();
+    g->ru = tbr_xcalloc(g->nru, sizeof *g->ru);
     for (uint32_t i = 0; i < g->nru; i++)
-        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], err, errlen)) {
-            gpu_free(g);
-            return NULL;
-        }
-    g->ru_tile_q = calloc(g->nru, sizeof *g->ru_tile_q);
-    if (!g->ru_tile_q) abort();
+        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], err, errlen)) return -1;
+    g->ru_tiles = tbr_xcalloc(g->nru, sizeof *g->ru_tiles);
+    g->ru_active = tbr_xcalloc(g->nru, sizeof *g->ru_active);
+    for (uint32_t i = 0; i < g->nru; i++) {
+        g->ru_tiles[i] = tbr_stats_counterf(g->env.st, "tiles rendered by this Raster Unit", "ru%u.tiles", i);
+        g->ru_active[i] =
+            tbr_stats_counterf(g->env.st, "cycles with a tile in this Raster Unit", "ru%u.active_cycles", i);
+    }
+    return 0;
+}
+
+/* The ports between units: primitives to the PLB, the Parameter Buffer to the Tile
+ * Fetcher (given at tf_init), tiles to the Raster Units' Tile Queues. */
+static void connect_units(gpu *g)
+{
+    plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
+    g->ru_tile_q = tbr_xcalloc(g->nru, sizeof *g->ru_tile_q);
     for (uint32_t i = 0; i < g->nru; i++) g->ru_tile_q[i] = &g->ru[i].tile_q;
     tf_connect(
         &g->tf,
         &(tf_raster_units){
             .n = g->nru, .tile_q = g->ru_tile_q, .idle = ru_unit_idle, .tiles_done = ru_unit_tiles_done, .ctx = g});
-    g->ru_tiles = calloc(g->nru, sizeof *g->ru_tiles);
-    g->ru_active = calloc(g->nru, sizeof *g->ru_active);
-    if (!g->ru_tiles || !g->ru_active) abort();
-    for (uint32_t i = 0; i < g->nru; i++) {
-        g->ru_tiles[i] = tbr_stats_counterf(st, "tiles rendered by this Raster Unit", "ru%u.tiles", i);
-        g->ru_active[i] = tbr_stats_counterf(st, "cycles with a tile in this Raster Unit", "ru%u.active_cycles", i);
+}
+
+gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
+{
+    gpu *g = tbr_xcalloc(1, sizeof *g);
+    g->skip_idle = true;
+    g->env.mem = memsys_new(cfg, st, err, errlen);
+    if (!g->env.mem) {
+        free(g);
+        return NULL;
     }
+    env_init(g, cfg, st);
+    register_stats(g, st);
+    if (build_units(g, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
+    connect_units(g);
     memsys_register_stats(g->env.mem, st);
     if (gpu_energy_init(g, err, errlen)) {
         gpu_free(g);
@@ -278,7 +286,9 @@ int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
     return 0;
 }
 
-int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
+/* The frame's pass `pass` begins: the functional back end sets it up (tile grid), the
+ * techniques hear of it, the pass's counters. -1 with err (unusable pass). */
+static int pass_begin(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
 {
     g->env.frame = f;
     sim_func_derive_texels(g->env.fn, f); /* before the raster phase reads them (render_pass_tiles) */
@@ -298,7 +308,11 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     tbr_stat_add(g->draws, f->passes[pass].ndraws);
     for (uint32_t k = 0; k < f->passes[pass].ndraws; k++)
         tbr_stat_add(g->prims, f->draws[f->passes[pass].first_draw + k].nprims);
+    return 0;
+}
 
+static void pass_restore_planes(gpu *g, const sim_frame *f, size_t pass)
+{
     /* Which uncleared planes the raster phase loads (tile.restore): with `used`, as a
    * TBR driver restores them (Mesa freedreno batch_draw_tracking): depth/stencil only if
    * a draw of the pass tests depth or stencil (GL writes neither without its test),
@@ -316,8 +330,12 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
         g->env.pass_loads_zs = zs_used;
         g->env.pass_loads_color = ps->ndraws > 0;
     }
+}
 
-    /* geometry + tiling phase */
+/* Geometry + tiling phase: until every primitive is binned and the Parameter Buffer is
+ * written. -1 with err on a model deadlock. */
+static int geometry_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+{
     uint64_t start = g->env.now;
     geometry_begin_pass(&g->geo);
     plb_begin_pass(&g->plb);
@@ -358,12 +376,13 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     if (geom > geo_end - start) geom = geo_end - start;
     tbr_stat_add(g->cyc_geom, geom);
     tbr_stat_add(g->cyc_tiling, geo_end - start - geom);
+    return 0;
+}
 
-    /* Functional rendering of the pass, tile by tile, after binning (RE signs each tile's
-     * Polygon List Builder list). */
-    render_pass_tiles(g);
-
-    /* raster phase */
+/* Raster phase: until every tile is flushed. -1 with err on a model deadlock. */
+static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+{
+    uint32_t nt = g->env.tiles_x * g->env.tiles_y;
     uint32_t tiles0[16] = {0};
     for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
     tile_stats_pass_begin(g->env.tiles, nt);
@@ -403,6 +422,19 @@ int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
     }
     tbr_techniques_pass_end(g->env.tech, tiles_pass, nr);
     tbr_stat_add(g->cyc_raster, g->env.now - rstart);
+    return 0;
+}
+
+int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
+{
+    if (pass_begin(g, f, pass, err, errlen)) return -1;
+    pass_restore_planes(g, f, pass);
+    uint64_t start = g->env.now;
+    if (geometry_phase(g, f, pass, err, errlen)) return -1;
+    /* Functional rendering of the pass, tile by tile, after binning (RE signs each tile's
+     * Polygon List Builder list). */
+    render_pass_tiles(g);
+    if (raster_phase(g, f, pass, err, errlen)) return -1;
     tbr_stat_add(g->cyc_total, g->env.now - start);
     tile_stats_pass_end(g->env.tiles, pass_default_res(g), g->env.tiles_x, g->env.tiles_y, g->tech.skip,
                         g->tech.flush_elim);

@@ -1,10 +1,8 @@
-/* tbr-sim GPU top level: the units of the TBR baseline (thesis §2.2, §4.1, Table 4.1)
- * and the per-pass simulation loop. Unit state lives here; each unit's behaviour is in
- * its own file: geometry.c (Command Processor, Vertex Fetcher + Vertex Cache, Vertex
- * Processors, Primitive Assembly), plb.c (Polygon List Builder + Parameter Buffer),
- * tile_fetcher.c (Tile Scheduler order + pipelined Tile Fetcher with Primitive Table),
- * raster_unit.c (Rasterizer, Early-Z, Fragment Processors, Blending, tile buffer
- * load/flush), shader_core.c, memsys.c (L2 + DRAM). See docs/timing-model.md. */
+/* tbr-sim's wiring (thesis §2.2, §4.1, Table 4.1): builds the units of the TBR GPU from the
+ * configuration, connects their ports (docs/timing-model.md "Structure") and runs one
+ * render pass at a time: the geometry + tiling phase, the functional rendering of the
+ * pass's tiles, the raster phase. Only the wiring (gpu.c, gpu_energy.c) and tbr-sim's main
+ * include this header (scripts/check-layering). */
 #ifndef TBR_GPU_H
 #define TBR_GPU_H
 
@@ -50,11 +48,8 @@ struct gpu {
     raster_unit *ru;
     uint32_t nru;
     sim_queue **ru_tile_q; /* the Raster Units' Tile Queues (the Tile Fetcher's output ports) */
-    uint32_t tiles_total_pass;
-    /* parameters read once */
-    bool icache_on;     /* instruction fetch modeled (executed streams only) */
-    uint32_t nicu;      /* 1 shared or 2 instruction caches */
-    icache_unit icu[2]; /* 0: vertex processors, 1: fragment processors (nicu = 2) */
+    uint32_t nicu;         /* 1 shared or 2 instruction caches */
+    icache_unit icu[2];    /* 0: vertex processors, 1: fragment processors (nicu = 2) */
     texture_stats tex_stats;
     /* stats */
     tbr_stat *cyc_total, *cyc_geom, *cyc_tiling, *cyc_raster, *frames, *passes, *draws, *prims;
@@ -89,10 +84,5 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 int gpu_energy_init(gpu *g, char *err, size_t errlen);
 /* End a frame for the energy model (derived counts, DRAM counts and rank residency). */
 void gpu_energy_frame_end(gpu *g, const char *label);
-
-/* Idle-cycle skipping: each unit's earliest cycle >= g->now at which its tick could
- * change state, given that no other unit changes anything before then (UINT64_MAX:
- * nothing of its own; it waits for another unit). Returning too early only costs speed. */
-/* unit entry points */
 
 #endif

@@ -6,7 +6,7 @@
 #define POLY 0xEDB88320u
 
 static uint32_t g_lut[8][256]; /* g_lut[0]: byte table; g_lut[k]: byte followed by k zero bytes */
-static bool g_init;
+static bool g_init;            /* the tables are constants, built on first use (tbr-sim is single-threaded) */
 
 static void init_tables(void)
 {
