@@ -10,6 +10,7 @@
 #include "proc.h"
 #include "trace_scan.h"
 #include "util.h"
+#include "tbr/frame_range.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -894,16 +895,12 @@ out:
 
 static int cut(const struct options *o)
 {
-    long first, last;
-    char dash;
-    if (sscanf(o->cut, "%ld%c%ld", &first, &dash, &last) != 3 || dash != '-' || first < 0 || last < first) {
-        if (sscanf(o->cut, "%ld", &first) == 1 && first >= 0 && strspn(o->cut, "0123456789") == strlen(o->cut)) {
-            last = first;
-        } else {
-            msg("--cut needs a frame range A-B with 0 <= A <= B, not '%s'", o->cut);
-            return EXIT_PROBLEM;
-        }
+    uint64_t a, b; /* A-B, or N for N-N */
+    if (tbr_frame_range_parse(o->cut, TBR_FRAMES_SINGLE, &a, &b) != TBR_FRAMES_OK || b > LONG_MAX) {
+        msg("--cut needs a frame range A-B with 0 <= A <= B, not '%s'", o->cut);
+        return EXIT_PROBLEM;
     }
+    long first = (long)a, last = (long)b;
     if (access(o->cut_input, R_OK) < 0) {
         msg("cannot read %s: %s", o->cut_input, strerror(errno));
         return EXIT_PROBLEM;

@@ -5,6 +5,7 @@
  * Mesa really was the one loaded, watches progress and errors, and publishes the output
  * directory only when everything is complete. */
 #include "subprocess.h"
+#include "tbr/frame_range.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -306,14 +307,11 @@ int main(int argc, char **argv)
 
     long first = 0, last = LONG_MAX;
     if (frames_arg) {
-        char *end;
-        first = strtol(frames_arg, &end, 10);
-        if (*end == '-')
-            last = strtol(end + 1, &end, 10);
-        else
-            last = first;
-        if (*end || first < 0 || last < first)
+        uint64_t a, b;
+        if (tbr_frame_range_parse(frames_arg, TBR_FRAMES_SINGLE, &a, &b) != TBR_FRAMES_OK || b > LONG_MAX)
             die(EXIT_BAD_INPUT, "--frames '%s': expected A-B with 0 <= A <= B", frames_arg);
+        first = (long)a;
+        last = (long)b;
     }
 
     /* --- inputs ----------------------------------------------------------------------- */

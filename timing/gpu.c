@@ -38,9 +38,6 @@ static void env_init(gpu *g, const tbr_config *cfg, tbr_stats *st)
     e->shader.lat_cls[SIM_CL_SFU] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_sfu");
     e->shader.lat_cls[SIM_CL_TEX] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_tex");
     e->shader.lat_cls[SIM_CL_CTRL] = (uint32_t)tbr_cfg_uint(cfg, "shader.lat_ctrl");
-    sim_trace_set_texture_layout(strcmp(tbr_cfg_str(cfg, "texture.layout"), "tiled") == 0,
-                                 (uint32_t)tbr_cfg_uint(cfg, "texture_cache.line_bytes"),
-                                 (uint32_t)tbr_cfg_uint(cfg, "vertex_cache.line_bytes"));
     e->shader.issue_width = (uint32_t)tbr_cfg_uint(cfg, "shader.issue_width");
     e->shader.fp_threads = (uint32_t)tbr_cfg_uint(cfg, "fragment.threads_per_processor");
     e->shader.vp_threads = (uint32_t)tbr_cfg_uint(cfg, "vertex.threads_per_processor");

@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "gpu.h"
 #include "core/stats.h"
+#include "tbr/frame_range.h"
 #include "tbr/png_io.h"
 #include "tbr/records.h"
 
@@ -19,7 +20,7 @@
 #endif
 
 /* Units not modeled yet: printed in the summary and stats.json (never hidden). */
-static const char *k_unmodeled[] = {
+static const char *const k_unmodeled[] = {
     "traces without PATH/TEXELS/VERTICES records (schema minor 0 or no PATH): static instruction counts, all ALU, "
     "no texture or instruction fetch, DRAW.count vertices estimated per draw (instruction_source static)",
     "index buffer fetch, texture compression (a block = a texel), texture/render-target coherence",
@@ -62,6 +63,194 @@ typedef struct {
     uint64_t diff_pixels;
     unsigned max_diff;
 } frame_out;
+
+/* The frame loop's state: its inputs, the frame and the RE scan, and what it leaves for
+ * the outputs (per-frame results, the open tiles.json). */
+typedef struct {
+    tbr_trace_reader *r;
+    const char *trace_path, *ref_dir, *out;
+    uint64_t fa, fb; /* --frames */
+    int quiet, no_fast_forward;
+    tbr_config *cfg;
+    tbr_stats *st;
+    gpu *g;
+    sim_frame fr;
+    const sim_record_observer *re_obs; /* the RE scan, NULL when RE is off */
+    su_scan scan;
+    su_frame_data sfd;
+    frame_out *fo;
+    size_t nfo;
+    FILE *tiles_o; /* tiles.json, through a temp file */
+    char tiles_tmp[4700];
+    uint32_t tiles_w, tiles_h, tiles_cols, tiles_rows;
+    size_t tiles_n;
+    struct timespec t0;
+} sim_run;
+
+/* Compares the frame's pixels with its reference frame when the replay directory has it. */
+static void check_reference(const sim_run *run, frame_out *o, const uint8_t *px, uint32_t w, uint32_t h)
+{
+    char ref[4600], perr[TBR_PNG_ERR_SIZE];
+    snprintf(ref, sizeof ref, "%s/%s", run->ref_dir, run->fr.end.png[0] ? run->fr.end.png : "");
+    tbr_image ri;
+    if (!run->fr.end.png[0] || tbr_png_read_rgba8(ref, &ri, perr, sizeof perr) != 0) return;
+    o->has_ref = 1;
+    if (ri.width != w || ri.height != h) {
+        o->diff_pixels = (uint64_t)w * h;
+        o->max_diff = 255;
+    } else {
+        for (uint32_t y = 0; y < h; y++) {
+            if (!memcmp(px + (size_t)y * w * 4, ri.pixels + y * ri.stride, (size_t)w * 4)) continue; /* equal row */
+            for (uint32_t x = 0; x < w; x++) {
+                const uint8_t *a = px + ((size_t)y * w + x) * 4, *b = ri.pixels + y * ri.stride + (size_t)x * 4;
+                int d = 0;
+                for (int k = 0; k < 4; k++) {
+                    int dk = abs((int)a[k] - (int)b[k]);
+                    if (dk > d) d = dk;
+                }
+                if (d) {
+                    o->diff_pixels++;
+                    if ((unsigned)d > o->max_diff) o->max_diff = (unsigned)d;
+                }
+            }
+        }
+    }
+    o->match = o->diff_pixels == 0;
+    tbr_image_free(&ri);
+}
+
+/* A frame with FRAME_END: its PNG, its per-tile data and the reference check. 0, or -1
+ * (message printed). */
+static int frame_picture(sim_run *run, frame_out *o, uint64_t number)
+{
+    char err[4096], path[4600], perr[TBR_PNG_ERR_SIZE];
+    uint8_t *px;
+    uint32_t w, h;
+    if (sim_func_frame_rgba8(run->g->env.fn, &run->fr, &px, &w, &h, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/frames/frame_%05llu.png", run->out, (unsigned long long)number);
+    if (tbr_png_write_rgba8(path, px, w, h, (size_t)w * 4, perr, sizeof perr)) {
+        fprintf(stderr, "tbr-sim: %s\n", perr);
+        free(px);
+        return -1;
+    }
+    /* Per-tile data (OUT/tiles.json, docs/timing-model.md "Per-tile data"): the grid of
+     * the first frame with a PNG, written frame by frame through a temp file. */
+    if (!run->tiles_o) {
+        run->tiles_w = (uint32_t)tbr_cfg_uint(run->cfg, "tile.width");
+        run->tiles_h = (uint32_t)tbr_cfg_uint(run->cfg, "tile.height");
+        run->tiles_cols = (w + run->tiles_w - 1) / run->tiles_w;
+        run->tiles_rows = (h + run->tiles_h - 1) / run->tiles_h;
+        snprintf(run->tiles_tmp, sizeof run->tiles_tmp, "%s/tiles.json.tmp", run->out);
+        run->tiles_o = fopen(run->tiles_tmp, "w");
+        if (!run->tiles_o) {
+            fprintf(stderr, "tbr-sim: %s: %s\n", run->tiles_tmp, strerror(errno));
+            free(px);
+            return -1;
+        }
+        fprintf(run->tiles_o,
+                "{\"tiles\": {\n \"tile_width\": %u, \"tile_height\": %u, \"cols\": %u, \"rows\": %u,\n"
+                " \"fragments_are\": \"4 x shaded quads\",\n \"frames\": [",
+                run->tiles_w, run->tiles_h, run->tiles_cols, run->tiles_rows);
+    }
+    if (run->tiles_n++) fputc(',', run->tiles_o);
+    gpu_tiles_write_frame(run->g, run->tiles_o, number, run->tiles_cols, run->tiles_rows);
+    check_reference(run, o, px, w, h);
+    free(px);
+    return 0;
+}
+
+/* Loads a frame to simulate, each record decoded once: the front end and, with RE on, the
+ * Signature Unit's scan in the same pass. 0, or -1 (message printed). */
+static int load_frame(sim_run *run, uint64_t number)
+{
+    char err[4096];
+    if (run->re_obs) su_scan_begin(&run->scan, &run->sfd);
+    int lrc = sim_frame_load(&run->fr, run->r, number, run->re_obs, err, sizeof err);
+    if (lrc) {
+        if (lrc == SIM_LOAD_OBSERVER_FAILED) /* the RE scan's error */
+            fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
+        else
+            fprintf(stderr, "tbr-sim: %s\n", err);
+        return -1;
+    }
+    run->g->sufd = NULL;
+    if (run->re_obs) {
+        su_scan_end(&run->scan);
+        run->sfd.valid = run->sfd.nprims == run->fr.nprims && run->sfd.ndraws == run->fr.ndraws;
+        run->g->sufd = &run->sfd;
+    }
+    return 0;
+}
+
+/* Simulates one loaded frame and writes its outputs. 0, or -1 (message printed). */
+static int simulate_frame(sim_run *run, uint64_t number)
+{
+    char err[4096];
+    gpu *g = run->g;
+    uint64_t c0 = g->env.now;
+    gpu_tiles_frame_begin(g);
+    for (size_t p = 0; p < run->fr.npasses; p++)
+        if (gpu_run_pass(g, &run->fr, p, err, sizeof err)) {
+            fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
+            return -1;
+        }
+    tbr_stat_inc(g->frames);
+    char label[32];
+    snprintf(label, sizeof label, "frame %llu", (unsigned long long)number);
+    tbr_stats_snapshot(run->st, label);
+    gpu_energy_frame_end(g, label);
+    run->fo = realloc(run->fo, (run->nfo + 1) * sizeof *run->fo);
+    if (!run->fo) abort();
+    frame_out *o = &run->fo[run->nfo++];
+    memset(o, 0, sizeof *o);
+    o->frame = number;
+    o->cycles = g->env.now - c0;
+    if (run->fr.has_end && frame_picture(run, o, number)) return -1;
+    if (!run->quiet) {
+        struct timespec t1;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - run->t0.tv_sec) + (double)(t1.tv_nsec - run->t0.tv_nsec) * 1e-9;
+        fprintf(stderr, "tbr-sim: frame %llu: %llu cycles, %zu passes, %zu quads%s; %.0f cycles/s\n",
+                (unsigned long long)number, (unsigned long long)o->cycles, run->fr.npasses, run->fr.nquads,
+                o->has_ref ? (o->match ? ", matches reference" : ", DIFFERS from reference") : "",
+                s > 0 ? (double)g->env.now / s : 0.0);
+    }
+    return 0;
+}
+
+/* The frame loop: frames before --frames A fast-forwarded (functional only), A..B
+ * simulated. Returns 0, or 2 (message printed). */
+static int run_frames(sim_run *run)
+{
+    char err[4096];
+    tbr_trace_frame_info fi;
+    int rc;
+    while ((rc = tbr_trace_reader_next_frame(run->r, &fi)) > 0) {
+        if (fi.number > run->fb) continue;
+        if (fi.number < run->fa) {
+            /* Fast-forward (docs/timing-model.md "Frames"): the frame's functional effect on the
+             * render targets, no timing, statistics or output. */
+            if (run->no_fast_forward) continue;
+            if (!run->quiet)
+                fprintf(stderr, "tbr-sim: frame %llu: fast-forward (functional only)\n", (unsigned long long)fi.number);
+            if (sim_frame_load(&run->fr, run->r, fi.number, NULL, err, sizeof err) ||
+                gpu_fast_forward_frame(run->g, &run->fr, err, sizeof err)) {
+                fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
+                return 2;
+            }
+            continue;
+        }
+        if (load_frame(run, fi.number) || simulate_frame(run, fi.number)) return 2;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "tbr-sim: %s\n", tbr_trace_reader_error(run->r));
+        return 2;
+    }
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -121,26 +310,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "--frames")) {
             const char *s = argv[++i];
-            char *e;
-            errno = 0;
-            fa = strtoull(s, &e, 10);
-            if (e == s || errno) {
-                fprintf(stderr, "tbr-sim: --frames '%s': expected A-B, A or A-\n", s);
-                return 2;
-            }
-            if (*e == 0)
-                fb = fa;
-            else if (*e == '-' && e[1] == 0)
-                fb = UINT64_MAX;
-            else if (*e == '-') {
-                const char *s2 = e + 1;
-                fb = strtoull(s2, &e, 10);
-                if (e == s2 || *e || fb < fa) {
-                    fprintf(stderr, "tbr-sim: --frames '%s': expected A-B with A <= B\n", s);
-                    return 2;
-                }
-            } else {
-                fprintf(stderr, "tbr-sim: --frames '%s': expected A-B, A or A-\n", s);
+            const enum tbr_frames_status fs = tbr_frame_range_parse(s, TBR_FRAMES_SINGLE | TBR_FRAMES_OPEN, &fa, &fb);
+            if (fs != TBR_FRAMES_OK) {
+                fprintf(stderr, "tbr-sim: --frames '%s': expected %s\n", s,
+                        fs == TBR_FRAMES_BAD_END ? "A-B with A <= B" : "A-B, A or A-");
                 return 2;
             }
             continue;
@@ -239,174 +412,43 @@ int main(int argc, char **argv)
     g->skip_idle = !no_skip;
     g->env.fn->ignore_surface_init = no_surface_init != 0;
 
-    /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: a second
-   * reader walks the same frames (docs/techniques.md). */
-    tbr_trace_reader *r2 = NULL;
-    su_frame_data sfd;
-    memset(&sfd, 0, sizeof sfd);
-    if (tbr_cfg_bool(cfg, "re.enabled")) {
-        r2 = tbr_trace_reader_open(trace_path, &terr);
-        if (!r2) {
-            fprintf(stderr, "tbr-sim: %s\n", terr.msg);
-            gpu_free(g);
-            tbr_stats_free(st);
-            tbr_trace_reader_close(r);
-            tbr_config_free(cfg);
-            return 2;
-        }
+    /* The front end (frontend/sim_trace.h): its state across frames, and the address map. */
+    sim_loader *ld = sim_loader_new();
+    if (!ld) {
+        fprintf(stderr, "tbr-sim: out of memory\n");
+        gpu_free(g);
+        tbr_stats_free(st);
+        tbr_trace_reader_close(r);
+        tbr_config_free(cfg);
+        return 2;
     }
-    sim_frame fr;
-    sim_frame_init(&fr);
-    frame_out *fo = NULL;
-    size_t nfo = 0;
-    FILE *tiles_o = NULL;
-    char tiles_tmp[4700];
-    uint32_t tiles_w = 0, tiles_h = 0, tiles_cols = 0, tiles_rows = 0;
-    size_t tiles_n = 0;
-    int rc = 0, status = 0;
-    tbr_trace_frame_info fi;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
-        tbr_trace_frame_info fi2;
-        if (r2 && tbr_trace_reader_next_frame(r2, &fi2) <= 0) {
-            fprintf(stderr, "tbr-sim: %s: second reader lost\n", trace_path);
-            status = 2;
-            break;
-        }
-        if (fi.number > fb) continue;
-        if (fi.number < fa) {
-            /* Fast-forward (docs/timing-model.md "Frames"): the frame's functional effect on the
-       * render targets, no timing, statistics or output. */
-            if (no_fast_forward) continue;
-            if (!quiet)
-                fprintf(stderr, "tbr-sim: frame %llu: fast-forward (functional only)\n", (unsigned long long)fi.number);
-            if (sim_frame_load(&fr, r, fi.number, err, sizeof err) || gpu_fast_forward_frame(g, &fr, err, sizeof err)) {
-                fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
-                status = 2;
-                break;
-            }
-            continue;
-        }
-        if (sim_frame_load(&fr, r, fi.number, err, sizeof err)) {
-            fprintf(stderr, "tbr-sim: %s\n", err);
-            status = 2;
-            break;
-        }
-        g->sufd = NULL;
-        if (r2) {
-            if (su_frame_scan(&sfd, r2, err, sizeof err)) {
-                fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
-                status = 2;
-                break;
-            }
-            sfd.valid = sfd.nprims == fr.nprims && sfd.ndraws == fr.ndraws;
-            g->sufd = &sfd;
-        }
-        uint64_t c0 = g->env.now;
-        gpu_tiles_frame_begin(g);
-        for (size_t p = 0; p < fr.npasses; p++)
-            if (gpu_run_pass(g, &fr, p, err, sizeof err)) {
-                fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
-                status = 2;
-                break;
-            }
-        if (status) break;
-        tbr_stat_inc(g->frames);
-        char label[32];
-        snprintf(label, sizeof label, "frame %llu", (unsigned long long)fi.number);
-        tbr_stats_snapshot(st, label);
-        gpu_energy_frame_end(g, label);
-        fo = realloc(fo, (nfo + 1) * sizeof *fo);
-        if (!fo) abort();
-        frame_out *o = &fo[nfo++];
-        memset(o, 0, sizeof *o);
-        o->frame = fi.number;
-        o->cycles = g->env.now - c0;
-        if (fr.has_end) {
-            uint8_t *px;
-            uint32_t w, h;
-            if (sim_func_frame_rgba8(g->env.fn, &fr, &px, &w, &h, err, sizeof err)) {
-                fprintf(stderr, "tbr-sim: %s: %s\n", trace_path, err);
-                status = 2;
-                break;
-            }
-            snprintf(path, sizeof path, "%s/frames/frame_%05llu.png", out, (unsigned long long)fi.number);
-            char perr[TBR_PNG_ERR_SIZE];
-            if (tbr_png_write_rgba8(path, px, w, h, (size_t)w * 4, perr, sizeof perr)) {
-                fprintf(stderr, "tbr-sim: %s\n", perr);
-                free(px);
-                status = 2;
-                break;
-            }
-            /* Per-tile data (OUT/tiles.json, docs/timing-model.md "Per-tile data"): the grid of
-       * the first frame with a PNG, written frame by frame through a temp file. */
-            if (!tiles_o) {
-                tiles_w = (uint32_t)tbr_cfg_uint(cfg, "tile.width");
-                tiles_h = (uint32_t)tbr_cfg_uint(cfg, "tile.height");
-                tiles_cols = (w + tiles_w - 1) / tiles_w;
-                tiles_rows = (h + tiles_h - 1) / tiles_h;
-                snprintf(tiles_tmp, sizeof tiles_tmp, "%s/tiles.json.tmp", out);
-                tiles_o = fopen(tiles_tmp, "w");
-                if (!tiles_o) {
-                    fprintf(stderr, "tbr-sim: %s: %s\n", tiles_tmp, strerror(errno));
-                    free(px);
-                    status = 2;
-                    break;
-                }
-                fprintf(tiles_o,
-                        "{\"tiles\": {\n \"tile_width\": %u, \"tile_height\": %u, \"cols\": %u, \"rows\": %u,\n"
-                        " \"fragments_are\": \"4 x shaded quads\",\n \"frames\": [",
-                        tiles_w, tiles_h, tiles_cols, tiles_rows);
-            }
-            if (tiles_n++) fputc(',', tiles_o);
-            gpu_tiles_write_frame(g, tiles_o, fi.number, tiles_cols, tiles_rows);
-            /* Check against the reference frame when the replay directory has it. */
-            char ref[4600];
-            snprintf(ref, sizeof ref, "%s/%s", ref_dir, fr.end.png[0] ? fr.end.png : "");
-            tbr_image ri;
-            if (fr.end.png[0] && tbr_png_read_rgba8(ref, &ri, perr, sizeof perr) == 0) {
-                o->has_ref = 1;
-                if (ri.width != w || ri.height != h) {
-                    o->diff_pixels = (uint64_t)w * h;
-                    o->max_diff = 255;
-                } else {
-                    for (uint32_t y = 0; y < h; y++) {
-                        if (!memcmp(px + (size_t)y * w * 4, ri.pixels + y * ri.stride, (size_t)w * 4))
-                            continue; /* equal row */
-                        for (uint32_t x = 0; x < w; x++) {
-                            const uint8_t *a = px + ((size_t)y * w + x) * 4,
-                                          *b = ri.pixels + y * ri.stride + (size_t)x * 4;
-                            int d = 0;
-                            for (int k = 0; k < 4; k++) {
-                                int dk = abs((int)a[k] - (int)b[k]);
-                                if (dk > d) d = dk;
-                            }
-                            if (d) {
-                                o->diff_pixels++;
-                                if ((unsigned)d > o->max_diff) o->max_diff = (unsigned)d;
-                            }
-                        }
-                    }
-                }
-                o->match = o->diff_pixels == 0;
-                tbr_image_free(&ri);
-            }
-            free(px);
-        }
-        if (!quiet) {
-            clock_gettime(CLOCK_MONOTONIC, &t1);
-            double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-            fprintf(stderr, "tbr-sim: frame %llu: %llu cycles, %zu passes, %zu quads%s; %.0f cycles/s\n",
-                    (unsigned long long)fi.number, (unsigned long long)o->cycles, fr.npasses, fr.nquads,
-                    o->has_ref ? (o->match ? ", matches reference" : ", DIFFERS from reference") : "",
-                    s > 0 ? (double)g->env.now / s : 0.0);
-        }
-    }
-    if (rc < 0 && !status) {
-        fprintf(stderr, "tbr-sim: %s\n", tbr_trace_reader_error(r));
-        status = 2;
-    }
+    sim_loader_set_texture_layout(ld, strcmp(tbr_cfg_str(cfg, "texture.layout"), "tiled") == 0,
+                                  (uint32_t)tbr_cfg_uint(cfg, "texture_cache.line_bytes"),
+                                  (uint32_t)tbr_cfg_uint(cfg, "vertex_cache.line_bytes"));
+    /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: its scan
+     * reads the records in the loader's pass (docs/techniques.md). */
+    sim_run run;
+    memset(&run, 0, sizeof run);
+    run.r = r;
+    run.trace_path = trace_path;
+    run.ref_dir = ref_dir;
+    run.out = out;
+    run.fa = fa;
+    run.fb = fb;
+    run.quiet = quiet;
+    run.no_fast_forward = no_fast_forward;
+    run.cfg = cfg;
+    run.st = st;
+    run.g = g;
+    const sim_record_observer re_scan = {SU_SCAN_TYPES, su_scan_record, &run.scan};
+    run.re_obs = tbr_cfg_bool(cfg, "re.enabled") ? &re_scan : NULL;
+    sim_frame_init(&run.fr, ld);
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &run.t0);
+    int status = run_frames(&run);
+    const struct timespec t0 = run.t0;
+    frame_out *fo = run.fo;
+    const size_t nfo = run.nfo;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 
@@ -469,13 +511,13 @@ int main(int argc, char **argv)
         }
         /* per-tile data */
         snprintf(path, sizeof path, "%s/tiles.json", out);
-        if (tiles_o) {
-            fprintf(tiles_o, "\n ]}}\n");
-            int bad = fclose(tiles_o) != 0;
-            tiles_o = NULL;
-            if (bad || rename(tiles_tmp, path) != 0) {
+        if (run.tiles_o) {
+            fprintf(run.tiles_o, "\n ]}}\n");
+            int bad = fclose(run.tiles_o) != 0;
+            run.tiles_o = NULL;
+            if (bad || rename(run.tiles_tmp, path) != 0) {
                 fprintf(stderr, "tbr-sim: cannot write %s\n", path);
-                remove(tiles_tmp);
+                remove(run.tiles_tmp);
                 status = 2;
             }
         } else {
@@ -574,14 +616,15 @@ int main(int argc, char **argv)
                         g->env.fn->texel_derive_failed))
             status = 1;
     }
-    if (tiles_o) {
-        fclose(tiles_o);
-        remove(tiles_tmp);
+    if (run.tiles_o) {
+        fclose(run.tiles_o);
+        remove(run.tiles_tmp);
     }
     free(fo);
-    su_frame_data_free(&sfd);
-    if (r2) tbr_trace_reader_close(r2);
-    sim_frame_free(&fr);
+    su_frame_data_free(&run.sfd);
+    su_scan_free(&run.scan);
+    sim_frame_free(&run.fr);
+    sim_loader_free(ld);
     gpu_free(g);
     tbr_stats_free(st);
     tbr_trace_reader_close(r);

@@ -194,13 +194,14 @@ static int load_lines(const char *dir, int tiled, uint64_t *lines, uint32_t cap)
         fprintf(stderr, "%s\n", e.msg);
         return -1;
     }
-    sim_trace_set_texture_layout(tiled, 64, 64);
+    sim_loader *ld = sim_loader_new();
+    sim_loader_set_texture_layout(ld, tiled, 64, 64);
     sim_frame f;
-    sim_frame_init(&f);
+    sim_frame_init(&f, ld);
     char err[512];
     int n = -1;
     tbr_trace_frame_info fi;
-    if (tbr_trace_reader_next_frame(r, &fi) > 0 && sim_frame_load(&f, r, 0, err, sizeof err) == 0 && f.nquads &&
+    if (tbr_trace_reader_next_frame(r, &fi) > 0 && sim_frame_load(&f, r, 0, NULL, err, sizeof err) == 0 && f.nquads &&
         f.quads[0].nfetch == 1) {
         const sim_fetch *fe = &f.fetches[f.quads[0].first_fetch];
         n = (int)fe->nlines;
@@ -208,6 +209,7 @@ static int load_lines(const char *dir, int tiled, uint64_t *lines, uint32_t cap)
         CHECK(fe->ntexels == 4 && fe->pc == 0);
     }
     sim_frame_free(&f);
+    sim_loader_free(ld);
     tbr_trace_reader_close(r);
     return n;
 }
@@ -284,15 +286,16 @@ static void gen_mip(const char *dir, uint32_t nq)
     synth_trace_close();
 }
 
-static int load_frame(const char *dir, sim_frame *f)
+static int load_frame(const char *dir, sim_frame *f, sim_loader *ld)
 {
     char p[1200], err[512];
     snprintf(p, sizeof p, "%s/activity.tbrt", dir);
     tbr_trace_error e;
     tbr_trace_reader *r = tbr_trace_reader_open(p, &e);
     tbr_trace_frame_info fi;
-    sim_frame_init(f);
-    int rc = r && tbr_trace_reader_next_frame(r, &fi) > 0 && sim_frame_load(f, r, 0, err, sizeof err) == 0 ? 0 : -1;
+    sim_frame_init(f, ld);
+    int rc =
+        r && tbr_trace_reader_next_frame(r, &fi) > 0 && sim_frame_load(f, r, 0, NULL, err, sizeof err) == 0 ? 0 : -1;
     if (r) tbr_trace_reader_close(r);
     return rc;
 }
@@ -306,11 +309,13 @@ static uint32_t lvl(uint32_t d, uint32_t l)
 /* Returns how many fetches the two frames got (0 on a mismatch). */
 static size_t derived_lines_case(const char *dir, uint32_t nq, uint32_t line_bytes)
 {
-    sim_trace_set_texture_layout(0, line_bytes, 64);
-    CHECK(sim_trace_relative_lines());
+    sim_loader *ld = sim_loader_new();
+    sim_loader_set_texture_layout(ld, 0, line_bytes, 64);
+    CHECK(sim_loader_relative_lines(ld));
     sim_frame fr, fl; /* relative / logged */
-    if (load_frame(dir, &fr) || load_frame(dir, &fl) || fr.nquads != nq || fl.nquads != nq) {
+    if (load_frame(dir, &fr, ld) || load_frame(dir, &fl, ld) || fr.nquads != nq || fl.nquads != nq) {
         CHECK(!"frames load");
+        sim_loader_free(ld);
         return 0;
     }
     sim_rel_fetches rf = {0};
@@ -372,6 +377,7 @@ static size_t derived_lines_case(const char *dir, uint32_t nq, uint32_t line_byt
     sim_rel_free(&rf);
     sim_frame_free(&fr);
     sim_frame_free(&fl);
+    sim_loader_free(ld);
     return same;
 }
 
@@ -593,12 +599,14 @@ int main(int argc, char **argv)
             CHECK(n > 500);
         }
         /* layouts whose lines are not the base plus an offset's line: the texel log path */
-        sim_trace_set_texture_layout(1, 64, 64);
-        CHECK(!sim_trace_relative_lines());
-        sim_trace_set_texture_layout(0, 48, 64);
-        CHECK(!sim_trace_relative_lines());
-        sim_trace_set_texture_layout(0, 8192, 64);
-        CHECK(!sim_trace_relative_lines());
+        sim_loader *ld = sim_loader_new();
+        sim_loader_set_texture_layout(ld, 1, 64, 64);
+        CHECK(!sim_loader_relative_lines(ld));
+        sim_loader_set_texture_layout(ld, 0, 48, 64);
+        CHECK(!sim_loader_relative_lines(ld));
+        sim_loader_set_texture_layout(ld, 0, 8192, 64);
+        CHECK(!sim_loader_relative_lines(ld));
+        sim_loader_free(ld);
     }
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;

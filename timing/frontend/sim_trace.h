@@ -14,8 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tbr/record_table.h"
 #include "tbr/records.h"
 #include "tbr/trace.h"
+
+/* The front end's state across frames: the shader table (SHADER texts, opcode classes,
+ * code addresses), the texture / vertex-buffer address map, the memo slots of texel line
+ * mapping (and the resource generation that invalidates them), and the record decoder.
+ * Created by the driver (sim_main), one per trace; every frame loaded with it refers to it
+ * (sim_frame.loader). */
+typedef struct sim_loader sim_loader;
 
 /* Address regions of the resources the trace names (the rest of the map is in gpu.h). */
 #define ADDR_TEXTURE_BASE 0x200000000ull /* sampled textures, in order of first texel read */
@@ -59,11 +67,11 @@ int sim_classify_opcode(const char *op, size_t n);
 typedef struct {
     uint32_t shader, stage;
     uint32_t first, n; /* into frame pcls / ppc */
-    uint64_t code;     /* code address of the shader (sim_shader_code_addr) */
+    uint64_t code;     /* code address of the shader (sim_loader_shader_code_addr) */
 } sim_path;
 
 /* One execution of a texture instruction on a quad (TEXELS fetch): the distinct memory
- * lines its texels map to under texture.layout (sim_trace_set_texture_layout). */
+ * lines its texels map to under texture.layout (sim_loader_set_texture_layout). */
 typedef struct {
     uint32_t quad; /* frame quad index */
     uint32_t pc, ntexels;
@@ -143,6 +151,7 @@ typedef struct {
 } sim_surface_init;
 
 typedef struct {
+    sim_loader *loader; /* the owner of the state the frame's loading and fetch mapping share */
     uint64_t number;
     bool has_end;
     tbr_rec_frame_end end;
@@ -207,12 +216,47 @@ typedef struct {
     size_t ncvals, cap_cvals;
 } sim_frame;
 
-void sim_frame_init(sim_frame *f);
+/* The record types the loader decodes (SHADER_CREATE, DRAW_END, FLUSH, UNSUPPORTED and
+ * VS_TEXTURES are only counted or skipped). */
+#define SIM_LOADER_TYPES                                                                                               \
+    (TBR_REC_MASK_ALL &                                                                                                \
+     ~(TBR_REC_MASK(TBR_REC_SHADER_CREATE) | TBR_REC_MASK(TBR_REC_DRAW_END) | TBR_REC_MASK(TBR_REC_FLUSH) |            \
+       TBR_REC_MASK(TBR_REC_UNSUPPORTED) | TBR_REC_MASK(TBR_REC_VS_TEXTURES)))
+
+/* NULL if out of memory. The default address map: linear textures, 64-byte lines. */
+sim_loader *sim_loader_new(void);
+void sim_loader_free(sim_loader *ld);
+/* Texture / vertex-buffer address map (docs/timing-model.md "Address map"): set before
+ * loading frames. tiled: 4x4-texel blocks; line_bytes: texture-cache line size. */
+void sim_loader_set_texture_layout(sim_loader *ld, int tiled, uint32_t line_bytes, uint32_t vline_bytes);
+/* TGSI text of a shader (SHADER record, kept across frames), NULL if never seen. */
+const char *sim_loader_shader_text(const sim_loader *ld, uint32_t shader_id);
+/* Code address of a shader (instruction fetch: 16 B per TGSI instruction). */
+uint64_t sim_loader_shader_code_addr(sim_loader *ld, uint32_t shader_id);
+
+/* A frame with no content, loaded with ld (sim_frame_load). */
+void sim_frame_init(sim_frame *f, sim_loader *ld);
 void sim_frame_free(sim_frame *f);
-/* Reads the current frame of r (after tbr_trace_reader_next_frame/seek). Returns 0, or -1
- * with a message naming the file/record in err. Keeps resources known from earlier frames
- * of the same reader only if they are re-declared (frames are self-contained). */
-int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, char *err, size_t errlen);
+
+/* Another reader of the same records in the same pass (tbr-sim's Rendering Elimination
+ * scan, techniques/signature_unit.h): record() is called for every record of a type in
+ * `types`, decoded (rec->bad set if it did not decode and the loader does not read that
+ * type itself), in trace order. It returns 0, or -1 with a message in err. */
+typedef struct {
+    uint64_t types;
+    int (*record)(void *ctx, const tbr_rec_decoded *rec, char *err, size_t errlen);
+    void *ctx;
+} sim_record_observer;
+#define SIM_LOAD_OBSERVER_FAILED (-2)
+
+/* Reads the current frame of r (after tbr_trace_reader_next_frame/seek) with f's loader,
+ * each record decoded once; obs (may be NULL) sees the records of its types. Returns 0, -1
+ * with a message naming the file/record in err, or SIM_LOAD_OBSERVER_FAILED with the
+ * observer's message in err (the frame loaded: the loader's errors come first). Keeps
+ * resources known from earlier frames of the same reader only if they are re-declared
+ * (frames are self-contained). */
+int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, const sim_record_observer *obs, char *err,
+                   size_t errlen);
 const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id);
 /* Appends a derived fetch of frame quad `quad` (its texels in softpipe's order, as a TEXELS
  * fetch) mapped to memory lines like a recorded one. A quad's fetches must be added
@@ -223,7 +267,7 @@ void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe
 
 /* Derived fetches mapped to lines while the sampler reports their texels (tbr-sim's
  * functional back end, sim_func.c), instead of logging the texels and mapping them
- * afterwards (sim_frame_add_fetch): usable when sim_trace_relative_lines() says so (linear
+ * afterwards (sim_frame_add_fetch): usable when sim_loader_relative_lines() says so (linear
  * layout, a power-of-two line of at most 4 KiB, so a line is its texture's base, which is
  * 4 KiB aligned, plus the line of the texel's offset in the texture). Each fetch keeps its
  * distinct lines relative to its texture's base; the base is assigned when the quad's
@@ -238,12 +282,15 @@ typedef struct {
     size_t nfetch, cap_fetch;
     uint64_t *lines;
     size_t nlines, cap_lines;
-    bool failed;   /* a fetch of more than TBR_REC_MAX_TEXELS_PER_FETCH texels */
-    bool open;     /* fetch[nfetch - 1] takes texels */
-    uint64_t last; /* the line added last to the open fetch */
-    void *res;     /* the open fetch's texture (a memo slot of sim_trace.c) */
+    bool failed;    /* a fetch of more than TBR_REC_MAX_TEXELS_PER_FETCH texels */
+    bool open;      /* fetch[nfetch - 1] takes texels */
+    uint64_t last;  /* the line added last to the open fetch */
+    void *res;      /* the open fetch's texture (a memo slot of the frame's loader) */
+    int tiled;      /* the loader's address map (sim_rel_begin_fetch) */
+    uint32_t tline; /* texture-cache line bytes */
 } sim_rel_fetches;
-bool sim_trace_relative_lines(void);
+/* Derived fetches can be mapped as the sampler reports them under ld's address map. */
+bool sim_loader_relative_lines(const sim_loader *ld);
 /* Starts a quad (forgets the previous quad's fetches). */
 void sim_rel_reset(sim_rel_fetches *rf);
 /* Starts a fetch of the frame's resource resource_id by the instruction at pc; ends the
@@ -260,13 +307,5 @@ void sim_rel_end(sim_rel_fetches *rf);
  * the same fetches, lines and counts as sim_frame_add_fetch of each logged fetch. */
 void sim_frame_add_relative_fetches(sim_frame *f, uint32_t quad, const sim_rel_fetches *rf);
 void sim_rel_free(sim_rel_fetches *rf);
-
-/* Texture / vertex-buffer address map (docs/timing-model.md "Address map"): set before
- * loading frames. tiled: 4x4-texel blocks; line_bytes: texture-cache line size. */
-void sim_trace_set_texture_layout(int tiled, uint32_t line_bytes, uint32_t vline_bytes);
-/* TGSI text of a shader (SHADER record, kept across frames), NULL if never seen. */
-const char *sim_shader_text(uint32_t shader_id);
-/* Code address of a shader (instruction fetch: 16 B per TGSI instruction). */
-uint64_t sim_shader_code_addr(uint32_t shader_id);
 
 #endif

@@ -222,11 +222,11 @@ static void compute_failed(sim_func *fn, const char *fmt, ...)
     va_end(ap);
 }
 
-static const struct tbr_tgsi_program *fs_program(sim_func *fn, uint32_t id)
+static const struct tbr_tgsi_program *fs_program(sim_func *fn, const sim_frame *f, uint32_t id)
 {
     for (size_t i = 0; i < fn->nprogs; i++)
         if (fn->progs[i].id == id) return fn->progs[i].prog;
-    const char *text = sim_shader_text(id);
+    const char *text = sim_loader_shader_text(f->loader, id);
     char why[160];
     struct tbr_tgsi_program *p = text ? tbr_tgsi_parse(text, why, sizeof why) : NULL;
     if (fn->nprogs == fn->cap_progs) {
@@ -263,7 +263,7 @@ static void zs_to_bytes(sim_surf *s)
 static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd, tbr_fs_draw *out)
 {
     const tbr_rec_draw *d = &sd->rec;
-    const struct tbr_tgsi_program *prog = fs_program(fn, d->fs_id);
+    const struct tbr_tgsi_program *prog = fs_program(fn, f, d->fs_id);
     char why[160];
     if (!prog) {
         compute_failed(fn, "draw %u: fragment shader %u not computable", d->seq, d->fs_id);
@@ -413,7 +413,7 @@ static int shade_quad(sim_func *fn, const sim_frame *f, uint32_t qi, uint32_t di
     /* the recorder verified this quad (COMPUTED / TEXELS_DERIVED): no need to track stale
    * registers */
     int rc;
-    if (derive && sim_trace_relative_lines()) {
+    if (derive && sim_loader_relative_lines(f->loader)) {
         fn->rel_on = true;
         fn->rel_draw = &sd->rec;
         sim_rel_reset(&fn->rel);

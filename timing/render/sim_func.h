@@ -90,7 +90,7 @@ typedef struct sim_func {
    * get (sim_func_derive_texels; NULL: not derived, e.g. fast-forward frames) */
     sim_frame *fetch_frame;
     tbr_fs_fetch_log flog;
-    /* or, when sim_trace_relative_lines(), mapped to lines as the sampler reports them
+    /* or, when sim_loader_relative_lines(), mapped to lines as the sampler reports them
    * (rel_on: the last derived quad used rel; rel_draw: its draw, for the units' textures) */
     sim_rel_fetches rel;
     bool rel_on;

@@ -68,7 +68,7 @@ static void register_stats(rendering_elim *re, tbr_stats *st)
 /* Per frame: rotate the Signature Buffer and decide whether RE may skip tiles this frame
  * (sec. III-E: not after texture uploads or application shader creations, not with
  * several render passes, optionally not every re.refresh_period frames). Buffer uploads
- * and Mesa-internal shader creations keep RE on (su_frame_scan, docs/techniques.md). */
+ * and Mesa-internal shader creations keep RE on (su_scan_record, docs/techniques.md). */
 static void re_frame_begin(void *self, const tbr_frame_info *fi)
 {
     rendering_elim *re = self;

@@ -121,147 +121,133 @@ static uint32_t state_sign_cost(const uint8_t *s, size_t len, const uint8_t *pre
     return changed + runs;
 }
 
-int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errlen)
+void su_scan_begin(su_scan *s, su_frame_data *fd)
 {
-    static tbr_rec_prim prim; /* 12 KiB: off the stack */
-    static uint8_t buf[8 + 3 * TBR_REC_MAX_ATTRIBS * 16];
-    uint8_t *dbuf = NULL;
-    size_t dcap = 0;
-    uint32_t *scrc = NULL; /* per draw: CRC of its state block */
-    uint8_t *pbuf = NULL;  /* previous draw's state block */
-    size_t plen = 0;
+    s->fd = fd;
+    s->plen = 0; /* the frame's first draw is signed in full */
+    s->nres = s->nup = 0;
+    s->failed = false;
     fd->nprims = fd->ndraws = 0;
     fd->prims_with_header = 0;
     fd->uploads = fd->shader_creates = fd->buffer_uploads = fd->internal_shader_creates = fd->zs_clear_writes = 0;
-    /* softpipe clears only the depth (or only the stencil) of a combined depth/stencil
-   * buffer by writing memory (util_clear_depth_stencil): the recorder flags that write's
-   * UPLOAD as TBR_REC_UPLOAD_CLEAR_WRITE. It is part of the clear, which the tile
-   * signature already holds, not an application upload: it must not disable RE
-   * (sec. III-E). */
-    uint64_t *rid = NULL; /* RESOURCE: id << 32 | is_buffer */
-    uint32_t *uid = NULL; /* UPLOAD: resource id */
-    size_t nres = 0, cres = 0, nup = 0, cup = 0;
     fd->valid = false;
-    uint16_t type;
-    const uint8_t *p;
-    size_t n;
-    int rc;
-    while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
-        if (type == TBR_REC_PRIM) {
-            if (tbr_rec_prim_decode(p, n, &prim)) {
-                snprintf(err, errlen, "signature unit: bad PRIM record");
-                free(dbuf);
-                free(pbuf);
-                free(scrc);
-                free(rid);
-                free(uid);
-                return -1;
-            }
-            size_t len = su_prim_block(&prim, false, buf, sizeof buf);
-            GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
-            fd->prim_len = tbr_xrealloc(fd->prim_len, fd->cap_prims * sizeof *fd->prim_len);
-            fd->prim_shape = tbr_xrealloc(fd->prim_shape, fd->cap_prims * sizeof *fd->prim_shape);
-            fd->prim_draw = tbr_xrealloc(fd->prim_draw, fd->cap_prims * sizeof *fd->prim_draw);
-            uint32_t na = prim.nr_attrs <= TBR_REC_MAX_ATTRIBS ? prim.nr_attrs : TBR_REC_MAX_ATTRIBS;
-            uint32_t shape = (prim.kind & 0xffffu) << 16 | na;
-            uint32_t d = fd->ndraws ? (uint32_t)fd->ndraws - 1 : UINT32_MAX; /* PRIMs follow their DRAW (sim_trace.c) */
-            if (d != UINT32_MAX) {
-                if (fd->draw_shape[d] == UINT32_MAX - 1)
-                    fd->draw_shape[d] = shape; /* first primitive */
-                else if (fd->draw_shape[d] != shape)
-                    fd->draw_shape[d] = UINT32_MAX; /* mixed */
-            }
-            fd->prim_shape[fd->nprims] = shape;
-            fd->prim_draw[fd->nprims] = d;
-            fd->prim_crc[fd->nprims] = tbr_crc32_blocks64(buf, len);
-            fd->prim_len[fd->nprims++] = (uint32_t)len;
-        } else if (type == TBR_REC_DRAW) {
-            /* Drawcall block = the whole DRAW record: constants (vs/fs constant buffers), the
-       * shader ids, the texture bindings and sampler state, and every piece of raster,
-       * depth/stencil and blend state softpipe used; zero-padded to 64-bit subblocks. */
-            size_t len = (n + 7) & ~(size_t)7;
-            if (len > dcap) {
-                dcap = len;
-                dbuf = tbr_xrealloc(dbuf, dcap);
-            }
-            memcpy(dbuf, p, n);
-            memset(dbuf + n, 0, len - n);
-            GROWP(fd->draw_crc, fd->ndraws, fd->cap_draws);
-            fd->draw_len = tbr_xrealloc(fd->draw_len, fd->cap_draws * sizeof *fd->draw_len);
-            fd->draw_slen = tbr_xrealloc(fd->draw_slen, fd->cap_draws * sizeof *fd->draw_slen);
-            fd->draw_shape = tbr_xrealloc(fd->draw_shape, fd->cap_draws * sizeof *fd->draw_shape);
-            scrc = tbr_xrealloc(scrc, fd->cap_draws * sizeof *scrc);
-            /* The Compute CRC unit signs the whole state once per drawcall, when the Command
-       * Processor issues it, into a Constant CRC register; the tile message carries that
-       * CRC and the state length as one 64-bit subblock, so combining a drawcall into a
-       * tile costs one Accumulate step instead of one per state subblock (our state block
-       * is far larger than the paper's 16 constants, sec. III-F). finish_blocks. */
-            fd->draw_ssign = tbr_xrealloc(fd->draw_ssign, fd->cap_draws * sizeof *fd->draw_ssign);
-            scrc[fd->ndraws] = tbr_crc32_blocks64(dbuf, len);
-            fd->draw_slen[fd->ndraws] = (uint32_t)len;
-            fd->draw_ssign[fd->ndraws] = state_sign_cost(dbuf, len, pbuf, plen);
-            if (len > plen) pbuf = tbr_xrealloc(pbuf, len);
-            memcpy(pbuf, dbuf, len);
-            plen = len;
-            fd->draw_shape[fd->ndraws] = UINT32_MAX - 1; /* no primitive yet */
-            fd->draw_len[fd->ndraws++] = 8;
-        } else if (type == TBR_REC_RESOURCE) {
-            tbr_rec_resource res;
-            if (tbr_rec_resource_decode(p, n, &res)) {
-                snprintf(err, errlen, "signature unit: bad RESOURCE record");
-                free(dbuf);
-                free(pbuf);
-                free(scrc);
-                free(rid);
-                free(uid);
-                return -1;
-            }
-            GROWP(rid, nres, cres);
-            rid[nres++] = ((uint64_t)res.id << 32) | (res.target == 0 /* PIPE_BUFFER */);
-        } else if (type == TBR_REC_UPLOAD) {
-            tbr_rec_upload up;
-            if (tbr_rec_upload_decode(p, n, &up)) {
-                snprintf(err, errlen, "signature unit: bad UPLOAD record");
-                free(dbuf);
-                free(pbuf);
-                free(scrc);
-                free(rid);
-                free(uid);
-                return -1;
-            }
-            if (up.flags & TBR_REC_UPLOAD_CLEAR_WRITE) {
+}
+
+static void scan_prim(su_scan *s, const tbr_rec_prim *prim)
+{
+    su_frame_data *fd = s->fd;
+    size_t len = su_prim_block(prim, false, s->pblock, sizeof s->pblock);
+    GROWP(fd->prim_crc, fd->nprims, fd->cap_prims);
+    fd->prim_len = tbr_xrealloc(fd->prim_len, fd->cap_prims * sizeof *fd->prim_len);
+    fd->prim_shape = tbr_xrealloc(fd->prim_shape, fd->cap_prims * sizeof *fd->prim_shape);
+    fd->prim_draw = tbr_xrealloc(fd->prim_draw, fd->cap_prims * sizeof *fd->prim_draw);
+    uint32_t na = prim->nr_attrs <= TBR_REC_MAX_ATTRIBS ? prim->nr_attrs : TBR_REC_MAX_ATTRIBS;
+    uint32_t shape = (prim->kind & 0xffffu) << 16 | na;
+    uint32_t d = fd->ndraws ? (uint32_t)fd->ndraws - 1 : UINT32_MAX; /* PRIMs follow their DRAW (sim_trace.c) */
+    if (d != UINT32_MAX) {
+        if (fd->draw_shape[d] == UINT32_MAX - 1)
+            fd->draw_shape[d] = shape; /* first primitive */
+        else if (fd->draw_shape[d] != shape)
+            fd->draw_shape[d] = UINT32_MAX; /* mixed */
+    }
+    fd->prim_shape[fd->nprims] = shape;
+    fd->prim_draw[fd->nprims] = d;
+    fd->prim_crc[fd->nprims] = tbr_crc32_blocks64(s->pblock, len);
+    fd->prim_len[fd->nprims++] = (uint32_t)len;
+}
+
+/* Drawcall block = the whole DRAW record: constants (vs/fs constant buffers), the shader
+ * ids, the texture bindings and sampler state, and every piece of raster, depth/stencil
+ * and blend state softpipe used; zero-padded to 64-bit subblocks. */
+static void scan_draw(su_scan *s, const uint8_t *p, size_t n)
+{
+    su_frame_data *fd = s->fd;
+    size_t len = (n + 7) & ~(size_t)7;
+    if (len > s->dcap) {
+        s->dcap = len;
+        s->dbuf = tbr_xrealloc(s->dbuf, s->dcap);
+    }
+    memcpy(s->dbuf, p, n);
+    memset(s->dbuf + n, 0, len - n);
+    GROWP(fd->draw_crc, fd->ndraws, fd->cap_draws);
+    fd->draw_len = tbr_xrealloc(fd->draw_len, fd->cap_draws * sizeof *fd->draw_len);
+    fd->draw_slen = tbr_xrealloc(fd->draw_slen, fd->cap_draws * sizeof *fd->draw_slen);
+    fd->draw_shape = tbr_xrealloc(fd->draw_shape, fd->cap_draws * sizeof *fd->draw_shape);
+    s->scrc = tbr_xrealloc(s->scrc, fd->cap_draws * sizeof *s->scrc);
+    /* The Compute CRC unit signs the whole state once per drawcall, when the Command
+     * Processor issues it, into a Constant CRC register; the tile message carries that
+     * CRC and the state length as one 64-bit subblock, so combining a drawcall into a
+     * tile costs one Accumulate step instead of one per state subblock (our state block
+     * is far larger than the paper's 16 constants, sec. III-F). finish_blocks. */
+    fd->draw_ssign = tbr_xrealloc(fd->draw_ssign, fd->cap_draws * sizeof *fd->draw_ssign);
+    s->scrc[fd->ndraws] = tbr_crc32_blocks64(s->dbuf, len);
+    fd->draw_slen[fd->ndraws] = (uint32_t)len;
+    fd->draw_ssign[fd->ndraws] = state_sign_cost(s->dbuf, len, s->plen ? s->pbuf : NULL, s->plen);
+    if (len > s->pcap) {
+        s->pcap = len;
+        s->pbuf = tbr_xrealloc(s->pbuf, s->pcap);
+    }
+    if (len) memcpy(s->pbuf, s->dbuf, len);
+    s->plen = len;
+    fd->draw_shape[fd->ndraws] = UINT32_MAX - 1; /* no primitive yet */
+    fd->draw_len[fd->ndraws++] = 8;
+}
+
+int su_scan_record(void *ctx, const tbr_rec_decoded *rec, char *err, size_t errlen)
+{
+    su_scan *s = ctx;
+    su_frame_data *fd = s->fd;
+    if (rec->bad != TBR_REC_BAD_NONE) {
+        char msg[128];
+        tbr_rec_decode_error_text(rec, msg, sizeof msg);
+        snprintf(err, errlen, "signature unit: %s", msg);
+        s->failed = true;
+        return -1;
+    }
+    switch (rec->type) {
+        case TBR_REC_PRIM: scan_prim(s, &rec->u.prim); break;
+        case TBR_REC_DRAW: scan_draw(s, rec->payload, rec->len); break;
+        case TBR_REC_RESOURCE:
+            GROWP(s->rid, s->nres, s->cres);
+            s->rid[s->nres++] = ((uint64_t)rec->u.resource.id << 32) | (rec->u.resource.target == 0 /* PIPE_BUFFER */);
+            break;
+        case TBR_REC_UPLOAD:
+            /* softpipe clears only the depth (or only the stencil) of a combined depth/stencil
+             * buffer by writing memory (util_clear_depth_stencil): the recorder flags that
+             * write's UPLOAD as TBR_REC_UPLOAD_CLEAR_WRITE. It is part of the clear, which the
+             * tile signature already holds, not an application upload: it must not disable RE
+             * (sec. III-E). */
+            if (rec->u.upload.flags & TBR_REC_UPLOAD_CLEAR_WRITE) {
                 fd->zs_clear_writes++;
-                continue;
+                break;
             }
-            GROWP(uid, nup, cup);
-            uid[nup++] = up.resource_id;
-        } else if (type == TBR_REC_SHADER_CREATE) {
-            tbr_rec_shader sc;
-            if (tbr_rec_shader_create_decode(p, n, &sc)) {
-                snprintf(err, errlen, "signature unit: bad SHADER_CREATE record");
-                free(dbuf);
-                free(pbuf);
-                free(scrc);
-                free(rid);
-                free(uid);
-                return -1;
-            }
-            if (sc.internal)
+            GROWP(s->uid, s->nup, s->cup);
+            s->uid[s->nup++] = rec->u.upload.resource_id;
+            break;
+        case TBR_REC_SHADER_CREATE:
+            if (rec->u.shader.internal)
                 fd->internal_shader_creates++;
             else
                 fd->shader_creates++;
-        }
+            break;
+        default: break;
     }
+    return 0;
+}
+
+void su_scan_end(su_scan *s)
+{
+    su_frame_data *fd = s->fd;
     /* RE sec. III-E: uploads to buffers (vertex, index, constant data) reach the tiles
-   * through the signed PRIM attributes and DRAW constants, so only uploads to
-   * non-buffer resources (textures) disable RE. The resource is looked up among the
-   * frame's RESOURCE records (every resource a frame references has one); an upload
-   * whose resource is not found is taken as a texture upload (conservative). */
-    for (size_t i = 0; i < nup; i++) {
+     * through the signed PRIM attributes and DRAW constants, so only uploads to
+     * non-buffer resources (textures) disable RE. The resource is looked up among the
+     * frame's RESOURCE records (every resource a frame references has one); an upload
+     * whose resource is not found is taken as a texture upload (conservative). */
+    for (size_t i = 0; i < s->nup; i++) {
         int buffer = 0;
-        for (size_t k = 0; k < nres; k++)
-            if ((uint32_t)(rid[k] >> 32) == uid[i]) {
-                buffer = (int)(rid[k] & 1);
+        for (size_t k = 0; k < s->nres; k++)
+            if ((uint32_t)(s->rid[k] >> 32) == s->uid[i]) {
+                buffer = (int)(s->rid[k] & 1);
                 break;
             }
         if (buffer)
@@ -269,18 +255,17 @@ int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errl
         else
             fd->uploads++;
     }
-    free(rid);
-    free(uid);
-    free(dbuf);
-    free(pbuf);
-    if (rc < 0) {
-        free(scrc);
-        snprintf(err, errlen, "signature unit: %s", tbr_trace_reader_error(r));
-        return -1;
-    }
-    finish_blocks(fd, scrc);
-    free(scrc);
-    return 0;
+    finish_blocks(fd, s->scrc);
+}
+
+void su_scan_free(su_scan *s)
+{
+    free(s->dbuf);
+    free(s->pbuf);
+    free(s->scrc);
+    free(s->rid);
+    free(s->uid);
+    memset(s, 0, sizeof *s);
 }
 
 /* ---------------- Signature Buffer ---------------- */

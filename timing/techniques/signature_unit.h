@@ -42,11 +42,33 @@ typedef struct {
 } su_frame_data;
 
 void su_frame_data_free(su_frame_data *fd);
-/* Reads the current frame's records of r (after tbr_trace_reader_next_frame). 0 or -1. */
-int su_frame_scan(su_frame_data *fd, tbr_trace_reader *r, char *err, size_t errlen);
+/* The scan of a frame's records that fills an su_frame_data: a reader of the frame
+ * loader's pass (sim_record_observer: types SU_SCAN_TYPES, record su_scan_record, ctx the
+ * su_scan), so each frame is decoded once. Its scratch is kept across frames. */
+#define SU_SCAN_TYPES                                                                                                  \
+    (TBR_REC_MASK(TBR_REC_PRIM) | TBR_REC_MASK(TBR_REC_DRAW) | TBR_REC_MASK(TBR_REC_RESOURCE) |                        \
+     TBR_REC_MASK(TBR_REC_UPLOAD) | TBR_REC_MASK(TBR_REC_SHADER_CREATE))
+typedef struct {
+    su_frame_data *fd;
+    uint8_t pblock[8 + 3 * TBR_REC_MAX_ATTRIBS * 16]; /* a primitive's attribute block */
+    uint8_t *dbuf, *pbuf;                             /* this and the previous draw's state block */
+    size_t dcap, pcap, plen;
+    uint32_t *scrc; /* per draw: CRC of its state block */
+    uint64_t *rid;  /* RESOURCE: id << 32 | is_buffer */
+    uint32_t *uid;  /* UPLOAD: resource id */
+    size_t nres, cres, nup, cup;
+    bool failed;
+} su_scan;
+/* Starts the scan of a frame into fd (after tbr_trace_reader_next_frame). */
+void su_scan_begin(su_scan *s, su_frame_data *fd);
+/* One record (sim_record_observer.record): 0, or -1 with "signature unit: ..." in err. */
+int su_scan_record(void *ctx, const tbr_rec_decoded *rec, char *err, size_t errlen);
+/* Finishes the frame's blocks once every record was seen. */
+void su_scan_end(su_scan *s);
+void su_scan_free(su_scan *s);
 /* Attribute block of a primitive (exposed for the tests: its CRC equals zlib's crc32):
  * with_header prepends the 8-byte {kind, nr_attrs} header, needed only when the draw's
- * state does not fix them (see su_frame_scan). Returns the length, 0 if cap is short. */
+ * state does not fix them (see finish_blocks). Returns the length, 0 if cap is short. */
 size_t su_prim_block(const tbr_rec_prim *p, bool with_header, uint8_t *out, size_t cap);
 
 /* ---- Signature Buffer: slot 0 = frame N-2, 1 = N-1, 2 = current ---- */

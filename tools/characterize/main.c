@@ -3,6 +3,7 @@
  * (fragments), and texture-block sharing between tiles / replication across
  * private texture caches when the trace has texel records.
  * Every metric is defined in docs/tools-characterize.md. */
+#include "tbr/record_table.h"
 #include "tbr/records.h"
 #include "tbr/trace.h"
 #include "texblocks.h"
@@ -25,7 +26,7 @@
 enum { EXIT_OK = 0, EXIT_BAD = 2 };
 enum { OUT_TEXT, OUT_CSV, OUT_JSON };
 
-static const char *prog = "tbr-characterize";
+static const char *const prog = "tbr-characterize";
 
 static void oom(void)
 {
@@ -129,26 +130,8 @@ typedef struct shader_info {
     uint32_t npc;
 } shader_info;
 
-static shader_info *shaders;
-static size_t nshaders, capshaders;
-static hmap shader_map; /* id -> index */
-
-static shader_info *shader_get(uint32_t id, int create)
-{
-    uint64_t *s = hmap_slot(&shader_map, id, 0);
-    if (s) return &shaders[*s];
-    if (!create) return NULL;
-    if (nshaders == capshaders) {
-        capshaders = capshaders ? capshaders * 2 : 64;
-        shaders = realloc(shaders, capshaders * sizeof *shaders);
-        if (!shaders) oom();
-    }
-    shader_info *si = &shaders[nshaders];
-    memset(si, 0, sizeof *si);
-    si->id = id;
-    *hmap_slot(&shader_map, id, 1) = nshaders++;
-    return si;
-}
+/* Everything tbr-characterize keeps while it reads a trace (main's, passed down). */
+typedef struct state state;
 
 static void shader_parse_text(shader_info *si, const char *text, size_t len)
 {
@@ -234,7 +217,11 @@ typedef struct res_info {
     uint64_t dense;            /* small number of the resource (block keys) */
 } res_info;
 
-static struct state {
+struct state {
+    /* S->shaders of the trace (kept across frames) */
+    shader_info *shaders;
+    size_t nshaders, capshaders;
+    hmap shader_map; /* id -> index */
     unsigned tw, th;
     /* current render pass grid */
     int have_pass;
@@ -265,72 +252,88 @@ static struct state {
     enum texblocks_mapping mapping;
     int texel_capable;             /* records_schema_minor >= 1 or a TEXELS record was seen */
     uint64_t texels_derived_quads; /* shaded quads whose texels the trace leaves out (minor 6) */
-    tbr_rec_texel *texbuf;
     res_info *res;
     hmap res_map;
     size_t nres, capres;
     /* screen */
     int have_last_screen;
     uint64_t last_screen_pixels;
-} S;
+};
 
-static void finish_prim(acc *a)
+static shader_info *shader_get(state *S, uint32_t id, int create)
 {
-    if (!S.have_cur_prim) return;
-    a->bins_covered += S.ntouched;
-    for (size_t i = 0; i < S.ntouched; i++) S.tile_mark[S.touched[i]] = 0;
-    S.ntouched = 0;
-    S.have_cur_prim = 0;
+    uint64_t *s = hmap_slot(&S->shader_map, id, 0);
+    if (s) return &S->shaders[*s];
+    if (!create) return NULL;
+    if (S->nshaders == S->capshaders) {
+        S->capshaders = S->capshaders ? S->capshaders * 2 : 64;
+        S->shaders = realloc(S->shaders, S->capshaders * sizeof *S->shaders);
+        if (!S->shaders) oom();
+    }
+    shader_info *si = &S->shaders[S->nshaders];
+    memset(si, 0, sizeof *si);
+    si->id = id;
+    *hmap_slot(&S->shader_map, id, 1) = S->nshaders++;
+    return si;
 }
 
-static void set_pass(acc *a, uint32_t w, uint32_t h)
+static void finish_prim(state *S, acc *a)
 {
-    finish_prim(a);
-    S.have_pass = 1;
-    S.pass_w = w;
-    S.pass_h = h;
-    S.tiles_x = (w + S.tw - 1) / S.tw;
-    S.tiles_y = (h + S.th - 1) / S.th;
-    size_t n = (size_t)S.tiles_x * S.tiles_y;
-    S.tile_base = a->tiles;
-    if (n > S.tile_cap) {
-        free(S.tile_mark);
-        free(S.touched);
-        S.tile_mark = calloc(n, 1);
-        S.touched = malloc(n * sizeof *S.touched);
-        if (!S.tile_mark || !S.touched) oom();
-        S.tile_cap = n;
+    if (!S->have_cur_prim) return;
+    a->bins_covered += S->ntouched;
+    for (size_t i = 0; i < S->ntouched; i++) S->tile_mark[S->touched[i]] = 0;
+    S->ntouched = 0;
+    S->have_cur_prim = 0;
+}
+
+static void set_pass(state *S, acc *a, uint32_t w, uint32_t h)
+{
+    finish_prim(S, a);
+    S->have_pass = 1;
+    S->pass_w = w;
+    S->pass_h = h;
+    S->tiles_x = (w + S->tw - 1) / S->tw;
+    S->tiles_y = (h + S->th - 1) / S->th;
+    size_t n = (size_t)S->tiles_x * S->tiles_y;
+    S->tile_base = a->tiles;
+    if (n > S->tile_cap) {
+        free(S->tile_mark);
+        free(S->touched);
+        S->tile_mark = calloc(n, 1);
+        S->touched = malloc(n * sizeof *S->touched);
+        if (!S->tile_mark || !S->touched) oom();
+        S->tile_cap = n;
     }
     a->tiles += n;
 }
 
-static draw_info *draw_get(uint32_t seq)
+static draw_info *draw_get(state *S, uint32_t seq)
 {
-    uint64_t *s = hmap_slot(&S.draw_map, seq, 0);
-    return s ? &S.draws[*s] : NULL;
+    uint64_t *s = hmap_slot(&S->draw_map, seq, 0);
+    return s ? &S->draws[*s] : NULL;
 }
 
-static void reset_frame_state(void)
+static void reset_frame_state(state *S)
 {
-    S.have_pass = 0;
-    S.have_cur_prim = 0;
-    S.ntouched = 0;
-    if (S.tile_mark) memset(S.tile_mark, 0, S.tile_cap);
-    hmap_clear(&S.draw_map);
-    S.ndraws = 0;
-    hmap_clear(&S.path_map);
-    hmap_clear(&S.vpath_map);
-    for (size_t i = 0; i < S.npaths; i++) free(S.paths[i].ent);
-    S.npaths = 0;
-    S.have_qdraw = 0;
-    S.nq = 0;
+    S->have_pass = 0;
+    S->have_cur_prim = 0;
+    S->ntouched = 0;
+    if (S->tile_mark) memset(S->tile_mark, 0, S->tile_cap);
+    hmap_clear(&S->draw_map);
+    S->ndraws = 0;
+    hmap_clear(&S->path_map);
+    hmap_clear(&S->vpath_map);
+    for (size_t i = 0; i < S->npaths; i++) free(S->paths[i].ent);
+    S->npaths = 0;
+    S->have_qdraw = 0;
+    S->nq = 0;
 }
 
 static unsigned popcount4(uint32_t m) { return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1); }
 
 /* Number of tiles of the current pass overlapped by [minx,maxx]x[miny,maxy]
  * (window coordinates), using pixel ranges floor(min) .. ceil(max)-1. */
-static uint64_t bbox_tiles(double minx, double maxx, double miny, double maxy)
+static uint64_t bbox_tiles(state *S, double minx, double maxx, double miny, double maxy)
 {
     if (!(minx <= maxx) || !(miny <= maxy)) /* also rejects NaN */
         return 0;
@@ -338,13 +341,13 @@ static uint64_t bbox_tiles(double minx, double maxx, double miny, double maxy)
     double x1 = ceil(maxx) - 1, y1 = ceil(maxy) - 1;
     if (x1 < x0) x1 = x0;
     if (y1 < y0) y1 = y0;
-    if (x1 < 0 || y1 < 0 || x0 >= S.pass_w || y0 >= S.pass_h) return 0;
+    if (x1 < 0 || y1 < 0 || x0 >= S->pass_w || y0 >= S->pass_h) return 0;
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
-    if (x1 > S.pass_w - 1) x1 = S.pass_w - 1;
-    if (y1 > S.pass_h - 1) y1 = S.pass_h - 1;
-    uint64_t tx0 = (uint64_t)x0 / S.tw, tx1 = (uint64_t)x1 / S.tw;
-    uint64_t ty0 = (uint64_t)y0 / S.th, ty1 = (uint64_t)y1 / S.th;
+    if (x1 > S->pass_w - 1) x1 = S->pass_w - 1;
+    if (y1 > S->pass_h - 1) y1 = S->pass_h - 1;
+    uint64_t tx0 = (uint64_t)x0 / S->tw, tx1 = (uint64_t)x1 / S->tw;
+    uint64_t ty0 = (uint64_t)y0 / S->th, ty1 = (uint64_t)y1 / S->th;
     return (tx1 - tx0 + 1) * (ty1 - ty0 + 1);
 }
 
@@ -385,337 +388,345 @@ static uint64_t block_key(const res_info *ri, uint32_t level, uint32_t layer, in
     return key;
 }
 
-static path_info *path_new(void)
+static path_info *path_new(state *S)
 {
-    if (S.npaths == S.cappaths) {
-        S.cappaths = S.cappaths ? S.cappaths * 2 : 64;
-        S.paths = realloc(S.paths, S.cappaths * sizeof *S.paths);
-        if (!S.paths) oom();
+    if (S->npaths == S->cappaths) {
+        S->cappaths = S->cappaths ? S->cappaths * 2 : 64;
+        S->paths = realloc(S->paths, S->cappaths * sizeof *S->paths);
+        if (!S->paths) oom();
     }
-    path_info *pi = &S.paths[S.npaths];
+    path_info *pi = &S->paths[S->npaths];
     memset(pi, 0, sizeof *pi);
     return pi;
 }
 
-/* Returns 0, or -1 if the record does not decode (caller reports it). */
-static int process_record(acc *a, uint16_t type, const uint8_t *p, size_t len)
+/* The record types process_record reads (the others are skipped undecoded). */
+#define CHARACTERIZE_TYPES                                                                                             \
+    (TBR_REC_MASK(TBR_REC_SHADER_CREATE) | TBR_REC_MASK(TBR_REC_SHADER) | TBR_REC_MASK(TBR_REC_RENDER_PASS) |          \
+     TBR_REC_MASK(TBR_REC_DRAW) | TBR_REC_MASK(TBR_REC_DRAW_END) | TBR_REC_MASK(TBR_REC_PRIM) |                        \
+     TBR_REC_MASK(TBR_REC_PATH) | TBR_REC_MASK(TBR_REC_QUADS) | TBR_REC_MASK(TBR_REC_RESOURCE) |                       \
+     TBR_REC_MASK(TBR_REC_TEXELS) | TBR_REC_MASK(TBR_REC_VERTICES) | TBR_REC_MASK(TBR_REC_FRAME_END))
+
+/* A decoded record (CHARACTERIZE_TYPES) into the frame's accumulators. Returns 0, or 1
+ * for FRAME_END. */
+static int process_draw(state *S, acc *a, const tbr_rec_decoded *d)
 {
+    const tbr_rec_draw *dr = &d->u.draw;
+    finish_prim(S, a);
+    a->draws++;
+    a->internal_draws += dr->internal != 0;
+    uint64_t verts = (uint64_t)dr->count * (dr->instance_count ? dr->instance_count : 1);
+    shader_info *vs = shader_get(S, dr->vs_id, 0);
+    if (vs) {
+        a->vertices += verts;
+        a->vs_static_insns += verts * vs->num_instructions;
+    } else {
+        a->vs_unknown_draws++;
+    }
+    if (S->ndraws == S->capdraws) {
+        S->capdraws = S->capdraws ? S->capdraws * 2 : 64;
+        S->draws = realloc(S->draws, S->capdraws * sizeof *S->draws);
+        if (!S->draws) oom();
+    }
+    draw_info *di = &S->draws[S->ndraws];
+    di->vs_id = dr->vs_id;
+    di->fs_id = dr->fs_id;
+    di->early_z = dr->early_z;
+    di->point_size = dr->point_size;
+    di->line_width = dr->line_width;
+    di->has_vertices = 0;
+    di->verts = verts;
+    *hmap_slot(&S->draw_map, dr->seq, 1) = S->ndraws++;
+    S->have_qdraw = 1;
+    S->qdraw = dr->seq;
+    S->nq = 0;
+    return 0;
+}
+
+static int process_prim(state *S, acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_prim *r = &d->u.prim;
+    a->prims++;
+    if (r->flags & TBR_REC_PRIM_CULLED) {
+        a->prims_culled++;
+        return 0;
+    }
+    a->prims_raster++;
+    a->attrs += r->nr_attrs ? r->nr_attrs - 1 : 0;
+    if (!S->have_pass || r->kind < 1 || r->kind > 3) {
+        a->prims_unbinned++;
+        return 0;
+    }
+    double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
+    for (uint32_t v = 0; v < r->kind; v++) {
+        double x = r->v[v][0][0], y = r->v[v][0][1];
+        if (isnan(x) || isnan(y)) {
+            minx = NAN;
+            break;
+        }
+        minx = fmin(minx, x);
+        maxx = fmax(maxx, x);
+        miny = fmin(miny, y);
+        maxy = fmax(maxy, y);
+    }
+    if (r->kind < 3) { /* points and lines: widen by half their size */
+        draw_info *di = draw_get(S, r->draw_seq);
+        double h = di ? 0.5 * (r->kind == 1 ? di->point_size : di->line_width) : 0.5;
+        minx -= h;
+        maxx += h;
+        miny -= h;
+        maxy += h;
+    }
+    a->bins_bbox += bbox_tiles(S, minx, maxx, miny, maxy);
+    return 0;
+}
+
+static int process_path(state *S, const tbr_rec_decoded *d)
+{
+    const tbr_rec_path *r = &d->u.path;
+    if (r->stage == TBR_REC_STAGE_VS) {
+        path_info *pi = path_new(S);
+        for (uint32_t i = 0; i < r->n; i++) pi->insns += popcount4(tbr_rec_path_mask(r, i) & 15u);
+        *hmap_slot(&S->vpath_map, r->id, 1) = S->npaths++;
+        return 0;
+    }
+    if (r->stage != TBR_REC_STAGE_FS) return 0;
+    path_info *pi = path_new(S);
+    if (r->n) {
+        pi->ent = malloc((size_t)r->n * 3);
+        if (!pi->ent) oom();
+        memcpy(pi->ent, r->entries, (size_t)r->n * 3);
+        pi->n = r->n;
+    }
+    shader_info *si = shader_get(S, r->shader_id, 0);
+    pi->classes_known = si && si->have_text;
+    for (uint32_t i = 0; i < r->n; i++) {
+        uint64_t lanes = popcount4(tbr_rec_path_mask(r, i) & 15u);
+        uint16_t pc = tbr_rec_path_pc(r, i);
+        pi->insns += lanes;
+        if (pi->classes_known) {
+            int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
+            if (cl == 0xff)
+                pi->classes_known = 0;
+            else if (cl == CL_ALU)
+                pi->alu += lanes;
+            else if (cl == CL_TEX)
+                pi->tex += lanes;
+        }
+    }
+    *hmap_slot(&S->path_map, r->id, 1) = S->npaths++;
+    return 0;
+}
+
+static int process_quads(state *S, acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_quads_header h = d->u.quads.h;
+    draw_info *di = draw_get(S, h.draw_seq);
+    shader_info *fs = di ? shader_get(S, di->fs_id, 0) : NULL;
+    if (h.texels_derived) S->texels_derived_quads += h.count;
+    if (!S->have_qdraw || S->qdraw != h.draw_seq) {
+        S->have_qdraw = 1;
+        S->qdraw = h.draw_seq;
+        S->nq = 0;
+    }
+    for (uint32_t i = 0; i < h.count; i++) {
+        const tbr_rec_quad q = d->u.quads.q[i];
+        if (S->nq == S->capq) {
+            S->capq = S->capq ? S->capq * 2 : 4096;
+            S->qxy = realloc(S->qxy, S->capq * 2 * sizeof *S->qxy);
+            S->qmask = realloc(S->qmask, S->capq);
+            S->qpath = realloc(S->qpath, S->capq * sizeof *S->qpath);
+            if (!S->qxy || !S->qmask || !S->qpath) oom();
+        }
+        S->qxy[2 * S->nq] = q.x;
+        S->qxy[2 * S->nq + 1] = q.y;
+        S->qmask[S->nq] =
+            (q.flags & TBR_REC_QUAD_SHADED) ? (uint8_t)((di && di->early_z ? q.depth_mask : q.in_mask) & 15u) : 0;
+        S->qpath[S->nq] = (q.flags & TBR_REC_QUAD_SHADED) ? q.path : 0;
+        S->nq++;
+        /* exact primitive/tile overlap: tiles holding a covered fragment */
+        if (S->have_pass && q.in_mask) {
+            if (!S->have_cur_prim || S->cur_draw != h.draw_seq || S->cur_prim != q.prim) {
+                finish_prim(S, a);
+                S->have_cur_prim = 1;
+                S->cur_draw = h.draw_seq;
+                S->cur_prim = q.prim;
+            }
+            for (int j = 0; j < 4; j++) {
+                if (!(q.in_mask & (1u << j))) continue;
+                int64_t fx = (int64_t)q.x + (j & 1), fy = (int64_t)q.y + (j >> 1);
+                if (fx < 0 || fy < 0 || fx >= S->pass_w || fy >= S->pass_h) continue;
+                uint32_t t = (uint32_t)(fy / S->th) * S->tiles_x + (uint32_t)(fx / S->tw);
+                if (!S->tile_mark[t]) {
+                    S->tile_mark[t] = 1;
+                    S->touched[S->ntouched++] = t;
+                }
+            }
+        }
+        if (!(q.flags & TBR_REC_QUAD_SHADED)) continue;
+        uint32_t frags = popcount4(di && di->early_z ? q.depth_mask : q.in_mask);
+        a->shaded_quads++;
+        a->shaded_frags += frags;
+        if (fs) {
+            a->fs_static_frags += frags;
+            a->fs_static_insns += (uint64_t)frags * fs->num_instructions;
+            if (fs->have_text) {
+                a->fs_static_alu += (uint64_t)frags * fs->n_alu;
+                a->fs_static_tex += (uint64_t)frags * fs->n_tex;
+            }
+        }
+        uint64_t *ps = q.path ? hmap_slot(&S->path_map, q.path, 0) : NULL;
+        if (ps && S->paths[*ps].classes_known) {
+            const path_info *pi = &S->paths[*ps];
+            a->fs_exec_frags += frags;
+            a->fs_exec_insns += pi->insns;
+            a->fs_exec_alu += pi->alu;
+            a->fs_exec_tex += pi->tex;
+        } else {
+            a->fs_exec_missing += frags ? frags : 1;
+        }
+    }
+    return 0;
+}
+
+static int process_resource(state *S, const tbr_rec_decoded *d)
+{
+    const tbr_rec_resource r = d->u.resource;
+    if (hmap_slot(&S->res_map, r.id, 0)) return 0; /* ids are never reused: same resource */
+    if (S->nres == S->capres) {
+        S->capres = S->capres ? S->capres * 2 : 64;
+        S->res = realloc(S->res, S->capres * sizeof *S->res);
+        if (!S->res) oom();
+    }
+    res_info *ri = &S->res[S->nres];
+    ri->w = r.width ? r.width : 1;
+    ri->h = r.height ? r.height : 1;
+    ri->bb = r.block_bytes ? r.block_bytes : 1;
+    format_block_dims(r.format_name, &ri->bw, &ri->bh);
+    ri->dense = S->nres;
+    *hmap_slot(&S->res_map, r.id, 1) = S->nres++;
+    return 0;
+}
+
+static int process_texels(state *S, acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_texels_header h = d->u.texels.h;
+    S->texel_capable = 1;
+    a->texel_records++;
+    uint32_t prevq = UINT32_MAX, ppos = 0;
+    uint64_t last_key = 0, last_tile = 0;
+    unsigned last_proc = 0;
+    int have_last = 0;
+    for (uint32_t i = 0; i < h.count; i++) {
+        const tbr_rec_texfetch f = d->u.texels.f[i];
+        a->tex_fetches++;
+        a->texels_all_lanes += f.n_texels;
+        if (!S->have_qdraw || S->qdraw != h.draw_seq || f.quad >= S->nq) {
+            a->texels_unmatched += f.n_texels;
+            continue;
+        }
+        size_t qi = f.quad;
+        if (f.quad != prevq) {
+            prevq = f.quad;
+            ppos = 0;
+        }
+        /* lanes: the PATH's active mask at this execution of pc (k-th
+     * fetch of pc on the quad = k-th occurrence of pc in the path);
+     * without it the quad's shading input mask */
+        uint32_t mask = S->qmask[qi];
+        uint64_t *ps = S->qpath[qi] ? hmap_slot(&S->path_map, S->qpath[qi], 0) : NULL;
+        int found = 0;
+        if (ps) {
+            const path_info *pi = &S->paths[*ps];
+            for (uint32_t k = ppos; k < pi->n; k++) {
+                const uint8_t *e = pi->ent + 3 * (size_t)k;
+                if ((uint32_t)(e[0] | (e[1] << 8)) == f.pc) {
+                    mask = e[2] & 15u;
+                    ppos = k + 1;
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        if (!found) a->tex_fetches_fallback++;
+        uint64_t *rs = hmap_slot(&S->res_map, f.resource_id, 0);
+        const res_info *ri = rs ? &S->res[*rs] : NULL;
+        for (uint32_t k = 0; k < f.n_texels; k++) {
+            const tbr_rec_texel *t = &f.texels[k];
+            if (!(mask & (1u << (t->lane & 3)))) continue;
+            a->texels++;
+            if (!ri || !S->have_pass) continue;
+            int64_t px = (int64_t)S->qxy[2 * qi] + (t->lane & 1);
+            int64_t py = (int64_t)S->qxy[2 * qi + 1] + (t->lane >> 1);
+            if (px < 0 || py < 0 || px >= S->pass_w || py >= S->pass_h) continue;
+            uint64_t tile = S->tile_base + (uint64_t)(py / S->th) * S->tiles_x + (uint64_t)(px / S->tw);
+            unsigned proc = texblocks_map(S->mapping, S->procs, (unsigned)(px % S->tw) / 2, (unsigned)(py % S->th) / 2,
+                                          (S->tw + 1) / 2, (S->th + 1) / 2);
+            uint64_t key = block_key(ri, t->level, t->layer, t->x, t->y);
+            if (have_last && key == last_key && tile == last_tile && proc == last_proc) continue;
+            if (texblocks_add(S->tb, tile, proc, key)) oom();
+            have_last = 1;
+            last_key = key;
+            last_tile = tile;
+            last_proc = proc;
+        }
+    }
+    return 0;
+}
+
+static int process_vertices(state *S, acc *a, const tbr_rec_decoded *d)
+{
+    const tbr_rec_vertices_header *h = d->u.vertices.h;
+    a->vertex_records++;
+    draw_info *di = draw_get(S, h->draw_seq);
+    if (di) di->has_vertices = 1;
+    for (uint32_t i = 0; i < h->count; i++) {
+        const tbr_rec_vertex_group g = d->u.vertices.g[i];
+        uint64_t *ps = hmap_slot(&S->vpath_map, g.path, 0);
+        a->vs_exec_verts += g.n;
+        if (ps)
+            a->vs_exec_insns += S->paths[*ps].insns;
+        else
+            a->vs_exec_missing += g.n;
+    }
+    return 0;
+}
+
+static int process_record(state *S, acc *a, const tbr_rec_decoded *d)
+{
+    const uint16_t type = d->type;
     switch (type) {
         case TBR_REC_SHADER_CREATE:
         case TBR_REC_SHADER: {
-            tbr_rec_shader r;
-            if ((type == TBR_REC_SHADER ? tbr_rec_shader_decode(p, len, &r)
-                                        : tbr_rec_shader_create_decode(p, len, &r)) != 0)
-                return -1;
-            shader_info *si = shader_get(r.id, 1);
+            const tbr_rec_shader r = d->u.shader;
+            shader_info *si = shader_get(S, r.id, 1);
             si->stage = r.stage;
             si->num_instructions = r.num_instructions;
             if (type == TBR_REC_SHADER && r.text && !si->have_text) shader_parse_text(si, r.text, r.text_len);
             return 0;
         }
         case TBR_REC_RENDER_PASS: {
-            tbr_rec_render_pass r;
-            if (tbr_rec_render_pass_decode(p, len, &r)) return -1;
-            set_pass(a, r.width, r.height);
+            set_pass(S, a, d->u.render_pass.width, d->u.render_pass.height);
             return 0;
         }
-        case TBR_REC_DRAW: {
-            static tbr_rec_draw d;
-            if (tbr_rec_draw_decode(p, len, &d)) return -1;
-            finish_prim(a);
-            a->draws++;
-            a->internal_draws += d.internal != 0;
-            uint64_t verts = (uint64_t)d.count * (d.instance_count ? d.instance_count : 1);
-            shader_info *vs = shader_get(d.vs_id, 0);
-            if (vs) {
-                a->vertices += verts;
-                a->vs_static_insns += verts * vs->num_instructions;
-            } else {
-                a->vs_unknown_draws++;
-            }
-            if (S.ndraws == S.capdraws) {
-                S.capdraws = S.capdraws ? S.capdraws * 2 : 64;
-                S.draws = realloc(S.draws, S.capdraws * sizeof *S.draws);
-                if (!S.draws) oom();
-            }
-            draw_info *di = &S.draws[S.ndraws];
-            di->vs_id = d.vs_id;
-            di->fs_id = d.fs_id;
-            di->early_z = d.early_z;
-            di->point_size = d.point_size;
-            di->line_width = d.line_width;
-            di->has_vertices = 0;
-            di->verts = verts;
-            *hmap_slot(&S.draw_map, d.seq, 1) = S.ndraws++;
-            S.have_qdraw = 1;
-            S.qdraw = d.seq;
-            S.nq = 0;
-            return 0;
-        }
+        case TBR_REC_DRAW: return process_draw(S, a, d);
         case TBR_REC_DRAW_END: {
-            tbr_rec_draw_end r;
-            if (tbr_rec_draw_end_decode(p, len, &r)) return -1;
-            finish_prim(a);
-            draw_info *di = draw_get(r.seq);
+            finish_prim(S, a);
+            draw_info *di = draw_get(S, d->u.draw_end.seq);
             if (di && !di->has_vertices && di->verts) a->vs_draws_no_vertices++;
             return 0;
         }
-        case TBR_REC_PRIM: {
-            static tbr_rec_prim r;
-            if (tbr_rec_prim_decode(p, len, &r)) return -1;
-            a->prims++;
-            if (r.flags & TBR_REC_PRIM_CULLED) {
-                a->prims_culled++;
-                return 0;
-            }
-            a->prims_raster++;
-            a->attrs += r.nr_attrs ? r.nr_attrs - 1 : 0;
-            if (!S.have_pass || r.kind < 1 || r.kind > 3) {
-                a->prims_unbinned++;
-                return 0;
-            }
-            double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
-            for (uint32_t v = 0; v < r.kind; v++) {
-                double x = r.v[v][0][0], y = r.v[v][0][1];
-                if (isnan(x) || isnan(y)) {
-                    minx = NAN;
-                    break;
-                }
-                minx = fmin(minx, x);
-                maxx = fmax(maxx, x);
-                miny = fmin(miny, y);
-                maxy = fmax(maxy, y);
-            }
-            if (r.kind < 3) { /* points and lines: widen by half their size */
-                draw_info *di = draw_get(r.draw_seq);
-                double h = di ? 0.5 * (r.kind == 1 ? di->point_size : di->line_width) : 0.5;
-                minx -= h;
-                maxx += h;
-                miny -= h;
-                maxy += h;
-            }
-            a->bins_bbox += bbox_tiles(minx, maxx, miny, maxy);
-            return 0;
-        }
-        case TBR_REC_PATH: {
-            tbr_rec_path r;
-            if (tbr_rec_path_decode(p, len, &r)) return -1;
-            if (r.stage == TBR_REC_STAGE_VS) {
-                path_info *pi = path_new();
-                for (uint32_t i = 0; i < r.n; i++) pi->insns += popcount4(tbr_rec_path_mask(&r, i) & 15u);
-                *hmap_slot(&S.vpath_map, r.id, 1) = S.npaths++;
-                return 0;
-            }
-            if (r.stage != TBR_REC_STAGE_FS) return 0;
-            path_info *pi = path_new();
-            if (r.n) {
-                pi->ent = malloc((size_t)r.n * 3);
-                if (!pi->ent) oom();
-                memcpy(pi->ent, r.entries, (size_t)r.n * 3);
-                pi->n = r.n;
-            }
-            shader_info *si = shader_get(r.shader_id, 0);
-            pi->classes_known = si && si->have_text;
-            for (uint32_t i = 0; i < r.n; i++) {
-                uint64_t lanes = popcount4(tbr_rec_path_mask(&r, i) & 15u);
-                uint16_t pc = tbr_rec_path_pc(&r, i);
-                pi->insns += lanes;
-                if (pi->classes_known) {
-                    int cl = pc < si->npc ? si->pc_class[pc] : 0xff;
-                    if (cl == 0xff)
-                        pi->classes_known = 0;
-                    else if (cl == CL_ALU)
-                        pi->alu += lanes;
-                    else if (cl == CL_TEX)
-                        pi->tex += lanes;
-                }
-            }
-            *hmap_slot(&S.path_map, r.id, 1) = S.npaths++;
-            return 0;
-        }
-        case TBR_REC_QUADS: {
-            tbr_cursor c;
-            tbr_rec_quads_header h;
-            static tbr_rec_quad q;
-            if (tbr_rec_quads_open(&c, p, len, &h)) return -1;
-            draw_info *di = draw_get(h.draw_seq);
-            shader_info *fs = di ? shader_get(di->fs_id, 0) : NULL;
-            if (h.texels_derived) S.texels_derived_quads += h.count;
-            if (!S.have_qdraw || S.qdraw != h.draw_seq) {
-                S.have_qdraw = 1;
-                S.qdraw = h.draw_seq;
-                S.nq = 0;
-            }
-            for (uint32_t i = 0; i < h.count; i++) {
-                if (tbr_rec_quads_next(&c, &h, &q)) return -1;
-                if (S.nq == S.capq) {
-                    S.capq = S.capq ? S.capq * 2 : 4096;
-                    S.qxy = realloc(S.qxy, S.capq * 2 * sizeof *S.qxy);
-                    S.qmask = realloc(S.qmask, S.capq);
-                    S.qpath = realloc(S.qpath, S.capq * sizeof *S.qpath);
-                    if (!S.qxy || !S.qmask || !S.qpath) oom();
-                }
-                S.qxy[2 * S.nq] = q.x;
-                S.qxy[2 * S.nq + 1] = q.y;
-                S.qmask[S.nq] = (q.flags & TBR_REC_QUAD_SHADED)
-                                    ? (uint8_t)((di && di->early_z ? q.depth_mask : q.in_mask) & 15u)
-                                    : 0;
-                S.qpath[S.nq] = (q.flags & TBR_REC_QUAD_SHADED) ? q.path : 0;
-                S.nq++;
-                /* exact primitive/tile overlap: tiles holding a covered fragment */
-                if (S.have_pass && q.in_mask) {
-                    if (!S.have_cur_prim || S.cur_draw != h.draw_seq || S.cur_prim != q.prim) {
-                        finish_prim(a);
-                        S.have_cur_prim = 1;
-                        S.cur_draw = h.draw_seq;
-                        S.cur_prim = q.prim;
-                    }
-                    for (int j = 0; j < 4; j++) {
-                        if (!(q.in_mask & (1u << j))) continue;
-                        int64_t fx = (int64_t)q.x + (j & 1), fy = (int64_t)q.y + (j >> 1);
-                        if (fx < 0 || fy < 0 || fx >= S.pass_w || fy >= S.pass_h) continue;
-                        uint32_t t = (uint32_t)(fy / S.th) * S.tiles_x + (uint32_t)(fx / S.tw);
-                        if (!S.tile_mark[t]) {
-                            S.tile_mark[t] = 1;
-                            S.touched[S.ntouched++] = t;
-                        }
-                    }
-                }
-                if (!(q.flags & TBR_REC_QUAD_SHADED)) continue;
-                uint32_t frags = popcount4(di && di->early_z ? q.depth_mask : q.in_mask);
-                a->shaded_quads++;
-                a->shaded_frags += frags;
-                if (fs) {
-                    a->fs_static_frags += frags;
-                    a->fs_static_insns += (uint64_t)frags * fs->num_instructions;
-                    if (fs->have_text) {
-                        a->fs_static_alu += (uint64_t)frags * fs->n_alu;
-                        a->fs_static_tex += (uint64_t)frags * fs->n_tex;
-                    }
-                }
-                uint64_t *ps = q.path ? hmap_slot(&S.path_map, q.path, 0) : NULL;
-                if (ps && S.paths[*ps].classes_known) {
-                    const path_info *pi = &S.paths[*ps];
-                    a->fs_exec_frags += frags;
-                    a->fs_exec_insns += pi->insns;
-                    a->fs_exec_alu += pi->alu;
-                    a->fs_exec_tex += pi->tex;
-                } else {
-                    a->fs_exec_missing += frags ? frags : 1;
-                }
-            }
-            return tbr_rec_quads_close(&c) ? -1 : 0;
-        }
-        case TBR_REC_RESOURCE: {
-            tbr_rec_resource r;
-            if (tbr_rec_resource_decode(p, len, &r)) return -1;
-            if (hmap_slot(&S.res_map, r.id, 0)) return 0; /* ids are never reused: same resource */
-            if (S.nres == S.capres) {
-                S.capres = S.capres ? S.capres * 2 : 64;
-                S.res = realloc(S.res, S.capres * sizeof *S.res);
-                if (!S.res) oom();
-            }
-            res_info *ri = &S.res[S.nres];
-            ri->w = r.width ? r.width : 1;
-            ri->h = r.height ? r.height : 1;
-            ri->bb = r.block_bytes ? r.block_bytes : 1;
-            format_block_dims(r.format_name, &ri->bw, &ri->bh);
-            ri->dense = S.nres;
-            *hmap_slot(&S.res_map, r.id, 1) = S.nres++;
-            return 0;
-        }
-        case TBR_REC_TEXELS: {
-            tbr_cursor c;
-            tbr_rec_texels_header h;
-            tbr_rec_texfetch f;
-            if (tbr_rec_texels_open(&c, p, len, &h)) return -1;
-            S.texel_capable = 1;
-            a->texel_records++;
-            uint32_t prevq = UINT32_MAX, ppos = 0;
-            uint64_t last_key = 0, last_tile = 0;
-            unsigned last_proc = 0;
-            int have_last = 0;
-            for (uint32_t i = 0; i < h.count; i++) {
-                if (tbr_rec_texels_next(&c, &h, &f, S.texbuf, TBR_REC_MAX_TEXELS_PER_FETCH)) return -1;
-                a->tex_fetches++;
-                a->texels_all_lanes += f.n_texels;
-                if (!S.have_qdraw || S.qdraw != h.draw_seq || f.quad >= S.nq) {
-                    a->texels_unmatched += f.n_texels;
-                    continue;
-                }
-                size_t qi = f.quad;
-                if (f.quad != prevq) {
-                    prevq = f.quad;
-                    ppos = 0;
-                }
-                /* lanes: the PATH's active mask at this execution of pc (k-th
-             * fetch of pc on the quad = k-th occurrence of pc in the path);
-             * without it the quad's shading input mask */
-                uint32_t mask = S.qmask[qi];
-                uint64_t *ps = S.qpath[qi] ? hmap_slot(&S.path_map, S.qpath[qi], 0) : NULL;
-                int found = 0;
-                if (ps) {
-                    const path_info *pi = &S.paths[*ps];
-                    for (uint32_t k = ppos; k < pi->n; k++) {
-                        const uint8_t *e = pi->ent + 3 * (size_t)k;
-                        if ((uint32_t)(e[0] | (e[1] << 8)) == f.pc) {
-                            mask = e[2] & 15u;
-                            ppos = k + 1;
-                            found = 1;
-                            break;
-                        }
-                    }
-                }
-                if (!found) a->tex_fetches_fallback++;
-                uint64_t *rs = hmap_slot(&S.res_map, f.resource_id, 0);
-                const res_info *ri = rs ? &S.res[*rs] : NULL;
-                for (uint32_t k = 0; k < f.n_texels; k++) {
-                    const tbr_rec_texel *t = &S.texbuf[k];
-                    if (!(mask & (1u << (t->lane & 3)))) continue;
-                    a->texels++;
-                    if (!ri || !S.have_pass) continue;
-                    int64_t px = (int64_t)S.qxy[2 * qi] + (t->lane & 1);
-                    int64_t py = (int64_t)S.qxy[2 * qi + 1] + (t->lane >> 1);
-                    if (px < 0 || py < 0 || px >= S.pass_w || py >= S.pass_h) continue;
-                    uint64_t tile = S.tile_base + (uint64_t)(py / S.th) * S.tiles_x + (uint64_t)(px / S.tw);
-                    unsigned proc = texblocks_map(S.mapping, S.procs, (unsigned)(px % S.tw) / 2,
-                                                  (unsigned)(py % S.th) / 2, (S.tw + 1) / 2, (S.th + 1) / 2);
-                    uint64_t key = block_key(ri, t->level, t->layer, t->x, t->y);
-                    if (have_last && key == last_key && tile == last_tile && proc == last_proc) continue;
-                    if (texblocks_add(S.tb, tile, proc, key)) oom();
-                    have_last = 1;
-                    last_key = key;
-                    last_tile = tile;
-                    last_proc = proc;
-                }
-            }
-            return tbr_rec_texels_close(&c) ? -1 : 0;
-        }
-        case TBR_REC_VERTICES: {
-            tbr_cursor c;
-            static tbr_rec_vertices_header h;
-            tbr_rec_vertex_group g;
-            if (tbr_rec_vertices_open(&c, p, len, &h)) return -1;
-            a->vertex_records++;
-            draw_info *di = draw_get(h.draw_seq);
-            if (di) di->has_vertices = 1;
-            for (uint32_t i = 0; i < h.count; i++) {
-                if (tbr_rec_vertices_next(&c, &h, &g)) return -1;
-                uint64_t *ps = hmap_slot(&S.vpath_map, g.path, 0);
-                a->vs_exec_verts += g.n;
-                if (ps)
-                    a->vs_exec_insns += S.paths[*ps].insns;
-                else
-                    a->vs_exec_missing += g.n;
-            }
-            return tbr_rec_vertices_close(&c) ? -1 : 0;
-        }
+        case TBR_REC_PRIM: return process_prim(S, a, d);
+        case TBR_REC_PATH: return process_path(S, d);
+        case TBR_REC_QUADS: return process_quads(S, a, d);
+        case TBR_REC_RESOURCE: return process_resource(S, d);
+        case TBR_REC_TEXELS: return process_texels(S, a, d);
+        case TBR_REC_VERTICES: return process_vertices(S, a, d);
         case TBR_REC_FRAME_END: {
-            tbr_rec_frame_end r;
-            if (tbr_rec_frame_end_decode(p, len, &r)) return -1;
-            S.have_last_screen = 1;
-            S.last_screen_pixels = (uint64_t)r.width * r.height;
-            a->screen_pixels += S.last_screen_pixels;
+            const tbr_rec_frame_end r = d->u.frame_end;
+            S->have_last_screen = 1;
+            S->last_screen_pixels = (uint64_t)r.width * r.height;
+            a->screen_pixels += S->last_screen_pixels;
             return 1; /* marks "frame had FRAME_END" */
         }
         default: return 0; /* other known types carry nothing we measure; unknown ones are skipped */
@@ -755,7 +766,7 @@ static const char *const mnames[M_COUNT] = {
     "overdraw",        "tex_shared_d1",       "tex_shared_d2",     "tex_unique_blocks",   "texels_per_tex",
 };
 
-static int texel_ok(const acc *a);
+static int texel_ok(state *S, const acc *a);
 
 static void ratio(metrics *m, int i, double num, double den)
 {
@@ -763,7 +774,7 @@ static void ratio(metrics *m, int i, double num, double den)
     m->v[i] = den > 0 ? num / den : 0;
 }
 
-static void compute(const acc *a, metrics *m)
+static void compute(state *S, const acc *a, metrics *m)
 {
     memset(m, 0, sizeof *m);
     ratio(m, M_DRAWS_PER_FRAME, (double)a->draws, (double)a->frames);
@@ -785,7 +796,7 @@ static void compute(const acc *a, metrics *m)
         ratio(m, M_FS_IPF, (double)a->fs_static_insns, (double)a->fs_static_frags);
         ratio(m, M_ALU_PER_TEX, (double)a->fs_static_alu, (double)a->fs_static_tex);
     }
-    if (texel_ok(a)) {
+    if (texel_ok(S, a)) {
         ratio(m, M_TEXELS_PER_FRAG, (double)a->texels, (double)a->shaded_frags);
         ratio(m, M_SHARED_D1, (double)a->tb.shared_d1, (double)a->tb.blocks);
         ratio(m, M_SHARED_D2, (double)a->tb.shared_d2, (double)a->tb.blocks);
@@ -797,7 +808,10 @@ static void compute(const acc *a, metrics *m)
 
 /* Texel metrics are n/a where the trace derives texels instead of recording them: the
  * TEXELS records would undercount. */
-static int texel_ok(const acc *a) { return (a->texel_records || S.texel_capable) && !S.texels_derived_quads; }
+static int texel_ok(state *S, const acc *a)
+{
+    return (a->texel_records || S->texel_capable) && !S->texels_derived_quads;
+}
 
 struct opts {
     int out;
@@ -811,7 +825,7 @@ static const char *fs_label(const metrics *m) { return m->fs_exec ? "executed" :
 
 static const char *vs_label(const metrics *m) { return m->vs_exec ? "executed" : "static"; }
 
-static void print_json_row(const char *indent, const acc *a, const metrics *m, const struct opts *o)
+static void print_json_row(state *S, const char *indent, const acc *a, const metrics *m, const struct opts *o)
 {
     for (int i = 0; i < M_COUNT; i++) {
         printf("%s\"%s\": ", indent, mnames[i]);
@@ -822,9 +836,9 @@ static void print_json_row(const char *indent, const acc *a, const metrics *m, c
     }
     printf("%s\"vs_insns_source\": \"%s\",\n", indent, vs_label(m));
     printf("%s\"fs_insns_source\": \"%s\",\n", indent, fs_label(m));
-    printf("%s\"texel_metrics\": \"%s\",\n", indent, texel_ok(a) ? "computed" : "n/a (trace has no texel records)");
+    printf("%s\"texel_metrics\": \"%s\",\n", indent, texel_ok(S, a) ? "computed" : "n/a (trace has no texel records)");
     printf("%s\"replication\": ", indent);
-    if (!texel_ok(a) || !a->tb.blocks) {
+    if (!texel_ok(S, a) || !a->tb.blocks) {
         printf("null,\n");
     } else {
         printf("[");
@@ -877,11 +891,11 @@ static void fmt_val(char *buf, size_t n, const metrics *m, int i)
 static const char *const mapping_names[] = {"rr", "strips", "quadrant"};
 #define NA_TEXEL "n/a (trace has no texel records)"
 
-static void print_text(const char *path, const acc *tot, const metrics *mt, const acc *frames, const uint64_t *numbers,
-                       size_t nf, const struct opts *o)
+static void print_text(state *S, const char *path, const acc *tot, const metrics *mt, const acc *frames,
+                       const uint64_t *numbers, size_t nf, const struct opts *o)
 {
     char b[64];
-    printf("%s: %" PRIu64 " frame%s, tile size %ux%u\n", path, tot->frames, tot->frames == 1 ? "" : "s", S.tw, S.th);
+    printf("%s: %" PRIu64 " frame%s, tile size %ux%u\n", path, tot->frames, tot->frames == 1 ? "" : "s", S->tw, S->th);
     printf("\n%-50s %12s\n", "Geometry (thesis Table 3.2)", "trace");
     static const struct {
         int m;
@@ -911,14 +925,14 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
     snprintf(lab, sizeof lab, "ALU per TEX instruction (%s)", fs_label(mt));
     fmt_val(b, sizeof b, mt, M_ALU_PER_TEX);
     printf("  %-48s %12s\n", lab, b);
-    if (texel_ok(tot)) {
+    if (texel_ok(S, tot)) {
         fmt_val(b, sizeof b, mt, M_TEXELS_PER_FRAG);
         printf("  %-48s %12s\n", "texels per fragment", b);
     } else {
         printf("  %-48s %12s\n", "texels per fragment", NA_TEXEL);
     }
     snprintf(lab, sizeof lab, "texels per texture instruction (%s)", fs_label(mt));
-    if (texel_ok(tot)) {
+    if (texel_ok(S, tot)) {
         fmt_val(b, sizeof b, mt, M_TEXELS_PER_TEX);
         printf("  %-48s %12s\n", lab, b);
     } else {
@@ -927,7 +941,7 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
     fmt_val(b, sizeof b, mt, M_OVERDRAW);
     printf("  %-48s %12s\n", "overdraw (shaded fragments / screen pixels)", b);
     printf("Texture blocks (thesis Fig. 5.12, DTM-NUCA Fig. 1)\n");
-    if (!texel_ok(tot)) {
+    if (!texel_ok(S, tot)) {
         printf("  %-48s %12s\n", "blocks shared with a tile at distance 1", NA_TEXEL);
         printf("  %-48s %12s\n", "blocks shared with a tile at distance 2", NA_TEXEL);
         snprintf(lab, sizeof lab, "replication over %u caches (%s mapping)", o->procs, mapping_names[o->mapping]);
@@ -962,11 +976,11 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
                tot->tex_fetches_fallback);
     if (tot->texels_unmatched)
         printf("note: %" PRIu64 " texel(s) of fetches naming an unknown quad were ignored\n", tot->texels_unmatched);
-    if (S.texels_derived_quads)
+    if (S->texels_derived_quads)
         printf("note: texel metrics n/a: the trace derives the texels of quads in %" PRIu64 " QUADS "
                "entries instead of recording them (records minor 6); replay with "
                "tbr-replay --record-texels\n",
-               S.texels_derived_quads);
+               S->texels_derived_quads);
 
     printf("\nPer frame (vs_ipv from column vs_src; fs_ipf and alu/tex from column fs_src):\n");
     printf("%10s %6s %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", "frame", "draws", "vs_ipv", "vs_src",
@@ -974,7 +988,7 @@ static void print_text(const char *path, const acc *tot, const metrics *mt, cons
            "overdraw");
     for (size_t i = 0; i < nf; i++) {
         metrics m;
-        compute(&frames[i], &m);
+        compute(S, &frames[i], &m);
         char v[M_COUNT][32];
         for (int k = 0; k < M_COUNT; k++) fmt_val(v[k], sizeof v[k], &m, k);
         printf("%10" PRIu64 " %6" PRIu64 " %8s %6s %10s %9s %9s %10s %10s %8s %8s %6s %8s %8s\n", numbers[i],
@@ -1024,7 +1038,10 @@ static void bad_usage(const char *fmt, const char *arg) { tbr_tool_bad_usage(pro
 int main(int argc, char **argv)
 {
     struct opts o = {OUT_TEXT, 4, TEXBLOCKS_MAP_RR, 0, 0, 0};
-    S.tw = S.th = 32;
+    state st; /* what is kept while the trace is read, passed to every function */
+    memset(&st, 0, sizeof st);
+    state *S = &st;
+    S->tw = S->th = 32;
     static const struct option longopts[] = {
         {"tile-size", required_argument, NULL, 't'},
         {"frame", required_argument, NULL, 'f'},
@@ -1045,8 +1062,8 @@ int main(int argc, char **argv)
                 char extra;
                 if (sscanf(optarg, "%ux%u%c", &w, &h, &extra) != 2 || w < 1 || h < 1 || w > 4096 || h > 4096)
                     bad_usage("bad --tile-size '%s' (expected WxH, 1..4096, e.g. 32x32)", optarg);
-                S.tw = w;
-                S.th = h;
+                S->tw = w;
+                S->th = h;
                 break;
             }
             case 'f':
@@ -1088,12 +1105,12 @@ int main(int argc, char **argv)
     size_t slen;
     const char *minor = tbr_trace_reader_metadata_get(r, "records_schema_minor", &slen);
     if (minor && slen > 0 && !(slen == 1 && minor[0] == '0'))
-        S.texel_capable = 1; /* minor >= 1: TEXELS exist when textures are sampled */
-    S.procs = o.procs;
-    S.mapping = o.mapping;
-    S.tb = texblocks_new(o.procs);
-    S.texbuf = malloc(TBR_REC_MAX_TEXELS_PER_FETCH * sizeof *S.texbuf);
-    if (!S.tb || !S.texbuf) oom();
+        S->texel_capable = 1; /* minor >= 1: TEXELS exist when textures are sampled */
+    S->procs = o.procs;
+    S->mapping = o.mapping;
+    S->tb = texblocks_new(o.procs);
+    tbr_rec_decoder *dec = tbr_rec_decoder_new(CHARACTERIZE_TYPES);
+    if (!S->tb || !dec) oom();
     size_t nframes = tbr_trace_reader_frame_count(r);
     acc *frames = calloc(nframes ? nframes : 1, sizeof *frames);
     uint64_t *numbers = calloc(nframes ? nframes : 1, sizeof *numbers);
@@ -1111,7 +1128,7 @@ int main(int argc, char **argv)
             status = EXIT_BAD;
             break;
         }
-        reset_frame_state();
+        reset_frame_state(S);
         acc *a = &frames[nf];
         a->frames = 1;
         int had_end = 0, rc;
@@ -1119,23 +1136,25 @@ int main(int argc, char **argv)
         const uint8_t *p;
         size_t len;
         while ((rc = tbr_trace_reader_next_record(r, &type, &p, &len)) > 0) {
-            int pr = process_record(a, type, p, len);
+            const tbr_rec_decoded *d;
+            int pr = tbr_rec_decode(dec, type, p, len, &d);
             if (pr < 0) {
                 tbr_tool_fail_malformed(r, type, len);
                 rc = -1;
                 break;
             }
+            pr = pr == 0 ? process_record(S, a, d) : 0;
             if (pr == 1) had_end = 1;
         }
         if (rc < 0) {
             status = EXIT_BAD;
             break;
         }
-        finish_prim(a);
-        if (texblocks_finish_frame(S.tb, &a->tb)) oom();
+        finish_prim(S, a);
+        if (texblocks_finish_frame(S->tb, &a->tb)) oom();
         if (!had_end) {
-            if (S.have_last_screen)
-                a->screen_pixels += S.last_screen_pixels;
+            if (S->have_last_screen)
+                a->screen_pixels += S->last_screen_pixels;
             else
                 a->frames_without_screen++;
         }
@@ -1147,9 +1166,9 @@ int main(int argc, char **argv)
     } else {
         if (o.have_frames && nf == 0) tbr_tool_warn_no_frames(prog, o.frame_lo, o.frame_hi);
         metrics mt;
-        compute(&tot, &mt);
+        compute(S, &tot, &mt);
         if (o.out == OUT_TEXT) {
-            print_text(path, &tot, &mt, frames, numbers, nf, &o);
+            print_text(S, path, &tot, &mt, frames, numbers, nf, &o);
         } else if (o.out == OUT_CSV) {
             printf("frame");
             for (int k = 0; k < M_COUNT; k++) printf(",%s", mnames[k]);
@@ -1158,7 +1177,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < nf; i++) {
                 metrics m;
                 char num[32];
-                compute(&frames[i], &m);
+                compute(S, &frames[i], &m);
                 snprintf(num, sizeof num, "%" PRIu64, numbers[i]);
                 print_csv_row(num, &frames[i], &m);
             }
@@ -1175,14 +1194,14 @@ int main(int argc, char **argv)
             }
             printf("\",\n  \"tile_size\": [%u, %u],\n  \"processors\": %u,\n"
                    "  \"mapping\": \"%s\",\n  \"trace\": {\n",
-                   S.tw, S.th, o.procs, mapping_names[o.mapping]);
-            print_json_row("    ", &tot, &mt, &o);
+                   S->tw, S->th, o.procs, mapping_names[o.mapping]);
+            print_json_row(S, "    ", &tot, &mt, &o);
             printf("  },\n  \"frames\": [");
             for (size_t i = 0; i < nf; i++) {
                 metrics m;
-                compute(&frames[i], &m);
+                compute(S, &frames[i], &m);
                 printf("%s\n    {\n      \"frame\": %" PRIu64 ",\n", i ? "," : "", numbers[i]);
-                print_json_row("      ", &frames[i], &m, &o);
+                print_json_row(S, "      ", &frames[i], &m, &o);
                 printf("    }");
             }
             printf("\n  ]\n}\n");
@@ -1190,24 +1209,24 @@ int main(int argc, char **argv)
     }
     free(frames);
     free(numbers);
-    for (size_t i = 0; i < nshaders; i++) free(shaders[i].pc_class);
-    free(shaders);
-    hmap_free(&shader_map);
-    hmap_free(&S.draw_map);
-    hmap_free(&S.path_map);
-    hmap_free(&S.vpath_map);
-    hmap_free(&S.res_map);
-    for (size_t i = 0; i < S.npaths; i++) free(S.paths[i].ent);
-    free(S.draws);
-    free(S.paths);
-    free(S.res);
-    free(S.qxy);
-    free(S.qmask);
-    free(S.qpath);
-    free(S.texbuf);
-    texblocks_free(S.tb);
-    free(S.tile_mark);
-    free(S.touched);
+    for (size_t i = 0; i < S->nshaders; i++) free(S->shaders[i].pc_class);
+    free(S->shaders);
+    hmap_free(&S->shader_map);
+    hmap_free(&S->draw_map);
+    hmap_free(&S->path_map);
+    hmap_free(&S->vpath_map);
+    hmap_free(&S->res_map);
+    for (size_t i = 0; i < S->npaths; i++) free(S->paths[i].ent);
+    free(S->draws);
+    free(S->paths);
+    free(S->res);
+    free(S->qxy);
+    free(S->qmask);
+    free(S->qpath);
+    tbr_rec_decoder_free(dec);
+    texblocks_free(S->tb);
+    free(S->tile_mark);
+    free(S->touched);
     tbr_trace_reader_close(r);
     if (status == EXIT_OK && tbr_tool_flush_stdout(prog) < 0) return EXIT_BAD;
     return status;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tbr/frame_range.h"
+
 void tbr_tool_bad_usage(const char *prog, const char *fmt, const char *arg)
 {
     fprintf(stderr, "%s: ", prog);
@@ -29,16 +31,12 @@ int tbr_tool_parse_u64(const char *s, uint64_t *out)
 
 void tbr_tool_parse_frames(const char *prog, const char *arg, uint64_t *lo, uint64_t *hi)
 {
-    char a[64];
-    const char *dash = strchr(arg, '-');
-    size_t n = dash ? (size_t)(dash - arg) : strlen(arg);
-    if (n == 0 || n >= sizeof a) tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
-    memcpy(a, arg, n);
-    a[n] = '\0';
-    if (tbr_tool_parse_u64(a, lo)) tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg);
-    *hi = *lo;
-    if (dash && (tbr_tool_parse_u64(dash + 1, hi) || *hi < *lo))
-        tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B with A <= B)", arg);
+    switch (tbr_frame_range_parse(arg, TBR_FRAMES_SINGLE, lo, hi)) {
+        case TBR_FRAMES_OK: return;
+        case TBR_FRAMES_BAD_START:
+        case TBR_FRAMES_NOT_SINGLE: tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B)", arg); break;
+        default: tbr_tool_bad_usage(prog, "bad --frame value '%s' (expected N or A-B with A <= B)", arg); break;
+    }
 }
 
 void tbr_tool_bad_option(const char *prog, char **argv, int ch)

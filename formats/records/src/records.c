@@ -5,31 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[TBR_REC_TYPE_COUNT] = {
-    [TBR_REC_FRAME_END] = "FRAME_END",
-    [TBR_REC_RESOURCE] = "RESOURCE",
-    [TBR_REC_UPLOAD] = "UPLOAD",
-    [TBR_REC_SHADER_CREATE] = "SHADER_CREATE",
-    [TBR_REC_SHADER] = "SHADER",
-    [TBR_REC_RENDER_PASS] = "RENDER_PASS",
-    [TBR_REC_CLEAR] = "CLEAR",
-    [TBR_REC_DRAW] = "DRAW",
-    [TBR_REC_DRAW_END] = "DRAW_END",
-    [TBR_REC_PRIM] = "PRIM",
-    [TBR_REC_QUADS] = "QUADS",
-    [TBR_REC_TILE] = "TILE",
-    [TBR_REC_FLUSH] = "FLUSH",
-    [TBR_REC_UNSUPPORTED] = "UNSUPPORTED",
-    [TBR_REC_PATH] = "PATH",
-    [TBR_REC_TEXELS] = "TEXELS",
-    [TBR_REC_VERTICES] = "VERTICES",
-    [TBR_REC_SURFACE_INIT] = "SURFACE_INIT",
-    [TBR_REC_VS_TEXELS] = "VS_TEXELS",
-    [TBR_REC_VS_TEXTURES] = "VS_TEXTURES",
-    [TBR_REC_SURFACE_CHECK] = "SURFACE_CHECK",
-};
-
-const char *tbr_rec_type_name(uint16_t type) { return type < TBR_REC_TYPE_COUNT ? type_names[type] : NULL; }
+/* tbr_rec_type_name: the record table (record_table.c). */
 
 /* ---- helpers -------------------------------------------------------------- */
 
