@@ -288,10 +288,12 @@ int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 
 /* The frame's pass `pass` begins: the functional back end sets it up (tile grid), the
  * techniques hear of it, the pass's counters. -1 with err (unusable pass). */
-static int pass_begin(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
+static int pass_begin(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
     g->env.frame = f;
-    sim_func_derive_texels(g->env.fn, f); /* before the raster phase reads them (render_pass_tiles) */
+    /* a new frame: its derived texels start empty (render_pass_tiles derives them, before
+     * each pass's raster phase reads them) */
+    if (pass == 0) sim_func_derive_texels(g->env.fn, f);
     g->env.pass = pass;
     if (sim_func_begin_pass(g->env.fn, f, pass, g->env.tile_w, g->env.tile_h, err, errlen)) return -1;
     g->env.tiles_x = sim_func_tiles_x(g->env.fn);
@@ -425,7 +427,7 @@ static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size
     return 0;
 }
 
-int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen)
+int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
     if (pass_begin(g, f, pass, err, errlen)) return -1;
     pass_restore_planes(g, f, pass);

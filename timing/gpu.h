@@ -68,7 +68,7 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen);
 void gpu_free(gpu *g);
 /* Simulates one pass of the loaded frame (functional rendering included). -1 on a
  * deadlock (watchdog) or unusable pass, with err. */
-int gpu_run_pass(gpu *g, sim_frame *f, size_t pass, char *err, size_t errlen);
+int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);
 /* Renders every pass of the frame functionally only (no cycles, statistics or energy):
  * frames before a --frames window, so the window starts from their render targets. */
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen);

@@ -236,8 +236,8 @@ static void fp_far(uint32_t k, uint32_t i, int *x, int *y)
 }
 
 /* ---- derived_lines: fetches mapped as the sampler reports them ------------------------
- * sim_rel_* + sim_frame_add_relative_fetches (tbr-sim's derived texels, linear layout)
- * against the texel log mapped afterwards (sim_frame_add_fetch, per footprint or per
+ * sim_rel_* + sim_derive_relative_fetches (tbr-sim's derived texels, linear layout)
+ * against the texel log mapped afterwards (sim_derive_fetch, per footprint or per
  * texel): random quads of random fetches (footprints of 2D arrays with mip levels, lone
  * texels, fetches without texels, a resource the frame does not describe) must give the
  * same fetches, lines and counts. */
@@ -319,6 +319,9 @@ static size_t derived_lines_case(const char *dir, uint32_t nq, uint32_t line_byt
         return 0;
     }
     sim_rel_fetches rf = {0};
+    sim_fetch_set dr = {0}, dl = {0}; /* the fetches derived for fr / fl */
+    sim_fetch_set_reset(&dr, &fr);
+    sim_fetch_set_reset(&dl, &fl);
     static tbr_rec_texel tx[4096];
     const uint32_t ids[3] = {TEX_RES, 11, 99};
     const uint32_t w0[3] = {100, 37, 1}, h0[3] = {60, 23, 1}, levels[3] = {7, 6, 1}, layers[3] = {3, 1, 1};
@@ -357,23 +360,25 @@ static size_t derived_lines_case(const char *dir, uint32_t nq, uint32_t line_byt
             fe.resource_id = ids[t];
             fe.n_texels = n;
             fe.texels = tx;
-            sim_frame_add_fetch(&fl, q, &fe, tx, footprints);
+            sim_derive_fetch(&fl, &dl, q, &fe, tx, footprints);
         }
         sim_rel_end(&rf);
         CHECK(!rf.failed);
-        sim_frame_add_relative_fetches(&fr, q, &rf);
+        sim_derive_relative_fetches(&fr, &dr, q, &rf);
     }
-    size_t same = fr.nfetches == fl.nfetches && fr.texels == fl.texels && fr.texel_fetches == fl.texel_fetches;
+    size_t same = dr.nfetches == dl.nfetches && dr.texels == dl.texels && dr.texel_fetches == dl.texel_fetches;
     for (uint32_t q = 0; same && q < nq; q++)
-        same = fr.quads[q].nfetch == fl.quads[q].nfetch &&
-               (!fr.quads[q].nfetch || fr.quads[q].first_fetch == fl.quads[q].first_fetch);
-    for (size_t i = 0; same && i < fr.nfetches; i++) {
-        const sim_fetch *a = &fr.fetches[i], *b = &fl.fetches[i];
+        same = dr.count[q] == dl.count[q] && (!dr.count[q] || dr.first[q] == dl.first[q]);
+    for (size_t i = 0; same && i < dr.nfetches; i++) {
+        const sim_fetch *a = &dr.fetches[i], *b = &dl.fetches[i];
         same = a->quad == b->quad && a->pc == b->pc && a->ntexels == b->ntexels && a->nlines == b->nlines &&
-               !memcmp(&fr.lines[a->first_line], &fl.lines[b->first_line], a->nlines * sizeof *fr.lines);
+               !memcmp(&dr.lines[a->first_line], &dl.lines[b->first_line], a->nlines * sizeof *dr.lines);
     }
     CHECK(same);
-    same = same ? fr.nfetches : 0;
+    CHECK(fr.nfetches == 0 && fl.nfetches == 0); /* the loaded frames are not edited */
+    same = same ? dr.nfetches : 0;
+    sim_fetch_set_free(&dr);
+    sim_fetch_set_free(&dl);
     sim_rel_free(&rf);
     sim_frame_free(&fr);
     sim_frame_free(&fl);

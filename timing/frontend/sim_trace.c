@@ -1,6 +1,8 @@
 /* Frame loader of tbr-sim (see sim_trace.h). */
 #include "frontend/sim_trace.h"
 
+#include "core/util.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,8 +486,8 @@ static size_t footprint_lines(int tiled, const tbr_rec_resource *rr, uint64_t ba
 
 /* A TEXELS / VS_TEXELS fetch -> its distinct texture lines (ascending), appended to lines.
  * footprints: its texels are whole bilinear footprints (footprint_lines). */
-static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx,
-                            bool footprints)
+static void map_fetch_lines(const sim_frame *f, uint64_t **lines, size_t *nlines, size_t *cap_lines, sim_fetch *sf,
+                            const tbr_rec_texfetch *fe, const tbr_rec_texel *tx, bool footprints)
 {
     tbr_rec_resource dummy;
     const tbr_rec_resource *rr = NULL;
@@ -501,9 +503,9 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
     }
     sf->pc = fe->pc;
     sf->ntexels = fe->n_texels;
-    sf->first_line = (uint32_t)f->nlines;
-    while (f->nlines + fe->n_texels > f->cap_lines) GROW(f->lines, f->cap_lines, f->cap_lines);
-    uint64_t *fl = f->lines + sf->first_line;
+    sf->first_line = (uint32_t)*nlines;
+    while (*nlines + fe->n_texels > *cap_lines) GROW(*lines, *cap_lines, *cap_lines);
+    uint64_t *fl = *lines + sf->first_line;
     const uint32_t tline = ld->tline;
     const bool pow2 = !(tline & (tline - 1));
     size_t nl = 0, u = 0;
@@ -520,22 +522,52 @@ static void map_fetch_lines(sim_frame *f, sim_fetch *sf, const tbr_rec_texfetch 
     sort_u64(fl, nl);
     for (size_t k = 0; k < nl; k++)
         if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
-    f->nlines = sf->first_line + u;
+    *nlines = sf->first_line + u;
     sf->nlines = (uint32_t)u;
 }
 
-void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx,
-                         bool footprints)
+void sim_fetch_set_reset(sim_fetch_set *d, const sim_frame *f)
 {
-    sim_quad *sq = &f->quads[quad];
-    if (!sq->nfetch) sq->first_fetch = (uint32_t)f->nfetches;
-    GROW(f->fetches, f->nfetches, f->cap_fetches);
-    sim_fetch *sf = &f->fetches[f->nfetches++];
+    if (f->nquads > d->cap_quads) {
+        free(d->first);
+        free(d->count);
+        d->cap_quads = f->nquads;
+        d->first = tbr_xcalloc(d->cap_quads, sizeof *d->first);
+        d->count = tbr_xcalloc(d->cap_quads, sizeof *d->count);
+    } else if (d->cap_quads) {
+        memset(d->count, 0, d->cap_quads * sizeof *d->count);
+    }
+    d->nfetches = d->nlines = 0;
+    d->texels = d->texel_fetches = 0;
+}
+
+void sim_fetch_set_free(sim_fetch_set *d)
+{
+    free(d->fetches);
+    free(d->lines);
+    free(d->first);
+    free(d->count);
+    memset(d, 0, sizeof *d);
+}
+
+/* The next derived fetch of quad (its quad's first one starts the quad's range). */
+static sim_fetch *derived_fetch_slot(sim_fetch_set *d, uint32_t quad)
+{
+    if (!d->count[quad]) d->first[quad] = (uint32_t)d->nfetches;
+    GROW(d->fetches, d->nfetches, d->cap_fetches);
+    sim_fetch *sf = &d->fetches[d->nfetches++];
     sf->quad = quad;
-    map_fetch_lines(f, sf, fe, tx, footprints);
-    sq->nfetch++;
-    f->texels += fe->n_texels;
-    f->texel_fetches++;
+    d->count[quad]++;
+    d->texel_fetches++;
+    return sf;
+}
+
+void sim_derive_fetch(const sim_frame *f, sim_fetch_set *d, uint32_t quad, const tbr_rec_texfetch *fe,
+                      const tbr_rec_texel *tx, bool footprints)
+{
+    sim_fetch *sf = derived_fetch_slot(d, quad);
+    map_fetch_lines(f, &d->lines, &d->nlines, &d->cap_lines, sf, fe, tx, footprints);
+    d->texels += fe->n_texels;
 }
 
 /* ---- derived fetches mapped as the sampler reports them (sim_rel_*) ---- */
@@ -655,28 +687,22 @@ void sim_rel_texel(sim_rel_fetches *rf, uint32_t level, uint32_t layer, int32_t 
     rel_add_line(rf, a & ~(uint64_t)(rf->tline - 1));
 }
 
-void sim_frame_add_relative_fetches(sim_frame *f, uint32_t quad, const sim_rel_fetches *rf)
+void sim_derive_relative_fetches(const sim_frame *f, sim_fetch_set *d, uint32_t quad, const sim_rel_fetches *rf)
 {
-    sim_quad *sq = &f->quads[quad];
     for (size_t i = 0; i < rf->nfetch; i++) {
         const sim_rel_fetch *fe = &rf->fetch[i];
         tbr_rec_resource dummy;
         const tbr_rec_resource *rr;
         uint64_t base;
         texture_slot(f->loader, f, fe->resource_id, &rr, &base, &dummy); /* the base, in fetch order */
-        if (!sq->nfetch) sq->first_fetch = (uint32_t)f->nfetches;
-        GROW(f->fetches, f->nfetches, f->cap_fetches);
-        sim_fetch *sf = &f->fetches[f->nfetches++];
-        sf->quad = quad;
+        sim_fetch *sf = derived_fetch_slot(d, quad);
         sf->pc = fe->pc;
         sf->ntexels = fe->ntexels;
-        sf->first_line = (uint32_t)f->nlines;
+        sf->first_line = (uint32_t)d->nlines;
         sf->nlines = fe->nlines;
-        while (f->nlines + fe->nlines > f->cap_lines) GROW(f->lines, f->cap_lines, f->cap_lines);
-        for (uint32_t k = 0; k < fe->nlines; k++) f->lines[f->nlines++] = base + rf->lines[fe->first + k];
-        sq->nfetch++;
-        f->texels += fe->ntexels;
-        f->texel_fetches++;
+        while (d->nlines + fe->nlines > d->cap_lines) GROW(d->lines, d->cap_lines, d->cap_lines);
+        for (uint32_t k = 0; k < fe->nlines; k++) d->lines[d->nlines++] = base + rf->lines[fe->first + k];
+        d->texels += fe->ntexels;
     }
 }
 
@@ -822,7 +848,8 @@ static int load_texels(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
         GROW(f->fetches, f->nfetches, f->cap_fetches);
         sim_fetch *sf = &f->fetches[f->nfetches++];
         sf->quad = sd->first_quad + fe->quad;
-        map_fetch_lines(f, sf, fe, fe->texels, false); /* the fetch's distinct lines, in ascending address order */
+        /* the fetch's distinct lines, in ascending address order */
+        map_fetch_lines(f, &f->lines, &f->nlines, &f->cap_lines, sf, fe, fe->texels, false);
         f->texels += fe->n_texels;
         f->texel_fetches++;
     }
@@ -903,7 +930,7 @@ static int load_vs_texels(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
         GROW(f->vfetches, f->nvfetches, f->cap_vfetches);
         sim_fetch *sf = &f->vfetches[f->nvfetches++];
         sf->quad = (uint32_t)(c->vrec_first + fe->quad);
-        map_fetch_lines(f, sf, fe, fe->texels, false);
+        map_fetch_lines(f, &f->lines, &f->nlines, &f->cap_lines, sf, fe, fe->texels, false);
         g->nvfetch++;
         f->vs_texels += fe->n_texels;
         f->vs_texel_fetches++;

@@ -43,7 +43,7 @@ typedef struct {
 #define SIM_QUAD_COMPUTED       0x40u
 /* sim_quad.flags: a SHADED quad of a QUADS record with TBR_REC_QUADS_TEXELS_DERIVED
  * (records minor 6): no TEXELS fetches in the trace; the functional back end derives them
- * while it runs the quad's fragment shader (sim_frame_add_fetch). */
+ * while it runs the quad's fragment shader, into its own sim_fetch_set (sim_derive_fetch). */
 #define SIM_QUAD_TEXELS_DERIVED 0x80u
 
 typedef struct {
@@ -56,7 +56,7 @@ typedef struct {
                    * a packed color buffer's block holds the packed pixels' bits in [0][j] */
     uint32_t exact;               /* index + 1 of the quad's first entry in exacts (0 = none) */
     uint32_t path;                /* SHADED: index + 1 of the FS PATH in paths (0 = no PATH recorded) */
-    uint32_t first_fetch, nfetch; /* texture fetches of the quad (TEXELS or derived), in fetches */
+    uint32_t first_fetch, nfetch; /* texture fetches of the quad (TEXELS), in fetches */
 } sim_quad;
 
 /* Instruction classes of TGSI opcodes (shader timing, docs/timing-model.md). */
@@ -258,21 +258,50 @@ typedef struct {
 int sim_frame_load(sim_frame *f, tbr_trace_reader *r, uint64_t number, const sim_record_observer *obs, char *err,
                    size_t errlen);
 const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id);
+/* The fetches the functional back end derives for a frame's SIM_QUAD_TEXELS_DERIVED quads
+ * (records minor 6): its output, kept beside the loaded frame, which stays read-only. A
+ * fetch's first_line indexes the set's lines. */
+typedef struct {
+    sim_fetch *fetches;
+    size_t nfetches, cap_fetches;
+    uint64_t *lines;
+    size_t nlines, cap_lines;
+    uint32_t *first, *count; /* per frame quad: its derived fetches */
+    size_t cap_quads;
+    uint64_t texels, texel_fetches;
+} sim_fetch_set;
+/* Empty, for frame f's quads. */
+void sim_fetch_set_reset(sim_fetch_set *d, const sim_frame *f);
+void sim_fetch_set_free(sim_fetch_set *d);
+/* A quad's fetches and the lines their first_line indexes: the derived ones when d has any
+ * for it, else the frame's (TEXELS). */
+static inline const sim_fetch *sim_quad_fetches(const sim_frame *f, const sim_fetch_set *d, uint32_t quad, uint32_t *n,
+                                                const uint64_t **lines)
+{
+    if (d && quad < d->cap_quads && d->count[quad]) {
+        *n = d->count[quad];
+        *lines = d->lines;
+        return d->fetches + d->first[quad];
+    }
+    *n = f->quads[quad].nfetch;
+    *lines = f->lines;
+    return f->fetches + f->quads[quad].first_fetch;
+}
 /* Appends a derived fetch of frame quad `quad` (its texels in softpipe's order, as a TEXELS
- * fetch) mapped to memory lines like a recorded one. A quad's fetches must be added
- * together, in order, after the frame was loaded. footprints: the texels are whole
+ * fetch) to d, mapped to memory lines like a recorded one under the frame's address map. A
+ * quad's fetches must be added together, in order. footprints: the texels are whole
  * bilinear footprints (tbr_fs_fetch_log_entry.footprints), mapped per footprint. */
-void sim_frame_add_fetch(sim_frame *f, uint32_t quad, const tbr_rec_texfetch *fe, const tbr_rec_texel *tx,
-                         bool footprints);
+void sim_derive_fetch(const sim_frame *f, sim_fetch_set *d, uint32_t quad, const tbr_rec_texfetch *fe,
+                      const tbr_rec_texel *tx, bool footprints);
 
 /* Derived fetches mapped to lines while the sampler reports their texels (tbr-sim's
  * functional back end, sim_func.c), instead of logging the texels and mapping them
- * afterwards (sim_frame_add_fetch): usable when sim_loader_relative_lines() says so (linear
+ * afterwards (sim_derive_fetch): usable when sim_loader_relative_lines() says so (linear
  * layout, a power-of-two line of at most 4 KiB, so a line is its texture's base, which is
  * 4 KiB aligned, plus the line of the texel's offset in the texture). Each fetch keeps its
  * distinct lines relative to its texture's base; the base is assigned when the quad's
- * fetches are added (sim_frame_add_relative_fetches), in fetch order, as
- * sim_frame_add_fetch does, so addresses and lines are the same. */
+ * fetches are added (sim_derive_relative_fetches), in fetch order, as
+ * sim_derive_fetch does, so addresses and lines are the same. */
 typedef struct {
     uint32_t pc, resource_id, ntexels;
     uint32_t first, nlines; /* into sim_rel_fetches.lines */
@@ -303,9 +332,9 @@ void sim_rel_footprint(sim_rel_fetches *rf, uint32_t level, uint32_t layer, int3
 void sim_rel_texel(sim_rel_fetches *rf, uint32_t level, uint32_t layer, int32_t x, int32_t y);
 /* Ends the open fetch. */
 void sim_rel_end(sim_rel_fetches *rf);
-/* Appends the quad's fetches (after sim_rel_end, unless failed) to frame quad `quad`:
- * the same fetches, lines and counts as sim_frame_add_fetch of each logged fetch. */
-void sim_frame_add_relative_fetches(sim_frame *f, uint32_t quad, const sim_rel_fetches *rf);
+/* Appends the quad's fetches (after sim_rel_end, unless failed) for frame quad `quad` to d:
+ * the same fetches, lines and counts as sim_derive_fetch of each logged fetch. */
+void sim_derive_relative_fetches(const sim_frame *f, sim_fetch_set *d, uint32_t quad, const sim_rel_fetches *rf);
 void sim_rel_free(sim_rel_fetches *rf);
 
 #endif

@@ -161,7 +161,7 @@ void early_z_tick(early_z *z)
             blocked = true;
             break;
         }
-        prefetch_quad_records(f, q);
+        prefetch_quad_records(f, &env->fn->derived, TOK_VAL(tok), q);
         simq_push(z->order, TOK(TOK_ITEM, fp), now + z->latency);
         if (z->qmap == RU_QMAP_ROUND_ROBIN) z->fp_rr = (fp + 1) % z->nfp;
         tbr_stat_inc(z->shaded);

@@ -9,16 +9,22 @@
 
 #include "frontend/sim_trace.h"
 
-static inline void prefetch_quad_records(const sim_frame *f, const sim_quad *q)
+/* d: the fetches derived for the frame (sim_quad_fetches) */
+static inline void prefetch_quad_records(const sim_frame *f, const sim_fetch_set *d, uint32_t qi, const sim_quad *q)
 {
-    if (q->nfetch) __builtin_prefetch(&f->fetches[q->first_fetch]);
+    uint32_t n;
+    const uint64_t *lines;
+    const sim_fetch *fe = sim_quad_fetches(f, d, qi, &n, &lines);
+    if (n) __builtin_prefetch(fe);
     if (q->path) __builtin_prefetch(&f->paths[q->path - 1]);
 }
 
-static inline void prefetch_quad_data(const sim_frame *f, const sim_quad *q, const sim_path *pa)
+static inline void prefetch_quad_data(const sim_frame *f, const sim_fetch_set *d, uint32_t qi, const sim_path *pa)
 {
-    for (uint32_t k = 0; k < q->nfetch && k < 4; k++)
-        __builtin_prefetch(&f->lines[f->fetches[q->first_fetch + k].first_line]);
+    uint32_t n;
+    const uint64_t *lines;
+    const sim_fetch *fe = sim_quad_fetches(f, d, qi, &n, &lines);
+    for (uint32_t k = 0; k < n && k < 4; k++) __builtin_prefetch(&lines[fe[k].first_line]);
     if (pa) {
         __builtin_prefetch(f->pcls + pa->first);
         __builtin_prefetch(f->ppc + pa->first);

@@ -292,7 +292,7 @@ static void fp_tick(raster_unit *r)
             const sim_quad *q = &f->quads[qi];
             if (q->path) { /* executed instruction stream (PATH) */
                 const sim_path *pa = &f->paths[q->path - 1];
-                prefetch_quad_data(f, q, pa);
+                prefetch_quad_data(f, &env->fn->derived, qi, pa);
                 sc_dispatch_stream(&r->fp[i], qi, f->pcls + pa->first, f->ppc + pa->first, pa->n, pa->code, env->now);
                 tbr_stat_inc(env->instr_streamed);
             } else { /* old trace: the shader's static instruction count, all ALU */

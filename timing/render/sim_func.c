@@ -36,6 +36,7 @@ void sim_func_free(sim_func *fn)
     free(fn->fsd);
     tbr_fs_fetch_log_free(&fn->flog);
     sim_rel_free(&fn->rel);
+    sim_fetch_set_free(&fn->derived);
     memset(fn, 0, sizeof *fn);
 }
 
@@ -320,7 +321,11 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
     return 0;
 }
 
-void sim_func_derive_texels(sim_func *fn, sim_frame *f) { fn->fetch_frame = f; }
+void sim_func_derive_texels(sim_func *fn, const sim_frame *f)
+{
+    fn->fetch_frame = f;
+    if (f) sim_fetch_set_reset(&fn->derived, f);
+}
 
 static void derive_failed(sim_func *fn, const char *fmt, ...)
 {
@@ -360,12 +365,12 @@ static void rel_footprint_obs(void *ctx, unsigned lane, unsigned level, unsigned
 /* The derived fetches of the quad shaded last are incomplete. */
 static bool derive_log_failed(const sim_func *fn) { return fn->rel_on ? fn->rel.failed : fn->flog.failed != 0; }
 
-/* The quad's fetches from the log of its shading: frame fetches as a TEXELS record gives
+/* The quad's fetches from the log of its shading, into fn->derived as a TEXELS record gives
  * them (resource = the DRAW record's texture of the unit). */
 static void add_derived_fetches(sim_func *fn, const sim_frame *f, uint32_t qi)
 {
     if (fn->rel_on) {
-        sim_frame_add_relative_fetches(fn->fetch_frame, qi, &fn->rel);
+        sim_derive_relative_fetches(fn->fetch_frame, &fn->derived, qi, &fn->rel);
         return;
     }
     const sim_quad *q = &f->quads[qi];
@@ -380,7 +385,7 @@ static void add_derived_fetches(sim_func *fn, const sim_frame *f, uint32_t qi)
         fe.resource_id = unit_resource(d, e->unit);
         fe.n_texels = e->n;
         fe.texels = fn->flog.texel + e->first;
-        sim_frame_add_fetch(fn->fetch_frame, qi, &fe, fe.texels, e->footprints != 0);
+        sim_derive_fetch(fn->fetch_frame, &fn->derived, qi, &fe, fe.texels, e->footprints != 0);
     }
 }
 

@@ -86,9 +86,12 @@ typedef struct sim_func {
     struct tbr_setup_coefs coefs;
     uint64_t quads_computed, quads_compute_failed;
     char first_compute_failure[160];
-    /* derived texels (records minor 6): the frame whose fetches the pass's derived quads
-   * get (sim_func_derive_texels; NULL: not derived, e.g. fast-forward frames) */
-    sim_frame *fetch_frame;
+    /* derived texels (records minor 6): the frame whose derived quads get fetches
+     * (sim_func_derive_texels; NULL: not derived, e.g. fast-forward frames), and the
+     * fetches derived for it: this back end's output, read by the texture units through
+     * sim_quad_fetches; the loaded frame is not edited */
+    const sim_frame *fetch_frame;
+    sim_fetch_set derived;
     tbr_fs_fetch_log flog;
     /* or, when sim_loader_relative_lines(), mapped to lines as the sampler reports them
    * (rel_on: the last derived quad used rel; rel_draw: its draw, for the units' textures) */
@@ -114,10 +117,11 @@ const uint32_t *sim_func_tile_items(const sim_func *fn, unsigned tx, unsigned ty
 /* Renders one tile: load tile buffers, replay the tile's items, write back. */
 void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_result *res);
 void sim_func_end_pass(sim_func *fn);
-/* f (the frame being rendered) receives the texel fetches of its SIM_QUAD_TEXELS_DERIVED
- * quads while sim_func_render_tile shades them (before the pass's timing reads them);
- * NULL: they are not derived (frames that are only rendered, not timed). */
-void sim_func_derive_texels(sim_func *fn, sim_frame *f);
+/* Frame f's passes follow: the texel fetches of its SIM_QUAD_TEXELS_DERIVED quads are
+ * derived into fn->derived (emptied here) while sim_func_render_tile shades them, before
+ * each pass's raster phase reads them; NULL: they are not derived (frames that are only
+ * rendered, not timed). */
+void sim_func_derive_texels(sim_func *fn, const sim_frame *f);
 
 const sim_surf *sim_func_surface(const sim_func *fn, int idx);
 int sim_func_cbuf_surface(const sim_func *fn, unsigned cbuf);

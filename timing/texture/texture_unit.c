@@ -39,17 +39,19 @@ static uint64_t tex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t tok
     const sim_frame *f = e->frame;
     (void)c;
     tbr_stat_inc(u->stats->requests);
-    const sim_quad *q = &f->quads[token];
+    uint32_t nfetch;
+    const uint64_t *lines;
+    const sim_fetch *qf = sim_quad_fetches(f, &e->fn->derived, token, &nfetch, &lines);
     const sim_fetch *fe = NULL;
-    for (uint32_t k = ntex; k < q->nfetch; k++)
-        if (f->fetches[q->first_fetch + k].pc == pc) {
-            fe = &f->fetches[q->first_fetch + k];
+    for (uint32_t k = ntex; k < nfetch; k++)
+        if (qf[k].pc == pc) {
+            fe = &qf[k];
             break;
         }
     if (!fe) /* the k-th TEX does not match: any fetch of this pc */
-        for (uint32_t k = 0; k < q->nfetch && k < ntex; k++)
-            if (f->fetches[q->first_fetch + k].pc == pc) {
-                fe = &f->fetches[q->first_fetch + k];
+        for (uint32_t k = 0; k < nfetch && k < ntex; k++)
+            if (qf[k].pc == pc) {
+                fe = &qf[k];
                 break;
             }
     if (!fe || !fe->nlines) {
@@ -59,7 +61,7 @@ static uint64_t tex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t tok
     tbr_stat_add(u->stats->texels, fe->ntexels);
     tbr_stat_add(u->stats->samples, (fe->ntexels + 3) / 4);
     tex_req *r = &u->req[slot];
-    r->first_line = fe->first_line;
+    r->lines = lines + fe->first_line;
     r->nlines = fe->nlines;
     r->sent = r->back = 0;
     r->start = now;
@@ -118,7 +120,6 @@ void tex_unit_tick(tex_unit *u)
     const sim_env *e = u->env;
     if (!u->outstanding && tbr_cache_idle(u->tc)) return;
     uint64_t now = e->now;
-    const sim_frame *f = e->frame;
     tbr_memq *resp = tbr_cache_resp_out(u->tc);
     const tbr_mem_msg *m;
     while ((m = tbr_memq_peek(resp, now))) {
@@ -134,7 +135,7 @@ void tex_unit_tick(tex_unit *u)
     if (u->count) { /* one line request per cycle, oldest access first */
         uint32_t slot = u->fifo[u->head];
         tex_req *r = &u->req[slot];
-        tbr_mem_msg rq = {.addr = f->lines[r->first_line + r->sent], .id = slot, .issued = now, .ready = now};
+        tbr_mem_msg rq = {.addr = r->lines[r->sent], .id = slot, .issued = now, .ready = now};
         if (tbr_memq_push(tbr_cache_req_in(u->tc), &rq)) {
             tbr_stat_inc(u->stats->lines);
             if (++r->sent == r->nlines) {

@@ -17,7 +17,8 @@ void texture_stats_register(texture_stats *ts, tbr_stats *st);
 
 /* ---- Texture unit (one per Fragment Processor, texture_unit.c) ---- */
 typedef struct {
-    uint32_t first_line, nlines, sent, back;
+    const uint64_t *lines; /* the access's distinct memory lines (in the frame or the derived set) */
+    uint32_t nlines, sent, back;
     uint64_t start; /* cycle the TEX instruction issued */
 } tex_req;
 

@@ -33,7 +33,7 @@ static uint64_t vtex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t to
     tbr_stat_add(u->samples, (fe->ntexels + 3) / 4);
     uint32_t id = (uint32_t)(c - u->cores) * u->threads + slot;
     tex_req *r = &u->req[id];
-    r->first_line = fe->first_line;
+    r->lines = f->lines + fe->first_line;
     r->nlines = fe->nlines;
     r->sent = r->back = 0;
     r->start = now;
@@ -123,7 +123,6 @@ void vtex_unit_tick(vtex_unit *u)
     const sim_env *e = u->env;
     if (vtex_unit_idle(u)) return;
     uint64_t now = e->now;
-    const sim_frame *f = e->frame;
     tbr_memq *resp = u->tc ? tbr_cache_resp_out(u->tc) : memsys_resp(e->mem, u->port);
     tbr_memq *req = u->tc ? tbr_cache_req_in(u->tc) : memsys_req(e->mem, u->port);
     const tbr_mem_msg *m;
@@ -140,7 +139,7 @@ void vtex_unit_tick(vtex_unit *u)
     if (u->count) { /* one line request per cycle, oldest access first */
         uint32_t id = u->fifo[u->head];
         tex_req *r = &u->req[id];
-        tbr_mem_msg rq = {.addr = f->lines[r->first_line + r->sent], .id = id, .issued = now, .ready = now};
+        tbr_mem_msg rq = {.addr = r->lines[r->sent], .id = id, .issued = now, .ready = now};
         if (tbr_memq_push(req, &rq)) {
             tbr_stat_inc(u->lines);
             if (++r->sent == r->nlines) {
