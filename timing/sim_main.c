@@ -252,15 +252,22 @@ static int run_frames(sim_run *run)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
-    const char *in = NULL, *out = NULL;
+/* tbr-sim's command line. */
+typedef struct {
+    const char *in, *out;
     const char *configs[64];
-    int nconfigs = 0;
+    int nconfigs;
     const char *sets[256];
-    int nsets = 0;
-    uint64_t fa = 0, fb = UINT64_MAX;
-    int quiet = 0, no_skip = 0, no_surface_init = 0, no_fast_forward = 0;
+    int nsets;
+    uint64_t fa, fb; /* --frames */
+    int quiet, no_skip, no_surface_init, no_fast_forward;
+} options;
+
+/* -1: go on; else the exit status (--help, --version, --list-params, a usage error). */
+static int parse_args(int argc, char **argv, options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->fb = UINT64_MAX;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -276,19 +283,19 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!strcmp(a, "--quiet")) {
-            quiet = 1;
+            opt->quiet = 1;
             continue;
         }
         if (!strcmp(a, "--no-skip")) {
-            no_skip = 1;
+            opt->no_skip = 1;
             continue;
         }
         if (!strcmp(a, "--no-surface-init")) {
-            no_surface_init = 1;
+            opt->no_surface_init = 1;
             continue;
         }
         if (!strcmp(a, "--no-fast-forward")) {
-            no_fast_forward = 1;
+            opt->no_fast_forward = 1;
             continue;
         }
         if ((!strcmp(a, "-o") || !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--frames")) &&
@@ -297,20 +304,21 @@ int main(int argc, char **argv)
             return 2;
         }
         if (!strcmp(a, "-o")) {
-            out = argv[++i];
+            opt->out = argv[++i];
             continue;
         }
         if (!strcmp(a, "--config")) {
-            if (nconfigs < 64) configs[nconfigs++] = argv[++i];
+            if (opt->nconfigs < 64) opt->configs[opt->nconfigs++] = argv[++i];
             continue;
         }
         if (!strcmp(a, "--set")) {
-            if (nsets < 256) sets[nsets++] = argv[++i];
+            if (opt->nsets < 256) opt->sets[opt->nsets++] = argv[++i];
             continue;
         }
         if (!strcmp(a, "--frames")) {
             const char *s = argv[++i];
-            const enum tbr_frames_status fs = tbr_frame_range_parse(s, TBR_FRAMES_SINGLE | TBR_FRAMES_OPEN, &fa, &fb);
+            const enum tbr_frames_status fs =
+                tbr_frame_range_parse(s, TBR_FRAMES_SINGLE | TBR_FRAMES_OPEN, &opt->fa, &opt->fb);
             if (fs != TBR_FRAMES_OK) {
                 fprintf(stderr, "tbr-sim: --frames '%s': expected %s\n", s,
                         fs == TBR_FRAMES_BAD_END ? "A-B with A <= B" : "A-B, A or A-");
@@ -322,62 +330,212 @@ int main(int argc, char **argv)
             fprintf(stderr, "tbr-sim: unknown option '%s' (see --help)\n", a);
             return 2;
         }
-        if (in) {
-            fprintf(stderr, "tbr-sim: more than one input given ('%s', '%s')\n", in, a);
+        if (opt->in) {
+            fprintf(stderr, "tbr-sim: more than one input given ('%s', '%s')\n", opt->in, a);
             return 2;
         }
-        in = a;
+        opt->in = a;
     }
-    if (!in || !out) {
+    if (!opt->in || !opt->out) {
         usage(stderr);
         return 2;
     }
+    return -1;
+}
 
-    char err[4096];
+/* The configuration: defaults, --config files, --set overrides, cross-checks. */
+static tbr_config *load_config(const options *opt, char *err, size_t errlen)
+{
     tbr_config *cfg = tbr_config_new();
-    for (int i = 0; i < nconfigs; i++)
-        if (tbr_config_load_file(cfg, configs[i], err, sizeof err)) {
-            fprintf(stderr, "tbr-sim: %s\n", err);
-            tbr_config_free(cfg);
-            return 2;
-        }
-    for (int i = 0; i < nsets; i++)
-        if (tbr_config_apply_override(cfg, sets[i], err, sizeof err)) {
-            fprintf(stderr, "tbr-sim: %s\n", err);
-            tbr_config_free(cfg);
-            return 2;
-        }
-    if (tbr_config_validate(cfg, err, sizeof err)) {
-        fprintf(stderr, "tbr-sim: %s\n", err);
-        tbr_config_free(cfg);
-        return 2;
-    }
+    for (int i = 0; i < opt->nconfigs; i++)
+        if (tbr_config_load_file(cfg, opt->configs[i], err, errlen)) goto fail;
+    for (int i = 0; i < opt->nsets; i++)
+        if (tbr_config_apply_override(cfg, opt->sets[i], err, errlen)) goto fail;
+    if (tbr_config_validate(cfg, err, errlen)) goto fail;
+    return cfg;
+fail:
+    tbr_config_free(cfg);
+    return NULL;
+}
 
-    /* input: a directory (activity.tbrt inside) or the trace itself */
-    char trace_path[4096], ref_dir[4096] = "";
+/* stats.json (deterministic: no wall-clock values), written through a temp file. 0 or 2. */
+static int write_stats_json(const sim_run *run, uint64_t nref, uint64_t ndiff)
+{
+    const gpu *g = run->g;
+    const frame_out *fo = run->fo;
+    const size_t nfo = run->nfo;
+    char path[4600], tmp[4700];
+    int status = 0;
+    snprintf(path, sizeof path, "%s/stats.json", run->out);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *o = fopen(tmp, "w");
+    if (!o) {
+        fprintf(stderr, "tbr-sim: %s: %s\n", tmp, strerror(errno));
+        status = 2;
+    } else {
+        fprintf(o, "{\n\"tool\": \"tbr-sim\",\n\"version\": \"%s\",\n\"total_cycles\": %llu,\n", TBR_VERSION,
+                (unsigned long long)g->env.now);
+        fprintf(o, "\"render_target_checks\": %llu,\n\"render_target_mismatches\": %llu,\n",
+                (unsigned long long)g->env.fn->surface_checks, (unsigned long long)g->env.fn->surface_check_mismatches);
+        fprintf(o, "\"computed_color_quads\": %llu,\n\"computed_color_failures\": %llu,\n",
+                (unsigned long long)g->env.fn->quads_computed, (unsigned long long)g->env.fn->quads_compute_failed);
+        fprintf(o, "\"derived_texel_quads\": %llu,\n\"derived_texel_failures\": %llu,\n",
+                (unsigned long long)g->env.fn->texel_quads_derived, (unsigned long long)g->env.fn->texel_derive_failed);
+        fprintf(o, "\"frames_simulated\": %zu,\n\"frames_checked\": %llu,\n\"frames_differing\": %llu,\n\"frames\": [",
+                nfo, (unsigned long long)nref, (unsigned long long)ndiff);
+        for (size_t i = 0; i < nfo; i++)
+            fprintf(o,
+                    "%s\n  {\"frame\": %llu, \"cycles\": %llu, \"reference_checked\": %s, \"bit_exact\": %s, "
+                    "\"diff_pixels\": %llu, \"max_diff\": %u}",
+                    i ? "," : "", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles,
+                    fo[i].has_ref ? "true" : "false", fo[i].has_ref && fo[i].match ? "true" : "false",
+                    (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
+        {
+            uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
+            fprintf(o, "\n],\n\"instruction_source\": \"%s\",", ex && sta ? "mixed" : ex ? "executed" : "static");
+        }
+        fprintf(o, "\n\"not_modeled\": [");
+        for (size_t i = 0; i < sizeof k_unmodeled / sizeof *k_unmodeled; i++) {
+            fprintf(o, "%s", i ? ", " : "");
+            tbr_json_string(o, k_unmodeled[i]);
+        }
+        fprintf(o, "],\n\"config\": ");
+        tbr_config_dump_json(run->cfg, o);
+        fprintf(o, ",\n\"energy\": ");
+        tbr_energy_report_json(g->en, o);
+        fprintf(o, ",\n\"stats\": ");
+        tbr_stats_dump_json(run->st, o);
+        fprintf(o, "\n}\n");
+        if (fclose(o) != 0 || rename(tmp, path) != 0) {
+            fprintf(stderr, "tbr-sim: cannot write %s\n", path);
+            remove(tmp);
+            status = 2;
+        }
+    }
+    return status;
+}
+
+/* tiles.json: the per-tile data gathered frame by frame, closed and renamed. 0 or 2. */
+static int finish_tiles_json(sim_run *run)
+{
+    char path[4600];
+    int status = 0;
+    snprintf(path, sizeof path, "%s/tiles.json", run->out);
+    if (run->tiles_o) {
+        fprintf(run->tiles_o, "\n ]}}\n");
+        int bad = fclose(run->tiles_o) != 0;
+        run->tiles_o = NULL;
+        if (bad || rename(run->tiles_tmp, path) != 0) {
+            fprintf(stderr, "tbr-sim: cannot write %s\n", path);
+            remove(run->tiles_tmp);
+            status = 2;
+        }
+    } else {
+        remove(path); /* no frame with a PNG: no stale per-tile data of an earlier run */
+    }
+    return status;
+}
+
+/* summary.txt: the figures a reader looks at first, then every statistic. */
+static void write_summary(const sim_run *run, char *path, size_t pathlen)
+{
+    const gpu *g = run->g;
+    const frame_out *fo = run->fo;
+    const size_t nfo = run->nfo;
+    char tmp[4700];
+    snprintf(path, pathlen, "%s/summary.txt", run->out);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *o = fopen(tmp, "w");
+    if (o) {
+        fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, run->trace_path);
+        fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->env.now);
+        {
+            uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
+            fprintf(o,
+                    "instruction source: %s (work items from executed streams %llu, static counts %llu); texture "
+                    "requests %llu, texels %llu, lines %llu\n",
+                    ex && sta ? "mixed"
+                    : ex      ? "executed"
+                              : "static",
+                    (unsigned long long)ex, (unsigned long long)sta,
+                    (unsigned long long)tbr_stat_value(g->tex_stats.requests),
+                    (unsigned long long)tbr_stat_value(g->tex_stats.texels),
+                    (unsigned long long)tbr_stat_value(g->tex_stats.lines));
+        }
+        fprintf(o, "surface init (hot start): %llu SURFACE_INIT bands applied, %llu unusable%s\n",
+                (unsigned long long)g->env.fn->surface_init_bands, (unsigned long long)g->env.fn->surface_init_skipped,
+                g->env.fn->ignore_surface_init ? " (ignored: --no-surface-init)" : "");
+        fprintf(o, "render-target checks (SURFACE_CHECK): %llu compared, %llu differ%s%s%s, %llu not comparable\n",
+                (unsigned long long)g->env.fn->surface_checks, (unsigned long long)g->env.fn->surface_check_mismatches,
+                g->env.fn->surface_check_mismatches ? " (first: " : "", g->env.fn->first_check_mismatch,
+                g->env.fn->surface_check_mismatches ? ")" : "", (unsigned long long)g->env.fn->surface_checks_skipped);
+        fprintf(o, "computed colors (COMPUTED QUADS): %llu quads computed, %llu could not be%s%s%s\n",
+                (unsigned long long)g->env.fn->quads_computed, (unsigned long long)g->env.fn->quads_compute_failed,
+                g->env.fn->quads_compute_failed ? " (first: " : "", g->env.fn->first_compute_failure,
+                g->env.fn->quads_compute_failed ? ")" : "");
+        fprintf(o, "derived texels (TEXELS_DERIVED QUADS): %llu quads derived, %llu could not be%s%s%s\n",
+                (unsigned long long)g->env.fn->texel_quads_derived, (unsigned long long)g->env.fn->texel_derive_failed,
+                g->env.fn->texel_derive_failed ? " (first: " : "", g->env.fn->first_derive_failure,
+                g->env.fn->texel_derive_failed ? ")" : "");
+        for (size_t i = 0; i < nfo; i++) {
+            fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles);
+            if (fo[i].has_ref)
+                fprintf(o,
+                        fo[i].match ? ", bit-exact with the reference\n"
+                                    : ", DIFFERS: %llu pixels, max channel difference %u\n",
+                        (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
+            else
+                fprintf(o, ", no reference to check\n");
+        }
+        {
+            tbr_energy_summary es;
+            for (size_t i = 0; i < tbr_energy_frames(g->en); i++)
+                if (tbr_energy_summary_of(g->en, i, &es) == 0)
+                    fprintf(o,
+                            "  energy frame %llu: %.3f uJ (GPU %.3f uJ: dynamic %.3f, static %.3f; DRAM %.3f uJ), "
+                            "%.3f W\n",
+                            (unsigned long long)fo[i].frame, es.total_pj * 1e-6, es.gpu_pj * 1e-6,
+                            es.gpu_dynamic_pj * 1e-6, es.gpu_static_pj * 1e-6, es.dram_pj * 1e-6, es.avg_power_w);
+            if (tbr_energy_summary_of(g->en, TBR_ENERGY_TOTAL, &es) == 0)
+                fprintf(o, "energy total: %.3f uJ (GPU %.3f uJ, DRAM %.3f uJ), average power %.3f W, EDP %.6g J*s\n",
+                        es.total_pj * 1e-6, es.gpu_pj * 1e-6, es.dram_pj * 1e-6, es.avg_power_w, es.edp_js);
+        }
+        fprintf(o, "not modeled yet:\n");
+        for (size_t i = 0; i < sizeof k_unmodeled / sizeof *k_unmodeled; i++) fprintf(o, "  - %s\n", k_unmodeled[i]);
+        fprintf(o, "statistics (totals):\n");
+        tbr_stats_dump_text(run->st, o);
+        fprintf(o, "energy (docs/energy-model.md):\n");
+        tbr_energy_report_text(g->en, o);
+        fclose(o);
+        rename(tmp, path);
+    }
+}
+
+/* The input: a tbr-replay directory (activity.tbrt inside, reference/ beside) or the trace
+ * itself (references in its directory). NULL with the message printed. */
+static tbr_trace_reader *open_input(const char *in, char *trace_path, size_t tlen, char *ref_dir, size_t rlen)
+{
     struct stat sb;
     if (stat(in, &sb) != 0) {
         fprintf(stderr, "tbr-sim: %s: %s\n", in, strerror(errno));
-        tbr_config_free(cfg);
-        return 2;
+        return NULL;
     }
     if (S_ISDIR(sb.st_mode)) {
-        snprintf(trace_path, sizeof trace_path, "%s/activity.tbrt", in);
-        snprintf(ref_dir, sizeof ref_dir, "%s", in);
+        snprintf(trace_path, tlen, "%s/activity.tbrt", in);
+        snprintf(ref_dir, rlen, "%s", in);
     } else {
-        snprintf(trace_path, sizeof trace_path, "%s", in);
+        snprintf(trace_path, tlen, "%s", in);
         const char *sl = strrchr(in, '/');
         if (sl)
-            snprintf(ref_dir, sizeof ref_dir, "%.*s", (int)(sl - in), in);
+            snprintf(ref_dir, rlen, "%.*s", (int)(sl - in), in);
         else
-            snprintf(ref_dir, sizeof ref_dir, ".");
+            snprintf(ref_dir, rlen, ".");
     }
     tbr_trace_error terr;
     tbr_trace_reader *r = tbr_trace_reader_open(trace_path, &terr);
     if (!r) {
         fprintf(stderr, "tbr-sim: %s\n", terr.msg);
-        tbr_config_free(cfg);
-        return 2;
+        return NULL;
     }
     size_t mlen;
     const char *schema = tbr_trace_reader_metadata_get(r, "records_schema", &mlen);
@@ -387,247 +545,137 @@ int main(int argc, char **argv)
                 "; re-record the trace with this build's tbr-replay)\n",
                 trace_path, (int)mlen, schema);
         tbr_trace_reader_close(r);
-        tbr_config_free(cfg);
-        return 2;
+        return NULL;
     }
+    return r;
+}
 
-    char path[4600];
-    snprintf(path, sizeof path, "%s/frames", out);
-    if (mkdir_p(out) || mkdir_p(path)) {
-        fprintf(stderr, "tbr-sim: cannot create %s: %s\n", path, strerror(errno));
-        tbr_trace_reader_close(r);
-        tbr_config_free(cfg);
-        return 2;
+/* After the outputs: the one-line result on stdout, the functional back end's failures on
+ * stderr; the exit status (1 when a frame or a check differs). */
+static int report(const sim_run *run, const char *summary_path, double secs, uint64_t nref, uint64_t ndiff)
+{
+    const gpu *g = run->g;
+    const sim_func *fn = g->env.fn;
+    if (!run->quiet) {
+        printf("tbr-sim: %zu frames, %llu cycles, %llu/%llu checked frames bit-exact; %.0f simulated cycles/s "
+               "(%.1f%% of the cycles in skipped quiescent spans); summary: %s\n",
+               run->nfo, (unsigned long long)g->env.now, (unsigned long long)(nref - ndiff), (unsigned long long)nref,
+               secs > 0 ? (double)g->env.now / secs : 0.0,
+               g->env.now ? 100.0 * (double)g->skipped_cycles / (double)g->env.now : 0.0, summary_path);
     }
+    if (fn->surface_check_mismatches)
+        fprintf(stderr, "tbr-sim: %llu render-target check(s) differ from softpipe's memory (first: %s)\n",
+                (unsigned long long)fn->surface_check_mismatches, fn->first_check_mismatch);
+    if (fn->quads_compute_failed)
+        fprintf(stderr, "tbr-sim: %llu quad(s) with computed colors could not be computed (first: %s)\n",
+                (unsigned long long)fn->quads_compute_failed, fn->first_compute_failure);
+    if (fn->texel_derive_failed)
+        fprintf(stderr, "tbr-sim: %llu quad(s) with derived texels could not be derived (first: %s)\n",
+                (unsigned long long)fn->texel_derive_failed, fn->first_derive_failure);
+    return ndiff || fn->surface_check_mismatches || fn->quads_compute_failed || fn->texel_derive_failed ? 1 : 0;
+}
 
+/* Simulates the selected frames and writes the outputs; the exit status. */
+static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, const char *trace_path,
+                    const char *ref_dir)
+{
+    char err[4096];
     tbr_stats *st = tbr_stats_new();
     gpu *g = gpu_new(cfg, st, err, sizeof err);
     if (!g) {
         fprintf(stderr, "tbr-sim: %s\n", err);
         tbr_stats_free(st);
-        tbr_trace_reader_close(r);
-        tbr_config_free(cfg);
         return 2;
     }
-    g->skip_idle = !no_skip;
-    g->env.fn->ignore_surface_init = no_surface_init != 0;
-
+    g->skip_idle = !opt->no_skip;
+    g->env.fn->ignore_surface_init = opt->no_surface_init != 0;
     /* The front end (frontend/sim_trace.h): its state across frames, and the address map. */
     sim_loader *ld = sim_loader_new();
     if (!ld) {
         fprintf(stderr, "tbr-sim: out of memory\n");
         gpu_free(g);
         tbr_stats_free(st);
-        tbr_trace_reader_close(r);
-        tbr_config_free(cfg);
         return 2;
     }
     sim_loader_set_texture_layout(ld, strcmp(tbr_cfg_str(cfg, "texture.layout"), "tiled") == 0,
                                   (uint32_t)tbr_cfg_uint(cfg, "texture_cache.line_bytes"),
                                   (uint32_t)tbr_cfg_uint(cfg, "vertex_cache.line_bytes"));
-    /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: its scan
-     * reads the records in the loader's pass (docs/techniques.md). */
     sim_run run;
     memset(&run, 0, sizeof run);
     run.r = r;
     run.trace_path = trace_path;
     run.ref_dir = ref_dir;
-    run.out = out;
-    run.fa = fa;
-    run.fb = fb;
-    run.quiet = quiet;
-    run.no_fast_forward = no_fast_forward;
+    run.out = opt->out;
+    run.fa = opt->fa;
+    run.fb = opt->fb;
+    run.quiet = opt->quiet;
+    run.no_fast_forward = opt->no_fast_forward;
     run.cfg = cfg;
     run.st = st;
     run.g = g;
+    /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: its scan
+     * reads the records in the loader's pass (docs/techniques.md). */
     const sim_record_observer re_scan = {SU_SCAN_TYPES, su_scan_record, &run.scan};
     run.re_obs = tbr_cfg_bool(cfg, "re.enabled") ? &re_scan : NULL;
     sim_frame_init(&run.fr, ld);
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &run.t0);
     int status = run_frames(&run);
-    const struct timespec t0 = run.t0;
-    frame_out *fo = run.fo;
-    const size_t nfo = run.nfo;
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-
+    double secs = (double)(t1.tv_sec - run.t0.tv_sec) + (double)(t1.tv_nsec - run.t0.tv_nsec) * 1e-9;
     uint64_t ndiff = 0, nref = 0;
-    for (size_t i = 0; i < nfo; i++) {
-        nref += (uint64_t)fo[i].has_ref;
-        ndiff += (uint64_t)(fo[i].has_ref && !fo[i].match);
+    for (size_t i = 0; i < run.nfo; i++) {
+        nref += (uint64_t)run.fo[i].has_ref;
+        ndiff += (uint64_t)(run.fo[i].has_ref && !run.fo[i].match);
     }
     if (!status) {
-        /* stats.json (deterministic: no wall-clock values), written through a temp file */
-        char tmp[4700];
-        snprintf(path, sizeof path, "%s/stats.json", out);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *o = fopen(tmp, "w");
-        if (!o) {
-            fprintf(stderr, "tbr-sim: %s: %s\n", tmp, strerror(errno));
-            status = 2;
-        } else {
-            fprintf(o, "{\n\"tool\": \"tbr-sim\",\n\"version\": \"%s\",\n\"total_cycles\": %llu,\n", TBR_VERSION,
-                    (unsigned long long)g->env.now);
-            fprintf(o, "\"render_target_checks\": %llu,\n\"render_target_mismatches\": %llu,\n",
-                    (unsigned long long)g->env.fn->surface_checks,
-                    (unsigned long long)g->env.fn->surface_check_mismatches);
-            fprintf(o, "\"computed_color_quads\": %llu,\n\"computed_color_failures\": %llu,\n",
-                    (unsigned long long)g->env.fn->quads_computed, (unsigned long long)g->env.fn->quads_compute_failed);
-            fprintf(o, "\"derived_texel_quads\": %llu,\n\"derived_texel_failures\": %llu,\n",
-                    (unsigned long long)g->env.fn->texel_quads_derived,
-                    (unsigned long long)g->env.fn->texel_derive_failed);
-            fprintf(o,
-                    "\"frames_simulated\": %zu,\n\"frames_checked\": %llu,\n\"frames_differing\": %llu,\n\"frames\": [",
-                    nfo, (unsigned long long)nref, (unsigned long long)ndiff);
-            for (size_t i = 0; i < nfo; i++)
-                fprintf(o,
-                        "%s\n  {\"frame\": %llu, \"cycles\": %llu, \"reference_checked\": %s, \"bit_exact\": %s, "
-                        "\"diff_pixels\": %llu, \"max_diff\": %u}",
-                        i ? "," : "", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles,
-                        fo[i].has_ref ? "true" : "false", fo[i].has_ref && fo[i].match ? "true" : "false",
-                        (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
-            {
-                uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
-                fprintf(o, "\n],\n\"instruction_source\": \"%s\",", ex && sta ? "mixed" : ex ? "executed" : "static");
-            }
-            fprintf(o, "\n\"not_modeled\": [");
-            for (size_t i = 0; i < sizeof k_unmodeled / sizeof *k_unmodeled; i++) {
-                fprintf(o, "%s", i ? ", " : "");
-                tbr_json_string(o, k_unmodeled[i]);
-            }
-            fprintf(o, "],\n\"config\": ");
-            tbr_config_dump_json(cfg, o);
-            fprintf(o, ",\n\"energy\": ");
-            tbr_energy_report_json(g->en, o);
-            fprintf(o, ",\n\"stats\": ");
-            tbr_stats_dump_json(st, o);
-            fprintf(o, "\n}\n");
-            if (fclose(o) != 0 || rename(tmp, path) != 0) {
-                fprintf(stderr, "tbr-sim: cannot write %s\n", path);
-                remove(tmp);
-                status = 2;
-            }
-        }
-        /* per-tile data */
-        snprintf(path, sizeof path, "%s/tiles.json", out);
-        if (run.tiles_o) {
-            fprintf(run.tiles_o, "\n ]}}\n");
-            int bad = fclose(run.tiles_o) != 0;
-            run.tiles_o = NULL;
-            if (bad || rename(run.tiles_tmp, path) != 0) {
-                fprintf(stderr, "tbr-sim: cannot write %s\n", path);
-                remove(run.tiles_tmp);
-                status = 2;
-            }
-        } else {
-            remove(path); /* no frame with a PNG: no stale per-tile data of an earlier run */
-        }
-        /* text summary */
-        snprintf(path, sizeof path, "%s/summary.txt", out);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        o = fopen(tmp, "w");
-        if (o) {
-            fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, trace_path);
-            fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->env.now);
-            {
-                uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
-                fprintf(o,
-                        "instruction source: %s (work items from executed streams %llu, static counts %llu); texture "
-                        "requests %llu, texels %llu, lines %llu\n",
-                        ex && sta ? "mixed"
-                        : ex      ? "executed"
-                                  : "static",
-                        (unsigned long long)ex, (unsigned long long)sta,
-                        (unsigned long long)tbr_stat_value(g->tex_stats.requests),
-                        (unsigned long long)tbr_stat_value(g->tex_stats.texels),
-                        (unsigned long long)tbr_stat_value(g->tex_stats.lines));
-            }
-            fprintf(o, "surface init (hot start): %llu SURFACE_INIT bands applied, %llu unusable%s\n",
-                    (unsigned long long)g->env.fn->surface_init_bands,
-                    (unsigned long long)g->env.fn->surface_init_skipped,
-                    g->env.fn->ignore_surface_init ? " (ignored: --no-surface-init)" : "");
-            fprintf(
-                o, "render-target checks (SURFACE_CHECK): %llu compared, %llu differ%s%s%s, %llu not comparable\n",
-                (unsigned long long)g->env.fn->surface_checks, (unsigned long long)g->env.fn->surface_check_mismatches,
-                g->env.fn->surface_check_mismatches ? " (first: " : "", g->env.fn->first_check_mismatch,
-                g->env.fn->surface_check_mismatches ? ")" : "", (unsigned long long)g->env.fn->surface_checks_skipped);
-            fprintf(o, "computed colors (COMPUTED QUADS): %llu quads computed, %llu could not be%s%s%s\n",
-                    (unsigned long long)g->env.fn->quads_computed, (unsigned long long)g->env.fn->quads_compute_failed,
-                    g->env.fn->quads_compute_failed ? " (first: " : "", g->env.fn->first_compute_failure,
-                    g->env.fn->quads_compute_failed ? ")" : "");
-            fprintf(o, "derived texels (TEXELS_DERIVED QUADS): %llu quads derived, %llu could not be%s%s%s\n",
-                    (unsigned long long)g->env.fn->texel_quads_derived,
-                    (unsigned long long)g->env.fn->texel_derive_failed,
-                    g->env.fn->texel_derive_failed ? " (first: " : "", g->env.fn->first_derive_failure,
-                    g->env.fn->texel_derive_failed ? ")" : "");
-            for (size_t i = 0; i < nfo; i++) {
-                fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame,
-                        (unsigned long long)fo[i].cycles);
-                if (fo[i].has_ref)
-                    fprintf(o,
-                            fo[i].match ? ", bit-exact with the reference\n"
-                                        : ", DIFFERS: %llu pixels, max channel difference %u\n",
-                            (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
-                else
-                    fprintf(o, ", no reference to check\n");
-            }
-            {
-                tbr_energy_summary es;
-                for (size_t i = 0; i < tbr_energy_frames(g->en); i++)
-                    if (tbr_energy_summary_of(g->en, i, &es) == 0)
-                        fprintf(o,
-                                "  energy frame %llu: %.3f uJ (GPU %.3f uJ: dynamic %.3f, static %.3f; DRAM %.3f uJ), "
-                                "%.3f W\n",
-                                (unsigned long long)fo[i].frame, es.total_pj * 1e-6, es.gpu_pj * 1e-6,
-                                es.gpu_dynamic_pj * 1e-6, es.gpu_static_pj * 1e-6, es.dram_pj * 1e-6, es.avg_power_w);
-                if (tbr_energy_summary_of(g->en, TBR_ENERGY_TOTAL, &es) == 0)
-                    fprintf(o,
-                            "energy total: %.3f uJ (GPU %.3f uJ, DRAM %.3f uJ), average power %.3f W, EDP %.6g J*s\n",
-                            es.total_pj * 1e-6, es.gpu_pj * 1e-6, es.dram_pj * 1e-6, es.avg_power_w, es.edp_js);
-            }
-            fprintf(o, "not modeled yet:\n");
-            for (size_t i = 0; i < sizeof k_unmodeled / sizeof *k_unmodeled; i++)
-                fprintf(o, "  - %s\n", k_unmodeled[i]);
-            fprintf(o, "statistics (totals):\n");
-            tbr_stats_dump_text(st, o);
-            fprintf(o, "energy (docs/energy-model.md):\n");
-            tbr_energy_report_text(g->en, o);
-            fclose(o);
-            rename(tmp, path);
-        }
-        if (!quiet) {
-            printf("tbr-sim: %zu frames, %llu cycles, %llu/%llu checked frames bit-exact; %.0f simulated cycles/s "
-                   "(%.1f%% of the cycles in skipped quiescent spans); summary: %s\n",
-                   nfo, (unsigned long long)g->env.now, (unsigned long long)(nref - ndiff), (unsigned long long)nref,
-                   secs > 0 ? (double)g->env.now / secs : 0.0,
-                   g->env.now ? 100.0 * (double)g->skipped_cycles / (double)g->env.now : 0.0, path);
-        }
-        if (g->env.fn->surface_check_mismatches)
-            fprintf(stderr, "tbr-sim: %llu render-target check(s) differ from softpipe's memory (first: %s)\n",
-                    (unsigned long long)g->env.fn->surface_check_mismatches, g->env.fn->first_check_mismatch);
-        if (g->env.fn->quads_compute_failed)
-            fprintf(stderr, "tbr-sim: %llu quad(s) with computed colors could not be computed (first: %s)\n",
-                    (unsigned long long)g->env.fn->quads_compute_failed, g->env.fn->first_compute_failure);
-        if (g->env.fn->texel_derive_failed)
-            fprintf(stderr, "tbr-sim: %llu quad(s) with derived texels could not be derived (first: %s)\n",
-                    (unsigned long long)g->env.fn->texel_derive_failed, g->env.fn->first_derive_failure);
-        if (!status && (ndiff || g->env.fn->surface_check_mismatches || g->env.fn->quads_compute_failed ||
-                        g->env.fn->texel_derive_failed))
-            status = 1;
+        char path[4600];
+        status = write_stats_json(&run, nref, ndiff);
+        if (finish_tiles_json(&run)) status = 2;
+        write_summary(&run, path, sizeof path);
+        int rs = report(&run, path, secs, nref, ndiff);
+        if (!status) status = rs;
     }
     if (run.tiles_o) {
         fclose(run.tiles_o);
         remove(run.tiles_tmp);
     }
-    free(fo);
+    free(run.fo);
     su_frame_data_free(&run.sfd);
     su_scan_free(&run.scan);
     sim_frame_free(&run.fr);
     sim_loader_free(ld);
     gpu_free(g);
     tbr_stats_free(st);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    options opt;
+    int rc = parse_args(argc, argv, &opt);
+    if (rc >= 0) return rc;
+    char err[4096];
+    tbr_config *cfg = load_config(&opt, err, sizeof err);
+    if (!cfg) {
+        fprintf(stderr, "tbr-sim: %s\n", err);
+        return 2;
+    }
+    char trace_path[4096], ref_dir[4096] = "";
+    tbr_trace_reader *r = open_input(opt.in, trace_path, sizeof trace_path, ref_dir, sizeof ref_dir);
+    if (!r) {
+        tbr_config_free(cfg);
+        return 2;
+    }
+    char path[4600];
+    snprintf(path, sizeof path, "%s/frames", opt.out);
+    if (mkdir_p(opt.out) || mkdir_p(path)) {
+        fprintf(stderr, "tbr-sim: cannot create %s: %s\n", path, strerror(errno));
+        rc = 2;
+    } else {
+        rc = simulate(&opt, cfg, r, trace_path, ref_dir);
+    }
     tbr_trace_reader_close(r);
     tbr_config_free(cfg);
-    return status;
+    return rc;
 }
