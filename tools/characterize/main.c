@@ -1035,13 +1035,10 @@ static void usage(FILE *f)
 
 static void bad_usage(const char *fmt, const char *arg) { tbr_tool_bad_usage(prog, fmt, arg); }
 
-int main(int argc, char **argv)
+/* The command line into o and the tile size; -1: go on, else the exit status (--help,
+ * --version). Usage errors exit here (bad_usage). */
+static int parse_args(int argc, char **argv, struct opts *o, unsigned *tw, unsigned *th)
 {
-    struct opts o = {OUT_TEXT, 4, TEXBLOCKS_MAP_RR, 0, 0, 0};
-    state st; /* what is kept while the trace is read, passed to every function */
-    memset(&st, 0, sizeof st);
-    state *S = &st;
-    S->tw = S->th = 32;
     static const struct option longopts[] = {
         {"tile-size", required_argument, NULL, 't'},
         {"frame", required_argument, NULL, 'f'},
@@ -1062,19 +1059,19 @@ int main(int argc, char **argv)
                 char extra;
                 if (sscanf(optarg, "%ux%u%c", &w, &h, &extra) != 2 || w < 1 || h < 1 || w > 4096 || h > 4096)
                     bad_usage("bad --tile-size '%s' (expected WxH, 1..4096, e.g. 32x32)", optarg);
-                S->tw = w;
-                S->th = h;
+                *tw = w;
+                *th = h;
                 break;
             }
             case 'f':
-                tbr_tool_parse_frames(prog, optarg, &o.frame_lo, &o.frame_hi);
-                o.have_frames = 1;
+                tbr_tool_parse_frames(prog, optarg, &o->frame_lo, &o->frame_hi);
+                o->have_frames = 1;
                 break;
             case 'p': {
                 uint64_t v;
                 if (tbr_tool_parse_u64(optarg, &v) || v < 1 || v > TEXBLOCKS_MAX_PROCS)
                     bad_usage("bad --processors '%s' (expected 1..64)", optarg);
-                o.procs = (unsigned)v;
+                o->procs = (unsigned)v;
                 break;
             }
             case 'm': {
@@ -1082,17 +1079,30 @@ int main(int argc, char **argv)
                 for (int i = 0; i < 3; i++)
                     if (strcmp(optarg, mapping_names[i]) == 0) found = i;
                 if (found < 0) bad_usage("unknown --mapping '%s' (rr, strips, quadrant)", optarg);
-                o.mapping = (enum texblocks_mapping)found;
+                o->mapping = (enum texblocks_mapping)found;
                 break;
             }
-            case 'c': o.out = OUT_CSV; break;
-            case 'j': o.out = OUT_JSON; break;
+            case 'c': o->out = OUT_CSV; break;
+            case 'j': o->out = OUT_JSON; break;
             case 'h': usage(stdout); return EXIT_OK;
             case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
             default: tbr_tool_bad_option(prog, argv, ch);
         }
     }
-    if (o.mapping == TEXBLOCKS_MAP_QUADRANT && o.procs != 4) bad_usage("%s", "--mapping quadrant needs --processors 4");
+    if (o->mapping == TEXBLOCKS_MAP_QUADRANT && o->procs != 4)
+        bad_usage("%s", "--mapping quadrant needs --processors 4");
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = {OUT_TEXT, 4, TEXBLOCKS_MAP_RR, 0, 0, 0};
+    state st; /* what is kept while the trace is read, passed to every function */
+    memset(&st, 0, sizeof st);
+    state *S = &st;
+    S->tw = S->th = 32;
+    int rc_args = parse_args(argc, argv, &o, &S->tw, &S->th);
+    if (rc_args >= 0) return rc_args;
     const char *path = tbr_tool_trace_operand(prog, argc, argv);
 
     tbr_trace_reader *r = tbr_tool_open_trace(prog, path);

@@ -271,10 +271,10 @@ static void print_summary(const struct summary *s, const tbr_trace_frame_info *f
     }
 }
 
-int main(int argc, char **argv)
+/* The command line into o; -1: go on, else the exit status (--help, --version). Usage
+ * errors exit here (bad_usage). */
+static int parse_args(int argc, char **argv, struct options *o)
 {
-    struct options o; /* (64 KiB: the --type set) */
-    memset(&o, 0, sizeof o);
     static const struct option longopts[] = {
         {"frame", required_argument, NULL, 'f'}, {"draw", required_argument, NULL, 'd'},
         {"type", required_argument, NULL, 't'},  {"limit", required_argument, NULL, 'n'},
@@ -288,29 +288,55 @@ int main(int argc, char **argv)
         uint64_t v;
         switch (ch) {
             case 'f':
-                tbr_tool_parse_frames(prog, optarg, &o.frame_lo, &o.frame_hi);
-                o.have_frames = 1;
+                tbr_tool_parse_frames(prog, optarg, &o->frame_lo, &o->frame_hi);
+                o->have_frames = 1;
                 break;
             case 'd':
                 if (tbr_tool_parse_u64(optarg, &v) || v > UINT32_MAX)
                     bad_usage("bad --draw value '%s' (expected a draw sequence number)", optarg);
-                o.have_draw = 1;
-                o.draw = (uint32_t)v;
+                o->have_draw = 1;
+                o->draw = (uint32_t)v;
                 break;
-            case 't': parse_types(&o, optarg); break;
+            case 't': parse_types(o, optarg); break;
             case 'n':
                 if (tbr_tool_parse_u64(optarg, &v)) bad_usage("bad --limit value '%s'", optarg);
-                o.have_limit = 1;
-                o.limit = v;
+                o->have_limit = 1;
+                o->limit = v;
                 break;
-            case 's': o.summary = 1; break;
-            case 'R': o.no_records = 1; break;
-            case 'v': o.verbose = 1; break;
+            case 's': o->summary = 1; break;
+            case 'R': o->no_records = 1; break;
+            case 'v': o->verbose = 1; break;
             case 'h': usage(stdout); return EXIT_OK;
             case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
             default: tbr_tool_bad_option(prog, argv, ch);
         }
     }
+    return -1;
+}
+
+/* The container: version, sizes, metadata; info: the file's facts (the end reports a
+ * recovered index). */
+static void print_file_header(tbr_trace_reader *r, const char *path, tbr_trace_file_info *info_out)
+{
+    tbr_trace_file_info info;
+    tbr_trace_reader_file_info(r, &info);
+    printf("trace %s\n", path);
+    printf("  container version %u.%u, %" PRIu64 " bytes, %" PRIu64 " frames, %" PRIu64 " records\n",
+           (unsigned)info.version_major, (unsigned)info.version_minor, info.file_size, info.frame_count,
+           info.record_count);
+    size_t mlen;
+    const char *meta = tbr_trace_reader_metadata(r, &mlen);
+    printf("metadata (%zu bytes)\n", mlen);
+    tbr_rec_print_text_block(stdout, meta, mlen, "  ");
+    *info_out = info;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o; /* (64 KiB: the --type set) */
+    memset(&o, 0, sizeof o);
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0) return rc;
     const char *path = tbr_tool_trace_operand(prog, argc, argv);
 
     tbr_rec_decoder *dec = tbr_rec_decoder_new(o.summary ? SUMMARY_TYPES : TBR_REC_MASK_ALL);
@@ -324,15 +350,7 @@ int main(int argc, char **argv)
         return EXIT_BAD;
     }
     tbr_trace_file_info info;
-    tbr_trace_reader_file_info(r, &info);
-    printf("trace %s\n", path);
-    printf("  container version %u.%u, %" PRIu64 " bytes, %" PRIu64 " frames, %" PRIu64 " records\n",
-           (unsigned)info.version_major, (unsigned)info.version_minor, info.file_size, info.frame_count,
-           info.record_count);
-    size_t mlen;
-    const char *meta = tbr_trace_reader_metadata(r, &mlen);
-    printf("metadata (%zu bytes)\n", mlen);
-    tbr_rec_print_text_block(stdout, meta, mlen, "  ");
+    print_file_header(r, path, &info);
 
     /* Record decoding only for the schema this tool knows. */
     int decode = tbr_tool_records_schema_ok(r, prog, path, 1);
