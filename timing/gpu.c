@@ -1,10 +1,10 @@
-/* tbr-sim GPU top level (see gpu.h): builds the units from the configuration and runs
- * one render pass at a time: the geometry + tiling phase (Command Processor to Polygon
- * List Builder) until every primitive is binned and the Parameter Buffer written, then
- * the raster phase (Tile Fetcher and Raster Units) until every tile is flushed (thesis
- * §2.2: TBR renders a pass's tiles only after all of its geometry is binned). All
- * units tick every cycle, consumers before producers so a token moves at most one
- * stage per cycle. */
+/* tbr-sim's wiring (gpu.h): builds the units from the configuration, connects their ports
+ * and runs one render pass at a time: the geometry + tiling phase (Command Processor to
+ * Polygon List Builder) until every primitive is binned and the Parameter Buffer written,
+ * the functional rendering of the pass's tiles, then the raster phase (Tile Fetcher and
+ * Raster Units) until every tile is flushed (thesis §2.2: TBR renders a pass's tiles only
+ * after all of its geometry is binned). All units tick every cycle, consumers before
+ * producers so a token moves at most one stage per cycle, except in quiescent spans. */
 #include "gpu.h"
 
 #include <stdlib.h>
