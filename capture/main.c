@@ -616,7 +616,10 @@ static void forward_stderr(struct run_state *rs, const char *data, size_t n)
     }
 }
 
-static int capture(const struct options *o)
+/* Finds the program to capture, apitrace's EGL wrapper and apitrace itself, and makes the
+ * work directory. Returns 0, or EXIT_PROBLEM (with the message given and nothing left to
+ * free). */
+static int find_capture_tools(const struct options *o, char **program_out, char **wrapper_out)
 {
     char *program = find_program(o->command[0]);
     if (!program) {
@@ -644,35 +647,273 @@ static int capture(const struct options *o)
         free(wrapper);
         return EXIT_PROBLEM;
     }
+    *program_out = program;
+    *wrapper_out = wrapper;
+    return 0;
+}
+
+/* Resolves --platform auto (an existing display first) and starts the display server the
+ * platform needs, adjusting env. Returns 0 or EXIT_PROBLEM; *server names the server
+ * started (NULL if none). */
+static int start_platform(const struct options *o, struct env *env, const char **platform_used, char **server)
+{
+    *platform_used = o->platform;
+    *server = NULL;
+    if (!strcmp(o->platform, "auto")) {
+        if (env_get(env, "WAYLAND_DISPLAY") && *env_get(env, "WAYLAND_DISPLAY"))
+            *platform_used = "existing-wayland";
+        else if (env_get(env, "DISPLAY") && *env_get(env, "DISPLAY"))
+            *platform_used = "existing-x11";
+        else
+            *platform_used = "x11";
+    }
+    if (!strcmp(*platform_used, "x11")) {
+        if (display_start_x11(&g.display, o->width, o->height, env, g.workdir) < 0) return EXIT_PROBLEM;
+        *server = xasprintf("Xvfb %s", g.display.name);
+    } else if (!strcmp(*platform_used, "wayland")) {
+        if (display_start_wayland(&g.display, o->width, o->height, env, g.workdir) < 0) return EXIT_PROBLEM;
+        *server = xasprintf("weston %s", g.display.name);
+    } else if (!strcmp(*platform_used, "surfaceless")) {
+        /* No window system at all: the program must use pbuffers or surfaceless EGL. */
+        env_unset(env, "DISPLAY");
+        env_unset(env, "WAYLAND_DISPLAY");
+    }
+    return 0;
+}
+
+/* How the captured program's run went. */
+struct capture_run {
+    struct run_state rs;
+    int status;    /* waitpid status */
+    int stopping;  /* we sent SIGTERM */
+    int timed_out; /* --timeout reached */
+};
+
+/* Polling the frames recorded so far, for --frames. */
+struct frame_poll {
+    double next_poll, poll_interval;
+    long flushed_frames;
+    off_t last_polled_size;
+};
+
+/* Frames written so far: apitrace writes the trace in compressed chunks, so only complete
+ * chunks are inspected (a copy, not the file being written). Returns the reason to stop, or
+ * NULL. */
+static const char *poll_recorded_frames(const struct options *o, const char *raw, const char *poll_copy,
+                                        struct frame_poll *fp)
+{
+    const char *stop_reason = NULL;
+    struct stat st;
+    if (stat(raw, &st) == 0 && st.st_size != fp->last_polled_size) {
+        fp->last_polled_size = st.st_size;
+        double t0 = now_seconds();
+        if (trace_copy_complete_chunks(raw, poll_copy) > 0) {
+            long fr = trace_frame_count(poll_copy);
+            if (fr > fp->flushed_frames) {
+                fp->flushed_frames = fr;
+                msg("%ld frames recorded so far", fr);
+            }
+            if (fr >= o->frames) stop_reason = "enough frames";
+        }
+        /* Keep polling cheap relative to the capture for long traces. */
+        double cost = now_seconds() - t0;
+        if (fp->poll_interval < 4 * cost) fp->poll_interval = 4 * cost;
+    }
+    fp->next_poll = now_seconds() + fp->poll_interval;
+    return stop_reason;
+}
+
+/* Forwards the program's stderr and waits for it to exit, stopping it (SIGTERM, then
+ * SIGKILL after 10 s) when interrupted, when time is up or when enough frames were
+ * recorded. *err_fd is closed and set to -1 if the pipe ends first. */
+static void watch_program(const struct options *o, pid_t pid, int *err_fd, const char *raw, const char *poll_copy,
+                          struct capture_run *r)
+{
+    double start = now_seconds(), stop_deadline = 0;
+    struct frame_poll fp = {start + 0.5, 1.0, 0, -1};
+    const char *stop_reason = NULL;
+    static char buf[8192];
+    for (;;) {
+        if (*err_fd >= 0) {
+            struct pollfd pf = {*err_fd, POLLIN, 0};
+            if (poll(&pf, 1, 50) > 0) {
+                ssize_t n = read(*err_fd, buf, sizeof buf);
+                if (n > 0)
+                    forward_stderr(&r->rs, buf, (size_t)n);
+                else if (n == 0 || errno != EINTR) {
+                    close(*err_fd);
+                    *err_fd = -1;
+                }
+            }
+        } else {
+            sleep_seconds(0.05);
+        }
+        if (waitpid(pid, &r->status, WNOHANG) == pid) break;
+        double now = now_seconds();
+        if (r->stopping) {
+            if (now > stop_deadline) {
+                msg("the program ignored SIGTERM: killing it (the end of the trace may be lost)");
+                kill(-pid, SIGKILL);
+                stop_deadline = now + 1e9;
+            }
+            continue;
+        }
+        if (g_interrupted) {
+            stop_reason = "interrupted";
+        } else if (o->seconds && now - start >= o->seconds) {
+            stop_reason = "time is up";
+        } else if (now - start >= o->timeout && !o->seconds) {
+            stop_reason = "timeout";
+            r->timed_out = 1;
+        } else if (o->frames && now >= fp.next_poll) {
+            stop_reason = poll_recorded_frames(o, raw, poll_copy, &fp);
+        }
+        if (stop_reason) {
+            msg("stopping the program (%s) with SIGTERM; apitrace's tracer flushes the trace on it", stop_reason);
+            kill(-pid, SIGTERM);
+            r->stopping = 1;
+            r->rs.stopping = 1;
+            stop_deadline = now_seconds() + 10.0;
+        }
+    }
+}
+
+/* Forwards what is left on the program's stderr (bounded: a leftover process could hold
+ * the pipe) and closes it. */
+static void drain_program_stderr(int err_fd, struct run_state *rs)
+{
+    static char buf[8192];
+    double end = now_seconds() + 2.0;
+    for (;;) {
+        struct pollfd pf = {err_fd, POLLIN, 0};
+        if (now_seconds() > end || poll(&pf, 1, 100) <= 0) break;
+        ssize_t n = read(err_fd, buf, sizeof buf);
+        if (n <= 0) break;
+        forward_stderr(rs, buf, (size_t)n);
+    }
+    close(err_fd);
+}
+
+/* Runs the program under apitrace's tracer until it ends or is stopped, then stops the
+ * display server. Returns 0, 1 (no pipe) or EXIT_PROBLEM (cannot start it). */
+static int run_program(const struct options *o, const struct env *env, const char *program, const char *platform_used,
+                       const char *server, const char *raw, const char *poll_copy, struct capture_run *r)
+{
+    int errpipe[2];
+    if (pipe2(errpipe, O_CLOEXEC) < 0) {
+        msg("pipe: %s", strerror(errno));
+        return 1;
+    }
+    msg("capturing %s (platform %s%s%s)", program, platform_used, server ? ", " : "", server ? server : "");
+    struct spawn_opts so = {env->v, 1, 1, -1, errpipe[1], -1, NULL};
+    pid_t pid = spawn_process(o->command, &so);
+    close(errpipe[1]);
+    if (pid < 0) {
+        msg("cannot start %s: %s", program, strerror(errno));
+        close(errpipe[0]);
+        return EXIT_PROBLEM;
+    }
+    g.child = pid;
+
+    memset(r, 0, sizeof *r);
+    r->rs = (struct run_state){0, o->verbose, 0, 0, {NULL, 0, 0}};
+    int err_fd = errpipe[0];
+    watch_program(o, pid, &err_fd, raw, poll_copy, r);
+    g.child = 0;
+    kill(-pid, SIGKILL); /* anything the program left behind in its process group */
+    if (err_fd >= 0) drain_program_stderr(err_fd, &r->rs);
+    if (r->rs.line.len) forward_stderr(&r->rs, "\n", 1);
+    sb_free(&r->rs.line);
+    display_stop(&g.display);
+    return 0;
+}
+
+/* Says how the program ended (by itself, --timeout) and whether the trace lost its tail. */
+static void report_program_end(const struct options *o, const struct capture_run *r, const char *sbuf)
+{
+    if (!r->stopping) msg("the program ended by itself (%s)", sbuf);
+    if (r->timed_out && o->frames)
+        msg("warning: --timeout %g s reached before %ld frames were recorded", o->timeout, o->frames);
+    else if (r->timed_out)
+        msg("warning: --timeout %g s reached: the program was stopped", o->timeout);
+    if (r->rs.lost_tail)
+        msg("warning: the signal arrived while the tracer was writing a call: the last unflushed "
+            "part of the trace was lost");
+}
+
+/* The number of complete frames in the raw trace, into *frames. Returns 0, or the exit
+ * status with the reason given when there is no usable frame. */
+static int count_recorded_frames(const struct options *o, const char *raw, const struct capture_run *r,
+                                 const char *sbuf, long *frames)
+{
+    int stopped = r->stopping;
+    struct stat st;
+    if (stat(raw, &st) < 0 || st.st_size <= 2) {
+        if (!stopped && !(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0))
+            msg("%s exited before its first frame (%s) without any EGL/GLES call", o->command[0], sbuf);
+        else
+            msg("no EGL/GLES calls seen: %s made no call through libEGL/libGLESv2 "
+                "(a desktop OpenGL/GLX program? apitrace's egltrace.so records EGL and OpenGL ES only)",
+                o->command[0]);
+        return EXIT_PROBLEM;
+    }
+    *frames = trace_frame_count(raw);
+    if (*frames < 0) {
+        msg("apitrace cannot read the recorded trace");
+        return 1;
+    }
+    if (*frames == 0) {
+        struct trace_summary s;
+        int scanned = trace_scan(raw, &s) == 0;
+        if (scanned && !s.saw_egl_context)
+            msg("no EGL/GLES context seen: %s created no EGL context (a desktop OpenGL/GLX program? "
+                "apitrace's egltrace.so records EGL and OpenGL ES only)",
+                o->command[0]);
+        else
+            msg("%s %s before its first frame (no eglSwapBuffers in the trace)", o->command[0],
+                stopped ? "was stopped" : "exited");
+        if (scanned) trace_summary_free(&s);
+        return EXIT_PROBLEM;
+    }
+    msg("the trace holds %ld complete frames", *frames);
+    return 0;
+}
+
+/* Keeps the program's own clean ending when it ended by itself within the frame budget;
+ * otherwise cuts after the last wanted complete frame into `trimmed`. Sets *keep and
+ * *final_trace; returns 0 or 1 (trim failed). */
+static int trim_to_budget(const struct options *o, const char *raw, const char *trimmed, int stopped, long frames,
+                          long *keep, const char **final_trace)
+{
+    *keep = frames;
+    if (o->frames && o->frames < *keep) *keep = o->frames;
+    *final_trace = raw;
+    if (stopped || *keep < frames) {
+        msg("trimming to frames 0-%ld (apitrace trim)", *keep - 1);
+        if (trim_frames(raw, trimmed, 0, *keep - 1) < 0) return 1;
+        *final_trace = trimmed;
+        long check = trace_frame_count(trimmed);
+        if (check != *keep) {
+            msg("apitrace trim produced %ld frames instead of %ld", check, *keep);
+            return 1;
+        }
+    }
+    if (o->frames && *keep < o->frames)
+        msg("warning: only %ld of the %ld requested frames were recorded", *keep, o->frames);
+    return 0;
+}
+
+static int capture(const struct options *o)
+{
+    char *program, *wrapper;
+    int rc = find_capture_tools(o, &program, &wrapper);
+    if (rc) return rc;
 
     struct env env;
     env_init_from_current(&env);
-    const char *platform_used = o->platform;
-    char *server = NULL;
-    int rc = 0;
-    if (!strcmp(o->platform, "auto")) {
-        if (env_get(&env, "WAYLAND_DISPLAY") && *env_get(&env, "WAYLAND_DISPLAY"))
-            platform_used = "existing-wayland";
-        else if (env_get(&env, "DISPLAY") && *env_get(&env, "DISPLAY"))
-            platform_used = "existing-x11";
-        else
-            platform_used = "x11";
-    }
-    if (!strcmp(platform_used, "x11")) {
-        if (display_start_x11(&g.display, o->width, o->height, &env, g.workdir) < 0)
-            rc = EXIT_PROBLEM;
-        else
-            server = xasprintf("Xvfb %s", g.display.name);
-    } else if (!strcmp(platform_used, "wayland")) {
-        if (display_start_wayland(&g.display, o->width, o->height, &env, g.workdir) < 0)
-            rc = EXIT_PROBLEM;
-        else
-            server = xasprintf("weston %s", g.display.name);
-    } else if (!strcmp(platform_used, "surfaceless")) {
-        /* No window system at all: the program must use pbuffers or surfaceless EGL. */
-        env_unset(&env, "DISPLAY");
-        env_unset(&env, "WAYLAND_DISPLAY");
-    }
+    const char *platform_used;
+    char *server;
+    rc = start_platform(o, &env, &platform_used, &server);
     if (rc) {
         env_free(&env);
         free(program);
@@ -689,185 +930,24 @@ static int capture(const struct options *o)
     env_set(&env, "TRACE_FILE", raw);
     free(new_preload);
 
-    int errpipe[2];
-    if (pipe2(errpipe, O_CLOEXEC) < 0) {
-        msg("pipe: %s", strerror(errno));
-        rc = 1;
-        goto out;
-    }
-    msg("capturing %s (platform %s%s%s)", program, platform_used, server ? ", " : "", server ? server : "");
-    struct spawn_opts so = {env.v, 1, 1, -1, errpipe[1], -1, NULL};
-    pid_t pid = spawn_process(o->command, &so);
-    close(errpipe[1]);
-    if (pid < 0) {
-        msg("cannot start %s: %s", program, strerror(errno));
-        close(errpipe[0]);
-        rc = EXIT_PROBLEM;
-        goto out;
-    }
-    g.child = pid;
-
-    struct run_state rs = {0, o->verbose, 0, 0, {NULL, 0, 0}};
-    double start = now_seconds(), stop_deadline = 0, next_poll = start + 0.5, poll_interval = 1.0;
-    int stopping = 0, exited = 0, status = 0, timed_out = 0;
-    long flushed_frames = 0;
-    off_t last_polled_size = -1;
-    const char *stop_reason = NULL;
-    static char buf[8192];
-    int err_fd = errpipe[0];
-    while (!exited) {
-        if (err_fd >= 0) {
-            struct pollfd pf = {err_fd, POLLIN, 0};
-            if (poll(&pf, 1, 50) > 0) {
-                ssize_t r = read(err_fd, buf, sizeof buf);
-                if (r > 0)
-                    forward_stderr(&rs, buf, (size_t)r);
-                else if (r == 0 || errno != EINTR) {
-                    close(err_fd);
-                    err_fd = -1;
-                }
-            }
-        } else {
-            sleep_seconds(0.05);
-        }
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            exited = 1;
-            break;
-        }
-        double now = now_seconds();
-        if (stopping) {
-            if (now > stop_deadline) {
-                msg("the program ignored SIGTERM: killing it (the end of the trace may be lost)");
-                kill(-pid, SIGKILL);
-                stop_deadline = now + 1e9;
-            }
-            continue;
-        }
-        if (g_interrupted) {
-            stop_reason = "interrupted";
-        } else if (o->seconds && now - start >= o->seconds) {
-            stop_reason = "time is up";
-        } else if (now - start >= o->timeout && !o->seconds) {
-            stop_reason = "timeout";
-            timed_out = 1;
-        } else if (o->frames && now >= next_poll) {
-            /* Frames written so far: apitrace writes the trace in compressed chunks, so
-             * only complete chunks are inspected (a copy, not the file being written). */
-            struct stat st;
-            if (stat(raw, &st) == 0 && st.st_size != last_polled_size) {
-                last_polled_size = st.st_size;
-                double t0 = now_seconds();
-                if (trace_copy_complete_chunks(raw, poll_copy) > 0) {
-                    long fr = trace_frame_count(poll_copy);
-                    if (fr > flushed_frames) {
-                        flushed_frames = fr;
-                        msg("%ld frames recorded so far", fr);
-                    }
-                    if (fr >= o->frames) stop_reason = "enough frames";
-                }
-                /* Keep polling cheap relative to the capture for long traces. */
-                double cost = now_seconds() - t0;
-                if (poll_interval < 4 * cost) poll_interval = 4 * cost;
-            }
-            next_poll = now_seconds() + poll_interval;
-        }
-        if (stop_reason) {
-            msg("stopping the program (%s) with SIGTERM; apitrace's tracer flushes the trace on it", stop_reason);
-            kill(-pid, SIGTERM);
-            stopping = 1;
-            rs.stopping = 1;
-            stop_deadline = now_seconds() + 10.0;
-        }
-    }
-    g.child = 0;
-    kill(-pid, SIGKILL); /* anything the program left behind in its process group */
-    if (err_fd >= 0) {
-        /* Drain what is left (bounded: a leftover process could hold the pipe). */
-        double end = now_seconds() + 2.0;
-        for (;;) {
-            struct pollfd pf = {err_fd, POLLIN, 0};
-            if (now_seconds() > end || poll(&pf, 1, 100) <= 0) break;
-            ssize_t r = read(err_fd, buf, sizeof buf);
-            if (r <= 0) break;
-            forward_stderr(&rs, buf, (size_t)r);
-        }
-        close(err_fd);
-    }
-    if (rs.line.len) forward_stderr(&rs, "\n", 1);
-    sb_free(&rs.line);
-    display_stop(&g.display);
+    struct capture_run run;
+    rc = run_program(o, &env, program, platform_used, server, raw, poll_copy, &run);
+    if (rc) goto out;
 
     char sbuf[96];
-    describe_status(status, sbuf, sizeof sbuf);
+    describe_status(run.status, sbuf, sizeof sbuf);
     if (g_interrupted) {
         msg("interrupted: nothing written");
         rc = EXIT_INTERRUPTED;
         goto out;
     }
-    int stopped = stopping;
-    if (!stopped) msg("the program ended by itself (%s)", sbuf);
-    if (timed_out && o->frames)
-        msg("warning: --timeout %g s reached before %ld frames were recorded", o->timeout, o->frames);
-    else if (timed_out)
-        msg("warning: --timeout %g s reached: the program was stopped", o->timeout);
-    if (rs.lost_tail)
-        msg("warning: the signal arrived while the tracer was writing a call: the last unflushed "
-            "part of the trace was lost");
+    report_program_end(o, &run, sbuf);
 
-    struct stat st;
-    if (stat(raw, &st) < 0 || st.st_size <= 2) {
-        if (!stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-            msg("%s exited before its first frame (%s) without any EGL/GLES call", o->command[0], sbuf);
-        else
-            msg("no EGL/GLES calls seen: %s made no call through libEGL/libGLESv2 "
-                "(a desktop OpenGL/GLX program? apitrace's egltrace.so records EGL and OpenGL ES only)",
-                o->command[0]);
-        rc = EXIT_PROBLEM;
-        goto out;
-    }
-    long frames = trace_frame_count(raw);
-    if (frames < 0) {
-        msg("apitrace cannot read the recorded trace");
-        rc = 1;
-        goto out;
-    }
-    if (frames == 0) {
-        struct trace_summary s;
-        int scanned = trace_scan(raw, &s) == 0;
-        if (scanned && !s.saw_egl_context)
-            msg("no EGL/GLES context seen: %s created no EGL context (a desktop OpenGL/GLX program? "
-                "apitrace's egltrace.so records EGL and OpenGL ES only)",
-                o->command[0]);
-        else
-            msg("%s %s before its first frame (no eglSwapBuffers in the trace)", o->command[0],
-                stopped ? "was stopped" : "exited");
-        if (scanned) trace_summary_free(&s);
-        rc = EXIT_PROBLEM;
-        goto out;
-    }
-    msg("the trace holds %ld complete frames", frames);
-
-    /* Keep the program's own clean ending when it ended by itself within the frame
-     * budget; otherwise cut after the last wanted complete frame. */
-    long keep = frames;
-    if (o->frames && o->frames < keep) keep = o->frames;
-    const char *final_trace = raw;
-    if (stopped || keep < frames) {
-        msg("trimming to frames 0-%ld (apitrace trim)", keep - 1);
-        if (trim_frames(raw, trimmed, 0, keep - 1) < 0) {
-            rc = 1;
-            goto out;
-        }
-        final_trace = trimmed;
-        long check = trace_frame_count(trimmed);
-        if (check != keep) {
-            msg("apitrace trim produced %ld frames instead of %ld", check, keep);
-            rc = 1;
-            goto out;
-        }
-    }
-    if (o->frames && keep < o->frames)
-        msg("warning: only %ld of the %ld requested frames were recorded", keep, o->frames);
+    long frames, keep;
+    const char *final_trace;
+    rc = count_recorded_frames(o, raw, &run, sbuf, &frames);
+    if (!rc) rc = trim_to_budget(o, raw, trimmed, run.stopping, frames, &keep, &final_trace);
+    if (rc) goto out;
 
     struct meta m;
     memset(&m, 0, sizeof m);
@@ -875,9 +955,9 @@ static int capture(const struct options *o)
     m.platform_used = platform_used;
     m.server = server;
     m.frames = keep;
-    m.stopped = stopped;
-    m.program_status = stopped ? "stopped by tbr-capture" : sbuf;
-    m.lost_tail = rs.lost_tail;
+    m.stopped = run.stopping;
+    m.program_status = run.stopping ? "stopped by tbr-capture" : sbuf;
+    m.lost_tail = run.rs.lost_tail;
     rc = finish(o, final_trace, &m);
 
 out:

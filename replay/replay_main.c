@@ -257,14 +257,22 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for; first/last are the frame window (0..LONG_MAX when not
+ * given, clamped to the trace once its length is known). */
+struct replay_options {
+    const char *output, *frames_arg, *mesa_prefix, *trace;
+    int force, allow_gl_errors, allow_unsupported, quiet, float_colors;
+    int record_colors, vertex_hashes, record_texels;
+    long first, last;
+};
+
+/* Fills *o from the command line. Returns -1 to go on, or the exit status when main must
+ * return at once (help, version, bad usage). */
+static int parse_options(int argc, char **argv, struct replay_options *o)
 {
-    const char *output = NULL, *frames_arg = NULL;
-    const char *mesa_prefix = getenv("TBR_MESA_PREFIX");
-    int force = 0, allow_gl_errors = 0, allow_unsupported = 0, quiet = 0, float_colors = 0;
-    int record_colors = 0, vertex_hashes = 0;
-    int record_texels = 0;
-    if (!mesa_prefix || !*mesa_prefix) mesa_prefix = TBR_DEFAULT_MESA_PREFIX;
+    memset(o, 0, sizeof *o);
+    o->mesa_prefix = getenv("TBR_MESA_PREFIX");
+    if (!o->mesa_prefix || !*o->mesa_prefix) o->mesa_prefix = TBR_DEFAULT_MESA_PREFIX;
 
     static const struct option options[] = {{"output", required_argument, NULL, 'o'},
                                             {"frames", required_argument, NULL, 'f'},
@@ -283,111 +291,175 @@ int main(int argc, char **argv)
     int opt;
     while ((opt = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
         switch (opt) {
-            case 'o': output = optarg; break;
-            case 'f': frames_arg = optarg; break;
-            case 'F': force = 1; break;
-            case 'E': allow_gl_errors = 1; break;
-            case 'U': allow_unsupported = 1; break;
-            case 'C': float_colors = 1; break;
-            case 'R': record_colors = 1; break;
-            case 'X': record_texels = 1; break;
-            case 'H': vertex_hashes = 1; break;
-            case 'M': mesa_prefix = optarg; break;
-            case 'q': quiet = 1; break;
+            case 'o': o->output = optarg; break;
+            case 'f': o->frames_arg = optarg; break;
+            case 'F': o->force = 1; break;
+            case 'E': o->allow_gl_errors = 1; break;
+            case 'U': o->allow_unsupported = 1; break;
+            case 'C': o->float_colors = 1; break;
+            case 'R': o->record_colors = 1; break;
+            case 'X': o->record_texels = 1; break;
+            case 'H': o->vertex_hashes = 1; break;
+            case 'M': o->mesa_prefix = optarg; break;
+            case 'q': o->quiet = 1; break;
             case 'h': usage(stdout); return 0;
             case 'V': printf("tbr-replay %s\n", TBR_VERSION); return 0;
             default: usage(stderr); return EXIT_BAD_INPUT;
         }
     }
-    if (optind != argc - 1 || !output) {
+    if (optind != argc - 1 || !o->output) {
         usage(stderr);
         return EXIT_BAD_INPUT;
     }
-    const char *trace = argv[optind];
+    o->trace = argv[optind];
 
-    long first = 0, last = LONG_MAX;
-    if (frames_arg) {
+    o->first = 0;
+    o->last = LONG_MAX;
+    if (o->frames_arg) {
         uint64_t a, b;
-        if (tbr_frame_range_parse(frames_arg, TBR_FRAMES_SINGLE, &a, &b) != TBR_FRAMES_OK || b > LONG_MAX)
-            die(EXIT_BAD_INPUT, "--frames '%s': expected A-B with 0 <= A <= B", frames_arg);
-        first = (long)a;
-        last = (long)b;
+        if (tbr_frame_range_parse(o->frames_arg, TBR_FRAMES_SINGLE, &a, &b) != TBR_FRAMES_OK || b > LONG_MAX)
+            die(EXIT_BAD_INPUT, "--frames '%s': expected A-B with 0 <= A <= B", o->frames_arg);
+        o->first = (long)a;
+        o->last = (long)b;
     }
+    return -1;
+}
 
-    /* --- inputs ----------------------------------------------------------------------- */
-    check_apitrace_file(trace);
+/* Checks the trace, the tools and the instrumented Mesa before anything is written; clamps
+ * o->last to the trace. Returns the trace's frame count; *functional_lib is the
+ * instrumentation library to load. Dies (exit 2) on any problem. */
+static long check_inputs(struct replay_options *o, const char **functional_lib)
+{
+    check_apitrace_file(o->trace);
     if (!tbr_program_in_path("eglretrace") || !tbr_program_in_path("apitrace"))
         die(EXIT_BAD_INPUT, "apitrace/eglretrace not found in PATH (run scripts/install-deps)");
-    long total_frames = apitrace_frame_count(trace);
-    if (total_frames < 0) die(EXIT_BAD_INPUT, "%s: apitrace cannot read this trace (truncated or corrupt?)", trace);
+    long total_frames = apitrace_frame_count(o->trace);
+    if (total_frames < 0) die(EXIT_BAD_INPUT, "%s: apitrace cannot read this trace (truncated or corrupt?)", o->trace);
     if (total_frames == 0)
-        die(EXIT_BAD_INPUT, "%s: no complete frame in the trace (no eglSwapBuffers; truncated?)", trace);
-    reject_desktop_gl(trace);
-    if (first >= total_frames)
-        die(EXIT_BAD_INPUT, "--frames %ld-%ld: the trace has only %ld frames", first, last, total_frames);
-    if (last >= total_frames) last = total_frames - 1;
-    long expected = last - first + 1;
+        die(EXIT_BAD_INPUT, "%s: no complete frame in the trace (no eglSwapBuffers; truncated?)", o->trace);
+    reject_desktop_gl(o->trace);
+    if (o->first >= total_frames)
+        die(EXIT_BAD_INPUT, "--frames %ld-%ld: the trace has only %ld frames", o->first, o->last, total_frames);
+    if (o->last >= total_frames) o->last = total_frames - 1;
 
-    if (!mesa_prefix || !*mesa_prefix)
+    if (!o->mesa_prefix || !*o->mesa_prefix)
         die(EXIT_BAD_INPUT, "no instrumented Mesa: build it with scripts/build-mesa and pass "
                             "--mesa-prefix or TBR_MESA_PREFIX");
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/lib/dri/swrast_dri.so", mesa_prefix);
+    snprintf(path, sizeof path, "%s/lib/dri/swrast_dri.so", o->mesa_prefix);
     if (access(path, R_OK) != 0)
-        die(EXIT_BAD_INPUT, "%s: no softpipe driver here (is %s an instrumented Mesa prefix?)", path, mesa_prefix);
-    const char *functional_lib = getenv("TBR_FUNCTIONAL_LIB_OVERRIDE");
-    if (!functional_lib || !*functional_lib) functional_lib = TBR_FUNCTIONAL_LIB_PATH;
-    if (access(functional_lib, R_OK) != 0)
-        die(EXIT_BAD_INPUT, "%s: instrumentation library missing (rebuild the project)", functional_lib);
+        die(EXIT_BAD_INPUT, "%s: no softpipe driver here (is %s an instrumented Mesa prefix?)", path, o->mesa_prefix);
+    const char *lib = getenv("TBR_FUNCTIONAL_LIB_OVERRIDE");
+    if (!lib || !*lib) lib = TBR_FUNCTIONAL_LIB_PATH;
+    if (access(lib, R_OK) != 0) die(EXIT_BAD_INPUT, "%s: instrumentation library missing (rebuild the project)", lib);
+    *functional_lib = lib;
+    return total_frames;
+}
 
-    /* --- output: a temporary sibling directory, renamed at the end ------------------- */
+/* Shorter than PATH_MAX so that file names appended to it always fit. */
+#define TMPDIR_SIZE (PATH_MAX - 64)
+
+/* The output is written into a temporary sibling directory, renamed at the end, so that
+ * OUTDIR only ever appears complete. */
+static void make_temporary_output(const struct replay_options *o, char tmpdir[TMPDIR_SIZE], char refdir[PATH_MAX])
+{
     struct stat st;
-    if (stat(output, &st) == 0 && !force) die(EXIT_BAD_INPUT, "%s: already exists (use --force to replace it)", output);
-    /* Shorter than PATH_MAX so that file names appended below always fit. */
-    char tmpdir[PATH_MAX - 64];
-    if (strlen(output) > sizeof tmpdir - 32) die(EXIT_BAD_INPUT, "%s: output path too long", output);
-    snprintf(tmpdir, sizeof tmpdir, "%s.tmp-%ld", output, (long)getpid());
+    if (stat(o->output, &st) == 0 && !o->force)
+        die(EXIT_BAD_INPUT, "%s: already exists (use --force to replace it)", o->output);
+    if (strlen(o->output) > TMPDIR_SIZE - 32) die(EXIT_BAD_INPUT, "%s: output path too long", o->output);
+    snprintf(tmpdir, TMPDIR_SIZE, "%s.tmp-%ld", o->output, (long)getpid());
     remove_tree(tmpdir);
     if (mkdir(tmpdir, 0777) != 0) die(EXIT_BAD_INPUT, "%s: cannot create: %s", tmpdir, strerror(errno));
-    char refdir[PATH_MAX];
-    snprintf(refdir, sizeof refdir, "%s/reference", tmpdir);
+    snprintf(refdir, PATH_MAX, "%s/reference", tmpdir);
     mkdir(refdir, 0777);
+}
 
-    /* --- run eglretrace through our Mesa -------------------------------------------- */
-    char env_ld[PATH_MAX + 32], env_lib[PATH_MAX + 32], env_out[PATH_MAX + 32], env_frames[96],
-        env_preload[PATH_MAX + 32];
-    snprintf(env_ld, sizeof env_ld, "LD_LIBRARY_PATH=%s/lib", mesa_prefix);
-    snprintf(env_lib, sizeof env_lib, "TBR_FUNCTIONAL_LIB=%s", functional_lib);
-    snprintf(env_out, sizeof env_out, "TBR_OUT_DIR=%s", tmpdir);
-    snprintf(env_frames, sizeof env_frames, "TBR_FRAMES=%ld-%ld", first, last);
+/* Storage for the replayer's environment strings (they must outlive the spawn). */
+struct replay_env {
+    char ld[PATH_MAX + 32], lib[PATH_MAX + 32], out[PATH_MAX + 32], frames[96], preload[PATH_MAX + 32];
     char *env[14];
+};
+
+/* The environment that makes eglretrace load our Mesa and configures the instrumentation. */
+static void build_env(struct replay_env *e, const struct replay_options *o, const char *functional_lib,
+                      const char *tmpdir)
+{
+    snprintf(e->ld, sizeof e->ld, "LD_LIBRARY_PATH=%s/lib", o->mesa_prefix);
+    snprintf(e->lib, sizeof e->lib, "TBR_FUNCTIONAL_LIB=%s", functional_lib);
+    snprintf(e->out, sizeof e->out, "TBR_OUT_DIR=%s", tmpdir);
+    snprintf(e->frames, sizeof e->frames, "TBR_FRAMES=%ld-%ld", o->first, o->last);
     int ne = 0;
-    env[ne++] = env_ld;
-    env[ne++] = "WAFFLE_PLATFORM=surfaceless_egl";
-    env[ne++] = "LIBGL_ALWAYS_SOFTWARE=1";
-    env[ne++] = env_lib;
-    env[ne++] = env_out;
-    env[ne++] = env_frames;
-    if (float_colors) env[ne++] = "TBR_FLOAT_COLORS=1";
-    if (record_colors) env[ne++] = "TBR_RECORD_COLORS=1";
-    if (record_texels) env[ne++] = "TBR_RECORD_TEXELS=1";
-    if (vertex_hashes) env[ne++] = "TBR_VERTEX_HASHES=1";
+    e->env[ne++] = e->ld;
+    e->env[ne++] = "WAFFLE_PLATFORM=surfaceless_egl";
+    e->env[ne++] = "LIBGL_ALWAYS_SOFTWARE=1";
+    e->env[ne++] = e->lib;
+    e->env[ne++] = e->out;
+    e->env[ne++] = e->frames;
+    if (o->float_colors) e->env[ne++] = "TBR_FLOAT_COLORS=1";
+    if (o->record_colors) e->env[ne++] = "TBR_RECORD_COLORS=1";
+    if (o->record_texels) e->env[ne++] = "TBR_RECORD_TEXELS=1";
+    if (o->vertex_hashes) e->env[ne++] = "TBR_VERTEX_HASHES=1";
     if (*TBR_SANITIZER_PRELOAD) {
         /* The instrumentation library was built with ASan; eglretrace was not. */
-        snprintf(env_preload, sizeof env_preload, "LD_PRELOAD=%s", TBR_SANITIZER_PRELOAD);
-        env[ne++] = env_preload;
-        env[ne++] = "ASAN_OPTIONS=detect_leaks=0";
+        snprintf(e->preload, sizeof e->preload, "LD_PRELOAD=%s", TBR_SANITIZER_PRELOAD);
+        e->env[ne++] = e->preload;
+        e->env[ne++] = "ASAN_OPTIONS=detect_leaks=0";
     }
-    env[ne] = NULL;
+    e->env[ne] = NULL;
+}
+
+/* The replayer's stderr split into lines (a line longer than the buffer is cut). */
+struct line_reader {
+    char buf[8192];
+    size_t len;
+};
+
+/* Copies what eglretrace wrote on stderr to the log and counts (and shows the first 20 of)
+ * the GL errors apitrace reports, e.g. "1234: warning: glGetError(glFoo) = GL_INVALID_ENUM". */
+static void drain_replayer_stderr(int errfd, FILE *log, struct line_reader *lr, int *gl_errors)
+{
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(errfd, buf, sizeof buf)) > 0) {
+        if (log) fwrite(buf, 1, (size_t)n, log);
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] != '\n' && lr->len < sizeof lr->buf - 1) {
+                lr->buf[lr->len++] = buf[i];
+                continue;
+            }
+            lr->buf[lr->len] = '\0';
+            if (strstr(lr->buf, "glGetError(")) {
+                (*gl_errors)++;
+                if (*gl_errors <= 20) fprintf(stderr, "%s: GL error during replay at call %s\n", program, lr->buf);
+            }
+            lr->len = 0;
+        }
+    }
+}
+
+/* How the replayer's run went. */
+struct replay_run {
+    int gl_errors, child_status, stopped_after_window;
+    double elapsed;
+};
+
+/* Runs eglretrace through our Mesa into tmpdir, watching its stderr and progress until it
+ * exits. Dies (exit 1) if it cannot be started. */
+static void run_replayer(const struct replay_options *o, const char *functional_lib, long total_frames,
+                         const char *tmpdir, const char *refdir, struct replay_run *r)
+{
+    long expected = o->last - o->first + 1;
+    struct replay_env e;
+    build_env(&e, o, functional_lib, tmpdir);
     /* --no-context-check: a trace asking for ES 3.2 still replays on softpipe's ES 3.1 if it
      * uses nothing beyond it. --singlethread: calls recorded on several threads are replayed
      * in trace order on one thread, so the instrumentation sees one ordered stream. */
-    char *rargv[] = {"eglretrace", "--no-context-check", "--singlethread", (char *)trace, NULL};
+    char *rargv[] = {"eglretrace", "--no-context-check", "--singlethread", (char *)o->trace, NULL};
 
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int errfd;
-    pid_t child = tbr_spawn_with_stderr_pipe(rargv, env, &errfd);
+    pid_t child = tbr_spawn_with_stderr_pipe(rargv, e.env, &errfd);
     if (child < 0) {
         remove_tree(tmpdir);
         die(EXIT_CHECK_FAILED, "cannot start eglretrace: %s", strerror(errno));
@@ -396,47 +468,27 @@ int main(int argc, char **argv)
     snprintf(logpath, sizeof logpath, "%s/replay.log", tmpdir);
     FILE *log = fopen(logpath, "w");
     double start = now_seconds(), last_report = start;
-    int gl_errors = 0, child_status = 0, child_done = 0, stopped_after_window = 0;
-    char linebuf[8192];
-    size_t linelen = 0;
+    int child_done = 0;
+    memset(r, 0, sizeof *r);
+    struct line_reader lr = {.len = 0};
     while (!child_done) {
         struct pollfd pfd = {.fd = errfd, .events = POLLIN};
         int pr = poll(&pfd, 1, 500);
-        if (pr > 0) {
-            char buf[4096];
-            ssize_t n;
-            while ((n = read(errfd, buf, sizeof buf)) > 0) {
-                if (log) fwrite(buf, 1, (size_t)n, log);
-                for (ssize_t i = 0; i < n; i++) {
-                    if (buf[i] != '\n' && linelen < sizeof linebuf - 1) {
-                        linebuf[linelen++] = buf[i];
-                        continue;
-                    }
-                    linebuf[linelen] = '\0';
-                    /* apitrace reports e.g. "1234: warning: glGetError(glFoo) = GL_INVALID_ENUM" */
-                    if (strstr(linebuf, "glGetError(")) {
-                        gl_errors++;
-                        if (gl_errors <= 20)
-                            fprintf(stderr, "%s: GL error during replay at call %s\n", program, linebuf);
-                    }
-                    linelen = 0;
-                }
-            }
-        }
+        if (pr > 0) drain_replayer_stderr(errfd, log, &lr, &r->gl_errors);
         if (interrupted) {
             kill(child, SIGTERM);
         }
         /* The window is complete once the instrumentation has closed the activity trace
          * (it does so right after the window's last frame): the rest of the source trace
          * would only be replayed for nothing. */
-        if (!stopped_after_window && last < total_frames - 1 && activity_complete(tmpdir, expected)) {
+        if (!r->stopped_after_window && o->last < total_frames - 1 && activity_complete(tmpdir, expected)) {
             kill(child, SIGTERM);
-            stopped_after_window = 1;
+            r->stopped_after_window = 1;
         }
-        pid_t w = waitpid(child, &child_status, WNOHANG);
+        pid_t w = waitpid(child, &r->child_status, WNOHANG);
         if (w == child) child_done = 1;
         double t = now_seconds();
-        if (!quiet && (t - last_report >= 2.0 || child_done)) {
+        if (!o->quiet && (t - last_report >= 2.0 || child_done)) {
             int done = count_frame_pngs(refdir);
             fprintf(stderr, "%s: frames %d/%ld recorded, %.1f s, %.2f frames/s\n", program, done, expected, t - start,
                     done / (t - start > 0 ? t - start : 1));
@@ -445,99 +497,136 @@ int main(int argc, char **argv)
     }
     close(errfd);
     if (log) fclose(log);
-    double elapsed = now_seconds() - start;
+    r->elapsed = now_seconds() - start;
+}
 
-    /* --- checks ----------------------------------------------------------------------- */
-    int failed = 0;
+/* The instrumentation's functional-status.txt and the values read from it (NULL when
+ * absent). */
+struct replay_status {
+    char *text, *renderer, *version, *state, *errors, *unsupported, *width, *height;
+};
+
+static void read_status(const char *tmpdir, struct replay_status *s)
+{
     char statuspath[PATH_MAX];
     snprintf(statuspath, sizeof statuspath, "%s/functional-status.txt", tmpdir);
-    char *status = read_file(statuspath);
+    s->text = read_file(statuspath);
+    s->renderer = s->text ? status_value(s->text, "gl_renderer") : NULL;
+    s->version = s->text ? status_value(s->text, "gl_version") : NULL;
+    s->state = s->text ? status_value(s->text, "status") : NULL;
+    s->errors = s->text ? status_value(s->text, "error") : NULL;
+    s->unsupported = s->text ? status_value(s->text, "unsupported") : NULL;
+    s->width = s->text ? status_value(s->text, "width") : NULL;
+    s->height = s->text ? status_value(s->text, "height") : NULL;
+}
+
+static void free_status(struct replay_status *s)
+{
+    free(s->text);
+    free(s->renderer);
+    free(s->version);
+    free(s->errors);
+    free(s->state);
+    free(s->unsupported);
+    free(s->width);
+    free(s->height);
+}
+
+/* How the replayer ended: interrupted, stopped on purpose after the window, or failed. */
+static int check_replayer_exit(const struct replay_run *r)
+{
     if (interrupted) {
         fprintf(stderr, "%s: interrupted\n", program);
-        failed = 1;
-    } else if (stopped_after_window && WIFSIGNALED(child_status) && WTERMSIG(child_status) == SIGTERM) {
-        /* stopped on purpose after the window: not a failure */
-    } else if (!WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0) {
-        fprintf(stderr, "%s: eglretrace failed (%s %d); its messages are in replay.log\n", program,
-                WIFEXITED(child_status) ? "exit status" : "signal",
-                WIFEXITED(child_status) ? WEXITSTATUS(child_status) : WTERMSIG(child_status));
-        failed = 1;
+        return 1;
     }
-    if (!status) {
+    if (r->stopped_after_window && WIFSIGNALED(r->child_status) && WTERMSIG(r->child_status) == SIGTERM)
+        return 0; /* stopped on purpose after the window: not a failure */
+    if (!WIFEXITED(r->child_status) || WEXITSTATUS(r->child_status) != 0) {
+        fprintf(stderr, "%s: eglretrace failed (%s %d); its messages are in replay.log\n", program,
+                WIFEXITED(r->child_status) ? "exit status" : "signal",
+                WIFEXITED(r->child_status) ? WEXITSTATUS(r->child_status) : WTERMSIG(r->child_status));
+        return 1;
+    }
+    return 0;
+}
+
+/* All the checks on a finished replay, each reported on stderr. Returns 1 if the output
+ * must not be published. */
+static int check_replay(const struct replay_options *o, const struct replay_run *r, const struct replay_status *s,
+                        const char *tmpdir, const char *refdir)
+{
+    long expected = o->last - o->first + 1;
+    int failed = check_replayer_exit(r);
+    if (!s->text) {
         fprintf(stderr,
                 "%s: the instrumented Mesa was not loaded (no functional-status.txt): the replay "
                 "ran on some other GL driver. Check that %s/lib holds the project's Mesa.\n",
-                program, mesa_prefix);
+                program, o->mesa_prefix);
         failed = 1;
     }
-    char *renderer = status ? status_value(status, "gl_renderer") : NULL;
-    char *version = status ? status_value(status, "gl_version") : NULL;
-    char *state = status ? status_value(status, "status") : NULL;
-    char *errors = status ? status_value(status, "error") : NULL;
-    char *unsupported = status ? status_value(status, "unsupported") : NULL;
-    char *width = status ? status_value(status, "width") : NULL;
-    char *height = status ? status_value(status, "height") : NULL;
-    if (status && (!renderer || !strstr(renderer, "softpipe"))) {
+    if (s->text && (!s->renderer || !strstr(s->renderer, "softpipe"))) {
         fprintf(stderr, "%s: GL_RENDERER is '%s', not the project's softpipe: refusing\n", program,
-                renderer ? renderer : "(unknown)");
+                s->renderer ? s->renderer : "(unknown)");
         failed = 1;
     }
-    if (version && strncmp(version, "OpenGL ES", 9) != 0) {
-        fprintf(stderr, "%s: the replay created a '%s' context, not OpenGL ES\n", program, version);
+    if (s->version && strncmp(s->version, "OpenGL ES", 9) != 0) {
+        fprintf(stderr, "%s: the replay created a '%s' context, not OpenGL ES\n", program, s->version);
         failed = 1;
     }
-    if (status && (!state || strcmp(state, "ok") != 0)) {
+    if (s->text && (!s->state || strcmp(s->state, "ok") != 0)) {
         fprintf(stderr, "%s: instrumentation reported an error: %s\n", program,
-                errors && *errors ? errors : "(no message)");
+                s->errors && *s->errors ? s->errors : "(no message)");
         failed = 1;
     }
-    if (unsupported && *unsupported) {
-        fprintf(stderr, "%s: the trace uses features the instrumentation does not model: %s%s\n", program, unsupported,
-                allow_unsupported ? " (allowed by --allow-unsupported)" : "");
-        if (!allow_unsupported) failed = 1;
+    if (s->unsupported && *s->unsupported) {
+        fprintf(stderr, "%s: the trace uses features the instrumentation does not model: %s%s\n", program,
+                s->unsupported, o->allow_unsupported ? " (allowed by --allow-unsupported)" : "");
+        if (!o->allow_unsupported) failed = 1;
     }
-    if (gl_errors) {
-        fprintf(stderr, "%s: %d GL error(s) during replay (see replay.log)%s\n", program, gl_errors,
-                allow_gl_errors ? "; allowed by --allow-gl-errors" : "");
-        if (!allow_gl_errors) failed = 1;
+    if (r->gl_errors) {
+        fprintf(stderr, "%s: %d GL error(s) during replay (see replay.log)%s\n", program, r->gl_errors,
+                o->allow_gl_errors ? "; allowed by --allow-gl-errors" : "");
+        if (!o->allow_gl_errors) failed = 1;
     }
     int frames_written = count_frame_pngs(refdir);
     if (!failed && frames_written != expected) {
         fprintf(stderr, "%s: %d reference frames written, expected %ld (frames %ld-%ld)\n", program, frames_written,
-                expected, first, last);
+                expected, o->first, o->last);
         failed = 1;
     }
+    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/activity.tbrt", tmpdir);
     if (!failed && access(path, R_OK) != 0) {
         fprintf(stderr, "%s: no GPU activity trace was written\n", program);
         failed = 1;
     }
-    if (failed) {
-        char kept[PATH_MAX];
-        snprintf(kept, sizeof kept, "%s.failed", output);
-        remove_tree(kept);
-        if (rename(tmpdir, kept) == 0)
-            fprintf(stderr, "%s: incomplete output kept for inspection in %s\n", program, kept);
-        else
-            remove_tree(tmpdir);
-        free(status);
-        free(renderer);
-        free(version);
-        free(errors);
-        free(state);
-        free(unsupported);
-        free(width);
-        free(height);
-        return EXIT_CHECK_FAILED;
-    }
+    return failed;
+}
 
-    /* --- metadata and publication --------------------------------------------------- */
+/* A failed replay's output is kept as OUTDIR.failed for inspection, never as OUTDIR. */
+static void keep_failed_output(const char *output, const char *tmpdir)
+{
+    char kept[PATH_MAX];
+    snprintf(kept, sizeof kept, "%s.failed", output);
+    remove_tree(kept);
+    if (rename(tmpdir, kept) == 0)
+        fprintf(stderr, "%s: incomplete output kept for inspection in %s\n", program, kept);
+    else
+        remove_tree(tmpdir);
+}
+
+/* OUTDIR/replay.json. Dies (exit 1) if it cannot be written. */
+static void write_metadata(const struct replay_options *o, long total_frames, const struct replay_run *r,
+                           const struct replay_status *s, const char *tmpdir)
+{
+    long expected = o->last - o->first + 1;
     char buildinfo[PATH_MAX];
-    snprintf(buildinfo, sizeof buildinfo, "%s/tbrsim-mesa-build.txt", mesa_prefix);
+    snprintf(buildinfo, sizeof buildinfo, "%s/tbrsim-mesa-build.txt", o->mesa_prefix);
     char *mesa_info = read_file(buildinfo);
     char *mesa_build_id = mesa_info ? status_value(mesa_info, "build_id") : NULL;
     char absolute_trace[PATH_MAX];
-    if (!realpath(trace, absolute_trace)) snprintf(absolute_trace, sizeof absolute_trace, "%s", trace);
+    if (!realpath(o->trace, absolute_trace)) snprintf(absolute_trace, sizeof absolute_trace, "%s", o->trace);
+    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/replay.json", tmpdir);
     FILE *meta = fopen(path, "w");
     if (!meta) die(EXIT_CHECK_FAILED, "%s: cannot write: %s", path, strerror(errno));
@@ -545,35 +634,61 @@ int main(int argc, char **argv)
     fprintf(meta, "  \"source_trace\": ");
     json_escape(meta, absolute_trace);
     fprintf(meta, ",\n  \"source_frames\": %ld,\n  \"first_frame\": %ld,\n  \"last_frame\": %ld,\n", total_frames,
-            first, last);
-    fprintf(meta, "  \"frames\": %ld,\n  \"width\": %s,\n  \"height\": %s,\n", expected, width ? width : "null",
-            height ? height : "null");
+            o->first, o->last);
+    fprintf(meta, "  \"frames\": %ld,\n  \"width\": %s,\n  \"height\": %s,\n", expected, s->width ? s->width : "null",
+            s->height ? s->height : "null");
     fprintf(meta, "  \"gl_renderer\": ");
-    json_escape(meta, renderer);
+    json_escape(meta, s->renderer);
     fprintf(meta, ",\n  \"gl_version\": ");
-    json_escape(meta, version);
+    json_escape(meta, s->version);
     fprintf(meta, ",\n  \"mesa_build_id\": ");
     json_escape(meta, mesa_build_id ? mesa_build_id : "unknown");
-    fprintf(meta, ",\n  \"gl_errors\": %d,\n  \"replay_seconds\": %.3f\n}\n", gl_errors, elapsed);
+    fprintf(meta, ",\n  \"gl_errors\": %d,\n  \"replay_seconds\": %.3f\n}\n", r->gl_errors, r->elapsed);
     if (fclose(meta) != 0) die(EXIT_CHECK_FAILED, "%s: write failed", path);
-
-    if (force && stat(output, &st) == 0) remove_tree(output);
-    if (rename(tmpdir, output) != 0) {
-        remove_tree(tmpdir);
-        die(EXIT_CHECK_FAILED, "cannot rename %s to %s: %s", tmpdir, output, strerror(errno));
-    }
-    if (!quiet)
-        fprintf(stderr, "%s: %ld frame(s) %ld-%ld of %s replayed on %s in %.1f s -> %s\n", program, expected, first,
-                last, trace, renderer, elapsed, output);
-    free(status);
-    free(renderer);
-    free(version);
-    free(errors);
-    free(state);
-    free(unsupported);
-    free(width);
-    free(height);
     free(mesa_info);
     free(mesa_build_id);
+}
+
+/* Renames the finished temporary directory to OUTDIR (replacing it under --force). */
+static void publish_output(const struct replay_options *o, const char *tmpdir)
+{
+    struct stat st;
+    if (o->force && stat(o->output, &st) == 0) remove_tree(o->output);
+    if (rename(tmpdir, o->output) != 0) {
+        remove_tree(tmpdir);
+        die(EXIT_CHECK_FAILED, "cannot rename %s to %s: %s", tmpdir, o->output, strerror(errno));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct replay_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0) return rc;
+
+    const char *functional_lib;
+    long total_frames = check_inputs(&o, &functional_lib);
+    long expected = o.last - o.first + 1;
+
+    char tmpdir[TMPDIR_SIZE], refdir[PATH_MAX];
+    make_temporary_output(&o, tmpdir, refdir);
+
+    struct replay_run run;
+    run_replayer(&o, functional_lib, total_frames, tmpdir, refdir, &run);
+
+    struct replay_status status;
+    read_status(tmpdir, &status);
+    if (check_replay(&o, &run, &status, tmpdir, refdir)) {
+        keep_failed_output(o.output, tmpdir);
+        free_status(&status);
+        return EXIT_CHECK_FAILED;
+    }
+
+    write_metadata(&o, total_frames, &run, &status, tmpdir);
+    publish_output(&o, tmpdir);
+    if (!o.quiet)
+        fprintf(stderr, "%s: %ld frame(s) %ld-%ld of %s replayed on %s in %.1f s -> %s\n", program, expected, o.first,
+                o.last, o.trace, status.renderer, run.elapsed, o.output);
+    free_status(&status);
     return 0;
 }

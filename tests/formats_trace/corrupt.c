@@ -243,13 +243,10 @@ static uint8_t *copy_good(void)
     return m;
 }
 
-static void test_crafted_header_footer_index(void)
+/* Header: magic, versions, feature flags, metadata length. */
+static void test_crafted_header(void)
 {
     uint8_t *m;
-    uint32_t mlen = rd32(g_file + 16);
-    size_t c0 = HDR + mlen; /* first chunk */
-    size_t foot = g_len - FOOT;
-
     m = copy_good();
     m[7] = 'X';
     expect_reject("wrong magic", m, g_len, "bad magic");
@@ -297,7 +294,14 @@ static void test_crafted_header_footer_index(void)
     fix_header(m);
     expect_reject("metadata length past EOF", m, g_len, "runs past the end");
     free(m);
+}
 
+/* Chunk header fields (checksums fixed), and a chunk larger than the file. */
+static void test_crafted_chunk(void)
+{
+    uint8_t *m;
+    uint32_t mlen = rd32(g_file + 16);
+    size_t c0 = HDR + mlen; /* first chunk */
     /* chunk header fields, checksums fixed */
     static const struct {
         size_t field;
@@ -333,7 +337,13 @@ static void test_crafted_header_footer_index(void)
     fix_chunk(m, c0);
     expect_reject("chunk data past frame end", m, g_len, NULL);
     free(m);
+}
 
+/* Footer: frame count, index offset, total records, magic. */
+static void test_crafted_footer(void)
+{
+    uint8_t *m;
+    size_t foot = g_len - FOOT;
     /* footer */
     m = copy_good();
     wr64(m + foot + 8, (uint64_t)1 << 60);
@@ -357,7 +367,13 @@ static void test_crafted_header_footer_index(void)
     memcpy(m + foot + 32, "TBRFOOTX", 8);
     expect_reject("footer magic", m, g_len, "truncated or incomplete");
     free(m);
+}
 
+/* Index entries (checksums fixed), a lying record count, the index magic. */
+static void test_crafted_index(void)
+{
+    uint8_t *m;
+    size_t foot = g_len - FOOT;
     /* index entries (entry 1), checksums fixed */
     uint64_t ioff = rd64(g_file + foot);
     size_t e1 = (size_t)ioff + 8 + IENT;
@@ -415,6 +431,14 @@ static void test_crafted_header_footer_index(void)
     fix_index(m, g_len);
     expect_reject("index magic", m, g_len, "index magic");
     free(m);
+}
+
+static void test_crafted_header_footer_index(void)
+{
+    test_crafted_header();
+    test_crafted_chunk();
+    test_crafted_footer();
+    test_crafted_index();
 }
 
 /* ----- hand-built files: chunk contents chosen by the test ------------- */

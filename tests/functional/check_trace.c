@@ -83,6 +83,557 @@ struct cquad {
     uint8_t mask, shaded;
 };
 
+/* A vertex-shader group of the last VERTICES record. */
+struct vgroup {
+    uint32_t path, n, index[4];
+};
+
+/* Per-frame counts, re-derived from the records. */
+struct frame_counts {
+    uint64_t draws, app_draws, quads, fragments, shaded_quads, shaded_fragments, depth_passed, blended, prims, clears,
+        passes, shaders, tiles, uploads, paths, quads_no_path;
+    uint64_t tx_fetches, tx_texels, tx_covered, tx_internal, tx_bad, tx_lanes[10], tx_has_pixel, tx_records;
+    uint64_t v_vertices, v_groups, v_fetched, v_nopath, v_mismatch, v_records, v_indexed_dups;
+    uint64_t vt_records, vt_fetches, vt_texels, vt_bad, vt_lanes[10], vt_at_index, vt_texture_records;
+};
+
+/* What counts() keeps while it reads the records: the open draw and its quads, the frame's
+ * quad and texel keys, the vertices seen, vertex texturing (the draw's VS_TEXTURES, the
+ * groups of the last VERTICES record, texture widths (RESOURCE) to locate a texel's index
+ * x + y * level width). One record kind is counted by one function below. */
+struct counts_state {
+    uint64_t f; /* frame number */
+    struct frame_counts c;
+    int bad, oom;    /* oom: counts() returns 1 at once */
+    int bad_derived; /* reported once per frame */
+    int early, have_end;
+    tbr_rec_draw_end de_sum;
+    tbr_rec_draw draw;
+    tbr_rec_prim prim;
+    int draw_open;
+    uint64_t *keys;
+    size_t nkeys, capkeys;
+    uint64_t *tkeys;
+    size_t ntkeys, captkeys;
+    struct cquad *dq;
+    size_t ndq, capdq;
+    tbr_rec_texel tx[TBR_REC_MAX_TEXELS_PER_FETCH];
+    tbr_rec_vertices_header vh;
+    uint8_t *vseen;
+    size_t vseen_n;
+    tbr_rec_vs_textures vst;
+    struct vgroup *vg;
+    size_t nvg, capvg;
+    struct {
+        uint32_t id, width;
+    } res_w[4096];
+    size_t nres_w;
+    uint16_t prev_type;
+};
+
+static int count_draw(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    s->vst.num_textures = 0;
+    int drc = tbr_rec_draw_decode(p, n, &s->draw);
+    s->c.draws++;
+    s->c.app_draws += !s->draw.internal;
+    s->early = (int)s->draw.early_z;
+    s->ndq = 0;
+    s->draw_open = 1;
+    free(s->vseen);
+    s->vseen = NULL;
+    s->vseen_n = 0;
+    if (drc == 0 && s->draw.index_size == 0 && s->draw.count <= (1u << 24)) {
+        s->vseen_n = s->draw.count;
+        s->vseen = calloc(s->vseen_n + 1, 1);
+    }
+    return drc;
+}
+
+static int count_draw_end(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    tbr_rec_draw_end de;
+    int drc = tbr_rec_draw_end_decode(p, n, &de);
+    /* non-indexed: every vertex start..start+count-1 was fetched and shaded */
+    if (s->draw_open && s->draw.index_size == 0 && s->draw.vs_id && !s->draw.rasterizer_discard) {
+        size_t seen = 0;
+        for (size_t k = 0; s->vseen && k < s->vseen_n; k++) seen += s->vseen[k];
+        if (!s->vseen || seen != s->vseen_n) {
+            fprintf(stderr, "frame %llu draw %u: %zu of %u vertices shaded\n", (unsigned long long)s->f, s->draw.seq,
+                    seen, s->draw.count);
+            s->c.v_mismatch++;
+        }
+    }
+    s->draw_open = 0;
+    s->de_sum.quads += de.quads;
+    s->de_sum.shaded_fragments += de.shaded_fragments;
+    s->de_sum.blended_fragments += de.blended_fragments;
+    return drc;
+}
+
+/* Counts one quad and keeps its position (distinct quads) and, for TEXELS, its data. */
+static void count_quad(struct counts_state *s, const tbr_rec_quad *q)
+{
+    struct frame_counts *c = &s->c;
+    c->quads++;
+    c->fragments += pc4(q->in_mask);
+    if (q->flags & TBR_REC_QUAD_SHADED) {
+        c->shaded_quads++;
+        if (q->path == 0 || q->path > c->paths) c->quads_no_path++;
+        c->shaded_fragments += pc4(s->early ? q->depth_mask : q->in_mask);
+    }
+    if (q->flags & TBR_REC_QUAD_DEPTH_OUT) c->depth_passed += pc4(q->depth_mask);
+    if (q->flags & TBR_REC_QUAD_BLENDED) c->blended += pc4(q->blend_mask);
+    if (s->nkeys == s->capkeys) {
+        s->capkeys = s->capkeys ? s->capkeys * 2 : 4096;
+        s->keys = realloc(s->keys, s->capkeys * sizeof(*s->keys));
+        if (!s->keys) {
+            s->oom = 1;
+            return;
+        }
+    }
+    s->keys[s->nkeys++] = ((uint64_t)(uint32_t)q->x << 32) | (uint32_t)q->y;
+    if (s->ndq == s->capdq) {
+        s->capdq = s->capdq ? s->capdq * 2 : 4096;
+        s->dq = realloc(s->dq, s->capdq * sizeof(*s->dq));
+        if (!s->dq) {
+            s->oom = 1;
+            return;
+        }
+    }
+    struct cquad *d = &s->dq[s->ndq++];
+    d->x = q->x;
+    d->y = q->y;
+    d->path = q->path;
+    d->shaded = (q->flags & TBR_REC_QUAD_SHADED) != 0;
+    d->mask = (uint8_t)(s->early ? q->depth_mask : q->in_mask);
+}
+
+static int count_quads(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    tbr_cursor c;
+    tbr_rec_quads_header h;
+    int drc = tbr_rec_quads_open(&c, p, n, &h);
+    if (drc == 0 && h.texels_derived && !s->bad_derived) {
+        /* records minor 6: its texels are not in TEXELS, the counts below would be short */
+        fprintf(stderr,
+                "frame %llu: QUADS with derived texels: the TEXELS counts need a "
+                "trace recorded with TBR_RECORD_TEXELS=1 (tbr-replay --record-texels)\n",
+                (unsigned long long)s->f);
+        s->bad = s->bad_derived = 1;
+    }
+    for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
+        tbr_rec_quad q;
+        drc = tbr_rec_quads_next(&c, &h, &q);
+        count_quad(s, &q);
+        if (s->oom) return 0;
+    }
+    if (drc == 0) drc = tbr_rec_quads_close(&c);
+    return drc;
+}
+
+static int count_frame_end(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    const struct frame_counts *c = &s->c;
+    tbr_rec_frame_end fe;
+    int drc = tbr_rec_frame_end_decode(p, n, &fe);
+    s->have_end = 1;
+    if (drc == 0 &&
+        (fe.frame != s->f || fe.draws != c->draws || fe.quads != c->quads || fe.shaded_quads != c->shaded_quads ||
+         fe.shaded_fragments != c->shaded_fragments || fe.prims != c->prims || fe.clears != c->clears)) {
+        fprintf(stderr, "frame %llu: FRAME_END totals differ from the records\n", (unsigned long long)s->f);
+        s->bad = 1;
+    }
+    return drc;
+}
+
+static int count_vs_textures(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    s->c.vt_texture_records++;
+    int drc = tbr_rec_vs_textures_decode(p, n, &s->vst);
+    if (drc == 0 && (s->prev_type != TBR_REC_DRAW || !s->draw_open || s->vst.draw_seq != s->draw.seq ||
+                     s->vst.num_textures == 0 || s->vst.num_textures > s->draw.num_vs_textures)) {
+        fprintf(stderr, "frame %llu: VS_TEXTURES not right after its DRAW %u\n", (unsigned long long)s->f,
+                s->vst.draw_seq);
+        s->bad = 1;
+    }
+    return drc;
+}
+
+/* One VS_TEXELS fetch: of a group of the last VERTICES record, of a VS_TEXTURES unit with
+ * that resource, at a pc of a VS PATH, lanes < group n; per lane, whether the first texel
+ * is at the vertex index. */
+static void count_vs_texel_fetch(struct counts_state *s, const tbr_rec_texfetch *fe)
+{
+    struct frame_counts *c = &s->c;
+    c->vt_fetches++;
+    c->vt_texels += fe->n_texels;
+    const struct vgroup *g = fe->quad < s->nvg ? &s->vg[fe->quad] : NULL;
+    const struct cpath *cp = g ? cpath_get(g->path) : NULL;
+    int unit_ok = 0;
+    for (uint32_t k = 0; k < s->vst.num_textures; k++)
+        unit_ok |= s->vst.textures[k].unit == fe->unit && s->vst.textures[k].resource_id == fe->resource_id;
+    int lanes_ok = 1;
+    for (uint32_t k = 0; g && k < fe->n_texels; k++) lanes_ok &= s->tx[k].lane < g->n;
+    if (!g || !cp || cp->stage != 0 || cp->shader != s->draw.vs_id || !cpath_has_pc(cp, fe->pc) || !unit_ok ||
+        !lanes_ok) {
+        c->vt_bad++;
+        return;
+    }
+    uint32_t width = 0;
+    for (size_t k = 0; k < s->nres_w; k++)
+        if (s->res_w[k].id == fe->resource_id) width = s->res_w[k].width;
+    for (uint32_t l = 0; l < g->n; l++) {
+        uint32_t cnt = 0;
+        for (uint32_t k = 0; k < fe->n_texels; k++) {
+            const tbr_rec_texel *t = &s->tx[k];
+            if (t->lane != l) continue;
+            const uint32_t w = width >> t->level ? width >> t->level : 1;
+            if (cnt++ == 0 && t->x >= 0 && t->y >= 0 && (uint64_t)t->x + (uint64_t)t->y * w == g->index[l])
+                c->vt_at_index++;
+        }
+        c->vt_lanes[cnt < 9 ? cnt : 9]++;
+    }
+}
+
+/* VS_TEXELS: right after its VERTICES record. */
+static int count_vs_texels(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    tbr_cursor c;
+    tbr_rec_texels_header h;
+    s->c.vt_records++;
+    int drc = tbr_rec_texels_open(&c, p, n, &h);
+    if (drc == 0 && (s->prev_type != TBR_REC_VERTICES || !s->draw_open || h.draw_seq != s->draw.seq)) {
+        fprintf(stderr, "frame %llu: VS_TEXELS not right after a VERTICES record of draw %u\n",
+                (unsigned long long)s->f, h.draw_seq);
+        s->bad = 1;
+    }
+    for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
+        tbr_rec_texfetch fe;
+        drc = tbr_rec_texels_next(&c, &h, &fe, s->tx, TBR_REC_MAX_TEXELS_PER_FETCH);
+        if (drc != 0) break;
+        count_vs_texel_fetch(s, &fe);
+    }
+    if (drc == 0) drc = tbr_rec_texels_close(&c);
+    return drc;
+}
+
+/* One TEXELS fetch: of a shaded quad of the draw, at a pc of an FS PATH; per covered lane,
+ * its texels (keys of distinct texels) and whether one is at the lane's pixel. */
+static void count_texel_fetch(struct counts_state *s, const tbr_rec_texfetch *fe)
+{
+    struct frame_counts *c = &s->c;
+    c->tx_fetches++;
+    c->tx_texels += fe->n_texels;
+    if (s->draw.internal) c->tx_internal += fe->n_texels;
+    const struct cquad *q = fe->quad < s->ndq ? &s->dq[fe->quad] : NULL;
+    const struct cpath *cp = q ? cpath_get(q->path) : NULL;
+    if (!q || !q->shaded || !cp || cp->stage != 1 || cp->shader != s->draw.fs_id || !cpath_has_pc(cp, fe->pc)) {
+        c->tx_bad++;
+        return;
+    }
+    for (uint32_t l = 0; l < 4; l++) {
+        if (!(q->mask & (1u << l))) continue;
+        uint32_t cnt = 0;
+        int has = 0;
+        for (uint32_t k = 0; k < fe->n_texels; k++) {
+            const tbr_rec_texel *t = &s->tx[k];
+            if (t->lane != l) continue;
+            cnt++;
+            if (t->x == q->x + (int32_t)(l & 1) && t->y == q->y + (int32_t)(l >> 1)) has = 1;
+            if (s->ntkeys == s->captkeys) {
+                s->captkeys = s->captkeys ? s->captkeys * 2 : 65536;
+                s->tkeys = realloc(s->tkeys, s->captkeys * sizeof(*s->tkeys));
+                if (!s->tkeys) {
+                    s->oom = 1;
+                    return;
+                }
+            }
+            s->tkeys[s->ntkeys++] = ((uint64_t)(fe->resource_id & 0xffffu) << 48) |
+                                    ((uint64_t)(t->level & 0xffu) << 40) | ((uint64_t)(t->layer & 0xffu) << 32) |
+                                    ((uint64_t)((uint32_t)t->y & 0xffffu) << 16) | ((uint32_t)t->x & 0xffffu);
+        }
+        c->tx_covered += cnt;
+        c->tx_lanes[cnt < 9 ? cnt : 9]++;
+        c->tx_has_pixel += has;
+    }
+}
+
+static int count_texels(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    tbr_cursor c;
+    tbr_rec_texels_header h;
+    s->c.tx_records++;
+    int drc = tbr_rec_texels_open(&c, p, n, &h);
+    if (drc == 0 && (!s->draw_open || h.draw_seq != s->draw.seq)) {
+        fprintf(stderr, "frame %llu: TEXELS for draw %u outside it\n", (unsigned long long)s->f, h.draw_seq);
+        s->bad = 1;
+    }
+    for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
+        tbr_rec_texfetch fe;
+        drc = tbr_rec_texels_next(&c, &h, &fe, s->tx, TBR_REC_MAX_TEXELS_PER_FETCH);
+        if (drc != 0) break;
+        count_texel_fetch(s, &fe);
+        if (s->oom) return 0;
+    }
+    if (drc == 0) drc = tbr_rec_texels_close(&c);
+    return drc;
+}
+
+/* One vertex group: kept for VS_TEXELS; its vertices marked seen (non-indexed draws) or
+ * checked for duplicates (indexed: idx holds the record's first 4096 indices). */
+static void count_vertex_group(struct counts_state *s, const tbr_rec_vertex_group *g, uint32_t idx[4096],
+                               uint32_t *nidx)
+{
+    struct frame_counts *c = &s->c;
+    if (s->nvg == s->capvg) {
+        s->capvg = s->capvg ? s->capvg * 2 : 256;
+        s->vg = realloc(s->vg, s->capvg * sizeof(*s->vg));
+        if (!s->vg) {
+            s->oom = 1;
+            return;
+        }
+    }
+    s->vg[s->nvg].path = g->path;
+    s->vg[s->nvg].n = g->n;
+    memcpy(s->vg[s->nvg].index, g->index, sizeof(g->index));
+    s->nvg++;
+    const struct cpath *cp = cpath_get(g->path);
+    if (!cp || cp->stage != 0 || cp->shader != s->vh.vs_id) c->v_nopath++;
+    for (uint32_t j = 0; j < g->n; j++) {
+        uint32_t v = g->index[j];
+        if (s->draw.index_size == 0) {
+            if (v < s->draw.start || v - s->draw.start >= s->vseen_n)
+                c->v_mismatch++;
+            else if (s->vseen)
+                s->vseen[v - s->draw.start] = 1;
+        } else if (*nidx < 4096) {
+            for (uint32_t k = 0; k < *nidx; k++)
+                if (idx[k] == v) c->v_indexed_dups++;
+            idx[(*nidx)++] = v;
+        }
+    }
+}
+
+static int count_vertices(struct counts_state *s, const uint8_t *p, size_t n)
+{
+    tbr_cursor c;
+    s->c.v_records++;
+    int drc = tbr_rec_vertices_open(&c, p, n, &s->vh);
+    if (drc == 0 && (!s->draw_open || s->vh.draw_seq != s->draw.seq || s->vh.vs_id != s->draw.vs_id)) {
+        fprintf(stderr, "frame %llu: VERTICES for draw %u outside it\n", (unsigned long long)s->f, s->vh.draw_seq);
+        s->bad = 1;
+    }
+    uint64_t in_rec = 0;
+    s->nvg = 0;
+    uint32_t idx[4096];
+    uint32_t nidx = 0;
+    for (uint32_t i = 0; drc == 0 && i < s->vh.count; i++) {
+        tbr_rec_vertex_group g;
+        drc = tbr_rec_vertices_next(&c, &s->vh, &g);
+        if (drc != 0) break;
+        s->c.v_groups++;
+        s->c.v_vertices += g.n;
+        in_rec += g.n;
+        count_vertex_group(s, &g, idx, &nidx);
+        if (s->oom) return 0;
+    }
+    s->c.v_fetched += s->vh.fetched;
+    if (drc == 0 && in_rec != s->vh.fetched) {
+        fprintf(stderr, "frame %llu draw %u: VERTICES fetched %u, shaded %llu\n", (unsigned long long)s->f,
+                s->vh.draw_seq, s->vh.fetched, (unsigned long long)in_rec);
+        s->c.v_mismatch++;
+    }
+    if (drc == 0) drc = tbr_rec_vertices_close(&c);
+    return drc;
+}
+
+/* The records counted by their number only (decoded to check them). */
+static int count_simple(struct counts_state *s, uint16_t type, const uint8_t *p, size_t n)
+{
+    struct frame_counts *c = &s->c;
+    union {
+        tbr_rec_clear clear;
+        tbr_rec_render_pass rp;
+        tbr_rec_shader shader;
+        tbr_rec_resource res;
+        tbr_rec_surface_init si;
+        tbr_rec_upload upload;
+        tbr_rec_tile tile;
+        tbr_rec_flush flush;
+        tbr_rec_surface_check sc;
+    } x;
+    int drc = 0;
+    switch (type) {
+        case TBR_REC_PRIM:
+            drc = tbr_rec_prim_decode(p, n, &s->prim);
+            c->prims++;
+            break;
+        case TBR_REC_CLEAR:
+            drc = tbr_rec_clear_decode(p, n, &x.clear);
+            c->clears++;
+            break;
+        case TBR_REC_RENDER_PASS:
+            drc = tbr_rec_render_pass_decode(p, n, &x.rp);
+            c->passes++;
+            break;
+        case TBR_REC_SHADER:
+            drc = tbr_rec_shader_decode(p, n, &x.shader);
+            c->shaders++;
+            break;
+        case TBR_REC_SHADER_CREATE: drc = tbr_rec_shader_create_decode(p, n, &x.shader); break;
+        case TBR_REC_RESOURCE:
+            drc = tbr_rec_resource_decode(p, n, &x.res);
+            if (drc == 0 && s->nres_w < sizeof(s->res_w) / sizeof(s->res_w[0])) {
+                s->res_w[s->nres_w].id = x.res.id;
+                s->res_w[s->nres_w++].width = x.res.width;
+            }
+            break;
+        /* a surface read before any write in the recorded frames (docs/trace-records.md) */
+        case TBR_REC_SURFACE_INIT: drc = tbr_rec_surface_init_decode(p, n, &x.si); break;
+        case TBR_REC_UPLOAD:
+            drc = tbr_rec_upload_decode(p, n, &x.upload);
+            c->uploads++;
+            break;
+        case TBR_REC_TILE:
+            drc = tbr_rec_tile_decode(p, n, &x.tile);
+            c->tiles++;
+            break;
+        case TBR_REC_FLUSH: drc = tbr_rec_flush_decode(p, n, &x.flush); break;
+        case TBR_REC_SURFACE_CHECK: drc = tbr_rec_surface_check_decode(p, n, &x.sc); break;
+        default: fprintf(stderr, "frame %llu: unknown record type %u\n", (unsigned long long)s->f, type); s->bad = 1;
+    }
+    return drc;
+}
+
+/* Decodes and counts one record. Returns the decoder's result (nonzero: malformed). */
+static int count_record(struct counts_state *s, uint16_t type, const uint8_t *p, size_t n)
+{
+    switch (type) {
+        case TBR_REC_DRAW: return count_draw(s, p, n);
+        case TBR_REC_DRAW_END: return count_draw_end(s, p, n);
+        case TBR_REC_QUADS: return count_quads(s, p, n);
+        case TBR_REC_FRAME_END: return count_frame_end(s, p, n);
+        case TBR_REC_VS_TEXTURES: return count_vs_textures(s, p, n);
+        case TBR_REC_VS_TEXELS: return count_vs_texels(s, p, n);
+        case TBR_REC_TEXELS: return count_texels(s, p, n);
+        case TBR_REC_VERTICES: return count_vertices(s, p, n);
+        case TBR_REC_PATH: {
+            tbr_rec_path x;
+            int drc = tbr_rec_path_decode(p, n, &x);
+            s->c.paths++;
+            if (drc == 0 && cpaths_add(&x) != 0) {
+                fprintf(stderr, "frame %llu: bad PATH id %u\n", (unsigned long long)s->f, x.id);
+                s->bad = 1;
+            }
+            return drc;
+        }
+        case TBR_REC_UNSUPPORTED: {
+            tbr_rec_unsupported x;
+            int drc = tbr_rec_unsupported_decode(p, n, &x);
+            printf("frame%llu_unsupported=%s\n", (unsigned long long)s->f, x.name);
+            return drc;
+        }
+        default: return count_simple(s, type, p, n);
+    }
+}
+
+/* Distinct values of keys[0..n) (sorted here). */
+static size_t count_distinct(uint64_t *keys, size_t n)
+{
+    if (n) qsort(keys, n, sizeof(*keys), cmp_u64);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) distinct += (i == 0 || keys[i] != keys[i - 1]);
+    return distinct;
+}
+
+/* The frame's "frameN_key=value" lines. */
+static void print_frame_counts(struct counts_state *s)
+{
+    const struct frame_counts *c = &s->c;
+    size_t distinct = count_distinct(s->keys, s->nkeys);
+    unsigned long long F = (unsigned long long)s->f;
+    printf("frame%llu_complete=%d\n", F, s->have_end);
+    printf("frame%llu_draws=%llu\nframe%llu_app_draws=%llu\n", F, (unsigned long long)c->draws, F,
+           (unsigned long long)c->app_draws);
+    printf("frame%llu_quads=%llu\nframe%llu_distinct_quads=%zu\n", F, (unsigned long long)c->quads, F, distinct);
+    printf("frame%llu_fragments=%llu\n", F, (unsigned long long)c->fragments);
+    printf("frame%llu_shaded_quads=%llu\nframe%llu_shaded_fragments=%llu\n", F, (unsigned long long)c->shaded_quads, F,
+           (unsigned long long)c->shaded_fragments);
+    printf("frame%llu_depth_passed=%llu\n", F, (unsigned long long)c->depth_passed);
+    printf("frame%llu_blended_fragments=%llu\n", F, (unsigned long long)c->blended);
+    printf("frame%llu_prims=%llu\nframe%llu_clears=%llu\nframe%llu_render_passes=%llu\n", F,
+           (unsigned long long)c->prims, F, (unsigned long long)c->clears, F, (unsigned long long)c->passes);
+    printf("frame%llu_shaders=%llu\nframe%llu_tile_events=%llu\nframe%llu_uploads=%llu\n", F,
+           (unsigned long long)c->shaders, F, (unsigned long long)c->tiles, F, (unsigned long long)c->uploads);
+    printf("frame%llu_paths=%llu\nframe%llu_shaded_quads_without_path=%llu\n", F, (unsigned long long)c->paths, F,
+           (unsigned long long)c->quads_no_path);
+    size_t tdistinct = count_distinct(s->tkeys, s->ntkeys);
+    printf("frame%llu_texel_records=%llu\nframe%llu_texel_fetches=%llu\nframe%llu_texels=%llu\n", F,
+           (unsigned long long)c->tx_records, F, (unsigned long long)c->tx_fetches, F,
+           (unsigned long long)c->tx_texels);
+    printf("frame%llu_texels_internal=%llu\nframe%llu_texel_fetches_bad=%llu\n", F, (unsigned long long)c->tx_internal,
+           F, (unsigned long long)c->tx_bad);
+    printf("frame%llu_texels_covered=%llu\nframe%llu_texels_distinct=%zu\n", F, (unsigned long long)c->tx_covered, F,
+           tdistinct);
+    printf("frame%llu_texel_lane_has_pixel=%llu\n", F, (unsigned long long)c->tx_has_pixel);
+    for (int k = 0; k < 10; k++)
+        if (c->tx_lanes[k])
+            printf("frame%llu_texel_lanes_%d%s=%llu\n", F, k, k == 9 ? "_or_more" : "",
+                   (unsigned long long)c->tx_lanes[k]);
+    printf("frame%llu_vertex_records=%llu\nframe%llu_vertices=%llu\nframe%llu_vertex_groups=%llu\n", F,
+           (unsigned long long)c->v_records, F, (unsigned long long)c->v_vertices, F, (unsigned long long)c->v_groups);
+    printf("frame%llu_vertices_fetched=%llu\nframe%llu_vertex_groups_without_path=%llu\n", F,
+           (unsigned long long)c->v_fetched, F, (unsigned long long)c->v_nopath);
+    printf("frame%llu_vertex_draw_mismatch=%llu\nframe%llu_vertex_indexed_duplicates=%llu\n", F,
+           (unsigned long long)c->v_mismatch, F, (unsigned long long)c->v_indexed_dups);
+    printf("frame%llu_vs_texture_records=%llu\nframe%llu_vs_texel_records=%llu\n", F,
+           (unsigned long long)c->vt_texture_records, F, (unsigned long long)c->vt_records);
+    printf("frame%llu_vs_texel_fetches=%llu\nframe%llu_vs_texels=%llu\n", F, (unsigned long long)c->vt_fetches, F,
+           (unsigned long long)c->vt_texels);
+    printf("frame%llu_vs_texel_fetches_bad=%llu\nframe%llu_vs_texel_at_vertex_index=%llu\n", F,
+           (unsigned long long)c->vt_bad, F, (unsigned long long)c->vt_at_index);
+    for (int k = 0; k < 10; k++)
+        if (c->vt_lanes[k])
+            printf("frame%llu_vs_texel_lanes_%d%s=%llu\n", F, k, k == 9 ? "_or_more" : "",
+                   (unsigned long long)c->vt_lanes[k]);
+}
+
+/* Counts the records of one frame and prints its counts. Returns the reader's result
+ * (< 0: error), or 2 when out of memory. */
+static int count_frame(struct counts_state *s, tbr_trace_reader *r, uint64_t frame)
+{
+    s->f = frame;
+    memset(&s->c, 0, sizeof s->c);
+    s->bad_derived = 0;
+    cpaths_reset();
+    s->ntkeys = 0;
+    s->early = s->have_end = 0;
+    memset(&s->de_sum, 0, sizeof(s->de_sum));
+    s->nkeys = 0;
+    uint16_t type;
+    const uint8_t *p;
+    size_t n;
+    int rc;
+    while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
+        int drc = count_record(s, type, p, n);
+        if (s->oom) return 2;
+        if (drc != 0) {
+            fprintf(stderr, "frame %llu: malformed %s record\n", (unsigned long long)s->f, tbr_rec_type_name(type));
+            s->bad = 1;
+        }
+        s->prev_type = type;
+    }
+    if (rc < 0) return rc;
+    if (s->de_sum.quads != s->c.quads || s->de_sum.shaded_fragments != s->c.shaded_fragments ||
+        s->de_sum.blended_fragments != s->c.blended) {
+        fprintf(stderr, "frame %llu: DRAW_END totals differ from the QUADS records\n", (unsigned long long)s->f);
+        s->bad = 1;
+    }
+    print_frame_counts(s);
+    return rc;
+}
+
 static int counts(const char *path)
 {
     tbr_trace_error err;
@@ -91,472 +642,28 @@ static int counts(const char *path)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    int bad = 0, rc;
+    /* Static: the state holds large tables. */
+    static struct counts_state s;
+    int rc;
     tbr_trace_frame_info fi;
-    static tbr_rec_draw draw;
-    static tbr_rec_prim prim;
-    uint64_t *keys = NULL;
-    size_t nkeys = 0, capkeys = 0;
-    uint64_t *tkeys = NULL;
-    size_t ntkeys = 0, captkeys = 0;
-    struct cquad *dq = NULL;
-    size_t ndq = 0, capdq = 0;
-    static tbr_rec_texel tx[TBR_REC_MAX_TEXELS_PER_FETCH];
-    static tbr_rec_vertices_header vh;
-    uint8_t *vseen = NULL;
-    size_t vseen_n = 0;
-    int draw_open = 0;
-    /* vertex texturing: the draw's VS_TEXTURES, the groups of the last VERTICES record,
-     * texture widths (RESOURCE) to locate a texel's index x + y * level width */
-    static tbr_rec_vs_textures vst;
-    struct vgroup {
-        uint32_t path, n, index[4];
-    } *vg = NULL;
-    size_t nvg = 0, capvg = 0;
-    struct {
-        uint32_t id, width;
-    } res_w[4096];
-    size_t nres_w = 0;
-    uint16_t prev_type = 0;
     printf("frames=%zu\n", tbr_trace_reader_frame_count(r));
     while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
-        uint64_t f = fi.number;
-        uint64_t draws = 0, app_draws = 0, quads = 0, fragments = 0, shaded_quads = 0, shaded_fragments = 0,
-                 depth_passed = 0, blended = 0, prims = 0, clears = 0, passes = 0, shaders = 0, tiles = 0, uploads = 0,
-                 paths = 0, quads_no_path = 0;
-        int bad_derived = 0; /* reported once */
-        uint64_t tx_fetches = 0, tx_texels = 0, tx_covered = 0, tx_internal = 0, tx_bad = 0, tx_lanes[10] = {0},
-                 tx_has_pixel = 0, tx_records = 0;
-        uint64_t v_vertices = 0, v_groups = 0, v_fetched = 0, v_nopath = 0, v_mismatch = 0, v_records = 0,
-                 v_indexed_dups = 0;
-        uint64_t vt_records = 0, vt_fetches = 0, vt_texels = 0, vt_bad = 0, vt_lanes[10] = {0}, vt_at_index = 0,
-                 vt_texture_records = 0;
-        cpaths_reset();
-        ntkeys = 0;
-        int early = 0, have_end = 0;
-        tbr_rec_draw_end de_sum;
-        memset(&de_sum, 0, sizeof(de_sum));
-        nkeys = 0;
-        uint16_t type;
-        const uint8_t *p;
-        size_t n;
-        while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
-            int drc = 0;
-            switch (type) {
-                case TBR_REC_DRAW:
-                    vst.num_textures = 0;
-                    drc = tbr_rec_draw_decode(p, n, &draw);
-                    draws++;
-                    app_draws += !draw.internal;
-                    early = (int)draw.early_z;
-                    ndq = 0;
-                    draw_open = 1;
-                    free(vseen);
-                    vseen = NULL;
-                    vseen_n = 0;
-                    if (drc == 0 && draw.index_size == 0 && draw.count <= (1u << 24)) {
-                        vseen_n = draw.count;
-                        vseen = calloc(vseen_n + 1, 1);
-                    }
-                    break;
-                case TBR_REC_DRAW_END: {
-                    tbr_rec_draw_end de;
-                    drc = tbr_rec_draw_end_decode(p, n, &de);
-                    /* non-indexed: every vertex start..start+count-1 was fetched and shaded */
-                    if (draw_open && draw.index_size == 0 && draw.vs_id && !draw.rasterizer_discard) {
-                        size_t seen = 0;
-                        for (size_t k = 0; vseen && k < vseen_n; k++) seen += vseen[k];
-                        if (!vseen || seen != vseen_n) {
-                            fprintf(stderr, "frame %llu draw %u: %zu of %u vertices shaded\n", (unsigned long long)f,
-                                    draw.seq, seen, draw.count);
-                            v_mismatch++;
-                        }
-                    }
-                    draw_open = 0;
-                    de_sum.quads += de.quads;
-                    de_sum.shaded_fragments += de.shaded_fragments;
-                    de_sum.blended_fragments += de.blended_fragments;
-                    break;
-                }
-                case TBR_REC_PRIM:
-                    drc = tbr_rec_prim_decode(p, n, &prim);
-                    prims++;
-                    break;
-                case TBR_REC_QUADS: {
-                    tbr_cursor c;
-                    tbr_rec_quads_header h;
-                    drc = tbr_rec_quads_open(&c, p, n, &h);
-                    if (drc == 0 && h.texels_derived && !bad_derived) {
-                        /* records minor 6: its texels are not in TEXELS, the counts below would
-                     * be short */
-                        fprintf(stderr,
-                                "frame %llu: QUADS with derived texels: the TEXELS counts need a "
-                                "trace recorded with TBR_RECORD_TEXELS=1 (tbr-replay --record-texels)\n",
-                                (unsigned long long)fi.number);
-                        bad = bad_derived = 1;
-                    }
-                    for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
-                        tbr_rec_quad q;
-                        drc = tbr_rec_quads_next(&c, &h, &q);
-                        quads++;
-                        fragments += pc4(q.in_mask);
-                        if (q.flags & TBR_REC_QUAD_SHADED) {
-                            shaded_quads++;
-                            if (q.path == 0 || q.path > paths) quads_no_path++;
-                            shaded_fragments += pc4(early ? q.depth_mask : q.in_mask);
-                        }
-                        if (q.flags & TBR_REC_QUAD_DEPTH_OUT) depth_passed += pc4(q.depth_mask);
-                        if (q.flags & TBR_REC_QUAD_BLENDED) blended += pc4(q.blend_mask);
-                        if (nkeys == capkeys) {
-                            capkeys = capkeys ? capkeys * 2 : 4096;
-                            keys = realloc(keys, capkeys * sizeof(*keys));
-                            if (!keys) return 1;
-                        }
-                        keys[nkeys++] = ((uint64_t)(uint32_t)q.x << 32) | (uint32_t)q.y;
-                        if (ndq == capdq) {
-                            capdq = capdq ? capdq * 2 : 4096;
-                            dq = realloc(dq, capdq * sizeof(*dq));
-                            if (!dq) return 1;
-                        }
-                        dq[ndq].x = q.x;
-                        dq[ndq].y = q.y;
-                        dq[ndq].path = q.path;
-                        dq[ndq].shaded = (q.flags & TBR_REC_QUAD_SHADED) != 0;
-                        dq[ndq].mask = (uint8_t)(early ? q.depth_mask : q.in_mask);
-                        ndq++;
-                    }
-                    if (drc == 0) drc = tbr_rec_quads_close(&c);
-                    break;
-                }
-                case TBR_REC_FRAME_END: {
-                    tbr_rec_frame_end fe;
-                    drc = tbr_rec_frame_end_decode(p, n, &fe);
-                    have_end = 1;
-                    if (drc == 0 &&
-                        (fe.frame != f || fe.draws != draws || fe.quads != quads || fe.shaded_quads != shaded_quads ||
-                         fe.shaded_fragments != shaded_fragments || fe.prims != prims || fe.clears != clears)) {
-                        fprintf(stderr, "frame %llu: FRAME_END totals differ from the records\n",
-                                (unsigned long long)f);
-                        bad = 1;
-                    }
-                    break;
-                }
-                case TBR_REC_CLEAR: {
-                    tbr_rec_clear x;
-                    drc = tbr_rec_clear_decode(p, n, &x);
-                    clears++;
-                    break;
-                }
-                case TBR_REC_RENDER_PASS: {
-                    tbr_rec_render_pass x;
-                    drc = tbr_rec_render_pass_decode(p, n, &x);
-                    passes++;
-                    break;
-                }
-                case TBR_REC_SHADER: {
-                    tbr_rec_shader x;
-                    drc = tbr_rec_shader_decode(p, n, &x);
-                    shaders++;
-                    break;
-                }
-                case TBR_REC_SHADER_CREATE: {
-                    tbr_rec_shader x;
-                    drc = tbr_rec_shader_create_decode(p, n, &x);
-                    break;
-                }
-                case TBR_REC_RESOURCE: {
-                    tbr_rec_resource x;
-                    drc = tbr_rec_resource_decode(p, n, &x);
-                    if (drc == 0 && nres_w < sizeof(res_w) / sizeof(res_w[0])) {
-                        res_w[nres_w].id = x.id;
-                        res_w[nres_w++].width = x.width;
-                    }
-                    break;
-                }
-                case TBR_REC_SURFACE_INIT: {
-                    /* a surface read before any write in the recorded frames (docs/trace-records.md) */
-                    tbr_rec_surface_init x;
-                    drc = tbr_rec_surface_init_decode(p, n, &x);
-                    break;
-                }
-                case TBR_REC_VS_TEXTURES:
-                    vt_texture_records++;
-                    drc = tbr_rec_vs_textures_decode(p, n, &vst);
-                    if (drc == 0 && (prev_type != TBR_REC_DRAW || !draw_open || vst.draw_seq != draw.seq ||
-                                     vst.num_textures == 0 || vst.num_textures > draw.num_vs_textures)) {
-                        fprintf(stderr, "frame %llu: VS_TEXTURES not right after its DRAW %u\n", (unsigned long long)f,
-                                vst.draw_seq);
-                        bad = 1;
-                    }
-                    break;
-                case TBR_REC_VS_TEXELS: {
-                    /* right after its VERTICES record; per fetch: a group of it, a VS_TEXTURES
-                 * unit with that resource, a VS PATH holding the pc, lanes < group n */
-                    tbr_cursor c;
-                    tbr_rec_texels_header h;
-                    vt_records++;
-                    drc = tbr_rec_texels_open(&c, p, n, &h);
-                    if (drc == 0 && (prev_type != TBR_REC_VERTICES || !draw_open || h.draw_seq != draw.seq)) {
-                        fprintf(stderr, "frame %llu: VS_TEXELS not right after a VERTICES record of draw %u\n",
-                                (unsigned long long)f, h.draw_seq);
-                        bad = 1;
-                    }
-                    for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
-                        tbr_rec_texfetch fe;
-                        drc = tbr_rec_texels_next(&c, &h, &fe, tx, TBR_REC_MAX_TEXELS_PER_FETCH);
-                        if (drc != 0) break;
-                        vt_fetches++;
-                        vt_texels += fe.n_texels;
-                        const struct vgroup *g = fe.quad < nvg ? &vg[fe.quad] : NULL;
-                        const struct cpath *cp = g ? cpath_get(g->path) : NULL;
-                        int unit_ok = 0;
-                        for (uint32_t k = 0; k < vst.num_textures; k++)
-                            unit_ok |= vst.textures[k].unit == fe.unit && vst.textures[k].resource_id == fe.resource_id;
-                        int lanes_ok = 1;
-                        for (uint32_t k = 0; g && k < fe.n_texels; k++) lanes_ok &= tx[k].lane < g->n;
-                        if (!g || !cp || cp->stage != 0 || cp->shader != draw.vs_id || !cpath_has_pc(cp, fe.pc) ||
-                            !unit_ok || !lanes_ok) {
-                            vt_bad++;
-                            continue;
-                        }
-                        uint32_t width = 0;
-                        for (size_t k = 0; k < nres_w; k++)
-                            if (res_w[k].id == fe.resource_id) width = res_w[k].width;
-                        for (uint32_t l = 0; l < g->n; l++) {
-                            uint32_t cnt = 0;
-                            for (uint32_t k = 0; k < fe.n_texels; k++) {
-                                const tbr_rec_texel *t = &tx[k];
-                                if (t->lane != l) continue;
-                                const uint32_t w = width >> t->level ? width >> t->level : 1;
-                                if (cnt++ == 0 && t->x >= 0 && t->y >= 0 &&
-                                    (uint64_t)t->x + (uint64_t)t->y * w == g->index[l])
-                                    vt_at_index++;
-                            }
-                            vt_lanes[cnt < 9 ? cnt : 9]++;
-                        }
-                    }
-                    if (drc == 0) drc = tbr_rec_texels_close(&c);
-                    break;
-                }
-                case TBR_REC_UPLOAD: {
-                    tbr_rec_upload x;
-                    drc = tbr_rec_upload_decode(p, n, &x);
-                    uploads++;
-                    break;
-                }
-                case TBR_REC_TILE: {
-                    tbr_rec_tile x;
-                    drc = tbr_rec_tile_decode(p, n, &x);
-                    tiles++;
-                    break;
-                }
-                case TBR_REC_FLUSH: {
-                    tbr_rec_flush x;
-                    drc = tbr_rec_flush_decode(p, n, &x);
-                    break;
-                }
-                case TBR_REC_PATH: {
-                    tbr_rec_path x;
-                    drc = tbr_rec_path_decode(p, n, &x);
-                    paths++;
-                    if (drc == 0 && cpaths_add(&x) != 0) {
-                        fprintf(stderr, "frame %llu: bad PATH id %u\n", (unsigned long long)f, x.id);
-                        bad = 1;
-                    }
-                    break;
-                }
-                case TBR_REC_TEXELS: {
-                    tbr_cursor c;
-                    tbr_rec_texels_header h;
-                    tx_records++;
-                    drc = tbr_rec_texels_open(&c, p, n, &h);
-                    if (drc == 0 && (!draw_open || h.draw_seq != draw.seq)) {
-                        fprintf(stderr, "frame %llu: TEXELS for draw %u outside it\n", (unsigned long long)f,
-                                h.draw_seq);
-                        bad = 1;
-                    }
-                    for (uint32_t i = 0; drc == 0 && i < h.count; i++) {
-                        tbr_rec_texfetch fe;
-                        drc = tbr_rec_texels_next(&c, &h, &fe, tx, TBR_REC_MAX_TEXELS_PER_FETCH);
-                        if (drc != 0) break;
-                        tx_fetches++;
-                        tx_texels += fe.n_texels;
-                        if (draw.internal) tx_internal += fe.n_texels;
-                        const struct cquad *q = fe.quad < ndq ? &dq[fe.quad] : NULL;
-                        const struct cpath *cp = q ? cpath_get(q->path) : NULL;
-                        if (!q || !q->shaded || !cp || cp->stage != 1 || cp->shader != draw.fs_id ||
-                            !cpath_has_pc(cp, fe.pc)) {
-                            tx_bad++;
-                            continue;
-                        }
-                        for (uint32_t l = 0; l < 4; l++) {
-                            if (!(q->mask & (1u << l))) continue;
-                            uint32_t cnt = 0;
-                            int has = 0;
-                            for (uint32_t k = 0; k < fe.n_texels; k++) {
-                                const tbr_rec_texel *t = &tx[k];
-                                if (t->lane != l) continue;
-                                cnt++;
-                                if (t->x == q->x + (int32_t)(l & 1) && t->y == q->y + (int32_t)(l >> 1)) has = 1;
-                                if (ntkeys == captkeys) {
-                                    captkeys = captkeys ? captkeys * 2 : 65536;
-                                    tkeys = realloc(tkeys, captkeys * sizeof(*tkeys));
-                                    if (!tkeys) return 1;
-                                }
-                                tkeys[ntkeys++] =
-                                    ((uint64_t)(fe.resource_id & 0xffffu) << 48) |
-                                    ((uint64_t)(t->level & 0xffu) << 40) | ((uint64_t)(t->layer & 0xffu) << 32) |
-                                    ((uint64_t)((uint32_t)t->y & 0xffffu) << 16) | ((uint32_t)t->x & 0xffffu);
-                            }
-                            tx_covered += cnt;
-                            tx_lanes[cnt < 9 ? cnt : 9]++;
-                            tx_has_pixel += has;
-                        }
-                    }
-                    if (drc == 0) drc = tbr_rec_texels_close(&c);
-                    break;
-                }
-                case TBR_REC_VERTICES: {
-                    tbr_cursor c;
-                    v_records++;
-                    drc = tbr_rec_vertices_open(&c, p, n, &vh);
-                    if (drc == 0 && (!draw_open || vh.draw_seq != draw.seq || vh.vs_id != draw.vs_id)) {
-                        fprintf(stderr, "frame %llu: VERTICES for draw %u outside it\n", (unsigned long long)f,
-                                vh.draw_seq);
-                        bad = 1;
-                    }
-                    uint64_t in_rec = 0;
-                    nvg = 0;
-                    uint32_t idx[4096];
-                    uint32_t nidx = 0;
-                    for (uint32_t i = 0; drc == 0 && i < vh.count; i++) {
-                        tbr_rec_vertex_group g;
-                        drc = tbr_rec_vertices_next(&c, &vh, &g);
-                        if (drc != 0) break;
-                        v_groups++;
-                        v_vertices += g.n;
-                        in_rec += g.n;
-                        if (nvg == capvg) {
-                            capvg = capvg ? capvg * 2 : 256;
-                            vg = realloc(vg, capvg * sizeof(*vg));
-                            if (!vg) return 1;
-                        }
-                        vg[nvg].path = g.path;
-                        vg[nvg].n = g.n;
-                        memcpy(vg[nvg].index, g.index, sizeof(g.index));
-                        nvg++;
-                        const struct cpath *cp = cpath_get(g.path);
-                        if (!cp || cp->stage != 0 || cp->shader != vh.vs_id) v_nopath++;
-                        for (uint32_t j = 0; j < g.n; j++) {
-                            uint32_t v = g.index[j];
-                            if (draw.index_size == 0) {
-                                if (v < draw.start || v - draw.start >= vseen_n)
-                                    v_mismatch++;
-                                else if (vseen)
-                                    vseen[v - draw.start] = 1;
-                            } else if (nidx < 4096) {
-                                for (uint32_t k = 0; k < nidx; k++)
-                                    if (idx[k] == v) v_indexed_dups++;
-                                idx[nidx++] = v;
-                            }
-                        }
-                    }
-                    v_fetched += vh.fetched;
-                    if (drc == 0 && in_rec != vh.fetched) {
-                        fprintf(stderr, "frame %llu draw %u: VERTICES fetched %u, shaded %llu\n", (unsigned long long)f,
-                                vh.draw_seq, vh.fetched, (unsigned long long)in_rec);
-                        v_mismatch++;
-                    }
-                    if (drc == 0) drc = tbr_rec_vertices_close(&c);
-                    break;
-                }
-                case TBR_REC_UNSUPPORTED: {
-                    tbr_rec_unsupported x;
-                    drc = tbr_rec_unsupported_decode(p, n, &x);
-                    printf("frame%llu_unsupported=%s\n", (unsigned long long)f, x.name);
-                    break;
-                }
-                case TBR_REC_SURFACE_CHECK: {
-                    tbr_rec_surface_check x;
-                    drc = tbr_rec_surface_check_decode(p, n, &x);
-                    break;
-                }
-                default: fprintf(stderr, "frame %llu: unknown record type %u\n", (unsigned long long)f, type); bad = 1;
-            }
-            if (drc != 0) {
-                fprintf(stderr, "frame %llu: malformed %s record\n", (unsigned long long)f, tbr_rec_type_name(type));
-                bad = 1;
-            }
-            prev_type = type;
-        }
+        rc = count_frame(&s, r, fi.number);
+        if (rc == 2) return 1; /* out of memory */
         if (rc < 0) break;
-        if (de_sum.quads != quads || de_sum.shaded_fragments != shaded_fragments ||
-            de_sum.blended_fragments != blended) {
-            fprintf(stderr, "frame %llu: DRAW_END totals differ from the QUADS records\n", (unsigned long long)f);
-            bad = 1;
-        }
-        if (nkeys) qsort(keys, nkeys, sizeof(*keys), cmp_u64);
-        size_t distinct = 0;
-        for (size_t i = 0; i < nkeys; i++) distinct += (i == 0 || keys[i] != keys[i - 1]);
-        unsigned long long F = (unsigned long long)f;
-        printf("frame%llu_complete=%d\n", F, have_end);
-        printf("frame%llu_draws=%llu\nframe%llu_app_draws=%llu\n", F, (unsigned long long)draws, F,
-               (unsigned long long)app_draws);
-        printf("frame%llu_quads=%llu\nframe%llu_distinct_quads=%zu\n", F, (unsigned long long)quads, F, distinct);
-        printf("frame%llu_fragments=%llu\n", F, (unsigned long long)fragments);
-        printf("frame%llu_shaded_quads=%llu\nframe%llu_shaded_fragments=%llu\n", F, (unsigned long long)shaded_quads, F,
-               (unsigned long long)shaded_fragments);
-        printf("frame%llu_depth_passed=%llu\n", F, (unsigned long long)depth_passed);
-        printf("frame%llu_blended_fragments=%llu\n", F, (unsigned long long)blended);
-        printf("frame%llu_prims=%llu\nframe%llu_clears=%llu\nframe%llu_render_passes=%llu\n", F,
-               (unsigned long long)prims, F, (unsigned long long)clears, F, (unsigned long long)passes);
-        printf("frame%llu_shaders=%llu\nframe%llu_tile_events=%llu\nframe%llu_uploads=%llu\n", F,
-               (unsigned long long)shaders, F, (unsigned long long)tiles, F, (unsigned long long)uploads);
-        printf("frame%llu_paths=%llu\nframe%llu_shaded_quads_without_path=%llu\n", F, (unsigned long long)paths, F,
-               (unsigned long long)quads_no_path);
-        if (ntkeys) qsort(tkeys, ntkeys, sizeof(*tkeys), cmp_u64);
-        size_t tdistinct = 0;
-        for (size_t i = 0; i < ntkeys; i++) tdistinct += (i == 0 || tkeys[i] != tkeys[i - 1]);
-        printf("frame%llu_texel_records=%llu\nframe%llu_texel_fetches=%llu\nframe%llu_texels=%llu\n", F,
-               (unsigned long long)tx_records, F, (unsigned long long)tx_fetches, F, (unsigned long long)tx_texels);
-        printf("frame%llu_texels_internal=%llu\nframe%llu_texel_fetches_bad=%llu\n", F, (unsigned long long)tx_internal,
-               F, (unsigned long long)tx_bad);
-        printf("frame%llu_texels_covered=%llu\nframe%llu_texels_distinct=%zu\n", F, (unsigned long long)tx_covered, F,
-               tdistinct);
-        printf("frame%llu_texel_lane_has_pixel=%llu\n", F, (unsigned long long)tx_has_pixel);
-        for (int k = 0; k < 10; k++)
-            if (tx_lanes[k])
-                printf("frame%llu_texel_lanes_%d%s=%llu\n", F, k, k == 9 ? "_or_more" : "",
-                       (unsigned long long)tx_lanes[k]);
-        printf("frame%llu_vertex_records=%llu\nframe%llu_vertices=%llu\nframe%llu_vertex_groups=%llu\n", F,
-               (unsigned long long)v_records, F, (unsigned long long)v_vertices, F, (unsigned long long)v_groups);
-        printf("frame%llu_vertices_fetched=%llu\nframe%llu_vertex_groups_without_path=%llu\n", F,
-               (unsigned long long)v_fetched, F, (unsigned long long)v_nopath);
-        printf("frame%llu_vertex_draw_mismatch=%llu\nframe%llu_vertex_indexed_duplicates=%llu\n", F,
-               (unsigned long long)v_mismatch, F, (unsigned long long)v_indexed_dups);
-        printf("frame%llu_vs_texture_records=%llu\nframe%llu_vs_texel_records=%llu\n", F,
-               (unsigned long long)vt_texture_records, F, (unsigned long long)vt_records);
-        printf("frame%llu_vs_texel_fetches=%llu\nframe%llu_vs_texels=%llu\n", F, (unsigned long long)vt_fetches, F,
-               (unsigned long long)vt_texels);
-        printf("frame%llu_vs_texel_fetches_bad=%llu\nframe%llu_vs_texel_at_vertex_index=%llu\n", F,
-               (unsigned long long)vt_bad, F, (unsigned long long)vt_at_index);
-        for (int k = 0; k < 10; k++)
-            if (vt_lanes[k])
-                printf("frame%llu_vs_texel_lanes_%d%s=%llu\n", F, k, k == 9 ? "_or_more" : "",
-                       (unsigned long long)vt_lanes[k]);
     }
     if (rc < 0) {
         fprintf(stderr, "%s\n", tbr_trace_reader_error(r));
-        bad = 1;
+        s.bad = 1;
     }
-    free(keys);
-    free(tkeys);
-    free(dq);
-    free(vseen);
-    free(vg);
+    free(s.keys);
+    free(s.tkeys);
+    free(s.dq);
+    free(s.vseen);
+    free(s.vg);
     cpaths_reset();
     tbr_trace_reader_close(r);
-    return bad;
+    return s.bad;
 }
 
 /* channels: 4 = RGBA; 3 = RGB only (eglretrace -s writes RGB PNGs, so a frame whose
@@ -753,6 +860,224 @@ static void byte_channels(const char *name, uint8_t out[4])
         }
 }
 
+/* What rerender() keeps while it reads the records: the current draw, the bound color and
+ * depth surfaces (last_cb: the frame's last color surface), the counts. */
+struct rerender_state {
+    tbr_rec_draw draw;
+    int have_draw, bad;
+    struct surf *cb, *zs, *last_cb;
+    uint64_t depth_checked, depth_mismatch, blended, unsupported, passes;
+};
+
+/* Record handlers: 0, or -1 when a record does not decode or a reference image cannot be
+ * read (rerender() then returns 1 at once). */
+
+static int rerender_resource(const uint8_t *p, size_t n)
+{
+    tbr_rec_resource res;
+    if (tbr_rec_resource_decode(p, n, &res) != 0) return -1;
+    if (res.id < MAX_RES) {
+        res_ok[res.id] = format_ok(res.format_name) ? 1 : 2;
+        byte_channels(res.format_name, res_byte_channel[res.id]);
+    }
+    return 0;
+}
+
+static int rerender_render_pass(struct rerender_state *s, const uint8_t *p, size_t n)
+{
+    tbr_rec_render_pass rp;
+    if (tbr_rec_render_pass_decode(p, n, &rp) != 0) return -1;
+    s->passes++;
+    s->cb = s->zs = NULL;
+    if (rp.nr_cbufs > 1 || (rp.nr_cbufs == 1 && !rp.cbufs[0].valid)) {
+        fprintf(stderr, "rerender: MRT / holes not modelled\n");
+        s->unsupported++;
+        return 0;
+    }
+    if (rp.nr_cbufs == 1) {
+        uint32_t id = rp.cbufs[0].resource_id;
+        if (id >= MAX_RES || res_ok[id] != 1) {
+            fprintf(stderr, "rerender: color format not modelled\n");
+            s->unsupported++;
+            return 0;
+        }
+        s->cb = get_surf(&rp.cbufs[0], 0);
+        s->last_cb = s->cb;
+    }
+    if (rp.zsbuf.valid) s->zs = get_surf(&rp.zsbuf, 1);
+    return 0;
+}
+
+static int rerender_clear(struct rerender_state *s, const uint8_t *p, size_t n)
+{
+    tbr_rec_clear c;
+    if (tbr_rec_clear_decode(p, n, &c) != 0) return -1;
+    if ((c.buffers & 4) && s->cb) memcpy(s->cb->clear_color, c.color_f, sizeof(s->cb->clear_color));
+    if ((c.buffers & 1) && s->zs)
+        for (size_t i = 0; i < (size_t)s->zs->w * s->zs->h; i++) s->zs->depth[i] = (uint32_t)c.zs_packed;
+    return 0;
+}
+
+/* Depth: redoes the quad's test from the recorded values and compares the masks. */
+static void rerender_depth(struct rerender_state *s, const tbr_rec_quad *q)
+{
+    const tbr_rec_draw *draw = &s->draw;
+    struct surf *zs = s->zs;
+    uint32_t in = draw->early_z ? q->in_mask : q->shade_mask;
+    uint32_t mine = 0;
+    for (int j = 0; j < 4; j++) {
+        int x = q->x + (j & 1), y = q->y + (j >> 1);
+        if (!(in & (1u << j)) || x < 0 || y < 0 || (uint32_t)x >= zs->w || (uint32_t)y >= zs->h) continue;
+        size_t i = (size_t)y * zs->w + (uint32_t)x;
+        if (depth_pass(draw->depth_func, q->z[j], zs->depth[i])) {
+            mine |= 1u << j;
+            if (draw->depth_writemask) zs->depth[i] = q->z[j];
+        }
+    }
+    uint32_t theirs = (q->flags & TBR_REC_QUAD_DEPTH_OUT) ? q->depth_mask : 0;
+    s->depth_checked++;
+    if (mine != theirs) s->depth_mismatch++;
+}
+
+/* Blends src into the cached pixel dst (UNORM target) as render target 0 says. */
+static void blend_pixel(struct rerender_state *s, const tbr_rec_rt_blend *bl, float src[4], const float dst[4],
+                        float out[4])
+{
+    if (!bl->blend_enable) {
+        memcpy(out, src, 4 * sizeof(float));
+        return;
+    }
+    for (int ch = 0; ch < 4; ch++) src[ch] = clamp01(src[ch]); /* UNORM target: softpipe clamps */
+    for (int ch = 0; ch < 4; ch++) {
+        float sf, df;
+        uint32_t fs = ch < 3 ? bl->rgb_src : bl->alpha_src;
+        uint32_t fd = ch < 3 ? bl->rgb_dst : bl->alpha_dst;
+        uint32_t fn = ch < 3 ? bl->rgb_func : bl->alpha_func;
+        if (factor(fs, src, &sf, ch) || factor(fd, src, &df, ch) || fn != 0) {
+            s->unsupported++;
+            sf = 1.0f;
+            df = 0.0f;
+        }
+        float sv = src[ch] * sf;
+        float d = dst[ch] * df;
+        out[ch] = clamp01(sv + d);
+    }
+}
+
+/* Blending: redoes it for each lane the quad blended, into the cached color tile. */
+static void rerender_blend(struct rerender_state *s, const tbr_rec_quad *q, const tbr_rec_quads_header *h)
+{
+    struct surf *cb = s->cb;
+    const tbr_rec_rt_blend *bl = &s->draw.rt[0];
+    for (int j = 0; j < 4; j++) {
+        if (!(q->blend_mask & (1u << j))) continue;
+        int x = q->x + (j & 1), y = q->y + (j >> 1);
+        if (x < 0 || y < 0 || (uint32_t)x >= cb->w || (uint32_t)y >= cb->h) continue;
+        size_t i = (size_t)y * cb->w + (uint32_t)x;
+        if (!cb->cached[i]) {
+            fprintf(stderr, "rerender: blend into a tile that is not cached (%d,%d)\n", x, y);
+            s->bad = 1;
+            continue;
+        }
+        float src[4], out[4];
+        if (h->packed_mask & 1u) {
+            /* the pixel in the surface's byte order: unpack it */
+            for (int k = 0; k < 4; k++)
+                src[res_byte_channel[cb->res][k]] = unpack_unorm8((uint8_t)(q->packed[0][j] >> (8 * k)));
+        } else {
+            for (int ch = 0; ch < 4; ch++) src[ch] = q->color[0][ch][j];
+            /* softpipe's float where an earlier write was stored packed */
+            for (int ch = 0; ch < 4; ch++)
+                if (q->exact_mask[0] & (1u << (4 * j + ch))) cb->cache[i * 4 + ch] = q->exact[0][ch][j];
+        }
+        blend_pixel(s, bl, src, &cb->cache[i * 4], out);
+        for (int ch = 0; ch < 4; ch++)
+            if (bl->colormask & (1u << ch)) cb->cache[i * 4 + ch] = out[ch];
+        s->blended++;
+    }
+}
+
+static int rerender_quads(struct rerender_state *s, const uint8_t *p, size_t n)
+{
+    tbr_cursor c;
+    tbr_rec_quads_header h;
+    if (tbr_rec_quads_open(&c, p, n, &h) != 0) return -1;
+    for (uint32_t qi = 0; qi < h.count; qi++) {
+        tbr_rec_quad q;
+        if (tbr_rec_quads_next(&c, &h, &q) != 0) return -1;
+        if (s->draw.depth_enabled && s->zs && (q.flags & TBR_REC_QUAD_HAS_Z)) rerender_depth(s, &q);
+        if (!(q.flags & TBR_REC_QUAD_BLENDED) || !s->cb) continue;
+        rerender_blend(s, &q, &h);
+    }
+    return 0;
+}
+
+/* FRAME_END: compares the default framebuffer (the last color surface of the frame with the
+ * EGL surface's size) with the frame's reference PNG. */
+static int rerender_frame_end(struct rerender_state *s, const uint8_t *p, size_t n, const char *refdir)
+{
+    tbr_rec_frame_end fe;
+    if (tbr_rec_frame_end_decode(p, n, &fe) != 0) return -1;
+    struct surf *m = NULL;
+    for (int i = nsurfs - 1; i >= 0 && !m; i--)
+        if (&surfs[i] == s->last_cb && surfs[i].w == fe.width && surfs[i].h == fe.height) m = &surfs[i];
+    if (!m) {
+        fprintf(stderr, "rerender: frame %llu: default framebuffer not identified\n", (unsigned long long)fe.frame);
+        s->unsupported++;
+        return 0;
+    }
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", refdir, fe.png);
+    tbr_image ref;
+    char perr[TBR_PNG_ERR_SIZE];
+    if (tbr_png_read_rgba8(path, &ref, perr, sizeof(perr)) != 0) {
+        fprintf(stderr, "%s\n", perr);
+        return -1;
+    }
+    uint64_t diff = 0;
+    for (uint32_t y = 0; y < m->h && y < ref.height; y++)
+        for (uint32_t x = 0; x < m->w && x < ref.width; x++)
+            if (memcmp(m->mem + ((size_t)y * m->w + x) * 4, ref.pixels + y * ref.stride + x * 4, 4)) {
+                if (!diff) {
+                    const uint8_t *a = m->mem + ((size_t)y * m->w + x) * 4;
+                    const uint8_t *b = ref.pixels + y * ref.stride + x * 4;
+                    fprintf(stderr,
+                            "frame %llu: first difference at (%u,%u): model %u,%u,%u,%u reference "
+                            "%u,%u,%u,%u\n",
+                            (unsigned long long)fe.frame, x, y, a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
+                }
+                diff++;
+            }
+    printf("frame%llu_rerender_diff_pixels=%llu\n", (unsigned long long)fe.frame, (unsigned long long)diff);
+    if (diff || ref.width != m->w || ref.height != m->h) s->bad = 1;
+    tbr_image_free(&ref);
+    return 0;
+}
+
+static int rerender_record(struct rerender_state *s, uint16_t type, const uint8_t *p, size_t n, const char *refdir)
+{
+    if (type == TBR_REC_RESOURCE) return rerender_resource(p, n);
+    if (type == TBR_REC_RENDER_PASS) return rerender_render_pass(s, p, n);
+    if (type == TBR_REC_CLEAR) return rerender_clear(s, p, n);
+    if (type == TBR_REC_TILE) {
+        tbr_rec_tile t;
+        if (tbr_rec_tile_decode(p, n, &t) != 0) return -1;
+        tile_event(&t);
+    } else if (type == TBR_REC_DRAW) {
+        if (tbr_rec_draw_decode(p, n, &s->draw) != 0) return -1;
+        s->have_draw = 1;
+        if (s->draw.stencil[0].enabled || s->draw.alpha_enabled || s->draw.logicop_enable) {
+            fprintf(stderr, "rerender: stencil/alpha test/logicop not modelled\n");
+            s->unsupported++;
+        }
+    } else if (type == TBR_REC_QUADS && s->have_draw) {
+        return rerender_quads(s, p, n);
+    } else if (type == TBR_REC_FRAME_END) {
+        return rerender_frame_end(s, p, n, refdir);
+    }
+    return 0;
+}
+
 static int rerender(const char *trace, const char *refdir)
 {
     tbr_trace_error err;
@@ -761,189 +1086,29 @@ static int rerender(const char *trace, const char *refdir)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    static tbr_rec_draw draw;
-    int rc, bad = 0, have_draw = 0;
-    struct surf *cb = NULL, *zs = NULL;
-    uint64_t depth_checked = 0, depth_mismatch = 0, blended = 0, unsupported = 0, passes = 0;
+    /* Static: the state holds the draw record. */
+    static struct rerender_state s;
+    int rc;
     tbr_trace_frame_info fi;
     while ((rc = tbr_trace_reader_next_frame(r, &fi)) > 0) {
         uint16_t type;
         const uint8_t *p;
         size_t n;
-        struct surf *last_cb = NULL;
-        while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0) {
-            if (type == TBR_REC_RESOURCE) {
-                tbr_rec_resource res;
-                if (tbr_rec_resource_decode(p, n, &res) != 0) return 1;
-                if (res.id < MAX_RES) {
-                    res_ok[res.id] = format_ok(res.format_name) ? 1 : 2;
-                    byte_channels(res.format_name, res_byte_channel[res.id]);
-                }
-            } else if (type == TBR_REC_RENDER_PASS) {
-                tbr_rec_render_pass rp;
-                if (tbr_rec_render_pass_decode(p, n, &rp) != 0) return 1;
-                passes++;
-                cb = zs = NULL;
-                if (rp.nr_cbufs > 1 || (rp.nr_cbufs == 1 && !rp.cbufs[0].valid)) {
-                    fprintf(stderr, "rerender: MRT / holes not modelled\n");
-                    unsupported++;
-                    continue;
-                }
-                if (rp.nr_cbufs == 1) {
-                    uint32_t id = rp.cbufs[0].resource_id;
-                    if (id >= MAX_RES || res_ok[id] != 1) {
-                        fprintf(stderr, "rerender: color format not modelled\n");
-                        unsupported++;
-                        continue;
-                    }
-                    cb = get_surf(&rp.cbufs[0], 0);
-                    last_cb = cb;
-                }
-                if (rp.zsbuf.valid) zs = get_surf(&rp.zsbuf, 1);
-            } else if (type == TBR_REC_CLEAR) {
-                tbr_rec_clear c;
-                if (tbr_rec_clear_decode(p, n, &c) != 0) return 1;
-                if ((c.buffers & 4) && cb) memcpy(cb->clear_color, c.color_f, sizeof(cb->clear_color));
-                if ((c.buffers & 1) && zs)
-                    for (size_t i = 0; i < (size_t)zs->w * zs->h; i++) zs->depth[i] = (uint32_t)c.zs_packed;
-            } else if (type == TBR_REC_TILE) {
-                tbr_rec_tile t;
-                if (tbr_rec_tile_decode(p, n, &t) != 0) return 1;
-                tile_event(&t);
-            } else if (type == TBR_REC_DRAW) {
-                if (tbr_rec_draw_decode(p, n, &draw) != 0) return 1;
-                have_draw = 1;
-                if (draw.stencil[0].enabled || draw.alpha_enabled || draw.logicop_enable) {
-                    fprintf(stderr, "rerender: stencil/alpha test/logicop not modelled\n");
-                    unsupported++;
-                }
-            } else if (type == TBR_REC_QUADS && have_draw) {
-                tbr_cursor c;
-                tbr_rec_quads_header h;
-                if (tbr_rec_quads_open(&c, p, n, &h) != 0) return 1;
-                for (uint32_t qi = 0; qi < h.count; qi++) {
-                    tbr_rec_quad q;
-                    if (tbr_rec_quads_next(&c, &h, &q) != 0) return 1;
-                    /* depth: redo the test from the recorded values */
-                    if (draw.depth_enabled && zs && (q.flags & TBR_REC_QUAD_HAS_Z)) {
-                        uint32_t in = draw.early_z ? q.in_mask : q.shade_mask;
-                        uint32_t mine = 0;
-                        for (int j = 0; j < 4; j++) {
-                            int x = q.x + (j & 1), y = q.y + (j >> 1);
-                            if (!(in & (1u << j)) || x < 0 || y < 0 || (uint32_t)x >= zs->w || (uint32_t)y >= zs->h)
-                                continue;
-                            size_t i = (size_t)y * zs->w + (uint32_t)x;
-                            if (depth_pass(draw.depth_func, q.z[j], zs->depth[i])) {
-                                mine |= 1u << j;
-                                if (draw.depth_writemask) zs->depth[i] = q.z[j];
-                            }
-                        }
-                        uint32_t theirs = (q.flags & TBR_REC_QUAD_DEPTH_OUT) ? q.depth_mask : 0;
-                        depth_checked++;
-                        if (mine != theirs) depth_mismatch++;
-                    }
-                    if (!(q.flags & TBR_REC_QUAD_BLENDED) || !cb) continue;
-                    const tbr_rec_rt_blend *bl = &draw.rt[0];
-                    for (int j = 0; j < 4; j++) {
-                        if (!(q.blend_mask & (1u << j))) continue;
-                        int x = q.x + (j & 1), y = q.y + (j >> 1);
-                        if (x < 0 || y < 0 || (uint32_t)x >= cb->w || (uint32_t)y >= cb->h) continue;
-                        size_t i = (size_t)y * cb->w + (uint32_t)x;
-                        if (!cb->cached[i]) {
-                            fprintf(stderr, "rerender: blend into a tile that is not cached (%d,%d)\n", x, y);
-                            bad = 1;
-                            continue;
-                        }
-                        float src[4], out[4];
-                        if (h.packed_mask & 1u) {
-                            /* the pixel in the surface's byte order: unpack it */
-                            for (int k = 0; k < 4; k++)
-                                src[res_byte_channel[cb->res][k]] = unpack_unorm8((uint8_t)(q.packed[0][j] >> (8 * k)));
-                        } else {
-                            for (int ch = 0; ch < 4; ch++) src[ch] = q.color[0][ch][j];
-                            /* softpipe's float where an earlier write was stored packed */
-                            for (int ch = 0; ch < 4; ch++)
-                                if (q.exact_mask[0] & (1u << (4 * j + ch))) cb->cache[i * 4 + ch] = q.exact[0][ch][j];
-                        }
-                        if (!bl->blend_enable) {
-                            memcpy(out, src, sizeof(out));
-                        } else {
-                            for (int ch = 0; ch < 4; ch++)
-                                src[ch] = clamp01(src[ch]); /* UNORM target: softpipe clamps */
-                            for (int ch = 0; ch < 4; ch++) {
-                                float sf, df;
-                                uint32_t fs = ch < 3 ? bl->rgb_src : bl->alpha_src;
-                                uint32_t fd = ch < 3 ? bl->rgb_dst : bl->alpha_dst;
-                                uint32_t fn = ch < 3 ? bl->rgb_func : bl->alpha_func;
-                                if (factor(fs, src, &sf, ch) || factor(fd, src, &df, ch) || fn != 0) {
-                                    unsupported++;
-                                    sf = 1.0f;
-                                    df = 0.0f;
-                                }
-                                float s = src[ch] * sf;
-                                float d = cb->cache[i * 4 + ch] * df;
-                                out[ch] = clamp01(s + d);
-                            }
-                        }
-                        for (int ch = 0; ch < 4; ch++)
-                            if (bl->colormask & (1u << ch)) cb->cache[i * 4 + ch] = out[ch];
-                        blended++;
-                    }
-                }
-            } else if (type == TBR_REC_FRAME_END) {
-                tbr_rec_frame_end fe;
-                if (tbr_rec_frame_end_decode(p, n, &fe) != 0) return 1;
-                /* the default framebuffer: the last color surface of the frame with the
-                 * EGL surface's size */
-                struct surf *m = NULL;
-                for (int i = nsurfs - 1; i >= 0 && !m; i--)
-                    if (&surfs[i] == last_cb && surfs[i].w == fe.width && surfs[i].h == fe.height) m = &surfs[i];
-                if (!m) {
-                    fprintf(stderr, "rerender: frame %llu: default framebuffer not identified\n",
-                            (unsigned long long)fe.frame);
-                    unsupported++;
-                    continue;
-                }
-                char path[4096];
-                snprintf(path, sizeof(path), "%s/%s", refdir, fe.png);
-                tbr_image ref;
-                char perr[TBR_PNG_ERR_SIZE];
-                if (tbr_png_read_rgba8(path, &ref, perr, sizeof(perr)) != 0) {
-                    fprintf(stderr, "%s\n", perr);
-                    return 1;
-                }
-                uint64_t diff = 0;
-                for (uint32_t y = 0; y < m->h && y < ref.height; y++)
-                    for (uint32_t x = 0; x < m->w && x < ref.width; x++)
-                        if (memcmp(m->mem + ((size_t)y * m->w + x) * 4, ref.pixels + y * ref.stride + x * 4, 4)) {
-                            if (!diff) {
-                                const uint8_t *a = m->mem + ((size_t)y * m->w + x) * 4;
-                                const uint8_t *b = ref.pixels + y * ref.stride + x * 4;
-                                fprintf(stderr,
-                                        "frame %llu: first difference at (%u,%u): model %u,%u,%u,%u reference "
-                                        "%u,%u,%u,%u\n",
-                                        (unsigned long long)fe.frame, x, y, a[0], a[1], a[2], a[3], b[0], b[1], b[2],
-                                        b[3]);
-                            }
-                            diff++;
-                        }
-                printf("frame%llu_rerender_diff_pixels=%llu\n", (unsigned long long)fe.frame, (unsigned long long)diff);
-                if (diff || ref.width != m->w || ref.height != m->h) bad = 1;
-                tbr_image_free(&ref);
-            }
-        }
+        s.last_cb = NULL;
+        while ((rc = tbr_trace_reader_next_record(r, &type, &p, &n)) > 0)
+            if (rerender_record(&s, type, p, n, refdir) != 0) return 1;
         if (rc < 0) break;
     }
     if (rc < 0) {
         fprintf(stderr, "%s\n", tbr_trace_reader_error(r));
-        bad = 1;
+        s.bad = 1;
     }
-    printf("rerender_render_passes=%llu\nrerender_surfaces=%d\n", (unsigned long long)passes, nsurfs);
+    printf("rerender_render_passes=%llu\nrerender_surfaces=%d\n", (unsigned long long)s.passes, nsurfs);
     printf("rerender_blended_fragments=%llu\nrerender_depth_quads_checked=%llu\n"
            "rerender_depth_mismatches=%llu\nrerender_unsupported=%llu\n",
-           (unsigned long long)blended, (unsigned long long)depth_checked, (unsigned long long)depth_mismatch,
-           (unsigned long long)unsupported);
-    if (depth_mismatch || unsupported) bad = 1;
+           (unsigned long long)s.blended, (unsigned long long)s.depth_checked, (unsigned long long)s.depth_mismatch,
+           (unsigned long long)s.unsupported);
+    if (s.depth_mismatch || s.unsupported) s.bad = 1;
     for (int i = 0; i < nsurfs; i++) {
         free(surfs[i].mem);
         free(surfs[i].cache);
@@ -951,7 +1116,7 @@ static int rerender(const char *trace, const char *refdir)
         free(surfs[i].depth);
     }
     tbr_trace_reader_close(r);
-    return bad;
+    return s.bad;
 }
 
 int main(int argc, char **argv)

@@ -209,6 +209,8 @@ static void log_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
 
 /* One random case: texture, sampler state, coordinate mapping; draws and compares.
  * Returns the number of mismatching pixels. */
+/* One function: one random case whose phases (texture, sampler state, coordinates, draw,
+ * comparison) share its state and draw from rnd() in this order, read top to bottom. */
 static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
 {
     int target = (int)(rnd() % TGT_COUNT);

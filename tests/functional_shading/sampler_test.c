@@ -162,11 +162,11 @@ static void fetch1(struct tex *t, float rgba[4][4])
     tbr_sampler_get_texel(&t->v, zero, zero, zero, zero, NULL, rgba, NULL, NULL);
 }
 
-static void test_formats(void)
+/* 8-bit formats: RGBA8, BGRA8, RGBX8, L8, A8, L8A8, RG8. */
+static void test_formats_8bit(void)
 {
     struct tex t;
     float c[4][4];
-
     tex_init(&t, T_2D, FMT_R8G8B8A8_UNORM, 4, 1, 1, 1, 1);
     memcpy(t.mem[0], (uint8_t[]){76, 0, 255, 128}, 4);
     fetch1(&t, c);
@@ -226,7 +226,13 @@ static void test_formats(void)
     CHECK_F(c[2][0], 0.0f);
     CHECK_F(c[3][0], 1.0f);
     tex_free(&t);
+}
 
+/* 16-bit packed formats: B5G6R5, B4G4R4A4, B5G5R5A1. */
+static void test_formats_packed16(void)
+{
+    struct tex t;
+    float c[4][4];
     /* B5G6R5: b bits 0-4, g 5-10, r 11-15; value = r 31, g 10, b 3 */
     tex_init(&t, T_2D, FMT_B5G6R5_UNORM, 2, 1, 1, 1, 1);
     {
@@ -264,7 +270,13 @@ static void test_formats(void)
     CHECK_F(c[2][0], 7.0f * (1.0f / 31.0f));
     CHECK_F(c[3][0], 1.0f);
     tex_free(&t);
+}
 
+/* Half floats, sRGB and 32-bit floats. */
+static void test_formats_float(void)
+{
+    struct tex t;
+    float c[4][4];
     /* half floats: 1.0, -2.0, 0.5, 65504 (max), subnormal 2^-24 */
     tex_init(&t, T_2D, FMT_R16G16B16A16_FLOAT, 8, 2, 1, 1, 1);
     {
@@ -308,7 +320,13 @@ static void test_formats(void)
     CHECK_F(c[1][0], -3.5f);
     CHECK_F(c[2][0], 1e30f);
     tex_free(&t);
+}
 
+/* Depth formats: Z16, Z24S8, Z32. */
+static void test_formats_depth(void)
+{
+    struct tex t;
+    float c[4][4];
     /* depth: u_tile.c puts depth in all channels; Z16 *(1/65535) in float,
      * Z24S8 / Z32 scaled in double then rounded */
     tex_init(&t, T_2D, FMT_Z16_UNORM, 2, 1, 1, 1, 1);
@@ -339,6 +357,14 @@ static void test_formats(void)
     fetch1(&t, c);
     CHECK_F(c[0][0], (float)(2147483648.0 * (1.0 / 4294967295.0)));
     tex_free(&t);
+}
+
+static void test_formats(void)
+{
+    test_formats_8bit();
+    test_formats_packed16();
+    test_formats_float();
+    test_formats_depth();
 }
 
 /* ---- wrap modes: width 5 (not a power of two: general paths), height 1 ---- */
@@ -742,12 +768,12 @@ static void test_footprints(void)
 }
 
 /* ---- swizzle, compare, cube, 3D, arrays, queries ---- */
-static void test_misc(void)
+/* View swizzle and gather (TG4). */
+static void test_misc_swizzle_gather(void)
 {
     struct tex t;
     float c[4][4];
     struct obs o;
-
     /* view swizzle (B, G, R, ONE) */
     tex_init(&t, T_2D, FMT_R8G8B8A8_UNORM, 4, 1, 1, 1, 1);
     memcpy(t.mem[0], (uint8_t[]){1, 2, 3, 4}, 4);
@@ -786,7 +812,13 @@ static void test_misc(void)
         CHECK_F(c[3][0], u8(0));
     }
     tex_free(&t);
+}
 
+/* Shadow compare and the clamping of its reference. */
+static void test_misc_shadow(void)
+{
+    struct tex t;
+    float c[4][4];
     /* shadow compare on Z16, LEQUAL: reference r clamped to [0, 1], result in rgb, a = 1 */
     tex_init(&t, T_2D, FMT_Z16_UNORM, 2, 1, 1, 1, 1);
     {
@@ -828,7 +860,14 @@ static void test_misc(void)
         CHECK_F(c[0][3], is_float ? 1.0f : 0.0f);
         tex_free(&t);
     }
+}
 
+/* Cube, 2D array and 3D textures. */
+static void test_misc_targets(void)
+{
+    struct tex t;
+    float c[4][4];
+    struct obs o;
     /* cube, 2x2 faces, face f filled with 10 * (f + 1), nearest */
     tex_init(&t, T_CUBE, FMT_L8_UNORM, 1, 2, 2, 6, 1);
     for (int f = 0; f < 6; f++) memset(t.mem[0] + f * 4, 10 * (f + 1), 4);
@@ -880,7 +919,14 @@ static void test_misc(void)
         CHECK_F(c[0][0], a + 0.5f * (b - a));
     }
     tex_free(&t);
+}
 
+/* TXQ and TXF. */
+static void test_misc_txq_txf(void)
+{
+    struct tex t;
+    float c[4][4];
+    struct obs o;
     /* TXQ and TXF */
     tex_init(&t, T_2D, FMT_L8_UNORM, 1, 8, 4, 1, 4);
     t.v.first_level = 1;
@@ -908,6 +954,14 @@ static void test_misc(void)
         CHECK(obs_is(&o, 2, 2, 1, 0, 0, 1));
     }
     tex_free(&t);
+}
+
+static void test_misc(void)
+{
+    test_misc_swizzle_gather();
+    test_misc_shadow();
+    test_misc_targets();
+    test_misc_txq_txf();
 }
 
 /* ---- unsupported cases are rejected with a reason ---- */

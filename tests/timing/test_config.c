@@ -27,15 +27,10 @@ static int parse_validate(const char *text)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* The built-in defaults, configs/thesis-baseline.conf (case 1) and the two presets. */
+static void test_defaults_and_files(const char *dir)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_config CONFIG_DIR\n");
-        return 2;
-    }
-    const char *dir = argv[1];
     char path[1024];
-
     /* built-in defaults are consistent */
     tbr_config *def = tbr_config_new();
     CHECK(tbr_config_validate(def, err, sizeof err) == 0);
@@ -89,7 +84,12 @@ int main(int argc, char **argv)
     CHECK_EQ_U(tbr_cfg_uint(dtm, "dtm.epoch_accesses"), 20000);
     CHECK_EQ_U(tbr_cfg_uint(dtm, "mem.size_mb"), 1024);
     tbr_config_free(dtm);
+    tbr_config_free(def);
+}
 
+/* Cases 2 and 3: errors of the config-file syntax, each with its file:line. */
+static void test_parse_errors(void)
+{
     /* 2. unknown key: error names the key and file:line */
     CHECK(parse("# comment\ngpu.clock_mhz = 800\nl2.sise_kb = 4\n") != 0);
     CHECK_STR_CONTAINS(err, "t.conf:3");
@@ -117,7 +117,11 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(err, "line 1");
     /* accepted forms: hex, comments after values, bool words, enum */
     CHECK(parse("l2.size_kb = 0x400   # 1 MiB\ndram.refresh = off\ntile.order = snake\n") == 0);
+}
 
+/* Case 4: --set. */
+static void test_overrides(void)
+{
     /* 4. --set overrides the file and records its origin */
     tbr_config *c = tbr_config_new();
     CHECK(tbr_config_parse_text(c, "l2.size_kb = 1024\ntile.order = zorder\n", "t.conf", err, sizeof err) == 0);
@@ -134,7 +138,11 @@ int main(int argc, char **argv)
     CHECK(tbr_config_apply_override(c, "l2.size_kb", err, sizeof err) != 0);
     CHECK(tbr_config_validate(c, err, sizeof err) == 0);
     tbr_config_free(c);
+}
 
+/* Case 5: validation of parameter combinations. */
+static void test_validate(void)
+{
     /* 5. inconsistent combinations are rejected by validate */
     /* 3 KiB / (64 B * 2 ways) = 24 sets: not a power of two */
     CHECK(parse_validate("vertex_cache.size_kb = 3\n") != 0);
@@ -161,10 +169,15 @@ int main(int argc, char **argv)
     CHECK(parse_validate("l2.line_bytes = 128\n") != 0); /* L2 line must equal the DRAM request */
     CHECK(parse_validate("dram.tRAS = 10\n") != 0);      /* tRAS < tRCD */
     CHECK(parse_validate("l2.banks = 4096\n") != 0);     /* out of range */
+}
 
+/* Case 6: the text and JSON dumps. */
+static void test_dump(void)
+{
     /* 6. the text dump is a loadable config reproducing the same values */
     char *buf = NULL;
     size_t len = 0;
+    char diff[512];
     FILE *m = open_memstream(&buf, &len);
     tbr_config *x = tbr_config_new();
     CHECK(tbr_config_apply_override(x, "prim_assembly.tris_per_cycle=0.333333", err, sizeof err) == 0);
@@ -187,6 +200,18 @@ int main(int argc, char **argv)
     free(buf);
     tbr_config_free(x);
     tbr_config_free(y);
-    tbr_config_free(def);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_config CONFIG_DIR\n");
+        return 2;
+    }
+    test_defaults_and_files(argv[1]);
+    test_parse_errors();
+    test_overrides();
+    test_validate();
+    test_dump();
     return T_RESULT();
 }

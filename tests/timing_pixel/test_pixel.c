@@ -52,13 +52,13 @@ static void test_formats(void)
     for (int f = 1; f < TBR_PF_COUNT; f++) CHECK_EQ_U(tbr_format_from_name(tbr_format_name((tbr_pixel_format)f)), f);
 
     /* float_to_ubyte: t = f*(255/256) rounded to float, + 32768 rounded to a multiple of
-   * 2^-8 (ties to even); the low mantissa byte is the result. */
+     * 2^-8 (ties to even); the low mantissa byte is the result. */
     CHECK_EQ_U(tbr_float_to_ubyte(0.5f), 128);     /* 127.5 exactly: tie -> even 128 */
     CHECK_EQ_U(tbr_float_to_ubyte(0.25f), 64);     /* 63.75 -> 64 */
     CHECK_EQ_U(tbr_float_to_ubyte(1.0f / 256), 1); /* 0.99609375 -> 1 */
     CHECK_EQ_U(tbr_float_to_ubyte(1.0f / 512), 0); /* 0.498046875 -> 0 */
     /* 0.3f = 0.300000011920929; exact 0.3f*255 = 76.500003 would round to 77, but
-   * fl(0.3f*0.99609375) = 0.298828125 (+0.0000001 lost) -> 76.5/256 -> tie -> 76. */
+     * fl(0.3f*0.99609375) = 0.298828125 (+0.0000001 lost) -> 76.5/256 -> tie -> 76. */
     CHECK_EQ_U(tbr_float_to_ubyte(0.3f), 76);
     /* 0.9f = 0.899999976; 0.9f*255 = 229.499994 would round to 229; Mesa gives 230 */
     CHECK_EQ_U(tbr_float_to_ubyte(0.9f), 230);
@@ -107,8 +107,8 @@ static void test_formats(void)
     CHECK_EQ_F(c[3], 1.0f);
 
     /* 565: util_iround(CLAMP(x,0,1) * max) = (int)(x*max + 0.5f)
-   * (1.0, 0.5, 0.25): R = 31; G = 31.5+0.5 = 32; B = 7.75+0.5 -> 8
-   * R5G6B5 (R in the low bits): 31 | 32<<5 | 8<<11 = 0x441F */
+     * (1.0, 0.5, 0.25): R = 31; G = 31.5+0.5 = 32; B = 7.75+0.5 -> 8
+     * R5G6B5 (R in the low bits): 31 | 32<<5 | 8<<11 = 0x441F */
     const float c565[4] = {1.0f, 0.5f, 0.25f, 0.3f};
     tbr_pack_rgba_float(TBR_PF_R5G6B5_UNORM, c565, px);
     CHECK_EQ_U(px[0] | px[1] << 8, 0x441F);
@@ -120,7 +120,7 @@ static void test_formats(void)
     tbr_pack_rgba_float(TBR_PF_R5G6B5_UNORM, cl, px);
     CHECK_EQ_U(px[0] | px[1] << 8, 0x07E0);
     /* unpack 565: v * fl(1/31): 16 * fl(1/31) = 0.516129017 (not 16/31 rounded =
-   * 0.516129032); 32 * fl(1/63) = 0.507936537 */
+     * 0.516129032); 32 * fl(1/63) = 0.507936537 */
     px[0] = 16;
     px[1] = 32 >> 3; /* R = 16, G = (32 & 7) << 5 ... build explicitly: */
     {
@@ -144,10 +144,10 @@ static void test_formats(void)
     tbr_pack_rgba_float(TBR_PF_B5G5R5A1_UNORM, c5b, px);
     CHECK_EQ_U(px[1] >> 7, 1);
     /* util_iround adds 0.5f in float: 0.49999997f + 0.5f = 1 - 2^-25 is a tie between
-   * 1 - 2^-24 and 1.0 and rounds to even, 1.0 -> 1 (a true rounding would give 0) */
+     * 1 - 2^-24 and 1.0 and rounds to even, 1.0 -> 1 (a true rounding would give 0) */
     CHECK_EQ_U(tbr_util_iround(0.49999997f), 1);
     /* half float RTZ: 1/3 -> 0x3555 (RTZ; RNE would also be 0x3555), 65519 -> 0x7bff
-   * (RTZ never overflows to inf), 1e-8 -> 0 (below the smallest denormal 2^-24) */
+     * (RTZ never overflows to inf), 1e-8 -> 0 (below the smallest denormal 2^-24) */
     CHECK_EQ_U(tbr_float_to_half_rtz(1.0f), 0x3c00);
     CHECK_EQ_U(tbr_float_to_half_rtz(-2.0f), 0xc000);
     CHECK_EQ_U(tbr_float_to_half_rtz(65519.0f), 0x7bff);
@@ -246,11 +246,11 @@ static void test_depth(void)
     CHECK_EQ_U(tbr_ds_choose_path(&st, TBR_PF_Z16_UNORM, false, true), TBR_DS_PATH_NOOP);
 
     /* Z16 fast path vs fallback: plane a0 = 0.25, dzdx = 0.001, dzdy = 0; batch of two
-   * quads at x = 2 and x = 4, y = 0.
-   *   z(x=2) = 0.25 + 0.001f*2 = 0.252000004 -> *65535 -> 16514, z(x=3) -> 16580
-   *   step = (ushort)(0.001f * 65535) = 65
-   * fast path, quad at x=4 (dx = 2): 16514 + 130 = 16644 and 16580 + 130 = 16710
-   * fallback at x=4: z = 0.254000008 -> 16645, x=5 -> 16711 (one more). */
+     * quads at x = 2 and x = 4, y = 0.
+     *   z(x=2) = 0.25 + 0.001f*2 = 0.252000004 -> *65535 -> 16514, z(x=3) -> 16580
+     *   step = (ushort)(0.001f * 65535) = 65
+     * fast path, quad at x=4 (dx = 2): 16514 + 130 = 16644 and 16580 + 130 = 16710
+     * fallback at x=4: z = 0.254000008 -> 16645, x=5 -> 16711 (one more). */
     tbr_tile_buffers tb;
     tbr_pixel_format none = TBR_PF_NONE;
     CHECK(tbr_tile_init(&tb, 8, 2, 0, &none, TBR_PF_Z16_UNORM));
@@ -311,12 +311,12 @@ static void test_stencil(void)
     CHECK(tbr_stencil_compare(TBR_FUNC_GREATER, 0x80, 0x7f, 0xff));
 
     /* full quad with two-sided stencil on Z24S8:
-   * front: func EQUAL ref 1, fail ZERO, zfail INCR, zpass REPLACE(ref 1)...
-   * back:  func ALWAYS, zpass INCR_WRAP, ref 9
-   * buffer: depth 0.5 (8388608) stencil {1, 2, 1, 1}; z = {0.25, 0.25, 0.75, 0.25}
-   * front-facing quad: p0: st pass, z pass -> REPLACE 1; p1: st fail -> ZERO;
-   *                    p2: st pass, z fail -> INCR 1->2; p3: not covered.
-   * mask -> 0x1 */
+     * front: func EQUAL ref 1, fail ZERO, zfail INCR, zpass REPLACE(ref 1)...
+     * back:  func ALWAYS, zpass INCR_WRAP, ref 9
+     * buffer: depth 0.5 (8388608) stencil {1, 2, 1, 1}; z = {0.25, 0.25, 0.75, 0.25}
+     * front-facing quad: p0: st pass, z pass -> REPLACE 1; p1: st fail -> ZERO;
+     *                    p2: st pass, z fail -> INCR 1->2; p3: not covered.
+     * mask -> 0x1 */
     tbr_dsa_state st;
     memset(&st, 0, sizeof st);
     st.depth_enabled = true;
@@ -337,7 +337,7 @@ static void test_stencil(void)
     CHECK_EQ_U(zs[2], 0x02800000);           /* zfail INCR */
     CHECK_EQ_U(zs[3], 0x01800000);           /* not covered */
     /* back-facing: all pass ALWAYS; z: 0.25 vs 0.25 (4194303 < 4194303 false) -> zfail KEEP;
-   * pixel 1: 4194303 < 8388608 pass -> INCR_WRAP 0 -> 1. */
+     * pixel 1: 4194303 < 8388608 pass -> INCR_WRAP 0 -> 1. */
     q.facing_back = true;
     q.mask = 0x3;
     m = tbr_ds_test_quad(&st, TBR_PF_Z24_UNORM_S8_UINT, true, &q, zs);
@@ -384,12 +384,14 @@ static void blend1(tbr_blend_factor sf, tbr_blend_factor df, tbr_blend_func fn, 
     tbr_blend_pixel(&bs, TBR_BLEND_PATH_FALLBACK, 0, TBR_PF_R32G32B32A32_FLOAT, s, NULL, d, out);
 }
 
-static void test_blend(void)
+/* The blend tests' operands: src S = (0.75, 0.5, 0.25, 0.5), dst D = (0.5, 0.25, 1.0, 0.25),
+ * const K = (0.25, 0.5, 0.75, 0.125) (set by blend1); all products below are exact in float. */
+static const float S[4] = {0.75f, 0.5f, 0.25f, 0.5f}, D[4] = {0.5f, 0.25f, 1.0f, 0.25f};
+
+/* Source factors: with dst factor ZERO and ADD, out = S * srcfactor. */
+static void test_blend_src_factors(void)
 {
-    /* src S = (0.75, 0.5, 0.25, 0.5), dst D = (0.5, 0.25, 1.0, 0.25),
-   * const K = (0.25, 0.5, 0.75, 0.125); all products below are exact in float.
-   * With dst factor ZERO and ADD, out = S * srcfactor: */
-    const float S[4] = {0.75f, 0.5f, 0.25f, 0.5f}, D[4] = {0.5f, 0.25f, 1.0f, 0.25f};
+    float out[4];
     struct {
         tbr_blend_factor f;
         float rgba[4]; /* S * factor (rgb with the rgb factor, a with the alpha version) */
@@ -411,7 +413,6 @@ static void test_blend(void)
         {TBR_BF_INV_CONST_COLOR, {0.5625f, 0.25f, 0.0625f, 0.4375f}},     /* S*(1-K); a: 0.5*0.875 */
         {TBR_BF_INV_CONST_ALPHA, {0.65625f, 0.4375f, 0.21875f, 0.4375f}}, /* S*0.875 */
     };
-    float out[4];
     for (size_t i = 0; i < sizeof srcf / sizeof srcf[0]; i++) {
         blend1(srcf[i].f, TBR_BF_ZERO, TBR_BLEND_ADD, S, D, out);
         for (int c = 0; c < 4; c++) {
@@ -422,6 +423,12 @@ static void test_blend(void)
             }
         }
     }
+}
+
+/* Destination factors: with src factor ZERO and ADD, out = D * dstfactor. */
+static void test_blend_dst_factors(void)
+{
+    float out[4];
     /* dst factors with src factor ZERO: out = D * factor */
     struct {
         tbr_blend_factor f;
@@ -452,6 +459,12 @@ static void test_blend(void)
             }
         }
     }
+}
+
+/* Blend functions with ONE, ONE (and SRC_ALPHA, ONE for MIN/MAX) on S, D. */
+static void test_blend_funcs(void)
+{
+    float out[4];
     /* funcs with ONE, ONE on S, D */
     blend1(TBR_BF_ONE, TBR_BF_ONE, TBR_BLEND_ADD, S, D, out); /* S+D */
     CHECK_EQ_F(out[0], 1.25f);
@@ -466,7 +479,7 @@ static void test_blend(void)
     CHECK_EQ_F(out[2], 0.75f);
     CHECK_EQ_F(out[3], -0.25f);
     /* MIN/MAX ignore... no: softpipe applies the factors before MIN/MAX.
-   * SRC_ALPHA/ONE MIN: src term R = 0.375, dst term 0.5 -> 0.375 */
+     * SRC_ALPHA/ONE MIN: src term R = 0.375, dst term 0.5 -> 0.375 */
     blend1(TBR_BF_SRC_ALPHA, TBR_BF_ONE, TBR_BLEND_MIN, S, D, out);
     CHECK_EQ_F(out[0], 0.375f);
     CHECK_EQ_F(out[1], 0.25f);
@@ -477,12 +490,17 @@ static void test_blend(void)
     CHECK_EQ_F(out[1], 0.25f);
     CHECK_EQ_F(out[2], 1.0f);
     CHECK_EQ_F(out[3], 0.25f);
+}
 
+/* Separate RGB/alpha state, and the clamps of unorm targets (source, output, constant color). */
+static void test_blend_clamping(void)
+{
+    float out[4];
     /* separate RGB / alpha + clamping on a unorm target:
-   * rgb: SRC_ALPHA, INV_SRC_ALPHA, ADD; alpha: ONE, ONE, ADD on BGRA8
-   * S = (1.5, -0.5, 0.25, 0.5) is clamped first -> (1.0, 0, 0.25, 0.5)
-   * R = 1*0.5 + 0.5*0.5 = 0.75 ; G = 0 + 0.125 = 0.125 ; B = 0.125 + 0.5 = 0.625
-   * A = 0.5 + 0.25 = 0.75 */
+     * rgb: SRC_ALPHA, INV_SRC_ALPHA, ADD; alpha: ONE, ONE, ADD on BGRA8
+     * S = (1.5, -0.5, 0.25, 0.5) is clamped first -> (1.0, 0, 0.25, 0.5)
+     * R = 1*0.5 + 0.5*0.5 = 0.75 ; G = 0 + 0.125 = 0.125 ; B = 0.125 + 0.5 = 0.625
+     * A = 0.5 + 0.25 = 0.75 */
     tbr_blend_state bs;
     memset(&bs, 0, sizeof bs);
     bs.rt[0] = (tbr_rt_blend_state){
@@ -507,7 +525,7 @@ static void test_blend(void)
     CHECK_EQ_F(out[2], 1.0f);
     CHECK_EQ_F(out[3], 0.75f);
     /* constant color is clamped for unorm targets: K = (2, -1, 0.5, 0.5) -> (1, 0, .5, .5)
-   * CONST_COLOR, ZERO: S*K = (0.75, 0, 0.125, 0.25) */
+     * CONST_COLOR, ZERO: S*K = (0.75, 0, 0.125, 0.25) */
     bs.rt[0] = (tbr_rt_blend_state){true,        TBR_BLEND_ADD,      TBR_BLEND_ADD, TBR_BF_CONST_COLOR,
                                     TBR_BF_ZERO, TBR_BF_CONST_COLOR, TBR_BF_ZERO,   0xf};
     bs.blend_color[0] = 2.0f;
@@ -523,12 +541,20 @@ static void test_blend(void)
     tbr_blend_pixel(&bs, TBR_BLEND_PATH_FALLBACK, 0, TBR_PF_R32G32B32A32_FLOAT, S, NULL, D, out);
     CHECK_EQ_F(out[0], 1.5f);
     CHECK_EQ_F(out[1], -0.5f);
+}
 
+/* Blending disabled: the paths, colormask, and the alpha of formats without alpha. */
+static void test_blend_disabled(void)
+{
+    float out[4];
+    tbr_pixel_format bgra = TBR_PF_B8G8R8A8_UNORM;
+    const float S2[4] = {1.5f, -0.5f, 0.25f, 0.5f};
     /* blending disabled: single_output_color keeps 1.5 in the tile (no clamp), while the
-   * fallback (taken when colormask != 0xf) clamps the incoming color to 1.0 */
+     * fallback (taken when colormask != 0xf) clamps the incoming color to 1.0 */
+    tbr_blend_state bs;
     memset(&bs, 0, sizeof bs);
     bs.rt[0].colormask = 0xf;
-    path = tbr_blend_choose_path(&bs, 1, &bgra);
+    tbr_blend_path path = tbr_blend_choose_path(&bs, 1, &bgra);
     CHECK_EQ_U(path, TBR_BLEND_PATH_SINGLE_OUTPUT);
     tbr_blend_pixel(&bs, path, 0, bgra, S2, NULL, D, out);
     CHECK_EQ_F(out[0], 1.5f);
@@ -553,16 +579,22 @@ static void test_blend(void)
     tbr_blend_pixel(&bs, TBR_BLEND_PATH_FALLBACK, 0, bgrx, S, NULL, Dx, out);
     CHECK_EQ_F(out[0], 0.75f);
     CHECK_EQ_F(out[3], 1.0f);
+}
 
+/* Logic op XOR on bytes, and the names of factors, functions and logic ops. */
+static void test_blend_logicop_and_names(void)
+{
+    float out[4];
     /* logic op XOR on bytes: S=(0.75->191, 0.5->128, 0.25->64, 0.5->128)
-   * D=(0.5->128, 0.25->64, 1->255, 0.25->64): 191^128=63, 128^64=192, 64^255=191,
-   * 128^64=192 -> ubyte_to_float */
+     * D=(0.5->128, 0.25->64, 1->255, 0.25->64): 191^128=63, 128^64=192, 64^255=191,
+     * 128^64=192 -> ubyte_to_float */
+    tbr_blend_state bs;
     memset(&bs, 0, sizeof bs);
     bs.logicop_enable = true;
     bs.logicop_func = TBR_LOGICOP_XOR;
     bs.rt[0].colormask = 0xf;
     tbr_pixel_format rgba = TBR_PF_R8G8B8A8_UNORM;
-    path = tbr_blend_choose_path(&bs, 1, &rgba);
+    tbr_blend_path path = tbr_blend_choose_path(&bs, 1, &rgba);
     CHECK_EQ_U(path, TBR_BLEND_PATH_FALLBACK);
     tbr_blend_pixel(&bs, path, 0, rgba, S, NULL, D, out);
     CHECK_EQ_F(out[0], tbr_ubyte_to_float(63));
@@ -575,6 +607,16 @@ static void test_blend(void)
     CHECK_EQ_U(tbr_blend_func_from_name("PIPE_BLEND_REVERSE_SUBTRACT"), TBR_BLEND_REVERSE_SUBTRACT);
     CHECK_EQ_U(tbr_logicop_from_name("PIPE_LOGICOP_XOR"), TBR_LOGICOP_XOR);
     CHECK(tbr_blend_factor_from_name("PIPE_BLENDFACTOR_BOGUS") == -1);
+}
+
+static void test_blend(void)
+{
+    test_blend_src_factors();
+    test_blend_dst_factors();
+    test_blend_funcs();
+    test_blend_clamping();
+    test_blend_disabled();
+    test_blend_logicop_and_names();
 }
 
 /* The fast paths must agree with blend_fallback bit for bit (random inputs). */
@@ -672,7 +714,7 @@ static void test_row_conversions(void)
 static void test_tile(void)
 {
     /* clear -> store -> load round trip on a 32x32 BGRA8 tile placed at (32, 0) of a
-   * 48x40 surface (partially outside: only 16x32 pixels are stored). */
+     * 48x40 surface (partially outside: only 16x32 pixels are stored). */
     tbr_pixel_format f = TBR_PF_B8G8R8A8_UNORM;
     tbr_tile_buffers tb;
     CHECK(tbr_tile_init(&tb, TBR_TILE_DEFAULT_W, TBR_TILE_DEFAULT_H, 1, &f, TBR_PF_Z24_UNORM_S8_UINT));
@@ -728,7 +770,7 @@ static void test_tile(void)
     CHECK(tbr_tile_load_zs(&tb, &zs));
     CHECK_EQ_U(*tbr_tile_zs_at(&tb, 4, 4), 0x34ffffff);
     /* a run of clears composed into one word operation (sim_func_render_tile) equals the
-   * clears applied one by one: here on a tile with distinct words */
+     * clears applied one by one: here on a tile with distinct words */
     {
         static const struct {
             bool d, s;
@@ -761,7 +803,7 @@ static void test_tile(void)
     }
 
     /* 565 store/load round trip of a clear: (0.5, 0.5, 0.5) -> R 15.5+.5=16, G 31.5+.5=32,
-   * B 16 -> 0x8410 ; reload R = 16*fl(1/31) = 0.516129017 */
+     * B 16 -> 0x8410 ; reload R = 16*fl(1/31) = 0.516129017 */
     tbr_pixel_format f565 = TBR_PF_R5G6B5_UNORM;
     tbr_tile_buffers t5;
     CHECK(tbr_tile_init(&t5, 4, 4, 1, &f565, TBR_PF_NONE));
@@ -781,8 +823,8 @@ static void test_tile(void)
     CHECK(!tbr_tile_init(&tb, 0, 4, 1, &f, TBR_PF_NONE));
 
     /* rectangle variants (replaying softpipe's 64x64 tile events on an 8x8 tile at
-   * (8, 8)): clear rect (10,10)-(13,13) only inside the tile; store the rect
-   * (12,12,64,64) clipped to tile (to 16) and surface (to 14): pixels 12..13 */
+     * (8, 8)): clear rect (10,10)-(13,13) only inside the tile; store the rect
+     * (12,12,64,64) clipped to tile (to 16) and surface (to 14): pixels 12..13 */
     CHECK(tbr_tile_init(&tb, 8, 8, 1, &f, TBR_PF_NONE));
     tbr_tile_set_origin(&tb, 8, 8);
     const float one[4] = {1.0f, 1.0f, 1.0f, 1.0f}, zero4[4] = {0, 0, 0, 0};

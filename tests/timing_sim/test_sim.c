@@ -384,6 +384,7 @@ static double unit_pj(const char *sec, const char *name, int what)
     u = u ? strstr(u, k) : NULL;
     return u ? jnum_after(u, what ? "static_pj" : "dynamic_pj") : -1e300;
 }
+
 static int near(double a, double b, double rel)
 {
     double d = a - b;
@@ -397,9 +398,581 @@ static void pixel_is(const tbr_image *im, unsigned x, unsigned y, int r, int g, 
 {
     failures += sim_pixel_mismatch(im, x, y, r, g, bl, a);
 }
+
 static int read_png(const char *out, unsigned frame, tbr_image *im)
 {
     return sim_read_frame_png(out, frame, im) ? (failures++, -1) : 0;
+}
+
+static void test_blend(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    tbr_image im;
+    snprintf(in, sizeof in, "%s/blend", work);
+    snprintf(out, sizeof out, "%s/blend.out", work);
+    gen_blend(in);
+    CHECK(run(in, out, NULL) == 0);
+    if (!read_png(out, 0, &im)) {
+        CHECK(im.width == 8 && im.height == 8);
+        for (unsigned y = 0; y < 8; y++) {
+            pixel_is(&im, 0, y, 255, 0, 0, 255);
+            pixel_is(&im, 1, y, 255, 0, 0, 255);
+            pixel_is(&im, 2, y, 128, 0, 128, 191);
+            pixel_is(&im, 3, y, 128, 0, 128, 191);
+            pixel_is(&im, 4, y, 0, 0, 128, 191);
+            pixel_is(&im, 5, y, 0, 0, 128, 191);
+            pixel_is(&im, 6, y, 0, 0, 0, 255);
+            pixel_is(&im, 7, y, 0, 0, 0, 255);
+        }
+        tbr_image_free(&im);
+    }
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    CHECK(j && strstr(j, "\"total_cycles\": "));
+    /* 8 + 8 quads blended (each draw covers 4x8 px = 2x4 quads); 2 draws; 1 tile; no tile
+     * load (the pass clears) */
+    CHECK(sim_stat_value(j, "quads.blended") == 16);
+    CHECK(sim_stat_value(j, "draws") == 2);
+    CHECK(sim_stat_value(j, "tiles.rendered") == 1);
+    CHECK(sim_stat_value(j, "tiles.buffer_load_lines") == 0);
+    CHECK(sim_stat_value(j, "func.mask_mismatch_quads") == 0);
+    /* color flush: 8 rows of 8 px x 4 B = 32 B -> 1 line each = 8 lines */
+    CHECK(sim_stat_value(j, "tiles.flush_lines") == 8);
+    free(j);
+}
+
+static void test_load(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    tbr_image im;
+    snprintf(in, sizeof in, "%s/load", work);
+    snprintf(out, sizeof out, "%s/load.out", work);
+    gen_load(in);
+    CHECK(run(in, out, NULL) == 0);
+    if (!read_png(out, 1, &im)) {
+        pixel_is(&im, 0, 0, 255, 0, 0, 255);
+        pixel_is(&im, 1, 1, 255, 0, 0, 255);
+        pixel_is(&im, 2, 0, 0, 255, 0, 255);
+        pixel_is(&im, 7, 7, 0, 255, 0, 255);
+        pixel_is(&im, 0, 2, 0, 255, 0, 255);
+        tbr_image_free(&im);
+    }
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    /* frame 1 does not clear: 8 color lines loaded (8 rows x 32 B); frame 0 clears: none */
+    CHECK(j && sim_stat_value(j, "tiles.buffer_load_lines") == 8);
+    free(j);
+}
+
+static void test_depth(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    tbr_image im;
+    snprintf(in, sizeof in, "%s/depth", work);
+    snprintf(out, sizeof out, "%s/depth.out", work);
+    gen_depth(in);
+    CHECK(run(in, out, NULL) == 0);
+    if (!read_png(out, 0, &im)) {
+        for (unsigned y = 0; y < 8; y++) {
+            for (unsigned x = 0; x < 4; x++) pixel_is(&im, x, y, 0, 0, 255, 255);
+            for (unsigned x = 4; x < 8; x++) pixel_is(&im, x, y, 255, 0, 0, 255);
+        }
+        tbr_image_free(&im);
+    }
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    /* 16 + 8 + 16 quads tested early; the 16 green ones are killed */
+    CHECK(j && sim_stat_value(j, "quads.early_z_tested") == 40);
+    CHECK(j && sim_stat_value(j, "quads.early_z_killed") == 16);
+    CHECK(j && sim_stat_value(j, "quads.shaded") == 24);
+    CHECK(j && sim_stat_value(j, "func.mask_mismatch_quads") == 0);
+    free(j);
+}
+
+static void test_determinism(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    snprintf(in, sizeof in, "%s/fill_det", work);
+    gen_fill(in, 8, 2);
+    snprintf(out, sizeof out, "%s/det1.out", work);
+    snprintf(out2, sizeof out2, "%s/det2.out", work);
+    CHECK(run(in, out, NULL) == 0);
+    CHECK(run(in, out2, NULL) == 0);
+    char a[1200], c[1200];
+    snprintf(a, sizeof a, "%s/stats.json", out);
+    snprintf(c, sizeof c, "%s/stats.json", out2);
+    char *ja = sim_slurp(a), *jc = sim_slurp(c);
+    CHECK(ja && jc && strcmp(ja, jc) == 0);
+    free(ja);
+    free(jc);
+    snprintf(a, sizeof a, "%s/frames/frame_00000.png", out);
+    snprintf(c, sizeof c, "%s/frames/frame_00000.png", out2);
+    ja = sim_slurp(a);
+    jc = sim_slurp(c);
+    CHECK(ja && jc && strlen(ja) == strlen(jc) && memcmp(ja, jc, strlen(ja)) == 0);
+    free(ja);
+    free(jc);
+}
+
+static void test_throughput(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    /* 2 full-screen draws of 1024 quads, 1-instruction FS: the rasterizer limit is
+     * attrs_per_cycle/4 quads per cycle, so the raster phase needs at least
+     * 2048 / qpc cycles: >= 512 at the default (4 quads/cycle) and >= 2048 with
+     * raster.attrs_per_cycle=4 (1 quad/cycle). Early-Z at 1 quad/cycle: >= 2048 too. */
+    snprintf(in, sizeof in, "%s/fill_tp", work);
+    gen_fill(in, 1, 2);
+    long long base, slow_r, slow_z;
+    snprintf(out, sizeof out, "%s/tp0.out", work);
+    CHECK(run(in, out, NULL) == 0);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    base = j ? sim_stat_value(j, "cycles.raster") : -1;
+    CHECK(j && sim_stat_value(j, "quads.rasterized") == 2048);
+    free(j);
+    snprintf(out, sizeof out, "%s/tp1.out", work);
+    CHECK(run(in, out, "--set raster.attrs_per_cycle=4") == 0);
+    j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    slow_r = j ? sim_stat_value(j, "cycles.raster") : -1;
+    free(j);
+    snprintf(out, sizeof out, "%s/tp2.out", work);
+    CHECK(run(in, out, "--set early_z.quads_per_cycle=1") == 0);
+    j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    slow_z = j ? sim_stat_value(j, "cycles.raster") : -1;
+    free(j);
+    fprintf(stderr, "throughput: raster cycles default %lld, 1 quad/cycle rasterizer %lld, 1 quad/cycle early-Z %lld\n",
+            base, slow_r, slow_z);
+    CHECK(base >= 512);
+    CHECK(slow_r >= 2048);
+    CHECK(slow_z >= 2048);
+    CHECK(slow_r > base && slow_z > base);
+}
+
+static void test_fp_scaling(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    /* Fragment-bound: 2048 quads x 64 instructions at 1 instr/cycle per FP = 131072
+     * instruction-cycles; 4 FPs -> >= 32768 cycles, 2 FPs -> >= 65536. Halving the FPs
+     * must scale the raster phase by close to 2 (accept 1.7 .. 2.1). */
+    snprintf(in, sizeof in, "%s/fill_fp", work);
+    gen_fill(in, 64, 2);
+    snprintf(out, sizeof out, "%s/fp4.out", work);
+    CHECK(run(in, out, NULL) == 0);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    long long c4 = j ? sim_stat_value(j, "cycles.raster") : -1;
+    free(j);
+    snprintf(out, sizeof out, "%s/fp2.out", work);
+    CHECK(run(in, out, "--set fragment.processors=2") == 0);
+    j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    long long c2 = j ? sim_stat_value(j, "cycles.raster") : -1;
+    free(j);
+    fprintf(stderr, "fp scaling: raster cycles 4 FPs %lld, 2 FPs %lld (ratio %.3f)\n", c4, c2,
+            c4 > 0 ? (double)c2 / (double)c4 : 0.0);
+    CHECK(c4 >= 32768);
+    CHECK(c2 >= 65536);
+    CHECK(c4 > 0 && (double)c2 / (double)c4 >= 1.7 && (double)c2 / (double)c4 <= 2.1);
+}
+
+static void test_energy(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    /* docs/energy-model.md "Driven by tbr-sim" */
+    snprintf(in, sizeof in, "%s/energy1", work);
+    snprintf(out, sizeof out, "%s/energy1.out", work);
+    gen_energy(in, 8, 1, 1);
+    CHECK(run(in, out, NULL) == 0);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    const char *tot = energy_section(j, -1), *f0 = energy_section(j, 0), *f1 = energy_section(j, 1);
+    CHECK(tot && f0 && f1 && !energy_section(j, 2));
+    if (tot && f0 && f1) {
+        /* per-unit sums equal the GPU totals; groups, DRAM sources and frames add up */
+        double dyn = 0, sta = 0;
+        const char *u = strstr(tot, "\"units\":{"), *end = u ? strstr(u, "}}") : NULL;
+        int nunits = 0;
+        for (const char *q = u; q && end && (q = strstr(q, "{\"dynamic_pj\":")) && q < end; q++, nunits++) {
+            dyn += jnum_after(q, "dynamic_pj");
+            sta += jnum_after(q, "static_pj");
+        }
+        CHECK(nunits >= 25);
+        CHECK(near(dyn, jnum_after(tot, "gpu_dynamic_pj"), 1e-9));
+        CHECK(near(sta, jnum_after(tot, "gpu_static_pj"), 1e-9));
+        CHECK(near(jnum_after(tot, "gpu_pj") + jnum_after(tot, "dram_pj"), jnum_after(tot, "total_pj"), 1e-9));
+        const char *gr = strstr(tot, "\"groups\":{");
+        CHECK(near(jnum_after(gr, "pj"),
+                   jnum_after(tot, "gpu_pj") - unit_pj(tot, "primitive_table", 0) - unit_pj(tot, "primitive_table", 1),
+                   1e-9)); /* baseline = all but ptr_tf */
+        CHECK(!strstr(tot, "\"re\":{\"pj\""));
+        const char *bs = strstr(tot, "\"by_source\":{");
+        double srcsum = 0;
+        static const char *const srcs[] = {"vertices",   "parameter_buffer", "textures", "color_flush",
+                                           "tile_loads", "instructions",     "other",    "background"};
+        for (int i = 0; i < 8; i++) srcsum += jnum_after(bs, srcs[i]);
+        CHECK(near(srcsum, jnum_after(strstr(tot, "\"dram\":{"), "total_pj"), 1e-9));
+        CHECK(jnum_after(bs, "vertices") > 0); /* 4 vertex fetch lines x ... reached the DRAM */
+        CHECK(near(jnum_after(f0, "total_pj") + jnum_after(f1, "total_pj"), jnum_after(tot, "total_pj"), 1e-9));
+        /* the fill frame: fragment work, exact residency */
+        CHECK(unit_pj(f0, "fragment.alu", 0) > 0 && unit_pj(f0, "rasterizer", 0) > 0 && unit_pj(f0, "l2", 1) > 0);
+        CHECK(strstr(f0, "\"residency_estimated\":0") || strstr(f0, "\"residency_estimated\":false"));
+        /* the zero-work frame: no dynamic GPU energy, no DRAM command but refresh: only
+         * static + DRAM background/refresh */
+        const char *d1 = strstr(f1, "\"dram\":{");
+        CHECK(jnum_after(f1, "gpu_dynamic_pj") == 0);
+        CHECK(jnum_after(d1, "act") == 0 && jnum_after(d1, "pre") == 0 && jnum_after(d1, "rd") == 0 &&
+              jnum_after(d1, "wr") == 0);
+        CHECK(near(jnum_after(f1, "total_pj"),
+                   jnum_after(f1, "gpu_static_pj") + jnum_after(d1, "ref") +
+                       jnum_after(strstr(d1, "\"background\":{"), "total"),
+                   1e-9));
+        fprintf(stderr, "energy: frame 0 %.0f pJ (%llu cycles), idle frame %.0f pJ (%.0f cycles)\n",
+                jnum_after(f0, "total_pj"), (unsigned long long)jnum_after(f0, "gpu_cycles"),
+                jnum_after(f1, "total_pj"), jnum_after(f1, "gpu_cycles"));
+    }
+    char *sum = sim_slurp(strcat(strcpy(out2, out), "/summary.txt"));
+    CHECK(sum && strstr(sum, "energy total: ") && strstr(sum, "energy frame 0: "));
+    free(sum);
+
+    /* doubling the fragment work (2 full-screen draws instead of 1): the fragment ALU and
+     * register file execute exactly twice the instructions -> 2x their dynamic energy */
+    snprintf(in, sizeof in, "%s/energy2", work);
+    snprintf(out, sizeof out, "%s/energy2.out", work);
+    gen_energy(in, 8, 2, 0);
+    CHECK(run(in, out, NULL) == 0);
+    char *j2 = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    const char *t2 = energy_section(j2, -1);
+    double fp1 = unit_pj(f0, "fragment.alu", 0) + unit_pj(f0, "fragment.regfile", 0);
+    double fp2 = unit_pj(t2, "fragment.alu", 0) + unit_pj(t2, "fragment.regfile", 0);
+    fprintf(stderr, "energy: fragment processors %.0f pJ (1 draw) vs %.0f pJ (2 draws)\n", fp1, fp2);
+    CHECK(fp1 > 0 && fp2 / fp1 > 1.95 && fp2 / fp1 < 2.05);
+    CHECK(unit_pj(t2, "rasterizer", 0) / unit_pj(f0, "rasterizer", 0) > 1.95);
+    /* Rendering Elimination adds the "re" group: > 0, small next to the GPU total */
+    snprintf(out, sizeof out, "%s/energy2_re.out", work);
+    CHECK(run(in, out, "--set re.enabled=true") == 0);
+    char *j3 = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    const char *t3 = energy_section(j3, -1);
+    const char *g3 = t3 ? strstr(t3, "\"re\":{\"pj\":") : NULL;
+    double re = g3 ? jnum_after(g3, "pj") : -1, gpu3 = jnum_after(t3, "gpu_pj");
+    fprintf(stderr, "energy: re group %.0f pJ of GPU %.0f pJ (%.3f %%)\n", re, gpu3, 100 * re / gpu3);
+    CHECK(re > 0 && re < 0.02 * gpu3);
+    CHECK(unit_pj(t3, "re.crc_compute", 0) > 0 && unit_pj(t3, "re.signature_buffer", 0) > 0);
+    free(j);
+    free(j2);
+    free(j3);
+}
+
+/* tile_values' value for null */
+enum { N = -2 };
+
+/* The helper itself: a key is read from its own frame only, arrays hold exactly cols*rows
+ * values (the "tiles.json: ..." lines below are expected). */
+static void check_tile_values_helper(void)
+{
+    const char *hdr = "{\"tiles\": {\"tile_width\": 32, \"tile_height\": 32, \"cols\": 3, \"rows\": 2,\n \"frames\": [";
+    const char *fr[] = {
+        "\n  {\"frame\": 0,\n   \"cycles\": [1,2,3,4,5,6]}",                                        /* no "fragments" */
+        ",\n  {\"frame\": 1,\n   \"fragments\": [7,null,9,10,11,12],\n   \"cycles\": [1,2,3,4,5]}", /* 5 */
+        ",\n  {\"frame\": 2,\n   \"cycles\": [1,2,3,4,5,6,7]}",                                     /* 7 */
+        "]}}\n"};
+    char tj[1024];
+    snprintf(tj, sizeof tj, "%s%s%s%s%s", hdr, fr[0], fr[1], fr[2], fr[3]);
+    long long v[6];
+    tile_values(tj, 0, "cycles", v);
+    CHECK(v[0] == 1 && v[5] == 6);
+    tile_values(tj, 1, "fragments", v);
+    CHECK(v[0] == 7 && v[1] == N && v[5] == 12);
+    tile_values(tj, 0, "fragments", v); /* frame 1's must not be used */
+    CHECK(v[0] == -3);
+    tile_values(tj, 1, "cycles", v); /* too short */
+    CHECK(v[0] == -3);
+    tile_values(tj, 2, "cycles", v); /* too long */
+    CHECK(v[0] == -3);
+    tile_values(tj, 3, "cycles", v); /* no such frame */
+    CHECK(v[0] == -3);
+}
+
+/* tbr-heatmap (TBR_HEATMAP) on the tiles scene's output: fragments of frame 1 checked by pixel,
+ * raster units of frame 2 drawn. */
+static void tiles_heatmaps(const char *hm, const char *out)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 1 --metric fragments -o '%s/map_fragments.png'", hm, out, out);
+    CHECK(system(cmd) == 0);
+    tbr_image hmi;
+    char p[1200], e[TBR_PNG_ERR_SIZE];
+    snprintf(p, sizeof p, "%s/map_fragments.png", out);
+    if (tbr_png_read_rgba8(p, &hmi, e, sizeof e) == 0) {
+        /* tile 0 max (viridis top (253,231,37) over red), tile 2 min ((68,1,84) over black),
+         * out = (153*C + 102*F + 127) / 255 (docs/tools-pictures.md) */
+        pixel_is(&hmi, 16, 16, 254, 139, 22, 255);
+        pixel_is(&hmi, 80, 16, 41, 1, 50, 255);
+        tbr_image_free(&hmi);
+    } else {
+        fprintf(stderr, "%s\n", e);
+        failures++;
+    }
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 2 --metric raster-unit -o '%s/map_ru.png'", hm, out, out);
+    CHECK(system(cmd) == 0);
+}
+
+/* The tiles scene with Rendering Elimination and Transaction Elimination, TE alone, and
+ * determinism of the RE+TE run. */
+static void tiles_with_re_te(const char *work, const char *in, const char *hm)
+{
+    char out[1024], out2[1024];
+    /* RE + TE (the SHADER records are no SHADER_CREATEs: RE on in every frame): frame 1 vs
+     * the empty frame 0: tiles 2, 3, 4 (no primitive) skipped; frame 2 equals frame 1 (every
+     * tile skipped); frame 3 moves the blue rectangle (tiles 4 and 5 rendered) */
+    snprintf(out, sizeof out, "%s/tiles_re.out", work);
+    CHECK(run(in, out, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    tiles_are(j, 0, "re_skipped", 0, 0, 0, 0, 0, 0); /* no reference yet */
+    tiles_are(j, 1, "re_skipped", 0, 0, 1, 1, 1, 0);
+    tiles_are(j, 1, "raster_unit", 0, 1, N, N, N, 1);
+    tiles_are(j, 1, "fragments", 1024, 32, 0, 0, 0, 512);
+    tiles_are(j, 2, "re_skipped", 1, 1, 1, 1, 1, 1);
+    tiles_are(j, 3, "re_skipped", 1, 1, 1, 1, 0, 0);
+    tiles_are(j, 2, "raster_unit", N, N, N, N, N, N);
+    tiles_are(j, 3, "raster_unit", N, N, N, N, 0, 1); /* schedule positions 4 and 5 */
+    tiles_are(j, 3, "fragments", 0, 0, 0, 0, 512, 0);
+    tiles_are(j, 2, "cycles", N, N, N, N, N, N);
+    tiles_are(j, 2, "te_eliminated", N, N, N, N, N, N); /* skipped: no flush */
+    tiles_are(j, 3, "te_eliminated", N, N, N, N, 0, 0); /* colors changed: flushed */
+    tiles_are(j, 1, "te_eliminated", 0, 0, N, N, N, 0); /* rendered tiles changed colors */
+    tiles_are(j, 0, "te_eliminated", 0, 0, 0, 0, 0, 0); /* no TE reference yet */
+    if (hm && *hm) {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 3 --metric re-skipped -o '%s/map_re.png'", hm, out, out);
+        CHECK(system(cmd) == 0);
+    }
+    free(j);
+    /* TE alone: frame 2 repeats frame 1, every flush eliminated; RE off -> null */
+    snprintf(out, sizeof out, "%s/tiles_te.out", work);
+    CHECK(run(in, out, "--set tile.raster_units=2 --set te.enabled=true") == 0);
+    j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    tiles_are(j, 2, "te_eliminated", 1, 1, 1, 1, 1, 1);
+    tiles_are(j, 3, "te_eliminated", 1, 1, 1, 1, 0, 0);
+    tiles_are(j, 2, "re_skipped", N, N, N, N, N, N);
+    tiles_are(j, 2, "raster_unit", 0, 1, 0, 1, 0, 1);
+    free(j);
+    snprintf(out, sizeof out, "%s/tiles_re.out", work);
+    /* deterministic */
+    snprintf(out2, sizeof out2, "%s/tiles_re2.out", work);
+    CHECK(run(in, out2, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
+    char a[1200], bb[1200];
+    snprintf(a, sizeof a, "%s/tiles.json", out);
+    snprintf(bb, sizeof bb, "%s/tiles.json", out2);
+    char *ja = sim_slurp(a), *jb = sim_slurp(bb);
+    CHECK(ja && jb && !strcmp(ja, jb));
+    free(ja);
+    free(jb);
+}
+
+static void test_tiles(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    tbr_image im;
+    check_tile_values_helper();
+    snprintf(in, sizeof in, "%s/tiles", work);
+    snprintf(out, sizeof out, "%s/tiles.out", work);
+    gen_tiles(in);
+    CHECK(run(in, out, "--set tile.raster_units=2") == 0);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
+    CHECK(j && strstr(j, "{\"tiles\": {") &&
+          strstr(j, "\"tile_width\": 32, \"tile_height\": 32, \"cols\": 3, \"rows\": 2,"));
+    for (int f = 0; f < 4; f++) {
+        long long v[6];
+        /* static assignment, scanline order, 2 units: schedule position mod 2 */
+        tiles_are(j, f, "raster_unit", 0, 1, 0, 1, 0, 1);
+        tiles_are(j, f, "re_skipped", N, N, N, N, N, N);    /* RE off */
+        tiles_are(j, f, "te_eliminated", N, N, N, N, N, N); /* TE off */
+        tile_values(j, f, "cycles", v);
+        for (int i = 0; i < 6; i++) CHECK(v[i] > 0);
+    }
+    tiles_are(j, 0, "fragments", 0, 0, 0, 0, 0, 0);
+    tiles_are(j, 1, "fragments", 1024, 32, 0, 0, 0, 512); /* row 1 = y 32..63 = bottom of the PNG */
+    tiles_are(j, 3, "fragments", 1024, 32, 0, 0, 512, 0);
+    /* fragment-heavy tile 0 takes longer in its unit than the empty tile 2 */
+    long long c[6];
+    tile_values(j, 1, "cycles", c);
+    CHECK(c[0] > c[2] && c[5] > c[2]);
+    if (!read_png(out, 1, &im)) { /* orientation: the blue rectangle is in PNG rows 32..47 */
+        pixel_is(&im, 70, 40, 0, 0, 255, 255);
+        pixel_is(&im, 70, 8, 0, 0, 0, 255);
+        tbr_image_free(&im);
+    }
+    const char *hm = getenv("TBR_HEATMAP");
+    if (hm && *hm) tiles_heatmaps(hm, out);
+    free(j);
+
+    tiles_with_re_te(work, in, hm);
+}
+
+static void test_vertex_heavy(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    tbr_image im;
+    snprintf(in, sizeof in, "%s/vertex_heavy", work);
+    snprintf(out, sizeof out, "%s/vertex_heavy.out", work);
+    gen_vertex_heavy(in);
+    CHECK(run(in, out, NULL) == 0); /* simulated (no false deadlock) and bit-exact */
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    CHECK(j && sim_stat_value(j, "geometry.vertices") == VERTEX_HEAVY_VERTS);
+    CHECK(j && sim_stat_value(j, "quads.blended") == 16);
+    /* the regression's premise: geometry alone outlasts the old 2M-cycle budget */
+    const char *tc = j ? strstr(j, "\"total_cycles\": ") : NULL;
+    CHECK(tc && atoll(tc + 16) > 2 * (2000000 + 64 + 16 * 4));
+    if (!read_png(out, 0, &im)) {
+        pixel_is(&im, 0, 0, 255, 0, 0, 255);
+        pixel_is(&im, 7, 7, 255, 0, 0, 255);
+        tbr_image_free(&im);
+    }
+    free(j);
+}
+
+static void test_quad_mapping(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    /* Quads of [0,12) x [0,20) in the one 32x32 tile: qx 0..5, qy 0..9, 60 quads, 4 FPs
+     * (docs/timing-model.md "Quad mapping"). Per-FP quads (ru0.fp<i>.items), by hand:
+     *  interleaved fp = (qx + 2*qy) % 4: even rows 0,1,2,3,0,1, odd rows 2,3,0,1,2,3;
+     *              5 rows of each -> 15 15 15 15
+     *  strips      fp = qy * 4 / 16 = qy / 4: rows 0-3 -> 0 (24), 4-7 -> 1 (24), 8-9 -> 2 (12)
+     *              -> 24 24 12 0
+     *  quadrant    2x2 regions of 8x8 quads: all qx < 8; qy < 8 -> 0 (48), qy 8-9 -> 2 (12)
+     *              -> 48 0 12 0
+     *  round_robin arrival order 0,1,2,3,0,... -> 15 15 15 15 */
+    static const char *maps[4] = {"interleaved", "strips", "quadrant", "round_robin"};
+    static const long long want[4][4] = {{15, 15, 15, 15}, {24, 24, 12, 0}, {48, 0, 12, 0}, {15, 15, 15, 15}};
+    snprintf(in, sizeof in, "%s/qmap", work);
+    gen_qmap(in, 12, 20, 4, 1);
+    for (int m = 0; m < 4; m++) {
+        char extra[128];
+        snprintf(out, sizeof out, "%s/qmap_%s.out", work, maps[m]);
+        snprintf(extra, sizeof extra, "--set fragment.quad_mapping=%s", maps[m]);
+        CHECK(run(in, out, extra) == 0); /* nonzero if the frame is not bit-exact */
+        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+        for (int i = 0; i < 4; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "ru0.fp%d.items", i);
+            long long v = j ? sim_stat_value(j, name) : -1;
+            if (v != want[m][i]) {
+                fprintf(stderr, "quad_mapping %s: %s = %lld, expected %lld\n", maps[m], name, v, want[m][i]);
+                failures++;
+            }
+        }
+        CHECK(j && sim_stat_value(j, "quads.shaded") == 60);
+        free(j);
+    }
+    /* the default is interleaved: same counts without --set */
+    snprintf(out, sizeof out, "%s/qmap_default.out", work);
+    CHECK(run(in, out, NULL) == 0);
+    char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+    for (int i = 0; i < 4; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "ru0.fp%d.items", i);
+        CHECK(j && sim_stat_value(j, name) == 15);
+    }
+    free(j);
+    /* Skewed scene: 4 draws of the top-left 8x8 quads ([0,16) x [0,16)), 64-instruction
+     * FS (fragment-bound). quadrant puts all 256 quads on FP 0 (>= 256 * 64 = 16384
+     * cycles at 1 instr/cycle); interleaved gives each FP 2 quads per row = 64 quads
+     * (>= 4096 cycles). quadrant must be clearly slower (> 3x). */
+    snprintf(in, sizeof in, "%s/qmap_skew", work);
+    gen_qmap(in, 16, 16, 64, 4);
+    long long cyc[2] = {-1, -1};
+    for (int m = 0; m < 2; m++) {
+        const char *map = m ? "quadrant" : "interleaved";
+        char extra[128];
+        snprintf(out, sizeof out, "%s/qmap_skew_%s.out", work, map);
+        snprintf(extra, sizeof extra, "--set fragment.quad_mapping=%s", map);
+        CHECK(run(in, out, extra) == 0);
+        j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+        cyc[m] = j ? sim_stat_value(j, "cycles.raster") : -1;
+        CHECK(j && sim_stat_value(j, "ru0.fp0.items") == (m ? 256 : 64));
+        CHECK(j && sim_stat_value(j, "ru0.fp3.items") == (m ? 0 : 64));
+        free(j);
+    }
+    fprintf(stderr, "quad mapping skew: raster cycles interleaved %lld, quadrant %lld\n", cyc[0], cyc[1]);
+    CHECK(cyc[0] >= 4096 && cyc[1] >= 16384);
+    CHECK(cyc[0] > 0 && cyc[1] > 3 * cyc[0]);
+}
+
+static void test_skip_equivalence(const char *work)
+{
+    char in[1024];
+    /* Skipping quiescent cycles (docs/timing-model.md) must not change any result: every
+     * scene x configuration is simulated with and without --no-skip; stats.json,
+     * tiles.json and the frame PNGs must be byte-identical, and skipping must have
+     * happened (the progress line's share of skipped cycles) in the memory-bound scenes. */
+    static const char *const cfgs[] = {
+        "",
+        "--set re.enabled=true --set te.enabled=true --set tile.raster_units=2 --set tile.ru_assignment=mixed",
+        "--set tile.fetcher_pipelined=false --set fragment.quad_mapping=round_robin --set dram.scheduler=fcfs "
+        "--set l2.mshrs=2 --set queue.post_raster=8 --set queue.pre_fragment=2",
+    };
+    const char *scenes[] = {"load", "tiles", "fill", "depth"};
+    double skipped_max = 0;
+    for (int sc = 0; sc < 4; sc++) {
+        snprintf(in, sizeof in, "%s/skip_%s", work, scenes[sc]);
+        if (sc == 0)
+            gen_load(in);
+        else if (sc == 1)
+            gen_tiles(in);
+        else if (sc == 2)
+            gen_fill(in, 24, 3);
+        else
+            gen_depth(in);
+        for (int c = 0; c < 3; c++) {
+            char o[2][1100], cmd[8192];
+            for (int v = 0; v < 2; v++) {
+                snprintf(o[v], sizeof o[v], "%s/skip_%s_%d_%s.out", work, scenes[sc], c, v ? "noskip" : "skip");
+                snprintf(cmd, sizeof cmd, "'%s' '%s' -o '%s' %s %s > '%s.log' 2>/dev/null", g_sim, in, o[v], cfgs[c],
+                         v ? "--no-skip" : "", o[v]);
+                CHECK(system(cmd) == 0);
+            }
+            static const char *const files[] = {"stats.json", "tiles.json", "frames/frame_00000.png",
+                                                "frames/frame_00001.png"};
+            for (int k = 0; k < 4; k++) {
+                char a[1200], b2[1200];
+                snprintf(a, sizeof a, "%s/%s", o[0], files[k]);
+                snprintf(b2, sizeof b2, "%s/%s", o[1], files[k]);
+                FILE *fa = fopen(a, "rb"), *fb = fopen(b2, "rb");
+                if (k >= 2 && !fa && !fb) continue; /* scene without that frame */
+                int same = fa && fb;
+                while (same) {
+                    int x = fgetc(fa), y = fgetc(fb);
+                    if (x != y) same = 0;
+                    if (x == EOF || y == EOF) break;
+                }
+                if (!same) {
+                    fprintf(stderr, "skip_equivalence: %s config %d: %s differs\n", scenes[sc], c, files[k]);
+                    failures++;
+                }
+                if (fa) fclose(fa);
+                if (fb) fclose(fb);
+            }
+            char lg[1200];
+            snprintf(lg, sizeof lg, "%s.log", o[0]);
+            char *l = sim_slurp(lg);
+            const char *pct = l ? strstr(l, "cycles/s (") : NULL;
+            double sk = pct ? atof(pct + 10) : -1;
+            CHECK(sk >= 0);
+            if (sk > skipped_max) skipped_max = sk;
+            free(l);
+        }
+    }
+    fprintf(stderr, "skip_equivalence: largest share of skipped cycles %.1f%%\n", skipped_max);
+    CHECK(skipped_max > 10);
+}
+
+static void test_cli(const char *work)
+{
+    char in[1024], out[1024];
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' --version >/dev/null", g_sim);
+    CHECK(system(cmd) == 0);
+    snprintf(out, sizeof out, "%s/cli.out", work);
+    CHECK(run("/nonexistent/trace", out, NULL) == 2);
+    snprintf(in, sizeof in, "%s/blend", work);
+    gen_blend(in);
+    CHECK(run(in, out, "--set no.such=1") == 2);
+    CHECK(run(in, out, "--frames 3-1") == 2);
 }
 
 int main(int argc, char **argv)
@@ -411,527 +984,25 @@ int main(int argc, char **argv)
     g_sim = argv[1];
     const char *work = argv[2];
     mkdir(work, 0777);
-    char in[1024], out[1024], out2[1024];
-    tbr_image im;
     const char *which = getenv("TBR_SIM_TEST");
-
-    if (!which || !strcmp(which, "blend")) {
-        snprintf(in, sizeof in, "%s/blend", work);
-        snprintf(out, sizeof out, "%s/blend.out", work);
-        gen_blend(in);
-        CHECK(run(in, out, NULL) == 0);
-        if (!read_png(out, 0, &im)) {
-            CHECK(im.width == 8 && im.height == 8);
-            for (unsigned y = 0; y < 8; y++) {
-                pixel_is(&im, 0, y, 255, 0, 0, 255);
-                pixel_is(&im, 1, y, 255, 0, 0, 255);
-                pixel_is(&im, 2, y, 128, 0, 128, 191);
-                pixel_is(&im, 3, y, 128, 0, 128, 191);
-                pixel_is(&im, 4, y, 0, 0, 128, 191);
-                pixel_is(&im, 5, y, 0, 0, 128, 191);
-                pixel_is(&im, 6, y, 0, 0, 0, 255);
-                pixel_is(&im, 7, y, 0, 0, 0, 255);
-            }
-            tbr_image_free(&im);
-        }
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        CHECK(j && strstr(j, "\"total_cycles\": "));
-        /* 8 + 8 quads blended (each draw covers 4x8 px = 2x4 quads); 2 draws; 1 tile; no tile
-     * load (the pass clears) */
-        CHECK(sim_stat_value(j, "quads.blended") == 16);
-        CHECK(sim_stat_value(j, "draws") == 2);
-        CHECK(sim_stat_value(j, "tiles.rendered") == 1);
-        CHECK(sim_stat_value(j, "tiles.buffer_load_lines") == 0);
-        CHECK(sim_stat_value(j, "func.mask_mismatch_quads") == 0);
-        /* color flush: 8 rows of 8 px x 4 B = 32 B -> 1 line each = 8 lines */
-        CHECK(sim_stat_value(j, "tiles.flush_lines") == 8);
-        free(j);
-    }
-    if (!which || !strcmp(which, "load")) {
-        snprintf(in, sizeof in, "%s/load", work);
-        snprintf(out, sizeof out, "%s/load.out", work);
-        gen_load(in);
-        CHECK(run(in, out, NULL) == 0);
-        if (!read_png(out, 1, &im)) {
-            pixel_is(&im, 0, 0, 255, 0, 0, 255);
-            pixel_is(&im, 1, 1, 255, 0, 0, 255);
-            pixel_is(&im, 2, 0, 0, 255, 0, 255);
-            pixel_is(&im, 7, 7, 0, 255, 0, 255);
-            pixel_is(&im, 0, 2, 0, 255, 0, 255);
-            tbr_image_free(&im);
-        }
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        /* frame 1 does not clear: 8 color lines loaded (8 rows x 32 B); frame 0 clears: none */
-        CHECK(j && sim_stat_value(j, "tiles.buffer_load_lines") == 8);
-        free(j);
-    }
-    if (!which || !strcmp(which, "depth")) {
-        snprintf(in, sizeof in, "%s/depth", work);
-        snprintf(out, sizeof out, "%s/depth.out", work);
-        gen_depth(in);
-        CHECK(run(in, out, NULL) == 0);
-        if (!read_png(out, 0, &im)) {
-            for (unsigned y = 0; y < 8; y++) {
-                for (unsigned x = 0; x < 4; x++) pixel_is(&im, x, y, 0, 0, 255, 255);
-                for (unsigned x = 4; x < 8; x++) pixel_is(&im, x, y, 255, 0, 0, 255);
-            }
-            tbr_image_free(&im);
-        }
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        /* 16 + 8 + 16 quads tested early; the 16 green ones are killed */
-        CHECK(j && sim_stat_value(j, "quads.early_z_tested") == 40);
-        CHECK(j && sim_stat_value(j, "quads.early_z_killed") == 16);
-        CHECK(j && sim_stat_value(j, "quads.shaded") == 24);
-        CHECK(j && sim_stat_value(j, "func.mask_mismatch_quads") == 0);
-        free(j);
-    }
-    if (!which || !strcmp(which, "determinism")) {
-        snprintf(in, sizeof in, "%s/fill_det", work);
-        gen_fill(in, 8, 2);
-        snprintf(out, sizeof out, "%s/det1.out", work);
-        snprintf(out2, sizeof out2, "%s/det2.out", work);
-        CHECK(run(in, out, NULL) == 0);
-        CHECK(run(in, out2, NULL) == 0);
-        char a[1200], c[1200];
-        snprintf(a, sizeof a, "%s/stats.json", out);
-        snprintf(c, sizeof c, "%s/stats.json", out2);
-        char *ja = sim_slurp(a), *jc = sim_slurp(c);
-        CHECK(ja && jc && strcmp(ja, jc) == 0);
-        free(ja);
-        free(jc);
-        snprintf(a, sizeof a, "%s/frames/frame_00000.png", out);
-        snprintf(c, sizeof c, "%s/frames/frame_00000.png", out2);
-        ja = sim_slurp(a);
-        jc = sim_slurp(c);
-        CHECK(ja && jc && strlen(ja) == strlen(jc) && memcmp(ja, jc, strlen(ja)) == 0);
-        free(ja);
-        free(jc);
-    }
-    if (!which || !strcmp(which, "throughput")) {
-        /* 2 full-screen draws of 1024 quads, 1-instruction FS: the rasterizer limit is
-     * attrs_per_cycle/4 quads per cycle, so the raster phase needs at least
-     * 2048 / qpc cycles: >= 512 at the default (4 quads/cycle) and >= 2048 with
-     * raster.attrs_per_cycle=4 (1 quad/cycle). Early-Z at 1 quad/cycle: >= 2048 too. */
-        snprintf(in, sizeof in, "%s/fill_tp", work);
-        gen_fill(in, 1, 2);
-        long long base, slow_r, slow_z;
-        snprintf(out, sizeof out, "%s/tp0.out", work);
-        CHECK(run(in, out, NULL) == 0);
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        base = j ? sim_stat_value(j, "cycles.raster") : -1;
-        CHECK(j && sim_stat_value(j, "quads.rasterized") == 2048);
-        free(j);
-        snprintf(out, sizeof out, "%s/tp1.out", work);
-        CHECK(run(in, out, "--set raster.attrs_per_cycle=4") == 0);
-        j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        slow_r = j ? sim_stat_value(j, "cycles.raster") : -1;
-        free(j);
-        snprintf(out, sizeof out, "%s/tp2.out", work);
-        CHECK(run(in, out, "--set early_z.quads_per_cycle=1") == 0);
-        j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        slow_z = j ? sim_stat_value(j, "cycles.raster") : -1;
-        free(j);
-        fprintf(stderr,
-                "throughput: raster cycles default %lld, 1 quad/cycle rasterizer %lld, 1 quad/cycle early-Z %lld\n",
-                base, slow_r, slow_z);
-        CHECK(base >= 512);
-        CHECK(slow_r >= 2048);
-        CHECK(slow_z >= 2048);
-        CHECK(slow_r > base && slow_z > base);
-    }
-    if (!which || !strcmp(which, "fp_scaling")) {
-        /* Fragment-bound: 2048 quads x 64 instructions at 1 instr/cycle per FP = 131072
-     * instruction-cycles; 4 FPs -> >= 32768 cycles, 2 FPs -> >= 65536. Halving the FPs
-     * must scale the raster phase by close to 2 (accept 1.7 .. 2.1). */
-        snprintf(in, sizeof in, "%s/fill_fp", work);
-        gen_fill(in, 64, 2);
-        snprintf(out, sizeof out, "%s/fp4.out", work);
-        CHECK(run(in, out, NULL) == 0);
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        long long c4 = j ? sim_stat_value(j, "cycles.raster") : -1;
-        free(j);
-        snprintf(out, sizeof out, "%s/fp2.out", work);
-        CHECK(run(in, out, "--set fragment.processors=2") == 0);
-        j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        long long c2 = j ? sim_stat_value(j, "cycles.raster") : -1;
-        free(j);
-        fprintf(stderr, "fp scaling: raster cycles 4 FPs %lld, 2 FPs %lld (ratio %.3f)\n", c4, c2,
-                c4 > 0 ? (double)c2 / (double)c4 : 0.0);
-        CHECK(c4 >= 32768);
-        CHECK(c2 >= 65536);
-        CHECK(c4 > 0 && (double)c2 / (double)c4 >= 1.7 && (double)c2 / (double)c4 <= 2.1);
-    }
-    if (!which || !strcmp(which, "energy")) {
-        /* docs/energy-model.md "Driven by tbr-sim" */
-        snprintf(in, sizeof in, "%s/energy1", work);
-        snprintf(out, sizeof out, "%s/energy1.out", work);
-        gen_energy(in, 8, 1, 1);
-        CHECK(run(in, out, NULL) == 0);
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        const char *tot = energy_section(j, -1), *f0 = energy_section(j, 0), *f1 = energy_section(j, 1);
-        CHECK(tot && f0 && f1 && !energy_section(j, 2));
-        if (tot && f0 && f1) {
-            /* per-unit sums equal the GPU totals; groups, DRAM sources and frames add up */
-            double dyn = 0, sta = 0;
-            const char *u = strstr(tot, "\"units\":{"), *end = u ? strstr(u, "}}") : NULL;
-            int nunits = 0;
-            for (const char *q = u; q && end && (q = strstr(q, "{\"dynamic_pj\":")) && q < end; q++, nunits++) {
-                dyn += jnum_after(q, "dynamic_pj");
-                sta += jnum_after(q, "static_pj");
-            }
-            CHECK(nunits >= 25);
-            CHECK(near(dyn, jnum_after(tot, "gpu_dynamic_pj"), 1e-9));
-            CHECK(near(sta, jnum_after(tot, "gpu_static_pj"), 1e-9));
-            CHECK(near(jnum_after(tot, "gpu_pj") + jnum_after(tot, "dram_pj"), jnum_after(tot, "total_pj"), 1e-9));
-            const char *gr = strstr(tot, "\"groups\":{");
-            CHECK(near(jnum_after(gr, "pj"),
-                       jnum_after(tot, "gpu_pj") - unit_pj(tot, "primitive_table", 0) -
-                           unit_pj(tot, "primitive_table", 1),
-                       1e-9)); /* baseline = all but ptr_tf */
-            CHECK(!strstr(tot, "\"re\":{\"pj\""));
-            const char *bs = strstr(tot, "\"by_source\":{");
-            double srcsum = 0;
-            static const char *const srcs[] = {"vertices",   "parameter_buffer", "textures", "color_flush",
-                                               "tile_loads", "instructions",     "other",    "background"};
-            for (int i = 0; i < 8; i++) srcsum += jnum_after(bs, srcs[i]);
-            CHECK(near(srcsum, jnum_after(strstr(tot, "\"dram\":{"), "total_pj"), 1e-9));
-            CHECK(jnum_after(bs, "vertices") > 0); /* 4 vertex fetch lines x ... reached the DRAM */
-            CHECK(near(jnum_after(f0, "total_pj") + jnum_after(f1, "total_pj"), jnum_after(tot, "total_pj"), 1e-9));
-            /* the fill frame: fragment work, exact residency */
-            CHECK(unit_pj(f0, "fragment.alu", 0) > 0 && unit_pj(f0, "rasterizer", 0) > 0 && unit_pj(f0, "l2", 1) > 0);
-            CHECK(strstr(f0, "\"residency_estimated\":0") || strstr(f0, "\"residency_estimated\":false"));
-            /* the zero-work frame: no dynamic GPU energy, no DRAM command but refresh: only
-       * static + DRAM background/refresh */
-            const char *d1 = strstr(f1, "\"dram\":{");
-            CHECK(jnum_after(f1, "gpu_dynamic_pj") == 0);
-            CHECK(jnum_after(d1, "act") == 0 && jnum_after(d1, "pre") == 0 && jnum_after(d1, "rd") == 0 &&
-                  jnum_after(d1, "wr") == 0);
-            CHECK(near(jnum_after(f1, "total_pj"),
-                       jnum_after(f1, "gpu_static_pj") + jnum_after(d1, "ref") +
-                           jnum_after(strstr(d1, "\"background\":{"), "total"),
-                       1e-9));
-            fprintf(stderr, "energy: frame 0 %.0f pJ (%llu cycles), idle frame %.0f pJ (%.0f cycles)\n",
-                    jnum_after(f0, "total_pj"), (unsigned long long)jnum_after(f0, "gpu_cycles"),
-                    jnum_after(f1, "total_pj"), jnum_after(f1, "gpu_cycles"));
-        }
-        char *sum = sim_slurp(strcat(strcpy(out2, out), "/summary.txt"));
-        CHECK(sum && strstr(sum, "energy total: ") && strstr(sum, "energy frame 0: "));
-        free(sum);
-
-        /* doubling the fragment work (2 full-screen draws instead of 1): the fragment ALU and
-     * register file execute exactly twice the instructions -> 2x their dynamic energy */
-        snprintf(in, sizeof in, "%s/energy2", work);
-        snprintf(out, sizeof out, "%s/energy2.out", work);
-        gen_energy(in, 8, 2, 0);
-        CHECK(run(in, out, NULL) == 0);
-        char *j2 = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        const char *t2 = energy_section(j2, -1);
-        double fp1 = unit_pj(f0, "fragment.alu", 0) + unit_pj(f0, "fragment.regfile", 0);
-        double fp2 = unit_pj(t2, "fragment.alu", 0) + unit_pj(t2, "fragment.regfile", 0);
-        fprintf(stderr, "energy: fragment processors %.0f pJ (1 draw) vs %.0f pJ (2 draws)\n", fp1, fp2);
-        CHECK(fp1 > 0 && fp2 / fp1 > 1.95 && fp2 / fp1 < 2.05);
-        CHECK(unit_pj(t2, "rasterizer", 0) / unit_pj(f0, "rasterizer", 0) > 1.95);
-        /* Rendering Elimination adds the "re" group: > 0, small next to the GPU total */
-        snprintf(out, sizeof out, "%s/energy2_re.out", work);
-        CHECK(run(in, out, "--set re.enabled=true") == 0);
-        char *j3 = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        const char *t3 = energy_section(j3, -1);
-        const char *g3 = t3 ? strstr(t3, "\"re\":{\"pj\":") : NULL;
-        double re = g3 ? jnum_after(g3, "pj") : -1, gpu3 = jnum_after(t3, "gpu_pj");
-        fprintf(stderr, "energy: re group %.0f pJ of GPU %.0f pJ (%.3f %%)\n", re, gpu3, 100 * re / gpu3);
-        CHECK(re > 0 && re < 0.02 * gpu3);
-        CHECK(unit_pj(t3, "re.crc_compute", 0) > 0 && unit_pj(t3, "re.signature_buffer", 0) > 0);
-        free(j);
-        free(j2);
-        free(j3);
-    }
-
-    if (!which || !strcmp(which, "tiles")) {
-        enum { N = -2 }; /* null */
-        {                /* the helper itself: a key is read from its own frame only, arrays hold exactly
-       * cols*rows values (the "tiles.json: ..." lines below are expected) */
-            const char *hdr =
-                "{\"tiles\": {\"tile_width\": 32, \"tile_height\": 32, \"cols\": 3, \"rows\": 2,\n \"frames\": [";
-            const char *fr[] = {
-                "\n  {\"frame\": 0,\n   \"cycles\": [1,2,3,4,5,6]}", /* no "fragments" */
-                ",\n  {\"frame\": 1,\n   \"fragments\": [7,null,9,10,11,12],\n   \"cycles\": [1,2,3,4,5]}", /* 5 */
-                ",\n  {\"frame\": 2,\n   \"cycles\": [1,2,3,4,5,6,7]}",                                     /* 7 */
-                "]}}\n"};
-            char tj[1024];
-            snprintf(tj, sizeof tj, "%s%s%s%s%s", hdr, fr[0], fr[1], fr[2], fr[3]);
-            long long v[6];
-            tile_values(tj, 0, "cycles", v);
-            CHECK(v[0] == 1 && v[5] == 6);
-            tile_values(tj, 1, "fragments", v);
-            CHECK(v[0] == 7 && v[1] == N && v[5] == 12);
-            tile_values(tj, 0, "fragments", v); /* frame 1's must not be used */
-            CHECK(v[0] == -3);
-            tile_values(tj, 1, "cycles", v); /* too short */
-            CHECK(v[0] == -3);
-            tile_values(tj, 2, "cycles", v); /* too long */
-            CHECK(v[0] == -3);
-            tile_values(tj, 3, "cycles", v); /* no such frame */
-            CHECK(v[0] == -3);
-        }
-        snprintf(in, sizeof in, "%s/tiles", work);
-        snprintf(out, sizeof out, "%s/tiles.out", work);
-        gen_tiles(in);
-        CHECK(run(in, out, "--set tile.raster_units=2") == 0);
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
-        CHECK(j && strstr(j, "{\"tiles\": {") &&
-              strstr(j, "\"tile_width\": 32, \"tile_height\": 32, \"cols\": 3, \"rows\": 2,"));
-        for (int f = 0; f < 4; f++) {
-            long long v[6];
-            /* static assignment, scanline order, 2 units: schedule position mod 2 */
-            tiles_are(j, f, "raster_unit", 0, 1, 0, 1, 0, 1);
-            tiles_are(j, f, "re_skipped", N, N, N, N, N, N);    /* RE off */
-            tiles_are(j, f, "te_eliminated", N, N, N, N, N, N); /* TE off */
-            tile_values(j, f, "cycles", v);
-            for (int i = 0; i < 6; i++) CHECK(v[i] > 0);
-        }
-        tiles_are(j, 0, "fragments", 0, 0, 0, 0, 0, 0);
-        tiles_are(j, 1, "fragments", 1024, 32, 0, 0, 0, 512); /* row 1 = y 32..63 = bottom of the PNG */
-        tiles_are(j, 3, "fragments", 1024, 32, 0, 0, 512, 0);
-        /* fragment-heavy tile 0 takes longer in its unit than the empty tile 2 */
-        long long c[6];
-        tile_values(j, 1, "cycles", c);
-        CHECK(c[0] > c[2] && c[5] > c[2]);
-        if (!read_png(out, 1, &im)) { /* orientation: the blue rectangle is in PNG rows 32..47 */
-            pixel_is(&im, 70, 40, 0, 0, 255, 255);
-            pixel_is(&im, 70, 8, 0, 0, 0, 255);
-            tbr_image_free(&im);
-        }
-        const char *hm = getenv("TBR_HEATMAP");
-        if (hm && *hm) {
-            char cmd[4096];
-            snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 1 --metric fragments -o '%s/map_fragments.png'", hm, out, out);
-            CHECK(system(cmd) == 0);
-            tbr_image hmi;
-            char p[1200], e[TBR_PNG_ERR_SIZE];
-            snprintf(p, sizeof p, "%s/map_fragments.png", out);
-            if (tbr_png_read_rgba8(p, &hmi, e, sizeof e) == 0) {
-                /* tile 0 max (viridis top (253,231,37) over red), tile 2 min ((68,1,84) over black),
-         * out = (153*C + 102*F + 127) / 255 (docs/tools-pictures.md) */
-                pixel_is(&hmi, 16, 16, 254, 139, 22, 255);
-                pixel_is(&hmi, 80, 16, 41, 1, 50, 255);
-                tbr_image_free(&hmi);
-            } else {
-                fprintf(stderr, "%s\n", e);
-                failures++;
-            }
-            snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 2 --metric raster-unit -o '%s/map_ru.png'", hm, out, out);
-            CHECK(system(cmd) == 0);
-        }
-        free(j);
-
-        /* RE + TE (the SHADER records are no SHADER_CREATEs: RE on in every frame): frame 1 vs
-     * the empty frame 0: tiles 2, 3, 4 (no primitive) skipped; frame 2 equals frame 1 (every
-     * tile skipped); frame 3 moves the blue rectangle (tiles 4 and 5 rendered) */
-        snprintf(out, sizeof out, "%s/tiles_re.out", work);
-        CHECK(run(in, out, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
-        j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
-        tiles_are(j, 0, "re_skipped", 0, 0, 0, 0, 0, 0); /* no reference yet */
-        tiles_are(j, 1, "re_skipped", 0, 0, 1, 1, 1, 0);
-        tiles_are(j, 1, "raster_unit", 0, 1, N, N, N, 1);
-        tiles_are(j, 1, "fragments", 1024, 32, 0, 0, 0, 512);
-        tiles_are(j, 2, "re_skipped", 1, 1, 1, 1, 1, 1);
-        tiles_are(j, 3, "re_skipped", 1, 1, 1, 1, 0, 0);
-        tiles_are(j, 2, "raster_unit", N, N, N, N, N, N);
-        tiles_are(j, 3, "raster_unit", N, N, N, N, 0, 1); /* schedule positions 4 and 5 */
-        tiles_are(j, 3, "fragments", 0, 0, 0, 0, 512, 0);
-        tiles_are(j, 2, "cycles", N, N, N, N, N, N);
-        tiles_are(j, 2, "te_eliminated", N, N, N, N, N, N); /* skipped: no flush */
-        tiles_are(j, 3, "te_eliminated", N, N, N, N, 0, 0); /* colors changed: flushed */
-        tiles_are(j, 1, "te_eliminated", 0, 0, N, N, N, 0); /* rendered tiles changed colors */
-        tiles_are(j, 0, "te_eliminated", 0, 0, 0, 0, 0, 0); /* no TE reference yet */
-        if (hm && *hm) {
-            char cmd[4096];
-            snprintf(cmd, sizeof cmd, "'%s' '%s' --frame 3 --metric re-skipped -o '%s/map_re.png'", hm, out, out);
-            CHECK(system(cmd) == 0);
-        }
-        free(j);
-        /* TE alone: frame 2 repeats frame 1, every flush eliminated; RE off -> null */
-        snprintf(out, sizeof out, "%s/tiles_te.out", work);
-        CHECK(run(in, out, "--set tile.raster_units=2 --set te.enabled=true") == 0);
-        j = sim_slurp(strcat(strcpy(out2, out), "/tiles.json"));
-        tiles_are(j, 2, "te_eliminated", 1, 1, 1, 1, 1, 1);
-        tiles_are(j, 3, "te_eliminated", 1, 1, 1, 1, 0, 0);
-        tiles_are(j, 2, "re_skipped", N, N, N, N, N, N);
-        tiles_are(j, 2, "raster_unit", 0, 1, 0, 1, 0, 1);
-        free(j);
-        snprintf(out, sizeof out, "%s/tiles_re.out", work);
-        /* deterministic */
-        snprintf(out2, sizeof out2, "%s/tiles_re2.out", work);
-        CHECK(run(in, out2, "--set tile.raster_units=2 --set re.enabled=true --set te.enabled=true") == 0);
-        char a[1200], bb[1200];
-        snprintf(a, sizeof a, "%s/tiles.json", out);
-        snprintf(bb, sizeof bb, "%s/tiles.json", out2);
-        char *ja = sim_slurp(a), *jb = sim_slurp(bb);
-        CHECK(ja && jb && !strcmp(ja, jb));
-        free(ja);
-        free(jb);
-    }
-
-    if (!which || !strcmp(which, "vertex_heavy")) {
-        snprintf(in, sizeof in, "%s/vertex_heavy", work);
-        snprintf(out, sizeof out, "%s/vertex_heavy.out", work);
-        gen_vertex_heavy(in);
-        CHECK(run(in, out, NULL) == 0); /* simulated (no false deadlock) and bit-exact */
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        CHECK(j && sim_stat_value(j, "geometry.vertices") == VERTEX_HEAVY_VERTS);
-        CHECK(j && sim_stat_value(j, "quads.blended") == 16);
-        /* the regression's premise: geometry alone outlasts the old 2M-cycle budget */
-        const char *tc = j ? strstr(j, "\"total_cycles\": ") : NULL;
-        CHECK(tc && atoll(tc + 16) > 2 * (2000000 + 64 + 16 * 4));
-        if (!read_png(out, 0, &im)) {
-            pixel_is(&im, 0, 0, 255, 0, 0, 255);
-            pixel_is(&im, 7, 7, 255, 0, 0, 255);
-            tbr_image_free(&im);
-        }
-        free(j);
-    }
-
-    if (!which || !strcmp(which, "quad_mapping")) {
-        /* Quads of [0,12) x [0,20) in the one 32x32 tile: qx 0..5, qy 0..9, 60 quads, 4 FPs
-     * (docs/timing-model.md "Quad mapping"). Per-FP quads (ru0.fp<i>.items), by hand:
-     *  interleaved fp = (qx + 2*qy) % 4: even rows 0,1,2,3,0,1, odd rows 2,3,0,1,2,3;
-     *              5 rows of each -> 15 15 15 15
-     *  strips      fp = qy * 4 / 16 = qy / 4: rows 0-3 -> 0 (24), 4-7 -> 1 (24), 8-9 -> 2 (12)
-     *              -> 24 24 12 0
-     *  quadrant    2x2 regions of 8x8 quads: all qx < 8; qy < 8 -> 0 (48), qy 8-9 -> 2 (12)
-     *              -> 48 0 12 0
-     *  round_robin arrival order 0,1,2,3,0,... -> 15 15 15 15 */
-        static const char *maps[4] = {"interleaved", "strips", "quadrant", "round_robin"};
-        static const long long want[4][4] = {{15, 15, 15, 15}, {24, 24, 12, 0}, {48, 0, 12, 0}, {15, 15, 15, 15}};
-        snprintf(in, sizeof in, "%s/qmap", work);
-        gen_qmap(in, 12, 20, 4, 1);
-        for (int m = 0; m < 4; m++) {
-            char extra[128];
-            snprintf(out, sizeof out, "%s/qmap_%s.out", work, maps[m]);
-            snprintf(extra, sizeof extra, "--set fragment.quad_mapping=%s", maps[m]);
-            CHECK(run(in, out, extra) == 0); /* nonzero if the frame is not bit-exact */
-            char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-            for (int i = 0; i < 4; i++) {
-                char name[64];
-                snprintf(name, sizeof name, "ru0.fp%d.items", i);
-                long long v = j ? sim_stat_value(j, name) : -1;
-                if (v != want[m][i]) {
-                    fprintf(stderr, "quad_mapping %s: %s = %lld, expected %lld\n", maps[m], name, v, want[m][i]);
-                    failures++;
-                }
-            }
-            CHECK(j && sim_stat_value(j, "quads.shaded") == 60);
-            free(j);
-        }
-        /* the default is interleaved: same counts without --set */
-        snprintf(out, sizeof out, "%s/qmap_default.out", work);
-        CHECK(run(in, out, NULL) == 0);
-        char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-        for (int i = 0; i < 4; i++) {
-            char name[64];
-            snprintf(name, sizeof name, "ru0.fp%d.items", i);
-            CHECK(j && sim_stat_value(j, name) == 15);
-        }
-        free(j);
-        /* Skewed scene: 4 draws of the top-left 8x8 quads ([0,16) x [0,16)), 64-instruction
-     * FS (fragment-bound). quadrant puts all 256 quads on FP 0 (>= 256 * 64 = 16384
-     * cycles at 1 instr/cycle); interleaved gives each FP 2 quads per row = 64 quads
-     * (>= 4096 cycles). quadrant must be clearly slower (> 3x). */
-        snprintf(in, sizeof in, "%s/qmap_skew", work);
-        gen_qmap(in, 16, 16, 64, 4);
-        long long cyc[2] = {-1, -1};
-        for (int m = 0; m < 2; m++) {
-            const char *map = m ? "quadrant" : "interleaved";
-            char extra[128];
-            snprintf(out, sizeof out, "%s/qmap_skew_%s.out", work, map);
-            snprintf(extra, sizeof extra, "--set fragment.quad_mapping=%s", map);
-            CHECK(run(in, out, extra) == 0);
-            j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
-            cyc[m] = j ? sim_stat_value(j, "cycles.raster") : -1;
-            CHECK(j && sim_stat_value(j, "ru0.fp0.items") == (m ? 256 : 64));
-            CHECK(j && sim_stat_value(j, "ru0.fp3.items") == (m ? 0 : 64));
-            free(j);
-        }
-        fprintf(stderr, "quad mapping skew: raster cycles interleaved %lld, quadrant %lld\n", cyc[0], cyc[1]);
-        CHECK(cyc[0] >= 4096 && cyc[1] >= 16384);
-        CHECK(cyc[0] > 0 && cyc[1] > 3 * cyc[0]);
-    }
-    if (!which || !strcmp(which, "skip_equivalence")) {
-        /* Skipping quiescent cycles (docs/timing-model.md) must not change any result: every
-     * scene x configuration is simulated with and without --no-skip; stats.json,
-     * tiles.json and the frame PNGs must be byte-identical, and skipping must have
-     * happened (the progress line's share of skipped cycles) in the memory-bound scenes. */
-        static const char *const cfgs[] = {
-            "",
-            "--set re.enabled=true --set te.enabled=true --set tile.raster_units=2 --set tile.ru_assignment=mixed",
-            "--set tile.fetcher_pipelined=false --set fragment.quad_mapping=round_robin --set dram.scheduler=fcfs "
-            "--set l2.mshrs=2 --set queue.post_raster=8 --set queue.pre_fragment=2",
-        };
-        const char *scenes[] = {"load", "tiles", "fill", "depth"};
-        double skipped_max = 0;
-        for (int sc = 0; sc < 4; sc++) {
-            snprintf(in, sizeof in, "%s/skip_%s", work, scenes[sc]);
-            if (sc == 0)
-                gen_load(in);
-            else if (sc == 1)
-                gen_tiles(in);
-            else if (sc == 2)
-                gen_fill(in, 24, 3);
-            else
-                gen_depth(in);
-            for (int c = 0; c < 3; c++) {
-                char o[2][1100], cmd[8192];
-                for (int v = 0; v < 2; v++) {
-                    snprintf(o[v], sizeof o[v], "%s/skip_%s_%d_%s.out", work, scenes[sc], c, v ? "noskip" : "skip");
-                    snprintf(cmd, sizeof cmd, "'%s' '%s' -o '%s' %s %s > '%s.log' 2>/dev/null", g_sim, in, o[v],
-                             cfgs[c], v ? "--no-skip" : "", o[v]);
-                    CHECK(system(cmd) == 0);
-                }
-                static const char *const files[] = {"stats.json", "tiles.json", "frames/frame_00000.png",
-                                                    "frames/frame_00001.png"};
-                for (int k = 0; k < 4; k++) {
-                    char a[1200], b2[1200];
-                    snprintf(a, sizeof a, "%s/%s", o[0], files[k]);
-                    snprintf(b2, sizeof b2, "%s/%s", o[1], files[k]);
-                    FILE *fa = fopen(a, "rb"), *fb = fopen(b2, "rb");
-                    if (k >= 2 && !fa && !fb) continue; /* scene without that frame */
-                    int same = fa && fb;
-                    while (same) {
-                        int x = fgetc(fa), y = fgetc(fb);
-                        if (x != y) same = 0;
-                        if (x == EOF || y == EOF) break;
-                    }
-                    if (!same) {
-                        fprintf(stderr, "skip_equivalence: %s config %d: %s differs\n", scenes[sc], c, files[k]);
-                        failures++;
-                    }
-                    if (fa) fclose(fa);
-                    if (fb) fclose(fb);
-                }
-                char lg[1200];
-                snprintf(lg, sizeof lg, "%s.log", o[0]);
-                char *l = sim_slurp(lg);
-                const char *pct = l ? strstr(l, "cycles/s (") : NULL;
-                double sk = pct ? atof(pct + 10) : -1;
-                CHECK(sk >= 0);
-                if (sk > skipped_max) skipped_max = sk;
-                free(l);
-            }
-        }
-        fprintf(stderr, "skip_equivalence: largest share of skipped cycles %.1f%%\n", skipped_max);
-        CHECK(skipped_max > 10);
-    }
-    if (!which || !strcmp(which, "cli")) {
-        char cmd[2048];
-        snprintf(cmd, sizeof cmd, "'%s' --version >/dev/null", g_sim);
-        CHECK(system(cmd) == 0);
-        snprintf(out, sizeof out, "%s/cli.out", work);
-        CHECK(run("/nonexistent/trace", out, NULL) == 2);
-        snprintf(in, sizeof in, "%s/blend", work);
-        gen_blend(in);
-        CHECK(run(in, out, "--set no.such=1") == 2);
-        CHECK(run(in, out, "--frames 3-1") == 2);
-    }
+    /* One function per test (TBR_SIM_TEST names one; unset runs them all, in this order). */
+    static const struct {
+        const char *name;
+        void (*run)(const char *work);
+    } tests[] = {{"blend", test_blend},
+                 {"load", test_load},
+                 {"depth", test_depth},
+                 {"determinism", test_determinism},
+                 {"throughput", test_throughput},
+                 {"fp_scaling", test_fp_scaling},
+                 {"energy", test_energy},
+                 {"tiles", test_tiles},
+                 {"vertex_heavy", test_vertex_heavy},
+                 {"quad_mapping", test_quad_mapping},
+                 {"skip_equivalence", test_skip_equivalence},
+                 {"cli", test_cli}};
+    for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++)
+        if (!which || !strcmp(which, tests[t].name)) tests[t].run(work);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

@@ -53,6 +53,7 @@ static void pixel_is(const tbr_image *im, unsigned x, unsigned y, int r, int g, 
 {
     failures += sim_pixel_mismatch(im, x, y, r, g, bl, a);
 }
+
 static int read_png(const char *out, unsigned frame, tbr_image *im)
 {
     return sim_read_frame_png(out, frame, im) ? (failures++, -1) : 0;
@@ -144,6 +145,7 @@ static void gen_casual_ev(const char *dir, int ev_frame, int ev)
     for (uint32_t f = 0; f < 4; f++) casual_frame(f, (int)f == ev_frame ? ev : 0);
     synth_trace_close();
 }
+
 static void gen_casual(const char *dir, int upload_frame)
 {
     open_trace(dir);
@@ -346,14 +348,14 @@ static void test_crc(void)
             if (l % 8 == 0) CHECK((tbr_crc32_accumulate64(ca, l / 8) ^ cb) == (uint32_t)crc32(0, m, (uInt)(a + l)));
         }
     /* A tile message of blocks (constants, prim, prim) accumulated like the Signature Unit
-   * equals the CRC32 of the concatenated message. */
+     * equals the CRC32 of the concatenated message. */
     uint32_t sig = tbr_crc32_blocks64(m, 96);
     sig = tbr_crc32_accumulate64(sig, 13) ^ tbr_crc32_blocks64(m + 96, 104);
     sig = tbr_crc32_accumulate64(sig, 13) ^ tbr_crc32_blocks64(m + 200, 104);
     CHECK(sig == (uint32_t)crc32(0, m, 304));
     /* The combine Accumulate unit (re.accumulate_unit=combine): the shift operator built
-   * one Shift step per subblock beside Algorithm 2 equals zlib's crc32_combine_gen, and
-   * one multiplication by it equals zlib's crc32_combine_op and the iterated shifts. */
+     * one Shift step per subblock beside Algorithm 2 equals zlib's crc32_combine_gen, and
+     * one multiplication by it equals zlib's crc32_combine_op and the iterated shifts. */
     uint32_t op = tbr_crc32_op_identity();
     for (uint64_t n = 0; n <= 80; n++) {
         CHECK(op == (uint32_t)crc32_combine_gen((z_off_t)(8 * n)));
@@ -369,6 +371,258 @@ static void test_crc(void)
     CHECK(s1 != s2);
 }
 
+static void test_re_casual(void)
+{
+    char p[1200];
+    tbr_image im;
+    snprintf(p, sizeof p, "%s/casual", g_dir);
+    gen_casual(p, -1);
+    char *j = sim_stats("casual", "re", "--set re.enabled=true", 0);
+    /* frame 1: t0, t1, t2 equal to frame 0 (t3's square moved): 3 skipped, 1 rendered;
+     * frame 2: same, 3 + 1; frame 3: t1's blend color changed -> t0, t2 skipped, t1 (equal
+     * colors, different inputs: a false negative) and t3 rendered. Frame 0: 4 rendered.
+     * skipped 3+3+2 = 8, rendered 4+1+1+2 = 8, equal inputs 8, false negatives 1. */
+    CHECKEQ(j, "re.tiles_skipped", 8);
+    CHECKEQ(j, "re.tiles_rendered", 8);
+    CHECKEQ(j, "re.tiles_equal_inputs", 8);
+    CHECKEQ(j, "re.tiles_equal_colors_diff_inputs", 1);
+    CHECKEQ(j, "re.false_positives", 0);
+    CHECKEQ(j, "re.frames_enabled", 4);
+    CHECKEQ(j, "re.frames_no_reference", 1);
+    CHECKEQ(j, "re.su.primitives", 12);
+    CHECKEQ(j, "tiles.rendered", 8); /* only non-skipped tiles reach the Raster Unit */
+    free(j);
+    /* frame 3 (odd): red t0, green t1, black t2, blue square at (48,48), (32,32) black again */
+    snprintf(p, sizeof p, "%s/out_re", g_dir);
+    if (!read_png(p, 3, &im)) {
+        pixel_is(&im, 5, 5, 255, 0, 0, 255);
+        pixel_is(&im, 40, 10, 0, 255, 0, 255);
+        pixel_is(&im, 10, 40, 0, 0, 0, 255);
+        pixel_is(&im, 50, 50, 0, 0, 255, 255);
+        pixel_is(&im, 34, 34, 0, 0, 0, 255);
+        tbr_image_free(&im);
+    }
+    /* every frame identical to the run without RE */
+    char *j0 = sim_stats("casual", "base", "", 0);
+    free(j0);
+    for (unsigned f = 0; f < 4; f++) {
+        char a[1300], c[1300];
+        snprintf(a, sizeof a, "%s/out_re/frames/frame_%05u.png", g_dir, f);
+        snprintf(c, sizeof c, "%s/out_base/frames/frame_%05u.png", g_dir, f);
+        CHECK(same_file(a, c));
+    }
+    /* double buffering on a single-buffer trace: never a valid reference, nothing skipped */
+    j = sim_stats("casual", "re_dbl", "--set re.enabled=true --set re.buffering=double", 0);
+    CHECKEQ(j, "re.tiles_skipped", 0);
+    free(j);
+    /* refresh every 2nd frame: frames 2 (index 2 of 1-based 1..4 -> frames 1 and 3) */
+    j = sim_stats("casual", "re_refresh", "--set re.enabled=true --set re.refresh_period=2", 0);
+    CHECKEQ(j, "re.frames_disabled_refresh", 2); /* simulated frames #2 and #4 = frames 1, 3 */
+    CHECKEQ(j, "re.tiles_skipped", 3);           /* frame 2 only */
+    free(j);
+}
+
+static void test_re_swap(void)
+{
+    char p[1200];
+    tbr_image im;
+    snprintf(p, sizeof p, "%s/swap", g_dir);
+    gen_swap(p);
+    char *j = sim_stats("swap", "re", "--set re.enabled=true", 0);
+    /* frame 1: t0's inputs differ (primitive order of the swapped data) -> rendered;
+     * t1..t3 empty in both frames -> 3 skipped. */
+    CHECKEQ(j, "re.tiles_skipped", 3);
+    CHECKEQ(j, "re.tiles_rendered", 5);
+    CHECKEQ(j, "re.false_positives", 0);
+    free(j);
+    /* frame 0: red full tile, then green top half: top green, bottom red. frame 1: red
+     * top half, then green full tile: all green (a wrong skip would keep red at y=20). */
+    snprintf(p, sizeof p, "%s/out_re", g_dir);
+    if (!read_png(p, 0, &im)) {
+        pixel_is(&im, 4, 4, 0, 255, 0, 255);
+        pixel_is(&im, 4, 20, 255, 0, 0, 255);
+        tbr_image_free(&im);
+    }
+    if (!read_png(p, 1, &im)) {
+        pixel_is(&im, 4, 4, 0, 255, 0, 255);
+        pixel_is(&im, 4, 20, 0, 255, 0, 255);
+        tbr_image_free(&im);
+    }
+}
+
+static void test_re_upload(void)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/casual_up", g_dir);
+    gen_casual(p, 2);
+    char *j = sim_stats("casual_up", "re", "--set re.enabled=true", 0);
+    /* frame 2 uploads: RE off in it, and its signatures are no reference for frame 3:
+     * only frame 1 skips (t0, t1, t2). */
+    CHECKEQ(j, "re.frames_disabled_upload", 1);
+    CHECKEQ(j, "re.tiles_skipped", 3);
+    CHECKEQ(j, "re.frames_no_reference", 2); /* frames 0 and 3 */
+    CHECKEQ(j, "re.false_positives", 0);
+    free(j);
+    /* the same with the frame-2 event being an upload to a texture (disables RE, like
+     * above), an upload to a buffer (does not: vertex/index/constant data is signed
+     * through the PRIM attributes and DRAW constants), a Mesa-internal SHADER_CREATE
+     * (does not) or an application SHADER_CREATE (does): 3 skipped tiles when
+     * disabled, the 8 of re_casual when not */
+    static const struct {
+        const char *name;
+        int ev;
+        long long skipped, dis_up, dis_sh, bufonly, internal;
+    } k[] = {{"casual_tex", EV_UPLOAD_TEXTURE, 3, 1, 0, 0, 0},
+             {"casual_buf", EV_UPLOAD_BUFFER, 8, 0, 0, 1, 0},
+             {"casual_int", EV_CREATE_INTERNAL, 8, 0, 0, 0, 1},
+             {"casual_app", EV_CREATE_APP, 3, 0, 1, 0, 0}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", g_dir, k[i].name);
+        gen_casual_ev(p, 2, k[i].ev);
+        j = sim_stats(k[i].name, k[i].name, "--set re.enabled=true", 0);
+        CHECKEQ(j, "re.tiles_skipped", k[i].skipped);
+        CHECKEQ(j, "re.frames_disabled_upload", k[i].dis_up);
+        CHECKEQ(j, "re.frames_disabled_shader", k[i].dis_sh);
+        CHECKEQ(j, "re.frames_buffer_uploads_only", k[i].bufonly);
+        CHECKEQ(j, "re.frames_internal_shader_creates", k[i].internal);
+        CHECKEQ(j, "re.false_positives", 0);
+        free(j);
+    }
+}
+
+static void test_te_static(void)
+{
+    char p[1200];
+    tbr_image im;
+    snprintf(p, sizeof p, "%s/casual", g_dir);
+    gen_casual(p, -1);
+    char *j = sim_stats("casual", "te", "--set te.enabled=true", 0);
+    /* 16 flushes; frames 1-3: t0, t1 (equal colors even in frame 3), t2 unchanged, t3
+     * changed: 9 eliminated; a 32x32 BGRA tile = 32 rows x 2 lines x 64 B = 4096 B. */
+    CHECKEQ(j, "te.flushes", 16);
+    CHECKEQ(j, "te.flushes_eliminated", 9);
+    CHECKEQ(j, "te.bytes_saved", 9 * 4096);
+    CHECKEQ(j, "te.false_positives", 0);
+    CHECKEQ(j, "tiles.flush_lines", 7 * 64);
+    free(j);
+    snprintf(p, sizeof p, "%s/out_te", g_dir);
+    if (!read_png(p, 3, &im)) {
+        pixel_is(&im, 40, 10, 0, 255, 0, 255);
+        pixel_is(&im, 50, 50, 0, 0, 255, 255);
+        tbr_image_free(&im);
+    }
+    /* RE and TE together: TE checks only the 8 rendered tiles; of them t1 in frame 3 */
+    j = sim_stats("casual", "rete", "--set te.enabled=true --set re.enabled=true", 0);
+    CHECKEQ(j, "te.flushes", 8);
+    CHECKEQ(j, "te.flushes_eliminated", 1);
+    free(j);
+}
+
+static void test_re_double(void)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/swapchain", g_dir);
+    gen_swapchain(p);
+    char *j = sim_stats("swapchain", "base", "", 0);
+    free(j);
+    swapchain_pixels("out_base");
+    /* double: frames 0 and 1 have no frame N-2; frames 2, 3, 4 equal frame N-2 in all 4
+     * tiles (skipped, though t1 differs from frame N-1); frame 5's t3 differs from frame
+     * 3: skipped 4+4+4+3 = 15, rendered 4+4+0+0+0+1 = 9, 4 compares in each of frames
+     * 2-5. The skipped tiles keep the colors frame N-2 left in the same buffer. */
+    j = sim_stats("swapchain", "re_dbl", "--set re.enabled=true --set re.buffering=double", 0);
+    CHECKEQ(j, "re.tiles_skipped", 15);
+    CHECKEQ(j, "re.tiles_rendered", 9);
+    CHECKEQ(j, "re.tiles_equal_inputs", 15);
+    CHECKEQ(j, "re.compares", 16);
+    CHECKEQ(j, "re.tiles_equal_colors_diff_inputs", 0);
+    CHECKEQ(j, "re.false_positives", 0);
+    CHECKEQ(j, "re.frames_enabled", SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "re.frames_no_reference", 2);
+    CHECKEQ(j, "tiles.rendered", 9);
+    free(j);
+    swapchain_pixels("out_re_dbl");
+    frames_identical("out_re_dbl", "out_base", SWAPCHAIN_FRAMES);
+    /* single: frame N-1 wrote the other buffer, so it is no reference (its colors are
+     * not in this frame's buffer): nothing compared, nothing skipped, not even t0, whose
+     * inputs differ from frame N-1's only in the target; t1 (different colors in frame
+     * N-1) could never be skipped. */
+    j = sim_stats("swapchain", "re_single", "--set re.enabled=true --set re.buffering=single", 0);
+    CHECKEQ(j, "re.tiles_skipped", 0);
+    CHECKEQ(j, "re.tiles_rendered", 4 * SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "re.compares", 0);
+    CHECKEQ(j, "re.false_positives", 0);
+    CHECKEQ(j, "re.frames_no_reference", SWAPCHAIN_FRAMES);
+    free(j);
+    swapchain_pixels("out_re_single");
+    frames_identical("out_re_single", "out_base", SWAPCHAIN_FRAMES);
+}
+
+static void test_te_double(void)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/swapchain", g_dir);
+    gen_swapchain(p);
+    /* double: 24 flushes; frames 2-4 equal frame N-2 in all 4 tiles, frame 5 in t0-t2:
+     * 15 eliminated, 15 x 4096 B saved, 9 x 64 lines flushed. */
+    char *j = sim_stats("swapchain", "te_dbl", "--set te.enabled=true --set te.buffering=double", 0);
+    CHECKEQ(j, "te.flushes", 4 * SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "te.flushes_eliminated", 15);
+    CHECKEQ(j, "te.bytes_saved", 15 * 4096);
+    CHECKEQ(j, "te.false_positives", 0);
+    CHECKEQ(j, "tiles.flush_lines", 9 * 64);
+    free(j);
+    swapchain_pixels("out_te_dbl");
+    /* single: frame N-1 wrote the other buffer: no reference, every flush written */
+    j = sim_stats("swapchain", "te_single", "--set te.enabled=true --set te.buffering=single", 0);
+    CHECKEQ(j, "te.flushes", 4 * SWAPCHAIN_FRAMES);
+    CHECKEQ(j, "te.flushes_eliminated", 0);
+    CHECKEQ(j, "te.false_positives", 0);
+    CHECKEQ(j, "tiles.flush_lines", 4 * SWAPCHAIN_FRAMES * 64);
+    free(j);
+    swapchain_pixels("out_te_single");
+    /* RE and TE double together: TE sees only the 9 rendered tiles (frames 0-1 without
+     * reference, frame 5's changed t3): none eliminated */
+    j = sim_stats("swapchain", "rete_dbl",
+                  "--set re.enabled=true --set re.buffering=double --set te.enabled=true --set te.buffering=double", 0);
+    CHECKEQ(j, "re.tiles_skipped", 15);
+    CHECKEQ(j, "te.flushes", 9);
+    CHECKEQ(j, "te.flushes_eliminated", 0);
+    CHECKEQ(j, "tiles.flush_lines", 9 * 64);
+    free(j);
+    swapchain_pixels("out_rete_dbl");
+}
+
+static void test_ptr(void)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/fill", g_dir);
+    gen_fill(p, 64, 2);
+    char *j1 = sim_stats("fill", "ru1", "", 0);
+    long long c1 = sim_stat_value(j1, "cycles.raster");
+    const char *pol[] = {"static", "fastest", "mixed"};
+    for (int n = 2; n <= 4; n += 2)
+        for (int k = 0; k < 3; k++) {
+            char name[64], extra[200], a[1300], pc[1300];
+            snprintf(name, sizeof name, "ru%d_%s", n, pol[k]);
+            snprintf(extra, sizeof extra, "--set tile.raster_units=%d --set tile.ru_assignment=%s", n, pol[k]);
+            char *j = sim_stats("fill", name, extra, 0);
+            long long c = sim_stat_value(j, "cycles.raster");
+            snprintf(a, sizeof a, "%s/out_ru1/frames/frame_00000.png", g_dir);
+            snprintf(pc, sizeof pc, "%s/out_%s/frames/frame_00000.png", g_dir, name);
+            CHECK(same_file(a, pc)); /* bit-exact with 1 Raster Unit */
+            /* 4 tiles of equal work: each of n units gets 4/n tiles */
+            CHECKEQ(j, "ru0.tiles", 4 / n);
+            CHECKEQ(j, "ru1.tiles", 4 / n);
+            CHECKEQ(j, "ptr.tile_imbalance", 0);
+            double sp = (double)c1 / (double)c;
+            printf("%d RUs %s: raster cycles %lld vs %lld: speedup %.3f\n", n, pol[k], c, c1, sp);
+            CHECK(sp > (n == 2 ? 1.9 : 3.6) && sp < n + 0.01);
+            free(j);
+        }
+    free(j1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -380,232 +634,22 @@ int main(int argc, char **argv)
     mkdir(g_dir, 0777);
     const char *t = getenv("TBR_TECH_TEST");
     if (!t) t = "";
-    char p[1200];
-    tbr_image im;
-    if (!strcmp(t, "crc"))
-        test_crc();
-    else if (!strcmp(t, "re_casual")) {
-        snprintf(p, sizeof p, "%s/casual", g_dir);
-        gen_casual(p, -1);
-        char *j = sim_stats("casual", "re", "--set re.enabled=true", 0);
-        /* frame 1: t0, t1, t2 equal to frame 0 (t3's square moved): 3 skipped, 1 rendered;
-     * frame 2: same, 3 + 1; frame 3: t1's blend color changed -> t0, t2 skipped, t1 (equal
-     * colors, different inputs: a false negative) and t3 rendered. Frame 0: 4 rendered.
-     * skipped 3+3+2 = 8, rendered 4+1+1+2 = 8, equal inputs 8, false negatives 1. */
-        CHECKEQ(j, "re.tiles_skipped", 8);
-        CHECKEQ(j, "re.tiles_rendered", 8);
-        CHECKEQ(j, "re.tiles_equal_inputs", 8);
-        CHECKEQ(j, "re.tiles_equal_colors_diff_inputs", 1);
-        CHECKEQ(j, "re.false_positives", 0);
-        CHECKEQ(j, "re.frames_enabled", 4);
-        CHECKEQ(j, "re.frames_no_reference", 1);
-        CHECKEQ(j, "re.su.primitives", 12);
-        CHECKEQ(j, "tiles.rendered", 8); /* only non-skipped tiles reach the Raster Unit */
-        free(j);
-        /* frame 3 (odd): red t0, green t1, black t2, blue square at (48,48), (32,32) black again */
-        snprintf(p, sizeof p, "%s/out_re", g_dir);
-        if (!read_png(p, 3, &im)) {
-            pixel_is(&im, 5, 5, 255, 0, 0, 255);
-            pixel_is(&im, 40, 10, 0, 255, 0, 255);
-            pixel_is(&im, 10, 40, 0, 0, 0, 255);
-            pixel_is(&im, 50, 50, 0, 0, 255, 255);
-            pixel_is(&im, 34, 34, 0, 0, 0, 255);
-            tbr_image_free(&im);
-        }
-        /* every frame identical to the run without RE */
-        char *j0 = sim_stats("casual", "base", "", 0);
-        free(j0);
-        for (unsigned f = 0; f < 4; f++) {
-            char a[1300], c[1300];
-            snprintf(a, sizeof a, "%s/out_re/frames/frame_%05u.png", g_dir, f);
-            snprintf(c, sizeof c, "%s/out_base/frames/frame_%05u.png", g_dir, f);
-            CHECK(same_file(a, c));
-        }
-        /* double buffering on a single-buffer trace: never a valid reference, nothing skipped */
-        j = sim_stats("casual", "re_dbl", "--set re.enabled=true --set re.buffering=double", 0);
-        CHECKEQ(j, "re.tiles_skipped", 0);
-        free(j);
-        /* refresh every 2nd frame: frames 2 (index 2 of 1-based 1..4 -> frames 1 and 3) */
-        j = sim_stats("casual", "re_refresh", "--set re.enabled=true --set re.refresh_period=2", 0);
-        CHECKEQ(j, "re.frames_disabled_refresh", 2); /* simulated frames #2 and #4 = frames 1, 3 */
-        CHECKEQ(j, "re.tiles_skipped", 3);           /* frame 2 only */
-        free(j);
-    } else if (!strcmp(t, "re_swap")) {
-        snprintf(p, sizeof p, "%s/swap", g_dir);
-        gen_swap(p);
-        char *j = sim_stats("swap", "re", "--set re.enabled=true", 0);
-        /* frame 1: t0's inputs differ (primitive order of the swapped data) -> rendered;
-     * t1..t3 empty in both frames -> 3 skipped. */
-        CHECKEQ(j, "re.tiles_skipped", 3);
-        CHECKEQ(j, "re.tiles_rendered", 5);
-        CHECKEQ(j, "re.false_positives", 0);
-        free(j);
-        /* frame 0: red full tile, then green top half: top green, bottom red. frame 1: red
-     * top half, then green full tile: all green (a wrong skip would keep red at y=20). */
-        snprintf(p, sizeof p, "%s/out_re", g_dir);
-        if (!read_png(p, 0, &im)) {
-            pixel_is(&im, 4, 4, 0, 255, 0, 255);
-            pixel_is(&im, 4, 20, 255, 0, 0, 255);
-            tbr_image_free(&im);
-        }
-        if (!read_png(p, 1, &im)) {
-            pixel_is(&im, 4, 4, 0, 255, 0, 255);
-            pixel_is(&im, 4, 20, 0, 255, 0, 255);
-            tbr_image_free(&im);
-        }
-    } else if (!strcmp(t, "re_upload")) {
-        snprintf(p, sizeof p, "%s/casual_up", g_dir);
-        gen_casual(p, 2);
-        char *j = sim_stats("casual_up", "re", "--set re.enabled=true", 0);
-        /* frame 2 uploads: RE off in it, and its signatures are no reference for frame 3:
-     * only frame 1 skips (t0, t1, t2). */
-        CHECKEQ(j, "re.frames_disabled_upload", 1);
-        CHECKEQ(j, "re.tiles_skipped", 3);
-        CHECKEQ(j, "re.frames_no_reference", 2); /* frames 0 and 3 */
-        CHECKEQ(j, "re.false_positives", 0);
-        free(j);
-        /* the same with the frame-2 event being an upload to a texture (disables RE, like
-     * above), an upload to a buffer (does not: vertex/index/constant data is signed
-     * through the PRIM attributes and DRAW constants), a Mesa-internal SHADER_CREATE
-     * (does not) or an application SHADER_CREATE (does): 3 skipped tiles when
-     * disabled, the 8 of re_casual when not */
-        static const struct {
-            const char *name;
-            int ev;
-            long long skipped, dis_up, dis_sh, bufonly, internal;
-        } k[] = {{"casual_tex", EV_UPLOAD_TEXTURE, 3, 1, 0, 0, 0},
-                 {"casual_buf", EV_UPLOAD_BUFFER, 8, 0, 0, 1, 0},
-                 {"casual_int", EV_CREATE_INTERNAL, 8, 0, 0, 0, 1},
-                 {"casual_app", EV_CREATE_APP, 3, 0, 1, 0, 0}};
-        for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
-            snprintf(p, sizeof p, "%s/%s", g_dir, k[i].name);
-            gen_casual_ev(p, 2, k[i].ev);
-            j = sim_stats(k[i].name, k[i].name, "--set re.enabled=true", 0);
-            CHECKEQ(j, "re.tiles_skipped", k[i].skipped);
-            CHECKEQ(j, "re.frames_disabled_upload", k[i].dis_up);
-            CHECKEQ(j, "re.frames_disabled_shader", k[i].dis_sh);
-            CHECKEQ(j, "re.frames_buffer_uploads_only", k[i].bufonly);
-            CHECKEQ(j, "re.frames_internal_shader_creates", k[i].internal);
-            CHECKEQ(j, "re.false_positives", 0);
-            free(j);
-        }
-    } else if (!strcmp(t, "te_static")) {
-        snprintf(p, sizeof p, "%s/casual", g_dir);
-        gen_casual(p, -1);
-        char *j = sim_stats("casual", "te", "--set te.enabled=true", 0);
-        /* 16 flushes; frames 1-3: t0, t1 (equal colors even in frame 3), t2 unchanged, t3
-     * changed: 9 eliminated; a 32x32 BGRA tile = 32 rows x 2 lines x 64 B = 4096 B. */
-        CHECKEQ(j, "te.flushes", 16);
-        CHECKEQ(j, "te.flushes_eliminated", 9);
-        CHECKEQ(j, "te.bytes_saved", 9 * 4096);
-        CHECKEQ(j, "te.false_positives", 0);
-        CHECKEQ(j, "tiles.flush_lines", 7 * 64);
-        free(j);
-        snprintf(p, sizeof p, "%s/out_te", g_dir);
-        if (!read_png(p, 3, &im)) {
-            pixel_is(&im, 40, 10, 0, 255, 0, 255);
-            pixel_is(&im, 50, 50, 0, 0, 255, 255);
-            tbr_image_free(&im);
-        }
-        /* RE and TE together: TE checks only the 8 rendered tiles; of them t1 in frame 3 */
-        j = sim_stats("casual", "rete", "--set te.enabled=true --set re.enabled=true", 0);
-        CHECKEQ(j, "te.flushes", 8);
-        CHECKEQ(j, "te.flushes_eliminated", 1);
-        free(j);
-    } else if (!strcmp(t, "re_double")) {
-        snprintf(p, sizeof p, "%s/swapchain", g_dir);
-        gen_swapchain(p);
-        char *j = sim_stats("swapchain", "base", "", 0);
-        free(j);
-        swapchain_pixels("out_base");
-        /* double: frames 0 and 1 have no frame N-2; frames 2, 3, 4 equal frame N-2 in all 4
-     * tiles (skipped, though t1 differs from frame N-1); frame 5's t3 differs from frame
-     * 3: skipped 4+4+4+3 = 15, rendered 4+4+0+0+0+1 = 9, 4 compares in each of frames
-     * 2-5. The skipped tiles keep the colors frame N-2 left in the same buffer. */
-        j = sim_stats("swapchain", "re_dbl", "--set re.enabled=true --set re.buffering=double", 0);
-        CHECKEQ(j, "re.tiles_skipped", 15);
-        CHECKEQ(j, "re.tiles_rendered", 9);
-        CHECKEQ(j, "re.tiles_equal_inputs", 15);
-        CHECKEQ(j, "re.compares", 16);
-        CHECKEQ(j, "re.tiles_equal_colors_diff_inputs", 0);
-        CHECKEQ(j, "re.false_positives", 0);
-        CHECKEQ(j, "re.frames_enabled", SWAPCHAIN_FRAMES);
-        CHECKEQ(j, "re.frames_no_reference", 2);
-        CHECKEQ(j, "tiles.rendered", 9);
-        free(j);
-        swapchain_pixels("out_re_dbl");
-        frames_identical("out_re_dbl", "out_base", SWAPCHAIN_FRAMES);
-        /* single: frame N-1 wrote the other buffer, so it is no reference (its colors are
-     * not in this frame's buffer): nothing compared, nothing skipped, not even t0, whose
-     * inputs differ from frame N-1's only in the target; t1 (different colors in frame
-     * N-1) could never be skipped. */
-        j = sim_stats("swapchain", "re_single", "--set re.enabled=true --set re.buffering=single", 0);
-        CHECKEQ(j, "re.tiles_skipped", 0);
-        CHECKEQ(j, "re.tiles_rendered", 4 * SWAPCHAIN_FRAMES);
-        CHECKEQ(j, "re.compares", 0);
-        CHECKEQ(j, "re.false_positives", 0);
-        CHECKEQ(j, "re.frames_no_reference", SWAPCHAIN_FRAMES);
-        free(j);
-        swapchain_pixels("out_re_single");
-        frames_identical("out_re_single", "out_base", SWAPCHAIN_FRAMES);
-    } else if (!strcmp(t, "te_double")) {
-        snprintf(p, sizeof p, "%s/swapchain", g_dir);
-        gen_swapchain(p);
-        /* double: 24 flushes; frames 2-4 equal frame N-2 in all 4 tiles, frame 5 in t0-t2:
-     * 15 eliminated, 15 x 4096 B saved, 9 x 64 lines flushed. */
-        char *j = sim_stats("swapchain", "te_dbl", "--set te.enabled=true --set te.buffering=double", 0);
-        CHECKEQ(j, "te.flushes", 4 * SWAPCHAIN_FRAMES);
-        CHECKEQ(j, "te.flushes_eliminated", 15);
-        CHECKEQ(j, "te.bytes_saved", 15 * 4096);
-        CHECKEQ(j, "te.false_positives", 0);
-        CHECKEQ(j, "tiles.flush_lines", 9 * 64);
-        free(j);
-        swapchain_pixels("out_te_dbl");
-        /* single: frame N-1 wrote the other buffer: no reference, every flush written */
-        j = sim_stats("swapchain", "te_single", "--set te.enabled=true --set te.buffering=single", 0);
-        CHECKEQ(j, "te.flushes", 4 * SWAPCHAIN_FRAMES);
-        CHECKEQ(j, "te.flushes_eliminated", 0);
-        CHECKEQ(j, "te.false_positives", 0);
-        CHECKEQ(j, "tiles.flush_lines", 4 * SWAPCHAIN_FRAMES * 64);
-        free(j);
-        swapchain_pixels("out_te_single");
-        /* RE and TE double together: TE sees only the 9 rendered tiles (frames 0-1 without
-     * reference, frame 5's changed t3): none eliminated */
-        j = sim_stats("swapchain", "rete_dbl",
-                      "--set re.enabled=true --set re.buffering=double --set te.enabled=true --set te.buffering=double",
-                      0);
-        CHECKEQ(j, "re.tiles_skipped", 15);
-        CHECKEQ(j, "te.flushes", 9);
-        CHECKEQ(j, "te.flushes_eliminated", 0);
-        CHECKEQ(j, "tiles.flush_lines", 9 * 64);
-        free(j);
-        swapchain_pixels("out_rete_dbl");
-    } else if (!strcmp(t, "ptr")) {
-        snprintf(p, sizeof p, "%s/fill", g_dir);
-        gen_fill(p, 64, 2);
-        char *j1 = sim_stats("fill", "ru1", "", 0);
-        long long c1 = sim_stat_value(j1, "cycles.raster");
-        const char *pol[] = {"static", "fastest", "mixed"};
-        for (int n = 2; n <= 4; n += 2)
-            for (int k = 0; k < 3; k++) {
-                char name[64], extra[200], a[1300], pc[1300];
-                snprintf(name, sizeof name, "ru%d_%s", n, pol[k]);
-                snprintf(extra, sizeof extra, "--set tile.raster_units=%d --set tile.ru_assignment=%s", n, pol[k]);
-                char *j = sim_stats("fill", name, extra, 0);
-                long long c = sim_stat_value(j, "cycles.raster");
-                snprintf(a, sizeof a, "%s/out_ru1/frames/frame_00000.png", g_dir);
-                snprintf(pc, sizeof pc, "%s/out_%s/frames/frame_00000.png", g_dir, name);
-                CHECK(same_file(a, pc)); /* bit-exact with 1 Raster Unit */
-                /* 4 tiles of equal work: each of n units gets 4/n tiles */
-                CHECKEQ(j, "ru0.tiles", 4 / n);
-                CHECKEQ(j, "ru1.tiles", 4 / n);
-                CHECKEQ(j, "ptr.tile_imbalance", 0);
-                double sp = (double)c1 / (double)c;
-                printf("%d RUs %s: raster cycles %lld vs %lld: speedup %.3f\n", n, pol[k], c, c1, sp);
-                CHECK(sp > (n == 2 ? 1.9 : 3.6) && sp < n + 0.01);
-                free(j);
-            }
-        free(j1);
+    /* One function per test, named by TBR_TECH_TEST. */
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } tests[] = {{"crc", test_crc},
+                 {"re_casual", test_re_casual},
+                 {"re_swap", test_re_swap},
+                 {"re_upload", test_re_upload},
+                 {"te_static", test_te_static},
+                 {"re_double", test_re_double},
+                 {"te_double", test_te_double},
+                 {"ptr", test_ptr}};
+    size_t k = 0;
+    while (k < sizeof tests / sizeof tests[0] && strcmp(t, tests[k].name)) k++;
+    if (k < sizeof tests / sizeof tests[0]) {
+        tests[k].run();
     } else {
         fprintf(stderr, "unknown TBR_TECH_TEST '%s'\n", t);
         return 2;

@@ -386,6 +386,246 @@ static size_t derived_lines_case(const char *dir, uint32_t nq, uint32_t line_byt
     return same;
 }
 
+static void test_lines(const char *work)
+{
+    char in[1200];
+    char out[1200];
+    /* One quad, one TEX reading the 2x2 footprint (1,1) (2,1) (1,2) (2,2) of a 64x64
+     * RGBA8 texture (4 B/texel), the first texture of the run: base 0x2_0000_0000.
+     * linear: texel (x,y) at base + (y*64 + x)*4: rows 1 and 2 -> bytes 260..267 and
+     * 516..523 -> lines base+0x100 and base+0x200. tiled (4x4-texel blocks of 64 B,
+     * block (x/4, y/4) at ((y/4)*16 + x/4)*64): all four in block 0 -> line base. */
+    snprintf(in, sizeof in, "%s/one", work);
+    gen(in, 1, 2, 1, 1, fp_fixed, 64, 64);
+    uint64_t l[8] = {0};
+    int n = load_lines(in, 0, l, 8);
+    CHECK(n == 2 && l[0] == 0x200000100ull && l[1] == 0x200000200ull);
+    fprintf(stderr, "linear: %d lines %#llx %#llx\n", n, (unsigned long long)l[0], (unsigned long long)l[1]);
+    n = load_lines(in, 1, l, 8);
+    CHECK(n == 1 && l[0] == 0x200000000ull);
+    fprintf(stderr, "tiled: %d lines %#llx\n", n, (unsigned long long)l[0]);
+    /* through tbr-sim: 1 TEX, 4 texels, 2 line requests (linear), both cold misses */
+    snprintf(out, sizeof out, "%s/one.out", work);
+    CHECK(sim_run(sim, in, out, NULL) == 0);
+    CHECK(source_is(out, "mixed")); /* FS executed stream, VS static count (no VERTICES) */
+    CHECK(stat_of(out, "texture.requests") == 1);
+    CHECK(stat_of(out, "texture.texels") == 4);
+    CHECK(stat_of(out, "texture.line_requests") == 2);
+    CHECK(sum4(out, "texture_cache.%d.misses") == 2 && sum4(out, "texture_cache.%d.hits") == 0);
+    CHECK(stat_of(out, "ru0.fp0.instr_tex") == 1 && stat_of(out, "ru0.fp0.instr_alu") == 2 &&
+          stat_of(out, "ru0.fp0.instr_ctrl") == 1);
+    snprintf(out, sizeof out, "%s/one_tiled.out", work);
+    CHECK(sim_run(sim, in, out, "--set texture.layout=tiled") == 0);
+    CHECK(stat_of(out, "texture.line_requests") == 1);
+    /* the same trace without PATH records: static count, no texture access */
+    snprintf(in, sizeof in, "%s/one_static", work);
+    gen(in, 1, 2, 1, 0, fp_fixed, 64, 64);
+    snprintf(out, sizeof out, "%s/one_static.out", work);
+    CHECK(sim_run(sim, in, out, NULL) == 0);
+    CHECK(source_is(out, "static"));
+    CHECK(stat_of(out, "texture.requests") == 0);
+}
+
+static void test_hits(const char *work)
+{
+    char in[1200];
+    char out[1200];
+    /* 16 quads, quad k reads (2k..2k+1, 0..1) of a 64x64 RGBA8 texture; one FP with one
+     * thread, so the quads access the one texture cache strictly one after another.
+     * linear: row 0 bytes 8k..8k+7 -> line 0 (k < 8) or 64 (k >= 8); row 1 -> line 256
+     * or 320: 32 line requests, 4 cold misses, 28 hits.
+     * tiled: quad k is inside block k/2 (one 64 B line): 16 requests, 8 misses, 8 hits. */
+    snprintf(in, sizeof in, "%s/row", work);
+    gen(in, 16, 2, 1, 1, fp_row, 64, 64);
+    const char *one = "--set fragment.processors=1 --set fragment.threads_per_processor=1";
+    snprintf(out, sizeof out, "%s/row_linear.out", work);
+    CHECK(sim_run(sim, in, out, one) == 0);
+    long long req = stat_of(out, "texture.line_requests"), h = stat_of(out, "texture_cache.0.hits"),
+              m = stat_of(out, "texture_cache.0.misses");
+    fprintf(stderr, "linear: %lld line requests, %lld hits, %lld misses\n", req, h, m);
+    CHECK(req == 32 && h == 28 && m == 4);
+    CHECK(stat_of(out, "mem.texture_cache.0.reads") == 4);
+    char extra[256];
+    snprintf(extra, sizeof extra, "%s --set texture.layout=tiled", one);
+    snprintf(out, sizeof out, "%s/row_tiled.out", work);
+    CHECK(sim_run(sim, in, out, extra) == 0);
+    req = stat_of(out, "texture.line_requests");
+    h = stat_of(out, "texture_cache.0.hits");
+    m = stat_of(out, "texture_cache.0.misses");
+    fprintf(stderr, "tiled: %lld line requests, %lld hits, %lld misses\n", req, h, m);
+    CHECK(req == 16 && h == 8 && m == 8);
+    /* default 4 FPs: quads round-robin over 4 texture caches; every request is a hit or a
+     * miss of one of them */
+    snprintf(out, sizeof out, "%s/row4.out", work);
+    CHECK(sim_run(sim, in, out, NULL) == 0);
+    CHECK(sum4(out, "texture_cache.%d.hits") + sum4(out, "texture_cache.%d.misses") == 32);
+}
+
+static void test_dram(const char *work)
+{
+    char in[1200];
+    char out[1200];
+    /* Acceptance: a texture-bound trace slows down when the DRAM CAS latency rises
+     * (dram.tCL 24 -> 120 tCK = +80 GPU cycles per DRAM read); an ALU-bound one does not.
+     * Texture-bound: 16 quads, each a chain of 16 dependent TEX instructions whose two
+     * lines no other access touches (every TEX waits for DRAM), 2 ALU ops: 4 quads per FP
+     * cannot hide the latency. ALU-bound: 256 quads of 64 ALU ops, no TEX. Same (default)
+     * configuration for both. */
+    snprintf(in, sizeof in, "%s/texbound", work);
+    gen(in, 16, 2, 16, 1, fp_far, 4096, 2);
+    const char *slow = "--set dram.tCL=120";
+    snprintf(out, sizeof out, "%s/tex_fast.out", work);
+    CHECK(sim_run(sim, in, out, NULL) == 0);
+    long long t0 = stat_of(out, "cycles.raster");
+    long long tm = sum4(out, "texture_cache.%d.misses");
+    snprintf(out, sizeof out, "%s/tex_slow.out", work);
+    CHECK(sim_run(sim, in, out, slow) == 0);
+    long long t1 = stat_of(out, "cycles.raster");
+    snprintf(in, sizeof in, "%s/alubound", work);
+    gen(in, 256, 64, 0, 1, NULL, 64, 64);
+    snprintf(out, sizeof out, "%s/alu_fast.out", work);
+    CHECK(sim_run(sim, in, out, NULL) == 0);
+    long long a0 = stat_of(out, "cycles.raster");
+    snprintf(out, sizeof out, "%s/alu_slow.out", work);
+    CHECK(sim_run(sim, in, out, slow) == 0);
+    long long a1 = stat_of(out, "cycles.raster");
+    fprintf(stderr,
+            "texture-bound raster cycles %lld -> %lld (tCL 24 -> 120), texture-cache misses %lld; ALU-bound %lld "
+            "-> %lld\n",
+            t0, t1, tm, a0, a1);
+    CHECK(tm == 16 * 16 * 2);
+    CHECK(t0 > 0 && (double)t1 >= 1.1 * (double)t0);
+    /* the ALU-bound trace touches DRAM only for the final color flush (4 lines) */
+    CHECK(a0 > 0 && (double)a1 <= 1.02 * (double)a0);
+}
+
+static void test_threads(const char *work)
+{
+    char in[1200];
+    char out[1200];
+    /* Fixed texture latency: all 256 quads read the same footprint (hits after the first
+     * access), shader.lat_tex=60; FS = TEX + 16 MOV + END = 18 instructions.
+     * 1 thread/FP: each quad waits for its TEX: >= 256/4 x (60 + 16 x 2) cycles.
+     * 64 threads/FP: the latency overlaps other quads' ALU work: close to the issue bound
+     * 256/4 x 18 = 1152 cycles. */
+    snprintf(in, sizeof in, "%s/fixed", work);
+    gen(in, 256, 16, 1, 1, fp_fixed, 64, 64);
+    snprintf(out, sizeof out, "%s/t1.out", work);
+    CHECK(sim_run(sim, in, out, "--set shader.lat_tex=60 --set fragment.threads_per_processor=1") == 0);
+    long long c1 = stat_of(out, "cycles.raster"), st1 = sum4(out, "ru0.fp%d.tex_stall_cycles");
+    snprintf(out, sizeof out, "%s/t64.out", work);
+    CHECK(sim_run(sim, in, out, "--set shader.lat_tex=60 --set fragment.threads_per_processor=64") == 0);
+    long long c64 = stat_of(out, "cycles.raster"), st64 = sum4(out, "ru0.fp%d.tex_stall_cycles");
+    fprintf(stderr,
+            "1 thread: %lld raster cycles (tex stall %lld); 64 threads: %lld (tex stall %lld); issue bound 1152\n", c1,
+            st1, c64, st64);
+    CHECK(c1 >= 64 * (60 + 32));
+    CHECK(c64 > 0 && c64 <= 1152 * 13 / 10 + 300);
+    CHECK(st1 > st64);
+}
+
+static void test_vertices(const char *work)
+{
+    char in[1200];
+    char out[1200];
+    /* VERTICES: one draw, 2 VS groups (4 + 2 vertices, indices 0..5) with a VS PATH of 3
+     * instructions; one stream of buffer resource 20 (16 B per vertex, stride 16):
+     * vertices 0-3 -> line 0 of the buffer, 4-5 -> line 64: 2 vertex-cache requests. */
+    snprintf(in, sizeof in, "%s/verts", work);
+    synth_trace_open(in, "test_timing_texture");
+    synth_begin_frame(0);
+    synth_resource(1, "PIPE_FORMAT_B8G8R8A8_UNORM", 32, 32, 4, 1);
+    synth_resource(20, "PIPE_FORMAT_R8_UNORM", 96, 1, 1, 0);
+    tbr_rec_shader s = {0};
+    s.id = 1;
+    s.stage = 0;
+    s.num_instructions = 3;
+    s.parent_id = 1;
+    s.text = "VERT\n  0: MOV OUT[0], IN[0]\n  1: RCP TEMP[0].x, IN[0].wwww\n  2: END\n";
+    s.text_len = (uint32_t)strlen(s.text);
+    SYNTH_EMIT(TBR_REC_SHADER, tbr_rec_shader_encode, &s);
+    emit_fs(2, 2, 0);
+    synth_render_pass(0, 32, 32, 1, 0);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_draw(1, 0, 0, 2);
+    emit_path(1, 1, 0, 3);
+    static tbr_rec_vertices_header h;
+    memset(&h, 0, sizeof h);
+    h.draw_seq = 1;
+    h.vs_id = 1;
+    h.num_outputs = 1;
+    h.position_slot = 0;
+    h.nr_streams = 1;
+    h.streams[0] = (tbr_rec_vertex_stream){20, 0, 0, 16, 16, 0, 0};
+    h.fetched = 6;
+    h.count = 2;
+    tbr_rec_vertex_group gr[2];
+    memset(gr, 0, sizeof gr);
+    gr[0].path = 1;
+    gr[0].n = 4;
+    gr[1].path = 1;
+    gr[1].n = 2;
+    for (int i = 0; i < 4; i++) gr[0].index[i] = (uint32_t)i;
+    for (int i = 0; i < 2; i++) gr[1].index[i] = (uint32_t)(4 + i);
+    tbr_buf *b = synth_trace_buf();
+    tbr_buf_reset(b);
+    if (tbr_rec_vertices_encode(b, &h, gr)) abort();
+    if (tbr_trace_writer_append_buf(synth_trace_writer(), TBR_REC_VERTICES, b)) abort();
+    synth_prim(1, 0, 0, 0, 32, 32);
+    synth_prim(1, 1, 0, 0, 32, 32);
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
+    synth_frame_end(0, 32, 32);
+    synth_end_frame();
+    synth_trace_close();
+    snprintf(out, sizeof out, "%s/verts.out", work);
+    CHECK(sim_run(sim, in, out, NULL) == 0);
+    long long vr = stat_of(out, "vertex_cache.reads"), gv = stat_of(out, "geometry.vertices");
+    long long vs = sum4(out, "vp%d.stream_items"), sfu = sum4(out, "vp%d.instr_sfu");
+    fprintf(stderr, "vertex cache reads %lld, vertices %lld, VS stream items %lld, VS SFU instr %lld\n", vr, gv, vs,
+            sfu);
+    CHECK(vr == 2 && gv == 6 && vs == 2 && sfu == 2);
+}
+
+static void test_determinism(const char *work)
+{
+    char cmd[6000];
+    char in[1200];
+    snprintf(in, sizeof in, "%s/det", work);
+    gen(in, 200, 4, 1, 1, fp_row, 512, 64);
+    char o1[1200], o2[1200];
+    snprintf(o1, sizeof o1, "%s/d1.out", work);
+    snprintf(o2, sizeof o2, "%s/d2.out", work);
+    CHECK(sim_run(sim, in, o1, NULL) == 0);
+    CHECK(sim_run(sim, in, o2, NULL) == 0);
+    snprintf(cmd, sizeof cmd,
+             "cmp -s '%s/stats.json' '%s/stats.json' && cmp -s '%s/frames/frame_00000.png' '%s/frames/frame_00000.png'",
+             o1, o2, o1, o2);
+    CHECK(system(cmd) == 0);
+}
+
+static void test_derived_lines(const char *work)
+{
+    char in[1200];
+    snprintf(in, sizeof in, "%s/mip", work);
+    gen_mip(in, 400);
+    const uint32_t line_bytes[3] = {64, 32, 4096};
+    for (int k = 0; k < 3; k++) {
+        const size_t n = derived_lines_case(in, 400, line_bytes[k]);
+        fprintf(stderr, "derived_lines: %u-byte lines: %zu fetches equal\n", line_bytes[k], n);
+        CHECK(n > 500);
+    }
+    /* layouts whose lines are not the base plus an offset's line: the texel log path */
+    sim_loader *ld = sim_loader_new();
+    sim_loader_set_texture_layout(ld, 1, 64, 64);
+    CHECK(!sim_loader_relative_lines(ld));
+    sim_loader_set_texture_layout(ld, 0, 48, 64);
+    CHECK(!sim_loader_relative_lines(ld));
+    sim_loader_set_texture_layout(ld, 0, 8192, 64);
+    CHECK(!sim_loader_relative_lines(ld));
+    sim_loader_free(ld);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -395,224 +635,23 @@ int main(int argc, char **argv)
     sim = argv[1];
     const char *work = argv[2];
     const char *which = getenv("TBR_SIM_TEST");
-    char cmd[6000], in[1200], out[1200];
+    char cmd[6000];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", work, work);
     if (system(cmd) != 0) return 2;
 
-    if (!which || !strcmp(which, "lines")) {
-        /* One quad, one TEX reading the 2x2 footprint (1,1) (2,1) (1,2) (2,2) of a 64x64
-     * RGBA8 texture (4 B/texel), the first texture of the run: base 0x2_0000_0000.
-     * linear: texel (x,y) at base + (y*64 + x)*4: rows 1 and 2 -> bytes 260..267 and
-     * 516..523 -> lines base+0x100 and base+0x200. tiled (4x4-texel blocks of 64 B,
-     * block (x/4, y/4) at ((y/4)*16 + x/4)*64): all four in block 0 -> line base. */
-        snprintf(in, sizeof in, "%s/one", work);
-        gen(in, 1, 2, 1, 1, fp_fixed, 64, 64);
-        uint64_t l[8] = {0};
-        int n = load_lines(in, 0, l, 8);
-        CHECK(n == 2 && l[0] == 0x200000100ull && l[1] == 0x200000200ull);
-        fprintf(stderr, "linear: %d lines %#llx %#llx\n", n, (unsigned long long)l[0], (unsigned long long)l[1]);
-        n = load_lines(in, 1, l, 8);
-        CHECK(n == 1 && l[0] == 0x200000000ull);
-        fprintf(stderr, "tiled: %d lines %#llx\n", n, (unsigned long long)l[0]);
-        /* through tbr-sim: 1 TEX, 4 texels, 2 line requests (linear), both cold misses */
-        snprintf(out, sizeof out, "%s/one.out", work);
-        CHECK(sim_run(sim, in, out, NULL) == 0);
-        CHECK(source_is(out, "mixed")); /* FS executed stream, VS static count (no VERTICES) */
-        CHECK(stat_of(out, "texture.requests") == 1);
-        CHECK(stat_of(out, "texture.texels") == 4);
-        CHECK(stat_of(out, "texture.line_requests") == 2);
-        CHECK(sum4(out, "texture_cache.%d.misses") == 2 && sum4(out, "texture_cache.%d.hits") == 0);
-        CHECK(stat_of(out, "ru0.fp0.instr_tex") == 1 && stat_of(out, "ru0.fp0.instr_alu") == 2 &&
-              stat_of(out, "ru0.fp0.instr_ctrl") == 1);
-        snprintf(out, sizeof out, "%s/one_tiled.out", work);
-        CHECK(sim_run(sim, in, out, "--set texture.layout=tiled") == 0);
-        CHECK(stat_of(out, "texture.line_requests") == 1);
-        /* the same trace without PATH records: static count, no texture access */
-        snprintf(in, sizeof in, "%s/one_static", work);
-        gen(in, 1, 2, 1, 0, fp_fixed, 64, 64);
-        snprintf(out, sizeof out, "%s/one_static.out", work);
-        CHECK(sim_run(sim, in, out, NULL) == 0);
-        CHECK(source_is(out, "static"));
-        CHECK(stat_of(out, "texture.requests") == 0);
-    }
-    if (!which || !strcmp(which, "hits")) {
-        /* 16 quads, quad k reads (2k..2k+1, 0..1) of a 64x64 RGBA8 texture; one FP with one
-     * thread, so the quads access the one texture cache strictly one after another.
-     * linear: row 0 bytes 8k..8k+7 -> line 0 (k < 8) or 64 (k >= 8); row 1 -> line 256
-     * or 320: 32 line requests, 4 cold misses, 28 hits.
-     * tiled: quad k is inside block k/2 (one 64 B line): 16 requests, 8 misses, 8 hits. */
-        snprintf(in, sizeof in, "%s/row", work);
-        gen(in, 16, 2, 1, 1, fp_row, 64, 64);
-        const char *one = "--set fragment.processors=1 --set fragment.threads_per_processor=1";
-        snprintf(out, sizeof out, "%s/row_linear.out", work);
-        CHECK(sim_run(sim, in, out, one) == 0);
-        long long req = stat_of(out, "texture.line_requests"), h = stat_of(out, "texture_cache.0.hits"),
-                  m = stat_of(out, "texture_cache.0.misses");
-        fprintf(stderr, "linear: %lld line requests, %lld hits, %lld misses\n", req, h, m);
-        CHECK(req == 32 && h == 28 && m == 4);
-        CHECK(stat_of(out, "mem.texture_cache.0.reads") == 4);
-        char extra[256];
-        snprintf(extra, sizeof extra, "%s --set texture.layout=tiled", one);
-        snprintf(out, sizeof out, "%s/row_tiled.out", work);
-        CHECK(sim_run(sim, in, out, extra) == 0);
-        req = stat_of(out, "texture.line_requests");
-        h = stat_of(out, "texture_cache.0.hits");
-        m = stat_of(out, "texture_cache.0.misses");
-        fprintf(stderr, "tiled: %lld line requests, %lld hits, %lld misses\n", req, h, m);
-        CHECK(req == 16 && h == 8 && m == 8);
-        /* default 4 FPs: quads round-robin over 4 texture caches; every request is a hit or a
-     * miss of one of them */
-        snprintf(out, sizeof out, "%s/row4.out", work);
-        CHECK(sim_run(sim, in, out, NULL) == 0);
-        CHECK(sum4(out, "texture_cache.%d.hits") + sum4(out, "texture_cache.%d.misses") == 32);
-    }
-    if (!which || !strcmp(which, "dram")) {
-        /* Acceptance: a texture-bound trace slows down when the DRAM CAS latency rises
-     * (dram.tCL 24 -> 120 tCK = +80 GPU cycles per DRAM read); an ALU-bound one does not.
-     * Texture-bound: 16 quads, each a chain of 16 dependent TEX instructions whose two
-     * lines no other access touches (every TEX waits for DRAM), 2 ALU ops: 4 quads per FP
-     * cannot hide the latency. ALU-bound: 256 quads of 64 ALU ops, no TEX. Same (default)
-     * configuration for both. */
-        snprintf(in, sizeof in, "%s/texbound", work);
-        gen(in, 16, 2, 16, 1, fp_far, 4096, 2);
-        const char *slow = "--set dram.tCL=120";
-        snprintf(out, sizeof out, "%s/tex_fast.out", work);
-        CHECK(sim_run(sim, in, out, NULL) == 0);
-        long long t0 = stat_of(out, "cycles.raster");
-        long long tm = sum4(out, "texture_cache.%d.misses");
-        snprintf(out, sizeof out, "%s/tex_slow.out", work);
-        CHECK(sim_run(sim, in, out, slow) == 0);
-        long long t1 = stat_of(out, "cycles.raster");
-        snprintf(in, sizeof in, "%s/alubound", work);
-        gen(in, 256, 64, 0, 1, NULL, 64, 64);
-        snprintf(out, sizeof out, "%s/alu_fast.out", work);
-        CHECK(sim_run(sim, in, out, NULL) == 0);
-        long long a0 = stat_of(out, "cycles.raster");
-        snprintf(out, sizeof out, "%s/alu_slow.out", work);
-        CHECK(sim_run(sim, in, out, slow) == 0);
-        long long a1 = stat_of(out, "cycles.raster");
-        fprintf(stderr,
-                "texture-bound raster cycles %lld -> %lld (tCL 24 -> 120), texture-cache misses %lld; ALU-bound %lld "
-                "-> %lld\n",
-                t0, t1, tm, a0, a1);
-        CHECK(tm == 16 * 16 * 2);
-        CHECK(t0 > 0 && (double)t1 >= 1.1 * (double)t0);
-        /* the ALU-bound trace touches DRAM only for the final color flush (4 lines) */
-        CHECK(a0 > 0 && (double)a1 <= 1.02 * (double)a0);
-    }
-    if (!which || !strcmp(which, "threads")) {
-        /* Fixed texture latency: all 256 quads read the same footprint (hits after the first
-     * access), shader.lat_tex=60; FS = TEX + 16 MOV + END = 18 instructions.
-     * 1 thread/FP: each quad waits for its TEX: >= 256/4 x (60 + 16 x 2) cycles.
-     * 64 threads/FP: the latency overlaps other quads' ALU work: close to the issue bound
-     * 256/4 x 18 = 1152 cycles. */
-        snprintf(in, sizeof in, "%s/fixed", work);
-        gen(in, 256, 16, 1, 1, fp_fixed, 64, 64);
-        snprintf(out, sizeof out, "%s/t1.out", work);
-        CHECK(sim_run(sim, in, out, "--set shader.lat_tex=60 --set fragment.threads_per_processor=1") == 0);
-        long long c1 = stat_of(out, "cycles.raster"), st1 = sum4(out, "ru0.fp%d.tex_stall_cycles");
-        snprintf(out, sizeof out, "%s/t64.out", work);
-        CHECK(sim_run(sim, in, out, "--set shader.lat_tex=60 --set fragment.threads_per_processor=64") == 0);
-        long long c64 = stat_of(out, "cycles.raster"), st64 = sum4(out, "ru0.fp%d.tex_stall_cycles");
-        fprintf(stderr,
-                "1 thread: %lld raster cycles (tex stall %lld); 64 threads: %lld (tex stall %lld); issue bound 1152\n",
-                c1, st1, c64, st64);
-        CHECK(c1 >= 64 * (60 + 32));
-        CHECK(c64 > 0 && c64 <= 1152 * 13 / 10 + 300);
-        CHECK(st1 > st64);
-    }
-    if (!which || !strcmp(which, "vertices")) {
-        /* VERTICES: one draw, 2 VS groups (4 + 2 vertices, indices 0..5) with a VS PATH of 3
-     * instructions; one stream of buffer resource 20 (16 B per vertex, stride 16):
-     * vertices 0-3 -> line 0 of the buffer, 4-5 -> line 64: 2 vertex-cache requests. */
-        snprintf(in, sizeof in, "%s/verts", work);
-        synth_trace_open(in, "test_timing_texture");
-        synth_begin_frame(0);
-        synth_resource(1, "PIPE_FORMAT_B8G8R8A8_UNORM", 32, 32, 4, 1);
-        synth_resource(20, "PIPE_FORMAT_R8_UNORM", 96, 1, 1, 0);
-        tbr_rec_shader s = {0};
-        s.id = 1;
-        s.stage = 0;
-        s.num_instructions = 3;
-        s.parent_id = 1;
-        s.text = "VERT\n  0: MOV OUT[0], IN[0]\n  1: RCP TEMP[0].x, IN[0].wwww\n  2: END\n";
-        s.text_len = (uint32_t)strlen(s.text);
-        SYNTH_EMIT(TBR_REC_SHADER, tbr_rec_shader_encode, &s);
-        emit_fs(2, 2, 0);
-        synth_render_pass(0, 32, 32, 1, 0);
-        synth_clear(4, 0, 0, 0, 1, 0);
-        synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
-        synth_draw(1, 0, 0, 2);
-        emit_path(1, 1, 0, 3);
-        static tbr_rec_vertices_header h;
-        memset(&h, 0, sizeof h);
-        h.draw_seq = 1;
-        h.vs_id = 1;
-        h.num_outputs = 1;
-        h.position_slot = 0;
-        h.nr_streams = 1;
-        h.streams[0] = (tbr_rec_vertex_stream){20, 0, 0, 16, 16, 0, 0};
-        h.fetched = 6;
-        h.count = 2;
-        tbr_rec_vertex_group gr[2];
-        memset(gr, 0, sizeof gr);
-        gr[0].path = 1;
-        gr[0].n = 4;
-        gr[1].path = 1;
-        gr[1].n = 2;
-        for (int i = 0; i < 4; i++) gr[0].index[i] = (uint32_t)i;
-        for (int i = 0; i < 2; i++) gr[1].index[i] = (uint32_t)(4 + i);
-        tbr_buf *b = synth_trace_buf();
-        tbr_buf_reset(b);
-        if (tbr_rec_vertices_encode(b, &h, gr)) abort();
-        if (tbr_trace_writer_append_buf(synth_trace_writer(), TBR_REC_VERTICES, b)) abort();
-        synth_prim(1, 0, 0, 0, 32, 32);
-        synth_prim(1, 1, 0, 0, 32, 32);
-        synth_tile(TBR_REC_TILE_STORE, 0, 1);
-        synth_frame_end(0, 32, 32);
-        synth_end_frame();
-        synth_trace_close();
-        snprintf(out, sizeof out, "%s/verts.out", work);
-        CHECK(sim_run(sim, in, out, NULL) == 0);
-        long long vr = stat_of(out, "vertex_cache.reads"), gv = stat_of(out, "geometry.vertices");
-        long long vs = sum4(out, "vp%d.stream_items"), sfu = sum4(out, "vp%d.instr_sfu");
-        fprintf(stderr, "vertex cache reads %lld, vertices %lld, VS stream items %lld, VS SFU instr %lld\n", vr, gv, vs,
-                sfu);
-        CHECK(vr == 2 && gv == 6 && vs == 2 && sfu == 2);
-    }
-    if (!which || !strcmp(which, "determinism")) {
-        snprintf(in, sizeof in, "%s/det", work);
-        gen(in, 200, 4, 1, 1, fp_row, 512, 64);
-        char o1[1200], o2[1200];
-        snprintf(o1, sizeof o1, "%s/d1.out", work);
-        snprintf(o2, sizeof o2, "%s/d2.out", work);
-        CHECK(sim_run(sim, in, o1, NULL) == 0);
-        CHECK(sim_run(sim, in, o2, NULL) == 0);
-        snprintf(
-            cmd, sizeof cmd,
-            "cmp -s '%s/stats.json' '%s/stats.json' && cmp -s '%s/frames/frame_00000.png' '%s/frames/frame_00000.png'",
-            o1, o2, o1, o2);
-        CHECK(system(cmd) == 0);
-    }
-    if (!which || !strcmp(which, "derived_lines")) {
-        snprintf(in, sizeof in, "%s/mip", work);
-        gen_mip(in, 400);
-        const uint32_t line_bytes[3] = {64, 32, 4096};
-        for (int k = 0; k < 3; k++) {
-            const size_t n = derived_lines_case(in, 400, line_bytes[k]);
-            fprintf(stderr, "derived_lines: %u-byte lines: %zu fetches equal\n", line_bytes[k], n);
-            CHECK(n > 500);
-        }
-        /* layouts whose lines are not the base plus an offset's line: the texel log path */
-        sim_loader *ld = sim_loader_new();
-        sim_loader_set_texture_layout(ld, 1, 64, 64);
-        CHECK(!sim_loader_relative_lines(ld));
-        sim_loader_set_texture_layout(ld, 0, 48, 64);
-        CHECK(!sim_loader_relative_lines(ld));
-        sim_loader_set_texture_layout(ld, 0, 8192, 64);
-        CHECK(!sim_loader_relative_lines(ld));
-        sim_loader_free(ld);
-    }
+    /* One function per test (TBR_SIM_TEST names one; unset runs them all, in this order). */
+    static const struct {
+        const char *name;
+        void (*run)(const char *work);
+    } tests[] = {{"lines", test_lines},
+                 {"hits", test_hits},
+                 {"dram", test_dram},
+                 {"threads", test_threads},
+                 {"vertices", test_vertices},
+                 {"determinism", test_determinism},
+                 {"derived_lines", test_derived_lines}};
+    for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++)
+        if (!which || !strcmp(which, tests[t].name)) tests[t].run(work);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

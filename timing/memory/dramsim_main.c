@@ -155,14 +155,47 @@ static uint64_t pct(const uint64_t *v, size_t n, double p)
     return v[rank - 1];
 }
 
-int main(int argc, char **argv)
-{
+/* The command line. */
+struct dramsim_options {
     const char *configs[64];
-    int nconfigs = 0;
+    int nconfigs;
     const char *sets[256];
-    int nsets = 0;
-    const char *trace = NULL, *stats_path = NULL;
-    int json = 0, quiet = 0, list = 0, dump = 0, gpu_clock = 0;
+    int nsets;
+    const char *trace, *stats_path;
+    int json, quiet, list, dump, gpu_clock;
+};
+
+/* An option that takes a value (--config, --set, --clock, --stats). Returns 0 or 2. */
+static int take_option_value(const char *a, const char *v, struct dramsim_options *o)
+{
+    if (!strcmp(a, "--config")) {
+        if (o->nconfigs == 64) {
+            fprintf(stderr, "tbr-dramsim: too many --config\n");
+            return 2;
+        }
+        o->configs[o->nconfigs++] = v;
+    } else if (!strcmp(a, "--set")) {
+        if (o->nsets == 256) {
+            fprintf(stderr, "tbr-dramsim: too many --set\n");
+            return 2;
+        }
+        o->sets[o->nsets++] = v;
+    } else if (!strcmp(a, "--stats")) {
+        o->stats_path = v;
+    } else if (!strcmp(v, "dram") || !strcmp(v, "gpu")) {
+        o->gpu_clock = !strcmp(v, "gpu");
+    } else {
+        fprintf(stderr, "tbr-dramsim: --clock must be dram or gpu, got '%s'\n", v);
+        return 2;
+    }
+    return 0;
+}
+
+/* Fills *o from the command line. Returns -1 to go on, or the exit status when main must
+ * return at once (help, version, bad usage). */
+static int parse_args(int argc, char **argv, struct dramsim_options *o)
+{
+    memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -176,84 +209,261 @@ int main(int argc, char **argv)
                 fprintf(stderr, "tbr-dramsim: %s needs an argument\n", a);
                 return 2;
             }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--config")) {
-                if (nconfigs == 64) {
-                    fprintf(stderr, "tbr-dramsim: too many --config\n");
-                    return 2;
-                }
-                configs[nconfigs++] = v;
-            } else if (!strcmp(a, "--set")) {
-                if (nsets == 256) {
-                    fprintf(stderr, "tbr-dramsim: too many --set\n");
-                    return 2;
-                }
-                sets[nsets++] = v;
-            } else if (!strcmp(a, "--stats")) {
-                stats_path = v;
-            } else if (!strcmp(v, "dram") || !strcmp(v, "gpu")) {
-                gpu_clock = !strcmp(v, "gpu");
-            } else {
-                fprintf(stderr, "tbr-dramsim: --clock must be dram or gpu, got '%s'\n", v);
-                return 2;
-            }
+            if (take_option_value(a, argv[++i], o)) return 2;
         } else if (!strcmp(a, "--json")) {
-            json = 1;
+            o->json = 1;
         } else if (!strcmp(a, "--quiet")) {
-            quiet = 1;
+            o->quiet = 1;
         } else if (!strcmp(a, "--list-params")) {
-            list = 1;
+            o->list = 1;
         } else if (!strcmp(a, "--dump-config")) {
-            dump = 1;
+            o->dump = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "tbr-dramsim: unknown option '%s' (see --help)\n", a);
             return 2;
-        } else if (!trace) {
-            trace = a;
+        } else if (!o->trace) {
+            o->trace = a;
         } else {
-            fprintf(stderr, "tbr-dramsim: more than one trace file given ('%s', '%s')\n", trace, a);
+            fprintf(stderr, "tbr-dramsim: more than one trace file given ('%s', '%s')\n", o->trace, a);
             return 2;
         }
     }
-    if (list) {
-        tbr_params_print(stdout);
-        return 0;
-    }
+    return -1;
+}
+
+/* The configuration: the config files in order, then the --set overrides, validated.
+ * Returns NULL (message given) on error. */
+static tbr_config *load_config(const struct dramsim_options *o)
+{
     char err[1024];
     tbr_config *cfg = tbr_config_new();
-    for (int i = 0; i < nconfigs; i++)
-        if (tbr_config_load_file(cfg, configs[i], err, sizeof err) != 0) {
+    for (int i = 0; i < o->nconfigs; i++)
+        if (tbr_config_load_file(cfg, o->configs[i], err, sizeof err) != 0) {
             fprintf(stderr, "tbr-dramsim: %s\n", err);
             tbr_config_free(cfg);
-            return 2;
+            return NULL;
         }
-    for (int i = 0; i < nsets; i++)
-        if (tbr_config_apply_override(cfg, sets[i], err, sizeof err) != 0) {
+    for (int i = 0; i < o->nsets; i++)
+        if (tbr_config_apply_override(cfg, o->sets[i], err, sizeof err) != 0) {
             fprintf(stderr, "tbr-dramsim: %s\n", err);
             tbr_config_free(cfg);
-            return 2;
+            return NULL;
         }
     if (tbr_config_validate(cfg, err, sizeof err) != 0) {
         fprintf(stderr, "tbr-dramsim: invalid configuration: %s\n", err);
         tbr_config_free(cfg);
+        return NULL;
+    }
+    return cfg;
+}
+
+/* What the run measured: the read latencies (nlat of them) and when the last response was
+ * ready. */
+struct dramsim_run {
+    uint64_t *lat;
+    size_t nlat;
+    uint64_t last_ready;
+};
+
+/* Counts one response from the DRAM model. */
+static void record_response(const tbr_mem_msg *r, struct dramsim_run *run, size_t *ndone)
+{
+    if (!r->write) run->lat[run->nlat++] = r->ready - r->issued;
+    if (r->ready > run->last_ready) run->last_ready = r->ready;
+    (*ndone)++;
+}
+
+/* Feeds the requests to the DRAM model, each no earlier than its cycle, until all are
+ * answered: in DRAM cycles directly, or with --clock gpu through the clock-domain crossing
+ * one GPU cycle at a time. Progress on stderr every 10M cycles unless --quiet. */
+static void run_requests(tbr_dram *d, const treq *reqs, size_t n, const struct dramsim_options *o,
+                         struct dramsim_run *run)
+{
+    run->lat = calloc(n ? n : 1, sizeof *run->lat);
+    if (!run->lat) abort();
+    run->nlat = 0;
+    run->last_ready = 0;
+    size_t ndone = 0, next = 0;
+    uint64_t progress_every = 10000000, next_progress = progress_every;
+    uint64_t now = 0; /* in the trace's clock */
+    while (next < n || !tbr_dram_idle(d)) {
+        tbr_mem_msg r;
+        if (!o->gpu_clock) {
+            now = tbr_dram_now(d);
+            while (next < n && reqs[next].cycle <= now && tbr_dram_can_accept(d, reqs[next].addr)) {
+                tbr_mem_msg m = {.addr = reqs[next].addr,
+                                 .id = next,
+                                 .issued = reqs[next].cycle,
+                                 .write = (uint8_t)reqs[next].write};
+                tbr_dram_enqueue(d, &m);
+                next++;
+            }
+            tbr_dram_tick(d);
+            while (tbr_dram_pop_response(d, &r)) record_response(&r, run, &ndone);
+        } else {
+            while (next < n && reqs[next].cycle <= now) {
+                tbr_mem_msg m = {.addr = reqs[next].addr,
+                                 .id = next,
+                                 .issued = reqs[next].cycle,
+                                 .write = (uint8_t)reqs[next].write};
+                if (!tbr_dram_gpu_send(d, &m, now)) break;
+                next++;
+            }
+            tbr_dram_gpu_advance(d, now);
+            while (tbr_dram_gpu_recv(d, now, &r)) record_response(&r, run, &ndone);
+            now++;
+        }
+        if (!o->quiet && now >= next_progress) {
+            fprintf(stderr, "tbr-dramsim: cycle %llu, %zu/%zu requests completed\n", (unsigned long long)now, ndone, n);
+            next_progress += progress_every;
+        }
+    }
+}
+
+/* The report's figures, in the clock named by unit. lat is sorted. */
+struct dramsim_summary {
+    const char *trace, *unit;
+    size_t n;
+    const uint64_t *lat;
+    size_t nlat;
+    double avg_latency;
+    tbr_dram_counts c;
+    uint64_t elapsed;
+    double bytes_per_cycle, gbps, peak_gbps, hit_rate;
+    uint64_t hist[64]; /* read latencies in power-of-two buckets [2^k, 2^(k+1)) */
+};
+
+static void summarize(tbr_dram *d, const tbr_config *cfg, const struct dramsim_options *o, const treq *reqs, size_t n,
+                      struct dramsim_run *run, struct dramsim_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    qsort(run->lat, run->nlat, sizeof *run->lat, cmp_u64);
+    double sum = 0;
+    for (size_t i = 0; i < run->nlat; i++) sum += (double)run->lat[i];
+    s->trace = o->trace;
+    s->n = n;
+    s->lat = run->lat;
+    s->nlat = run->nlat;
+    s->avg_latency = run->nlat ? sum / (double)run->nlat : 0.0;
+    tbr_dram_get_counts(d, &s->c);
+    double f_mhz = (double)(o->gpu_clock ? tbr_cfg_uint(cfg, "gpu.clock_mhz") : tbr_cfg_uint(cfg, "dram.clock_mhz"));
+    uint64_t first_cycle = n ? reqs[0].cycle : 0;
+    s->elapsed = n ? run->last_ready - first_cycle : 0;
+    s->bytes_per_cycle = s->elapsed ? (double)s->c.bytes / (double)s->elapsed : 0;
+    s->gbps = s->bytes_per_cycle * f_mhz * 1e6 / 1e9;
+    s->peak_gbps = tbr_dram_peak_bytes_per_cycle(d) * (double)tbr_cfg_uint(cfg, "dram.clock_mhz") * 1e6 / 1e9;
+    uint64_t accesses = s->c.row_hits + s->c.row_misses + s->c.row_conflicts;
+    s->hit_rate = accesses ? (double)s->c.row_hits / (double)accesses : 0;
+    s->unit = o->gpu_clock ? "gpu" : "dram";
+    for (size_t i = 0; i < run->nlat; i++) {
+        int k = 0;
+        while (k < 63 && (run->lat[i] >> (k + 1))) k++;
+        s->hist[run->lat[i] ? k : 0]++;
+    }
+}
+
+static void print_json(const struct dramsim_summary *s)
+{
+    const tbr_dram_counts *c = &s->c;
+    size_t nlat = s->nlat;
+    const uint64_t *lat = s->lat;
+    printf("{\n  \"tool\": \"tbr-dramsim\",\n  \"version\": \"%s\",\n  \"clock\": \"%s\",\n", TBR_VERSION, s->unit);
+    printf("  \"requests\": %zu,\n  \"reads\": %llu,\n  \"writes\": %llu,\n", s->n, (unsigned long long)c->reads,
+           (unsigned long long)c->writes);
+    printf("  \"bytes\": %llu,\n  \"elapsed_cycles\": %llu,\n", (unsigned long long)c->bytes,
+           (unsigned long long)s->elapsed);
+    printf("  \"bandwidth_bytes_per_cycle\": %.6f,\n  \"bandwidth_gbps\": %.6f,\n  \"peak_gbps\": %.6f,\n"
+           "  \"efficiency\": %.6f,\n",
+           s->bytes_per_cycle, s->gbps, s->peak_gbps, s->peak_gbps > 0 ? s->gbps / s->peak_gbps : 0);
+    printf("  \"read_latency\": {\"count\": %zu, \"min\": %llu, \"avg\": %.6f, \"p50\": %llu, \"p90\": %llu, "
+           "\"p99\": %llu, \"max\": %llu, \"histogram\": [",
+           nlat, (unsigned long long)(nlat ? lat[0] : 0), s->avg_latency, (unsigned long long)pct(lat, nlat, 50),
+           (unsigned long long)pct(lat, nlat, 90), (unsigned long long)pct(lat, nlat, 99),
+           (unsigned long long)(nlat ? lat[nlat - 1] : 0));
+    int first = 1;
+    for (int k = 0; k < 64; k++)
+        if (s->hist[k]) {
+            printf("%s{\"lo\": %llu, \"hi\": %llu, \"count\": %llu}", first ? "" : ", ",
+                   (unsigned long long)(k ? 1ull << k : 0), (unsigned long long)((2ull << k) - 1),
+                   (unsigned long long)s->hist[k]);
+            first = 0;
+        }
+    printf("]},\n");
+    printf("  \"row_buffer\": {\"hits\": %llu, \"misses\": %llu, \"conflicts\": %llu, \"hit_rate\": %.6f},\n",
+           (unsigned long long)c->row_hits, (unsigned long long)c->row_misses, (unsigned long long)c->row_conflicts,
+           s->hit_rate);
+    printf("  \"commands\": {\"ACT\": %llu, \"PRE\": %llu, \"RD\": %llu, \"WR\": %llu, \"REF\": %llu}\n}\n",
+           (unsigned long long)c->act, (unsigned long long)c->pre, (unsigned long long)c->rd, (unsigned long long)c->wr,
+           (unsigned long long)c->ref);
+}
+
+static void print_text(const struct dramsim_summary *s)
+{
+    const tbr_dram_counts *c = &s->c;
+    size_t nlat = s->nlat;
+    const uint64_t *lat = s->lat;
+    printf("tbr-dramsim %s: %s\n", TBR_VERSION, s->trace);
+    printf("requests            %zu (%llu reads, %llu writes)\n", s->n, (unsigned long long)c->reads,
+           (unsigned long long)c->writes);
+    printf("elapsed             %llu %s cycles\n", (unsigned long long)s->elapsed, s->unit);
+    printf("bandwidth           %.3f B/%s-cycle, %.3f GB/s (peak %.3f GB/s, %.1f%%)\n", s->bytes_per_cycle, s->unit,
+           s->gbps, s->peak_gbps, s->peak_gbps > 0 ? 100.0 * s->gbps / s->peak_gbps : 0.0);
+    printf("read latency        min %llu  avg %.2f  p50 %llu  p90 %llu  p99 %llu  max %llu (%s cycles)\n",
+           (unsigned long long)(nlat ? lat[0] : 0), s->avg_latency, (unsigned long long)pct(lat, nlat, 50),
+           (unsigned long long)pct(lat, nlat, 90), (unsigned long long)pct(lat, nlat, 99),
+           (unsigned long long)(nlat ? lat[nlat - 1] : 0), s->unit);
+    for (int k = 0; k < 64; k++)
+        if (s->hist[k])
+            printf("  [%6llu, %6llu]  %llu\n", (unsigned long long)(k ? 1ull << k : 0),
+                   (unsigned long long)((2ull << k) - 1), (unsigned long long)s->hist[k]);
+    printf("row buffer          %llu hits, %llu misses (closed bank), %llu conflicts; hit rate %.1f%%\n",
+           (unsigned long long)c->row_hits, (unsigned long long)c->row_misses, (unsigned long long)c->row_conflicts,
+           100.0 * s->hit_rate);
+    printf("commands            ACT %llu  PRE %llu  RD %llu  WR %llu  REF %llu\n", (unsigned long long)c->act,
+           (unsigned long long)c->pre, (unsigned long long)c->rd, (unsigned long long)c->wr,
+           (unsigned long long)c->ref);
+}
+
+/* --stats FILE: the whole statistics registry. Returns 0 or 2. */
+static int write_stats(const char *path, tbr_stats *stats)
+{
+    FILE *sf = fopen(path, "w");
+    if (!sf) {
+        fprintf(stderr, "tbr-dramsim: %s: cannot write: %s\n", path, strerror(errno));
         return 2;
     }
-    if (dump) {
-        if (json)
+    tbr_stats_dump_json(stats, sf);
+    return fclose(sf) != 0 ? 2 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct dramsim_options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0) return rc;
+    if (o.list) {
+        tbr_params_print(stdout);
+        return 0;
+    }
+    tbr_config *cfg = load_config(&o);
+    if (!cfg) return 2;
+    if (o.dump) {
+        if (o.json)
             tbr_config_dump_json(cfg, stdout);
         else
             tbr_config_dump_text(cfg, stdout);
         tbr_config_free(cfg);
         return 0;
     }
-    if (!trace) {
+    if (!o.trace) {
         fprintf(stderr, "tbr-dramsim: no trace file given (see --help)\n");
         tbr_config_free(cfg);
         return 2;
     }
+    char err[1024];
     treq *reqs = NULL;
     size_t n = 0;
-    if (load_trace(trace, &reqs, &n, err, sizeof err) != 0) {
+    if (load_trace(o.trace, &reqs, &n, err, sizeof err) != 0) {
         fprintf(stderr, "tbr-dramsim: %s\n", err);
         tbr_config_free(cfg);
         return 2;
@@ -265,136 +475,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "tbr-dramsim: %s\n", err);
         return 2;
     }
-    uint64_t *lat = calloc(n ? n : 1, sizeof *lat);
-    if (!lat) abort();
-    size_t nlat = 0, ndone = 0, next = 0;
-    uint64_t last_ready = 0, first_cycle = n ? reqs[0].cycle : 0;
-    uint64_t progress_every = 10000000, next_progress = progress_every;
-    uint64_t now = 0; /* in the trace's clock */
-    while (next < n || !tbr_dram_idle(d)) {
-        tbr_mem_msg r;
-        if (!gpu_clock) {
-            now = tbr_dram_now(d);
-            while (next < n && reqs[next].cycle <= now && tbr_dram_can_accept(d, reqs[next].addr)) {
-                tbr_mem_msg m = {.addr = reqs[next].addr,
-                                 .id = next,
-                                 .issued = reqs[next].cycle,
-                                 .write = (uint8_t)reqs[next].write};
-                tbr_dram_enqueue(d, &m);
-                next++;
-            }
-            tbr_dram_tick(d);
-            while (tbr_dram_pop_response(d, &r)) {
-                if (!r.write) lat[nlat++] = r.ready - r.issued;
-                if (r.ready > last_ready) last_ready = r.ready;
-                ndone++;
-            }
-        } else {
-            while (next < n && reqs[next].cycle <= now) {
-                tbr_mem_msg m = {.addr = reqs[next].addr,
-                                 .id = next,
-                                 .issued = reqs[next].cycle,
-                                 .write = (uint8_t)reqs[next].write};
-                if (!tbr_dram_gpu_send(d, &m, now)) break;
-                next++;
-            }
-            tbr_dram_gpu_advance(d, now);
-            while (tbr_dram_gpu_recv(d, now, &r)) {
-                if (!r.write) lat[nlat++] = r.ready - r.issued;
-                if (r.ready > last_ready) last_ready = r.ready;
-                ndone++;
-            }
-            now++;
-        }
-        if (!quiet && now >= next_progress) {
-            fprintf(stderr, "tbr-dramsim: cycle %llu, %zu/%zu requests completed\n", (unsigned long long)now, ndone, n);
-            next_progress += progress_every;
-        }
-    }
+    struct dramsim_run run;
+    run_requests(d, reqs, n, &o, &run);
 
-    qsort(lat, nlat, sizeof *lat, cmp_u64);
-    double sum = 0;
-    for (size_t i = 0; i < nlat; i++) sum += (double)lat[i];
-    tbr_dram_counts c;
-    tbr_dram_get_counts(d, &c);
-    double f_mhz = (double)(gpu_clock ? tbr_cfg_uint(cfg, "gpu.clock_mhz") : tbr_cfg_uint(cfg, "dram.clock_mhz"));
-    uint64_t elapsed = n ? last_ready - first_cycle : 0;
-    double bytes_per_cycle = elapsed ? (double)c.bytes / (double)elapsed : 0;
-    double gbps = bytes_per_cycle * f_mhz * 1e6 / 1e9;
-    double peak_gbps = tbr_dram_peak_bytes_per_cycle(d) * (double)tbr_cfg_uint(cfg, "dram.clock_mhz") * 1e6 / 1e9;
-    uint64_t accesses = c.row_hits + c.row_misses + c.row_conflicts;
-    double hit_rate = accesses ? (double)c.row_hits / (double)accesses : 0;
-    const char *unit = gpu_clock ? "gpu" : "dram";
-    /* read-latency histogram: power-of-two buckets [2^k, 2^(k+1)) */
-    uint64_t hist[64] = {0};
-    for (size_t i = 0; i < nlat; i++) {
-        int k = 0;
-        while (k < 63 && (lat[i] >> (k + 1))) k++;
-        hist[lat[i] ? k : 0]++;
-    }
-    if (json) {
-        printf("{\n  \"tool\": \"tbr-dramsim\",\n  \"version\": \"%s\",\n  \"clock\": \"%s\",\n", TBR_VERSION, unit);
-        printf("  \"requests\": %zu,\n  \"reads\": %llu,\n  \"writes\": %llu,\n", n, (unsigned long long)c.reads,
-               (unsigned long long)c.writes);
-        printf("  \"bytes\": %llu,\n  \"elapsed_cycles\": %llu,\n", (unsigned long long)c.bytes,
-               (unsigned long long)elapsed);
-        printf("  \"bandwidth_bytes_per_cycle\": %.6f,\n  \"bandwidth_gbps\": %.6f,\n  \"peak_gbps\": %.6f,\n"
-               "  \"efficiency\": %.6f,\n",
-               bytes_per_cycle, gbps, peak_gbps, peak_gbps > 0 ? gbps / peak_gbps : 0);
-        printf("  \"read_latency\": {\"count\": %zu, \"min\": %llu, \"avg\": %.6f, \"p50\": %llu, \"p90\": %llu, "
-               "\"p99\": %llu, \"max\": %llu, \"histogram\": [",
-               nlat, (unsigned long long)(nlat ? lat[0] : 0), nlat ? sum / (double)nlat : 0.0,
-               (unsigned long long)pct(lat, nlat, 50), (unsigned long long)pct(lat, nlat, 90),
-               (unsigned long long)pct(lat, nlat, 99), (unsigned long long)(nlat ? lat[nlat - 1] : 0));
-        int first = 1;
-        for (int k = 0; k < 64; k++)
-            if (hist[k]) {
-                printf("%s{\"lo\": %llu, \"hi\": %llu, \"count\": %llu}", first ? "" : ", ",
-                       (unsigned long long)(k ? 1ull << k : 0), (unsigned long long)((2ull << k) - 1),
-                       (unsigned long long)hist[k]);
-                first = 0;
-            }
-        printf("]},\n");
-        printf("  \"row_buffer\": {\"hits\": %llu, \"misses\": %llu, \"conflicts\": %llu, \"hit_rate\": %.6f},\n",
-               (unsigned long long)c.row_hits, (unsigned long long)c.row_misses, (unsigned long long)c.row_conflicts,
-               hit_rate);
-        printf("  \"commands\": {\"ACT\": %llu, \"PRE\": %llu, \"RD\": %llu, \"WR\": %llu, \"REF\": %llu}\n}\n",
-               (unsigned long long)c.act, (unsigned long long)c.pre, (unsigned long long)c.rd, (unsigned long long)c.wr,
-               (unsigned long long)c.ref);
-    } else {
-        printf("tbr-dramsim %s: %s\n", TBR_VERSION, trace);
-        printf("requests            %zu (%llu reads, %llu writes)\n", n, (unsigned long long)c.reads,
-               (unsigned long long)c.writes);
-        printf("elapsed             %llu %s cycles\n", (unsigned long long)elapsed, unit);
-        printf("bandwidth           %.3f B/%s-cycle, %.3f GB/s (peak %.3f GB/s, %.1f%%)\n", bytes_per_cycle, unit, gbps,
-               peak_gbps, peak_gbps > 0 ? 100.0 * gbps / peak_gbps : 0.0);
-        printf("read latency        min %llu  avg %.2f  p50 %llu  p90 %llu  p99 %llu  max %llu (%s cycles)\n",
-               (unsigned long long)(nlat ? lat[0] : 0), nlat ? sum / (double)nlat : 0.0,
-               (unsigned long long)pct(lat, nlat, 50), (unsigned long long)pct(lat, nlat, 90),
-               (unsigned long long)pct(lat, nlat, 99), (unsigned long long)(nlat ? lat[nlat - 1] : 0), unit);
-        for (int k = 0; k < 64; k++)
-            if (hist[k])
-                printf("  [%6llu, %6llu]  %llu\n", (unsigned long long)(k ? 1ull << k : 0),
-                       (unsigned long long)((2ull << k) - 1), (unsigned long long)hist[k]);
-        printf("row buffer          %llu hits, %llu misses (closed bank), %llu conflicts; hit rate %.1f%%\n",
-               (unsigned long long)c.row_hits, (unsigned long long)c.row_misses, (unsigned long long)c.row_conflicts,
-               100.0 * hit_rate);
-        printf("commands            ACT %llu  PRE %llu  RD %llu  WR %llu  REF %llu\n", (unsigned long long)c.act,
-               (unsigned long long)c.pre, (unsigned long long)c.rd, (unsigned long long)c.wr,
-               (unsigned long long)c.ref);
-    }
-    int rc = 0;
-    if (stats_path) {
-        FILE *sf = fopen(stats_path, "w");
-        if (!sf) {
-            fprintf(stderr, "tbr-dramsim: %s: cannot write: %s\n", stats_path, strerror(errno));
-            rc = 2;
-        } else {
-            tbr_stats_dump_json(stats, sf);
-            if (fclose(sf) != 0) rc = 2;
-        }
-    }
-    free(lat);
+    struct dramsim_summary s;
+    summarize(d, cfg, &o, reqs, n, &run, &s);
+    if (o.json)
+        print_json(&s);
+    else
+        print_text(&s);
+    rc = 0;
+    if (o.stats_path) rc = write_stats(o.stats_path, stats);
+    free(run.lat);
     free(reqs);
     tbr_dram_free(d);
     tbr_stats_free(stats);

@@ -124,12 +124,47 @@ static const char *SELFCHECK =
     "});\n"
     "</script>\n";
 
-int main(int argc, char **argv)
+/* The command line. */
+struct report_options {
+    const char *dir, *refdir, *outdir, *title, *mainlabel;
+    const char *clabel[MAX_RUNS], *cdir[MAX_RUNS]; /* --compare LABEL=OUT_DIR */
+    int nc;
+    long hframes;
+};
+
+/* Reads the pairs LABEL=OUT_DIR that follow --compare at argv[*i]. Returns 0 or 2. */
+static int parse_compare(int argc, char **argv, int *i, struct report_options *o)
 {
-    const char *dir = NULL, *refdir = NULL, *outdir = NULL, *title = NULL, *mainlabel = "baseline";
-    const char *clabel[MAX_RUNS], *cdir[MAX_RUNS];
-    int nc = 0;
-    long hframes = 8;
+    int got = 0;
+    while (*i + 1 < argc && argv[*i + 1][0] != '-' && strchr(argv[*i + 1], '=')) {
+        char *arg = argv[++*i], *eq = strchr(arg, '=');
+        if (eq == arg || !eq[1]) {
+            fprintf(stderr, "tbr-report: '%s' is not LABEL=OUT_DIR\n", arg);
+            return 2;
+        }
+        if (o->nc + 1 >= MAX_RUNS) {
+            fprintf(stderr, "tbr-report: too many --compare runs\n");
+            return 2;
+        }
+        *eq = 0;
+        o->clabel[o->nc] = arg;
+        o->cdir[o->nc++] = eq + 1;
+        got++;
+    }
+    if (!got) {
+        fprintf(stderr, "tbr-report: --compare needs LABEL=OUT_DIR\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* Fills *o from the command line. Returns -1 to go on, or the exit status when main must
+ * return at once (help, version, bad usage). */
+static int parse_args(int argc, char **argv, struct report_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mainlabel = "baseline";
+    o->hframes = 8;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -147,95 +182,89 @@ int main(int argc, char **argv)
             return 2;
         }
         if (!strcmp(a, "-o"))
-            outdir = argv[++i];
+            o->outdir = argv[++i];
         else if (!strcmp(a, "--reference"))
-            refdir = argv[++i];
+            o->refdir = argv[++i];
         else if (!strcmp(a, "--label"))
-            mainlabel = argv[++i];
+            o->mainlabel = argv[++i];
         else if (!strcmp(a, "--title"))
-            title = argv[++i];
+            o->title = argv[++i];
         else if (!strcmp(a, "--heatmap-frames")) {
             char *e;
-            hframes = strtol(argv[++i], &e, 10);
-            if (*e || hframes < 0) {
+            o->hframes = strtol(argv[++i], &e, 10);
+            if (*e || o->hframes < 0) {
                 fprintf(stderr, "tbr-report: bad --heatmap-frames '%s'\n", argv[i]);
                 return 2;
             }
         } else if (!strcmp(a, "--compare")) {
-            int got = 0;
-            while (i + 1 < argc && argv[i + 1][0] != '-' && strchr(argv[i + 1], '=')) {
-                char *arg = argv[++i], *eq = strchr(arg, '=');
-                if (eq == arg || !eq[1]) {
-                    fprintf(stderr, "tbr-report: '%s' is not LABEL=OUT_DIR\n", arg);
-                    return 2;
-                }
-                if (nc + 1 >= MAX_RUNS) {
-                    fprintf(stderr, "tbr-report: too many --compare runs\n");
-                    return 2;
-                }
-                *eq = 0;
-                clabel[nc] = arg;
-                cdir[nc++] = eq + 1;
-                got++;
-            }
-            if (!got) {
-                fprintf(stderr, "tbr-report: --compare needs LABEL=OUT_DIR\n");
-                return 2;
-            }
+            if (parse_compare(argc, argv, &i, o)) return 2;
         } else if (a[0] == '-') {
             fprintf(stderr, "tbr-report: unknown option '%s'\n", a);
             usage(stderr);
             return 2;
-        } else if (!dir)
-            dir = a;
+        } else if (!o->dir)
+            o->dir = a;
         else {
             fprintf(stderr, "tbr-report: unexpected argument '%s'\n", a);
             return 2;
         }
     }
-    if (!dir || !outdir) {
+    if (!o->dir || !o->outdir) {
         fprintf(stderr, "tbr-report: need OUT_DIR and -o REPORT_DIR\n");
         usage(stderr);
         return 2;
     }
-    static char err[PIC_ERR];
-    static pic_run runs[MAX_RUNS];
+    return -1;
+}
+
+/* What the report's sections share: the loaded runs (the main run first), the HTML being
+ * built and scratch buffers. Functions that can fail print "tbr-report: <err>" and return
+ * nonzero; the report is then not written (exit 2). */
+struct report {
+    pic_run runs[MAX_RUNS];
     const char *labels[MAX_RUNS];
-    int nr = 0, rc = 2;
-    sbuf h = {0};
-    static char p1[8192], p2[8192];
-    double *cv = NULL;
-    if (pic_run_load(&runs[0], dir, err, sizeof err)) {
-        fprintf(stderr, "tbr-report: %s\n", err);
+    int nr;
+    const char *outdir, *refdir;
+    char refbase[4200]; /* where the reference frames are, when refdir is given */
+    sbuf h;
+    char err[PIC_ERR];
+    char p1[8192], p2[8192];
+};
+
+/* Loads the main run and the --compare runs, finds the reference frames and makes the
+ * report directory. */
+static int load_inputs(struct report *rep, const struct report_options *o)
+{
+    for (int c = -1; c < o->nc; c++) {
+        if (pic_run_load(&rep->runs[rep->nr], c < 0 ? o->dir : o->cdir[c], rep->err, sizeof rep->err)) {
+            fprintf(stderr, "tbr-report: %s\n", rep->err);
+            return 2;
+        }
+        rep->labels[rep->nr++] = c < 0 ? o->mainlabel : o->clabel[c];
+    }
+    rep->refbase[0] = '\0';
+    if (o->refdir) {
+        snprintf(rep->refbase, sizeof rep->refbase, "%s/reference", o->refdir);
+        if (!is_dir(rep->refbase)) snprintf(rep->refbase, sizeof rep->refbase, "%s", o->refdir);
+        if (!is_dir(rep->refbase)) {
+            fprintf(stderr, "tbr-report: %s: not a directory\n", o->refdir);
+            return 2;
+        }
+    }
+    if (pic_mkdirs(o->outdir, rep->err, sizeof rep->err)) {
+        fprintf(stderr, "tbr-report: %s\n", rep->err);
         return 2;
     }
-    labels[nr++] = mainlabel;
-    for (int c = 0; c < nc; c++) {
-        if (pic_run_load(&runs[nr], cdir[c], err, sizeof err)) {
-            fprintf(stderr, "tbr-report: %s\n", err);
-            goto out;
-        }
-        labels[nr++] = clabel[c];
-    }
-    char refbase[4200] = "";
-    if (refdir) {
-        snprintf(refbase, sizeof refbase, "%s/reference", refdir);
-        if (!is_dir(refbase)) snprintf(refbase, sizeof refbase, "%s", refdir);
-        if (!is_dir(refbase)) {
-            fprintf(stderr, "tbr-report: %s: not a directory\n", refdir);
-            goto out;
-        }
-    }
-    if (pic_mkdirs(outdir, err, sizeof err)) {
-        fprintf(stderr, "tbr-report: %s\n", err);
-        goto out;
-    }
-    pic_run *R = &runs[0];
-    size_t nf = pic_run_frame_count(R);
+    return 0;
+}
 
-    sb_add(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
-    sb_esc(&h, title ? title : "tbr-sim report");
-    sb_add(&h,
+/* The page head (style, self-check script) and the title block. */
+static void html_head(struct report *rep, const char *title)
+{
+    sbuf *h = &rep->h;
+    sb_add(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+    sb_esc(h, title ? title : "tbr-sim report");
+    sb_add(h,
            "</title>\n%s<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\n"
            "table{border-collapse:collapse;margin:0.5em 0 1.5em}\ntd,th{border:1px solid #bbb;padding:3px "
            "8px;text-align:right}\n"
@@ -244,68 +273,79 @@ int main(int argc, char **argv)
            "img{max-width:100%%;image-rendering:pixelated;border:1px solid #ccc}\n.note{color:#666;font-size:90%%}\n"
            "</style></head><body>\n<h1>",
            SELFCHECK);
-    sb_esc(&h, title ? title : "tbr-sim report");
-    sb_add(&h, "</h1>\n<p class=\"note\">run: ");
-    sb_esc(&h, R->dir);
-    if (refdir) {
-        sb_add(&h, " &middot; reference: ");
-        sb_esc(&h, refdir);
+    sb_esc(h, title ? title : "tbr-sim report");
+    sb_add(h, "</h1>\n<p class=\"note\">run: ");
+    sb_esc(h, rep->runs[0].dir);
+    if (rep->refdir) {
+        sb_add(h, " &middot; reference: ");
+        sb_esc(h, rep->refdir);
     }
-    sb_add(&h, " &middot; tbr-report %s</p>\n", TBR_VERSION);
+    sb_add(h, " &middot; tbr-report %s</p>\n", TBR_VERSION);
+}
 
-    /* summary table */
+/* One row of the summary table per run: frames, cycles, bit-exactness, key statistics. */
+static void summary_table(struct report *rep)
+{
+    sbuf *h = &rep->h;
     sb_add(
-        &h,
+        h,
         "<h2>Summary</h2>\n<table><tr><th class=\"l\">run</th><th>frames</th><th>total cycles</th><th>bit-exact</th>");
-    for (size_t k = 0; k < NKEY; k++) sb_add(&h, "<th>%s</th>", KEY_STATS[k]);
-    sb_add(&h, "<th>energy total (pJ)</th></tr>\n");
-    for (int r = 0; r < nr; r++) {
+    for (size_t k = 0; k < NKEY; k++) sb_add(h, "<th>%s</th>", KEY_STATS[k]);
+    sb_add(h, "<th>energy total (pJ)</th></tr>\n");
+    for (int r = 0; r < rep->nr; r++) {
+        pic_run *run = &rep->runs[r];
         double v;
-        size_t n = pic_run_frame_count(&runs[r]);
+        size_t n = pic_run_frame_count(run);
         int exact = 0, checked = 0;
         for (size_t i = 0; i < n; i++) {
             int be;
-            pic_run_frame_info(&runs[r], i, NULL, NULL, &be);
+            pic_run_frame_info(run, i, NULL, NULL, &be);
             if (be >= 0) {
                 checked++;
                 exact += be;
             }
         }
-        sb_add(&h, "<tr><td class=\"l\">");
-        sb_esc(&h, labels[r]);
-        sb_add(&h, "</td><td>%zu</td>", n);
-        if (!pic_run_metric(&runs[r], "total_cycles", -1, &v, err, sizeof err))
-            sb_add(&h, "<td>%.0f</td>", v);
+        sb_add(h, "<tr><td class=\"l\">");
+        sb_esc(h, rep->labels[r]);
+        sb_add(h, "</td><td>%zu</td>", n);
+        if (!pic_run_metric(run, "total_cycles", -1, &v, rep->err, sizeof rep->err))
+            sb_add(h, "<td>%.0f</td>", v);
         else
-            sb_add(&h, "<td>n/a</td>");
+            sb_add(h, "<td>n/a</td>");
         if (checked)
-            sb_add(&h, "<td class=\"%s\">%d / %d</td>", exact == checked ? "ok" : "bad", exact, checked);
+            sb_add(h, "<td class=\"%s\">%d / %d</td>", exact == checked ? "ok" : "bad", exact, checked);
         else
-            sb_add(&h, "<td>not checked</td>");
+            sb_add(h, "<td>not checked</td>");
         for (size_t k = 0; k < NKEY; k++) {
-            if (!pic_run_metric(&runs[r], KEY_STATS[k], -1, &v, err, sizeof err))
-                sb_add(&h, "<td>%.0f</td>", v);
+            if (!pic_run_metric(run, KEY_STATS[k], -1, &v, rep->err, sizeof rep->err))
+                sb_add(h, "<td>%.0f</td>", v);
             else
-                sb_add(&h, "<td>&ndash;</td>");
+                sb_add(h, "<td>&ndash;</td>");
         }
-        if (!pic_run_metric(&runs[r], "energy_total", -1, &v, err, sizeof err))
-            sb_add(&h, "<td>%.6g</td>", v);
+        if (!pic_run_metric(run, "energy_total", -1, &v, rep->err, sizeof rep->err))
+            sb_add(h, "<td>%.6g</td>", v);
         else
-            sb_add(&h, "<td>n/a</td>");
-        sb_add(&h, "</tr>\n");
+            sb_add(h, "<td>n/a</td>");
+        sb_add(h, "</tr>\n");
     }
-    sb_add(&h, "</table>\n");
+    sb_add(h, "</table>\n");
+}
 
-    /* per-frame table of the main run */
-    sb_add(&h, "<h2>Frames</h2>\n<table><tr><th>frame</th><th>cycles</th><th>bit-exact</th><th>differing "
-               "pixels</th><th>max channel diff</th></tr>\n");
+/* The per-frame table of the main run. */
+static void frames_table(struct report *rep)
+{
+    sbuf *h = &rep->h;
+    pic_run *R = &rep->runs[0];
+    size_t nf = pic_run_frame_count(R);
+    sb_add(h, "<h2>Frames</h2>\n<table><tr><th>frame</th><th>cycles</th><th>bit-exact</th><th>differing "
+              "pixels</th><th>max channel diff</th></tr>\n");
     const pj_value *fa = pj_get(R->stats, "frames");
     for (size_t i = 0; i < nf; i++) {
         long fr;
         double cyc, d;
         int be;
         pic_run_frame_info(R, i, &fr, &cyc, &be);
-        sb_add(&h, "<tr><td>%ld</td><td>%.0f</td><td class=\"%s\">%s</td>", fr, cyc,
+        sb_add(h, "<tr><td>%ld</td><td>%.0f</td><td class=\"%s\">%s</td>", fr, cyc,
                be == 1   ? "ok"
                : be == 0 ? "bad"
                          : "",
@@ -313,195 +353,257 @@ int main(int argc, char **argv)
                : be == 0 ? "NO"
                          : "not checked");
         if (!pj_number(pj_get(&fa->items[i], "diff_pixels"), &d))
-            sb_add(&h, "<td>%.0f</td>", d);
+            sb_add(h, "<td>%.0f</td>", d);
         else
-            sb_add(&h, "<td>&ndash;</td>");
+            sb_add(h, "<td>&ndash;</td>");
         if (!pj_number(pj_get(&fa->items[i], "max_diff"), &d))
-            sb_add(&h, "<td>%.0f</td>", d);
+            sb_add(h, "<td>%.0f</td>", d);
         else
-            sb_add(&h, "<td>&ndash;</td>");
-        sb_add(&h, "</tr>\n");
+            sb_add(h, "<td>&ndash;</td>");
+        sb_add(h, "</tr>\n");
     }
-    sb_add(&h, "</table>\n");
+    sb_add(h, "</table>\n");
+}
 
-    /* charts */
-    sb_add(&h, "<h2>Charts</h2>\n");
-    if (nf > 0 && nf <= 64) {
-        cv = calloc(nf * (size_t)nr, sizeof *cv);
-        const char **gl = calloc(nf, sizeof *gl);
-        char(*gbuf)[24] = calloc(nf, sizeof *gbuf);
-        if (!cv || !gl || !gbuf) {
-            free(gl);
-            free(gbuf);
-            fprintf(stderr, "tbr-report: out of memory\n");
-            goto out;
-        }
-        for (size_t i = 0; i < nf; i++) {
-            long fr;
-            pic_run_frame_info(R, i, &fr, NULL, NULL);
-            snprintf(gbuf[i], sizeof gbuf[i], "F%ld", fr);
-            gl[i] = gbuf[i];
-            for (int r = 0; r < nr; r++)
-                if (pic_run_metric(&runs[r], "cycles", fr, &cv[i * (size_t)nr + (size_t)r], err, sizeof err))
-                    cv[i * (size_t)nr + (size_t)r] = NAN;
-        }
-        pic_chart c = {(int)nf, nr, gl, labels, cv, "cycles per frame", "GPU cycles", 0};
-        tbr_image img = {0};
-        snprintf(p1, sizeof p1, "%s/chart_frame_cycles.png", outdir);
-        int bad =
-            pic_barchart_render(&c, &img, NULL, err, sizeof err) || tbr_png_write_image(p1, &img, err, sizeof err);
-        tbr_image_free(&img);
+/* chart_frame_cycles.png: cycles per frame of every run (only for 1..64 frames). */
+static int chart_frame_cycles(struct report *rep)
+{
+    pic_run *R = &rep->runs[0];
+    size_t nf = pic_run_frame_count(R);
+    int nr = rep->nr;
+    if (!(nf > 0 && nf <= 64)) return 0;
+    double *cv = calloc(nf * (size_t)nr, sizeof *cv);
+    const char **gl = calloc(nf, sizeof *gl);
+    char(*gbuf)[24] = calloc(nf, sizeof *gbuf);
+    if (!cv || !gl || !gbuf) {
         free(gl);
         free(gbuf);
         free(cv);
-        cv = NULL;
-        if (bad) {
-            fprintf(stderr, "tbr-report: %s\n", err);
-            goto out;
-        }
-        sb_add(&h, "<figure><img src=\"chart_frame_cycles.png\" alt=\"cycles per frame\"><figcaption>GPU cycles per "
-                   "frame, all runs</figcaption></figure>\n");
+        fprintf(stderr, "tbr-report: out of memory\n");
+        return 2;
     }
-    if (nr > 1) {
-        const char *gm[NCMP];
-        double v[NCMP * MAX_RUNS];
-        int ng = 0;
-        for (size_t m = 0; m < NCMP; m++) {
-            int all = 1;
-            for (int r = 0; r < nr && all; r++)
-                if (pic_run_metric(&runs[r], CMP_METRICS[m], -1, &v[ng * nr + r], err, sizeof err)) all = 0;
-            if (!all || !(v[ng * nr] > 0)) continue;
-            double base = v[ng * nr];
-            for (int r = 0; r < nr; r++) v[ng * nr + r] /= base;
-            gm[ng++] = CMP_METRICS[m];
-        }
-        if (ng) {
-            char t[300];
-            snprintf(t, sizeof t, "normalized to %s", labels[0]);
-            pic_chart c = {ng, nr, gm, labels, v, t, "value / first run", 1};
-            tbr_image img = {0};
-            snprintf(p1, sizeof p1, "%s/chart_compare.png", outdir);
-            int bad =
-                pic_barchart_render(&c, &img, NULL, err, sizeof err) || tbr_png_write_image(p1, &img, err, sizeof err);
-            tbr_image_free(&img);
-            if (bad) {
-                fprintf(stderr, "tbr-report: %s\n", err);
-                goto out;
-            }
-            sb_add(&h,
-                   "<figure><img src=\"chart_compare.png\" alt=\"comparison\"><figcaption>statistics normalized to ");
-            sb_esc(&h, labels[0]);
-            sb_add(&h, " (metrics present in every run)</figcaption></figure>\n");
-        }
-    }
-
-    /* frames: reference and simulated side by side */
-    sb_add(&h, "<h2>Frames: reference and simulated</h2>\n");
     for (size_t i = 0; i < nf; i++) {
         long fr;
         pic_run_frame_info(R, i, &fr, NULL, NULL);
-        sb_add(&h, "<div>");
-        if (refdir) {
-            snprintf(p1, sizeof p1, "%s/frame_%05ld.png", refbase, fr);
-            snprintf(p2, sizeof p2, "%s/ref_%05ld.png", outdir, fr);
-            if (file_exists(p1)) {
-                if (copy_png(p1, p2, err, sizeof err)) {
-                    fprintf(stderr, "tbr-report: %s\n", err);
-                    goto out;
-                }
-                sb_add(&h,
-                       "<figure><img src=\"ref_%05ld.png\" alt=\"reference frame %ld\"><figcaption>reference frame "
-                       "%ld</figcaption></figure>",
-                       fr, fr, fr);
-            } else {
-                sb_add(&h, "<figure><figcaption class=\"bad\">reference frame %ld missing: ", fr);
-                sb_esc(&h, p1);
-                sb_add(&h, "</figcaption></figure>");
-            }
+        snprintf(gbuf[i], sizeof gbuf[i], "F%ld", fr);
+        gl[i] = gbuf[i];
+        for (int r = 0; r < nr; r++)
+            if (pic_run_metric(&rep->runs[r], "cycles", fr, &cv[i * (size_t)nr + (size_t)r], rep->err, sizeof rep->err))
+                cv[i * (size_t)nr + (size_t)r] = NAN;
+    }
+    pic_chart c = {(int)nf, nr, gl, rep->labels, cv, "cycles per frame", "GPU cycles", 0};
+    tbr_image img = {0};
+    snprintf(rep->p1, sizeof rep->p1, "%s/chart_frame_cycles.png", rep->outdir);
+    int bad = pic_barchart_render(&c, &img, NULL, rep->err, sizeof rep->err) ||
+              tbr_png_write_image(rep->p1, &img, rep->err, sizeof rep->err);
+    tbr_image_free(&img);
+    free(gl);
+    free(gbuf);
+    free(cv);
+    if (bad) {
+        fprintf(stderr, "tbr-report: %s\n", rep->err);
+        return 2;
+    }
+    sb_add(&rep->h, "<figure><img src=\"chart_frame_cycles.png\" alt=\"cycles per frame\"><figcaption>GPU cycles per "
+                    "frame, all runs</figcaption></figure>\n");
+    return 0;
+}
+
+/* chart_compare.png: the metrics present in every run, normalized to the main run (only
+ * with --compare). */
+static int chart_compare(struct report *rep)
+{
+    int nr = rep->nr;
+    if (nr <= 1) return 0;
+    const char *gm[NCMP];
+    double v[NCMP * MAX_RUNS];
+    int ng = 0;
+    for (size_t m = 0; m < NCMP; m++) {
+        int all = 1;
+        for (int r = 0; r < nr && all; r++)
+            if (pic_run_metric(&rep->runs[r], CMP_METRICS[m], -1, &v[ng * nr + r], rep->err, sizeof rep->err)) all = 0;
+        if (!all || !(v[ng * nr] > 0)) continue;
+        double base = v[ng * nr];
+        for (int r = 0; r < nr; r++) v[ng * nr + r] /= base;
+        gm[ng++] = CMP_METRICS[m];
+    }
+    if (!ng) return 0;
+    char t[300];
+    snprintf(t, sizeof t, "normalized to %s", rep->labels[0]);
+    pic_chart c = {ng, nr, gm, rep->labels, v, t, "value / first run", 1};
+    tbr_image img = {0};
+    snprintf(rep->p1, sizeof rep->p1, "%s/chart_compare.png", rep->outdir);
+    int bad = pic_barchart_render(&c, &img, NULL, rep->err, sizeof rep->err) ||
+              tbr_png_write_image(rep->p1, &img, rep->err, sizeof rep->err);
+    tbr_image_free(&img);
+    if (bad) {
+        fprintf(stderr, "tbr-report: %s\n", rep->err);
+        return 2;
+    }
+    sb_add(&rep->h, "<figure><img src=\"chart_compare.png\" alt=\"comparison\"><figcaption>statistics normalized to ");
+    sb_esc(&rep->h, rep->labels[0]);
+    sb_add(&rep->h, " (metrics present in every run)</figcaption></figure>\n");
+    return 0;
+}
+
+/* Copies frame fr's reference image (if there is one) beside the report and adds it. */
+static int reference_image(struct report *rep, long fr)
+{
+    snprintf(rep->p1, sizeof rep->p1, "%s/frame_%05ld.png", rep->refbase, fr);
+    snprintf(rep->p2, sizeof rep->p2, "%s/ref_%05ld.png", rep->outdir, fr);
+    if (file_exists(rep->p1)) {
+        if (copy_png(rep->p1, rep->p2, rep->err, sizeof rep->err)) {
+            fprintf(stderr, "tbr-report: %s\n", rep->err);
+            return 2;
         }
-        pic_run_frame_path(R, fr, p1, sizeof p1);
-        snprintf(p2, sizeof p2, "%s/sim_%05ld.png", outdir, fr);
-        if (copy_png(p1, p2, err, sizeof err)) {
-            fprintf(stderr, "tbr-report: %s\n", err);
-            goto out;
+        sb_add(&rep->h,
+               "<figure><img src=\"ref_%05ld.png\" alt=\"reference frame %ld\"><figcaption>reference frame "
+               "%ld</figcaption></figure>",
+               fr, fr, fr);
+    } else {
+        sb_add(&rep->h, "<figure><figcaption class=\"bad\">reference frame %ld missing: ", fr);
+        sb_esc(&rep->h, rep->p1);
+        sb_add(&rep->h, "</figcaption></figure>");
+    }
+    return 0;
+}
+
+/* Reference and simulated images of every frame of the main run, side by side. */
+static int frame_images(struct report *rep)
+{
+    pic_run *R = &rep->runs[0];
+    size_t nf = pic_run_frame_count(R);
+    sb_add(&rep->h, "<h2>Frames: reference and simulated</h2>\n");
+    for (size_t i = 0; i < nf; i++) {
+        long fr;
+        pic_run_frame_info(R, i, &fr, NULL, NULL);
+        sb_add(&rep->h, "<div>");
+        if (rep->refdir && reference_image(rep, fr)) return 2;
+        pic_run_frame_path(R, fr, rep->p1, sizeof rep->p1);
+        snprintf(rep->p2, sizeof rep->p2, "%s/sim_%05ld.png", rep->outdir, fr);
+        if (copy_png(rep->p1, rep->p2, rep->err, sizeof rep->err)) {
+            fprintf(stderr, "tbr-report: %s\n", rep->err);
+            return 2;
         }
-        sb_add(&h,
+        sb_add(&rep->h,
                "<figure><img src=\"sim_%05ld.png\" alt=\"simulated frame %ld\"><figcaption>simulated frame "
                "%ld</figcaption></figure></div>\n",
                fr, fr, fr);
     }
+    return 0;
+}
 
-    /* heatmaps */
-    sb_add(&h, "<h2>Per-tile heatmaps</h2>\n");
-    char missing[PIC_M_COUNT][PIC_ERR];
+/* The heatmaps of one frame over its simulated image; a metric the run lacks is marked in
+ * miss[] with the reason in missing[]. */
+static int frame_heatmaps(struct report *rep, long fr, char missing[PIC_M_COUNT][PIC_ERR], int miss[PIC_M_COUNT])
+{
+    pic_run *R = &rep->runs[0];
+    tbr_image bg = {0};
+    pic_run_frame_path(R, fr, rep->p1, sizeof rep->p1);
+    if (tbr_png_read_rgba8(rep->p1, &bg, rep->err, sizeof rep->err)) {
+        fprintf(stderr, "tbr-report: %s\n", rep->err);
+        return 2;
+    }
+    sb_add(&rep->h, "<div>");
+    for (int m = 0; m < PIC_M_COUNT; m++) {
+        const char *name = pic_tile_metric_name((pic_tile_metric)m);
+        pic_tile_grid g;
+        if (pic_run_tile_grid(R, fr, (pic_tile_metric)m, bg.width, bg.height, &g, missing[m], sizeof missing[m])) {
+            miss[m] = 1;
+            continue;
+        }
+        tbr_image img = {0};
+        snprintf(rep->p2, sizeof rep->p2, "%s/heat_%s_%05ld.png", rep->outdir, name, fr);
+        int bad = pic_heatmap_render(&bg, &g, name, fr, NAN, NAN, &img, NULL, rep->err, sizeof rep->err) ||
+                  tbr_png_write_image(rep->p2, &img, rep->err, sizeof rep->err);
+        tbr_image_free(&img);
+        if (bad) {
+            pic_tile_grid_free(&g);
+            tbr_image_free(&bg);
+            fprintf(stderr, "tbr-report: %s\n", rep->err);
+            return 2;
+        }
+        sb_add(&rep->h,
+               "<figure><img src=\"heat_%s_%05ld.png\" alt=\"%s frame %ld\"><figcaption>%s, frame %ld<br><span "
+               "class=\"note\">",
+               name, fr, name, fr, name, fr);
+        sb_esc(&rep->h, g.source);
+        sb_add(&rep->h, "</span></figcaption></figure>");
+        pic_tile_grid_free(&g);
+    }
+    sb_add(&rep->h, "</div>\n");
+    tbr_image_free(&bg);
+    return 0;
+}
+
+/* Per-tile heatmaps of the first hframes frames, then the list of metrics not available. */
+static int heatmaps(struct report *rep, long hframes)
+{
+    pic_run *R = &rep->runs[0];
+    size_t nf = pic_run_frame_count(R);
+    sb_add(&rep->h, "<h2>Per-tile heatmaps</h2>\n");
+    static char missing[PIC_M_COUNT][PIC_ERR];
     int miss[PIC_M_COUNT] = {0};
     for (size_t i = 0; i < nf && (long)i < hframes; i++) {
         long fr;
         pic_run_frame_info(R, i, &fr, NULL, NULL);
-        tbr_image bg = {0};
-        pic_run_frame_path(R, fr, p1, sizeof p1);
-        if (tbr_png_read_rgba8(p1, &bg, err, sizeof err)) {
-            fprintf(stderr, "tbr-report: %s\n", err);
-            goto out;
-        }
-        sb_add(&h, "<div>");
-        for (int m = 0; m < PIC_M_COUNT; m++) {
-            pic_tile_grid g;
-            if (pic_run_tile_grid(R, fr, (pic_tile_metric)m, bg.width, bg.height, &g, missing[m], sizeof missing[m])) {
-                miss[m] = 1;
-                continue;
-            }
-            tbr_image img = {0};
-            snprintf(p2, sizeof p2, "%s/heat_%s_%05ld.png", outdir, pic_tile_metric_name((pic_tile_metric)m), fr);
-            int bad = pic_heatmap_render(&bg, &g, pic_tile_metric_name((pic_tile_metric)m), fr, NAN, NAN, &img, NULL,
-                                         err, sizeof err) ||
-                      tbr_png_write_image(p2, &img, err, sizeof err);
-            tbr_image_free(&img);
-            if (bad) {
-                pic_tile_grid_free(&g);
-                tbr_image_free(&bg);
-                fprintf(stderr, "tbr-report: %s\n", err);
-                goto out;
-            }
-            sb_add(&h,
-                   "<figure><img src=\"heat_%s_%05ld.png\" alt=\"%s frame %ld\"><figcaption>%s, frame %ld<br><span "
-                   "class=\"note\">",
-                   pic_tile_metric_name((pic_tile_metric)m), fr, pic_tile_metric_name((pic_tile_metric)m), fr,
-                   pic_tile_metric_name((pic_tile_metric)m), fr);
-            sb_esc(&h, g.source);
-            sb_add(&h, "</span></figcaption></figure>");
-            pic_tile_grid_free(&g);
-        }
-        sb_add(&h, "</div>\n");
-        tbr_image_free(&bg);
+        if (frame_heatmaps(rep, fr, missing, miss)) return 2;
     }
     int anymiss = 0;
     for (int m = 0; m < PIC_M_COUNT; m++) anymiss |= miss[m];
     if (anymiss) {
-        sb_add(&h, "<p class=\"note\">Not available:</p><ul class=\"note\">\n");
+        sb_add(&rep->h, "<p class=\"note\">Not available:</p><ul class=\"note\">\n");
         for (int m = 0; m < PIC_M_COUNT; m++)
             if (miss[m]) {
-                sb_add(&h, "<li>");
-                sb_esc(&h, missing[m]);
-                sb_add(&h, "</li>\n");
+                sb_add(&rep->h, "<li>");
+                sb_esc(&rep->h, missing[m]);
+                sb_add(&rep->h, "</li>\n");
             }
-        sb_add(&h, "</ul>\n");
+        sb_add(&rep->h, "</ul>\n");
     }
-    sb_add(&h,
+    return 0;
+}
+
+/* Ends the page and writes index.html (atomically). */
+static int write_index(struct report *rep)
+{
+    sb_add(&rep->h,
            "<p id=\"selfcheck\" class=\"note\" data-verdict=\"pending\">image check: pending</p>\n</body></html>\n");
-    if (h.oom) {
+    if (rep->h.oom) {
         fprintf(stderr, "tbr-report: out of memory\n");
-        goto out;
+        return 2;
     }
-    snprintf(p1, sizeof p1, "%s/index.html", outdir);
-    if (pic_write_file_atomic(p1, h.s, h.n, err, sizeof err)) {
-        fprintf(stderr, "tbr-report: %s\n", err);
-        goto out;
+    snprintf(rep->p1, sizeof rep->p1, "%s/index.html", rep->outdir);
+    if (pic_write_file_atomic(rep->p1, rep->h.s, rep->h.n, rep->err, sizeof rep->err)) {
+        fprintf(stderr, "tbr-report: %s\n", rep->err);
+        return 2;
     }
-    rc = 0;
-out:
-    free(cv);
-    free(h.s);
-    for (int r = 0; r < nr; r++) pic_run_free(&runs[r]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static struct report_options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0) return rc;
+
+    /* Static: the runs and buffers are large. */
+    static struct report rep;
+    rep.outdir = o.outdir;
+    rep.refdir = o.refdir;
+    rc = load_inputs(&rep, &o);
+    if (!rc) {
+        html_head(&rep, o.title);
+        summary_table(&rep);
+        frames_table(&rep);
+        sb_add(&rep.h, "<h2>Charts</h2>\n");
+        rc = chart_frame_cycles(&rep);
+    }
+    if (!rc) rc = chart_compare(&rep);
+    if (!rc) rc = frame_images(&rep);
+    if (!rc) rc = heatmaps(&rep, o.hframes);
+    if (!rc) rc = write_index(&rep);
+    free(rep.h.s);
+    for (int r = 0; r < rep.nr; r++) pic_run_free(&rep.runs[r]);
     return rc;
 }
