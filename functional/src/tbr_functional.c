@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tbr/frame_range.h"
 #include "tbr/records.h"
 #include "tbr/trace.h"
 #include "tbr_mesa_hooks.h"
@@ -214,27 +215,14 @@ static void finalize(struct recorder *r);
 
 static void at_exit(void) { finalize(&R); }
 
+/* TBR_FRAMES (set by tbr-replay from its --frames): "A-B", "A" or "A-"; unset or empty: every
+ * frame. The project's one frame-range parser (formats/util). */
 static int parse_frames(const char *s, uint64_t *a, uint64_t *b)
 {
-    char *end;
     *a = 0;
     *b = UINT64_MAX;
     if (!s || !*s) return 0;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (end == s || errno) return -1;
-    *a = x;
-    if (*end == 0) {
-        *b = x;
-        return 0;
-    }
-    if (*end != '-') return -1;
-    s = end + 1;
-    if (*s == 0) return 0;
-    unsigned long long y = strtoull(s, &end, 10);
-    if (end == s || *end || errno || y < x) return -1;
-    *b = y;
-    return 0;
+    return tbr_frame_range_parse(s, TBR_FRAMES_SINGLE | TBR_FRAMES_OPEN, a, b) == TBR_FRAMES_OK ? 0 : -1;
 }
 
 static int env_is_1(const char *name)
