@@ -135,16 +135,61 @@ void tbr_techniques_pass_render_end(tbr_techniques *h);
 void tbr_techniques_pass_end(tbr_techniques *h, const uint32_t *tiles_per_unit, uint32_t nunits);
 int tbr_techniques_energy(tbr_techniques *h, tbr_energy *en, const tbr_config *cfg, char *err, size_t errlen);
 
-void tbr_techniques_draw_issued(tbr_techniques *h, uint32_t draw);
-bool tbr_techniques_bin_can_accept(tbr_techniques *h);
-void tbr_techniques_bin_accept(tbr_techniques *h, uint32_t prim, uint32_t ntiles);
-void tbr_techniques_bin_dropped(tbr_techniques *h, uint32_t prim);
-bool tbr_techniques_bin_tile_can_push(tbr_techniques *h);
-void tbr_techniques_bin_tile_push(tbr_techniques *h, uint32_t tile);
-void tbr_techniques_geometry_tick(tbr_techniques *h);
-bool tbr_techniques_geometry_idle(const tbr_techniques *h);
-bool tbr_techniques_geometry_busy(const tbr_techniques *h);
-uint64_t tbr_techniques_geometry_progress(const tbr_techniques *h);
+/* The draw-issue, binning and geometry-phase hooks (the *_hooks functions) run only in
+ * passes where a technique's pass_begin asked for them (TBR_TECH_BINNING), so the geometry
+ * loop pays one flag test otherwise. */
+void tbr_techniques_draw_issued_hooks(tbr_techniques *h, uint32_t draw);
+bool tbr_techniques_bin_can_accept_hooks(tbr_techniques *h);
+void tbr_techniques_bin_accept_hooks(tbr_techniques *h, uint32_t prim, uint32_t ntiles);
+void tbr_techniques_bin_dropped_hooks(tbr_techniques *h, uint32_t prim);
+bool tbr_techniques_bin_tile_can_push_hooks(tbr_techniques *h);
+void tbr_techniques_bin_tile_push_hooks(tbr_techniques *h, uint32_t tile);
+void tbr_techniques_geometry_tick_hooks(tbr_techniques *h);
+bool tbr_techniques_geometry_idle_hooks(const tbr_techniques *h);
+bool tbr_techniques_geometry_busy_hooks(const tbr_techniques *h);
+uint64_t tbr_techniques_geometry_progress_hooks(const tbr_techniques *h);
+#define TBR_BINNING_(h) ((h)->pass_flags & TBR_TECH_BINNING)
+static inline void tbr_techniques_draw_issued(tbr_techniques *h, uint32_t draw)
+{
+    if (TBR_BINNING_(h)) tbr_techniques_draw_issued_hooks(h, draw);
+}
+static inline bool tbr_techniques_bin_can_accept(tbr_techniques *h)
+{
+    return !TBR_BINNING_(h) || tbr_techniques_bin_can_accept_hooks(h);
+}
+static inline void tbr_techniques_bin_accept(tbr_techniques *h, uint32_t prim, uint32_t ntiles)
+{
+    if (TBR_BINNING_(h)) tbr_techniques_bin_accept_hooks(h, prim, ntiles);
+}
+static inline void tbr_techniques_bin_dropped(tbr_techniques *h, uint32_t prim)
+{
+    if (TBR_BINNING_(h)) tbr_techniques_bin_dropped_hooks(h, prim);
+}
+static inline bool tbr_techniques_bin_tile_can_push(tbr_techniques *h)
+{
+    return !TBR_BINNING_(h) || tbr_techniques_bin_tile_can_push_hooks(h);
+}
+static inline void tbr_techniques_bin_tile_push(tbr_techniques *h, uint32_t tile)
+{
+    if (TBR_BINNING_(h)) tbr_techniques_bin_tile_push_hooks(h, tile);
+}
+static inline void tbr_techniques_geometry_tick(tbr_techniques *h)
+{
+    if (TBR_BINNING_(h)) tbr_techniques_geometry_tick_hooks(h);
+}
+static inline bool tbr_techniques_geometry_idle(const tbr_techniques *h)
+{
+    return !TBR_BINNING_(h) || tbr_techniques_geometry_idle_hooks(h);
+}
+static inline bool tbr_techniques_geometry_busy(const tbr_techniques *h)
+{
+    return TBR_BINNING_(h) && tbr_techniques_geometry_busy_hooks(h);
+}
+/* (a monotonic count within a pass: the geometry phase's deadlock watchdog compares it) */
+static inline uint64_t tbr_techniques_geometry_progress(const tbr_techniques *h)
+{
+    return TBR_BINNING_(h) ? tbr_techniques_geometry_progress_hooks(h) : 0;
+}
 uint32_t tbr_techniques_dispatch_cycles(tbr_techniques *h);
 uint32_t tbr_techniques_assign(tbr_techniques *h, uint32_t index, uint32_t nunits, tbr_tiles_done_fn done,
                                const void *ctx);

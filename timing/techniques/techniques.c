@@ -121,48 +121,57 @@ int tbr_techniques_energy(tbr_techniques *h, tbr_energy *en, const tbr_config *c
     return 0;
 }
 
-void tbr_techniques_draw_issued(tbr_techniques *h, uint32_t draw) { EACH(h, draw_issued) CALL(h, draw_issued, draw); }
+void tbr_techniques_draw_issued_hooks(tbr_techniques *h, uint32_t draw)
+{
+    EACH(h, draw_issued) CALL(h, draw_issued, draw);
+}
 
 /* Back-pressure hooks: every technique must agree (each counts its own stall). */
-bool tbr_techniques_bin_can_accept(tbr_techniques *h)
+bool tbr_techniques_bin_can_accept_hooks(tbr_techniques *h)
 {
     EACH(h, bin_can_accept) if (!h->ops[i_]->bin_can_accept(h->self[i_])) return false;
     return true;
 }
 
-void tbr_techniques_bin_accept(tbr_techniques *h, uint32_t prim, uint32_t ntiles)
+void tbr_techniques_bin_accept_hooks(tbr_techniques *h, uint32_t prim, uint32_t ntiles)
 {
     EACH(h, bin_accept) CALL(h, bin_accept, prim, ntiles);
 }
 
-void tbr_techniques_bin_dropped(tbr_techniques *h, uint32_t prim) { EACH(h, bin_dropped) CALL(h, bin_dropped, prim); }
+void tbr_techniques_bin_dropped_hooks(tbr_techniques *h, uint32_t prim)
+{
+    EACH(h, bin_dropped) CALL(h, bin_dropped, prim);
+}
 
-bool tbr_techniques_bin_tile_can_push(tbr_techniques *h)
+bool tbr_techniques_bin_tile_can_push_hooks(tbr_techniques *h)
 {
     EACH(h, bin_tile_can_push) if (!h->ops[i_]->bin_tile_can_push(h->self[i_])) return false;
     return true;
 }
 
-void tbr_techniques_bin_tile_push(tbr_techniques *h, uint32_t tile)
+void tbr_techniques_bin_tile_push_hooks(tbr_techniques *h, uint32_t tile)
 {
     EACH(h, bin_tile_push) CALL(h, bin_tile_push, tile);
 }
 
-void tbr_techniques_geometry_tick(tbr_techniques *h) { EACH(h, geometry_tick) h->ops[i_]->geometry_tick(h->self[i_]); }
+void tbr_techniques_geometry_tick_hooks(tbr_techniques *h)
+{
+    EACH(h, geometry_tick) h->ops[i_]->geometry_tick(h->self[i_]);
+}
 
-bool tbr_techniques_geometry_idle(const tbr_techniques *h)
+bool tbr_techniques_geometry_idle_hooks(const tbr_techniques *h)
 {
     EACH(h, geometry_idle) if (!h->ops[i_]->geometry_idle(h->self[i_])) return false;
     return true;
 }
 
-bool tbr_techniques_geometry_busy(const tbr_techniques *h)
+bool tbr_techniques_geometry_busy_hooks(const tbr_techniques *h)
 {
     EACH(h, geometry_busy) if (h->ops[i_]->geometry_busy(h->self[i_])) return true;
     return false;
 }
 
-uint64_t tbr_techniques_geometry_progress(const tbr_techniques *h)
+uint64_t tbr_techniques_geometry_progress_hooks(const tbr_techniques *h)
 {
     uint64_t p = 0;
     EACH(h, geometry_progress) p += h->ops[i_]->geometry_progress(h->self[i_]);
