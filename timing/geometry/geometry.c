@@ -181,7 +181,7 @@ uint64_t geometry_next_event(const geometry_unit *ge)
 }
 
 /* Primitive Assembly (prim_assembly.tris_per_cycle, thesis Table 4.1): takes shaded vertices in order, emits the draw's primitives as their vertices arrive. */
-static void pa_tick(geometry_unit *ge)
+static inline __attribute__((always_inline)) void pa_tick(geometry_unit *ge)
 {
     const sim_env *env = ge->env;
     const uint64_t n = env->ncyc;
@@ -228,7 +228,7 @@ static void pa_tick(geometry_unit *ge)
 }
 
 /* Vertex Processors: in-order retirement across processors, then dispatch of the next work item (round robin). */
-static void vp_tick(geometry_unit *ge)
+static inline __attribute__((always_inline)) void vp_tick(geometry_unit *ge)
 {
     const sim_env *env = ge->env;
     const uint64_t n = env->ncyc;
@@ -274,7 +274,7 @@ static void vp_tick(geometry_unit *ge)
 }
 
 /* Vertex Fetcher: responses, in-order hand-off of complete vertices (or VS groups), one line request per cycle. */
-static void vf_tick(geometry_unit *ge)
+static inline __attribute__((always_inline)) void vf_tick(geometry_unit *ge)
 {
     const sim_env *env = ge->env;
     const uint64_t n = env->ncyc;
@@ -346,7 +346,7 @@ static void vf_tick(geometry_unit *ge)
 }
 
 /* Command Processor: decodes the next draw (cp.cycles_per_draw) and hands it to the Vertex Fetcher. */
-static void cp_tick(geometry_unit *ge)
+static inline __attribute__((always_inline)) void cp_tick(geometry_unit *ge)
 {
     const sim_env *env = ge->env;
     const uint64_t n = env->ncyc;

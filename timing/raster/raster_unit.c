@@ -162,7 +162,7 @@ static bool mem_send(const sim_env *env, int port, uint64_t addr, bool write)
     return tbr_memq_push(memsys_req(env->mem, port), &m);
 }
 
-static void blend_tick(raster_unit *r)
+static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
     uint64_t now = env->now;
@@ -264,7 +264,7 @@ static void blend_tick(raster_unit *r)
         tbr_stat_add(r->b_idle, n);
 }
 
-static void merge_tick(raster_unit *r)
+static inline __attribute__((always_inline)) void merge_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
     uint32_t tok, n = 0;
@@ -282,7 +282,7 @@ static void merge_tick(raster_unit *r)
     }
 }
 
-static void fp_tick(raster_unit *r)
+static inline __attribute__((always_inline)) void fp_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
     const sim_frame *f = env->frame;
@@ -320,7 +320,7 @@ static bool emit_quad(raster_unit *r, uint32_t k)
     return true;
 }
 
-static void rasterizer_tick(raster_unit *r)
+static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
     uint64_t now = env->now;
