@@ -961,6 +961,20 @@ static void test_skip_equivalence(const char *work)
     CHECK(skipped_max > 10);
 }
 
+/* A frame whose RENDER_PASS (w x h) or FRAME_END (fw x fh) claims a huge render target
+ * (hostile input, issue 22): the decoder rejects sizes above TBR_REC_MAX_DIM. */
+static void gen_huge(const char *dir, uint32_t w, uint32_t h, uint32_t fw, uint32_t fh)
+{
+    open_trace(dir);
+    synth_begin_frame(0);
+    synth_resource(1, BGRA, 8, 8, 4, 1);
+    synth_render_pass(0, w, h, 1, 0);
+    synth_clear(4, 0, 1, 0, 1, 0);
+    synth_frame_end(0, fw, fh);
+    synth_end_frame();
+    synth_trace_close();
+}
+
 static void test_cli(const char *work)
 {
     char in[1024], out[1024];
@@ -973,6 +987,18 @@ static void test_cli(const char *work)
     gen_blend(in);
     CHECK(run(in, out, "--set no.such=1") == 2);
     CHECK(run(in, out, "--frames 3-1") == 2);
+    /* a render target beyond the GL maximum is malformed input (exit 2), not an allocation
+     * of gigabytes (a RENDER_PASS 2^31 rows high grew tbr-sim to 24 GB; a FRAME_END as wide
+     * made it abort) */
+    snprintf(in, sizeof in, "%s/huge_pass", work);
+    gen_huge(in, 8, 1u << 31, 8, 8);
+    CHECK(run(in, out, NULL) == 2);
+    snprintf(in, sizeof in, "%s/huge_frame_end", work);
+    gen_huge(in, 8, 8, 1u << 31, 8);
+    CHECK(run(in, out, NULL) == 2);
+    snprintf(in, sizeof in, "%s/max_pass", work);
+    gen_huge(in, 8, 16384, 8, 8); /* the largest allowed height still runs */
+    CHECK(run(in, out, NULL) == 0);
 }
 
 int main(int argc, char **argv)

@@ -83,6 +83,12 @@ bad_input)
   expect_exit 2 "needs a value" "$BIN/tbr-heatmap" "$FX/a" --metric
   expect_exit 2 "" "$BIN/tbr-heatmap"
   expect_exit 2 "missing.png" "$BIN/tbr-heatmap" "$FX/a" --metric cycles --over "$W/missing.png" -o "$W/x.png"
+  # sizes from the per-tile data are checked before they divide (hostile input: a tile width of
+  # 2^32 was a SIGFPE; zero columns were accepted)
+  cp -r "$FX/a" "$W/huge"; sed -i 's/"tile_width": 16/"tile_width": 4294967296/' "$W/huge/stats.json"
+  expect_exit 2 "bad tile size" "$BIN/tbr-heatmap" "$W/huge" --metric cycles -o "$W/x.png"
+  cp -r "$FX/a" "$W/nocols"; sed -i 's/"cols": 4/"cols": 0/' "$W/nocols/stats.json"
+  expect_exit 2 "bad tile grid" "$BIN/tbr-heatmap" "$W/nocols" --metric cycles -o "$W/x.png"
   [ ! -e "$W/x.png" ] || fail "output written on error"
   expect_exit 2 "not LABEL=OUT_DIR" "$BIN/tbr-barchart" -o "$W/c.png" --metric total_cycles "$FX/a"
   expect_exit 2 "no metric 'nope'" "$BIN/tbr-barchart" -o "$W/c.png" --metric nope A="$FX/a"

@@ -273,14 +273,22 @@ int pic_run_tile_grid(const pic_run *r, long frame, pic_tile_metric m, unsigned 
     g->tile_h = cfg_uint(r, "tile.height", 32);
     double d;
     if (t) {
-        if (!pj_number(pj_get(t, "tile_width"), &d) && d >= 1) g->tile_w = (unsigned)d;
-        if (!pj_number(pj_get(t, "tile_height"), &d) && d >= 1) g->tile_h = (unsigned)d;
+        if (!pj_number(pj_get(t, "tile_width"), &d)) g->tile_w = d >= 1 && d <= 4096 ? (unsigned)d : 0;
+        if (!pj_number(pj_get(t, "tile_height"), &d)) g->tile_h = d >= 1 && d <= 4096 ? (unsigned)d : 0;
+    }
+    /* sizes from files are checked before they divide anything (tbr-sim's range: 4..256) */
+    if (g->tile_w < 1 || g->tile_w > 4096 || g->tile_h < 1 || g->tile_h > 4096) {
+        snprintf(err, err_size,
+                 "%s (or tiles.json beside it): bad tile size (tile_width / tile_height or tile.width / tile.height "
+                 "not in 1..4096)",
+                 r->stats_path);
+        return -1;
     }
     g->cols = (width + g->tile_w - 1) / g->tile_w;
     g->rows = (height + g->tile_h - 1) / g->tile_h;
     if (t) {
-        if (!pj_number(pj_get(t, "cols"), &d) && d >= 1) g->cols = (unsigned)d;
-        if (!pj_number(pj_get(t, "rows"), &d) && d >= 1) g->rows = (unsigned)d;
+        if (!pj_number(pj_get(t, "cols"), &d)) g->cols = d >= 1 && d <= (1u << 24) ? (unsigned)d : 0;
+        if (!pj_number(pj_get(t, "rows"), &d)) g->rows = d >= 1 && d <= (1u << 24) ? (unsigned)d : 0;
     }
     size_t n = (size_t)g->cols * g->rows;
     if (n == 0 || n > (1u << 24)) {

@@ -75,8 +75,7 @@ int tbr_rec_frame_end_decode(const uint8_t *p, size_t n, tbr_rec_frame_end *r)
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
     r->frame = get_u64(&c);
-    r->width = get_u(&c);
-    r->height = get_u(&c);
+    if (get_u_max(&c, TBR_REC_MAX_DIM, &r->width) || get_u_max(&c, TBR_REC_MAX_DIM, &r->height)) return -1;
     r->draws = get_u64(&c);
     r->quads = get_u64(&c);
     r->shaded_quads = get_u64(&c);
@@ -249,8 +248,7 @@ int tbr_rec_render_pass_decode(const uint8_t *p, size_t n, tbr_rec_render_pass *
     tbr_cursor_init(&c, p, n);
     memset(r, 0, sizeof(*r));
     r->seq = get_u(&c);
-    r->width = get_u(&c);
-    r->height = get_u(&c);
+    if (get_u_max(&c, TBR_REC_MAX_DIM, &r->width) || get_u_max(&c, TBR_REC_MAX_DIM, &r->height)) return -1;
     r->layers = get_u(&c);
     r->samples = get_u(&c);
     r->is_default = get_u(&c);

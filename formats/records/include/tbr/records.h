@@ -89,6 +89,9 @@ const char *tbr_rec_type_name(uint16_t type); /* "QUADS", ... or NULL if unknown
 #define TBR_REC_MAX_CONSTBUFS 4u
 #define TBR_REC_MAX_ATTRIBS   32u
 #define TBR_REC_MAX_QUADS     1024u /* quads per QUADS record */
+/* Render-target width / height of RENDER_PASS and FRAME_END records: the GL maximum
+ * softpipe reports (GL_MAX_RENDERBUFFER_SIZE = 16384); larger values are malformed. */
+#define TBR_REC_MAX_DIM       16384u
 
 /* ---- FRAME_END ---------------------------------------------------------- */
 typedef struct tbr_rec_frame_end {
