@@ -403,7 +403,7 @@ static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r
                         r->r_emitted = malloc(r->cap_emitted);
                         if (!r->r_emitted) abort();
                     }
-                    memset(r->r_emitted, 0, r->r_nitems);
+                    if (r->r_nitems) memset(r->r_emitted, 0, r->r_nitems); /* (NULL until a tile has items) */
                     r->r_cursor = 0;
                     emitted++;
                 } else {
