@@ -1,6 +1,8 @@
 /* Per-tile statistics (tile_stats.h). */
 #include "core/tile_stats.h"
 
+#include "core/util.h"
+
 #include <stdlib.h>
 
 void tile_stats_free(tile_stats *ts)
@@ -19,11 +21,10 @@ void tile_stats_free(tile_stats *ts)
 void tile_stats_pass_begin(tile_stats *ts, uint32_t ntiles)
 {
     if (ntiles > ts->cap) {
-        ts->begin = realloc(ts->begin, ntiles * sizeof *ts->begin);
-        ts->cycles = realloc(ts->cycles, ntiles * sizeof *ts->cycles);
-        ts->frags = realloc(ts->frags, ntiles * sizeof *ts->frags);
-        ts->unit = realloc(ts->unit, ntiles * sizeof *ts->unit);
-        if (!ts->begin || !ts->cycles || !ts->frags || !ts->unit) abort();
+        ts->begin = tbr_xrealloc(ts->begin, ntiles * sizeof *ts->begin);
+        ts->cycles = tbr_xrealloc(ts->cycles, ntiles * sizeof *ts->cycles);
+        ts->frags = tbr_xrealloc(ts->frags, ntiles * sizeof *ts->frags);
+        ts->unit = tbr_xrealloc(ts->unit, ntiles * sizeof *ts->unit);
         ts->cap = ntiles;
     }
     for (uint32_t t = 0; t < ts->cap; t++) {
@@ -35,12 +36,11 @@ void tile_stats_pass_begin(tile_stats *ts, uint32_t ntiles)
 static void frame_grid(tile_stats *ts, uint32_t nt, int64_t res, uint32_t cols, uint32_t rows)
 {
     if (nt > ts->f_cap) {
-        ts->f_cycles = realloc(ts->f_cycles, nt * sizeof *ts->f_cycles);
-        ts->f_frags = realloc(ts->f_frags, nt * sizeof *ts->f_frags);
-        ts->f_unit = realloc(ts->f_unit, nt * sizeof *ts->f_unit);
-        ts->f_skip = realloc(ts->f_skip, nt);
-        ts->f_elim = realloc(ts->f_elim, nt);
-        if (!ts->f_cycles || !ts->f_frags || !ts->f_unit || !ts->f_skip || !ts->f_elim) abort();
+        ts->f_cycles = tbr_xrealloc(ts->f_cycles, nt * sizeof *ts->f_cycles);
+        ts->f_frags = tbr_xrealloc(ts->f_frags, nt * sizeof *ts->f_frags);
+        ts->f_unit = tbr_xrealloc(ts->f_unit, nt * sizeof *ts->f_unit);
+        ts->f_skip = tbr_xrealloc(ts->f_skip, nt);
+        ts->f_elim = tbr_xrealloc(ts->f_elim, nt);
         ts->f_cap = nt;
     }
     for (uint32_t t = 0; t < nt; t++) {

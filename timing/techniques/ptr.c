@@ -10,6 +10,8 @@
 
 #include "techniques/technique.h"
 
+#include "core/util.h"
+
 enum { PTR_STATIC, PTR_FASTEST, PTR_MIXED }; /* tile.ru_assignment, in its enum order */
 
 typedef struct {
@@ -66,12 +68,10 @@ static void *ptr_create(const tbr_config *cfg, tbr_stats *st, const tbr_techniqu
 {
     (void)err;
     (void)errlen;
-    ptr_policy *p = calloc(1, sizeof *p);
-    if (!p) abort();
+    ptr_policy *p = tbr_xcalloc(1, sizeof *p);
     p->policy = tbr_cfg_enum(cfg, "tile.ru_assignment");
     p->nunits = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
-    p->assigned = calloc(p->nunits ? p->nunits : 1, sizeof *p->assigned);
-    if (!p->assigned) abort();
+    p->assigned = tbr_xcalloc(p->nunits, sizeof *p->assigned);
     p->imbalance =
         tbr_stats_counter(st, "ptr.tile_imbalance", "per pass: tiles of the busiest minus the least busy Raster Unit");
     *ops = p->policy == PTR_STATIC ? &ptr_static : &ptr_balanced;

@@ -12,8 +12,9 @@
 
 #include "techniques/technique.h"
 
+#include "core/util.h"
+
 typedef struct {
-    bool enabled;
     uint32_t refresh, compare_cycles;
     sig_unit su;
     sig_buffer sb;
@@ -235,9 +236,7 @@ static void *re_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique
 {
     (void)err;
     (void)errlen;
-    rendering_elim *re = calloc(1, sizeof *re);
-    if (!re) abort();
-    re->enabled = tbr_cfg_bool(cfg, "re.enabled");
+    rendering_elim *re = tbr_xcalloc(1, sizeof *re);
     re->refresh = (uint32_t)tbr_cfg_uint(cfg, "re.refresh_period");
     re->compare_cycles = (uint32_t)tbr_cfg_uint(cfg, "re.compare_cycles");
     re->sb.dbl = tbr_cfg_enum(cfg, "re.buffering") == 1;
@@ -246,7 +245,7 @@ static void *re_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique
             (uint32_t)tbr_cfg_uint(cfg, "re.accumulate_cycles_per_subblock"),
             (uint32_t)tbr_cfg_uint(cfg, "re.combine_cycles"), (uint32_t)tbr_cfg_uint(cfg, "re.ot_queue_entries"), st);
     register_stats(re, st);
-    *ops = re->enabled ? &re_on : &re_off;
+    *ops = tbr_cfg_bool(cfg, "re.enabled") ? &re_on : &re_off;
     return re;
 }
 

@@ -9,8 +9,9 @@
 
 #include "techniques/technique.h"
 
+#include "core/util.h"
+
 typedef struct {
-    bool enabled;
     sig_buffer sb;
     bool pass_on; /* single-pass frame with tiles */
     const sig_slot *ref;
@@ -119,9 +120,7 @@ static void *te_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique
 {
     (void)err;
     (void)errlen;
-    transaction_elim *te = calloc(1, sizeof *te);
-    if (!te) abort();
-    te->enabled = tbr_cfg_bool(cfg, "te.enabled");
+    transaction_elim *te = tbr_xcalloc(1, sizeof *te);
     te->sb.dbl = tbr_cfg_enum(cfg, "te.buffering") == 1;
     te->flushes = tbr_stats_counter(st, "te.flushes", "color buffer flushes checked by Transaction Elimination");
     te->eliminated =
@@ -131,7 +130,7 @@ static void *te_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique
     te->subblocks = tbr_stats_counter(st, "te.crc_subblocks", "64-bit subblocks signed by the TE Compute CRC unit");
     te->sigbuf_accesses = tbr_stats_counter(st, "te.sigbuf_accesses", "TE Signature Buffer reads + writes");
     te->false_pos = tbr_stats_counter(st, "te.false_positives", "eliminated flushes whose colors differed (must be 0)");
-    *ops = te->enabled ? &te_on : &te_off;
+    *ops = tbr_cfg_bool(cfg, "te.enabled") ? &te_on : &te_off;
     return te;
 }
 

@@ -5,6 +5,8 @@
  * (docs/extending.md). */
 #include "techniques/technique.h"
 
+#include "core/util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +69,8 @@ void tbr_techniques_frame_begin(tbr_techniques *h, const tbr_frame_info *fi)
 void tbr_techniques_pass_begin(tbr_techniques *h, const tbr_pass_info *pi)
 {
     if (pi->ntiles > h->cap) {
-        h->skip = realloc(h->skip, pi->ntiles);
-        h->flush_elim = realloc(h->flush_elim, pi->ntiles);
-        if (!h->skip || !h->flush_elim) abort();
+        h->skip = tbr_xrealloc(h->skip, pi->ntiles);
+        h->flush_elim = tbr_xrealloc(h->flush_elim, pi->ntiles);
         h->cap = pi->ntiles;
     }
     h->ntiles = pi->ntiles;

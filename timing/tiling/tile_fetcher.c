@@ -208,7 +208,7 @@ void tf_tick(tile_fetcher *t)
          * compares its signatures, sec. III-C), or the tile is skipped (RE: equal
          * signatures, the whole raster pipeline is skipped) */
         uint32_t dispatch_cycles =
-            tbr_techniques_dispatching(env->tech) ? tbr_techniques_dispatch_cycles(env->tech) : 0;
+            !t->began && tbr_techniques_dispatching(env->tech) ? tbr_techniques_dispatch_cycles(env->tech) : 0;
         if (!t->began && t->dispatch_wait < dispatch_cycles) {
             t->dispatch_wait++;
             waiting = true;
