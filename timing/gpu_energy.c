@@ -50,16 +50,16 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     if (!g->eu_noc) return -1;
     memsys_set_energy(g->env.mem, g->en, g->eu_noc, 128, classify);
 
-    g->env.eu_setup = FIND("prim_setup");
-    g->env.eu_raster = FIND("rasterizer");
-    g->env.eu_depth = FIND("depth_buffer");
-    g->env.eu_color = FIND("color_buffer");
-    g->env.eu_ztest = FIND("early_z");
+    g->raster.en.setup = FIND("prim_setup");
+    g->raster.en.raster = FIND("rasterizer");
+    g->raster.en.depth = FIND("depth_buffer");
+    g->raster.en.color = FIND("color_buffer");
+    g->raster.en.ztest = FIND("early_z");
     uint64_t line = tbr_cfg_uint(cfg, "l2.line_bytes");
     uint64_t zb = 4 * tbr_cfg_uint(cfg, "depth_buffer.bytes_per_pixel"),
              cb = 4 * tbr_cfg_uint(cfg, "color_buffer.bytes_per_pixel");
-    g->env.en_qpl_z = zb ? (line + zb - 1) / zb : 1;
-    g->env.en_qpl_c = cb ? (line + cb - 1) / cb : 1;
+    g->raster.en.qpl_z = zb ? (line + zb - 1) / zb : 1;
+    g->raster.en.qpl_c = cb ? (line + cb - 1) / cb : 1;
 
     /* queues (thesis Table 4.1): every push/pop of a token */
     hook(&g->geo.vertex_in, FIND("queue.vertex_in"));
@@ -115,7 +115,7 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     tbr_energy_unit *icu = FIND("inst_cache");
     for (uint32_t i = 0; i < g->nicu; i++) tbr_energy_bind(g->en, icu, TBR_EV_READ, g->icu[i].hits);
     /* fixed function */
-    tbr_energy_bind(g->en, g->env.eu_raster, TBR_EV_QUAD, g->raster.q_raster);
+    tbr_energy_bind(g->en, g->raster.en.raster, TBR_EV_QUAD, g->raster.q_raster);
     tbr_energy_bind(g->en, FIND("blend"), TBR_EV_BLEND, g->raster.q_blended);
     /* Primitive Table: each attribute written when it arrives, read when sent to the RU */
     tbr_energy_unit *pt = FIND("primitive_table");

@@ -54,9 +54,6 @@ typedef struct sim_env {
     sim_func *fn;
     tbr_techniques *tech;
     tile_stats *tiles;
-    /* energy accounting (gpu_energy.c): structures counted inline by the units */
-    tbr_energy_unit *eu_setup, *eu_raster, *eu_depth, *eu_color, *eu_ztest;
-    uint64_t en_qpl_z, en_qpl_c; /* quad accesses of the depth / color buffer per memory line */
     /* shader work counters shared by the vertex and fragment processors */
     tbr_stat *instr_streamed, *instr_static;
 } sim_env;

@@ -87,7 +87,8 @@ int main(void)
              *shaded = tbr_stats_counter(st, "quads.shaded", ""),
              *loads = tbr_stats_counter(st, "tiles.buffer_load_lines", "");
     early_z z;
-    early_z_init(&z, &env, 0, tested, killed, shaded, loads);
+    const raster_energy no_energy = {0}; /* no energy structures: nothing counted */
+    early_z_init(&z, &env, 0, tested, killed, shaded, loads, &no_energy);
     early_z_connect(&z, &in, fp_in, NFP, &order, &mreq, &mresp);
     early_z_begin_pass(&z);
 

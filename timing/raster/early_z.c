@@ -16,10 +16,11 @@
 #include "tiling/tile_tokens.h"
 
 void early_z_init(early_z *z, sim_env *env, uint32_t unit, tbr_stat *tested, tbr_stat *killed, tbr_stat *shaded,
-                  tbr_stat *tile_loads)
+                  tbr_stat *tile_loads, const raster_energy *en)
 {
     memset(z, 0, sizeof *z);
     z->env = env;
+    z->en = en;
     z->tested = tested;
     z->killed = killed;
     z->shaded = shaded;
@@ -92,8 +93,7 @@ void early_z_tick(early_z *z)
             z->z_load_left--;
             z->z_outstanding++;
             tbr_stat_add(z->tile_loads, 1);
-            tbr_energy_count(env->eu_depth, TBR_EV_WRITE,
-                             env->en_qpl_z); /* loaded line written into the depth buffer */
+            tbr_energy_count(z->en->depth, TBR_EV_WRITE, z->en->qpl_z); /* loaded line written into the depth buffer */
         }
         if (!z->z_load_left && !z->z_outstanding) z->z_loading = false;
         tbr_stat_add(z->busy, nc);
@@ -147,8 +147,8 @@ void early_z_tick(early_z *z)
         }
         if (early) {
             tbr_stat_inc(z->tested);
-            tbr_energy_count(env->eu_depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
-            tbr_energy_count(env->eu_ztest, TBR_EV_CMP, 4);
+            tbr_energy_count(z->en->depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
+            tbr_energy_count(z->en->ztest, TBR_EV_CMP, 4);
             if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
                 tbr_stat_inc(z->killed);
                 simq_pop(z->in);
@@ -156,7 +156,7 @@ void early_z_tick(early_z *z)
                 continue;
             }
         }
-        if (early) tbr_energy_count(env->eu_depth, TBR_EV_WRITE, 1);
+        if (early) tbr_energy_count(z->en->depth, TBR_EV_WRITE, 1);
         if (!simq_push(&z->fp_in[fp], TOK_VAL(tok), now + z->latency)) {
             blocked = true;
             break;

@@ -12,6 +12,7 @@
 
 #include "core/sim_queue.h"
 #include "memory/memq.h"
+#include "raster/raster_energy.h"
 #include "sim_env.h"
 
 /* fragment.quad_mapping values (index in the config enum list) */
@@ -43,13 +44,14 @@ typedef struct {
                                   * processor's queue asks every cycle; not for round_robin,
                                   * whose answer changes with fp_rr) */
     tbr_stat *tested, *killed, *shaded, *tile_loads; /* shared by the Raster Units */
+    const raster_energy *en;                         /* the depth buffer's and Early-Z's energy */
     tbr_stat *busy, *stall, *idle;
 } early_z;
 
 /* Raster Unit `unit`'s Early-Z: parameters, statistics (ru<unit>.early_z.*); tested,
- * killed, shaded, tile_loads: the Raster Units' shared counters. */
+ * killed, shaded, tile_loads: the Raster Units' shared counters; en: their energy structures. */
 void early_z_init(early_z *z, sim_env *env, uint32_t unit, tbr_stat *tested, tbr_stat *killed, tbr_stat *shaded,
-                  tbr_stat *tile_loads);
+                  tbr_stat *tile_loads, const raster_energy *en);
 void early_z_connect(early_z *z, sim_queue *in, sim_queue *fp_in, uint32_t nfp, sim_queue *order, tbr_memq *mem_req,
                      tbr_memq *mem_resp);
 /* a new pass: quad indices are the frame's */

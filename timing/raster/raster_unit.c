@@ -79,7 +79,7 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     snprintf(name, sizeof name, "ru%u.depth", id);
     r->zport = memsys_add_port(env->mem, name, 16);
     if (r->zport < 0) return memsys_port_error(name, err, errlen);
-    early_z_init(&r->ez, env, id, stats->q_ztested, stats->q_zkilled, stats->q_shaded, stats->tile_loads);
+    early_z_init(&r->ez, env, id, stats->q_ztested, stats->q_zkilled, stats->q_shaded, stats->tile_loads, &stats->en);
     early_z_connect(&r->ez, &r->post_raster, r->fp_in, r->nfp, &r->order, memsys_req(env->mem, r->zport),
                     memsys_resp(env->mem, r->zport));
     snprintf(name, sizeof name, "ru%u.color", id);
@@ -183,8 +183,8 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
             r->c_load_left--;
             r->c_outstanding++;
             tbr_stat_add(r->stats->tile_loads, 1);
-            tbr_energy_count(env->eu_color, TBR_EV_WRITE,
-                             env->en_qpl_c); /* loaded line written into the color buffer */
+            tbr_energy_count(r->stats->en.color, TBR_EV_WRITE,
+                             r->stats->en.qpl_c); /* loaded line written into the color buffer */
         }
         if (!r->c_load_left && !r->c_outstanding) r->c_loading = false;
         tbr_stat_add(r->b_stall, n);
@@ -197,7 +197,8 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
                      true)) {
             r->flush_left--;
             tbr_stat_inc(r->stats->tile_flush_lines);
-            tbr_energy_count(env->eu_color, TBR_EV_READ, env->en_qpl_c); /* flushed line read from the color buffer */
+            tbr_energy_count(r->stats->en.color, TBR_EV_READ,
+                             r->stats->en.qpl_c); /* flushed line read from the color buffer */
             tbr_stat_inc(r->b_busy);
         } else {
             tbr_stat_add(r->b_stall, n);
@@ -243,13 +244,13 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
         const sim_quad *q = &f->quads[TOK_VAL(tok)];
         if (!f->draws[q->draw].rec.early_z) {
             tbr_stat_inc(r->stats->q_late_z);
-            tbr_energy_count(env->eu_depth, TBR_EV_READ, 1); /* late Z: read, 4 compares, write */
-            tbr_energy_count(env->eu_depth, TBR_EV_WRITE, 1);
-            tbr_energy_count(env->eu_ztest, TBR_EV_CMP, 4);
+            tbr_energy_count(r->stats->en.depth, TBR_EV_READ, 1); /* late Z: read, 4 compares, write */
+            tbr_energy_count(r->stats->en.depth, TBR_EV_WRITE, 1);
+            tbr_energy_count(r->stats->en.ztest, TBR_EV_CMP, 4);
         }
-        tbr_energy_count(env->eu_color, TBR_EV_WRITE, 1); /* the quad's colors into the color buffer */
+        tbr_energy_count(r->stats->en.color, TBR_EV_WRITE, 1); /* the quad's colors into the color buffer */
         if ((q->flags & TBR_REC_QUAD_BLENDED) && q->blend_mask) {
-            tbr_energy_count(env->eu_color, TBR_EV_READ, 1); /* blending reads the destination */
+            tbr_energy_count(r->stats->en.color, TBR_EV_READ, 1); /* blending reads the destination */
             tbr_stat_inc(r->stats->q_blended);
             tbr_stat_add(r->stats->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
         }
@@ -312,10 +313,10 @@ static bool emit_quad(raster_unit *r, uint32_t k)
     if (!simq_push(&r->post_raster, TOK(TOK_ITEM, env->frame->items[r->r_items[k]].idx), env->now + 1)) return false;
     r->r_emitted[k] = 1;
     tbr_stat_inc(r->stats->q_raster);
-    if (env->eu_raster) { /* attribute interpolation: every attribute of the primitive for 4 pixels */
+    if (r->stats->en.raster) { /* attribute interpolation: every attribute of the primitive for 4 pixels */
         uint32_t p = env->frame->quads[env->frame->items[r->r_items[k]].idx].prim;
         uint32_t na = p != UINT32_MAX && env->frame->prims[p].nr_attrs ? env->frame->prims[p].nr_attrs : 1;
-        tbr_energy_count(env->eu_raster, TBR_EV_ATTR, 4ull * na);
+        tbr_energy_count(r->stats->en.raster, TBR_EV_ATTR, 4ull * na);
     }
     return true;
 }
@@ -419,7 +420,7 @@ static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r
                 r->r_has_prim = true;
                 r->r_prim = TOK_VAL(tok);
                 r->r_ready = now + r->raster_setup;
-                tbr_energy_count(env->eu_setup, TBR_EV_PRIM_SETUP, 1); /* per primitive per tile (TBR) */
+                tbr_energy_count(r->stats->en.setup, TBR_EV_PRIM_SETUP, 1); /* per primitive per tile (TBR) */
                 emitted++;
             }
         }

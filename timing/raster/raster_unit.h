@@ -15,12 +15,14 @@
 #include "shader/shader_core.h"
 #include "sim_env.h"
 #include "raster/early_z.h"
+#include "raster/raster_energy.h"
 #include "texture/texture_unit.h"
 
 /* Statistics summed over the Raster Units (quads.*, fragments.*, tiles.*). */
 typedef struct {
     tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
     tbr_stat *tile_cycles, *tile_loads, *tile_flush_lines;
+    raster_energy en; /* the energy structures the stages count inline */
 } raster_stats;
 void raster_stats_register(raster_stats *rs, tbr_stats *st);
 
