@@ -1,6 +1,7 @@
 /* The simulation environment every unit of tbr-sim sees (docs/architecture.md "timing/"):
  * the clock, the pass being simulated, and the shared services (memory system, functional
- * back end, technique host, per-tile statistics, energy accounting). It holds no unit:
+ * back end, technique host, per-tile statistics, the shader processors' parameters and work
+ * counters). It holds no unit:
  * a unit reaches its neighbours only through the ports (queues) and status callbacks the
  * wiring (gpu.c) connects at build time. The wiring owns it and advances the clock. */
 #ifndef TBR_SIM_ENV_H
