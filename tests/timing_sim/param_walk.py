@@ -147,13 +147,14 @@ class Walker:
         cmd += ["--frames", frames]
         r = subprocess.run(cmd, capture_output=True, text=True)
         self.runs += 1
-        if r.returncode == 2:
-            return ("rejected", r.stderr.strip())
-        if r.returncode != 0:
-            return ("failed", f"exit {r.returncode}: {r.stderr.strip()[-400:]}")
-        st = stats_of(os.path.join(out, "stats.json"))
-        shutil.rmtree(out, ignore_errors=True)
-        return ("ok", st)
+        try:
+            if r.returncode == 2:
+                return ("rejected", r.stderr.strip())
+            if r.returncode != 0:
+                return ("failed", f"exit {r.returncode}: {r.stderr.strip()[-400:]}")
+            return ("ok", stats_of(os.path.join(out, "stats.json")))
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
 
 
 def safe(s):
