@@ -98,7 +98,7 @@ static pid_t start_run(const char *dir, const char *log, char **argv)
 /* Done marker + rename when the exit status is accepted, else DIR.failed. 0 or -1. */
 static int finish_run(const char *dir, const char *log, const char *label, int wait_status, int max_ok)
 {
-    char tmp[SW_PATH + 16], p[SW_PATH + 16], text[SW_PATH + 64];
+    char tmp[SW_PATH + 16], p[SW_PATH + 32], text[SW_PATH + 64];
     snprintf(tmp, sizeof tmp, "%s.tmp", dir);
     int rc = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
     if (rc <= max_ok) {

@@ -101,7 +101,10 @@ int run_local(const sweep_plan *pl, int jobs)
         }
         running = 0;
         for (int j = 0; j < jobs; j++) running += slots[j].pid != 0;
-        if (!running && (stopping || next >= n)) break;
+        if (!running) {
+            if (stopping || next >= n) break;
+            continue; /* nothing started (every start failed): try the next ones */
+        }
         siginfo_t info;
         int sig = sigwaitinfo(&set, &info);
         if ((sig == SIGINT || sig == SIGTERM) && !stopping) {
