@@ -25,27 +25,47 @@ static double normalised(const sweep_plan *pl, const sw_cell_result *res, size_t
     return res[cell].stat[s] / b->stat[s];
 }
 
+/* One summary cell: normalised, or the raw value marked '=' when the base is 0 (counts
+ * such as tiles skipped), or the cell's state when it has no result. */
+static void summary_value(FILE *o, const sweep_plan *pl, const sw_cell_result *res, size_t i, size_t s, int width)
+{
+    char num[64];
+    double v = normalised(pl, res, i, s);
+    if (res[i].state != ST_DONE) {
+        fprintf(o, " %*s", width, sweep_state_name(res[i].state));
+    } else if (isnan(v)) {
+        num[0] = '=';
+        sw_format_number(res[i].stat[s], num + 1, sizeof num - 1);
+        fprintf(o, " %*s", width, num);
+    } else {
+        fprintf(o, " %*.3f", width, v);
+    }
+}
+
 void sw_summary_table(const sweep_plan *pl, const sw_cell_result *res, FILE *o)
 {
     const char *base = pl->sf.normalize ? pl->sf.normalize : pl->sf.configs[0].name;
-    fprintf(o, "statistics normalised to configuration '%s' of the same workload\n", base);
-    fprintf(o, "%-16s %-24s", "workload", "config");
-    for (size_t s = 0; s < pl->sf.nstats; s++) fprintf(o, " %14.14s", pl->sf.stats[s]);
-    fprintf(o, " %14s\n", "frames exact");
+    int wname = 8, cname = 8, width[256];
+    for (size_t w = 0; w < pl->sf.nworkloads; w++)
+        if ((int)strlen(pl->sf.workloads[w].name) > wname) wname = (int)strlen(pl->sf.workloads[w].name);
+    for (size_t c = 0; c < pl->sf.nconfigs; c++)
+        if ((int)strlen(pl->sf.configs[c].name) > cname) cname = (int)strlen(pl->sf.configs[c].name);
+    fprintf(o, "statistics normalised to configuration '%s' of the same workload ('=N': N itself, the base is 0)\n",
+            base);
+    fprintf(o, "%-*s %-*s", wname, "workload", cname, "config");
+    for (size_t s = 0; s < pl->sf.nstats; s++) {
+        width[s % 256] = strlen(pl->sf.stats[s]) > 10 ? (int)strlen(pl->sf.stats[s]) : 10;
+        fprintf(o, " %*s", width[s % 256], pl->sf.stats[s]);
+    }
+    fprintf(o, " %s\n", "frames exact");
     for (size_t i = 0; i < pl->ncells; i++) {
         const sweep_cell *c = &pl->cells[i];
-        fprintf(o, "%-16s %-24s", pl->sf.workloads[c->w].name, pl->sf.configs[c->c].name);
-        for (size_t s = 0; s < pl->sf.nstats; s++) {
-            double v = normalised(pl, res, i, s);
-            if (isnan(v))
-                fprintf(o, " %14s", res[i].state == ST_DONE ? "-" : sweep_state_name(res[i].state));
-            else
-                fprintf(o, " %14.3f", v);
-        }
+        fprintf(o, "%-*s %-*s", wname, pl->sf.workloads[c->w].name, cname, pl->sf.configs[c->c].name);
+        for (size_t s = 0; s < pl->sf.nstats; s++) summary_value(o, pl, res, i, s, width[s % 256]);
         if (res[i].state == ST_DONE)
-            fprintf(o, " %8ld/%-5ld\n", res[i].frames_exact, res[i].frames_checked);
+            fprintf(o, " %ld/%ld\n", res[i].frames_exact, res[i].frames_checked);
         else
-            fprintf(o, " %14s\n", "-");
+            fprintf(o, " -\n");
     }
 }
 
