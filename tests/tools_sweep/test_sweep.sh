@@ -364,8 +364,8 @@ PY
 slurm)
   # the body under a deadline below CTest's TIMEOUT: timeout's TERM reaches the shell (and
   # tbr-sweep) while CTest's kill would not let the trap stop the daemons
-  timeout --kill-after=20 240 sh "$0" "$BIN" "$SRC" "$WORK" slurm_body; rc=$?
-  [ $rc -eq 124 ] && fail "the Slurm test ran out of time (240 s)"
+  timeout --kill-after=20 270 sh "$0" "$BIN" "$SRC" "$WORK" slurm_body; rc=$?
+  [ $rc -eq 124 ] && fail "the Slurm test ran out of time (270 s)"
   exit $rc ;;
 slurm_body)
   . "$HERE/slurm_cluster.sh"
