@@ -3,6 +3,8 @@
  * an HTML page with the table. Text stays text (SVG <text>), written through temp names. */
 #include "charts.h"
 
+#include "pictures.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,77 +87,27 @@ static void xml_text(FILE *o, const char *s)
     }
 }
 
-static const char *const COLOURS[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
-#define NCOLOURS (sizeof COLOURS / sizeof COLOURS[0])
-
-/* The axis: the largest normalised value rounded up to a quarter. */
-static double axis_max(const sweep_plan *pl, const sw_cell_result *res, size_t s)
+/* One statistic's chart: the shared bar chart (tools/common, SVG), a group per workload, a
+ * bar per configuration, values normalised like the summary table. */
+static int svg_chart(FILE *o, const sweep_plan *pl, const sw_cell_result *res, size_t s)
 {
-    double m = 1;
-    for (size_t i = 0; i < pl->ncells; i++) {
-        double v = normalised(pl, res, i, s);
-        if (!isnan(v) && v > m) m = v;
-    }
-    return ceil(m * 4) / 4;
-}
-
-static void svg_bars(FILE *o, const sweep_plan *pl, const sw_cell_result *res, size_t s, double top, int x0, int y0,
-                     int h)
-{
-    const int bar = 14, gap = 24, nc = (int)pl->sf.nconfigs;
-    for (size_t w = 0; w < pl->sf.nworkloads; w++) {
-        int gx = x0 + gap / 2 + (int)w * (nc * bar + gap);
-        for (int c = 0; c < nc; c++) {
-            size_t cell = w * (size_t)nc + (size_t)c;
-            double v = normalised(pl, res, cell, s);
-            if (isnan(v)) continue;
-            double bh = v / top * h;
-            fprintf(o, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>", gx + c * bar,
-                    y0 + h - bh, bar - 1, bh, COLOURS[(size_t)c % NCOLOURS]);
-            xml_text(o, pl->sf.workloads[w].name);
-            fputc('/', o);
-            xml_text(o, pl->sf.configs[c].name);
-            fprintf(o, ": %.4f</title></rect>\n", v);
-        }
-        fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">", gx + nc * bar / 2, y0 + h + 16);
-        xml_text(o, pl->sf.workloads[w].name);
-        fprintf(o, "</text>\n");
-    }
-}
-
-/* One statistic's chart: axis with ticks every quarter, a bar per cell, legend. */
-static void svg_chart(FILE *o, const sweep_plan *pl, const sw_cell_result *res, size_t s)
-{
-    const int nc = (int)pl->sf.nconfigs, x0 = 60, y0 = 40, h = 240;
-    int plot_w = (int)pl->sf.nworkloads * (nc * 14 + 24), legend_y = y0 + h + 36;
-    int width = x0 + plot_w + 20, height = legend_y + 18 * nc + 10;
-    double top = axis_max(pl, res, s);
-    fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\">\n",
-            width, height);
-    fprintf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"22\" font-size=\"15\">",
-            x0);
-    xml_text(o, pl->sf.stats[s]);
-    fprintf(o, " (normalised to ");
-    xml_text(o, pl->sf.normalize ? pl->sf.normalize : pl->sf.configs[0].name);
-    fprintf(o, ")</text>\n");
-    for (double t = 0; t <= top + 1e-9; t += 0.25) {
-        double y = y0 + h - t / top * h;
-        fprintf(o, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x0, x0 + plot_w, y, y,
-                t == 1 ? "#444" : "#ddd");
-        fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%.2f</text>\n", x0 - 6, y + 4, t);
-    }
-    svg_bars(o, pl, res, s, top, x0, y0, h);
-    for (int c = 0; c < nc; c++) {
-        int y = legend_y + 18 * c;
-        fprintf(o,
-                "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%d\" y=\"%d\" "
-                "font-size=\"12\">",
-                x0, y, COLOURS[(size_t)c % NCOLOURS], x0 + 18, y + 11);
-        xml_text(o, pl->sf.configs[c].name);
-        fprintf(o, "</text>\n");
-    }
-    fprintf(o, "</svg>\n");
+    const sweep_file *sf = &pl->sf;
+    const char *base = sf->normalize ? sf->normalize : sf->configs[0].name;
+    const char **groups = calloc(sf->nworkloads, sizeof *groups), **series = calloc(sf->nconfigs, sizeof *series);
+    double *v = calloc(pl->ncells, sizeof *v);
+    if (!groups || !series || !v) abort();
+    for (size_t w = 0; w < sf->nworkloads; w++) groups[w] = sf->workloads[w].name;
+    for (size_t c = 0; c < sf->nconfigs; c++) series[c] = sf->configs[c].name;
+    for (size_t i = 0; i < pl->ncells; i++) v[i] = normalised(pl, res, i, s); /* cells are workload-major */
+    char title[300], ylabel[200];
+    snprintf(title, sizeof title, "%s (normalised to %s)", sf->stats[s], base);
+    snprintf(ylabel, sizeof ylabel, "value / %s", base);
+    pic_chart c = {(int)sf->nworkloads, (int)sf->nconfigs, groups, series, v, title, ylabel, 1};
+    int rc = pic_barchart_svg(&c, o, NULL);
+    free(groups);
+    free(series);
+    free(v);
+    return rc;
 }
 
 /* A file written through a temp name; WRITE fills it. */
@@ -187,7 +139,8 @@ typedef struct {
 static void write_svg(FILE *o, const void *arg)
 {
     const chart_job *j = arg;
-    svg_chart(o, j->pl, j->res, j->stat);
+    if (svg_chart(o, j->pl, j->res, j->stat))
+        fprintf(stderr, "tbr-sweep: chart of %s: write error\n", j->pl->sf.stats[j->stat]);
 }
 
 static void html_table(FILE *o, const chart_job *j)
