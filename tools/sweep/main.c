@@ -12,24 +12,26 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tbr-sweep plan SWEEP [--out DIR]\n"
-               "       tbr-sweep run SWEEP [--out DIR] --local [-j N]\n"
-               "       tbr-sweep run SWEEP [--out DIR] --slurm [--chunk N] [--wait] [-- SBATCH_OPTION...]\n"
-               "       tbr-sweep status SWEEP [--out DIR]\n"
-               "       tbr-sweep collect SWEEP [--out DIR] [-o CSV] [--charts DIR]\n"
-               "       tbr-sweep --help | --version\n"
-               "  SWEEP         the sweep file (docs/sweeps.md): workloads, configurations, statistics\n"
-               "  --out DIR     output directory (default: the sweep file's 'output', relative to the file)\n"
-               "  plan          print the cells and the commands that would run; nothing is run\n"
-               "  run --local   run the unfinished replays and cells here, N processes at a time (-j, default 1);\n"
-               "                complete cells are skipped, failed and interrupted ones redone\n"
-               "  run --slurm   submit the unfinished work with sbatch: a job array of replays and one of cells\n"
-               "                (depending on the replays), CHUNK cells per array task (default 1); --wait polls\n"
-               "                squeue until both jobs are gone; options after -- go to sbatch\n"
-               "  status        done / running / failed / pending per cell (from the files), failures with their log\n"
-               "  collect       DIR/results.csv (or -o CSV): a row per cell; a summary table on stdout;\n"
-               "                --charts DIR: an SVG chart per statistic and DIR/index.html\n"
-               "Exit: 0 ok, 1 some cell failed or is not done, 2 bad usage or input, 130 interrupted.\n");
+    fprintf(f,
+            "usage: tbr-sweep plan SWEEP [--out DIR]\n"
+            "       tbr-sweep run SWEEP [--out DIR] --local [-j N]\n"
+            "       tbr-sweep run SWEEP [--out DIR] --slurm [--chunk N] [--wait] [-- SBATCH_OPTION...]\n"
+            "       tbr-sweep status SWEEP [--out DIR]\n"
+            "       tbr-sweep collect SWEEP [--out DIR] [-o CSV] [--charts DIR]\n"
+            "       tbr-sweep task SWEEP --out DIR --list FILE --index I [--chunk N]   (what a Slurm array task runs)\n"
+            "       tbr-sweep --help | --version\n"
+            "  SWEEP         the sweep file (docs/sweeps.md): workloads, configurations, statistics\n"
+            "  --out DIR     output directory (default: the sweep file's 'output', relative to the file)\n"
+            "  plan          print the cells and the commands that would run; nothing is run\n"
+            "  run --local   run the unfinished replays and cells here, N processes at a time (-j, default 1);\n"
+            "                complete cells are skipped, failed and interrupted ones redone\n"
+            "  run --slurm   submit the unfinished work with sbatch: a job array of replays and one of cells\n"
+            "                (depending on the replays), CHUNK cells per array task (default 1); --wait polls\n"
+            "                squeue until both jobs are gone; options after -- go to sbatch\n"
+            "  status        done / running / failed / pending per cell (from the files), failures with their log\n"
+            "  collect       DIR/results.csv (or -o CSV): a row per cell; a summary table on stdout;\n"
+            "                --charts DIR: an SVG chart per statistic and DIR/index.html\n"
+            "Exit: 0 ok, 1 some cell failed or is not done, 2 bad usage or input, 130 interrupted.\n");
 }
 
 static int bad_usage(const char *msg, const char *arg)
