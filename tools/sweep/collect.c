@@ -48,6 +48,19 @@ static void count_frames(const pic_run *r, const sweep_task *t, long *checked, l
     }
 }
 
+/* Allocation failures end the program (nothing is half-written: outputs go through temp names). */
+static void *xalloc(void *p)
+{
+    if (!p) abort();
+    return p;
+}
+
+static void push_key(char ***arr, size_t *n, char *key)
+{
+    *arr = xalloc(realloc(*arr, (*n + 1) * sizeof **arr));
+    (*arr)[(*n)++] = xalloc(key);
+}
+
 /* The configuration keys of the CSV: every key a 'set', 'vary' or preset file sets. */
 static size_t config_keys(const sweep_plan *pl, char ***keys)
 {
@@ -64,16 +77,14 @@ static size_t config_keys(const sweep_plan *pl, char ***keys)
             while (f && fgets(line, sizeof line, f)) {
                 char k[256];
                 if (sscanf(line, " %255[A-Za-z0-9_.] =", k) == 1 && line[strspn(line, " \t")] != '#') {
-                    cand = realloc(cand, (nc + 1) * sizeof *cand);
-                    cand[nc++] = strdup(k);
+                    push_key(&cand, &nc, strdup(k));
                 }
             }
             if (f) fclose(f);
             free(p);
         }
         for (size_t i = 0; i < cf->nsets; i++) {
-            cand = realloc(cand, (nc + 1) * sizeof *cand);
-            cand[nc++] = strndup(cf->sets[i], (size_t)(strchr(cf->sets[i], '=') - cf->sets[i]));
+            push_key(&cand, &nc, strndup(cf->sets[i], (size_t)(strchr(cf->sets[i], '=') - cf->sets[i])));
         }
         for (size_t i = 0; i < nc; i++) {
             size_t k = 0;
@@ -82,8 +93,7 @@ static size_t config_keys(const sweep_plan *pl, char ***keys)
                 free(cand[i]);
                 continue;
             }
-            *keys = realloc(*keys, (n + 1) * sizeof **keys);
-            (*keys)[n++] = cand[i];
+            push_key(keys, &n, cand[i]);
         }
         free(cand);
     }
@@ -187,14 +197,13 @@ int collect(const sweep_plan *pl, const char *csv_path, const char *charts_dir)
 {
     char **keys, err[PIC_ERR], path[SW_PATH + 32];
     size_t nkeys = config_keys(pl, &keys);
-    sw_cell_result *res = calloc(pl->ncells, sizeof *res);
-    if (!res) abort();
+    sw_cell_result *res = xalloc(calloc(pl->ncells, sizeof *res));
     int status = 0, notdone = 0;
     for (size_t i = 0; i < pl->ncells && status == 0; i++) {
         const sweep_cell *c = &pl->cells[i];
-        res[i].stat = calloc(pl->sf.nstats, sizeof *res[i].stat);
-        res[i].key_value = calloc(nkeys + 1, sizeof *res[i].key_value);
-        for (size_t k = 0; k < nkeys; k++) res[i].key_value[k] = calloc(64, 1);
+        res[i].stat = xalloc(calloc(pl->sf.nstats, sizeof *res[i].stat));
+        res[i].key_value = xalloc(calloc(nkeys + 1, sizeof *res[i].key_value));
+        for (size_t k = 0; k < nkeys; k++) res[i].key_value[k] = xalloc(calloc(64, 1));
         res[i].state = plan_cell_state(pl, c);
         notdone += res[i].state != ST_DONE;
         if (res[i].state == ST_DONE && cell_values(pl, c, keys, nkeys, &res[i], err, sizeof err)) {
