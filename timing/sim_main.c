@@ -767,7 +767,12 @@ int main(int argc, char **argv)
      * a mix of two runs, and an interrupted run leaves the previous OUT as it was. */
     tbr_out_dir od;
     char path[PATH_MAX + 16];
-    if (tbr_out_dir_begin(&od, opt.out, opt.force, err, sizeof err)) {
+    struct stat so, si;
+    if (stat(opt.out, &so) == 0 && stat(ref_dir, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+        /* --force would replace the replay the run reads */
+        fprintf(stderr, "tbr-sim: -o %s is the input's directory: choose another output directory\n", opt.out);
+        rc = 2;
+    } else if (tbr_out_dir_begin(&od, opt.out, opt.force, err, sizeof err)) {
         fprintf(stderr, "tbr-sim: %s\n", err);
         rc = 2;
     } else {

@@ -67,6 +67,10 @@ out_dir)
   sim 2 r -o o
   has err "o: already exists and is not empty (use --force to replace it)"
   mkdir e; sim 0 r -o e  # an empty directory is fine
+  # --force must not replace the replay the run reads
+  sim 2 r -o r --force
+  has err "is the input's directory"
+  [ -s r/activity.tbrt ] || fail "the input was replaced"
   # --force replaces OUT whole: a one-frame run leaves no frame of the two-frame run
   sim 0 r -o o --force --frames 1
   [ ! -e o/frames/frame_00000.png ] && [ -e o/frames/frame_00001.png ] || fail "stale frames after --force"
