@@ -6,6 +6,7 @@
  * directory only when everything is complete. */
 #include "subprocess.h"
 #include "tbr/frame_range.h"
+#include "tbr/out_dir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -98,26 +100,6 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (!d) return -1;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            char child[PATH_MAX];
-            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-            remove_tree(child);
-        }
-        closedir(d);
-        return rmdir(path);
-    }
-    return unlink(path);
 }
 
 static int count_frame_pngs(const char *dir)
@@ -356,22 +338,26 @@ static long check_inputs(struct replay_options *o, const char **functional_lib)
     return total_frames;
 }
 
-/* Shorter than PATH_MAX so that file names appended to it always fit. */
-#define TMPDIR_SIZE (PATH_MAX - 64)
-
-/* The output is written into a temporary sibling directory, renamed at the end, so that
- * OUTDIR only ever appears complete. */
-static void make_temporary_output(const struct replay_options *o, char tmpdir[TMPDIR_SIZE], char refdir[PATH_MAX])
+/* The output is written into OUTDIR.tmp-PID, renamed at the end, so that OUTDIR only ever
+ * appears complete; OUTDIR.lock keeps a second replay (or tbr-sim) from writing OUTDIR at
+ * the same time, and a killed run's OUTDIR.tmp-N is removed by the next (tbr/out_dir.h). */
+static void make_temporary_output(const struct replay_options *o, tbr_out_dir *od, char refdir[PATH_MAX])
 {
     struct stat st;
+    char err[PATH_MAX + 256];
     if (stat(o->output, &st) == 0 && !o->force)
         die(EXIT_BAD_INPUT, "%s: already exists (use --force to replace it)", o->output);
-    if (strlen(o->output) > TMPDIR_SIZE - 32) die(EXIT_BAD_INPUT, "%s: output path too long", o->output);
-    snprintf(tmpdir, TMPDIR_SIZE, "%s.tmp-%ld", o->output, (long)getpid());
-    remove_tree(tmpdir);
-    if (mkdir(tmpdir, 0777) != 0) die(EXIT_BAD_INPUT, "%s: cannot create: %s", tmpdir, strerror(errno));
-    snprintf(refdir, PATH_MAX, "%s/reference", tmpdir);
-    mkdir(refdir, 0777);
+    if (tbr_out_dir_begin(od, o->output, o->force, err, sizeof err)) die(EXIT_BAD_INPUT, "%s", err);
+    if (strlen(od->tmp_path) > PATH_MAX - 64) {
+        tbr_out_dir_abandon(od);
+        die(EXIT_BAD_INPUT, "%s: output path too long", o->output);
+    }
+    snprintf(refdir, PATH_MAX, "%.*s/reference", PATH_MAX - 16, od->tmp_path);
+    if (mkdir(refdir, 0777) != 0) {
+        int e = errno;
+        tbr_out_dir_abandon(od);
+        die(EXIT_BAD_INPUT, "%s: cannot create: %s", refdir, strerror(e));
+    }
 }
 
 /* Storage for the replayer's environment strings (they must outlive the spawn). */
@@ -416,7 +402,8 @@ struct line_reader {
 
 /* Copies what eglretrace wrote on stderr to the log and counts (and shows the first 20 of)
  * the GL errors apitrace reports, e.g. "1234: warning: glGetError(glFoo) = GL_INVALID_ENUM". */
-static void drain_replayer_stderr(int errfd, FILE *log, struct line_reader *lr, int *gl_errors)
+static void drain_replayer_stderr(int errfd, FILE *log, struct line_reader *lr, int *gl_errors, char *first_error,
+                                  size_t first_error_size)
 {
     char buf[4096];
     ssize_t n;
@@ -432,6 +419,11 @@ static void drain_replayer_stderr(int errfd, FILE *log, struct line_reader *lr, 
                 (*gl_errors)++;
                 if (*gl_errors <= 20) fprintf(stderr, "%s: GL error during replay at call %s\n", program, lr->buf);
             }
+            /* The recorder's first error (e.g. a write that failed on a full disk): when the
+             * status file could not be written either, it is the only account of it. */
+            static const char rec_error[] = "tbr_functional: error: ";
+            if (!first_error[0] && !strncmp(lr->buf, rec_error, sizeof rec_error - 1))
+                snprintf(first_error, first_error_size, "%s", lr->buf + sizeof rec_error - 1);
             lr->len = 0;
         }
     }
@@ -441,12 +433,14 @@ static void drain_replayer_stderr(int errfd, FILE *log, struct line_reader *lr, 
 struct replay_run {
     int gl_errors, child_status, stopped_after_window;
     double elapsed;
+    char recorder_error[1024];      /* the first "tbr_functional: error:" line on its stderr */
+    char log_error[PATH_MAX + 128]; /* replay.log could not be written */
 };
 
 /* Runs eglretrace through our Mesa into tmpdir, watching its stderr and progress until it
- * exits. Dies (exit 1) if it cannot be started. */
-static void run_replayer(const struct replay_options *o, const char *functional_lib, long total_frames,
-                         const char *tmpdir, const char *refdir, struct replay_run *r)
+ * exits. 0, or -1 (message printed) if it cannot be started. */
+static int run_replayer(const struct replay_options *o, const char *functional_lib, long total_frames,
+                        const char *tmpdir, const char *refdir, struct replay_run *r)
 {
     long expected = o->last - o->first + 1;
     struct replay_env e;
@@ -461,12 +455,13 @@ static void run_replayer(const struct replay_options *o, const char *functional_
     int errfd;
     pid_t child = tbr_spawn_with_stderr_pipe(rargv, e.env, &errfd);
     if (child < 0) {
-        remove_tree(tmpdir);
-        die(EXIT_CHECK_FAILED, "cannot start eglretrace: %s", strerror(errno));
+        fprintf(stderr, "%s: cannot start eglretrace: %s\n", program, strerror(errno));
+        return -1;
     }
     char logpath[PATH_MAX];
     snprintf(logpath, sizeof logpath, "%s/replay.log", tmpdir);
     FILE *log = fopen(logpath, "w");
+    int log_errno = log ? 0 : errno;
     double start = now_seconds(), last_report = start;
     int child_done = 0;
     memset(r, 0, sizeof *r);
@@ -474,7 +469,7 @@ static void run_replayer(const struct replay_options *o, const char *functional_
     while (!child_done) {
         struct pollfd pfd = {.fd = errfd, .events = POLLIN};
         int pr = poll(&pfd, 1, 500);
-        if (pr > 0) drain_replayer_stderr(errfd, log, &lr, &r->gl_errors);
+        if (pr > 0) drain_replayer_stderr(errfd, log, &lr, &r->gl_errors, r->recorder_error, sizeof r->recorder_error);
         if (interrupted) {
             kill(child, SIGTERM);
         }
@@ -496,8 +491,16 @@ static void run_replayer(const struct replay_options *o, const char *functional_
         }
     }
     close(errfd);
-    if (log) fclose(log);
+    if (!log) {
+        snprintf(r->log_error, sizeof r->log_error, "%s: cannot create: %s", logpath, strerror(log_errno));
+    } else {
+        int bad = ferror(log);
+        errno = 0;
+        if (fclose(log) != 0 || bad)
+            snprintf(r->log_error, sizeof r->log_error, "%s: cannot write: %s", logpath, strerror(errno ? errno : EIO));
+    }
     r->elapsed = now_seconds() - start;
+    return 0;
 }
 
 /* The instrumentation's functional-status.txt and the values read from it (NULL when
@@ -557,6 +560,25 @@ static int check_replay(const struct replay_options *o, const struct replay_run 
 {
     long expected = o->last - o->first + 1;
     int failed = check_replayer_exit(r);
+    /* A write that failed (a full disk) explains a missing or stale status: say that, not
+     * "another driver was loaded", which would send the user the wrong way. */
+    struct statvfs fs;
+    int disk_full = statvfs(tmpdir, &fs) == 0 && fs.f_bavail == 0;
+    if (r->log_error[0]) {
+        fprintf(stderr, "%s: %s\n", program, r->log_error);
+        failed = 1;
+    }
+    if (r->recorder_error[0] && (!s->text || !s->errors || !*s->errors)) {
+        fprintf(stderr, "%s: the instrumentation reported an error: %s\n", program, r->recorder_error);
+        return 1;
+    }
+    if (disk_full && (!s->text || !s->renderer || !*s->renderer)) {
+        fprintf(stderr,
+                "%s: %s: no space left on the output's file system: the instrumentation could not write "
+                "its outputs\n",
+                program, tmpdir);
+        return 1;
+    }
     if (!s->text) {
         fprintf(stderr,
                 "%s: the instrumented Mesa was not loaded (no functional-status.txt): the replay "
@@ -604,20 +626,17 @@ static int check_replay(const struct replay_options *o, const struct replay_run 
 }
 
 /* A failed replay's output is kept as OUTDIR.failed for inspection, never as OUTDIR. */
-static void keep_failed_output(const char *output, const char *tmpdir)
+static void keep_failed_output(const char *output, tbr_out_dir *od)
 {
     char kept[PATH_MAX];
     snprintf(kept, sizeof kept, "%s.failed", output);
-    remove_tree(kept);
-    if (rename(tmpdir, kept) == 0)
+    if (tbr_out_dir_keep_as(od, kept) == 0)
         fprintf(stderr, "%s: incomplete output kept for inspection in %s\n", program, kept);
-    else
-        remove_tree(tmpdir);
 }
 
-/* OUTDIR/replay.json. Dies (exit 1) if it cannot be written. */
-static void write_metadata(const struct replay_options *o, long total_frames, const struct replay_run *r,
-                           const struct replay_status *s, const char *tmpdir)
+/* OUTDIR/replay.json. 0, or -1 (message printed: the file and the OS's reason). */
+static int write_metadata(const struct replay_options *o, long total_frames, const struct replay_run *r,
+                          const struct replay_status *s, const char *tmpdir)
 {
     long expected = o->last - o->first + 1;
     char buildinfo[PATH_MAX];
@@ -629,7 +648,12 @@ static void write_metadata(const struct replay_options *o, long total_frames, co
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/replay.json", tmpdir);
     FILE *meta = fopen(path, "w");
-    if (!meta) die(EXIT_CHECK_FAILED, "%s: cannot write: %s", path, strerror(errno));
+    if (!meta) {
+        fprintf(stderr, "%s: %s: cannot create: %s\n", program, path, strerror(errno));
+        free(mesa_info);
+        free(mesa_build_id);
+        return -1;
+    }
     fprintf(meta, "{\n  \"tool\": \"tbr-replay\",\n  \"tool_version\": \"%s\",\n", TBR_VERSION);
     fprintf(meta, "  \"source_trace\": ");
     json_escape(meta, absolute_trace);
@@ -644,20 +668,16 @@ static void write_metadata(const struct replay_options *o, long total_frames, co
     fprintf(meta, ",\n  \"mesa_build_id\": ");
     json_escape(meta, mesa_build_id ? mesa_build_id : "unknown");
     fprintf(meta, ",\n  \"gl_errors\": %d,\n  \"replay_seconds\": %.3f\n}\n", r->gl_errors, r->elapsed);
-    if (fclose(meta) != 0) die(EXIT_CHECK_FAILED, "%s: write failed", path);
+    int bad = ferror(meta);
+    errno = 0;
+    int rc = 0;
+    if (fclose(meta) != 0 || bad) {
+        fprintf(stderr, "%s: %s: cannot write: %s\n", program, path, strerror(errno ? errno : EIO));
+        rc = -1;
+    }
     free(mesa_info);
     free(mesa_build_id);
-}
-
-/* Renames the finished temporary directory to OUTDIR (replacing it under --force). */
-static void publish_output(const struct replay_options *o, const char *tmpdir)
-{
-    struct stat st;
-    if (o->force && stat(o->output, &st) == 0) remove_tree(o->output);
-    if (rename(tmpdir, o->output) != 0) {
-        remove_tree(tmpdir);
-        die(EXIT_CHECK_FAILED, "cannot rename %s to %s: %s", tmpdir, o->output, strerror(errno));
-    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -670,22 +690,32 @@ int main(int argc, char **argv)
     long total_frames = check_inputs(&o, &functional_lib);
     long expected = o.last - o.first + 1;
 
-    char tmpdir[TMPDIR_SIZE], refdir[PATH_MAX];
-    make_temporary_output(&o, tmpdir, refdir);
+    tbr_out_dir od;
+    char refdir[PATH_MAX];
+    make_temporary_output(&o, &od, refdir);
+    const char *tmpdir = od.tmp_path;
 
-    struct replay_run run;
-    run_replayer(&o, functional_lib, total_frames, tmpdir, refdir, &run);
+    static struct replay_run run;
+    if (run_replayer(&o, functional_lib, total_frames, tmpdir, refdir, &run)) {
+        tbr_out_dir_abandon(&od);
+        return EXIT_CHECK_FAILED;
+    }
 
     struct replay_status status;
     read_status(tmpdir, &status);
     if (check_replay(&o, &run, &status, tmpdir, refdir)) {
-        keep_failed_output(o.output, tmpdir);
+        keep_failed_output(o.output, &od);
         free_status(&status);
         return EXIT_CHECK_FAILED;
     }
 
-    write_metadata(&o, total_frames, &run, &status, tmpdir);
-    publish_output(&o, tmpdir);
+    char err[2 * PATH_MAX] = "";
+    if (write_metadata(&o, total_frames, &run, &status, tmpdir) || tbr_out_dir_commit(&od, err, sizeof err)) {
+        if (err[0]) fprintf(stderr, "%s: %s\n", program, err);
+        keep_failed_output(o.output, &od);
+        free_status(&status);
+        return EXIT_CHECK_FAILED;
+    }
     if (!o.quiet)
         fprintf(stderr, "%s: %ld frame(s) %ld-%ld of %s replayed on %s in %.1f s -> %s\n", program, expected, o.first,
                 o.last, o.trace, status.renderer, run.elapsed, o.output);

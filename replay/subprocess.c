@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +18,14 @@ static void apply_env(char *const extra_env[])
         char *copy = strdup(extra_env[i]);
         if (copy) putenv(copy); /* the child execs right after: the copy must stay alive */
     }
+}
+
+/* In a forked child: die with the parent. Without it, a SIGKILLed tbr-replay left eglretrace
+ * running on, writing into the abandoned temporary directory (issue 22). The parent may
+ * have died between fork and prctl: then the child's parent is no longer PARENT. */
+static void die_with_parent(pid_t parent)
+{
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
 }
 
 int tbr_program_in_path(const char *name)
@@ -40,6 +50,7 @@ int tbr_run_capture(char *const argv[], char *const extra_env[], char **out, int
 {
     int pipefd[2];
     if (pipe(pipefd) != 0) return -1;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]);
@@ -47,6 +58,7 @@ int tbr_run_capture(char *const argv[], char *const extra_env[], char **out, int
         return -1;
     }
     if (pid == 0) {
+        die_with_parent(parent);
         dup2(pipefd[1], STDOUT_FILENO);
         close(pipefd[0]);
         close(pipefd[1]);
@@ -95,6 +107,7 @@ pid_t tbr_spawn_with_stderr_pipe(char *const argv[], char *const extra_env[], in
 {
     int pipefd[2];
     if (pipe(pipefd) != 0) return -1;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(pipefd[0]);
@@ -102,6 +115,7 @@ pid_t tbr_spawn_with_stderr_pipe(char *const argv[], char *const extra_env[], in
         return -1;
     }
     if (pid == 0) {
+        die_with_parent(parent);
         dup2(pipefd[1], STDERR_FILENO);
         int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0) dup2(devnull, STDOUT_FILENO); /* eglretrace chatters on stdout */

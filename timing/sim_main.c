@@ -1,6 +1,7 @@
 /* tbr-sim: cycle-level TBR GPU timing simulator driven by a GPU activity trace.
  * Usage and behaviour: docs/timing-model.md. Exit status: 0 ok, 1 a check failed (a
- * rendered frame differs from its reference), 2 bad usage or unusable input. */
+ * rendered frame differs from its reference, or has no usable reference), 2 bad usage,
+ * unusable input or an output that could not be written. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include "gpu.h"
 #include "core/stats.h"
 #include "tbr/frame_range.h"
+#include "tbr/out_dir.h"
+#include "tbr/out_file.h"
 #include "tbr/png_io.h"
 #include "tbr/records.h"
 
@@ -32,12 +35,16 @@ static const char *const k_unmodeled[] = {
 
 static void usage(FILE *o)
 {
-    fprintf(o, "usage: tbr-sim DIR_OR_TRACE -o OUT [--config FILE] [--set KEY=VALUE]... [--frames A-B] [--quiet] "
-               "[--no-skip] [--no-surface-init]\n"
+    fprintf(o, "usage: tbr-sim DIR_OR_TRACE -o OUT [--force] [--config FILE] [--set KEY=VALUE]... [--frames A-B] "
+               "[--quiet] [--no-check] [--no-skip] [--no-surface-init]\n"
                "       tbr-sim --list-params | --help | --version\n"
                "  DIR_OR_TRACE  tbr-replay output directory (activity.tbrt + reference/) or an activity trace\n"
                "  -o OUT        output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/tiles.json, "
-               "OUT/summary.txt\n"
+               "OUT/summary.txt;\n"
+               "                written as OUT.tmp-PID and renamed to OUT when complete; must not exist or be empty\n"
+               "  --force       replace an existing OUT\n"
+               "  --no-check    do not compare the frames with the reference PNGs (by default a frame that\n"
+               "                differs, or whose reference is missing or unreadable, is a failed check)\n"
                "  --config FILE configuration file (key = value; see --list-params), repeatable\n"
                "  --set K=V     override one parameter, repeatable (applied after --config)\n"
                "  --frames A-B  simulate source frames A..B only (also A, A-)\n"
@@ -48,21 +55,34 @@ static void usage(FILE *o)
                "  --no-skip     tick every unit every cycle (no skipping of quiescent cycles; same results, slower)\n"
                "  --no-surface-init  ignore SURFACE_INIT records: render targets start from zeros\n"
                "                (shows what a recorded window owes to the frames before it)\n"
-               "Exit status: 0 ok, 1 a frame differs from the reference, 2 bad usage or input.\n");
+               "Exit status: 0 ok, 1 a frame differs from its reference or has no usable reference (a failed\n"
+               "check), 2 bad usage, bad input or an output that could not be written.\n");
 }
 
-static int mkdir_p(const char *p)
-{
-    if (mkdir(p, 0777) == 0 || errno == EEXIST) return 0;
-    return -1;
-}
+/* What the frame check found for one simulated frame. */
+typedef enum {
+    REF_NO_PICTURE,  /* no FRAME_END: nothing to compare */
+    REF_NOT_CHECKED, /* --no-check */
+    REF_BIT_EXACT,
+    REF_DIFFERS,
+    REF_MISSING,    /* no reference named, or the file does not exist: a failed check */
+    REF_UNREADABLE, /* the file cannot be read or is not a PNG: a failed check */
+} ref_result;
+
+static const char *const k_ref_result_name[] = {"no_picture", "not_checked", "bit_exact",
+                                                "differs",    "missing",     "unreadable"};
 
 typedef struct {
     uint64_t frame, cycles;
-    int has_ref, match;
+    ref_result ref;
     uint64_t diff_pixels;
     unsigned max_diff;
 } frame_out;
+
+/* The frame counts of a run (stats.json, summary.txt, the result line). */
+typedef struct {
+    uint64_t checked, bit_exact, differing, no_reference;
+} check_counts;
 
 /* The frame loop's state: its inputs, the frame and the RE scan, and what it leaves for
  * the outputs (per-frame results, the open tiles.json). */
@@ -70,7 +90,7 @@ typedef struct {
     tbr_trace_reader *r;
     const char *trace_path, *ref_dir, *out;
     uint64_t fa, fb; /* --frames */
-    int quiet, no_fast_forward;
+    int quiet, no_fast_forward, no_check;
     tbr_config *cfg;
     tbr_stats *st;
     gpu *g;
@@ -80,21 +100,39 @@ typedef struct {
     su_frame_data sfd;
     frame_out *fo;
     size_t nfo;
-    FILE *tiles_o; /* tiles.json, through a temp file */
-    char tiles_tmp[4700];
+    tbr_out_file tiles; /* tiles.json, through a temp file (tiles.f NULL until the first picture) */
     uint32_t tiles_w, tiles_h, tiles_cols, tiles_rows;
     size_t tiles_n;
     struct timespec t0;
 } sim_run;
 
-/* Compares the frame's pixels with its reference frame when the replay directory has it. */
+/* Compares the frame's pixels with its reference frame (FRAME_END names it, relative to the
+ * replay directory). A missing or unreadable reference is a failed check, said on stderr
+ * like a differing frame: "3/3 checked" must never hide frames that were not. */
 static void check_reference(const sim_run *run, frame_out *o, const uint8_t *px, uint32_t w, uint32_t h)
 {
     char ref[4600], perr[TBR_PNG_ERR_SIZE];
-    snprintf(ref, sizeof ref, "%s/%s", run->ref_dir, run->fr.end.png[0] ? run->fr.end.png : "");
+    if (run->no_check) {
+        o->ref = REF_NOT_CHECKED;
+        return;
+    }
+    if (!run->fr.end.png[0]) {
+        o->ref = REF_MISSING;
+        fprintf(stderr,
+                "tbr-sim: frame %llu: the trace names no reference PNG: not checked (a failed check; "
+                "--no-check if intended)\n",
+                (unsigned long long)o->frame);
+        return;
+    }
+    snprintf(ref, sizeof ref, "%s/%s", run->ref_dir, run->fr.end.png);
     tbr_image ri;
-    if (!run->fr.end.png[0] || tbr_png_read_rgba8(ref, &ri, perr, sizeof perr) != 0) return;
-    o->has_ref = 1;
+    if (tbr_png_read_rgba8(ref, &ri, perr, sizeof perr) != 0) {
+        struct stat sb;
+        o->ref = stat(ref, &sb) != 0 && errno == ENOENT ? REF_MISSING : REF_UNREADABLE;
+        fprintf(stderr, "tbr-sim: frame %llu: reference %s: %s: not checked (a failed check)\n",
+                (unsigned long long)o->frame, o->ref == REF_MISSING ? "missing" : "unreadable", perr);
+        return;
+    }
     if (ri.width != w || ri.height != h) {
         o->diff_pixels = (uint64_t)w * h;
         o->max_diff = 255;
@@ -115,7 +153,12 @@ static void check_reference(const sim_run *run, frame_out *o, const uint8_t *px,
             }
         }
     }
-    o->match = o->diff_pixels == 0;
+    o->ref = o->diff_pixels == 0 ? REF_BIT_EXACT : REF_DIFFERS;
+    if (o->ref == REF_DIFFERS)
+        fprintf(stderr,
+                "tbr-sim: frame %llu DIFFERS from its reference %s: %llu pixel(s), max channel difference %u%s\n",
+                (unsigned long long)o->frame, ref, (unsigned long long)o->diff_pixels, o->max_diff,
+                ri.width != w || ri.height != h ? " (the sizes differ)" : "");
     tbr_image_free(&ri);
 }
 
@@ -138,25 +181,24 @@ static int frame_picture(sim_run *run, frame_out *o, uint64_t number)
     }
     /* Per-tile data (OUT/tiles.json, docs/timing-model.md "Per-tile data"): the grid of
      * the first frame with a PNG, written frame by frame through a temp file. */
-    if (!run->tiles_o) {
+    if (!run->tiles.f) {
         run->tiles_w = (uint32_t)tbr_cfg_uint(run->cfg, "tile.width");
         run->tiles_h = (uint32_t)tbr_cfg_uint(run->cfg, "tile.height");
         run->tiles_cols = (w + run->tiles_w - 1) / run->tiles_w;
         run->tiles_rows = (h + run->tiles_h - 1) / run->tiles_h;
-        snprintf(run->tiles_tmp, sizeof run->tiles_tmp, "%s/tiles.json.tmp", run->out);
-        run->tiles_o = fopen(run->tiles_tmp, "w");
-        if (!run->tiles_o) {
-            fprintf(stderr, "tbr-sim: %s: %s\n", run->tiles_tmp, strerror(errno));
+        snprintf(path, sizeof path, "%s/tiles.json", run->out);
+        if (tbr_out_file_open(&run->tiles, path, err, sizeof err)) {
+            fprintf(stderr, "tbr-sim: %s\n", err);
             free(px);
             return -1;
         }
-        fprintf(run->tiles_o,
+        fprintf(run->tiles.f,
                 "{\"tiles\": {\n \"tile_width\": %u, \"tile_height\": %u, \"cols\": %u, \"rows\": %u,\n"
                 " \"fragments_are\": \"4 x shaded quads\",\n \"frames\": [",
                 run->tiles_w, run->tiles_h, run->tiles_cols, run->tiles_rows);
     }
-    if (run->tiles_n++) fputc(',', run->tiles_o);
-    gpu_tiles_write_frame(run->g, run->tiles_o, number, run->tiles_cols, run->tiles_rows);
+    if (run->tiles_n++) fputc(',', run->tiles.f);
+    gpu_tiles_write_frame(run->g, run->tiles.f, number, run->tiles_cols, run->tiles_rows);
     check_reference(run, o, px, w, h);
     free(px);
     return 0;
@@ -202,11 +244,16 @@ static int simulate_frame(sim_run *run, uint64_t number)
     snprintf(label, sizeof label, "frame %llu", (unsigned long long)number);
     tbr_stats_snapshot(run->st, label);
     gpu_energy_frame_end(g, label);
-    run->fo = realloc(run->fo, (run->nfo + 1) * sizeof *run->fo);
-    if (!run->fo) abort();
+    frame_out *fo = realloc(run->fo, (run->nfo + 1) * sizeof *run->fo);
+    if (!fo) {
+        fprintf(stderr, "tbr-sim: out of memory\n");
+        return -1;
+    }
+    run->fo = fo;
     frame_out *o = &run->fo[run->nfo++];
     memset(o, 0, sizeof *o);
     o->frame = number;
+    o->ref = REF_NO_PICTURE;
     o->cycles = g->env.now - c0;
     if (run->fr.has_end && frame_picture(run, o, number)) return -1;
     if (!run->quiet) {
@@ -215,7 +262,10 @@ static int simulate_frame(sim_run *run, uint64_t number)
         double s = (double)(t1.tv_sec - run->t0.tv_sec) + (double)(t1.tv_nsec - run->t0.tv_nsec) * 1e-9;
         fprintf(stderr, "tbr-sim: frame %llu: %llu cycles, %zu passes, %zu quads%s; %.0f cycles/s\n",
                 (unsigned long long)number, (unsigned long long)o->cycles, run->fr.npasses, run->fr.nquads,
-                o->has_ref ? (o->match ? ", matches reference" : ", DIFFERS from reference") : "",
+                o->ref == REF_BIT_EXACT                             ? ", matches reference"
+                : o->ref == REF_DIFFERS                             ? ", DIFFERS from reference"
+                : o->ref == REF_MISSING || o->ref == REF_UNREADABLE ? ", NO usable reference"
+                                                                    : "",
                 s > 0 ? (double)g->env.now / s : 0.0);
     }
     return 0;
@@ -260,7 +310,7 @@ typedef struct {
     const char *sets[256];
     int nsets;
     uint64_t fa, fb; /* --frames */
-    int quiet, no_skip, no_surface_init, no_fast_forward;
+    int quiet, no_skip, no_surface_init, no_fast_forward, no_check, force;
 } options;
 
 /* -1: go on; else the exit status (--help, --version, --list-params, a usage error). */
@@ -296,6 +346,14 @@ static int parse_args(int argc, char **argv, options *opt)
         }
         if (!strcmp(a, "--no-fast-forward")) {
             opt->no_fast_forward = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-check")) {
+            opt->no_check = 1;
+            continue;
+        }
+        if (!strcmp(a, "--force")) {
+            opt->force = 1;
             continue;
         }
         if ((!strcmp(a, "-o") || !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--frames")) &&
@@ -359,20 +417,20 @@ fail:
 }
 
 /* stats.json (deterministic: no wall-clock values), written through a temp file. 0 or 2. */
-static int write_stats_json(const sim_run *run, uint64_t nref, uint64_t ndiff)
+static int write_stats_json(const sim_run *run, const check_counts *cc)
 {
     const gpu *g = run->g;
     const frame_out *fo = run->fo;
     const size_t nfo = run->nfo;
-    char path[4600], tmp[4700];
-    int status = 0;
+    char path[4600], err[PATH_MAX + 256];
+    tbr_out_file of;
     snprintf(path, sizeof path, "%s/stats.json", run->out);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *o = fopen(tmp, "w");
-    if (!o) {
-        fprintf(stderr, "tbr-sim: %s: %s\n", tmp, strerror(errno));
-        status = 2;
-    } else {
+    if (tbr_out_file_open(&of, path, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s\n", err);
+        return 2;
+    }
+    FILE *o = of.f;
+    {
         fprintf(o, "{\n\"tool\": \"tbr-sim\",\n\"version\": \"%s\",\n\"total_cycles\": %llu,\n", TBR_VERSION,
                 (unsigned long long)g->env.now);
         fprintf(o, "\"render_target_checks\": %llu,\n\"render_target_mismatches\": %llu,\n",
@@ -381,15 +439,23 @@ static int write_stats_json(const sim_run *run, uint64_t nref, uint64_t ndiff)
                 (unsigned long long)g->env.fn->quads_computed, (unsigned long long)g->env.fn->quads_compute_failed);
         fprintf(o, "\"derived_texel_quads\": %llu,\n\"derived_texel_failures\": %llu,\n",
                 (unsigned long long)g->env.fn->texel_quads_derived, (unsigned long long)g->env.fn->texel_derive_failed);
-        fprintf(o, "\"frames_simulated\": %zu,\n\"frames_checked\": %llu,\n\"frames_differing\": %llu,\n\"frames\": [",
-                nfo, (unsigned long long)nref, (unsigned long long)ndiff);
-        for (size_t i = 0; i < nfo; i++)
+        fprintf(o,
+                "\"frames_simulated\": %zu,\n\"reference_check\": %s,\n\"frames_checked\": %llu,\n"
+                "\"frames_bit_exact\": %llu,\n\"frames_differing\": %llu,\n\"frames_without_reference\": %llu,\n"
+                "\"frames\": [",
+                nfo, run->no_check ? "false" : "true", (unsigned long long)cc->checked,
+                (unsigned long long)cc->bit_exact, (unsigned long long)cc->differing,
+                (unsigned long long)cc->no_reference);
+        for (size_t i = 0; i < nfo; i++) {
+            const int checked = fo[i].ref == REF_BIT_EXACT || fo[i].ref == REF_DIFFERS;
             fprintf(o,
-                    "%s\n  {\"frame\": %llu, \"cycles\": %llu, \"reference_checked\": %s, \"bit_exact\": %s, "
-                    "\"diff_pixels\": %llu, \"max_diff\": %u}",
+                    "%s\n  {\"frame\": %llu, \"cycles\": %llu, \"reference\": \"%s\", \"reference_checked\": %s, "
+                    "\"bit_exact\": %s, \"diff_pixels\": %llu, \"max_diff\": %u}",
                     i ? "," : "", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles,
-                    fo[i].has_ref ? "true" : "false", fo[i].has_ref && fo[i].match ? "true" : "false",
-                    (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
+                    k_ref_result_name[fo[i].ref], checked ? "true" : "false",
+                    fo[i].ref == REF_BIT_EXACT ? "true" : "false", (unsigned long long)fo[i].diff_pixels,
+                    fo[i].max_diff);
+        }
         {
             uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
             fprintf(o, "\n],\n\"instruction_source\": \"%s\",", ex && sta ? "mixed" : ex ? "executed" : "static");
@@ -406,49 +472,74 @@ static int write_stats_json(const sim_run *run, uint64_t nref, uint64_t ndiff)
         fprintf(o, ",\n\"stats\": ");
         tbr_stats_dump_json(run->st, o);
         fprintf(o, "\n}\n");
-        if (fclose(o) != 0 || rename(tmp, path) != 0) {
-            fprintf(stderr, "tbr-sim: cannot write %s\n", path);
-            remove(tmp);
-            status = 2;
-        }
     }
-    return status;
+    if (tbr_out_file_commit(&of, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s\n", err);
+        return 2;
+    }
+    return 0;
 }
 
 /* tiles.json: the per-tile data gathered frame by frame, closed and renamed. 0 or 2. */
 static int finish_tiles_json(sim_run *run)
 {
-    char path[4600];
-    int status = 0;
-    snprintf(path, sizeof path, "%s/tiles.json", run->out);
-    if (run->tiles_o) {
-        fprintf(run->tiles_o, "\n ]}}\n");
-        int bad = fclose(run->tiles_o) != 0;
-        run->tiles_o = NULL;
-        if (bad || rename(run->tiles_tmp, path) != 0) {
-            fprintf(stderr, "tbr-sim: cannot write %s\n", path);
-            remove(run->tiles_tmp);
-            status = 2;
-        }
-    } else {
-        remove(path); /* no frame with a PNG: no stale per-tile data of an earlier run */
+    char err[PATH_MAX + 256];
+    if (!run->tiles.f) return 0; /* no frame with a PNG: no per-tile data */
+    fprintf(run->tiles.f, "\n ]}}\n");
+    if (tbr_out_file_commit(&run->tiles, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s\n", err);
+        return 2;
     }
-    return status;
+    return 0;
 }
 
-/* summary.txt: the figures a reader looks at first, then every statistic. */
-static void write_summary(const sim_run *run, char *path, size_t pathlen)
+/* The frame-check line of summary.txt and of the result on stdout. */
+static void print_check_counts(FILE *o, const sim_run *run, const check_counts *cc)
+{
+    if (run->no_check)
+        fprintf(o, "reference check off (--no-check)");
+    else
+        fprintf(o, "reference check: %llu frames checked, %llu bit-exact, %llu differ, %llu without a usable reference",
+                (unsigned long long)cc->checked, (unsigned long long)cc->bit_exact, (unsigned long long)cc->differing,
+                (unsigned long long)cc->no_reference);
+}
+
+/* One frame's line in summary.txt. */
+static void print_frame_line(FILE *o, const frame_out *f)
+{
+    fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)f->frame, (unsigned long long)f->cycles);
+    switch (f->ref) {
+        case REF_BIT_EXACT: fprintf(o, ", bit-exact with the reference\n"); break;
+        case REF_DIFFERS:
+            fprintf(o, ", DIFFERS: %llu pixels, max channel difference %u\n", (unsigned long long)f->diff_pixels,
+                    f->max_diff);
+            break;
+        case REF_MISSING: fprintf(o, ", NOT CHECKED: reference missing\n"); break;
+        case REF_UNREADABLE: fprintf(o, ", NOT CHECKED: reference unreadable\n"); break;
+        case REF_NOT_CHECKED: fprintf(o, ", not checked (--no-check)\n"); break;
+        case REF_NO_PICTURE: fprintf(o, ", no picture (no FRAME_END)\n"); break;
+    }
+}
+
+/* summary.txt: the figures a reader looks at first, then every statistic. 0 or 2. */
+static int write_summary(const sim_run *run, const check_counts *cc)
 {
     const gpu *g = run->g;
     const frame_out *fo = run->fo;
     const size_t nfo = run->nfo;
-    char tmp[4700];
-    snprintf(path, pathlen, "%s/summary.txt", run->out);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *o = fopen(tmp, "w");
-    if (o) {
+    char path[4600], err[PATH_MAX + 256];
+    tbr_out_file of;
+    snprintf(path, sizeof path, "%s/summary.txt", run->out);
+    if (tbr_out_file_open(&of, path, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s\n", err);
+        return 2;
+    }
+    FILE *o = of.f;
+    {
         fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, run->trace_path);
         fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->env.now);
+        print_check_counts(o, run, cc);
+        fputc('\n', o);
         {
             uint64_t ex = tbr_stat_value(g->env.instr_streamed), sta = tbr_stat_value(g->env.instr_static);
             fprintf(o,
@@ -477,16 +568,7 @@ static void write_summary(const sim_run *run, char *path, size_t pathlen)
                 (unsigned long long)g->env.fn->texel_quads_derived, (unsigned long long)g->env.fn->texel_derive_failed,
                 g->env.fn->texel_derive_failed ? " (first: " : "", g->env.fn->first_derive_failure,
                 g->env.fn->texel_derive_failed ? ")" : "");
-        for (size_t i = 0; i < nfo; i++) {
-            fprintf(o, "  frame %llu: %llu cycles", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles);
-            if (fo[i].has_ref)
-                fprintf(o,
-                        fo[i].match ? ", bit-exact with the reference\n"
-                                    : ", DIFFERS: %llu pixels, max channel difference %u\n",
-                        (unsigned long long)fo[i].diff_pixels, fo[i].max_diff);
-            else
-                fprintf(o, ", no reference to check\n");
-        }
+        for (size_t i = 0; i < nfo; i++) print_frame_line(o, &fo[i]);
         {
             tbr_energy_summary es;
             for (size_t i = 0; i < tbr_energy_frames(g->en); i++)
@@ -506,9 +588,12 @@ static void write_summary(const sim_run *run, char *path, size_t pathlen)
         tbr_stats_dump_text(run->st, o);
         fprintf(o, "energy (docs/energy-model.md):\n");
         tbr_energy_report_text(g->en, o);
-        fclose(o);
-        rename(tmp, path);
     }
+    if (tbr_out_file_commit(&of, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s\n", err);
+        return 2;
+    }
+    return 0;
 }
 
 /* The input: a tbr-replay directory (activity.tbrt inside, reference/ beside) or the trace
@@ -531,6 +616,13 @@ static tbr_trace_reader *open_input(const char *in, char *trace_path, size_t tle
         else
             snprintf(ref_dir, rlen, ".");
     }
+    if (tbr_out_dir_is_unfinished(ref_dir)) {
+        fprintf(stderr,
+                "tbr-sim: %s: an unfinished tbr-replay output (the replay was interrupted or is still "
+                "running): not used\n",
+                ref_dir);
+        return NULL;
+    }
     tbr_trace_error terr;
     tbr_trace_reader *r = tbr_trace_reader_open(trace_path, &terr);
     if (!r) {
@@ -552,16 +644,16 @@ static tbr_trace_reader *open_input(const char *in, char *trace_path, size_t tle
 
 /* After the outputs: the one-line result on stdout, the functional back end's failures on
  * stderr; the exit status (1 when a frame or a check differs). */
-static int report(const sim_run *run, const char *summary_path, double secs, uint64_t nref, uint64_t ndiff)
+static int report(const sim_run *run, const char *final_out, double secs, const check_counts *cc)
 {
     const gpu *g = run->g;
     const sim_func *fn = g->env.fn;
     if (!run->quiet) {
-        printf("tbr-sim: %zu frames, %llu cycles, %llu/%llu checked frames bit-exact; %.0f simulated cycles/s "
-               "(%.1f%% of the cycles in skipped quiescent spans); summary: %s\n",
-               run->nfo, (unsigned long long)g->env.now, (unsigned long long)(nref - ndiff), (unsigned long long)nref,
+        printf("tbr-sim: %zu frames, %llu cycles; ", run->nfo, (unsigned long long)g->env.now);
+        print_check_counts(stdout, run, cc);
+        printf("; %.0f simulated cycles/s (%.1f%% of the cycles in skipped quiescent spans); summary: %s/summary.txt\n",
                secs > 0 ? (double)g->env.now / secs : 0.0,
-               g->env.now ? 100.0 * (double)g->skipped_cycles / (double)g->env.now : 0.0, summary_path);
+               g->env.now ? 100.0 * (double)g->skipped_cycles / (double)g->env.now : 0.0, final_out);
     }
     if (fn->surface_check_mismatches)
         fprintf(stderr, "tbr-sim: %llu render-target check(s) differ from softpipe's memory (first: %s)\n",
@@ -572,12 +664,20 @@ static int report(const sim_run *run, const char *summary_path, double secs, uin
     if (fn->texel_derive_failed)
         fprintf(stderr, "tbr-sim: %llu quad(s) with derived texels could not be derived (first: %s)\n",
                 (unsigned long long)fn->texel_derive_failed, fn->first_derive_failure);
-    return ndiff || fn->surface_check_mismatches || fn->quads_compute_failed || fn->texel_derive_failed ? 1 : 0;
+    if (cc->no_reference)
+        fprintf(stderr,
+                "tbr-sim: %llu frame(s) without a usable reference were not checked: a failed check "
+                "(--no-check to simulate without checking)\n",
+                (unsigned long long)cc->no_reference);
+    return cc->differing || cc->no_reference || fn->surface_check_mismatches || fn->quads_compute_failed ||
+                   fn->texel_derive_failed
+               ? 1
+               : 0;
 }
 
 /* Simulates the selected frames and writes the outputs; the exit status. */
 static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, const char *trace_path,
-                    const char *ref_dir)
+                    const char *ref_dir, const char *out_dir)
 {
     char err[4096];
     tbr_stats *st = tbr_stats_new();
@@ -605,7 +705,8 @@ static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, co
     run.r = r;
     run.trace_path = trace_path;
     run.ref_dir = ref_dir;
-    run.out = opt->out;
+    run.out = out_dir;
+    run.no_check = opt->no_check;
     run.fa = opt->fa;
     run.fb = opt->fb;
     run.quiet = opt->quiet;
@@ -623,23 +724,18 @@ static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, co
     int status = run_frames(&run);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - run.t0.tv_sec) + (double)(t1.tv_nsec - run.t0.tv_nsec) * 1e-9;
-    uint64_t ndiff = 0, nref = 0;
+    check_counts cc = {0, 0, 0, 0};
     for (size_t i = 0; i < run.nfo; i++) {
-        nref += (uint64_t)run.fo[i].has_ref;
-        ndiff += (uint64_t)(run.fo[i].has_ref && !run.fo[i].match);
+        cc.checked += run.fo[i].ref == REF_BIT_EXACT || run.fo[i].ref == REF_DIFFERS;
+        cc.bit_exact += run.fo[i].ref == REF_BIT_EXACT;
+        cc.differing += run.fo[i].ref == REF_DIFFERS;
+        cc.no_reference += run.fo[i].ref == REF_MISSING || run.fo[i].ref == REF_UNREADABLE;
     }
-    if (!status) {
-        char path[4600];
-        status = write_stats_json(&run, nref, ndiff);
-        if (finish_tiles_json(&run)) status = 2;
-        write_summary(&run, path, sizeof path);
-        int rs = report(&run, path, secs, nref, ndiff);
-        if (!status) status = rs;
-    }
-    if (run.tiles_o) {
-        fclose(run.tiles_o);
-        remove(run.tiles_tmp);
-    }
+    if (!status) status = write_stats_json(&run, &cc);
+    if (!status) status = finish_tiles_json(&run);
+    if (!status) status = write_summary(&run, &cc);
+    if (!status) status = report(&run, opt->out, secs, &cc);
+    tbr_out_file_discard(&run.tiles);
     free(run.fo);
     su_frame_data_free(&run.sfd);
     su_scan_free(&run.scan);
@@ -667,15 +763,37 @@ int main(int argc, char **argv)
         tbr_config_free(cfg);
         return 2;
     }
-    char path[4600];
-    snprintf(path, sizeof path, "%s/frames", opt.out);
-    if (mkdir_p(opt.out) || mkdir_p(path)) {
-        fprintf(stderr, "tbr-sim: cannot create %s: %s\n", path, strerror(errno));
+    /* OUT is built as OUT.tmp-PID and renamed when complete (tbr/out_dir.h): it never holds
+     * a mix of two runs, and an interrupted run leaves the previous OUT as it was. */
+    tbr_out_dir od;
+    char path[PATH_MAX + 16];
+    struct stat so, si;
+    if (stat(opt.out, &so) == 0 && stat(ref_dir, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+        /* --force would replace the replay the run reads */
+        fprintf(stderr, "tbr-sim: -o %s is the input's directory: choose another output directory\n", opt.out);
+        rc = 2;
+    } else if (tbr_out_dir_begin(&od, opt.out, opt.force, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s\n", err);
         rc = 2;
     } else {
-        rc = simulate(&opt, cfg, r, trace_path, ref_dir);
+        tbr_out_dir_cleanup_on_signal(&od);
+        snprintf(path, sizeof path, "%s/frames", od.tmp_path);
+        if (mkdir(path, 0777) != 0) {
+            fprintf(stderr, "tbr-sim: %s: cannot create: %s\n", path, strerror(errno));
+            rc = 2;
+        } else {
+            rc = simulate(&opt, cfg, r, trace_path, ref_dir, od.tmp_path);
+        }
+        /* A failed check (1) still publishes its outputs: they show what differs. */
+        if (rc == 2)
+            tbr_out_dir_abandon(&od);
+        else if (tbr_out_dir_commit(&od, err, sizeof err)) {
+            fprintf(stderr, "tbr-sim: %s\n", err);
+            rc = 2;
+        }
     }
     tbr_trace_reader_close(r);
     tbr_config_free(cfg);
+    if (tbr_stdout_close("tbr-sim")) rc = 2;
     return rc;
 }

@@ -91,7 +91,11 @@ static void write_status(const struct recorder *r)
     char tmp[PATH_MAX + 8];
     snprintf(tmp, sizeof(tmp), "%s.tmp", r->status_path);
     FILE *f = fopen(tmp, "w");
-    if (!f) return;
+    if (!f) {
+        /* said on stderr (tbr-replay reads it): the status itself cannot carry it */
+        fprintf(stderr, "tbr_functional: error: cannot create %s: %s\n", tmp, strerror(errno));
+        return;
+    }
     const struct rec_status *st = &r->status;
     fprintf(f, "status=%s\n", st->ok ? "ok" : "error");
     fprintf(f, "error=%s\n", st->error);
@@ -165,11 +169,13 @@ static void write_status(const struct recorder *r)
     fprintf(f, "context_switches=%llu\n", (unsigned long long)r->surfaces.context_switches);
     fprintf(f, "thread_switches=%llu\n", (unsigned long long)r->contexts.thread_switches);
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
+    errno = 0;
+    if (fflush(f) != 0 || bad) bad = errno ? errno : EIO;
+    if (fclose(f) != 0 && !bad) bad = errno ? errno : EIO;
+    if (bad || rename(tmp, r->status_path) != 0) {
+        fprintf(stderr, "tbr_functional: error: cannot write %s: %s\n", r->status_path, strerror(bad ? bad : errno));
         unlink(tmp);
-        return;
     }
-    rename(tmp, r->status_path);
 }
 
 /* ---- frames and records --------------------------------------------------- */

@@ -6,7 +6,8 @@
 
 #include "tbr/png_io.h"
 
-/* Runs `SIM IN -o OUT --quiet EXTRA` (EXTRA may be NULL); its exit status, -1 if it did not exit. */
+/* Runs `SIM IN -o OUT --quiet --force --no-check EXTRA` (EXTRA may be NULL; the synthetic
+ * traces have no reference PNGs); its exit status, -1 if it did not exit. */
 int sim_run(const char *sim, const char *in, const char *out, const char *extra);
 /* The whole file PATH, NUL-terminated (malloc'd), or NULL. */
 char *sim_slurp(const char *path);

@@ -42,11 +42,22 @@ ptr_rtt)
   done
   check '
 b = S("rtt", "base")
+# The bound is Amdahl on the base run: only the raster phase (R of T cycles; 97.5 % on rtt)
+# is split between the two units, so the speedup is at most T / (T - R/2) (1.951 on rtt).
+# What the model loses against it is the imbalance at the end of each frame (100 tiles per
+# frame: a unit idles at most about one tile while the other finishes) and the two units
+# sharing the L2 and DRAM: measured 0.974-0.989 of the ideal (speedups 1.901-1.930). A loss
+# above 5 % of the ideal (speedup < 1.85 on rtt) is a regression of the model; above the
+# ideal by more than 1 % would be a second unit doing work it cannot do. (Issue 22: the
+# bound was (1.5, 2], which hid a regression of half the effect.)
+T, R = b["total_cycles"], tot(b, "cycles.raster")
+ideal = T / (T - R / 2)
+ok(R / T > 0.9, "rtt is no longer fragment-bound: raster share %.3f" % (R / T))
 for pol in ("static", "fastest", "mixed"):
     p = S("rtt", "ru2_" + pol)
     sp = b["total_cycles"] / p["total_cycles"]
     t0, t1 = tot(p, "ru0.tiles"), tot(p, "ru1.tiles")
-    ok(1.5 < sp <= 2.0, "%s: speedup %.3f outside (1.5, 2]" % (pol, sp))
+    ok(0.95 * ideal <= sp <= 1.01 * ideal, "%s: speedup %.3f outside [%.3f, %.3f] (0.95-1.01 of Amdahl %.3f)" % (pol, sp, 0.95 * ideal, 1.01 * ideal, ideal))
     ok(t0 > 0 and t1 > 0 and t0 + t1 == tot(b, "ru0.tiles"), "%s: tiles %d + %d vs %d" % (pol, t0, t1, tot(b, "ru0.tiles")))
     print("ok ptr_rtt %s: speedup %.3f, tiles %d / %d" % (pol, sp, t0, t1))
 ' ;;
@@ -66,7 +77,16 @@ b, r = S("casual2d", "base"), S("casual2d", "re")
 sk, nt = fr(r, "re.tiles_skipped"), fr(r, "re.tiles_skipped")[0] + fr(r, "re.tiles_rendered")[0]
 ok(nt == 80, "80 tiles per frame, got %d" % nt)
 ok(sk[0] == 0 and sk[1] == 0, "no skips without a reference: %s" % sk)
-ok(all(s >= 0.75 * nt for s in sk[2:]), "frames 2-4 skip >= 75%% of the tiles: %s" % sk)
+# What must change (samples/casual2d.c): the 24x24 sprite moves 5 px right and 3 px up a
+# frame; the union of its old and new rectangles (29 x 27 px, frames 1-4: x 45-84, y 93-126)
+# crosses one tile boundary in each direction, so at most 2 x 2 = 4 tiles of 32x32 get other
+# inputs; the score fill grows every 4th frame (frame 4) inside one tile of the top bar.
+# Every other tile has the same inputs as in the frame before, and RE must skip it:
+# 80 - 4 = 76 tiles in frames 2 and 3, 75 in frame 4 (measured: exactly that). The bound
+# was >= 75 % (60 tiles), which hid a regression of half the effect (issue 22).
+for k in (2, 3, 4):
+    must = nt - 4 - (1 if k % 4 == 0 else 0)
+    ok(sk[k] >= must, "frame %d: %d tiles skipped, at least %d must be (%s)" % (k, sk[k], must, sk))
 ok(tot(r, "re.false_positives") == 0, "false positives")
 ok(tot(r, "re.tiles_equal_inputs") >= tot(r, "re.tiles_skipped"), "skips need equal inputs")
 cb, cr = fr(b, "cycles.raster"), fr(r, "cycles.raster")

@@ -198,6 +198,17 @@ check_sums)
     run 2 "$TC" --check-sums nosuch ref
     has_err "nosuch"
     ;;
+full_stdout)
+    # stdout on /dev/full (a full disk): the result is lost, so exit 2 with the reason, never
+    # 0 (issue 22: --checksum and -j exited 0 with their output lost)
+    for args in "--checksum ref" "--json ref same" "ref same" "--json --checksum ref"; do
+        # shellcheck disable=SC2086
+        "$TC" $args >/dev/full 2>err
+        rc=$?
+        [ "$rc" -eq 2 ] || { echo "FAIL: tbr-compare $args > /dev/full: exit $rc, want 2"; fail=1; }
+        has_err "standard output: No space left on device"
+    done
+    ;;
 bad_input)
     head -c 50 base.png >trunc.png
     run 2 "$TC" trunc.png base.png

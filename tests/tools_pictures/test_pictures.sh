@@ -92,7 +92,58 @@ report)
   ls "$W/rep" | grep -q '\.tmp$' && fail "temp file left"
   grep -q 'bit-exact' "$W/rep/index.html" || fail "no summary table"
   grep -q 'src="http' "$W/rep/index.html" && fail "network reference"
-  grep -q "no per-tile data for metric 'te-eliminated'" "$W/rep/index.html" || fail "missing-data note" ;;
+  grep -q "no per-tile data for metric 'te-eliminated'" "$W/rep/index.html" || fail "missing-data note"
+  # REPORT_DIR is all of one run (issue 22): an existing report needs --force, which
+  # replaces it whole (a one-run report has no chart_compare.png of the three-run one)
+  expect_exit 2 "rep: already exists and is not empty (use --force" "$BIN/tbr-report" "$FX/a" -o "$W/rep"
+  "$BIN/tbr-report" "$FX/a" -o "$W/rep" --force || fail "tbr-report --force"
+  [ ! -e "$W/rep/chart_compare.png" ] || fail "stale file of the previous report"
+  ls -d "$W"/rep.tmp-* "$W/rep.lock" 2>/dev/null && fail "temporary left" ;;
+report_cells)
+  # The HTML tables against stats.json, cell by cell (issue 22: inverting the bit-exact count
+  # or swapping yes/NO in tools/report/main.c passed a test that only grepped "bit-exact").
+  # Run m: frame 0 bit-exact, frame 1 differs (12 pixels, max 3), frame 2 not checked.
+  cp -r "$FX/a" "$W/m"; cp "$W/m/frames/frame_00001.png" "$W/m/frames/frame_00002.png"
+  python3 - "$W/m/stats.json" <<'PY' || fail "fixture m"
+import json, sys
+p = sys.argv[1]; j = json.load(open(p))
+f1 = dict(j["frames"][1]); f1.update(frame=2, reference_checked=False, bit_exact=False)
+j["frames"][1].update(bit_exact=False, diff_pixels=12, max_diff=3)
+j["frames"].append(f1)
+json.dump(j, open(p, "w"))
+PY
+  "$BIN/tbr-report" "$W/m" --label m --compare A="$FX/a" -o "$W/rep" || fail "tbr-report"
+  python3 - "$W/rep/index.html" "$W/m/stats.json" "$FX/a/stats.json" <<'PY' || fail "report cells differ from stats.json"
+import html.parser, json, sys
+class Tables(html.parser.HTMLParser):
+    def __init__(s): super().__init__(); s.tables = []; s.cell = None
+    def handle_starttag(s, t, a):
+        if t == "table": s.tables.append([])
+        elif t == "tr": s.tables[-1].append([])
+        elif t in ("td", "th"): s.cell = ""
+    def handle_endtag(s, t):
+        if t in ("td", "th"): s.tables[-1][-1].append(s.cell.strip()); s.cell = None
+    def handle_data(s, d):
+        if s.cell is not None: s.cell += d
+t = Tables(); t.feed(open(sys.argv[1]).read())
+summary, frames = t.tables[0], t.tables[1]
+bad = 0
+def expect(what, got, want):
+    global bad
+    if got != want: print(f"{what}: report says {got!r}, stats.json says {want!r}"); bad = 1
+col = summary[0].index("bit-exact")
+for row, path in zip(summary[1:], sys.argv[2:]):
+    fr = json.load(open(path))["frames"]
+    checked = [f for f in fr if f["reference_checked"]]
+    expect(f"summary {row[0]} bit-exact", row[col], f"{sum(f['bit_exact'] for f in checked)} / {len(checked)}")
+fr = json.load(open(sys.argv[2]))["frames"]
+expect("frame rows", len(frames) - 1, len(fr))
+for row, f in zip(frames[1:], fr):
+    want = "not checked" if not f["reference_checked"] else "yes" if f["bit_exact"] else "NO"
+    expect(f"frame {f['frame']}", row[:5], [str(f["frame"]), str(f["cycles"]), want, str(f["diff_pixels"]), str(f["max_diff"])])
+sys.exit(bad)
+PY
+  ;;
 bad_input)
   expect_exit 2 "nonexistent/stats.json" "$BIN/tbr-heatmap" "$W/nonexistent" --metric cycles -o "$W/x.png"
   expect_exit 2 "bad.json/stats.json: invalid JSON" "$BIN/tbr-heatmap" "$FX/bad.json" --metric cycles -o "$W/x.png"
@@ -117,6 +168,11 @@ bad_input)
   expect_exit 2 "nonexistent/stats.json" "$BIN/tbr-report" "$W/nonexistent" -o "$W/rep"
   expect_exit 2 "nope: not a directory" "$BIN/tbr-report" "$FX/a" --reference "$W/nope" -o "$W/rep"
   expect_exit 2 "" "$BIN/tbr-report" "$FX/a"
+  # an unfinished tbr-sim output (OUT.tmp-PID, issue 22) is refused by every reader
+  cp -r "$FX/a" "$W/a.tmp-123"
+  expect_exit 2 "unfinished tbr-sim output" "$BIN/tbr-report" "$W/a.tmp-123" -o "$W/rep"
+  expect_exit 2 "unfinished tbr-sim output" "$BIN/tbr-heatmap" "$W/a.tmp-123" --metric cycles -o "$W/x.png"
+  expect_exit 2 "unfinished tbr-sim output" "$BIN/tbr-barchart" -o "$W/c.png" --metric total_cycles A="$W/a.tmp-123/"
   [ ! -e "$W/rep" ] || fail "report written on error" ;;
 usage)
   for t in tbr-heatmap tbr-barchart tbr-report; do

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tbr/out_dir.h"
 #include "tiling/tile_order.h"
 
 int pic_run_load(pic_run *r, const char *dir, char *err, size_t err_size)
@@ -14,6 +15,11 @@ int pic_run_load(pic_run *r, const char *dir, char *err, size_t err_size)
     memset(r, 0, sizeof *r);
     if (strlen(dir) >= sizeof r->dir - 32) {
         snprintf(err, err_size, "%s: path too long", dir);
+        return -1;
+    }
+    if (tbr_out_dir_is_unfinished(dir)) {
+        snprintf(err, err_size,
+                 "%s: an unfinished tbr-sim output (named *.tmp-N: the run was interrupted or is still running)", dir);
         return -1;
     }
     snprintf(r->dir, sizeof r->dir, "%s", dir);

@@ -2,6 +2,7 @@
  * pixel, and check frames against pixel-MD5 checksum files.
  * See docs/tools-compare.md. */
 #include "imgcmp.h"
+#include "tbr/out_file.h"
 #include "tbr/png_io.h"
 
 #include <ctype.h>
@@ -739,7 +740,7 @@ static unsigned parse_tolerance(const char *s)
     return (unsigned)v;
 }
 
-int main(int argc, char **argv)
+static int compare_main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"diff", required_argument, NULL, 'd'},
@@ -815,4 +816,12 @@ int main(int argc, char **argv)
         return EXIT_BAD;
     }
     return da ? run_dirs(pos[0], pos[1], &opt) : run_pair(pos[0], pos[1], &opt);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = compare_main(argc, argv);
+    /* The result on stdout must arrive: a full disk or /dev/full is an error, not exit 0. */
+    if (tbr_stdout_close(prog)) rc = EXIT_BAD;
+    return rc;
 }

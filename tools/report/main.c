@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "pictures.h"
+#include "tbr/out_dir.h"
 
 #define MAX_RUNS 16
 
@@ -61,19 +62,19 @@ static void sb_esc(sbuf *b, const char *s)
 
 static void usage(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
-        "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR\n"
-        "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
-        "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
-        "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
-        "                   several L=DIR may follow one --compare)\n"
-        "  --label L        label of the main run (default: baseline)\n"
-        "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
-        "  -o REPORT_DIR    written: index.html + PNG images and SVG charts beside it (opens from disk, no network)\n"
-        "  -h, --help;  -V, --version\n"
-        "Exit: 0 ok, 2 bad usage or input.\n");
+    fprintf(f, "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
+               "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR [--force]\n"
+               "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
+               "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
+               "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
+               "                   several L=DIR may follow one --compare)\n"
+               "  --label L        label of the main run (default: baseline)\n"
+               "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
+               "  -o REPORT_DIR    written: index.html + PNG images and SVG charts beside it (opens from disk, no network); built as\n"
+               "                   REPORT_DIR.tmp-PID and renamed when complete; must not exist or be empty\n"
+               "  --force          replace an existing REPORT_DIR\n"
+               "  -h, --help;  -V, --version\n"
+               "Exit: 0 ok, 2 bad usage or input.\n");
 }
 
 static int copy_png(const char *src, const char *dst, char *err, size_t n)
@@ -130,7 +131,7 @@ static const char *SELFCHECK =
 struct report_options {
     const char *dir, *refdir, *outdir, *title, *mainlabel;
     const char *clabel[MAX_RUNS], *cdir[MAX_RUNS]; /* --compare LABEL=OUT_DIR */
-    int nc;
+    int nc, force;
     long hframes;
 };
 
@@ -176,6 +177,10 @@ static int parse_args(int argc, char **argv, struct report_options *o)
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             printf("tbr-report %s\n", TBR_VERSION);
             return 0;
+        }
+        if (!strcmp(a, "--force")) {
+            o->force = 1;
+            continue;
         }
         if ((!strcmp(a, "-o") || !strcmp(a, "--reference") || !strcmp(a, "--compare") || !strcmp(a, "--label") ||
              !strcmp(a, "--title") || !strcmp(a, "--heatmap-frames")) &&
@@ -234,7 +239,7 @@ struct report {
 };
 
 /* Loads the main run and the --compare runs, finds the reference frames and makes the
- * report directory. */
+ * report directory's parent (the report itself is built beside it: main). */
 static int load_inputs(struct report *rep, const struct report_options *o)
 {
     for (int c = -1; c < o->nc; c++) {
@@ -253,9 +258,19 @@ static int load_inputs(struct report *rep, const struct report_options *o)
             return 2;
         }
     }
-    if (pic_mkdirs(o->outdir, rep->err, sizeof rep->err)) {
-        fprintf(stderr, "tbr-report: %s\n", rep->err);
-        return 2;
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", o->outdir);
+    char *slash = strrchr(parent, '/');
+    while (slash && slash > parent && slash[1] == '\0') { /* trailing slashes */
+        *slash = '\0';
+        slash = strrchr(parent, '/');
+    }
+    if (slash && slash > parent) {
+        *slash = '\0';
+        if (pic_mkdirs(parent, rep->err, sizeof rep->err)) {
+            fprintf(stderr, "tbr-report: %s\n", rep->err);
+            return 2;
+        }
     }
     return 0;
 }
@@ -584,9 +599,19 @@ int main(int argc, char **argv)
 
     /* Static: the runs and buffers are large. */
     static struct report rep;
-    rep.outdir = o.outdir;
     rep.refdir = o.refdir;
     rc = load_inputs(&rep, &o);
+    /* REPORT_DIR is built as REPORT_DIR.tmp-PID and renamed when complete (tbr/out_dir.h):
+     * never a page of one run with the pictures of another. */
+    tbr_out_dir od;
+    if (!rc && tbr_out_dir_begin(&od, o.outdir, o.force, rep.err, sizeof rep.err)) {
+        fprintf(stderr, "tbr-report: %s\n", rep.err);
+        rc = 2;
+        od.lock_fd = -1;
+    } else if (!rc) {
+        tbr_out_dir_cleanup_on_signal(&od);
+        rep.outdir = od.tmp_path;
+    }
     if (!rc) {
         html_head(&rep, o.title);
         summary_table(&rep);
@@ -598,6 +623,12 @@ int main(int argc, char **argv)
     if (!rc) rc = frame_images(&rep);
     if (!rc) rc = heatmaps(&rep, o.hframes);
     if (!rc) rc = write_index(&rep);
+    if (rep.outdir && rc)
+        tbr_out_dir_abandon(&od);
+    else if (rep.outdir && tbr_out_dir_commit(&od, rep.err, sizeof rep.err)) {
+        fprintf(stderr, "tbr-report: %s\n", rep.err);
+        rc = 2;
+    }
     free(rep.h.s);
     for (int r = 0; r < rep.nr; r++) pic_run_free(&rep.runs[r]);
     return rc;
