@@ -198,7 +198,7 @@ static double stream(int refresh, uint64_t n, tbr_dram_counts *c, uint64_t *elap
     uint64_t next = 0, done = 0, last = 0;
     tbr_mem_msg r;
     while (done < n) {
-        for (; next < n && tbr_dram_can_accept(d, next * 64); next++) enq(d, next * 64, 0, next);
+        for (; next < n && tbr_dram_can_accept(d, next * 64, false); next++) enq(d, next * 64, 0, next);
         tbr_dram_tick(d);
         while (tbr_dram_pop_response(d, &r)) {
             done++;
