@@ -433,6 +433,7 @@ static void remove_req(tbr_dram *d, chan_t *ch, bank_t *b, int32_t qi)
 
 static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q);
 static void split_enqueue(tbr_dram *d, chan_t *ch, dreq_t *r);
+static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t);
 
 /* Can the split controller of ch still do something without a new request? Writes
  * below both drain thresholds wait in the write buffer indefinitely (they are answered
@@ -841,8 +842,10 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t)
             if (!open && ready < w) w = ready;
         }
     }
-    if (d->structure != QS_UNIFIED) { /* the split controller steps every cycle while it holds requests */
-        if (split_busy(d, ch)) w = t + 1;
+    if (d->structure != QS_UNIFIED) {
+        /* stepping every busy cycle is cheaper than split_wake's bound on saturating
+         * streams (a transaction can move almost every cycle); split_wake stays exact */
+        if (split_busy(d, ch)) w = split_wake(d, ch, t);
     } else if (d->fcfs) {
         if (ch->ghead >= 0) w = min64(w, req_ready(d, ch, &ch->q[ch->ghead]));
     } else {
@@ -1009,6 +1012,10 @@ static bool split_issue_from(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t)
 {
     dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
     uint32_t n = ch->cqn[qi];
+    /* per-bank queue: once the column command of one direction (or the ACT) of an entry
+     * is not legal, it is not for the later entries either (same bank and rank) */
+    const bool one_bank = d->structure == QS_PER_BANK;
+    bool blocked[3] = {false, false, false}; /* read, write, ACT */
     for (uint32_t k = 0; k < n; k++) {
         dreq_t *q = &e[k];
         rank_t *rk = &ch->ranks[q->rank];
@@ -1018,10 +1025,18 @@ static bool split_issue_from(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t)
             bool dep = false; /* a write waits for an older read of its line in the queue */
             for (uint32_t j = 0; j < k && q->msg.write && !dep; j++)
                 dep = !e[j].msg.write && same_line(d, &e[j], q->msg.addr);
-            if (dep || !can_col(d, ch, rk, b, q, t)) continue;
+            if (dep || blocked[q->msg.write]) continue;
+            if (!can_col(d, ch, rk, b, q, t)) {
+                blocked[q->msg.write] = one_bank;
+                continue;
+            }
             split_col(d, ch, qi, k, t);
         } else if (b->open_row < 0) {
-            if (!can_act(d, rk, b, t)) continue;
+            if (blocked[2]) continue;
+            if (!can_act(d, rk, b, t)) {
+                blocked[2] = one_bank;
+                continue;
+            }
             issue_act(d, ch, rk, b, q->row, t);
             q->caused_act = true;
         } else {
@@ -1032,6 +1047,43 @@ static bool split_issue_from(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t)
         return true;
     }
     return false;
+}
+
+/* Would split_move move a transaction now (or start a drain)? */
+static bool split_can_move(const tbr_dram *d, const chan_t *ch)
+{
+    if (!ch->drain_left && ch->wrn > d->wr_low &&
+        (ch->wrn >= d->wr_high || (ch->wrn > d->wr_idle && ch->cq_total == 0)))
+        return true;
+    const dreq_t *src = ch->drain_left ? ch->wrb : ch->rdq;
+    uint32_t n = ch->drain_left ? ch->wrn : ch->rdn;
+    for (uint32_t i = 0; i < n; i++)
+        if (ch->cqn[split_queue_of(d, &src[i])] < d->cmdq_size) return true;
+    return false;
+}
+
+/* channel_wake's part for the split controller: the next cycle if a transaction can
+ * move, else the earliest cycle any command-queue entry's next command could be legal
+ * (req_ready: a lower bound, as the precharge arbitration can only delay). */
+static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t)
+{
+    if (split_can_move(d, ch)) return t + 1;
+    uint64_t w = NONE;
+    const bool one_bank = d->structure == QS_PER_BANK;
+    for (uint32_t qi = 0; qi < d->nqueues; qi++) {
+        /* in a per-bank queue the entries of one class (read hit, write hit, miss) are
+         * ready together: the first of each class stands for the others */
+        bool seen[3] = {false, false, false};
+        for (uint32_t k = 0; k < ch->cqn[qi]; k++) {
+            const dreq_t *q = &ch->cq[(size_t)qi * d->cmdq_size + k];
+            const bank_t *b = &ch->ranks[q->rank].banks[q->bank];
+            int cls = b->open_row != (int64_t)q->row ? 2 : q->msg.write;
+            if (one_bank && seen[cls]) continue;
+            seen[cls] = true;
+            w = min64(w, req_ready(d, ch, q));
+        }
+    }
+    return w;
 }
 
 static void split_schedule(tbr_dram *d, chan_t *ch, uint64_t t)
