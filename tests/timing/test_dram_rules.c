@@ -301,8 +301,56 @@ static void test_round_robin(void)
     CHECK(o[0] == 0 && o[1] == 2 && o[2] == 3 && o[3] == 1);
 }
 
+/* tbr_dram_skip_to over a long idle span (refresh on, default geometry: 2 channels x 2
+ * ranks) ends in the same state as ticking every cycle with the reference scan: the same
+ * REF/PRE/ACT counts, last REF cycles, rank residency, and the same latency of a request
+ * after the span. The span starts with open rows (the first REFs must close them). */
+static void test_skip_idle(void)
+{
+    tbr_config *cfg = tbr_config_new();
+    char err[256];
+    tbr_dram *a = tbr_dram_new(cfg, NULL, err, sizeof err), *b = tbr_dram_new(cfg, NULL, err, sizeof err);
+    tbr_config_free(cfg);
+    tbr_dram_set_reference_scan(b, true);
+    const uint64_t span = 2000003, probe = 0x12340;
+    tbr_dram *m[2] = {a, b};
+    uint64_t lat[2];
+    for (int k = 0; k < 2; k++) {
+        for (uint64_t i = 0; i < 4; i++) enq(m[k], i * 0x40, 0, i); /* both channels, a row open in each */
+        if (k == 0)
+            tbr_dram_skip_to(m[k], span);
+        else
+            tick_to(m[k], span);
+        tbr_mem_msg r;
+        while (tbr_dram_pop_response(m[k], &r)) {}
+        enq(m[k], probe, 0, 9);
+        uint64_t t0 = tbr_dram_now(m[k]);
+        for (int g = 0; g < 100000 && !tbr_dram_pop_response(m[k], &r); g++) tbr_dram_tick(m[k]);
+        lat[k] = r.ready - t0;
+    }
+    CHECK_EQ_U(tbr_dram_now(a), tbr_dram_now(b));
+    CHECK_EQ_U(lat[0], lat[1]);
+    tbr_dram_counts ca, cb;
+    tbr_dram_get_counts(a, &ca);
+    tbr_dram_get_counts(b, &cb);
+    CHECK_EQ_U(ca.ref, cb.ref);
+    CHECK(ca.ref >= 4 * (span / 4685 - 1));
+    CHECK_EQ_U(ca.pre, cb.pre);
+    CHECK_EQ_U(ca.act, cb.act);
+    for (uint32_t c = 0; c < 2; c++)
+        for (uint32_t r = 0; r < 2; r++) CHECK_EQ_U(tbr_dram_last_refresh(a, c, r), tbr_dram_last_refresh(b, c, r));
+    uint64_t act[2], pre[2];
+    tbr_dram_rank_cycles(a, &act[0], &pre[0]);
+    tbr_dram_rank_cycles(b, &act[1], &pre[1]);
+    CHECK_EQ_U(act[0], act[1]);
+    CHECK_EQ_U(pre[0], pre[1]);
+    tbr_dram_free(a);
+    tbr_dram_free(b);
+}
+
 int main(void)
 {
+    test_skip_idle();
     test_trrd_tfaw();
     test_twtr_twr_trtp_tras();
     test_trtrs_ccd_ranks();

@@ -499,16 +499,48 @@ static void print_text(const struct dramsim_summary *s)
            (unsigned long long)c->ref);
 }
 
-/* --stats FILE: the whole statistics registry. Returns 0 or 2. */
+/* --stats FILE: the whole statistics registry, written to FILE.tmp-PID and renamed, so
+ * that FILE is either complete or untouched. Returns 0 or 2 (message with the OS reason). */
 static int write_stats(const char *path, tbr_stats *stats)
 {
-    FILE *sf = fopen(path, "w");
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+        fprintf(stderr, "tbr-dramsim: %s: path too long\n", path);
+        return 2;
+    }
+    FILE *sf = fopen(tmp, "w");
     if (!sf) {
         fprintf(stderr, "tbr-dramsim: %s: cannot write: %s\n", path, strerror(errno));
         return 2;
     }
     tbr_stats_dump_json(stats, sf);
-    return fclose(sf) != 0 ? 2 : 0;
+    int bad = fflush(sf) != 0 || ferror(sf);
+    int err = errno;
+    if (fclose(sf) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (!bad && rename(tmp, path) != 0) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        fprintf(stderr, "tbr-dramsim: %s: cannot write: %s\n", path, strerror(err));
+        remove(tmp);
+        return 2;
+    }
+    return 0;
+}
+
+/* Standard output flushed and closed without error, else a message and 2 (a report lost
+ * to a full disk or a closed pipe is not a success). */
+static int finish_stdout(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "tbr-dramsim: cannot write standard output: %s\n", strerror(errno));
+        return 2;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -518,7 +550,7 @@ int main(int argc, char **argv)
     if (rc >= 0) return rc;
     if (o.list) {
         tbr_params_print(stdout);
-        return 0;
+        return finish_stdout(0);
     }
     tbr_config *cfg = load_config(&o);
     if (!cfg) return 2;
@@ -528,7 +560,7 @@ int main(int argc, char **argv)
         else
             tbr_config_dump_text(cfg, stdout);
         tbr_config_free(cfg);
-        return 0;
+        return finish_stdout(0);
     }
     if (!o.trace) {
         fprintf(stderr, "tbr-dramsim: no trace file given (see --help)\n");
@@ -566,6 +598,5 @@ int main(int argc, char **argv)
     tbr_dram_free(d);
     tbr_stats_free(stats);
     tbr_config_free(cfg);
-    if (fflush(stdout) != 0) rc = 1;
-    return rc;
+    return finish_stdout(rc);
 }
