@@ -93,6 +93,7 @@ typedef struct {
      * served last (round robin) and the writes left in the current write drain. */
     dreq_t *rdq, *wrb, *cq;
     uint32_t rdn, wrn, *cqn, cq_total;
+    uint32_t *cq_hits; /* per_bank: entries of queue qi hitting its bank's open row, [2*qi + write] */
     uint32_t rr, drain_left;
     chstats_t st;
 } chan_t;
@@ -255,6 +256,7 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
             ch->wrb = tbr_xcalloc(d->qsize, sizeof *ch->wrb);
             ch->cq = tbr_xcalloc((size_t)d->nqueues * d->cmdq_size, sizeof *ch->cq);
             ch->cqn = tbr_xcalloc(d->nqueues, sizeof *ch->cqn);
+            ch->cq_hits = tbr_xcalloc(2 * (size_t)d->nqueues, sizeof *ch->cq_hits);
             ch->rr = d->nqueues - 1; /* the first search starts at queue 0 */
         }
         for (uint32_t r = 0; r < d->ranks; r++) {
@@ -326,6 +328,7 @@ void tbr_dram_free(tbr_dram *d)
         free(d->ch[c].wrb);
         free(d->ch[c].cq);
         free(d->ch[c].cqn);
+        free(d->ch[c].cq_hits);
     }
     free(d->ch);
     free(d->done);
@@ -432,6 +435,7 @@ static void remove_req(tbr_dram *d, chan_t *ch, bank_t *b, int32_t qi)
 }
 
 static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q);
+static void split_count_hits(const tbr_dram *d, chan_t *ch, const bank_t *b);
 static void split_enqueue(tbr_dram *d, chan_t *ch, dreq_t *r);
 static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t);
 
@@ -572,6 +576,7 @@ static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t r
     if (rk->nopen++ == 0) rk->act_since = t;
     b->open_row = row;
     bank_reclassify(ch, b);
+    if (d->structure == QS_PER_BANK) split_count_hits(d, ch, b);
     b->next_col = t + d->tRCD;
     b->next_pre = max64(b->next_pre, t + d->tRAS);
     b->hits_since_act = 0;
@@ -600,6 +605,10 @@ static void issue_pre(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint64_t t
     b->open_hits = 0;
     b->hit_rd = b->hit_wr = -1;
     b->miss = b->head; /* a precharged bank: every request needs an ACT */
+    if (d->structure == QS_PER_BANK) {
+        uint32_t qi = (uint32_t)(b - ch->banks);
+        ch->cq_hits[2 * qi] = ch->cq_hits[2 * qi + 1] = 0;
+    }
     b->next_act = max64(b->next_act, t + d->tRP);
     if (d->tPPD) /* PRE to PRE, same rank */
         for (uint32_t i = 0; i < d->banks; i++) rk->banks[i].next_pre = max64(rk->banks[i].next_pre, t + d->tPPD);
@@ -762,6 +771,21 @@ static bool refresh_step(tbr_dram *d, chan_t *ch, rank_t *rk, uint64_t t)
  * could issue if the channel state does not change meanwhile (UINT64_MAX: not before
  * the state changes: its rank is refreshing, or FR-FCFS protects the open row). */
 static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+/* The earliest cycle a column command of direction `write` to the open row of bank b
+ * (of rank r) could issue if the state does not change meanwhile. */
+static uint64_t col_ready(const tbr_dram *d, const chan_t *ch, uint32_t r, const bank_t *b, bool write)
+{
+    const rank_t *rk = &ch->ranks[r];
+    uint64_t x = max64(max64(b->next_col, ch->next_col), rk->next_col);
+    if (write) {
+        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 2, r), d->tCWL));
+    } else {
+        x = max64(x, max64(rk->next_rd, b->next_rd));
+        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 1, r), d->tCL));
+    }
+    return x;
+}
+
 static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q)
 {
     const rank_t *rk = &ch->ranks[q->rank];
@@ -769,13 +793,7 @@ static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q)
     const bank_t *b = &rk->banks[q->bank];
     uint64_t x;
     if (b->open_row == (int64_t)q->row) {
-        x = max64(max64(b->next_col, ch->next_col), rk->next_col);
-        if (q->msg.write) {
-            if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 2, q->rank), d->tCWL));
-        } else {
-            x = max64(x, max64(rk->next_rd, b->next_rd));
-            if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 1, q->rank), d->tCL));
-        }
+        x = col_ready(d, ch, q->rank, b, q->msg.write);
     } else if (b->open_row < 0) {
         x = max64(max64(b->next_act, rk->next_act), rk->faw_n < 4 ? 0 : rk->faw[rk->faw_pos] + d->tFAW);
     } else {
@@ -845,7 +863,7 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t)
     if (d->structure != QS_UNIFIED) {
         /* stepping every busy cycle is cheaper than split_wake's bound on saturating
          * streams (a transaction can move almost every cycle); split_wake stays exact */
-        if (split_busy(d, ch)) w = split_wake(d, ch, t);
+        if (split_busy(d, ch)) w = min64(w, split_wake(d, ch, t));
     } else if (d->fcfs) {
         if (ch->ghead >= 0) w = min64(w, req_ready(d, ch, &ch->q[ch->ghead]));
     } else {
@@ -883,6 +901,16 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t)
 static uint32_t split_queue_of(const tbr_dram *d, const dreq_t *q)
 {
     return d->structure == QS_PER_BANK ? q->rank * d->banks + q->bank : q->rank;
+}
+
+/* per_bank: recounts the entries of bank b's queue that hit its open row (after an ACT). */
+static void split_count_hits(const tbr_dram *d, chan_t *ch, const bank_t *b)
+{
+    uint32_t qi = (uint32_t)(b - ch->banks);
+    const dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
+    ch->cq_hits[2 * qi] = ch->cq_hits[2 * qi + 1] = 0;
+    for (uint32_t k = 0; k < ch->cqn[qi]; k++)
+        if (b->open_row == (int64_t)e[k].row) ch->cq_hits[2 * qi + e[k].msg.write]++;
 }
 
 static bool same_line(const tbr_dram *d, const dreq_t *a, uint64_t addr)
@@ -970,6 +998,8 @@ static void split_move(tbr_dram *d, chan_t *ch)
         }
         ch->cq[(size_t)qi * d->cmdq_size + ch->cqn[qi]++] = src[i];
         ch->cq_total++;
+        if (d->structure == QS_PER_BANK && ch->banks[qi].open_row == (int64_t)src[i].row)
+            ch->cq_hits[2 * qi + src[i].msg.write]++;
         memmove(&src[i], &src[i + 1], (*n - i - 1) * sizeof *src);
         (*n)--;
         return;
@@ -997,6 +1027,7 @@ static void split_col(tbr_dram *d, chan_t *ch, uint32_t qi, uint32_t k, uint64_t
     bank_t *b = &rk->banks[e[k].bank];
     if (!col_command(d, ch, &e[k], t)) return;
     uint32_t rank = e[k].rank, bank = e[k].bank;
+    if (d->structure == QS_PER_BANK) ch->cq_hits[2 * qi + e[k].msg.write]--; /* it hit the open row */
     memmove(&e[k], &e[k + 1], (ch->cqn[qi] - k - 1) * sizeof *e);
     ch->cqn[qi]--;
     ch->cq_total--;
@@ -1007,9 +1038,62 @@ static void split_col(tbr_dram *d, chan_t *ch, uint32_t qi, uint32_t k, uint64_t
     if (d->page_policy == PP_CLOSED || (d->page_policy == PP_ADAPTIVE && !wanted)) auto_precharge(d, ch, rk, b, t);
 }
 
+/* Does entry k of a command queue write a line an older entry of the queue reads? */
+static bool split_raw_dep(const tbr_dram *d, const dreq_t *e, uint32_t k)
+{
+    for (uint32_t j = 0; j < k; j++)
+        if (!e[j].msg.write && same_line(d, &e[j], e[k].msg.addr)) return true;
+    return false;
+}
+
+/* split_issue_from for a per-bank queue, without visiting every entry's rank and bank:
+ * all its entries share them, so the first ready entry in queue order is the first of
+ * the ready ones among: the first read hit, the first write hit without a read before
+ * it (split_raw_dep), and entry 0 when it conflicts (only the bank's oldest entry may
+ * precharge); with the bank closed, entry 0's ACT. (The reference scan takes the general
+ * loop; test timing.dram compares them.) */
+static bool split_issue_bank(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t)
+{
+    dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
+    uint32_t n = ch->cqn[qi];
+    rank_t *rk = &ch->ranks[e[0].rank];
+    if (rk->refresh_pending) return false;
+    bank_t *b = &rk->banks[e[0].bank];
+    if (b->open_row < 0) {
+        if (!can_act(d, rk, b, t)) return false;
+        issue_act(d, ch, rk, b, e[0].row, t);
+        e[0].caused_act = true;
+        return true;
+    }
+    int64_t rd = -1, wr = -1;
+    bool hits = false;
+    for (uint32_t k = 0; k < n; k++) {
+        if (b->open_row != (int64_t)e[k].row) continue;
+        hits = true;
+        if (!e[k].msg.write) {
+            if (rd < 0) rd = k;
+        } else if (wr < 0 && !split_raw_dep(d, e, k)) {
+            wr = k;
+        }
+    }
+    /* entry 0 comes first in queue order: its PRE when it conflicts and may precharge */
+    if (b->open_row != (int64_t)e[0].row && t >= b->next_pre &&
+        (!hits || (d->hit_cap && b->hits_since_act >= d->hit_cap))) {
+        issue_pre(d, ch, rk, b, t);
+        e[0].caused_pre = true;
+        return true;
+    }
+    if (rd >= 0 && !can_col(d, ch, rk, b, &e[rd], t)) rd = -1;
+    if (wr >= 0 && !can_col(d, ch, rk, b, &e[wr], t)) wr = -1;
+    if (rd < 0 && wr < 0) return false;
+    split_col(d, ch, qi, (uint32_t)(rd < 0 ? wr : wr < 0 ? rd : rd < wr ? rd : wr), t);
+    return true;
+}
+
 /* Issues the first ready command of command queue qi; false if it has none. */
 static bool split_issue_from(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t)
 {
+    if (d->structure == QS_PER_BANK && !d->reference_scan) return split_issue_bank(d, ch, qi, t);
     dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
     uint32_t n = ch->cqn[qi];
     /* per-bank queue: once the column command of one direction (or the ACT) of an entry
@@ -1070,6 +1154,20 @@ static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t)
     if (split_can_move(d, ch)) return t + 1;
     uint64_t w = NONE;
     const bool one_bank = d->structure == QS_PER_BANK;
+    if (one_bank && !d->reference_scan) {
+        /* per bank, from the queue's first entry and its hit counts (a lower bound: a
+         * conflicting entry 0 may be kept from precharging, a write hit may wait for a read) */
+        for (uint32_t qi = 0; qi < d->nqueues; qi++) {
+            if (!ch->cqn[qi]) continue;
+            const dreq_t *e0 = &ch->cq[(size_t)qi * d->cmdq_size];
+            const bank_t *b = &ch->banks[qi];
+            if (ch->ranks[e0->rank].refresh_pending) continue; /* the refresh part covers it */
+            if (b->open_row < 0 || b->open_row != (int64_t)e0->row) w = min64(w, req_ready(d, ch, e0));
+            if (ch->cq_hits[2 * qi]) w = min64(w, col_ready(d, ch, e0->rank, b, false));
+            if (ch->cq_hits[2 * qi + 1]) w = min64(w, col_ready(d, ch, e0->rank, b, true));
+        }
+        return w;
+    }
     for (uint32_t qi = 0; qi < d->nqueues; qi++) {
         /* in a per-bank queue the entries of one class (read hit, write hit, miss) are
          * ready together: the first of each class stands for the others */
@@ -1110,8 +1208,11 @@ static void split_schedule(tbr_dram *d, chan_t *ch, uint64_t t);
 
 static void schedule_channel(tbr_dram *d, chan_t *ch, uint64_t t)
 {
-    if (d->reference_scan && d->structure == QS_UNIFIED) { /* every cycle, the whole queue */
-        schedule_channel_scan(d, ch, t);
+    if (d->reference_scan) { /* every cycle (unified: the whole queue), without the wake cycle */
+        if (d->structure == QS_UNIFIED)
+            schedule_channel_scan(d, ch, t);
+        else
+            split_schedule(d, ch, t);
         return;
     }
     if (t < ch->wake) return;

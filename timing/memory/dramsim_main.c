@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "memory/dram.h"
 #include "core/stats.h"
+#include "energy/dram_power.h"
 
 #ifndef TBR_VERSION
 #define TBR_VERSION "unknown"
@@ -404,8 +405,26 @@ struct dramsim_summary {
     tbr_dram_counts c;
     uint64_t elapsed;
     double bytes_per_cycle, gbps, peak_gbps, hit_rate;
-    uint64_t hist[64]; /* read latencies in power-of-two buckets [2^k, 2^(k+1)) */
+    uint64_t hist[64];      /* read latencies in power-of-two buckets [2^k, 2^(k+1)) */
+    tbr_dram_energy energy; /* over the DRAM cycles simulated (energy_cycles) */
+    uint64_t energy_cycles;
+    double avg_power_mw;
 };
+
+/* DRAM energy of the run from the simulator's IDD model (energy/dram_power.h), with the
+ * model's own rank residency; average power = energy / simulated DRAM time (pJ/ns = mW). */
+static void summarize_energy(tbr_dram *d, const tbr_config *cfg, struct dramsim_summary *s)
+{
+    tbr_dram_power_params p;
+    char err[256];
+    if (tbr_dram_power_params_from_config(cfg, &p, err, sizeof err) != 0) return;
+    tbr_dram_residency res = {0};
+    tbr_dram_rank_cycles(d, &res.act_stby, &res.pre_stby);
+    s->energy_cycles = tbr_dram_now(d);
+    tbr_dram_power_compute(&p, &s->c, s->energy_cycles, &res, &s->energy);
+    double ns = (double)s->energy_cycles * p.tck_ns;
+    s->avg_power_mw = ns > 0 ? s->energy.total / ns : 0;
+}
 
 static void summarize(tbr_dram *d, const tbr_config *cfg, const struct dramsim_options *o, const treq *reqs, size_t n,
                       struct dramsim_run *run, struct dramsim_summary *s)
@@ -435,6 +454,7 @@ static void summarize(tbr_dram *d, const tbr_config *cfg, const struct dramsim_o
         while (k < 63 && (run->lat[i] >> (k + 1))) k++;
         s->hist[run->lat[i] ? k : 0]++;
     }
+    summarize_energy(d, cfg, s);
 }
 
 static void print_json(const struct dramsim_summary *s)
@@ -467,6 +487,13 @@ static void print_json(const struct dramsim_summary *s)
     printf("  \"row_buffer\": {\"hits\": %llu, \"misses\": %llu, \"conflicts\": %llu, \"hit_rate\": %.6f},\n",
            (unsigned long long)c->row_hits, (unsigned long long)c->row_misses, (unsigned long long)c->row_conflicts,
            s->hit_rate);
+    const tbr_dram_energy *e = &s->energy;
+    printf("  \"latency_definition\": \"read latency: arrival at the controller to data returned\",\n");
+    printf("  \"energy_pj\": {\"act\": %.1f, \"pre\": %.1f, \"rd\": %.1f, \"wr\": %.1f, \"ref\": %.1f, "
+           "\"act_stby\": %.1f, \"pre_stby\": %.1f, \"background\": %.1f, \"total\": %.1f, \"dram_cycles\": %llu},\n",
+           e->act, e->pre, e->rd, e->wr, e->ref, e->act_stby, e->pre_stby, e->background, e->total,
+           (unsigned long long)s->energy_cycles);
+    printf("  \"average_power_mw\": %.3f,\n", s->avg_power_mw);
     printf("  \"commands\": {\"ACT\": %llu, \"PRE\": %llu, \"RD\": %llu, \"WR\": %llu, \"REF\": %llu}\n}\n",
            (unsigned long long)c->act, (unsigned long long)c->pre, (unsigned long long)c->rd, (unsigned long long)c->wr,
            (unsigned long long)c->ref);
@@ -497,6 +524,13 @@ static void print_text(const struct dramsim_summary *s)
     printf("commands            ACT %llu  PRE %llu  RD %llu  WR %llu  REF %llu\n", (unsigned long long)c->act,
            (unsigned long long)c->pre, (unsigned long long)c->rd, (unsigned long long)c->wr,
            (unsigned long long)c->ref);
+    const tbr_dram_energy *e = &s->energy;
+    printf("energy (pJ)         ACT %.4g  PRE %.4g  RD %.4g  WR %.4g  REF %.4g  act_stby %.4g  pre_stby %.4g  "
+           "total %.4g over %llu dram cycles\n",
+           e->act, e->pre, e->rd, e->wr, e->ref, e->act_stby, e->pre_stby, e->total,
+           (unsigned long long)s->energy_cycles);
+    printf("average power       %.2f mW (IDD model, docs/energy-model.md)\n", s->avg_power_mw);
+    printf("read latency is from the request's arrival at the controller to its data returned\n");
 }
 
 /* --stats FILE: the whole statistics registry, written to FILE.tmp-PID and renamed, so
