@@ -58,9 +58,11 @@
 static const tbr_param_desc k_params[] = {
     /* ---- GPU-wide ---- */
     {"gpu.clock_mhz", U, "800", "MHz", 1, 10000, NULL, "GPU core clock", "thesis Table 4.1"},
-    {"gpu.voltage_v", D, "1.0", "V", 0.1, 5, NULL, "GPU supply voltage (used by the later energy model)",
+    {"gpu.voltage_v", D, "1.0", "V", 0.1, 5, NULL,
+     "GPU supply voltage: the energy model scales dynamic energy with its square (docs/energy-model.md)",
      "thesis Table 4.1"},
-    {"gpu.tech_nm", U, "22", "nm", 1, 1000, NULL, "GPU technology node (used by the later energy/area model)",
+    {"gpu.tech_nm", U, "22", "nm", 1, 1000, NULL,
+     "GPU technology node: the energy model scales capacitances linearly with it (docs/energy-model.md)",
      "thesis Table 4.1"},
     {"screen.width", U, "1920", "px", 1, 16384, NULL, "framebuffer width", "thesis Table 4.1"},
     {"screen.height", U, "1080", "px", 1, 16384, NULL, "framebuffer height", "thesis Table 4.1"},
@@ -93,13 +95,14 @@ static const tbr_param_desc k_params[] = {
      "pre-fragment-processing queue, one per fragment processor", "thesis Table 4.1 (x4)"},
     {"queue.color", U, "64", "entries", 1, 65536, NULL, "color (blending input) queue", "thesis Table 4.1"},
     {"queue.vertex_entry_bytes", U, "136", "B", 1, 65536, NULL,
-     "vertex queue entry width (used by the later energy/area model)", "RE Table I, DTM Table I"},
+     "vertex queue entry width: sizes the vertex queues' SRAM in the energy model", "RE Table I, DTM Table I"},
     {"queue.primitive_entry_bytes", U, "388", "B", 1, 65536, NULL,
-     "triangle/tile queue entry width (used by the later energy/area model)", "RE Table I, DTM Table I"},
+     "triangle/tile queue entry width: sizes the primitive and tile queues' SRAM in the energy model",
+     "RE Table I, DTM Table I"},
     {"queue.fragment_entry_bytes", U, "233", "B", 1, 65536, NULL,
-     "fragment queue entry width (used by the later energy/area model)", "RE Table I, DTM Table I"},
+     "fragment queue entry width: sizes the fragment queues' SRAM in the energy model", "RE Table I, DTM Table I"},
     {"queue.color_entry_bytes", U, "24", "B", 1, 65536, NULL,
-     "color queue entry width (used by the later energy/area model)", "DTM Table I"},
+     "color queue entry width: sizes the color queues' SRAM in the energy model", "DTM Table I"},
 
     /* ---- caches ---- */
     CACHE_PARAMS("vertex_cache", "vertex cache", "4", "2", "1", "1", "4", "thesis Table 4.1"),
@@ -109,7 +112,7 @@ static const tbr_param_desc k_params[] = {
     CACHE_PARAMS("texture_cache", "texture cache (one per fragment processor)", "8", "2", "1", "2", "8",
                  "thesis Table 4.1 (x4)"),
     {"texture_cache.organization", E, "private", "", NR, "private|dnuca|dtm_nuca|dtm_nuca_dist",
-     "texture cache organization (NUCA variants used by the later DTM-NUCA model)", "DTM §IV"},
+     "texture cache organization (DTM-NUCA sec. IV names the NUCA variants)", "DTM §IV"},
     {"texture.layout", E, "linear", "", NR, "linear|tiled",
      "texture memory layout of sampled textures (texture unit): linear = rows of texels (softpipe's layout), "
      "tiled = 4x4-texel blocks (docs/timing-model.md \"Texture unit\")",
@@ -178,18 +181,18 @@ static const tbr_param_desc k_params[] = {
 
     /* ---- DRAM device and controller (docs/dram-model.md) ---- */
     {"dram.protocol", E, "lpddr4", "", NR, "lpddr4|lpddr3",
-     "DRAM standard (selects the later energy model's current table; timing uses the parameters below)",
+     "DRAM standard: selects the energy model's default IDD current table (timing uses the parameters below)",
      "thesis Table 4.1 (LPDDR4)"},
     {"dram.clock_mhz", U, "1200", "MHz", 1, 10000, NULL, "DRAM command clock (data rate = 2x)",
      "thesis Table 4.1 (1.2 GHz) = LPDDR4-2400"},
     {"dram.tCK_ps", U, "833", "ps", 100, 100000, NULL, "DRAM clock period; must match dram.clock_mhz", "LPDDR4-2400"},
-    {"dram.voltage_v", D, "1.2", "V", 0.1, 5, NULL, "DRAM supply voltage (used by the later energy model)",
-     "thesis Table 4.1"},
+    {"dram.voltage_v", D, "1.2", "V", 0.1, 5, NULL, "DRAM supply voltage", "thesis Table 4.1"},
     {"dram.channels", U, "2", "", 1, 64, NULL, "independent channels (power of two)",
      "thesis Table 4.1 (dual-channel)"},
     {"dram.ranks", U, "2", "", 1, 16, NULL, "ranks per channel (power of two)",
      "assumption (2 x 16 Gb/channel dies reach the thesis' 8 GB)"},
-    {"dram.bankgroups", U, "1", "", 1, 16, NULL, "bank groups per rank (LPDDR4 has none: 1)", "LPDDR4"},
+    {"dram.bankgroups", U, "1", "", 1, 16, NULL,
+     "bank groups per rank (LPDDR4 has none: 1); dram.tCCD_L, tWTR_L and tRRD_L apply within a group", "LPDDR4"},
     {"dram.banks", U, "8", "", 1, 64, NULL, "banks per rank, all bank groups together", "LPDDR4"},
     {"dram.rows", U, "131072", "", 2, 1 << 24, NULL, "rows per bank (16 Gb per channel: R0-R16)", "LPDDR4"},
     {"dram.columns", U, "1024", "", 16, 1 << 16, NULL, "columns per row (x16: 2 KiB page)", "LPDDR4"},
@@ -267,21 +270,20 @@ static const tbr_param_desc k_params[] = {
     {"dram.cdc_fifo_depth", U, "16", "entries", 1, 65536, NULL,
      "depth of each asynchronous FIFO between the GPU and DRAM clock domains", "assumption"},
 
-    /* ---- DTM-NUCA (later texture-cache model) ---- */
-    {"dtm.buckets", U, "32", "", 1, 65536, NULL, "Affinity Table buckets (used by the later DTM-NUCA model)",
+    /* ---- DTM-NUCA texture caches (seeds/003; not modeled yet, see k_not_modeled) ---- */
+    {"dtm.buckets", U, "32", "", 1, 65536, NULL, "Affinity Table buckets", "DTM Table I"},
+    {"dtm.counter_bits", U, "4", "bits", 1, 16, NULL, "saturating access counter width", "DTM Table I"},
+    {"dtm.page_blocks", U, "8", "blocks", 1, 65536, NULL, "cache blocks per page grouped into one bucket",
      "DTM Table I"},
-    {"dtm.counter_bits", U, "4", "bits", 1, 16, NULL,
-     "saturating access counter width (used by the later DTM-NUCA model)", "DTM Table I"},
-    {"dtm.page_blocks", U, "8", "blocks", 1, 65536, NULL,
-     "cache blocks per page grouped into one bucket (used by the later DTM-NUCA model)", "DTM Table I"},
     {"dtm.epoch_accesses", U, "20000", "accesses", 1, 1u << 31, NULL,
-     "texture accesses per Affinity Table synchronization epoch (used by the later DTM-NUCA model)", "DTM Table I"},
+     "texture accesses per Affinity Table synchronization epoch", "DTM Table I"},
     /* ---- tbr-sim pipeline units (docs/timing-model.md) ---- */
     {"cp.cycles_per_draw", U, "8", "cycles", 0, 100000, NULL,
      "Command Processor cycles to decode one draw call and its render state", "assumption"},
     {"vertex_fetch.bytes_per_attr", U, "16", "B", 1, 256, NULL,
-     "bytes fetched per vertex attribute (vec4 of float) from the vertex buffer",
-     "assumption (no vertex records yet; thesis §2.2 Vertex Fetcher)"},
+     "bytes fetched per vertex attribute (vec4 of float) for draws without VERTICES records; draws with them "
+     "fetch the vertex-buffer lines each vertex read",
+     "assumption (thesis §2.2 Vertex Fetcher)"},
     {"plb.tiles_per_cycle", U, "1", "tiles/cycle", 1, 64, NULL,
      "Polygon List Builder per-tile list writes per cycle (bounding-box binning)",
      "assumption (thesis §2.2 Polygon List Builder)"},
@@ -318,8 +320,8 @@ static const tbr_param_desc k_params[] = {
      "Transaction Elimination: drop color-buffer flushes whose color signature is unchanged", "RE §IV-C, [16]"},
     {"te.buffering", E, "single", "", NR, "single|double",
      "frame buffers for TE: single compares with the previous frame, double with the one before", "RE §IV-C"},
-    {"noc.hop_latency", U, "1", "cycles", 0, 1000, NULL,
-     "2D-mesh routing latency per hop between texture caches (used by the later DTM-NUCA model)", "DTM Table I"},
+    {"noc.hop_latency", U, "1", "cycles", 0, 1000, NULL, "2D-mesh routing latency per hop between texture caches",
+     "DTM Table I"},
     /* ---- energy/power model (docs/energy-model.md) ---- */
     {"energy.sram_leak_nw_per_bit", TBR_P_DOUBLE, "1.0", "nW", 0, 1000, NULL,
      "SRAM leakage per bit (cell + periphery) at 1.0 V, scaled linearly with gpu.voltage_v",
@@ -422,6 +424,51 @@ static const tbr_param_desc k_params[] = {
 #undef NR
 
 #define NPARAMS (sizeof k_params / sizeof k_params[0])
+
+/* Keys of the documents' tables whose mechanism the model does not have yet. They stay in the
+ * table (presets and the documents name them), keep their default, and any other value is an
+ * error: a parameter that silently changes nothing would mislead a study (issue #22). */
+static const struct {
+    const char *name;
+    const char *why;
+} k_not_modeled[] = {
+    {"texture_cache.organization",
+     "only private texture caches exist; the NUCA organisations of DTM-NUCA (seeds/003) do not yet"},
+    {"dtm.buckets", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
+    {"dtm.counter_bits", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
+    {"dtm.page_blocks", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
+    {"dtm.epoch_accesses", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
+    {"noc.hop_latency", "the texture caches' 2D mesh of DTM-NUCA (seeds/003) does not exist yet"},
+    {"early_z.inflight_quads",
+     "the Early-Z stage is a pipeline limited by its throughput and the depth buffer's banks, not by a count "
+     "of quads in flight"},
+    {"blend.inflight_quads",
+     "blending is a pipeline limited by its throughput and the color buffer's banks, not by a count of quads "
+     "in flight"},
+    {"inst_cache.mshr_targets",
+     "the instruction-cache unit sends one request per missing line (later fetches wait for the same fill), so no "
+     "request ever merges into an MSHR"},
+    {"color_buffer.latency", "blending reads and writes the on-chip color buffer at blend.quads_per_cycle; the "
+                             "access latency is not timed"},
+    {"shader.lat_mem", "TGSI has no separate varying/uniform load or output write instructions to time"},
+    {"dram.voltage_v", "DRAM energy uses the rail voltages dram_power.vdd1_v, vdd2_v and vddq_v"},
+    {"dram_power.idd2p_vdd1_ma", "the DRAM model never enters precharge power-down"},
+    {"dram_power.idd2p_vdd2_ma", "the DRAM model never enters precharge power-down"},
+    {"dram_power.idd2p_vddq_ma", "the DRAM model never enters precharge power-down"},
+    {"dram_power.idd3p_vdd1_ma", "the DRAM model never enters active power-down"},
+    {"dram_power.idd3p_vdd2_ma", "the DRAM model never enters active power-down"},
+    {"dram_power.idd3p_vddq_ma", "the DRAM model never enters active power-down"},
+    {"dram_power.idd6_vdd1_ma", "the DRAM model never enters self-refresh"},
+    {"dram_power.idd6_vdd2_ma", "the DRAM model never enters self-refresh"},
+    {"dram_power.idd6_vddq_ma", "the DRAM model never enters self-refresh"},
+};
+
+const char *tbr_param_not_modeled(const char *name)
+{
+    for (size_t i = 0; i < sizeof k_not_modeled / sizeof k_not_modeled[0]; i++)
+        if (strcmp(k_not_modeled[i].name, name) == 0) return k_not_modeled[i].why;
+    return NULL;
+}
 
 typedef struct {
     int64_t i;    /* INT, UINT (as bits), BOOL, ENUM index */
@@ -604,6 +651,16 @@ void tbr_config_free(tbr_config *cfg)
     free(cfg);
 }
 
+static bool same_as_default(const tbr_param_desc *d, const value_t *v)
+{
+    value_t def = {0};
+    char msg[64];
+    if (parse_value(d, d->def, &def, msg, sizeof msg) != 0) return false;
+    bool same = def.i == v->i && def.d == v->d && (!def.s || (v->s && strcmp(def.s, v->s) == 0));
+    free(def.s);
+    return same;
+}
+
 int tbr_config_set(tbr_config *cfg, const char *key, const char *value, const char *where, char *err, size_t errlen)
 {
     long i = find_index(key);
@@ -615,6 +672,13 @@ int tbr_config_set(tbr_config *cfg, const char *key, const char *value, const ch
     char msg[256];
     if (parse_value(&k_params[i], value, &nv, msg, sizeof msg) != 0) {
         tbr_set_err(err, errlen, "%s: %s: %s", where, key, msg);
+        return -1;
+    }
+    const char *why = tbr_param_not_modeled(key);
+    if (why && !same_as_default(&k_params[i], &nv)) {
+        free(nv.s);
+        tbr_set_err(err, errlen, "%s: %s = %s: not modeled yet: %s (only the default %s is accepted)", where, key,
+                    value, why, k_params[i].def);
         return -1;
     }
     free(cfg->v[i].s);
@@ -1059,7 +1123,12 @@ void tbr_params_print(FILE *out)
         range_text(d, r, sizeof r);
         fprintf(out, "%-34s %-6s %-18s %-10s %s\n", d->name, tbr_param_type_name(d->type), d->def,
                 d->unit[0] ? d->unit : "-", r);
-        fprintf(out, "%-34s %s [%s]\n", "", d->help, d->source);
+        const char *why = tbr_param_not_modeled(d->name);
+        if (why)
+            fprintf(out, "%-34s NOT MODELED YET: %s; only the default is accepted. %s [%s]\n", "", why, d->help,
+                    d->source);
+        else
+            fprintf(out, "%-34s %s [%s]\n", "", d->help, d->source);
     }
 }
 
@@ -1076,6 +1145,8 @@ void tbr_config_dump_text(const tbr_config *cfg, FILE *out)
         }
         tbr_cfg_format(cfg, i, val, sizeof val);
         range_text(d, r, sizeof r);
+        const char *why = tbr_param_not_modeled(d->name);
+        if (why) fprintf(out, "# NOT MODELED YET (only this default is accepted): %s\n", why);
         fprintf(out, "# %s%s%s%s; %s; source: %s%s%s\n", d->help, d->unit[0] ? " [" : "", d->unit,
                 d->unit[0] ? "]" : "", r, d->source, cfg->v[i].origin ? "; set at " : "",
                 cfg->v[i].origin ? cfg->v[i].origin : "");

@@ -44,6 +44,8 @@ size_t tbr_param_count(void);
 const tbr_param_desc *tbr_param_at(size_t i);
 const tbr_param_desc *tbr_param_find(const char *name);
 const char *tbr_param_type_name(tbr_param_type t);
+/* Why KEY is in the table but not modeled yet (any value but its default is rejected), or NULL. */
+const char *tbr_param_not_modeled(const char *name);
 
 /* A configuration holding the built-in defaults. Never NULL (aborts on OOM). */
 tbr_config *tbr_config_new(void);

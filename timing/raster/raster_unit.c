@@ -52,7 +52,6 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     r->raster_qpc = attrs_pc / 4 ? attrs_pc / 4 : 1; /* 4 attributes per quad: 16 -> 4 quads/cycle (thesis §4.1) */
     r->raster_setup = (uint32_t)tbr_cfg_uint(env->cfg, "raster.setup_cycles");
     r->blend_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "blend.quads_per_cycle");
-    r->clat = (uint32_t)tbr_cfg_uint(env->cfg, "color_buffer.latency");
     simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.tile"));
     simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
     simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.color"));

@@ -30,7 +30,7 @@ typedef struct {
     sim_env *env;
     const raster_stats *stats;
     /* parameters (raster.*, early_z.*, blend.*, depth_buffer.*, color_buffer.*) */
-    uint32_t raster_qpc, raster_setup, blend_qpc, clat;
+    uint32_t raster_qpc, raster_setup, blend_qpc;
     uint32_t id;
     sim_queue tile_q, post_raster, *fp_in, order, color_q;
     /* rasterizer */
