@@ -918,19 +918,21 @@ static bool same_line(const tbr_dram *d, const dreq_t *a, uint64_t addr)
     return (a->msg.addr >> d->offset_bits) == (addr >> d->offset_bits);
 }
 
-/* Is a request of direction `write` for addr's line waiting in the transaction queue
- * of that direction or in a command queue? */
-static bool split_pending(const tbr_dram *d, const chan_t *ch, uint64_t addr, bool write)
+/* Is a request of direction `write` for q's line waiting in the transaction queue of
+ * that direction or in a command queue? (A line has one bank, so only its command queue
+ * can hold it.) */
+static bool split_pending(const tbr_dram *d, const chan_t *ch, const dreq_t *q, bool write)
 {
+    const uint64_t addr = q->msg.addr;
     const dreq_t *tq = write ? ch->wrb : ch->rdq;
     uint32_t tn = write ? ch->wrn : ch->rdn;
     for (uint32_t i = 0; i < tn; i++)
         if (same_line(d, &tq[i], addr)) return true;
-    for (uint32_t qi = 0; qi < d->nqueues; qi++)
-        for (uint32_t k = 0; k < ch->cqn[qi]; k++) {
-            const dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size + k];
-            if ((bool)e->msg.write == write && same_line(d, e, addr)) return true;
-        }
+    const uint32_t qi = split_queue_of(d, q);
+    for (uint32_t k = 0; k < ch->cqn[qi]; k++) {
+        const dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size + k];
+        if ((bool)e->msg.write == write && same_line(d, e, addr)) return true;
+    }
     return false;
 }
 
@@ -953,7 +955,7 @@ static void split_answer(tbr_dram *d, chan_t *ch, const dreq_t *r)
 static void split_enqueue(tbr_dram *d, chan_t *ch, dreq_t *r)
 {
     ch->wake = 0;
-    bool in_wrb = split_pending(d, ch, r->msg.addr, true);
+    bool in_wrb = split_pending(d, ch, r, true);
     if (r->msg.write) {
         split_answer(d, ch, r); /* posted */
         if (in_wrb) {           /* the pending write takes the new data */
@@ -990,7 +992,7 @@ static void split_move(tbr_dram *d, chan_t *ch)
         if (ch->cqn[qi] == d->cmdq_size) continue;
         if (src[i].msg.write) {
             /* a read of the line is still pending: the drain ends (read before write) */
-            if (split_pending(d, ch, src[i].msg.addr, false)) {
+            if (split_pending(d, ch, &src[i], false)) {
                 ch->drain_left = 0;
                 return;
             }
