@@ -861,8 +861,7 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t)
         }
     }
     if (d->structure != QS_UNIFIED) {
-        /* stepping every busy cycle is cheaper than split_wake's bound on saturating
-         * streams (a transaction can move almost every cycle); split_wake stays exact */
+        /* an idle split controller (split_busy) waits only for refresh */
         if (split_busy(d, ch)) w = min64(w, split_wake(d, ch, t));
     } else if (d->fcfs) {
         if (ch->ghead >= 0) w = min64(w, req_ready(d, ch, &ch->q[ch->ghead]));
@@ -1155,8 +1154,7 @@ static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t)
 {
     if (split_can_move(d, ch)) return t + 1;
     uint64_t w = NONE;
-    const bool one_bank = d->structure == QS_PER_BANK;
-    if (one_bank && !d->reference_scan) {
+    if (d->structure == QS_PER_BANK) {
         /* per bank, from the queue's first entry and its hit counts (a lower bound: a
          * conflicting entry 0 may be kept from precharging, a write hit may wait for a read) */
         for (uint32_t qi = 0; qi < d->nqueues; qi++) {
@@ -1170,19 +1168,9 @@ static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t)
         }
         return w;
     }
-    for (uint32_t qi = 0; qi < d->nqueues; qi++) {
-        /* in a per-bank queue the entries of one class (read hit, write hit, miss) are
-         * ready together: the first of each class stands for the others */
-        bool seen[3] = {false, false, false};
-        for (uint32_t k = 0; k < ch->cqn[qi]; k++) {
-            const dreq_t *q = &ch->cq[(size_t)qi * d->cmdq_size + k];
-            const bank_t *b = &ch->ranks[q->rank].banks[q->bank];
-            int cls = b->open_row != (int64_t)q->row ? 2 : q->msg.write;
-            if (one_bank && seen[cls]) continue;
-            seen[cls] = true;
-            w = min64(w, req_ready(d, ch, q));
-        }
-    }
+    for (uint32_t qi = 0; qi < d->nqueues; qi++) /* per rank: every entry (several banks) */
+        for (uint32_t k = 0; k < ch->cqn[qi]; k++)
+            w = min64(w, req_ready(d, ch, &ch->cq[(size_t)qi * d->cmdq_size + k]));
     return w;
 }
 
