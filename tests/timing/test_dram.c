@@ -404,6 +404,10 @@ static void test_scheduler_equivalence(void)
                                  "dram.tPPD=4",
                                  "dram.tCCD_across_ranks=false",
                                  NULL};
+    const char *uni_closed[] = {"dram.page_policy=closed", NULL};
+    const char *uni_adaptive[] = {"dram.page_policy=open_adaptive", "dram.bankgroups=2", "dram.tCCD_L=12", NULL};
+    equivalence_case(uni_closed, 17, 30000);
+    equivalence_case(uni_adaptive, 19, 30000);
     equivalence_case(split, 11, 60000);
     equivalence_case(rank_closed, 13, 60000);
     equivalence_case(adaptive_bg, 15, 60000);

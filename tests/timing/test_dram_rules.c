@@ -348,8 +348,38 @@ static void test_skip_idle(void)
     tbr_dram_free(b);
 }
 
+/* Page policy. A read of row 0 at 0: ACT @0, RD @22 -> 54. (a) another read of the row
+ * enqueued at 60: open -> row hit, RD @60 -> 92; closed and open_adaptive (nothing else
+ * queued) auto-precharged at max(tRAS 51, 22 + tRTP) = 51 -> ACT @73, RD @95 -> 127.
+ * (b) both reads enqueued at 0: open and open_adaptive (the second is queued) serve the
+ * second as a hit, RD @30 -> 62; closed closes after the first -> 127. */
+static void test_page_policy(void)
+{
+    const char *pol[] = {"dram.page_policy=open", "dram.page_policy=closed", "dram.page_policy=open_adaptive"};
+    const uint64_t later[] = {92, 127, 127}, together[] = {62, 127, 62};
+    for (int p = 0; p < 3; p++) {
+        const char *sets[] = {pol[p], NULL};
+        uint64_t r[2] = {0};
+        tbr_dram *d = make(sets);
+        enq(d, addr(0, 0, 0, 0), 0, 0);
+        tick_to(d, 60);
+        enq(d, addr(0, 0, 0, 1), 0, 1);
+        drain(d, r, 2);
+        CHECK_EQ_U(r[0], 54);
+        CHECK_EQ_U(r[1], later[p]);
+        tbr_dram_free(d);
+        d = make(sets);
+        enq(d, addr(0, 0, 0, 0), 0, 0);
+        enq(d, addr(0, 0, 0, 1), 0, 1);
+        drain(d, r, 2);
+        CHECK_EQ_U(r[1], together[p]);
+        tbr_dram_free(d);
+    }
+}
+
 int main(void)
 {
+    test_page_policy();
     test_skip_idle();
     test_trrd_tfaw();
     test_twtr_twr_trtp_tras();
