@@ -63,10 +63,29 @@ PY
   python3 -c "
 import sys
 r=[list(map(int,l.split(':')[1].split())) for l in open('$W/bars2')]
-sys.exit(0 if abs(r[0][0]-2*r[1][0])<=1 else 1)" || fail "normalize-to B: A must be twice B" ;;
+sys.exit(0 if abs(r[0][0]-2*r[1][0])<=1 else 1)" || fail "normalize-to B: A must be twice B"
+  # the SVG form (the renderer of tbr-report's and tbr-sweep's charts): the same values as
+  # bar heights, the labels as text
+  "$BIN/tbr-barchart" -o "$W/chart.svg" --metric total_cycles,cycles.raster A="$FX/a" B="$FX/b" C="$FX/c" ||
+    fail "tbr-barchart SVG"
+  [ ! -e "$W/chart.svg.tmp" ] || fail "temp file left"
+  python3 - "$W/chart.svg" <<'PY' || fail "SVG bar heights not proportional"
+import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1])
+bars = [float(r.getAttribute("height")) for r in d.getElementsByTagName("rect") if r.getAttribute("class") == "bar"]
+text = [t.firstChild.data for t in d.getElementsByTagName("text") if t.firstChild]
+# groups total_cycles, cycles.raster; series A, B, C: A 1 1, B 0.5 0.75, C 0.75 0.25
+exp = [1, 1, 0.5, 0.75, 0.75, 0.25]  # A0 A1 B0 B1 C0 C1
+got = [bars[0], bars[3], bars[1], bars[4], bars[2], bars[5]]  # bars come group by group (A B C)
+print(bars, text)
+ok = len(bars) == 6 and bars[0] > 100 and all(abs(g - e * bars[0]) < 0.01 for g, e in zip(got, exp))
+ok = ok and {"total_cycles", "cycles.raster", "A", "B", "C", "0.50", "0.25"} <= set(text)
+sys.exit(0 if ok else 1)
+PY
+  ;;
 report)
   "$BIN/tbr-report" "$FX/a" --reference "$FX/replay" --compare B="$FX/b" C="$FX/c" -o "$W/rep" || fail "tbr-report"
-  for f in index.html sim_00000.png sim_00001.png ref_00000.png ref_00001.png chart_frame_cycles.png chart_compare.png \
+  for f in index.html sim_00000.png sim_00001.png ref_00000.png ref_00001.png chart_frame_cycles.svg chart_compare.svg \
            heat_cycles_00000.png heat_overdraw_00000.png heat_fragments_00000.png heat_re-skipped_00001.png heat_raster-unit_00000.png; do
     [ -s "$W/rep/$f" ] || fail "missing $f"
   done

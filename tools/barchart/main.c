@@ -12,7 +12,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: tbr-barchart -o CHART.png --metric M[,M...] [--normalize-to LABEL | --absolute]\n"
+            "usage: tbr-barchart -o CHART.svg|CHART.png --metric M[,M...] [--normalize-to LABEL | --absolute]\n"
             "                    [--title TEXT] LABEL=OUT_DIR...\n"
             "  LABEL=OUT_DIR    a run (tbr-sim output directory) and its legend label; 1-%d runs\n"
             "  --metric LIST    comma-separated: total_cycles, energy_total, energy_gpu, energy_dram,\n"
@@ -20,7 +20,8 @@ static void usage(FILE *f)
             "                   or a dotted JSON path; repeatable; at most %d\n"
             "  --normalize-to L divide each metric by run L's value (default: the first run)\n"
             "  --absolute       plot raw values (no normalization)\n"
-            "  -o CHART.png     output PNG (written atomically)\n"
+            "  -o CHART.svg     output SVG (text as text), or PNG when the name ends in .png (written\n"
+            "                   atomically)\n"
             "  -h, --help;  -V, --version\n"
             "Exit: 0 ok, 2 bad usage or input.\n",
             MAX_RUNS, MAX_METRICS);
@@ -149,6 +150,15 @@ int main(int argc, char **argv)
     }
     snprintf(yl, sizeof yl, absolute ? "value" : "value / %s", labels[ref]);
     pic_chart c = {nm, nr, (const char *const *)metrics, labels, v, title, yl, !absolute};
+    size_t olen = strlen(outp);
+    if (olen < 4 || strcmp(outp + olen - 4, ".png")) {
+        if (pic_barchart_svg_file(&c, outp, err, sizeof err)) {
+            fprintf(stderr, "tbr-barchart: %s\n", err);
+            goto out;
+        }
+        rc = 0;
+        goto out;
+    }
     tbr_image img = {0};
     if (pic_barchart_render(&c, &img, NULL, err, sizeof err) || tbr_png_write_image(outp, &img, err, sizeof err)) {
         fprintf(stderr, "tbr-barchart: %s\n", err);

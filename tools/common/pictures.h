@@ -2,6 +2,7 @@
 #ifndef TBR_PIC_PICTURES_H
 #define TBR_PIC_PICTURES_H
 #include <stddef.h>
+#include <stdio.h>
 
 #include "canvas.h"
 #include "run.h"
@@ -31,4 +32,8 @@ typedef struct {
 } pic_chart_layout;
 
 int pic_barchart_render(const pic_chart *c, tbr_image *out, pic_chart_layout *lay, char *err, size_t err_size);
+/* The same chart as SVG (text as text): written to O; LAY gets the plot's geometry in SVG
+ * units. 0, or -1 on a write error. The _file form writes PATH through a temp name. */
+int pic_barchart_svg(const pic_chart *c, FILE *o, pic_chart_layout *lay);
+int pic_barchart_svg_file(const pic_chart *c, const char *path, char *err, size_t err_size);
 #endif

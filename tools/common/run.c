@@ -161,13 +161,12 @@ int pic_run_metric(const pic_run *r, const char *name, long frame, double *out, 
             snprintf(err, err_size, "%s: no per-frame energy for metric '%s' frame %ld", r->stats_path, name, frame);
             return -1;
         }
+        /* stats.frames[i] is the i-th simulated frame, frames[i] (its "frame" is that index,
+         * not the frame number: docs/timing-model.md, top) */
         const pj_value *sf = pj_get(pj_get(r->stats, "stats"), "frames");
-        for (size_t i = 0; sf && sf->type == PJ_ARR && i < sf->n; i++) {
-            double fn;
-            if (!pj_number(pj_get(&sf->items[i], "frame"), &fn) && (long)fn == frame &&
-                !pj_number(pj_get(pj_get(&sf->items[i], "stats"), name), out))
-                return 0;
-        }
+        if (sf && sf->type == PJ_ARR && (size_t)idx < sf->n &&
+            !pj_number(pj_get(pj_get(&sf->items[idx], "stats"), name), out))
+            return 0;
     }
     snprintf(err, err_size, "%s: no metric '%s'%s", r->stats_path, name, frame >= 0 ? " for this frame" : "");
     return -1;

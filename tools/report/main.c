@@ -61,17 +61,19 @@ static void sb_esc(sbuf *b, const char *s)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
-               "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR\n"
-               "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
-               "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
-               "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
-               "                   several L=DIR may follow one --compare)\n"
-               "  --label L        label of the main run (default: baseline)\n"
-               "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
-               "  -o REPORT_DIR    written: index.html + PNGs beside it (opens from disk, no network)\n"
-               "  -h, --help;  -V, --version\n"
-               "Exit: 0 ok, 2 bad usage or input.\n");
+    fprintf(
+        f,
+        "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
+        "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR\n"
+        "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
+        "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
+        "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
+        "                   several L=DIR may follow one --compare)\n"
+        "  --label L        label of the main run (default: baseline)\n"
+        "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
+        "  -o REPORT_DIR    written: index.html + PNG images and SVG charts beside it (opens from disk, no network)\n"
+        "  -h, --help;  -V, --version\n"
+        "Exit: 0 ok, 2 bad usage or input.\n");
 }
 
 static int copy_png(const char *src, const char *dst, char *err, size_t n)
@@ -365,7 +367,7 @@ static void frames_table(struct report *rep)
     sb_add(h, "</table>\n");
 }
 
-/* chart_frame_cycles.png: cycles per frame of every run (only for 1..64 frames). */
+/* chart_frame_cycles.svg: cycles per frame of every run (only for 1..64 frames). */
 static int chart_frame_cycles(struct report *rep)
 {
     pic_run *R = &rep->runs[0];
@@ -392,11 +394,8 @@ static int chart_frame_cycles(struct report *rep)
                 cv[i * (size_t)nr + (size_t)r] = NAN;
     }
     pic_chart c = {(int)nf, nr, gl, rep->labels, cv, "cycles per frame", "GPU cycles", 0};
-    tbr_image img = {0};
-    snprintf(rep->p1, sizeof rep->p1, "%s/chart_frame_cycles.png", rep->outdir);
-    int bad = pic_barchart_render(&c, &img, NULL, rep->err, sizeof rep->err) ||
-              tbr_png_write_image(rep->p1, &img, rep->err, sizeof rep->err);
-    tbr_image_free(&img);
+    snprintf(rep->p1, sizeof rep->p1, "%s/chart_frame_cycles.svg", rep->outdir);
+    int bad = pic_barchart_svg_file(&c, rep->p1, rep->err, sizeof rep->err);
     free(gl);
     free(gbuf);
     free(cv);
@@ -404,12 +403,12 @@ static int chart_frame_cycles(struct report *rep)
         fprintf(stderr, "tbr-report: %s\n", rep->err);
         return 2;
     }
-    sb_add(&rep->h, "<figure><img src=\"chart_frame_cycles.png\" alt=\"cycles per frame\"><figcaption>GPU cycles per "
+    sb_add(&rep->h, "<figure><img src=\"chart_frame_cycles.svg\" alt=\"cycles per frame\"><figcaption>GPU cycles per "
                     "frame, all runs</figcaption></figure>\n");
     return 0;
 }
 
-/* chart_compare.png: the metrics present in every run, normalized to the main run (only
+/* chart_compare.svg: the metrics present in every run, normalized to the main run (only
  * with --compare). */
 static int chart_compare(struct report *rep)
 {
@@ -431,16 +430,12 @@ static int chart_compare(struct report *rep)
     char t[300];
     snprintf(t, sizeof t, "normalized to %s", rep->labels[0]);
     pic_chart c = {ng, nr, gm, rep->labels, v, t, "value / first run", 1};
-    tbr_image img = {0};
-    snprintf(rep->p1, sizeof rep->p1, "%s/chart_compare.png", rep->outdir);
-    int bad = pic_barchart_render(&c, &img, NULL, rep->err, sizeof rep->err) ||
-              tbr_png_write_image(rep->p1, &img, rep->err, sizeof rep->err);
-    tbr_image_free(&img);
-    if (bad) {
+    snprintf(rep->p1, sizeof rep->p1, "%s/chart_compare.svg", rep->outdir);
+    if (pic_barchart_svg_file(&c, rep->p1, rep->err, sizeof rep->err)) {
         fprintf(stderr, "tbr-report: %s\n", rep->err);
         return 2;
     }
-    sb_add(&rep->h, "<figure><img src=\"chart_compare.png\" alt=\"comparison\"><figcaption>statistics normalized to ");
+    sb_add(&rep->h, "<figure><img src=\"chart_compare.svg\" alt=\"comparison\"><figcaption>statistics normalized to ");
     sb_esc(&rep->h, rep->labels[0]);
     sb_add(&rep->h, " (metrics present in every run)</figcaption></figure>\n");
     return 0;
