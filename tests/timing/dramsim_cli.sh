@@ -94,5 +94,57 @@ printf '0x0 R 0\n' > "$work/one.trace"
 "$bin" --json --quiet --clock gpu "$work/one.trace" > "$work/gpu.json" || fail "--clock gpu"
 has "$work/gpu.json" '"min": 52,'
 
+# Hostile inputs (#22 "Other inputs"):
+# a request 10^12 cycles after the first: idle time is skipped (refresh in closed form),
+# not stepped for hours
+printf '0x0 R 0\n0x40 R 1000000000000\n' > "$work/far.trace"
+timeout 30 "$bin" --json --quiet "$work/far.trace" > "$work/far.json" 2> "$work/far.err"
+rc=$?
+[ $rc -eq 0 ] || fail "far trace: exit $rc (124 = timed out): $(cat "$work/far.err")"
+has "$work/far.json" '"requests": 2,'
+# 4 ranks x one REF per tREFI (4685) over 10^12 cycles
+grep -q '"REF": 8537886[0-9][0-9]}' "$work/far.json" || fail "far trace: REF count not ~8.54e8: $(grep REF "$work/far.json")"
+# cycles beyond the documented limit (2^48) are rejected naming file:line
+printf '0x0 R 0\n0x40 R 18446744073709551615\n' > "$work/huge.trace"
+timeout 30 "$bin" --quiet "$work/huge.trace" > /dev/null 2> "$work/huge.err"
+[ $? -eq 2 ] || fail "cycle 2^64-1 not rejected with exit 2"
+has "$work/huge.err" "huge.trace:2"
+has "$work/huge.err" "2^48"
+# /dev/zero on stdin: an error naming the input (NUL byte), not 'requests 0' after 2 GB
+timeout 30 "$bin" --quiet - < /dev/zero > /dev/null 2> "$work/zero.err"
+[ $? -eq 2 ] || fail "/dev/zero not rejected with exit 2"
+has "$work/zero.err" "-:1: NUL byte"
+# an over-long line
+awk 'BEGIN { s = "0x0"; for (i = 0; i < 5000; i++) s = s " "; print s "R 0" }' > "$work/long.trace"
+"$bin" --quiet "$work/long.trace" > /dev/null 2> "$work/long.err"
+[ $? -eq 2 ] || fail "over-long line accepted"
+has "$work/long.err" "long.trace:1: line longer than 4095"
+# a directory is named as such
+"$bin" --quiet "$work" > /dev/null 2> "$work/dir.err"
+[ $? -eq 2 ] || fail "directory accepted"
+has "$work/dir.err" "is a directory"
+# --stats that cannot be written completely (file size limit, as a full disk): exit 2,
+# the file and the OS reason named, and an existing stats file left untouched
+echo previous > "$work/keep.json"
+(trap '' XFSZ; ulimit -f 1; "$bin" --quiet --stats "$work/keep.json" "$work/small.trace" > /dev/null 2> "$work/full.err")
+[ $? -eq 2 ] || fail "--stats write error: exit not 2"
+has "$work/full.err" "keep.json: cannot write: File too large"
+[ "$(cat "$work/keep.json")" = previous ] || fail "--stats left a half-written file"
+ls "$work"/keep.json.tmp-* > /dev/null 2>&1 && fail "--stats left its temporary file"
+# standard output that cannot be written: exit 2 with a message
+if [ -w /dev/full ]; then
+  "$bin" --dump-config > /dev/full 2> "$work/dfull.err"
+  [ $? -eq 2 ] || fail "--dump-config to /dev/full: exit not 2"
+  has "$work/dfull.err" "cannot write standard output"
+  "$bin" --quiet "$work/small.trace" > /dev/full 2> "$work/rfull.err"
+  [ $? -eq 2 ] || fail "report to /dev/full: exit not 2"
+fi
+# --cycles N stops at N; the latency is defined in the help
+"$bin" --json --quiet --cycles 60 "$work/small.trace" > "$work/cyc.json" || fail "--cycles"
+has "$work/cyc.json" '"elapsed_cycles": 60,'
+has "$work/cyc.json" '"read_latency": {"count": 0,'
+"$bin" --cycles 0 "$work/small.trace" > /dev/null 2>&1; [ $? -eq 2 ] || fail "--cycles 0 accepted"
+has "$work/help.txt" "read latency: from the request's arrival at the controller"
+
 [ $fails -eq 0 ] && echo "all tbr-dramsim CLI checks passed"
 exit $fails

@@ -315,7 +315,7 @@ static void test_dram_end2end(void)
         m.addr = sent < 64 ? (uint64_t)sent * 64 : 0x40000000ull + (uint64_t)(sent - 64) * 64;
         m.write = sent >= 64;
         m.id = (uint64_t)sent;
-        if (tbr_dram_can_accept(d, m.addr) && tbr_dram_enqueue(d, &m)) {
+        if (tbr_dram_can_accept(d, m.addr, m.write) && tbr_dram_enqueue(d, &m)) {
             tbr_energy_dram_source(e, m.write ? TBR_DSRC_COLOR_FLUSH : TBR_DSRC_TEXTURES, !m.write, m.write);
             sent++;
         }

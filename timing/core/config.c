@@ -191,7 +191,8 @@ static const tbr_param_desc k_params[] = {
      "thesis Table 4.1 (dual-channel)"},
     {"dram.ranks", U, "2", "", 1, 16, NULL, "ranks per channel (power of two)",
      "assumption (2 x 16 Gb/channel dies reach the thesis' 8 GB)"},
-    {"dram.bankgroups", U, "1", "", 1, 16, NULL, "bank groups per rank (LPDDR4 has none: 1)", "LPDDR4"},
+    {"dram.bankgroups", U, "1", "", 1, 16, NULL,
+     "bank groups per rank (LPDDR4 has none: 1); dram.tCCD_L, tWTR_L and tRRD_L apply within a group", "LPDDR4"},
     {"dram.banks", U, "8", "", 1, 64, NULL, "banks per rank, all bank groups together", "LPDDR4"},
     {"dram.rows", U, "131072", "", 2, 1 << 24, NULL, "rows per bank (16 Gb per channel: R0-R16)", "LPDDR4"},
     {"dram.columns", U, "1024", "", 16, 1 << 16, NULL, "columns per row (x16: 2 KiB page)", "LPDDR4"},
@@ -213,6 +214,19 @@ static const tbr_param_desc k_params[] = {
     {"dram.tCCD", U, "8", "tCK", 1, 1000, NULL, "column command to column command (BL16: 8)", "LPDDR4"},
     {"dram.tRTRS", U, "2", "tCK", 0, 1000, NULL, "idle data-bus cycles when the bus changes direction or rank",
      "assumption (docs/dram-model.md)"},
+    {"dram.tCCD_L", U, "0", "tCK", 0, 1000, NULL,
+     "column to column command in the same bank group (dram.tCCD is the other-group tCCD_S); 0 = dram.tCCD",
+     "DDR4/LPDDR5 bank groups (LPDDR4 has none)"},
+    {"dram.tWTR_L", U, "0", "tCK", 0, 1000, NULL,
+     "end of write data to RD in the same bank group (dram.tWTR is tWTR_S); 0 = dram.tWTR",
+     "DDR4/LPDDR5 bank groups (LPDDR4 has none)"},
+    {"dram.tRRD_L", U, "0", "tCK", 0, 1000, NULL,
+     "ACT to ACT in the same bank group (dram.tRRD is tRRD_S); 0 = dram.tRRD", "DDR4/LPDDR5 bank groups"},
+    {"dram.tPPD", U, "0", "tCK", 0, 1000, NULL, "PRE to PRE, same rank (0 = no constraint)", "LPDDR4 tPPD"},
+    {"dram.tCCD_across_ranks", B, "true", "", NR, NULL,
+     "tCCD also separates column commands to different ranks of a channel (false: only the data-bus "
+     "turnaround dram.tRTRS does, as in DRAMsim3)",
+     "assumption (docs/dram-model.md)"},
     {"dram.tREFI", U, "4685", "tCK", 1, 1 << 24, NULL, "average refresh interval per rank (3.904 us)", "LPDDR4"},
     {"dram.tRFC", U, "456", "tCK", 1, 1 << 20, NULL, "all-bank refresh cycle time (380 ns, 16 Gb/channel)", "LPDDR4"},
     {"dram.refresh", B, "true", "", NR, NULL, "model all-bank refresh (off only for experiments/tests)", "LPDDR4"},
@@ -221,7 +235,29 @@ static const tbr_param_desc k_params[] = {
      "assumption (channel-interleaved lines, row-buffer-friendly streams)"},
     {"dram.scheduler", E, "frfcfs", "", NR, "frfcfs|fcfs",
      "per-channel scheduler: FR-FCFS (row hits first, then oldest) or strict FCFS", "assumption"},
-    {"dram.queue_size", U, "32", "requests", 1, 4096, NULL, "per-channel request queue", "assumption"},
+    {"dram.queue_size", U, "32", "requests", 1, 4096, NULL,
+     "per-channel request queue (unified), or the size of the read queue and of the write buffer (split)",
+     "assumption"},
+    {"dram.queue_structure", E, "unified", "", NR, "unified|per_bank|per_rank",
+     "controller structure: unified = one FR-FCFS/FCFS queue of reads and writes; per_bank / per_rank = a read "
+     "queue and a posted write buffer feeding command queues per bank / per rank served round robin "
+     "(docs/dram-model.md)",
+     "thesis Table 4.1 (not specified: unified kept); DRAMsim3 PER_BANK"},
+    {"dram.cmd_queue_size", U, "8", "commands", 1, 4096, NULL, "split controller: entries per command queue",
+     "DRAMsim3 cmd_queue_size"},
+    {"dram.write_high_watermark", U, "32", "requests", 1, 4096, NULL,
+     "split controller: a write drain starts when the write buffer holds this many (<= dram.queue_size)",
+     "DRAMsim3 (drain when full)"},
+    {"dram.write_low_watermark", U, "0", "requests", 0, 4096, NULL,
+     "split controller: a drain moves the writes buffered at its start minus this many, then reads resume",
+     "DRAMsim3 (0)"},
+    {"dram.write_idle_drain", U, "8", "requests", 0, 4096, NULL,
+     "split controller: a drain also starts when more than this many writes wait and every command queue is empty",
+     "DRAMsim3 (8)"},
+    {"dram.page_policy", E, "open", "", NR, "open|closed|open_adaptive",
+     "row buffer policy: open (close on a conflict or refresh), closed (auto-precharge after every request), "
+     "open_adaptive (auto-precharge when no queued request wants the row)",
+     "assumption (open page)"},
     {"dram.row_hit_cap", U, "16", "commands", 0, 1 << 20, NULL,
      "FR-FCFS: after this many column commands to an open row, pending row hits no longer protect it from "
      "an older conflicting request (0 = unlimited)",
@@ -409,7 +445,6 @@ static const struct {
     {"blend.inflight_quads",
      "blending is a pipeline limited by its throughput and the color buffer's banks, not by a count of quads "
      "in flight"},
-    {"dram.bankgroups", "no timing rule distinguishes bank groups (LPDDR4 has none)"},
     {"inst_cache.mshr_targets",
      "the instruction-cache unit sends one request per missing line (later fetches wait for the same fill), so no "
      "request ever merges into an MSHR"},
@@ -1001,6 +1036,21 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
     if (tbr_cfg_uint(cfg, "dram.tCCD") < bl / 2) {
         tbr_set_err(err, errlen, "dram.tCCD = %llu is shorter than a burst on the bus (burst_length/2 = %llu)",
                     (unsigned long long)tbr_cfg_uint(cfg, "dram.tCCD"), (unsigned long long)(bl / 2));
+        return -1;
+    }
+    if (strcmp(tbr_cfg_str(cfg, "dram.queue_structure"), "unified") != 0 &&
+        (tbr_cfg_uint(cfg, "dram.write_high_watermark") > tbr_cfg_uint(cfg, "dram.queue_size") ||
+         tbr_cfg_uint(cfg, "dram.write_low_watermark") >= tbr_cfg_uint(cfg, "dram.write_high_watermark"))) {
+        tbr_set_err(err, errlen,
+                    "dram.write_low_watermark (%llu) < dram.write_high_watermark (%llu) <= "
+                    "dram.queue_size (%llu) does not hold",
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.write_low_watermark"),
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.write_high_watermark"),
+                    (unsigned long long)tbr_cfg_uint(cfg, "dram.queue_size"));
+        return -1;
+    }
+    if (tbr_cfg_uint(cfg, "dram.tCCD_L") && tbr_cfg_uint(cfg, "dram.tCCD_L") < tbr_cfg_uint(cfg, "dram.tCCD")) {
+        tbr_set_err(err, errlen, "dram.tCCD_L must be 0 or >= dram.tCCD");
         return -1;
     }
     if (tbr_cfg_uint(cfg, "dram.tCWL") > tbr_cfg_uint(cfg, "dram.tCL")) {

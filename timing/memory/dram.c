@@ -10,6 +10,9 @@
 
 #define NONE UINT64_MAX
 
+enum { QS_UNIFIED, QS_PER_BANK, QS_PER_RANK };
+enum { PP_OPEN, PP_CLOSED, PP_ADAPTIVE };
+
 enum { F_CH, F_RA, F_BG, F_BA, F_RO, F_CO, F_N };
 static const char *k_fields[F_N] = {"ch", "ra", "bg", "ba", "ro", "co"};
 
@@ -23,6 +26,7 @@ typedef struct {
     uint32_t bursts_left;
     int32_t prev, next, gprev, gnext; /* slot indices, -1 = none */
     bool caused_act, caused_pre, classified;
+    bool posted; /* split controller: a write already answered when the write buffer took it */
 } dreq_t;
 
 /* Per-bank scheduling candidates. Whether a request can issue its next command depends
@@ -35,9 +39,11 @@ typedef struct {
 typedef struct {
     int64_t open_row; /* -1 = precharged */
     uint64_t next_act, next_pre, next_col;
+    uint64_t next_rd; /* tWTR_L after writes to this bank group */
     uint32_t hits_since_act;
     uint32_t open_hits;     /* queued requests for the open row (kept on enqueue/ACT/PRE/completion) */
     uint32_t rank;          /* owning rank (flat bank index = rank * banks + bank) */
+    uint32_t bg;            /* bank group within the rank */
     int32_t head, tail;     /* this bank's requests, oldest first */
     int32_t hit_rd, hit_wr; /* oldest queued read / write hitting the open row */
     int32_t miss;           /* oldest queued request for another row (any request when precharged) */
@@ -48,7 +54,8 @@ typedef struct {
     uint64_t next_act; /* tRRD */
     uint64_t faw[4];   /* last four ACT cycles (ring) */
     uint32_t faw_n, faw_pos;
-    uint64_t next_rd; /* tWTR after writes to this rank */
+    uint64_t next_rd;  /* tWTR(_S) after writes to this rank */
+    uint64_t next_col; /* tCCD(_S) after a column command to this rank */
     uint64_t refresh_due, last_ref;
     bool refresh_pending;
     /* residency (energy model): banks open, cycle the rank last left precharge
@@ -80,6 +87,14 @@ typedef struct {
    * (every legality condition is a monotone `t >= X` on state that only changes when a
    * command issues or a request is enqueued; enqueue resets wake to 0). */
     uint64_t wake;
+    /* Split controller (dram.queue_structure per_bank / per_rank; unused when unified): the
+     * read queue and the write buffer (transactions, oldest first), the command queues
+     * (nqueues x cmdq_size entries, oldest first; cqn = entries per queue), the queue
+     * served last (round robin) and the writes left in the current write drain. */
+    dreq_t *rdq, *wrb, *cq;
+    uint32_t rdn, wrn, *cqn, cq_total;
+    uint32_t *cq_hits; /* per_bank: entries of queue qi hitting its bank's open row, [2*qi + write] */
+    uint32_t rr, drain_left;
     chstats_t st;
 } chan_t;
 
@@ -92,7 +107,12 @@ struct tbr_dram {
     uint32_t offset_bits;
     /* timing (tCK) */
     uint64_t tCL, tCWL, tRCD, tRP, tRAS, tRRD, tFAW, tWR, tWTR, tRTP, tCCD, tRTRS, tREFI, tRFC, ctrl;
+    uint64_t tCCD_L, tWTR_L, tRRD_L, tPPD; /* bank-group (same group) variants, PRE to PRE */
+    bool ccd_ranks;                        /* dram.tCCD_across_ranks */
     bool refresh, fcfs;
+    int structure;   /* QS_* (dram.queue_structure) */
+    int page_policy; /* PP_* (dram.page_policy) */
+    uint32_t cmdq_size, nqueues, wr_high, wr_low, wr_idle, banks_per_group;
     uint32_t qsize, hit_cap;
     uint32_t nbanks, busy_words; /* banks per channel (ranks x banks), 64-bit words of chan_t.busy */
     bool reference_scan;         /* tbr_dram_set_reference_scan */
@@ -115,7 +135,7 @@ struct tbr_dram {
     tbr_dram_counts tot;
     struct {
         tbr_stat *act, *pre, *rd, *wr, *ref, *reads, *writes, *row_hits, *row_misses, *row_conflicts, *bytes,
-            *read_latency, *write_latency, *queue_full;
+            *read_latency, *write_latency, *queue_full, *drains, *forwarded, *merged;
     } st;
 };
 
@@ -162,6 +182,15 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
     d->tRTP = U("tRTP");
     d->tCCD = U("tCCD");
     d->tRTRS = U("tRTRS");
+    /* the bank-group variants default to 0 = the same as the plain (short) value */
+    d->tCCD_L = U("tCCD_L") ? U("tCCD_L") : d->tCCD;
+    d->tWTR_L = U("tWTR_L") ? U("tWTR_L") : d->tWTR;
+    d->tRRD_L = U("tRRD_L") ? U("tRRD_L") : d->tRRD;
+    d->tPPD = U("tPPD");
+    d->cmdq_size = U("cmd_queue_size");
+    d->wr_high = U("write_high_watermark");
+    d->wr_low = U("write_low_watermark");
+    d->wr_idle = U("write_idle_drain");
     d->tREFI = U("tREFI");
     d->tRFC = U("tRFC");
     d->ctrl = U("ctrl_latency");
@@ -173,6 +202,10 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
 #undef U
     d->refresh = tbr_cfg_bool(cfg, "dram.refresh");
     d->fcfs = strcmp(tbr_cfg_str(cfg, "dram.scheduler"), "fcfs") == 0;
+    d->ccd_ranks = tbr_cfg_bool(cfg, "dram.tCCD_across_ranks");
+    const char *qs = tbr_cfg_str(cfg, "dram.queue_structure"), *pp = tbr_cfg_str(cfg, "dram.page_policy");
+    d->structure = !strcmp(qs, "per_bank") ? QS_PER_BANK : !strcmp(qs, "per_rank") ? QS_PER_RANK : QS_UNIFIED;
+    d->page_policy = !strcmp(pp, "closed") ? PP_CLOSED : !strcmp(pp, "open_adaptive") ? PP_ADAPTIVE : PP_OPEN;
     uint64_t fg = tbr_cfg_uint(cfg, "gpu.clock_mhz"), g = gcd(fg, fd);
     d->fg = fg / g;
     d->fd = fd / g;
@@ -207,6 +240,8 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
     d->ch = tbr_xcalloc(d->channels, sizeof *d->ch);
     d->nbanks = d->ranks * d->banks;
     d->busy_words = (d->nbanks + 63) / 64;
+    d->banks_per_group = d->banks / d->bankgroups;
+    d->nqueues = d->structure == QS_PER_BANK ? d->nbanks : d->ranks;
     for (uint32_t c = 0; c < d->channels; c++) {
         chan_t *ch = &d->ch[c];
         ch->ranks = tbr_xcalloc(d->ranks, sizeof *ch->ranks);
@@ -216,6 +251,14 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
         ch->free_slots = tbr_xcalloc(d->qsize, sizeof *ch->free_slots);
         for (uint32_t i = 0; i < d->qsize; i++) ch->free_slots[i] = (int32_t)(d->qsize - 1 - i);
         ch->ghead = ch->gtail = -1;
+        if (d->structure != QS_UNIFIED) {
+            ch->rdq = tbr_xcalloc(d->qsize, sizeof *ch->rdq);
+            ch->wrb = tbr_xcalloc(d->qsize, sizeof *ch->wrb);
+            ch->cq = tbr_xcalloc((size_t)d->nqueues * d->cmdq_size, sizeof *ch->cq);
+            ch->cqn = tbr_xcalloc(d->nqueues, sizeof *ch->cqn);
+            ch->cq_hits = tbr_xcalloc(2 * (size_t)d->nqueues, sizeof *ch->cq_hits);
+            ch->rr = d->nqueues - 1; /* the first search starts at queue 0 */
+        }
         for (uint32_t r = 0; r < d->ranks; r++) {
             rank_t *rk = &ch->ranks[r];
             rk->banks = ch->banks + (size_t)r * d->banks;
@@ -223,6 +266,7 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
                 bank_t *bk = &rk->banks[b];
                 bk->open_row = -1;
                 bk->rank = r;
+                bk->bg = b / d->banks_per_group;
                 bk->head = bk->tail = bk->hit_rd = bk->hit_wr = bk->miss = -1;
             }
             /* ranks are staggered so that their refreshes do not coincide */
@@ -256,6 +300,11 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
     TS(row_conflicts, "row_conflicts", "requests that precharged another row first");
     TS(bytes, "bytes", "data bytes transferred");
     TS(queue_full, "queue_full", "enqueue attempts rejected because the channel queue was full");
+    if (d->structure != QS_UNIFIED) { /* only the split controller has them (the default's stats stay as they were) */
+        TS(drains, "write_drains", "write-drain episodes (split controller: write buffer at its high watermark)");
+        TS(forwarded, "reads_forwarded", "reads answered from the write buffer (split controller)");
+        TS(merged, "writes_merged", "writes merged into a pending write of the same request (split controller)");
+    }
 #undef TS
     d->st.read_latency = tbr_stats_histogram(stats, "dram.read_latency",
                                              "read latency in DRAM cycles, controller arrival to response", 4, 256);
@@ -275,6 +324,11 @@ void tbr_dram_free(tbr_dram *d)
         free(d->ch[c].ranks);
         free(d->ch[c].q);
         free(d->ch[c].free_slots);
+        free(d->ch[c].rdq);
+        free(d->ch[c].wrb);
+        free(d->ch[c].cq);
+        free(d->ch[c].cqn);
+        free(d->ch[c].cq_hits);
     }
     free(d->ch);
     free(d->done);
@@ -310,11 +364,13 @@ double tbr_dram_peak_bytes_per_cycle(const tbr_dram *d) { return 2.0 * d->bus_by
 uint64_t tbr_dram_last_refresh(const tbr_dram *d, uint32_t ch, uint32_t rank) { return d->ch[ch].ranks[rank].last_ref; }
 void tbr_dram_get_counts(const tbr_dram *d, tbr_dram_counts *out) { *out = d->tot; }
 
-bool tbr_dram_can_accept(const tbr_dram *d, uint64_t addr)
+bool tbr_dram_can_accept(const tbr_dram *d, uint64_t addr, bool write)
 {
     tbr_dram_coord c;
     tbr_dram_decode(d, addr, &c);
-    return d->ch[c.ch].qn < d->qsize;
+    const chan_t *ch = &d->ch[c.ch];
+    if (d->structure != QS_UNIFIED) return (write ? ch->wrn : ch->rdn) < d->qsize;
+    return ch->qn < d->qsize;
 }
 
 /* ---- request queue: pool, channel list and bank lists (see dreq_t and bank_t) ---- */
@@ -379,15 +435,42 @@ static void remove_req(tbr_dram *d, chan_t *ch, bank_t *b, int32_t qi)
 }
 
 static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q);
+static void split_count_hits(const tbr_dram *d, chan_t *ch, const bank_t *b);
+static void split_enqueue(tbr_dram *d, chan_t *ch, dreq_t *r);
+static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t);
+
+/* Can the split controller of ch still do something without a new request? Writes
+ * below both drain thresholds wait in the write buffer indefinitely (they are answered
+ * already), as in DRAMsim3; such a channel is idle. */
+static bool split_busy(const tbr_dram *d, const chan_t *ch)
+{
+    return ch->cq_total || ch->rdn || ch->drain_left || ch->wrn >= d->wr_high || ch->wrn > d->wr_idle;
+}
 
 bool tbr_dram_enqueue(tbr_dram *d, const tbr_mem_msg *m)
 {
     tbr_dram_coord c;
     tbr_dram_decode(d, m->addr, &c);
     chan_t *ch = &d->ch[c.ch];
-    if (ch->qn == d->qsize) {
+    if (!tbr_dram_can_accept(d, m->addr, m->write)) {
         tbr_stat_inc(d->st.queue_full);
         return false;
+    }
+    if (d->structure != QS_UNIFIED) {
+        dreq_t r = {.msg = *m,
+                    .arrival = d->now,
+                    .seq = d->seq++,
+                    .rank = c.rank,
+                    .bank = c.bank,
+                    .row = c.row,
+                    .col = c.col,
+                    .bursts_left = d->bursts_per_req,
+                    .prev = -1,
+                    .next = -1,
+                    .gprev = -1,
+                    .gnext = -1};
+        split_enqueue(d, ch, &r);
+        return true;
     }
     int32_t i = ch->free_slots[d->qsize - 1 - ch->qn];
     ch->qn++;
@@ -442,7 +525,7 @@ bool tbr_dram_idle(const tbr_dram *d)
 {
     if (d->ndone || !tbr_memq_empty(&d->req_cdc) || !tbr_memq_empty(&d->resp_cdc)) return false;
     for (uint32_t c = 0; c < d->channels; c++)
-        if (d->ch[c].qn) return false;
+        if (d->structure != QS_UNIFIED ? split_busy(d, &d->ch[c]) : d->ch[c].qn != 0) return false;
     return true;
 }
 
@@ -473,9 +556,9 @@ static uint64_t bus_ready(const tbr_dram *d, const chan_t *ch, int dir, uint32_t
 
 static bool can_col(const tbr_dram *d, const chan_t *ch, const rank_t *rk, const bank_t *b, const dreq_t *q, uint64_t t)
 {
-    if (b->open_row != (int64_t)q->row || t < b->next_col || t < ch->next_col) return false;
+    if (b->open_row != (int64_t)q->row || t < b->next_col || t < ch->next_col || t < rk->next_col) return false;
     if (q->msg.write) return t + d->tCWL >= bus_ready(d, ch, 2, q->rank);
-    return t >= rk->next_rd && t + d->tCL >= bus_ready(d, ch, 1, q->rank);
+    return t >= rk->next_rd && t >= b->next_rd && t + d->tCL >= bus_ready(d, ch, 1, q->rank);
 }
 
 /* Is the open row of bank b still wanted by a queued request? Then FR-FCFS must not
@@ -493,10 +576,16 @@ static void issue_act(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint32_t r
     if (rk->nopen++ == 0) rk->act_since = t;
     b->open_row = row;
     bank_reclassify(ch, b);
+    if (d->structure == QS_PER_BANK) split_count_hits(d, ch, b);
     b->next_col = t + d->tRCD;
     b->next_pre = max64(b->next_pre, t + d->tRAS);
     b->hits_since_act = 0;
     rk->next_act = t + d->tRRD;
+    if (d->tRRD_L != d->tRRD) /* ACT to ACT in the same bank group */
+        for (uint32_t i = 0; i < d->banks_per_group; i++) {
+            bank_t *o = &rk->banks[b->bg * d->banks_per_group + i];
+            if (o != b) o->next_act = max64(o->next_act, t + d->tRRD_L);
+        }
     if (rk->faw_n < 4) {
         rk->faw[(rk->faw_pos + rk->faw_n) % 4] = t;
         rk->faw_n++;
@@ -516,7 +605,13 @@ static void issue_pre(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint64_t t
     b->open_hits = 0;
     b->hit_rd = b->hit_wr = -1;
     b->miss = b->head; /* a precharged bank: every request needs an ACT */
+    if (d->structure == QS_PER_BANK) {
+        uint32_t qi = (uint32_t)(b - ch->banks);
+        ch->cq_hits[2 * qi] = ch->cq_hits[2 * qi + 1] = 0;
+    }
     b->next_act = max64(b->next_act, t + d->tRP);
+    if (d->tPPD) /* PRE to PRE, same rank */
+        for (uint32_t i = 0; i < d->banks; i++) rk->banks[i].next_pre = max64(rk->banks[i].next_pre, t + d->tPPD);
     tbr_stat_inc(ch->st.pre);
     tbr_stat_inc(d->st.pre);
     d->tot.pre++;
@@ -542,10 +637,10 @@ static void add_done(tbr_dram *d, const tbr_mem_msg *m, uint64_t seq)
     d->ndone++;
 }
 
-/* Column command for queue slot qi; completes the request on its last burst. */
-static void issue_col(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t)
+/* One column command (RD/WR burst) of request q at t: timing state, data bus and counters.
+ * On the request's last burst it completes (response unless posted) and true is returned. */
+static bool col_command(tbr_dram *d, chan_t *ch, dreq_t *q, uint64_t t)
 {
-    dreq_t *q = &ch->q[qi];
     rank_t *rk = &ch->ranks[q->rank];
     bank_t *b = &rk->banks[q->bank];
     uint64_t burst = d->bl / 2, data_start;
@@ -569,6 +664,11 @@ static void issue_col(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t)
         data_start = t + d->tCWL;
         b->next_pre = max64(b->next_pre, data_start + burst + d->tWR);
         rk->next_rd = max64(rk->next_rd, data_start + burst + d->tWTR);
+        if (d->tWTR_L != d->tWTR) /* write to read in the same bank group */
+            for (uint32_t i = 0; i < d->banks_per_group; i++) {
+                bank_t *o = &rk->banks[b->bg * d->banks_per_group + i];
+                o->next_rd = max64(o->next_rd, data_start + burst + d->tWTR_L);
+            }
         ch->last_dir = 2;
         tbr_stat_inc(ch->st.wr);
         tbr_stat_inc(d->st.wr);
@@ -583,13 +683,21 @@ static void issue_col(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t)
     }
     ch->last_rank = q->rank;
     ch->bus_free = data_start + burst;
-    ch->next_col = t + d->tCCD;
+    /* tCCD between ranks only if configured so (otherwise the data-bus rule alone, with
+     * its tRTRS, separates them); one command per cycle in any case */
+    ch->next_col = t + (d->ccd_ranks ? d->tCCD : 1);
+    rk->next_col = t + d->tCCD;
+    if (d->tCCD_L != d->tCCD) /* column to column in the same bank group */
+        for (uint32_t i = 0; i < d->banks_per_group; i++) {
+            bank_t *o = &rk->banks[b->bg * d->banks_per_group + i];
+            o->next_col = max64(o->next_col, t + d->tCCD_L);
+        }
     b->hits_since_act++;
     tbr_stat_add(ch->st.bus_busy, burst);
     uint32_t bytes = d->bus_bytes * d->bl;
     tbr_stat_add(d->st.bytes, bytes);
     d->tot.bytes += bytes;
-    if (--q->bursts_left > 0) return;
+    if (--q->bursts_left > 0) return false;
 
     tbr_mem_msg m = q->msg;
     m.ready = data_start + burst + d->ctrl;
@@ -598,6 +706,7 @@ static void issue_col(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t)
         tbr_stat_inc(ch->st.writes);
         tbr_stat_inc(d->st.writes);
         d->tot.writes++;
+        if (q->posted) return true;
         tbr_stat_sample(d->st.write_latency, (double)lat);
     } else {
         tbr_stat_inc(ch->st.reads);
@@ -606,8 +715,30 @@ static void issue_col(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t)
         tbr_stat_hsample(d->st.read_latency, lat);
     }
     add_done(d, &m, q->seq);
+    return true;
+}
+
+/* Auto-precharge after a request's last column command (dram.page_policy closed, or
+ * open_adaptive with no queued request for the row): the bank closes as soon as tRAS and
+ * tRTP/tWR allow, without a PRE on the command bus (RDA/WRA; counted as a PRE). */
+static void auto_precharge(tbr_dram *d, chan_t *ch, rank_t *rk, bank_t *b, uint64_t t)
+{
+    uint64_t at = b->next_pre;
+    issue_pre(d, ch, rk, b, t);
+    b->next_act = max64(b->next_act, at + d->tRP);
+}
+
+/* Column command for queue slot qi of the unified queue. */
+static void issue_col(tbr_dram *d, chan_t *ch, int32_t qi, uint64_t t)
+{
+    dreq_t *q = &ch->q[qi];
+    rank_t *rk = &ch->ranks[q->rank];
+    bank_t *b = &rk->banks[q->bank];
+    if (!col_command(d, ch, q, t)) return;
     b->open_hits--; /* a column command needs the open row: it was counted */
     remove_req(d, ch, b, qi);
+    if (d->page_policy == PP_CLOSED || (d->page_policy == PP_ADAPTIVE && b->open_hits == 0))
+        auto_precharge(d, ch, rk, b, t);
 }
 
 /* Refresh handling for one rank; returns true if it used the command slot. */
@@ -640,6 +771,21 @@ static bool refresh_step(tbr_dram *d, chan_t *ch, rank_t *rk, uint64_t t)
  * could issue if the channel state does not change meanwhile (UINT64_MAX: not before
  * the state changes: its rank is refreshing, or FR-FCFS protects the open row). */
 static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+/* The earliest cycle a column command of direction `write` to the open row of bank b
+ * (of rank r) could issue if the state does not change meanwhile. */
+static uint64_t col_ready(const tbr_dram *d, const chan_t *ch, uint32_t r, const bank_t *b, bool write)
+{
+    const rank_t *rk = &ch->ranks[r];
+    uint64_t x = max64(max64(b->next_col, ch->next_col), rk->next_col);
+    if (write) {
+        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 2, r), d->tCWL));
+    } else {
+        x = max64(x, max64(rk->next_rd, b->next_rd));
+        if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 1, r), d->tCL));
+    }
+    return x;
+}
+
 static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q)
 {
     const rank_t *rk = &ch->ranks[q->rank];
@@ -647,13 +793,7 @@ static uint64_t req_ready(const tbr_dram *d, const chan_t *ch, const dreq_t *q)
     const bank_t *b = &rk->banks[q->bank];
     uint64_t x;
     if (b->open_row == (int64_t)q->row) {
-        x = max64(b->next_col, ch->next_col);
-        if (q->msg.write) {
-            if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 2, q->rank), d->tCWL));
-        } else {
-            x = max64(x, rk->next_rd);
-            if (ch->last_dir) x = max64(x, sat_sub(bus_ready(d, ch, 1, q->rank), d->tCL));
-        }
+        x = col_ready(d, ch, q->rank, b, q->msg.write);
     } else if (b->open_row < 0) {
         x = max64(max64(b->next_act, rk->next_act), rk->faw_n < 4 ? 0 : rk->faw[rk->faw_pos] + d->tFAW);
     } else {
@@ -672,7 +812,8 @@ static void rank_thresholds(const tbr_dram *d, chan_t *ch)
 {
     for (uint32_t r = 0; r < d->ranks; r++) {
         rank_t *rk = &ch->ranks[r];
-        uint64_t rd = max64(ch->next_col, rk->next_rd), wr = ch->next_col;
+        uint64_t col = max64(ch->next_col, rk->next_col);
+        uint64_t rd = max64(col, rk->next_rd), wr = col;
         if (ch->last_dir) {
             rd = max64(rd, sat_sub(bus_ready(d, ch, 1, r), d->tCL));
             wr = max64(wr, sat_sub(bus_ready(d, ch, 2, r), d->tCWL));
@@ -719,7 +860,10 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t)
             if (!open && ready < w) w = ready;
         }
     }
-    if (d->fcfs) {
+    if (d->structure != QS_UNIFIED) {
+        /* an idle split controller (split_busy) waits only for refresh */
+        if (split_busy(d, ch)) w = min64(w, split_wake(d, ch, t));
+    } else if (d->fcfs) {
         if (ch->ghead >= 0) w = min64(w, req_ready(d, ch, &ch->q[ch->ghead]));
     } else {
         rank_thresholds(d, ch);
@@ -730,7 +874,7 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t)
         {
             const bank_t *b = &ch->banks[bi];
             const rank_t *rk = &ch->ranks[b->rank];
-            const uint64_t rd = max64(b->next_col, rk->rd_at) | -(uint64_t)(b->hit_rd < 0);
+            const uint64_t rd = max64(max64(b->next_col, b->next_rd), rk->rd_at) | -(uint64_t)(b->hit_rd < 0);
             const uint64_t wr = max64(b->next_col, rk->wr_at) | -(uint64_t)(b->hit_wr < 0);
             const uint64_t act = max64(b->next_act, rk->act_at);
             const uint64_t pre = b->next_pre | -(uint64_t)row_protected(d, b);
@@ -743,16 +887,329 @@ static uint64_t channel_wake(tbr_dram *d, chan_t *ch, uint64_t t)
     return w > t ? w : t + 1;
 }
 
+/* ---- split controller (dram.queue_structure per_bank / per_rank; docs/dram-model.md) ----
+ * Transactions wait in a read queue or a posted write buffer; one per cycle moves into
+ * the command queue of its bank (or rank) when that has room: reads, except during a
+ * write drain, which starts when the write buffer reaches its high watermark (or holds
+ * more than write_idle_drain writes while every command queue is empty) and moves the
+ * writes buffered at its start minus the low watermark. The command queues are served
+ * round robin, one command per cycle: in the first queue (after the one served last)
+ * that has a ready command, its first ready command in queue order. The structure and
+ * policies follow what DRAMsim3's controller does (public source, read to learn). */
+
+static uint32_t split_queue_of(const tbr_dram *d, const dreq_t *q)
+{
+    return d->structure == QS_PER_BANK ? q->rank * d->banks + q->bank : q->rank;
+}
+
+/* per_bank: recounts the entries of bank b's queue that hit its open row (after an ACT). */
+static void split_count_hits(const tbr_dram *d, chan_t *ch, const bank_t *b)
+{
+    uint32_t qi = (uint32_t)(b - ch->banks);
+    const dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
+    ch->cq_hits[2 * qi] = ch->cq_hits[2 * qi + 1] = 0;
+    for (uint32_t k = 0; k < ch->cqn[qi]; k++)
+        if (b->open_row == (int64_t)e[k].row) ch->cq_hits[2 * qi + e[k].msg.write]++;
+}
+
+static bool same_line(const tbr_dram *d, const dreq_t *a, uint64_t addr)
+{
+    return (a->msg.addr >> d->offset_bits) == (addr >> d->offset_bits);
+}
+
+/* Is a request of direction `write` for q's line waiting in the transaction queue of
+ * that direction or in a command queue? (A line has one bank, so only its command queue
+ * can hold it.) */
+static bool split_pending(const tbr_dram *d, const chan_t *ch, const dreq_t *q, bool write)
+{
+    const uint64_t addr = q->msg.addr;
+    const dreq_t *tq = write ? ch->wrb : ch->rdq;
+    uint32_t tn = write ? ch->wrn : ch->rdn;
+    for (uint32_t i = 0; i < tn; i++)
+        if (same_line(d, &tq[i], addr)) return true;
+    const uint32_t qi = split_queue_of(d, q);
+    for (uint32_t k = 0; k < ch->cqn[qi]; k++) {
+        const dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size + k];
+        if ((bool)e->msg.write == write && same_line(d, e, addr)) return true;
+    }
+    return false;
+}
+
+/* A response at once (posted write, read forwarded from the write buffer, merged write). */
+static void split_answer(tbr_dram *d, chan_t *ch, const dreq_t *r)
+{
+    tbr_mem_msg m = r->msg;
+    m.ready = d->now + d->ctrl;
+    if (m.write) {
+        tbr_stat_sample(d->st.write_latency, (double)d->ctrl);
+    } else {
+        tbr_stat_inc(ch->st.reads);
+        tbr_stat_inc(d->st.reads);
+        d->tot.reads++;
+        tbr_stat_hsample(d->st.read_latency, d->ctrl);
+    }
+    add_done(d, &m, r->seq);
+}
+
+static void split_enqueue(tbr_dram *d, chan_t *ch, dreq_t *r)
+{
+    ch->wake = 0;
+    bool in_wrb = split_pending(d, ch, r, true);
+    if (r->msg.write) {
+        split_answer(d, ch, r); /* posted */
+        if (in_wrb) {           /* the pending write takes the new data */
+            tbr_stat_inc(d->st.merged);
+            tbr_stat_inc(ch->st.writes);
+            tbr_stat_inc(d->st.writes);
+            d->tot.writes++;
+            return;
+        }
+        r->posted = true;
+        ch->wrb[ch->wrn++] = *r;
+    } else if (in_wrb) { /* read after write: forwarded from the write buffer */
+        tbr_stat_inc(d->st.forwarded);
+        split_answer(d, ch, r);
+        return;
+    } else {
+        ch->rdq[ch->rdn++] = *r;
+    }
+    ch->qn++;
+}
+
+/* Moves at most one transaction into its command queue (end of the cycle). */
+static void split_move(tbr_dram *d, chan_t *ch)
+{
+    if (!ch->drain_left && ch->wrn > d->wr_low &&
+        (ch->wrn >= d->wr_high || (ch->wrn > d->wr_idle && ch->cq_total == 0))) {
+        ch->drain_left = ch->wrn - d->wr_low;
+        tbr_stat_inc(d->st.drains);
+    }
+    dreq_t *src = ch->drain_left ? ch->wrb : ch->rdq;
+    uint32_t *n = ch->drain_left ? &ch->wrn : &ch->rdn;
+    for (uint32_t i = 0; i < *n; i++) {
+        uint32_t qi = split_queue_of(d, &src[i]);
+        if (ch->cqn[qi] == d->cmdq_size) continue;
+        if (src[i].msg.write) {
+            /* a read of the line is still pending: the drain ends (read before write) */
+            if (split_pending(d, ch, &src[i], false)) {
+                ch->drain_left = 0;
+                return;
+            }
+            ch->drain_left--;
+        }
+        ch->cq[(size_t)qi * d->cmdq_size + ch->cqn[qi]++] = src[i];
+        ch->cq_total++;
+        if (d->structure == QS_PER_BANK && ch->banks[qi].open_row == (int64_t)src[i].row)
+            ch->cq_hits[2 * qi + src[i].msg.write]++;
+        memmove(&src[i], &src[i + 1], (*n - i - 1) * sizeof *src);
+        (*n)--;
+        return;
+    }
+}
+
+/* May entry k of a command queue precharge its bank (whose open row it does not hit)?
+ * Only the bank's oldest entry in the queue may, and only if no entry from k on still
+ * hits the open row, unless the row-hit cap was reached. */
+static bool split_pre_ok(const tbr_dram *d, const dreq_t *e, uint32_t n, uint32_t k, const bank_t *b)
+{
+    for (uint32_t j = 0; j < k; j++)
+        if (e[j].rank == e[k].rank && e[j].bank == e[k].bank) return false;
+    if (d->hit_cap && b->hits_since_act >= d->hit_cap) return true;
+    for (uint32_t j = k + 1; j < n; j++)
+        if (e[j].rank == e[k].rank && e[j].bank == e[k].bank && b->open_row == (int64_t)e[j].row) return false;
+    return true;
+}
+
+/* Column command of entry k of command queue qi; removes it when done. */
+static void split_col(tbr_dram *d, chan_t *ch, uint32_t qi, uint32_t k, uint64_t t)
+{
+    dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
+    rank_t *rk = &ch->ranks[e[k].rank];
+    bank_t *b = &rk->banks[e[k].bank];
+    if (!col_command(d, ch, &e[k], t)) return;
+    uint32_t rank = e[k].rank, bank = e[k].bank;
+    if (d->structure == QS_PER_BANK) ch->cq_hits[2 * qi + e[k].msg.write]--; /* it hit the open row */
+    memmove(&e[k], &e[k + 1], (ch->cqn[qi] - k - 1) * sizeof *e);
+    ch->cqn[qi]--;
+    ch->cq_total--;
+    ch->qn--;
+    bool wanted = false;
+    for (uint32_t j = 0; j < ch->cqn[qi] && !wanted; j++)
+        wanted = e[j].rank == rank && e[j].bank == bank && b->open_row == (int64_t)e[j].row;
+    if (d->page_policy == PP_CLOSED || (d->page_policy == PP_ADAPTIVE && !wanted)) auto_precharge(d, ch, rk, b, t);
+}
+
+/* Does entry k of a command queue write a line an older entry of the queue reads? */
+static bool split_raw_dep(const tbr_dram *d, const dreq_t *e, uint32_t k)
+{
+    for (uint32_t j = 0; j < k; j++)
+        if (!e[j].msg.write && same_line(d, &e[j], e[k].msg.addr)) return true;
+    return false;
+}
+
+/* split_issue_from for a per-bank queue, without visiting every entry's rank and bank:
+ * all its entries share them, so the first ready entry in queue order is the first of
+ * the ready ones among: the first read hit, the first write hit without a read before
+ * it (split_raw_dep), and entry 0 when it conflicts (only the bank's oldest entry may
+ * precharge); with the bank closed, entry 0's ACT. (The reference scan takes the general
+ * loop; test timing.dram compares them.) */
+static bool split_issue_bank(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t)
+{
+    dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
+    uint32_t n = ch->cqn[qi];
+    rank_t *rk = &ch->ranks[e[0].rank];
+    if (rk->refresh_pending) return false;
+    bank_t *b = &rk->banks[e[0].bank];
+    if (b->open_row < 0) {
+        if (!can_act(d, rk, b, t)) return false;
+        issue_act(d, ch, rk, b, e[0].row, t);
+        e[0].caused_act = true;
+        return true;
+    }
+    int64_t rd = -1, wr = -1;
+    bool hits = false;
+    for (uint32_t k = 0; k < n; k++) {
+        if (b->open_row != (int64_t)e[k].row) continue;
+        hits = true;
+        if (!e[k].msg.write) {
+            if (rd < 0) rd = k;
+        } else if (wr < 0 && !split_raw_dep(d, e, k)) {
+            wr = k;
+        }
+    }
+    /* entry 0 comes first in queue order: its PRE when it conflicts and may precharge */
+    if (b->open_row != (int64_t)e[0].row && t >= b->next_pre &&
+        (!hits || (d->hit_cap && b->hits_since_act >= d->hit_cap))) {
+        issue_pre(d, ch, rk, b, t);
+        e[0].caused_pre = true;
+        return true;
+    }
+    if (rd >= 0 && !can_col(d, ch, rk, b, &e[rd], t)) rd = -1;
+    if (wr >= 0 && !can_col(d, ch, rk, b, &e[wr], t)) wr = -1;
+    if (rd < 0 && wr < 0) return false;
+    split_col(d, ch, qi, (uint32_t)(rd < 0 ? wr : wr < 0 ? rd : rd < wr ? rd : wr), t);
+    return true;
+}
+
+/* Issues the first ready command of command queue qi; false if it has none. */
+static bool split_issue_from(tbr_dram *d, chan_t *ch, uint32_t qi, uint64_t t)
+{
+    if (d->structure == QS_PER_BANK && !d->reference_scan) return split_issue_bank(d, ch, qi, t);
+    dreq_t *e = &ch->cq[(size_t)qi * d->cmdq_size];
+    uint32_t n = ch->cqn[qi];
+    /* per-bank queue: once the column command of one direction (or the ACT) of an entry
+     * is not legal, it is not for the later entries either (same bank and rank) */
+    const bool one_bank = d->structure == QS_PER_BANK;
+    bool blocked[3] = {false, false, false}; /* read, write, ACT */
+    for (uint32_t k = 0; k < n; k++) {
+        dreq_t *q = &e[k];
+        rank_t *rk = &ch->ranks[q->rank];
+        if (rk->refresh_pending) continue;
+        bank_t *b = &rk->banks[q->bank];
+        if (b->open_row == (int64_t)q->row) {
+            bool dep = false; /* a write waits for an older read of its line in the queue */
+            for (uint32_t j = 0; j < k && q->msg.write && !dep; j++)
+                dep = !e[j].msg.write && same_line(d, &e[j], q->msg.addr);
+            if (dep || blocked[q->msg.write]) continue;
+            if (!can_col(d, ch, rk, b, q, t)) {
+                blocked[q->msg.write] = one_bank;
+                continue;
+            }
+            split_col(d, ch, qi, k, t);
+        } else if (b->open_row < 0) {
+            if (blocked[2]) continue;
+            if (!can_act(d, rk, b, t)) {
+                blocked[2] = one_bank;
+                continue;
+            }
+            issue_act(d, ch, rk, b, q->row, t);
+            q->caused_act = true;
+        } else {
+            if (t < b->next_pre || !split_pre_ok(d, e, n, k, b)) continue;
+            issue_pre(d, ch, rk, b, t);
+            q->caused_pre = true;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Would split_move move a transaction now (or start a drain)? */
+static bool split_can_move(const tbr_dram *d, const chan_t *ch)
+{
+    if (!ch->drain_left && ch->wrn > d->wr_low &&
+        (ch->wrn >= d->wr_high || (ch->wrn > d->wr_idle && ch->cq_total == 0)))
+        return true;
+    const dreq_t *src = ch->drain_left ? ch->wrb : ch->rdq;
+    uint32_t n = ch->drain_left ? ch->wrn : ch->rdn;
+    for (uint32_t i = 0; i < n; i++)
+        if (ch->cqn[split_queue_of(d, &src[i])] < d->cmdq_size) return true;
+    return false;
+}
+
+/* channel_wake's part for the split controller: the next cycle if a transaction can
+ * move, else the earliest cycle any command-queue entry's next command could be legal
+ * (req_ready: a lower bound, as the precharge arbitration can only delay). */
+static uint64_t split_wake(const tbr_dram *d, const chan_t *ch, uint64_t t)
+{
+    if (split_can_move(d, ch)) return t + 1;
+    uint64_t w = NONE;
+    if (d->structure == QS_PER_BANK) {
+        /* per bank, from the queue's first entry and its hit counts (a lower bound: a
+         * conflicting entry 0 may be kept from precharging, a write hit may wait for a read) */
+        for (uint32_t qi = 0; qi < d->nqueues; qi++) {
+            if (!ch->cqn[qi]) continue;
+            const dreq_t *e0 = &ch->cq[(size_t)qi * d->cmdq_size];
+            const bank_t *b = &ch->banks[qi];
+            if (ch->ranks[e0->rank].refresh_pending) continue; /* the refresh part covers it */
+            if (b->open_row < 0 || b->open_row != (int64_t)e0->row) w = min64(w, req_ready(d, ch, e0));
+            if (ch->cq_hits[2 * qi]) w = min64(w, col_ready(d, ch, e0->rank, b, false));
+            if (ch->cq_hits[2 * qi + 1]) w = min64(w, col_ready(d, ch, e0->rank, b, true));
+        }
+        return w;
+    }
+    for (uint32_t qi = 0; qi < d->nqueues; qi++) /* per rank: every entry (several banks) */
+        for (uint32_t k = 0; k < ch->cqn[qi]; k++)
+            w = min64(w, req_ready(d, ch, &ch->cq[(size_t)qi * d->cmdq_size + k]));
+    return w;
+}
+
+static void split_schedule(tbr_dram *d, chan_t *ch, uint64_t t)
+{
+    bool used = false;
+    if (d->refresh)
+        for (uint32_t r = 0; r < d->ranks && !used; r++) {
+            rank_t *rk = &ch->ranks[r];
+            if (t >= rk->refresh_due) rk->refresh_pending = true;
+            used = rk->refresh_pending && refresh_step(d, ch, rk, t);
+        }
+    for (uint32_t i = 1; i <= d->nqueues && !used && ch->cq_total; i++) {
+        uint32_t qi = (ch->rr + i) % d->nqueues;
+        if (ch->cqn[qi] && split_issue_from(d, ch, qi, t)) {
+            ch->rr = qi;
+            used = true;
+        }
+    }
+    split_move(d, ch);
+}
+
 static void schedule_channel_scan(tbr_dram *d, chan_t *ch, uint64_t t);
+static void split_schedule(tbr_dram *d, chan_t *ch, uint64_t t);
 
 static void schedule_channel(tbr_dram *d, chan_t *ch, uint64_t t)
 {
-    if (d->reference_scan) { /* every cycle, the whole queue */
-        schedule_channel_scan(d, ch, t);
+    if (d->reference_scan) { /* every cycle (unified: the whole queue), without the wake cycle */
+        if (d->structure == QS_UNIFIED)
+            schedule_channel_scan(d, ch, t);
+        else
+            split_schedule(d, ch, t);
         return;
     }
     if (t < ch->wake) return;
-    schedule_channel_scan(d, ch, t);
+    if (d->structure != QS_UNIFIED)
+        split_schedule(d, ch, t);
+    else
+        schedule_channel_scan(d, ch, t);
     /* channel_wake only assumes the state does not change after t, so it is as valid after
    * a command issued at t as after a scan that issued none. */
     ch->wake = channel_wake(d, ch, t);
@@ -787,7 +1244,7 @@ static void schedule_indexed(tbr_dram *d, chan_t *ch, uint64_t t)
             if (t < b->next_col) continue;
             rank_t *rk = &ch->ranks[b->rank];
             if (rk->refresh_pending) continue;
-            if (b->hit_rd >= 0 && t >= rk->rd_at && ch->q[b->hit_rd].seq < best_seq) {
+            if (b->hit_rd >= 0 && t >= rk->rd_at && t >= b->next_rd && ch->q[b->hit_rd].seq < best_seq) {
                 best = b->hit_rd;
                 best_seq = ch->q[best].seq;
             }
@@ -869,6 +1326,64 @@ void tbr_dram_rank_cycles(const tbr_dram *d, uint64_t *active, uint64_t *prechar
     if (precharged) *precharged = n - a;
 }
 
+/* ---- idle time (tbr_dram_skip_to) ---- */
+
+/* Is channel ch empty, every bank precharged and ready, and no refresh pending? Then
+ * the only commands until the next request are the REFs, each at its due cycle. */
+static bool channel_clean_idle(const tbr_dram *d, const chan_t *ch)
+{
+    if (d->structure != QS_UNIFIED ? split_busy(d, ch) : ch->qn != 0) return false;
+    for (uint32_t r = 0; r < d->ranks; r++) {
+        const rank_t *rk = &ch->ranks[r];
+        if (rk->refresh_pending) return false;
+        for (uint32_t b = 0; b < d->banks; b++)
+            if (rk->banks[b].open_row >= 0 || rk->banks[b].next_act > rk->refresh_due) return false;
+        /* two ranks due in the same cycle would share the command slot: not closed form */
+        for (uint32_t s = 0; s < r; s++)
+            if (ch->ranks[s].refresh_due % d->tREFI == rk->refresh_due % d->tREFI) return false;
+    }
+    return true;
+}
+
+/* The REFs of a clean idle channel in [now, target), in closed form: rank r refreshes at
+ * each due cycle (refresh_step finds its banks ready, tRFC < tREFI), exactly as ticking
+ * would (counts, last_ref, the banks' next ACT). */
+static void channel_refresh_until(tbr_dram *d, chan_t *ch, uint64_t target)
+{
+    for (uint32_t r = 0; r < d->ranks; r++) {
+        rank_t *rk = &ch->ranks[r];
+        if (rk->refresh_due >= target) continue;
+        uint64_t n = (target - 1 - rk->refresh_due) / d->tREFI + 1, last = rk->refresh_due + (n - 1) * d->tREFI;
+        for (uint32_t b = 0; b < d->banks; b++) rk->banks[b].next_act = last + d->tRFC;
+        rk->refresh_due += n * d->tREFI;
+        rk->last_ref = last;
+        tbr_stat_add(ch->st.ref, n);
+        tbr_stat_add(d->st.ref, n);
+        d->tot.ref += n;
+    }
+    ch->wake = 0; /* recomputed at the next tick */
+}
+
+void tbr_dram_skip_to(tbr_dram *d, uint64_t target)
+{
+    while (d->now < target) {
+        uint64_t next = target;
+        bool clean = d->refresh && !d->reference_scan;
+        for (uint32_t c = 0; c < d->channels; c++) {
+            next = min64(next, d->ch[c].wake);
+            clean = clean && channel_clean_idle(d, &d->ch[c]);
+        }
+        if (clean) {
+            for (uint32_t c = 0; c < d->channels; c++) channel_refresh_until(d, &d->ch[c], target);
+            d->now = target;
+        } else if (next > d->now && !d->reference_scan) {
+            d->now = next; /* no channel can issue a command before its wake cycle */
+        } else {
+            tbr_dram_tick(d);
+        }
+    }
+}
+
 void tbr_dram_tick(tbr_dram *d)
 {
     for (uint32_t c = 0; c < d->channels; c++) schedule_channel(d, &d->ch[c], d->now);
@@ -930,7 +1445,7 @@ void tbr_dram_gpu_advance(tbr_dram *d, uint64_t g)
     }
     while (d->now < end) {
         const tbr_mem_msg *m;
-        while ((m = tbr_memq_peek(&d->req_cdc, d->now)) != NULL && tbr_dram_can_accept(d, m->addr)) {
+        while ((m = tbr_memq_peek(&d->req_cdc, d->now)) != NULL && tbr_dram_can_accept(d, m->addr, m->write)) {
             tbr_dram_enqueue(d, m);
             tbr_memq_pop(&d->req_cdc);
         }

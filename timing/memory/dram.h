@@ -56,7 +56,9 @@ void tbr_dram_decode(const tbr_dram *d, uint64_t addr, tbr_dram_coord *out);
 
 /* ---- DRAM-clock interface ---- */
 uint64_t tbr_dram_now(const tbr_dram *d); /* the DRAM cycle simulated by the next tick */
-bool tbr_dram_can_accept(const tbr_dram *d, uint64_t addr);
+/* Would a request of that direction for addr be accepted now (room in its channel's
+ * queue, or in its read queue / write buffer with the split controller)? */
+bool tbr_dram_can_accept(const tbr_dram *d, uint64_t addr, bool write);
 /* Enqueue at the current cycle; false if the channel queue is full. The
  * message's id/src/issued are returned unchanged in the response. */
 bool tbr_dram_enqueue(tbr_dram *d, const tbr_mem_msg *m);
@@ -64,6 +66,10 @@ void tbr_dram_tick(tbr_dram *d);
 /* A completed request (reads and writes) whose ready cycle has been
  * simulated; out->ready is the DRAM cycle of completion. */
 bool tbr_dram_pop_response(tbr_dram *d, tbr_mem_msg *out);
+/* Simulates the DRAM cycles up to target (now = target after), as tbr_dram_tick would,
+ * without stepping cycles in which nothing can happen; the REFs of an idle channel are
+ * applied in closed form. Responses stay queued for tbr_dram_pop_response. */
+void tbr_dram_skip_to(tbr_dram *d, uint64_t target);
 bool tbr_dram_idle(const tbr_dram *d);
 /* Test hook: schedule every cycle with a plain scan of the whole queue in arrival order
  * (the FR-FCFS / FCFS definition) instead of the per-bank candidates and the wake-up

@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/config.h"
 #include "memory/dram.h"
 #include "core/stats.h"
+#include "energy/dram_power.h"
 
 #ifndef TBR_VERSION
 #define TBR_VERSION "unknown"
@@ -20,6 +23,12 @@ typedef struct {
     int write;
 } treq;
 
+/* Limits of the trace (docs/dram-model.md): request cycles up to 2^48 (65 hours of
+ * DRAM time at 1.2 GHz; later cycles would overflow the model's cycle arithmetic) and
+ * lines of at most 4095 characters. */
+#define TRACE_MAX_CYCLE (1ull << 48)
+#define TRACE_MAX_LINE  4096
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: tbr-dramsim [options] TRACE\n"
@@ -28,7 +37,8 @@ static void usage(FILE *out)
                  "TRACE: one request per line: ADDRESS R|W CYCLE\n"
                  "  ADDRESS  byte address, decimal or 0x-prefixed hex\n"
                  "  R|W      read or write of dram.request_bytes bytes\n"
-                 "  CYCLE    earliest cycle the request may enter the controller (non-decreasing)\n"
+                 "  CYCLE    earliest cycle the request may enter the controller (non-decreasing,\n"
+                 "           at most 2^48); lines of at most 4095 characters\n"
                  "  '#' starts a comment; blank lines are ignored; '-' reads stdin.\n"
                  "\n"
                  "options:\n"
@@ -38,11 +48,16 @@ static void usage(FILE *out)
                  "                    gpu goes through the clock-domain crossing at gpu.clock_mhz\n"
                  "  --json            print the report as JSON\n"
                  "  --stats FILE      also write the full statistics registry as JSON to FILE\n"
+                 "  --cycles N        stop after N cycles (of the --clock domain); requests not yet\n"
+                 "                    answered are left out of the latency figures\n"
                  "  --quiet           no progress messages on stderr\n"
                  "  --list-params     print the parameter table and exit\n"
                  "  --dump-config     print the effective configuration (text, or JSON with --json) and exit\n"
                  "  --help            this help\n"
                  "  --version         print the version\n"
+                 "\n"
+                 "read latency: from the request's arrival at the controller (it entered the DRAM\n"
+                 "queues, or with --clock gpu the clock-domain FIFO) to its data returned\n"
                  "\n"
                  "exit status: 0 ok, 2 bad usage or bad input (messages name file:line)\n");
 }
@@ -58,29 +73,62 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-/* Reads the whole trace; returns -1 with a file:line message on bad input. */
-static int load_trace(const char *path, treq **out, size_t *n_out, char *err, size_t errlen)
+/* Reads one line (without its newline) into buf of TRACE_MAX_LINE bytes. Returns 1, 0 at
+ * the end of the input, -1 with a message: a read error (the OS reason), a NUL byte or
+ * an over-long line (so that /dev/zero or a binary file is an error, not a huge line). */
+static int read_line(FILE *f, const char *path, long lineno, char *buf, char *err, size_t errlen)
+{
+    size_t len = 0;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (c == '\0') {
+            snprintf(err, errlen, "%s:%ld: NUL byte in trace (not a text file?)", path, lineno);
+            return -1;
+        }
+        if (len == TRACE_MAX_LINE - 1) {
+            snprintf(err, errlen, "%s:%ld: line longer than %d characters", path, lineno, TRACE_MAX_LINE - 1);
+            return -1;
+        }
+        buf[len++] = (char)c;
+    }
+    buf[len] = '\0';
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+        return -1;
+    }
+    return c == EOF && len == 0 ? 0 : 1;
+}
+
+/* Opens the trace ('-' = stdin); NULL with a message (a directory is named as such). */
+static FILE *open_trace(const char *path, char *err, size_t errlen)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory, not a trace file", path);
+        if (f != stdin) fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* Reads the whole trace; returns -1 with a file:line message on bad input. */
+static int load_trace(const char *path, treq **out, size_t *n_out, char *err, size_t errlen)
+{
+    FILE *f = open_trace(path, err, errlen);
+    if (!f) return -1;
     treq *v = NULL;
     size_t n = 0, cap = 0;
-    char *line = NULL;
-    size_t lcap = 0;
+    char line[TRACE_MAX_LINE];
     long lineno = 0;
     uint64_t last_cycle = 0;
-    int rc = 0;
-    ssize_t len;
-    while ((len = getline(&line, &lcap, f)) >= 0) {
+    int rc = 0, got;
+    while ((got = read_line(f, path, lineno + 1, line, err, errlen)) > 0) {
         lineno++;
-        if (memchr(line, '\0', (size_t)len)) {
-            snprintf(err, errlen, "%s:%ld: NUL byte in trace", path, lineno);
-            rc = -1;
-            break;
-        }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
         char *tok[4];
@@ -110,6 +158,12 @@ static int load_trace(const char *path, treq **out, size_t *n_out, char *err, si
             rc = -1;
             break;
         }
+        if (r.cycle > TRACE_MAX_CYCLE) {
+            snprintf(err, errlen, "%s:%ld: cycle %llu is beyond the limit 2^48 = %llu", path, lineno,
+                     (unsigned long long)r.cycle, (unsigned long long)TRACE_MAX_CYCLE);
+            rc = -1;
+            break;
+        }
         if (r.cycle < last_cycle) {
             snprintf(err, errlen, "%s:%ld: cycle %llu is before the previous request's %llu", path, lineno,
                      (unsigned long long)r.cycle, (unsigned long long)last_cycle);
@@ -119,16 +173,17 @@ static int load_trace(const char *path, treq **out, size_t *n_out, char *err, si
         last_cycle = r.cycle;
         if (n == cap) {
             cap = cap ? cap * 2 : 1024;
-            v = realloc(v, cap * sizeof *v);
-            if (!v) abort();
+            treq *nv = realloc(v, cap * sizeof *v);
+            if (!nv) {
+                snprintf(err, errlen, "%s:%ld: out of memory for %zu requests", path, lineno, cap);
+                rc = -1;
+                break;
+            }
+            v = nv;
         }
         v[n++] = r;
     }
-    if (rc == 0 && ferror(f)) {
-        snprintf(err, errlen, "%s: read error", path);
-        rc = -1;
-    }
-    free(line);
+    if (got < 0) rc = -1;
     if (f != stdin) fclose(f);
     if (rc != 0) {
         free(v);
@@ -163,6 +218,7 @@ struct dramsim_options {
     int nsets;
     const char *trace, *stats_path;
     int json, quiet, list, dump, gpu_clock;
+    uint64_t max_cycles; /* --cycles; 0 = until every request is answered */
 };
 
 /* An option that takes a value (--config, --set, --clock, --stats). Returns 0 or 2. */
@@ -182,6 +238,11 @@ static int take_option_value(const char *a, const char *v, struct dramsim_option
         o->sets[o->nsets++] = v;
     } else if (!strcmp(a, "--stats")) {
         o->stats_path = v;
+    } else if (!strcmp(a, "--cycles")) {
+        if (parse_u64(v, &o->max_cycles) != 0 || o->max_cycles == 0 || o->max_cycles > TRACE_MAX_CYCLE) {
+            fprintf(stderr, "tbr-dramsim: --cycles must be an integer in [1, 2^48], got '%s'\n", v);
+            return 2;
+        }
     } else if (!strcmp(v, "dram") || !strcmp(v, "gpu")) {
         o->gpu_clock = !strcmp(v, "gpu");
     } else {
@@ -204,7 +265,8 @@ static int parse_args(int argc, char **argv, struct dramsim_options *o)
         } else if (!strcmp(a, "--version")) {
             printf("tbr-dramsim %s\n", TBR_VERSION);
             return 0;
-        } else if (!strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--clock") || !strcmp(a, "--stats")) {
+        } else if (!strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--clock") || !strcmp(a, "--stats") ||
+                   !strcmp(a, "--cycles")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "tbr-dramsim: %s needs an argument\n", a);
                 return 2;
@@ -263,6 +325,7 @@ struct dramsim_run {
     uint64_t *lat;
     size_t nlat;
     uint64_t last_ready;
+    uint64_t end; /* the cycle the run stopped at (--cycles) */
 };
 
 /* Counts one response from the DRAM model. */
@@ -274,8 +337,11 @@ static void record_response(const tbr_mem_msg *r, struct dramsim_run *run, size_
 }
 
 /* Feeds the requests to the DRAM model, each no earlier than its cycle, until all are
- * answered: in DRAM cycles directly, or with --clock gpu through the clock-domain crossing
- * one GPU cycle at a time. Progress on stderr every 10M cycles unless --quiet. */
+ * answered (or --cycles): in DRAM cycles directly, or with --clock gpu through the
+ * clock-domain crossing one GPU cycle at a time. A request's latency counts from the cycle
+ * the model took it (issued = that cycle). Idle time before the next request is skipped
+ * (tbr_dram_skip_to: exact, refresh included). Progress on stderr every 10M cycles unless
+ * --quiet. */
 static void run_requests(tbr_dram *d, const treq *reqs, size_t n, const struct dramsim_options *o,
                          struct dramsim_run *run)
 {
@@ -285,27 +351,35 @@ static void run_requests(tbr_dram *d, const treq *reqs, size_t n, const struct d
     run->last_ready = 0;
     size_t ndone = 0, next = 0;
     uint64_t progress_every = 10000000, next_progress = progress_every;
+    run->end = 0;
     uint64_t now = 0; /* in the trace's clock */
-    while (next < n || !tbr_dram_idle(d)) {
+    const uint64_t end = o->max_cycles ? o->max_cycles : UINT64_MAX;
+    while ((next < n || !tbr_dram_idle(d)) && now < end) {
         tbr_mem_msg r;
         if (!o->gpu_clock) {
             now = tbr_dram_now(d);
-            while (next < n && reqs[next].cycle <= now && tbr_dram_can_accept(d, reqs[next].addr)) {
-                tbr_mem_msg m = {.addr = reqs[next].addr,
-                                 .id = next,
-                                 .issued = reqs[next].cycle,
-                                 .write = (uint8_t)reqs[next].write};
+            while (next < n && reqs[next].cycle <= now && tbr_dram_can_accept(d, reqs[next].addr, reqs[next].write)) {
+                tbr_mem_msg m = {
+                    .addr = reqs[next].addr, .id = next, .issued = now, .write = (uint8_t)reqs[next].write};
                 tbr_dram_enqueue(d, &m);
                 next++;
             }
-            tbr_dram_tick(d);
+            if (tbr_dram_idle(d) && next < n && reqs[next].cycle > now) /* idle until the next request */
+                tbr_dram_skip_to(d, reqs[next].cycle < end ? reqs[next].cycle : end);
+            else
+                tbr_dram_tick(d);
             while (tbr_dram_pop_response(d, &r)) record_response(&r, run, &ndone);
+            now = tbr_dram_now(d);
         } else {
+            if (tbr_dram_idle(d) && next < n && reqs[next].cycle > now) { /* idle until the next request */
+                uint64_t g = reqs[next].cycle < end ? reqs[next].cycle : end;
+                tbr_dram_skip_to(d, tbr_dram_gpu_to_dram_edge(d, g));
+                now = g;
+                continue;
+            }
             while (next < n && reqs[next].cycle <= now) {
-                tbr_mem_msg m = {.addr = reqs[next].addr,
-                                 .id = next,
-                                 .issued = reqs[next].cycle,
-                                 .write = (uint8_t)reqs[next].write};
+                tbr_mem_msg m = {
+                    .addr = reqs[next].addr, .id = next, .issued = now, .write = (uint8_t)reqs[next].write};
                 if (!tbr_dram_gpu_send(d, &m, now)) break;
                 next++;
             }
@@ -315,9 +389,10 @@ static void run_requests(tbr_dram *d, const treq *reqs, size_t n, const struct d
         }
         if (!o->quiet && now >= next_progress) {
             fprintf(stderr, "tbr-dramsim: cycle %llu, %zu/%zu requests completed\n", (unsigned long long)now, ndone, n);
-            next_progress += progress_every;
+            next_progress = (now / progress_every + 1) * progress_every;
         }
     }
+    run->end = now;
 }
 
 /* The report's figures, in the clock named by unit. lat is sorted. */
@@ -330,8 +405,26 @@ struct dramsim_summary {
     tbr_dram_counts c;
     uint64_t elapsed;
     double bytes_per_cycle, gbps, peak_gbps, hit_rate;
-    uint64_t hist[64]; /* read latencies in power-of-two buckets [2^k, 2^(k+1)) */
+    uint64_t hist[64];      /* read latencies in power-of-two buckets [2^k, 2^(k+1)) */
+    tbr_dram_energy energy; /* over the DRAM cycles simulated (energy_cycles) */
+    uint64_t energy_cycles;
+    double avg_power_mw;
 };
+
+/* DRAM energy of the run from the simulator's IDD model (energy/dram_power.h), with the
+ * model's own rank residency; average power = energy / simulated DRAM time (pJ/ns = mW). */
+static void summarize_energy(tbr_dram *d, const tbr_config *cfg, struct dramsim_summary *s)
+{
+    tbr_dram_power_params p;
+    char err[256];
+    if (tbr_dram_power_params_from_config(cfg, &p, err, sizeof err) != 0) return;
+    tbr_dram_residency res = {0};
+    tbr_dram_rank_cycles(d, &res.act_stby, &res.pre_stby);
+    s->energy_cycles = tbr_dram_now(d);
+    tbr_dram_power_compute(&p, &s->c, s->energy_cycles, &res, &s->energy);
+    double ns = (double)s->energy_cycles * p.tck_ns;
+    s->avg_power_mw = ns > 0 ? s->energy.total / ns : 0;
+}
 
 static void summarize(tbr_dram *d, const tbr_config *cfg, const struct dramsim_options *o, const treq *reqs, size_t n,
                       struct dramsim_run *run, struct dramsim_summary *s)
@@ -349,6 +442,7 @@ static void summarize(tbr_dram *d, const tbr_config *cfg, const struct dramsim_o
     double f_mhz = (double)(o->gpu_clock ? tbr_cfg_uint(cfg, "gpu.clock_mhz") : tbr_cfg_uint(cfg, "dram.clock_mhz"));
     uint64_t first_cycle = n ? reqs[0].cycle : 0;
     s->elapsed = n ? run->last_ready - first_cycle : 0;
+    if (o->max_cycles) s->elapsed = run->end; /* a fixed window from cycle 0, as DRAMsim3 reports */
     s->bytes_per_cycle = s->elapsed ? (double)s->c.bytes / (double)s->elapsed : 0;
     s->gbps = s->bytes_per_cycle * f_mhz * 1e6 / 1e9;
     s->peak_gbps = tbr_dram_peak_bytes_per_cycle(d) * (double)tbr_cfg_uint(cfg, "dram.clock_mhz") * 1e6 / 1e9;
@@ -360,6 +454,7 @@ static void summarize(tbr_dram *d, const tbr_config *cfg, const struct dramsim_o
         while (k < 63 && (run->lat[i] >> (k + 1))) k++;
         s->hist[run->lat[i] ? k : 0]++;
     }
+    summarize_energy(d, cfg, s);
 }
 
 static void print_json(const struct dramsim_summary *s)
@@ -392,6 +487,13 @@ static void print_json(const struct dramsim_summary *s)
     printf("  \"row_buffer\": {\"hits\": %llu, \"misses\": %llu, \"conflicts\": %llu, \"hit_rate\": %.6f},\n",
            (unsigned long long)c->row_hits, (unsigned long long)c->row_misses, (unsigned long long)c->row_conflicts,
            s->hit_rate);
+    const tbr_dram_energy *e = &s->energy;
+    printf("  \"latency_definition\": \"read latency: arrival at the controller to data returned\",\n");
+    printf("  \"energy_pj\": {\"act\": %.1f, \"pre\": %.1f, \"rd\": %.1f, \"wr\": %.1f, \"ref\": %.1f, "
+           "\"act_stby\": %.1f, \"pre_stby\": %.1f, \"background\": %.1f, \"total\": %.1f, \"dram_cycles\": %llu},\n",
+           e->act, e->pre, e->rd, e->wr, e->ref, e->act_stby, e->pre_stby, e->background, e->total,
+           (unsigned long long)s->energy_cycles);
+    printf("  \"average_power_mw\": %.3f,\n", s->avg_power_mw);
     printf("  \"commands\": {\"ACT\": %llu, \"PRE\": %llu, \"RD\": %llu, \"WR\": %llu, \"REF\": %llu}\n}\n",
            (unsigned long long)c->act, (unsigned long long)c->pre, (unsigned long long)c->rd, (unsigned long long)c->wr,
            (unsigned long long)c->ref);
@@ -422,18 +524,57 @@ static void print_text(const struct dramsim_summary *s)
     printf("commands            ACT %llu  PRE %llu  RD %llu  WR %llu  REF %llu\n", (unsigned long long)c->act,
            (unsigned long long)c->pre, (unsigned long long)c->rd, (unsigned long long)c->wr,
            (unsigned long long)c->ref);
+    const tbr_dram_energy *e = &s->energy;
+    printf("energy (pJ)         ACT %.4g  PRE %.4g  RD %.4g  WR %.4g  REF %.4g  act_stby %.4g  pre_stby %.4g  "
+           "total %.4g over %llu dram cycles\n",
+           e->act, e->pre, e->rd, e->wr, e->ref, e->act_stby, e->pre_stby, e->total,
+           (unsigned long long)s->energy_cycles);
+    printf("average power       %.2f mW (IDD model, docs/energy-model.md)\n", s->avg_power_mw);
+    printf("read latency is from the request's arrival at the controller to its data returned\n");
 }
 
-/* --stats FILE: the whole statistics registry. Returns 0 or 2. */
+/* --stats FILE: the whole statistics registry, written to FILE.tmp-PID and renamed, so
+ * that FILE is either complete or untouched. Returns 0 or 2 (message with the OS reason). */
 static int write_stats(const char *path, tbr_stats *stats)
 {
-    FILE *sf = fopen(path, "w");
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+        fprintf(stderr, "tbr-dramsim: %s: path too long\n", path);
+        return 2;
+    }
+    FILE *sf = fopen(tmp, "w");
     if (!sf) {
         fprintf(stderr, "tbr-dramsim: %s: cannot write: %s\n", path, strerror(errno));
         return 2;
     }
     tbr_stats_dump_json(stats, sf);
-    return fclose(sf) != 0 ? 2 : 0;
+    int bad = fflush(sf) != 0 || ferror(sf);
+    int err = errno;
+    if (fclose(sf) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (!bad && rename(tmp, path) != 0) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        fprintf(stderr, "tbr-dramsim: %s: cannot write: %s\n", path, strerror(err));
+        remove(tmp);
+        return 2;
+    }
+    return 0;
+}
+
+/* Standard output flushed and closed without error, else a message and 2 (a report lost
+ * to a full disk or a closed pipe is not a success). */
+static int finish_stdout(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "tbr-dramsim: cannot write standard output: %s\n", strerror(errno));
+        return 2;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -443,7 +584,7 @@ int main(int argc, char **argv)
     if (rc >= 0) return rc;
     if (o.list) {
         tbr_params_print(stdout);
-        return 0;
+        return finish_stdout(0);
     }
     tbr_config *cfg = load_config(&o);
     if (!cfg) return 2;
@@ -453,7 +594,7 @@ int main(int argc, char **argv)
         else
             tbr_config_dump_text(cfg, stdout);
         tbr_config_free(cfg);
-        return 0;
+        return finish_stdout(0);
     }
     if (!o.trace) {
         fprintf(stderr, "tbr-dramsim: no trace file given (see --help)\n");
@@ -491,6 +632,5 @@ int main(int argc, char **argv)
     tbr_dram_free(d);
     tbr_stats_free(stats);
     tbr_config_free(cfg);
-    if (fflush(stdout) != 0) rc = 1;
-    return rc;
+    return finish_stdout(rc);
 }
