@@ -155,7 +155,7 @@ static void make_setup_records(void)
     int32_t box[6] = {0, 4, -1, 64, 32, 1};
     memcpy(o_up.box, box, sizeof(box));
     o_up.bytes = 8192;
-    o_up.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
+    o_up.flags = TBR_REC_UPLOAD_CLEAR_WRITE | TBR_REC_UPLOAD_TILE_CACHE;
 
     o_shc.id = 9;
     o_shc.stage = TBR_REC_STAGE_FS;
