@@ -40,7 +40,10 @@ static unsigned te_pass_begin(void *self, const tbr_pass_info *pi)
 {
     transaction_elim *te = self;
     uint64_t seq = rth_pass_begin(&te->hist, pi->fn, pi->frame, pi->pass);
-    te->pass_on = pi->ntiles != 0;
+    /* a pass without color buffers (a depth-only shadow map) has no color flush to drop */
+    bool colors = false;
+    for (unsigned i = 0; i < pi->fn->tb.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) colors |= pi->fn->surf_cbuf[i] >= 0;
+    te->pass_on = pi->ntiles && colors;
     te->pass_tiles = pi->ntiles;
     te->pass_skipped = 0;
     if (!te->pass_on) return 0;
