@@ -1035,7 +1035,7 @@ static void check_derived_texels(void)
 static void check_refused_values(tbr_buf *b)
 {
     tbr_rec_upload badu = o_up;
-    badu.flags = 0x2; /* unknown flag */
+    badu.flags = 0x4; /* unknown flag (0x1 CLEAR_WRITE, 0x2 TILE_CACHE are defined) */
     CHECK(tbr_rec_upload_encode(b, &badu) != 0);
     tbr_rec_tile badt = o_ti;
     badt.kind = 9;
