@@ -95,7 +95,7 @@ typedef struct {
     tbr_stats *st;
     gpu *g;
     sim_frame fr;
-    const sim_record_observer *re_obs; /* the RE scan, NULL when RE is off */
+    const sim_record_observer *re_obs; /* the RE (or TE: uploads only) scan, NULL when both are off */
     su_scan scan;
     su_frame_data sfd;
     frame_out *fo;
@@ -717,7 +717,9 @@ static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, co
     /* Rendering Elimination signs PRIM / DRAW payloads the frame loader drops: its scan
      * reads the records in the loader's pass (docs/techniques.md). */
     const sim_record_observer re_scan = {SU_SCAN_TYPES, su_scan_record, &run.scan};
-    run.re_obs = tbr_cfg_bool(cfg, "re.enabled") ? &re_scan : NULL;
+    /* Transaction Elimination alone needs only the frame's uploads (render-target writes) */
+    const sim_record_observer te_scan = {SU_SCAN_WRITE_TYPES, su_scan_record, &run.scan};
+    run.re_obs = tbr_cfg_bool(cfg, "re.enabled") ? &re_scan : tbr_cfg_bool(cfg, "te.enabled") ? &te_scan : NULL;
     sim_frame_init(&run.fr, ld);
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &run.t0);

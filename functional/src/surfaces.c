@@ -378,6 +378,7 @@ void surf_upload(struct surfaces *s, const struct tbr_hook_upload *u, struct res
         counts->total.upload_bytes += u->bytes;
     }
     s->zs_clear_write_res = 0;
+    if (u->flags & TBR_HOOK_UPLOAD_TILE_CACHE) r.flags |= TBR_REC_UPLOAD_TILE_CACHE;
     tbr_buf *b = sink_buf(out);
     sink_emit(out, TBR_REC_UPLOAD, tbr_rec_upload_encode(b, &r));
 }

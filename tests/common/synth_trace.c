@@ -10,6 +10,8 @@ static tbr_buf b;
 
 uint32_t synth_draw_vertex_count = 6;
 float synth_draw_blend_color0;
+uint32_t synth_draw_texture;
+uint32_t synth_render_pass_default = 1;
 const float *synth_prim_color;
 uint32_t synth_quad_prim;
 
@@ -81,7 +83,7 @@ void synth_render_pass(uint32_t seq, uint32_t wd, uint32_t ht, uint32_t cres, ui
     p.height = ht;
     p.layers = 1;
     p.nr_cbufs = 1;
-    p.is_default = 1;
+    p.is_default = synth_render_pass_default;
     p.cbufs[0] = (tbr_rec_surface){1, cres, 0, 0, 0, 0, wd, ht};
     if (zres) p.zsbuf = (tbr_rec_surface){1, zres, 0, 0, 0, 0, wd, ht};
     SYNTH_EMIT(TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode, &p);
@@ -136,6 +138,12 @@ void synth_draw(uint32_t seq, int blend, int depth, uint32_t fs_id)
     d.viewport_scale[2] = 0.5f;
     d.viewport_translate[2] = 0.5f;
     d.blend_color[0] = synth_draw_blend_color0;
+    if (synth_draw_texture) {
+        d.num_textures = 1;
+        d.textures[0].resource_id = synth_draw_texture;
+        d.textures[0].has_sampler = 1;
+        d.textures[0].normalized_coords = 1;
+    }
     SYNTH_EMIT(TBR_REC_DRAW, tbr_rec_draw_encode, &d);
 }
 

@@ -35,7 +35,8 @@ void synth_end_frame(void);
 void synth_resource(uint32_t id, const char *fmt, uint32_t wd, uint32_t ht, uint32_t bytes, int display);
 /* SHADER: ID of STAGE with NINSTR instructions (text "END"). */
 void synth_shader(uint32_t id, uint32_t stage, uint32_t ninstr);
-/* RENDER_PASS: default framebuffer, color resource CRES, depth/stencil ZRES (0 = none). */
+extern uint32_t synth_render_pass_default; /* RENDER_PASS.is_default of synth_render_pass (default 1) */
+/* RENDER_PASS: color resource CRES, depth/stencil ZRES (0 = none). */
 void synth_render_pass(uint32_t seq, uint32_t wd, uint32_t ht, uint32_t cres, uint32_t zres);
 /* CLEAR of BUFFERS to color (r,g,b,a), depth 1.0, packed z/stencil ZS. */
 void synth_clear(uint32_t buffers, float r, float g, float b, float a, uint64_t zs);
@@ -44,6 +45,7 @@ void synth_tile(uint32_t kind, uint32_t is_zs, uint32_t res);
 
 extern uint32_t synth_draw_vertex_count; /* DRAW.count of synth_draw (default 6) */
 extern float synth_draw_blend_color0;    /* DRAW.blend_color[0] of synth_draw (default 0) */
+extern uint32_t synth_draw_texture;      /* resource sampled by unit 0 of synth_draw's FS (default 0: none) */
 /* DRAW: triangles, VS 1, fragment shader FS_ID, one color buffer; BLEND: SRC_ALPHA /
  * INV_SRC_ALPHA blending; DEPTH: early-Z LESS test with writes. */
 void synth_draw(uint32_t seq, int blend, int depth, uint32_t fs_id);

@@ -155,7 +155,7 @@ static void make_setup_records(void)
     int32_t box[6] = {0, 4, -1, 64, 32, 1};
     memcpy(o_up.box, box, sizeof(box));
     o_up.bytes = 8192;
-    o_up.flags = TBR_REC_UPLOAD_CLEAR_WRITE;
+    o_up.flags = TBR_REC_UPLOAD_CLEAR_WRITE | TBR_REC_UPLOAD_TILE_CACHE;
 
     o_shc.id = 9;
     o_shc.stage = TBR_REC_STAGE_FS;
@@ -1035,7 +1035,7 @@ static void check_derived_texels(void)
 static void check_refused_values(tbr_buf *b)
 {
     tbr_rec_upload badu = o_up;
-    badu.flags = 0x2; /* unknown flag */
+    badu.flags = 0x4; /* unknown flag (0x1 CLEAR_WRITE, 0x2 TILE_CACHE are defined) */
     CHECK(tbr_rec_upload_encode(b, &badu) != 0);
     tbr_rec_tile badt = o_ti;
     badt.kind = 9;

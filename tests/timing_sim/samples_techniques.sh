@@ -211,6 +211,28 @@ for n in ("blend", "depth3d", "mipmap", "rtt"):
     ok(tot(d, "re.tiles_unsignable") == 0 or n != "depth3d", "depth3d: tiles signable after its depth-only clear")
     print("ok", n, "skipped", tot(d, "re.tiles_skipped"), "TE eliminated", tot(d, "te.flushes_eliminated"))
 ' ;;
+re_multipass)
+  # RE and TE on a sample with two render passes per frame (issue 20; docs/techniques.md
+  # "Several render passes"): rtt renders a rotating cube into a 160x120 texture (pass
+  # 0) and samples it in a full-screen triangle (pass 1). softpipe writes each pass's
+  # tiles back through transfers (UPLOADs flagged TILE_CACHE, records minor 8): no
+  # upload. Frames 2-4 skip the cube pass's static tiles; pass 1 samples a texture
+  # rendered since frame N-1 and is not compared; bit-exact (exit 0), no false positives.
+  replay rtt
+  sim rtt re --set re.enabled=true
+  sim rtt te --set te.enabled=true
+  check '
+r, t = S("rtt", "re"), S("rtt", "te")
+off, on = fr(r, "re.tiles_skipped_offscreen"), fr(r, "re.tiles_skipped_onscreen")
+ok(fr(r, "re.frames_tile_cache_writebacks") == [1] * 5, "every frame has tile-cache write-backs")
+ok(fr(r, "re.frames_disabled_upload")[1:] == [0] * 4, "frames 1-4: no upload disables RE")
+ok(all(0 < s < 20 for s in off[2:]) and off[:2] == [0, 0], "cube pass: some of its 20 tiles skipped in frames 2-4: %s" % off)
+ok(on == [0] * 5, "the pass sampling the cube is never compared: %s" % on)
+ok(fr(r, "re.passes_disabled_samples_rendered")[2:] == [1, 1, 1], "pass 1 off: samples a rendered texture")
+ok(tot(r, "re.false_positives") == 0 and tot(t, "te.false_positives") == 0, "false positives")
+ok(tot(t, "te.flushes_eliminated") > 0, "TE drops flushes in multi-pass frames")
+print("ok re_multipass: skipped off-screen", off, "TE eliminated", tot(t, "te.flushes_eliminated"), "of", tot(t, "te.flushes"))
+' ;;
 *) fail "unknown case" ;;
 esac
 exit 0

@@ -20,7 +20,20 @@
  *    in odd ones, each frame cleared to black: t0 red square (every frame); t1 green in
  *    even frames, blue in odd ones (differs from frame N-1, equals frame N-2); t2 empty;
  *    t3 blue 8x8 square at (32,32), at (48,48) in frame 5 only. Frames 0/2/4 are
- *    identical, and so are 1/3; frame 5 = frame 3 with t3's square moved. */
+ *    identical, and so are 1/3; frame 5 = frame 3 with t3's square moved.
+ *  multipass (4 frames, two render passes each; docs/techniques.md "Several render
+ *    passes"), in three variants:
+ *    - static: pass 0 draws into an off-screen texture T (resource 3) a red square in t0,
+ *      the same every frame; pass 1 draws into the window (resource 1) a quad in t0 that
+ *      samples T (its colors: T's red) and the blue 8x8 square of the casual scene,
+ *      at (32,32) in even frames, (48,48) in odd ones.
+ *    - sample_changing: pass 0's square in T is red in even frames, green in odd ones;
+ *      pass 1's draw sampling T is the same every frame (same DRAW, same PRIM: equal
+ *      signatures), its colors follow T: red, green, red, green.
+ *    - two_passes: both passes draw into the window: pass 0 clears it and draws the red
+ *      square in t0 (the same every frame); pass 1 loads it (no clear) and draws the
+ *      moving blue square. Memory holds pass 1's output when the next frame's pass 0
+ *      begins. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,16 +81,18 @@ static int read_png(const char *out, unsigned frame, tbr_image *im)
         }                                                                                                              \
     } while (0)
 
-static void upload(uint32_t res)
+static void upload_flags(uint32_t res, uint32_t flags)
 {
     tbr_rec_upload u = {0};
     u.resource_id = res;
     u.bytes = 64;
+    u.flags = flags;
     SYNTH_EMIT(TBR_REC_UPLOAD, tbr_rec_upload_encode, &u);
 }
+static void upload(uint32_t res) { upload_flags(res, 0); }
 
 /* Frame events that may disable RE (sec. III-E). */
-enum { EV_UPLOAD_RT = 1, EV_UPLOAD_BUFFER, EV_UPLOAD_TEXTURE, EV_CREATE_INTERNAL, EV_CREATE_APP };
+enum { EV_UPLOAD_RT = 1, EV_UPLOAD_BUFFER, EV_UPLOAD_TEXTURE, EV_CREATE_INTERNAL, EV_CREATE_APP, EV_TILE_CACHE };
 static void shader_create(uint32_t id, uint32_t internal)
 {
     tbr_rec_shader s = {0};
@@ -99,6 +114,7 @@ static void casual_frame(uint32_t f, int ev)
     synth_shader(1, 0, 4);
     synth_shader(2, 1, 4);
     if (ev == EV_UPLOAD_RT) upload(1);
+    if (ev == EV_TILE_CACHE) upload_flags(1, TBR_REC_UPLOAD_TILE_CACHE); /* softpipe's write-back */
     if (ev == EV_UPLOAD_BUFFER || ev == EV_UPLOAD_TEXTURE) {
         tbr_rec_resource r = {0};
         r.id = 7;
@@ -230,6 +246,67 @@ static void gen_swapchain(const char *dir)
 {
     open_trace(dir);
     for (uint32_t f = 0; f < SWAPCHAIN_FRAMES; f++) swapchain_frame(f);
+    synth_trace_close();
+}
+
+/* The multipass scene (header comment). */
+enum { MP_STATIC, MP_SAMPLE_CHANGING, MP_TWO_PASSES };
+enum { MULTIPASS_FRAMES = 4 };
+static void multipass_frame(uint32_t f, int variant)
+{
+    const uint32_t tex = variant == MP_TWO_PASSES ? 1 : 3; /* pass 0's target */
+    const float *tcol = variant == MP_SAMPLE_CHANGING && (f & 1) ? GREEN : RED;
+    synth_begin_frame(f);
+    synth_resource(1, BGRA, 64, 64, 4, 1);
+    synth_resource(3, BGRA, 64, 64, 4, 0);
+    synth_shader(1, 0, 4);
+    synth_shader(2, 1, 4);
+    synth_quad_prim = 0;
+    synth_draw_blend_color0 = 0;
+    /* pass 0: T (or the window) cleared, the square in t0 */
+    synth_render_pass_default = tex == 1;
+    synth_render_pass(0, 64, 64, tex, 0);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, tex);
+    synth_prim_color = tcol;
+    synth_draw(0, 0, 0, 2);
+    synth_prim(0, 0, 0, 0, 31.5f, 31.5f);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, tex);
+    synth_quads(0, 0, 0, 32, 32, tcol, 0, 0, 0);
+    synth_tile(TBR_REC_TILE_STORE, 0, tex);
+    /* pass 1: the window */
+    synth_render_pass_default = 1;
+    synth_render_pass(1, 64, 64, 1, 0);
+    if (variant == MP_TWO_PASSES) {
+        synth_tile(TBR_REC_TILE_LOAD, 0, 1);
+    } else {
+        synth_clear(4, 0, 0, 0, 1, 0);
+        synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+        synth_prim_color = NULL; /* texture coordinates: the same every frame */
+        synth_draw_texture = 3;
+        synth_draw(1, 0, 0, 2);
+        synth_draw_texture = 0;
+        synth_prim(1, 0, 0, 0, 31.5f, 31.5f);
+        synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+        synth_quads(1, 0, 0, 32, 32, tcol, 0, 0, 0); /* what T holds at t0 */
+    }
+    if (variant != MP_SAMPLE_CHANGING) {
+        int o = (f & 1) ? 48 : 32;
+        const uint32_t seq = variant == MP_TWO_PASSES ? 1 : 2;
+        synth_prim_color = BLUE;
+        synth_draw(seq, 0, 0, 2);
+        synth_prim(seq, 0, (float)o, (float)o, o + 7.5f, o + 7.5f);
+        synth_quads(seq, o, o, o + 8, o + 8, BLUE, 0, 0, 0);
+    }
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
+    synth_frame_end(f, 64, 64);
+    synth_end_frame();
+}
+
+static void gen_multipass(const char *dir, int variant)
+{
+    open_trace(dir);
+    for (uint32_t f = 0; f < MULTIPASS_FRAMES; f++) multipass_frame(f, variant);
     synth_trace_close();
 }
 
@@ -467,7 +544,9 @@ static void test_re_upload(void)
      * above), an upload to a buffer (does not: vertex/index/constant data is signed
      * through the PRIM attributes and DRAW constants), a Mesa-internal SHADER_CREATE
      * (does not) or an application SHADER_CREATE (does): 3 skipped tiles when
-     * disabled, the 8 of re_casual when not */
+     * disabled, the 8 of re_casual when not; an UPLOAD into the render target flagged
+     * TILE_CACHE (softpipe writing back what the pass rendered, records minor 8) does not
+     * disable it either */
     static const struct {
         const char *name;
         int ev;
@@ -475,7 +554,8 @@ static void test_re_upload(void)
     } k[] = {{"casual_tex", EV_UPLOAD_TEXTURE, 3, 1, 0, 0, 0},
              {"casual_buf", EV_UPLOAD_BUFFER, 8, 0, 0, 1, 0},
              {"casual_int", EV_CREATE_INTERNAL, 8, 0, 0, 0, 1},
-             {"casual_app", EV_CREATE_APP, 3, 0, 1, 0, 0}};
+             {"casual_app", EV_CREATE_APP, 3, 0, 1, 0, 0},
+             {"casual_tcache", EV_TILE_CACHE, 8, 0, 0, 0, 0}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", g_dir, k[i].name);
         gen_casual_ev(p, 2, k[i].ev);
@@ -485,6 +565,7 @@ static void test_re_upload(void)
         CHECKEQ(j, "re.frames_disabled_shader", k[i].dis_sh);
         CHECKEQ(j, "re.frames_buffer_uploads_only", k[i].bufonly);
         CHECKEQ(j, "re.frames_internal_shader_creates", k[i].internal);
+        CHECKEQ(j, "re.frames_tile_cache_writebacks", k[i].ev == EV_TILE_CACHE);
         CHECKEQ(j, "re.false_positives", 0);
         free(j);
     }
@@ -593,6 +674,121 @@ static void test_te_double(void)
     swapchain_pixels("out_rete_dbl");
 }
 
+/* The multipass frames' expected pixels: t0 = T's color (red, or in sample_changing
+ * green in odd frames), the blue square at (32,32) in even frames, (48,48) in odd ones
+ * (none in sample_changing), black elsewhere. A pass skipped or a flush dropped against
+ * a reference memory no longer holds keeps another frame's colors and fails here. */
+static void multipass_pixels(const char *out, int variant)
+{
+    char p[1200];
+    tbr_image im;
+    snprintf(p, sizeof p, "%s/%s", g_dir, out);
+    for (unsigned f = 0; f < MULTIPASS_FRAMES; f++) {
+        if (read_png(p, f, &im)) continue;
+        int green = variant == MP_SAMPLE_CHANGING && (f & 1), square = variant != MP_SAMPLE_CHANGING;
+        pixel_is(&im, 5, 5, green ? 0 : 255, green ? 255 : 0, 0, 255);
+        pixel_is(&im, 40, 10, 0, 0, 0, 255);
+        pixel_is(&im, 10, 40, 0, 0, 0, 255);
+        pixel_is(&im, 34, 34, 0, 0, square && !(f & 1) ? 255 : 0, 255);
+        pixel_is(&im, 50, 50, 0, 0, square && (f & 1) ? 255 : 0, 255);
+        tbr_image_free(&im);
+    }
+}
+
+static void test_re_multipass(void)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/mp_static", g_dir);
+    gen_multipass(p, MP_STATIC);
+    char *j = sim_stats("mp_static", "base", "", 0);
+    free(j);
+    multipass_pixels("out_base", MP_STATIC);
+    /* frame 0: no reference, 2 x 4 tiles rendered. Frames 1-3: pass 0 (off-screen T)
+     * equals frame N-1's pass 0 in all 4 tiles: skipped, so T is not written; pass 1's
+     * reference is frame N-1's pass 1, T unwritten since it sampled T: t0-t2 skipped,
+     * t3 (the moving square) rendered. Skipped 3 x (4 + 3) = 21 (12 off-screen, 9
+     * on-screen), rendered 8 + 3 = 11. */
+    j = sim_stats("mp_static", "re", "--set re.enabled=true", 0);
+    CHECKEQ(j, "re.tiles_skipped", 21);
+    CHECKEQ(j, "re.tiles_skipped_offscreen", 12);
+    CHECKEQ(j, "re.tiles_skipped_onscreen", 9);
+    CHECKEQ(j, "re.tiles_rendered", 11);
+    CHECKEQ(j, "re.tiles_equal_inputs", 21);
+    CHECKEQ(j, "re.false_positives", 0);
+    CHECKEQ(j, "re.frames_multipass", MULTIPASS_FRAMES);
+    CHECKEQ(j, "re.frames_enabled", MULTIPASS_FRAMES);
+    CHECKEQ(j, "re.frames_no_reference", 1);
+    CHECKEQ(j, "re.passes_signed", 2 * MULTIPASS_FRAMES);
+    CHECKEQ(j, "re.passes_compared", 6);
+    CHECKEQ(j, "re.passes_no_reference", 2);
+    CHECKEQ(j, "re.passes_disabled_target_rewritten", 0);
+    CHECKEQ(j, "re.passes_disabled_samples_rendered", 0);
+    CHECKEQ(j, "tiles.rendered", 11);
+    free(j);
+    multipass_pixels("out_re", MP_STATIC);
+    frames_identical("out_re", "out_base", MULTIPASS_FRAMES);
+    /* TE: the same tiles have equal colors in frames 1-3: 21 of 32 flushes dropped */
+    j = sim_stats("mp_static", "te", "--set te.enabled=true", 0);
+    CHECKEQ(j, "te.flushes", 2 * 4 * MULTIPASS_FRAMES);
+    CHECKEQ(j, "te.flushes_eliminated", 21);
+    CHECKEQ(j, "te.false_positives", 0);
+    CHECKEQ(j, "te.passes_compared", 6);
+    free(j);
+    multipass_pixels("out_te", MP_STATIC);
+    frames_identical("out_te", "out_base", MULTIPASS_FRAMES);
+}
+
+/* Cases where a weaker rule renders a wrong frame. */
+static void test_re_multipass_unsound(void)
+{
+    char p[1200];
+    /* sample_changing: pass 0 rewrites T's t0 every frame (t1-t3 skipped: 9, T written);
+     * pass 1 samples T with the same DRAW and PRIM every frame: equal signatures, but T
+     * changed since frame N-1's pass 1 sampled it, so pass 1 is not compared (3 passes).
+     * Comparing it would skip t0 and keep frame N-1's color (red in frame 1). */
+    snprintf(p, sizeof p, "%s/mp_sample", g_dir);
+    gen_multipass(p, MP_SAMPLE_CHANGING);
+    char *j = sim_stats("mp_sample", "base", "", 0);
+    free(j);
+    multipass_pixels("out_base", MP_SAMPLE_CHANGING);
+    j = sim_stats("mp_sample", "re", "--set re.enabled=true", 0);
+    CHECKEQ(j, "re.tiles_skipped", 9);
+    CHECKEQ(j, "re.tiles_skipped_offscreen", 9);
+    CHECKEQ(j, "re.passes_disabled_samples_rendered", 3);
+    CHECKEQ(j, "re.passes_compared", 3);
+    CHECKEQ(j, "re.false_positives", 0);
+    free(j);
+    multipass_pixels("out_re", MP_SAMPLE_CHANGING);
+    frames_identical("out_re", "out_base", MULTIPASS_FRAMES);
+    /* two_passes: the window is written by both passes of every frame, so neither pass's
+     * reference is what memory holds (frame N-1's pass 1 wrote after its pass 0; this
+     * frame's pass 0 wrote before its pass 1): 6 passes not compared, nothing skipped.
+     * Skipping pass 0's tiles (equal inputs every frame) would keep frame N-1's square,
+     * which pass 1 then loads: (32,32) still blue in frame 1. */
+    snprintf(p, sizeof p, "%s/mp_two", g_dir);
+    gen_multipass(p, MP_TWO_PASSES);
+    j = sim_stats("mp_two", "base", "", 0);
+    free(j);
+    multipass_pixels("out_base", MP_TWO_PASSES);
+    j = sim_stats("mp_two", "re", "--set re.enabled=true", 0);
+    CHECKEQ(j, "re.tiles_skipped", 0);
+    CHECKEQ(j, "re.passes_disabled_target_rewritten", 6);
+    CHECKEQ(j, "re.passes_no_reference", 2);
+    CHECKEQ(j, "re.false_positives", 0);
+    free(j);
+    multipass_pixels("out_re", MP_TWO_PASSES);
+    frames_identical("out_re", "out_base", MULTIPASS_FRAMES);
+    /* TE likewise: pass 0's black t3 equals frame N-1's pass 0, but memory holds pass 1's
+     * square there; dropping that flush would keep it */
+    j = sim_stats("mp_two", "te", "--set te.enabled=true", 0);
+    CHECKEQ(j, "te.flushes_eliminated", 0);
+    CHECKEQ(j, "te.passes_disabled_target_rewritten", 6);
+    CHECKEQ(j, "te.false_positives", 0);
+    free(j);
+    multipass_pixels("out_te", MP_TWO_PASSES);
+    frames_identical("out_te", "out_base", MULTIPASS_FRAMES);
+}
+
 static void test_ptr(void)
 {
     char p[1200];
@@ -645,6 +841,8 @@ int main(int argc, char **argv)
                  {"te_static", test_te_static},
                  {"re_double", test_re_double},
                  {"te_double", test_te_double},
+                 {"re_multipass", test_re_multipass},
+                 {"re_multipass_unsound", test_re_multipass_unsound},
                  {"ptr", test_ptr}};
     size_t k = 0;
     while (k < sizeof tests / sizeof tests[0] && strcmp(t, tests[k].name)) k++;

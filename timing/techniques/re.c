@@ -2,12 +2,14 @@
  * Signature Unit beside the Polygon List Builder signs each tile's inputs while the
  * geometry is binned (binning and geometry-phase hooks); at tile dispatch the Tile
  * Fetcher spends re.compare_cycles reading and comparing the tile's signature with the
- * reference frame's, and a tile with equal signatures skips its whole raster pipeline
- * (tile_dispatch_cycles + the host's skip outcome). The functional side decides the
- * skip when the tile is rendered (tile_render hooks): the frame buffer keeps its old
- * colors, and the tile is rendered anyway to count false positives / negatives.
- * The mechanisms (signature computation, Signature Unit timing, Signature Buffer) are
- * in signature_unit.c. */
+ * same pass's in the reference frame (signature_buffer.h: per render pass, and only
+ * while memory still holds that pass's output), and a tile with equal signatures skips
+ * its whole raster pipeline (tile_dispatch_cycles + the host's skip outcome). The
+ * functional side decides the skip when the tile is rendered (tile_render hooks): the
+ * frame buffer keeps its old colors, and the tile is rendered anyway to count false
+ * positives / negatives. The mechanisms are in signature_unit.c (signature
+ * computation, Signature Unit timing) and signature_buffer.c (Signature Buffer,
+ * render-target write history). */
 #include <stdlib.h>
 
 #include "techniques/technique.h"
@@ -18,19 +20,47 @@ typedef struct {
     uint32_t refresh, compare_cycles;
     sig_unit su;
     sig_buffer sb;
+    rt_history hist;
     uint64_t frame_index;
     const su_frame_data *fd;                  /* this frame's payload CRCs */
     bool sign_frame, skip_frame, ref_invalid; /* per frame (sec. III-E) */
+    bool frame_signed, frame_had_ref;         /* a pass of this frame was signed / had a reference */
     bool pass_on;                             /* signatures computed in the current pass */
-    uint32_t target;
+    bool onscreen;                            /* the pass draws into the EGL surface's buffer */
+    bool last_pass;                           /* the frame's last pass */
+    uint32_t pass_tiles, pass_skipped;
+    sig_slot *slot;
     const sig_slot *ref;
     uint32_t sig; /* the tile being rendered: its signature, whether it covers its inputs */
     bool eligible;
     uint8_t *scratch;
     size_t scratch_cap;
-    tbr_stat *fr_on, *fr_upload, *fr_shader, *fr_bufup, *fr_internal, *fr_zsclear, *fr_multi, *fr_refresh, *fr_noref;
-    tbr_stat *skipped, *rendered, *equal_in, *false_neg, *false_pos, *unsignable;
+    tbr_stat *fr_on, *fr_upload, *fr_shader, *fr_bufup, *fr_internal, *fr_zsclear, *fr_tcache, *fr_multi, *fr_refresh,
+        *fr_noref;
+    tbr_stat *ps_signed, *ps_compared, *ps_noref, *ps_rewritten, *ps_sampled;
+    tbr_stat *skipped, *skipped_on, *skipped_off, *rendered, *equal_in, *false_neg, *false_pos, *unsignable;
 } rendering_elim;
+
+static void register_pass_stats(rendering_elim *re, tbr_stats *st)
+{
+    re->ps_signed = tbr_stats_counter(st, "re.passes_signed", "render passes with tiles whose signatures RE computed");
+    re->ps_compared = tbr_stats_counter(st, "re.passes_compared",
+                                        "signed passes compared with a sound reference pass (tiles may be skipped)");
+    re->ps_noref = tbr_stats_counter(st, "re.passes_no_reference",
+                                     "signed passes without a valid pass of the same render target and rank in the "
+                                     "reference frame");
+    re->ps_rewritten = tbr_stats_counter(st, "re.passes_disabled_target_rewritten",
+                                         "signed passes not compared: another pass (or an upload) wrote their render "
+                                         "target after the reference pass, so memory no longer holds its output");
+    re->ps_sampled = tbr_stats_counter(st, "re.passes_disabled_samples_rendered",
+                                       "signed passes not compared: a draw samples a texture written (rendered or "
+                                       "uploaded) since the reference pass sampled it (the signature holds its id, "
+                                       "not its contents)");
+    re->skipped_on = tbr_stats_counter(st, "re.tiles_skipped_onscreen",
+                                       "tiles skipped in passes drawing into the EGL surface's buffer");
+    re->skipped_off =
+        tbr_stats_counter(st, "re.tiles_skipped_offscreen", "tiles skipped in passes drawing into other targets");
+}
 
 static void register_stats(rendering_elim *re, tbr_stats *st)
 {
@@ -47,12 +77,15 @@ static void register_stats(rendering_elim *re, tbr_stats *st)
     re->fr_zsclear = tbr_stats_counter(st, "re.frames_zs_clear_writes",
                                        "frames with a depth-only/stencil-only clear written to memory (UPLOAD "
                                        "flagged CLEAR_WRITE: part of the clear, RE stays enabled)");
-    re->fr_multi = tbr_stats_counter(st, "re.frames_disabled_multipass",
-                                     "frames with RE disabled: more than one render pass (sec. III-E)");
+    re->fr_tcache = tbr_stats_counter(st, "re.frames_tile_cache_writebacks",
+                                      "frames with UPLOADs flagged TILE_CACHE (softpipe writing rendered tiles back "
+                                      "when the frame buffer changes: not uploads, RE stays enabled)");
+    re->fr_multi = tbr_stats_counter(st, "re.frames_multipass",
+                                     "frames with more than one render pass (signed and compared pass by pass)");
     re->fr_refresh =
         tbr_stats_counter(st, "re.frames_disabled_refresh", "frames with RE disabled for the periodic refresh");
     re->fr_noref = tbr_stats_counter(st, "re.frames_no_reference",
-                                     "RE-enabled frames without a valid reference frame in the Signature Buffer");
+                                     "RE-enabled frames in which no signed pass had a valid reference pass");
     re->skipped =
         tbr_stats_counter(st, "re.tiles_skipped", "tiles whose raster pipeline was skipped (equal signatures)");
     re->rendered = tbr_stats_counter(st, "re.tiles_rendered", "tiles rendered in passes where RE computed signatures");
@@ -64,12 +97,14 @@ static void register_stats(rendering_elim *re, tbr_stats *st)
         tbr_stats_counter(st, "re.false_positives", "tiles with equal signatures but different colors (must be 0)");
     re->unsignable = tbr_stats_counter(st, "re.tiles_unsignable",
                                        "tiles whose colors depend on more than the signed inputs (never skipped)");
+    register_pass_stats(re, st);
 }
 
 /* Per frame: rotate the Signature Buffer and decide whether RE may skip tiles this frame
- * (sec. III-E: not after texture uploads or application shader creations, not with
- * several render passes, optionally not every re.refresh_period frames). Buffer uploads
- * and Mesa-internal shader creations keep RE on (su_scan_record, docs/techniques.md). */
+ * (sec. III-E: not after texture uploads or application shader creations, optionally
+ * not every re.refresh_period frames). Buffer uploads and Mesa-internal shader
+ * creations keep RE on (su_scan_record, docs/techniques.md). Every UPLOAD is a write in
+ * the render-target history. */
 static void re_frame_begin(void *self, const tbr_frame_info *fi)
 {
     rendering_elim *re = self;
@@ -78,14 +113,14 @@ static void re_frame_begin(void *self, const tbr_frame_info *fi)
     re->fd = fd;
     re->frame_index++;
     sigbuf_next_frame(&re->sb);
-    re->sign_frame = fd && fd->valid && f->npasses == 1;
+    rth_frame_begin(&re->hist, fd ? fd->upload_res : NULL, fd ? fd->nupload_res : 0);
+    re->sign_frame = fd && fd->valid;
+    re->frame_signed = re->frame_had_ref = false;
     /* An upload/creation may come after the frame's draws: this frame's signatures are
      * then no valid reference for the next frame either. */
     re->ref_invalid = fd && (fd->uploads || fd->shader_creates);
     re->skip_frame = re->sign_frame && !re->ref_invalid && !(re->refresh && re->frame_index % re->refresh == 0);
-    if (f->npasses != 1)
-        tbr_stat_inc(re->fr_multi);
-    else if (fd && fd->uploads)
+    if (fd && fd->uploads)
         tbr_stat_inc(re->fr_upload);
     else if (fd && fd->shader_creates)
         tbr_stat_inc(re->fr_shader);
@@ -93,23 +128,54 @@ static void re_frame_begin(void *self, const tbr_frame_info *fi)
         tbr_stat_inc(re->fr_refresh);
     else if (re->skip_frame)
         tbr_stat_inc(re->fr_on);
+    if (f->npasses > 1) tbr_stat_inc(re->fr_multi);
     if (fd && !fd->uploads && fd->buffer_uploads) tbr_stat_inc(re->fr_bufup);
     if (fd && !fd->shader_creates && fd->internal_shader_creates) tbr_stat_inc(re->fr_internal);
     if (fd && fd->zs_clear_writes) tbr_stat_inc(re->fr_zsclear);
+    if (fd && fd->tile_cache_writes) tbr_stat_inc(re->fr_tcache);
+}
+
+/* The reference of the current pass (docs/techniques.md "Several render passes"): the
+ * reference frame's pass with the same render target and rank, if memory still holds
+ * its output (nothing wrote the target since) and what the pass samples has not been
+ * written since that pass sampled it; else NULL, the reason counted. */
+static const sig_slot *pass_reference(rendering_elim *re, const tbr_pass_info *pi)
+{
+    const sig_slot *ref = sigbuf_ref(&re->sb, re->slot);
+    if (!ref) {
+        tbr_stat_inc(re->ps_noref);
+        return NULL;
+    }
+    if (!rth_bound_unwritten_since(&re->hist, ref->seq)) {
+        tbr_stat_inc(re->ps_rewritten);
+        return NULL;
+    }
+    if (!rth_samples_unwritten_since(&re->hist, pi->frame, pi->pass, ref->seq)) {
+        tbr_stat_inc(re->ps_sampled);
+        return NULL;
+    }
+    tbr_stat_inc(re->ps_compared);
+    return ref;
 }
 
 static unsigned re_pass_begin(void *self, const tbr_pass_info *pi)
 {
     rendering_elim *re = self;
+    uint64_t seq = rth_pass_begin(&re->hist, pi->fn, pi->frame, pi->pass);
     re->pass_on = re->sign_frame && pi->ntiles;
+    re->pass_tiles = pi->ntiles;
+    re->pass_skipped = 0;
+    re->last_pass = pi->pass + 1 == pi->frame->npasses;
     const sim_pass *ps = &pi->frame->passes[pi->pass];
     su_begin_pass(&re->su, re->pass_on, pi->frame, re->fd, pi->ntiles, (uint32_t)ps->first_draw, (uint32_t)ps->ndraws);
     if (!re->pass_on) return 0;
+    re->onscreen = ps->rp.is_default != 0;
     uint32_t tlen;
-    re->target = re_target_crc(pi->fn, &tlen);
-    sigbuf_begin(&re->sb, re->target, pi->ntiles);
-    re->ref = sigbuf_ref(&re->sb);
-    if (re->skip_frame && !re->ref) tbr_stat_inc(re->fr_noref);
+    re->slot = sigbuf_begin(&re->sb, re_target_crc(pi->fn, &tlen), pi->ntiles, seq);
+    re->frame_signed = true;
+    tbr_stat_inc(re->ps_signed);
+    re->ref = pass_reference(re, pi);
+    if (re->ref) re->frame_had_ref = true;
     return TBR_TECH_SNAPSHOT | TBR_TECH_BINNING | TBR_TECH_DISPATCH;
 }
 
@@ -118,14 +184,14 @@ static void re_tile_render_begin(void *self, tbr_tile_render *tr)
 {
     rendering_elim *re = self;
     if (!re->pass_on) return;
-    re->sig = re_tile_signature(tr->fn, re->fd, tr->tx, tr->ty, tr->prims, tr->nprims, re->target, &re->eligible,
+    re->sig = re_tile_signature(tr->fn, re->fd, tr->tx, tr->ty, tr->prims, tr->nprims, re->slot->target, &re->eligible,
                                 &re->scratch, &re->scratch_cap);
-    re->sb.s[2].sig[tr->tile] = re->sig;
-    re->sb.s[2].ok[tr->tile] = re->eligible;
+    re->slot->sig[tr->tile] = re->sig;
+    re->slot->ok[tr->tile] = re->eligible;
     if (!re->eligible) tbr_stat_inc(re->unsignable);
 }
 
-/* Compare with the reference frame; a skipped tile keeps the frame buffer's colors. */
+/* Compare with the reference pass; a skipped tile keeps the frame buffer's colors. */
 static void re_tile_render_end(void *self, tbr_tile_render *tr)
 {
     rendering_elim *re = self;
@@ -145,13 +211,21 @@ static void re_tile_render_end(void *self, tbr_tile_render *tr)
         }
     }
     *tr->skip = skip ? 1 : 0;
+    if (skip) {
+        re->pass_skipped++;
+        tbr_stat_inc(re->onscreen ? re->skipped_on : re->skipped_off);
+    }
     tbr_stat_inc(skip ? re->skipped : re->rendered);
 }
 
+/* The pass's signatures are complete; its bound surfaces are written unless every tile
+ * was skipped. After the frame's last pass: did any pass have a reference? */
 static void re_pass_render_end(void *self)
 {
     rendering_elim *re = self;
-    if (re->pass_on) re->sb.s[2].valid = !re->ref_invalid;
+    if (re->pass_on) re->slot->valid = !re->ref_invalid;
+    rth_pass_end(&re->hist, re->pass_tiles && re->pass_skipped == re->pass_tiles);
+    if (re->last_pass && re->skip_frame && re->frame_signed && !re->frame_had_ref) tbr_stat_inc(re->fr_noref);
 }
 
 static uint32_t re_dispatch_cycles(void *self)
@@ -205,6 +279,7 @@ static void re_destroy(void *self)
     rendering_elim *re = self;
     su_free(&re->su);
     sigbuf_free(&re->sb);
+    rth_free(&re->hist);
     free(re->scratch);
     free(re);
 }

@@ -31,6 +31,7 @@ void su_frame_data_free(su_frame_data *fd)
     free(fd->prim_shape);
     free(fd->prim_draw);
     free(fd->draw_shape);
+    free(fd->upload_res);
     memset(fd, 0, sizeof *fd);
 }
 
@@ -130,6 +131,8 @@ void su_scan_begin(su_scan *s, su_frame_data *fd)
     fd->nprims = fd->ndraws = 0;
     fd->prims_with_header = 0;
     fd->uploads = fd->shader_creates = fd->buffer_uploads = fd->internal_shader_creates = fd->zs_clear_writes = 0;
+    fd->nupload_res = 0;
+    fd->tile_cache_writes = 0;
     fd->valid = false;
 }
 
@@ -221,6 +224,13 @@ int su_scan_record(void *ctx, const tbr_rec_decoded *rec, char *err, size_t errl
                 fd->zs_clear_writes++;
                 break;
             }
+            /* softpipe's tile cache writing back what a pass rendered when the frame buffer
+             * changes (records minor 8): rendering the TILE events already hold, a write of
+             * that pass in the render-target history, not new contents (sec. III-E) */
+            if (rec->u.upload.flags & TBR_REC_UPLOAD_TILE_CACHE) {
+                fd->tile_cache_writes++;
+                break;
+            }
             GROWP(s->uid, s->nup, s->cup);
             s->uid[s->nup++] = rec->u.upload.resource_id;
             break;
@@ -254,6 +264,8 @@ void su_scan_end(su_scan *s)
             fd->buffer_uploads++;
         else
             fd->uploads++;
+        GROWP(fd->upload_res, fd->nupload_res, fd->cap_upload_res);
+        fd->upload_res[fd->nupload_res++] = s->uid[i];
     }
     finish_blocks(fd, s->scrc);
 }
@@ -266,56 +278,6 @@ void su_scan_free(su_scan *s)
     free(s->rid);
     free(s->uid);
     memset(s, 0, sizeof *s);
-}
-
-/* ---------------- Signature Buffer ---------------- */
-
-void sigbuf_free(sig_buffer *b)
-{
-    for (int i = 0; i < 3; i++) {
-        free(b->s[i].sig);
-        free(b->s[i].ok);
-    }
-    memset(b, 0, sizeof *b);
-}
-
-void sigbuf_next_frame(sig_buffer *b)
-{
-    sig_slot t = b->s[0];
-    b->s[0] = b->s[1];
-    b->s[1] = b->s[2];
-    b->s[2] = t;
-    b->s[2].valid = b->s[2].used = false;
-    b->s[2].target = 0;
-    b->s[2].ntiles = 0;
-}
-
-void sigbuf_begin(sig_buffer *b, uint32_t target, uint32_t ntiles)
-{
-    sig_slot *s = &b->s[2];
-    if (ntiles > s->cap) {
-        s->cap = ntiles;
-        s->sig = tbr_xrealloc(s->sig, ntiles * sizeof *s->sig);
-        s->ok = tbr_xrealloc(s->ok, ntiles);
-    }
-    memset(s->ok, 0, ntiles);
-    s->ntiles = ntiles;
-    s->target = target;
-    s->used = true;
-}
-
-/* The reference is the frame that last wrote the same target: the previous frame when
- * single-buffered, the one before it when double-buffered (sec. IV-C), and only if the
- * frame in between wrote elsewhere (otherwise the frame buffer no longer holds the
- * reference frame's colors and a skip would keep the wrong ones). */
-const sig_slot *sigbuf_ref(const sig_buffer *b)
-{
-    const sig_slot *c = &b->s[2];
-    if (!c->used) return NULL;
-    const sig_slot *r = b->dbl ? &b->s[0] : &b->s[1];
-    if (!r->used || !r->valid || r->target != c->target || r->ntiles != c->ntiles) return NULL;
-    if (b->dbl && (!b->s[1].used || b->s[1].target == c->target)) return NULL;
-    return r;
 }
 
 /* ---------------- Signature Unit timing (sec. III-F, Fig. 7) ---------------- */

@@ -10,8 +10,7 @@
  *   bitmap, Accumulate CRC unit: one GF(2) multiply per combine by the shift operator the
  *   Compute unit built alongside (re.accumulate_unit=combine), or one shift step per
  *   subblock (iterative, Algorithm 3).
- * - sig_buffer: the Signature Buffer, signatures of the current and the two previous
- *   frames (front/back buffer, sec. IV-C).
+ * - the Signature Buffer (per frame and render pass) is in signature_buffer.h.
  * - re_tile_signature: the functional signature of a tile (what the SU computes).
  * Docs: docs/techniques.md. */
 #ifndef TBR_SIGNATURE_UNIT_H
@@ -22,6 +21,7 @@
 
 #include "render/sim_func.h"
 #include "frontend/sim_trace.h"
+#include "techniques/signature_buffer.h"
 #include "core/stats.h"
 #include "tbr/trace.h"
 
@@ -37,8 +37,11 @@ typedef struct {
    * resources (textures), `shader_creates` = application SHADER_CREATEs; both disable RE.
    * Buffer uploads and Mesa-internal shader creations do not (counted for the stats). */
     uint64_t uploads, shader_creates, buffer_uploads, internal_shader_creates;
-    uint64_t zs_clear_writes; /* UPLOADs that are softpipe's depth-only/stencil-only clear writes */
-    bool valid;               /* counts match the loaded sim_frame */
+    uint64_t zs_clear_writes;   /* UPLOADs that are softpipe's depth-only/stencil-only clear writes */
+    uint64_t tile_cache_writes; /* UPLOADs that are softpipe's tile-cache write-backs (minor 8) */
+    uint32_t *upload_res;       /* resource of every UPLOAD but the clear writes (rt_history) */
+    size_t nupload_res, cap_upload_res;
+    bool valid; /* counts match the loaded sim_frame */
 } su_frame_data;
 
 void su_frame_data_free(su_frame_data *fd);
@@ -59,6 +62,8 @@ typedef struct {
     size_t nres, cres, nup, cup;
     bool failed;
 } su_scan;
+/* Only the frame's CPU writes (upload_res; Transaction Elimination without RE). */
+#define SU_SCAN_WRITE_TYPES (TBR_REC_MASK(TBR_REC_RESOURCE) | TBR_REC_MASK(TBR_REC_UPLOAD))
 /* Starts the scan of a frame into fd (after tbr_trace_reader_next_frame). */
 void su_scan_begin(su_scan *s, su_frame_data *fd);
 /* One record (sim_record_observer.record): 0, or -1 with "signature unit: ..." in err. */
@@ -70,26 +75,6 @@ void su_scan_free(su_scan *s);
  * with_header prepends the 8-byte {kind, nr_attrs} header, needed only when the draw's
  * state does not fix them (see finish_blocks). Returns the length, 0 if cap is short. */
 size_t su_prim_block(const tbr_rec_prim *p, bool with_header, uint8_t *out, size_t cap);
-
-/* ---- Signature Buffer: slot 0 = frame N-2, 1 = N-1, 2 = current ---- */
-typedef struct {
-    uint32_t *sig;
-    uint8_t *ok;
-    uint32_t ntiles, cap;
-    uint32_t target;
-    bool valid, used;
-} sig_slot;
-typedef struct {
-    sig_slot s[3];
-    bool dbl; /* double-buffered: compare with N-2 */
-} sig_buffer;
-void sigbuf_free(sig_buffer *b);
-/* New frame: rotate slots; the current one starts invalid and unused. */
-void sigbuf_next_frame(sig_buffer *b);
-/* Current frame renders into target (CRC of the bound surfaces) with ntiles tiles. */
-void sigbuf_begin(sig_buffer *b, uint32_t target, uint32_t ntiles);
-/* Reference slot to compare with, or NULL (no valid frame that last wrote this target). */
-const sig_slot *sigbuf_ref(const sig_buffer *b);
 
 /* ---- Signature Unit timing (sec. III-F, Fig. 7) ----
  * Compute CRC unit: a drawcall's constants/state arrive when the Command Processor issues

@@ -132,6 +132,8 @@ void tbr_rec_print_upload(FILE *out, const tbr_rec_decoded *d, int verbose)
             r->resource_id, r->level, r->box[0], r->box[1], r->box[2], r->box[3], r->box[4], r->box[5], r->bytes);
     if (r->flags & TBR_REC_UPLOAD_CLEAR_WRITE)
         fprintf(out, "      (the preceding CLEAR's memory write, not an application upload)\n");
+    if (r->flags & TBR_REC_UPLOAD_TILE_CACHE)
+        fprintf(out, "      (softpipe's tile cache writing rendered tiles back, not an application upload)\n");
 }
 
 static const char *stage_name(uint32_t stage)

@@ -116,7 +116,7 @@ int tbr_rec_upload_encode(tbr_buf *b, const tbr_rec_upload *r)
     put_u(b, r->level);
     for (int i = 0; i < 6; i++) put_s(b, r->box[i]);
     put_u(b, r->bytes);
-    if (r->flags & ~TBR_REC_UPLOAD_CLEAR_WRITE) return -1;
+    if (r->flags & ~TBR_REC_UPLOAD_FLAGS) return -1;
     put_u(b, r->flags);
     return done(b, 0);
 }
@@ -131,7 +131,7 @@ int tbr_rec_upload_decode(const uint8_t *p, size_t n, tbr_rec_upload *r)
     for (int i = 0; i < 6; i++) r->box[i] = tbr_cursor_svarint32(&c);
     r->bytes = get_u64(&c);
     r->flags = get_u(&c);
-    if (r->flags & ~TBR_REC_UPLOAD_CLEAR_WRITE) tbr_cursor_fail(&c);
+    if (r->flags & ~TBR_REC_UPLOAD_FLAGS) tbr_cursor_fail(&c);
     return finish(&c);
 }
 

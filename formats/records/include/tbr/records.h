@@ -54,8 +54,10 @@ extern "C" {
  * (TBR_REC_QUADS_TEXELS_DERIVED); a minor-5 reader rejects such a record as corrupt.
  * 7: VERTICES positions coded (back-references to repeated positions) and out_hash optional
  * (TBR_REC_VERTICES_HASHES); the decoder still reads the raw layout of minors 1-6, a
- * minor-6 reader rejects a minor-7 VERTICES record as corrupt. */
-#define TBR_RECORDS_SCHEMA_MINOR   7
+ * minor-6 reader rejects a minor-7 VERTICES record as corrupt.
+ * 8: UPLOAD flag TBR_REC_UPLOAD_TILE_CACHE; a minor-7 reader rejects such a record as
+ * corrupt. */
+#define TBR_RECORDS_SCHEMA_MINOR   8
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,     /* last record of a completed frame (eglSwapBuffers) */
@@ -114,6 +116,12 @@ typedef struct tbr_rec_resource {
     0x1u /* softpipe's memory write of the preceding CLEAR
                                          * (zs_partial: util_clear_depth_stencil), not a
                                          * CPU upload of the application */
+
+/* UPLOAD flags (minor 8): softpipe's tile cache writing rendered tiles back through a
+ * transfer when it lets go of a surface (the rendering is in the TILE events), not a CPU
+ * write of new contents */
+#define TBR_REC_UPLOAD_TILE_CACHE 0x2u
+#define TBR_REC_UPLOAD_FLAGS      (TBR_REC_UPLOAD_CLEAR_WRITE | TBR_REC_UPLOAD_TILE_CACHE)
 
 typedef struct tbr_rec_upload {
     uint32_t resource_id, level;
