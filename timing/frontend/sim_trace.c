@@ -14,12 +14,7 @@
     do {                                                                                                               \
         if ((n) >= (cap)) {                                                                                            \
             size_t nc_ = (cap) ? (cap)*2 : 64;                                                                         \
-            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                                           \
-            if (!np_) {                                                                                                \
-                fprintf(stderr, "tbr-sim: out of memory\n");                                                           \
-                abort();                                                                                               \
-            }                                                                                                          \
-            (arr) = np_;                                                                                               \
+            (arr) = tbr_xrealloc((arr), nc_ * sizeof *(arr));                                                          \
             (cap) = nc_;                                                                                               \
         }                                                                                                              \
     } while (0)
@@ -271,8 +266,7 @@ static void shader_parse(shader_info *si, const char *text, size_t len)
                 o++;
             if (o > d) {
                 if (pc >= si->npc) {
-                    uint8_t *c = realloc(si->cls, pc + 1);
-                    if (!c) abort();
+                    uint8_t *c = tbr_xrealloc(si->cls, pc + 1);
                     memset(c + si->npc, SIM_CL_ALU, pc + 1 - si->npc);
                     si->cls = c;
                     si->npc = pc + 1;
@@ -810,8 +804,7 @@ static void load_path(sim_frame *f, const tbr_rec_path *pr)
     if (pr->id >= f->cap_path_of_id) {
         size_t nc = f->cap_path_of_id ? f->cap_path_of_id : 256;
         while (nc <= pr->id) nc *= 2;
-        uint32_t *np = realloc(f->path_of_id, nc * sizeof *np);
-        if (!np) abort();
+        uint32_t *np = tbr_xrealloc(f->path_of_id, nc * sizeof *np);
         memset(np + f->cap_path_of_id, 0, (nc - f->cap_path_of_id) * sizeof *np);
         f->path_of_id = np;
         f->cap_path_of_id = nc;
@@ -1233,8 +1226,7 @@ static void group_fetches(sim_frame *f)
         acc += f->quads[q2].nfetch;
         f->quads[q2].nfetch = 0;
     }
-    sim_fetch *sorted = malloc(f->nfetches * sizeof *sorted);
-    if (!sorted) abort();
+    sim_fetch *sorted = tbr_xcalloc(f->nfetches, sizeof *sorted);
     for (size_t i = 0; i < f->nfetches; i++) {
         sim_quad *sq = &f->quads[f->fetches[i].quad];
         sorted[sq->first_fetch + sq->nfetch++] = f->fetches[i];
