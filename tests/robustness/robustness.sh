@@ -70,6 +70,8 @@ for case in $cases; do
       run 2 "$bin/tbr-compare" "$work/fifo" "$work/fifo"
       expect_msg 'not a regular file'
       run 2 "$bin/tbr-report" "$work/fifo_run" -o "$work/fifo_report"
+      expect_msg 'not a regular file'
+      run 2 "$bin/tbr-dramsim" "$work/fifo"
       expect_msg 'not a regular file' ;;
     check_sums) # --check-sums followed '../' names out of the directory
       [ -d "$work/ok.out" ] || { gen_trace ok; run 0 "$bin/tbr-sim" "$work/ok" -o "$work/ok.out" --quiet; }

@@ -10,15 +10,12 @@
 #include "core/config.h"
 #include "memory/dram.h"
 #include "core/stats.h"
+#include "memory/dramsim_trace.h"
+#include "tbr/file_input.h"
 
 #ifndef TBR_VERSION
 #define TBR_VERSION "unknown"
 #endif
-
-typedef struct {
-    uint64_t addr, cycle;
-    int write;
-} treq;
 
 static void usage(FILE *out)
 {
@@ -59,11 +56,13 @@ static int parse_u64(const char *s, uint64_t *out)
 }
 
 /* Reads the whole trace; returns -1 with a file:line message on bad input. */
-static int load_trace(const char *path, treq **out, size_t *n_out, char *err, size_t errlen)
+int tbr_dramsim_load_trace(const char *path, treq **out, size_t *n_out, char *err, size_t errlen)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    char oerr[256] = "";
+    /* a regular file or stdin ('-'): a FIFO given by name would block, a directory fail late */
+    FILE *f = strcmp(path, "-") == 0 ? stdin : tbr_fopen_input(path, oerr, sizeof oerr);
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: %s", path, oerr);
         return -1;
     }
     treq *v = NULL;
@@ -436,6 +435,7 @@ static int write_stats(const char *path, tbr_stats *stats)
     return fclose(sf) != 0 ? 2 : 0;
 }
 
+#ifndef TBR_DRAMSIM_NO_MAIN /* (the fuzz target of the parser has its own) */
 int main(int argc, char **argv)
 {
     struct dramsim_options o;
@@ -463,7 +463,7 @@ int main(int argc, char **argv)
     char err[1024];
     treq *reqs = NULL;
     size_t n = 0;
-    if (load_trace(o.trace, &reqs, &n, err, sizeof err) != 0) {
+    if (tbr_dramsim_load_trace(o.trace, &reqs, &n, err, sizeof err) != 0) {
         fprintf(stderr, "tbr-dramsim: %s\n", err);
         tbr_config_free(cfg);
         return 2;
@@ -494,3 +494,4 @@ int main(int argc, char **argv)
     if (fflush(stdout) != 0) rc = 1;
     return rc;
 }
+#endif
