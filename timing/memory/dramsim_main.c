@@ -10,6 +10,7 @@
 #include "core/config.h"
 #include "memory/dram.h"
 #include "core/stats.h"
+#include "core/util.h"
 #include "memory/dramsim_trace.h"
 #include "tbr/file_input.h"
 
@@ -118,8 +119,7 @@ int tbr_dramsim_load_trace(const char *path, treq **out, size_t *n_out, char *er
         last_cycle = r.cycle;
         if (n == cap) {
             cap = cap ? cap * 2 : 1024;
-            v = realloc(v, cap * sizeof *v);
-            if (!v) abort();
+            v = tbr_xrealloc(v, cap * sizeof *v);
         }
         v[n++] = r;
     }
@@ -278,8 +278,7 @@ static void record_response(const tbr_mem_msg *r, struct dramsim_run *run, size_
 static void run_requests(tbr_dram *d, const treq *reqs, size_t n, const struct dramsim_options *o,
                          struct dramsim_run *run)
 {
-    run->lat = calloc(n ? n : 1, sizeof *run->lat);
-    if (!run->lat) abort();
+    run->lat = tbr_xcalloc(n ? n : 1, sizeof *run->lat);
     run->nlat = 0;
     run->last_ready = 0;
     size_t ndone = 0, next = 0;
