@@ -1103,6 +1103,11 @@ static int load_quads(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
     if (di < 0) return fail(c, "QUADS of unknown draw %u", h->draw_seq);
     if ((size_t)di != f->ndraws - 1) return fail(c, "QUADS of draw %u after a later DRAW", h->draw_seq);
     sim_draw *sd = &f->draws[di];
+    /* the back end blends the pass's color buffers from each quad's color blocks (one per
+     * color buffer of the record): fewer would read past the quad's */
+    if (h->nr_cbufs != f->passes[sd->pass].rp.nr_cbufs)
+        return fail(c, "QUADS of draw %u with %u color buffers in a pass of %u", h->draw_seq, h->nr_cbufs,
+                    f->passes[sd->pass].rp.nr_cbufs);
     if (sd->packed_known && sd->packed_mask != h->packed_mask)
         return fail(c, "QUADS of draw %u with packed_mask %#x after %#x", h->draw_seq, h->packed_mask, sd->packed_mask);
     sd->packed_mask = h->packed_mask;
