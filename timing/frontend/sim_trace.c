@@ -1113,7 +1113,16 @@ static int load_quads(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
     sd->packed_mask = h->packed_mask;
     sd->packed_known = true;
     const uint32_t n = d->bad == TBR_REC_BAD_ITEM ? d->bad_item : h->count;
-    for (uint32_t i = 0; i < n; i++) load_quad(f, (uint32_t)di, h, &d->u.quads.q[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        const tbr_rec_quad *q = &d->u.quads.q[i];
+        /* a quad lies in a render target: even window coordinates below TBR_REC_MAX_DIM (the
+         * record coding itself takes any int32, docs/trace-records.md "Limits") */
+        if (q->x < 0 || q->y < 0 || q->x >= (int32_t)TBR_REC_MAX_DIM || q->y >= (int32_t)TBR_REC_MAX_DIM ||
+            (q->x & 1) || (q->y & 1))
+            return fail(c, "quad %u of QUADS of draw %u at (%d, %d): outside a render target", i, h->draw_seq, q->x,
+                        q->y);
+        load_quad(f, (uint32_t)di, h, q);
+    }
     return d->bad ? fail_decode(c, d) : 0;
 }
 

@@ -394,20 +394,6 @@ static void texture_get(tbr_cursor *c, tbr_rec_texture *t)
     t->min_lod = get_f(c);
     t->max_lod = get_f(c);
     for (int k = 0; k < 4; k++) t->border_color[k] = get_f(c);
-    limit(c, t->unit, TBR_REC_MAX_SAMPLER_VIEWS - 1);
-    limit(c, t->first_level, TBR_REC_MAX_LEVEL);
-    limit(c, t->last_level, TBR_REC_MAX_LEVEL);
-    limit(c, t->first_layer, TBR_REC_MAX_LAYERS - 1);
-    limit(c, t->last_layer, TBR_REC_MAX_LAYERS - 1);
-    for (int k = 0; k < 4; k++) limit(c, t->swizzle[k], 7); /* PIPE_SWIZZLE_X .. NONE */
-    limit(c, t->wrap_s, 7);                                 /* PIPE_TEX_WRAP_* */
-    limit(c, t->wrap_t, 7);
-    limit(c, t->wrap_r, 7);
-    limit(c, t->min_img_filter, 1); /* PIPE_TEX_FILTER_* */
-    limit(c, t->mag_img_filter, 1);
-    limit(c, t->min_mip_filter, 2); /* PIPE_TEX_MIPFILTER_* */
-    limit(c, t->compare_func, 7);   /* PIPE_FUNC_* */
-    limit(c, t->max_anisotropy, 16);
 }
 
 int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r)
@@ -441,39 +427,6 @@ int tbr_rec_draw_encode(tbr_buf *b, const tbr_rec_draw *r)
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_put(b, &r->vs_const[i]);
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_put(b, &r->fs_const[i]);
     return done(b, put_cstr(b, r->unsupported, sizeof(r->unsupported)));
-}
-
-/* The enums of a DRAW record (Gallium values, docs/trace-records.md "General rules") that
- * readers use as table indices, and the sizes they loop over. */
-static void draw_limits(tbr_cursor *c, const tbr_rec_draw *r)
-{
-    limit(c, r->mode, 14); /* PIPE_PRIM_POINTS .. PATCHES */
-    if (r->index_size != 0 && r->index_size != 1 && r->index_size != 2 && r->index_size != 4) tbr_cursor_fail(c);
-    limit(c, r->depth_func, 7);
-    limit(c, r->alpha_func, 7);
-    limit(c, r->logicop_func, 15);
-    limit(c, r->cull_face, 3);
-    limit(c, r->fill_front, 2);
-    limit(c, r->fill_back, 2);
-    limit(c, r->num_vs_textures, TBR_REC_MAX_TEXTURES);
-    for (int i = 0; i < 2; i++) {
-        const tbr_rec_stencil *s = &r->stencil[i];
-        limit(c, s->func, 7);
-        limit(c, s->fail_op, 7);
-        limit(c, s->zpass_op, 7);
-        limit(c, s->zfail_op, 7);
-    }
-    for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++) {
-        const tbr_rec_rt_blend *t = &r->rt[i];
-        limit(c, t->rgb_func, 4); /* PIPE_BLEND_ADD .. MAX */
-        limit(c, t->alpha_func, 4);
-        limit(c, t->rgb_src, 0x1a); /* PIPE_BLENDFACTOR_* */
-        limit(c, t->rgb_dst, 0x1a);
-        limit(c, t->alpha_src, 0x1a);
-        limit(c, t->alpha_dst, 0x1a);
-        limit(c, t->colormask, 15);
-    }
-    for (int i = 0; i < 4; i++) limit(c, r->scissor[i], TBR_REC_MAX_DIM);
 }
 
 int tbr_rec_draw_decode(const uint8_t *p, size_t n, tbr_rec_draw *r)
@@ -510,7 +463,6 @@ int tbr_rec_draw_decode(const uint8_t *p, size_t n, tbr_rec_draw *r)
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_get(&c, &r->vs_const[i]);
     for (uint32_t i = 0; i < TBR_REC_MAX_CONSTBUFS; i++) constbuf_get(&c, &r->fs_const[i]);
     get_cstr(&c, r->unsupported, sizeof(r->unsupported));
-    draw_limits(&c, r);
     return finish(&c);
 }
 
@@ -769,12 +721,6 @@ int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
     }
     q->x = tbr_cursor_svarint32(c);
     q->y = tbr_cursor_svarint32(c);
-    /* a quad lies in a render target: even window coordinates below TBR_REC_MAX_DIM */
-    if (q->x < 0 || q->y < 0 || q->x >= (int32_t)TBR_REC_MAX_DIM || q->y >= (int32_t)TBR_REC_MAX_DIM || (q->x & 1) ||
-        (q->y & 1)) {
-        tbr_cursor_fail(c);
-        return -1;
-    }
     q->prim = get_u(c);
     uint8_t f = tbr_cursor_u8(c);
     q->flags = f & 0x3fu;
@@ -1243,8 +1189,7 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
                 return tx_fail(c);
             if (hdr & TX_G_NEWLL) {
                 uint32_t nl = get_u(o), ny = get_u(o);
-                if ((nl == level && ny == layer) /* canonical: NEWLL only on change */
-                    || nl > TBR_REC_MAX_LEVEL || ny >= TBR_REC_MAX_LAYERS)
+                if (nl == level && ny == layer) /* canonical: NEWLL only on change */
                     return tx_fail(c);
                 level = nl;
                 layer = ny;

@@ -102,7 +102,6 @@ const char *tbr_rec_type_name(uint16_t type); /* "QUADS", ... or NULL if unknown
 #define TBR_REC_MAX_BLOCK_BYTES          32u    /* bytes per texel / block (R64G64B64A64: 32) */
 #define TBR_REC_MAX_TARGET               8u     /* PIPE_BUFFER (0) .. PIPE_TEXTURE_CUBE_ARRAY (8) */
 #define TBR_REC_MAX_PATH                 16384u /* PATH entries (longer paths are truncated) */
-#define TBR_REC_MAX_SAMPLER_VIEWS        128u   /* sampler view slots (PIPE_MAX_SHADER_SAMPLER_VIEWS) */
 #define TBR_REC_MAX_VERTEX_ELEMENT_BYTES 32u    /* VERTICES stream size (a vertex format's block) */
 
 /* ---- FRAME_END ---------------------------------------------------------- */
