@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/config.h"
+#include "core/util.h"
 #include "gpu.h"
 #include "core/stats.h"
 #include "tbr/frame_range.h"
@@ -244,12 +245,7 @@ static int simulate_frame(sim_run *run, uint64_t number)
     snprintf(label, sizeof label, "frame %llu", (unsigned long long)number);
     tbr_stats_snapshot(run->st, label);
     gpu_energy_frame_end(g, label);
-    frame_out *fo = realloc(run->fo, (run->nfo + 1) * sizeof *run->fo);
-    if (!fo) {
-        fprintf(stderr, "tbr-sim: out of memory\n");
-        return -1;
-    }
-    run->fo = fo;
+    run->fo = tbr_xrealloc(run->fo, (run->nfo + 1) * sizeof *run->fo);
     frame_out *o = &run->fo[run->nfo++];
     memset(o, 0, sizeof *o);
     o->frame = number;
@@ -303,11 +299,13 @@ static int run_frames(sim_run *run)
 }
 
 /* tbr-sim's command line. */
+#define TBR_SIM_MAX_CONFIGS 64
+#define TBR_SIM_MAX_SETS    256
 typedef struct {
     const char *in, *out;
-    const char *configs[64];
+    const char *configs[TBR_SIM_MAX_CONFIGS];
     int nconfigs;
-    const char *sets[256];
+    const char *sets[TBR_SIM_MAX_SETS];
     int nsets;
     uint64_t fa, fb; /* --frames */
     int quiet, no_skip, no_surface_init, no_fast_forward, no_check, force;
@@ -366,11 +364,19 @@ static int parse_args(int argc, char **argv, options *opt)
             continue;
         }
         if (!strcmp(a, "--config")) {
-            if (opt->nconfigs < 64) opt->configs[opt->nconfigs++] = argv[++i];
+            if (opt->nconfigs == TBR_SIM_MAX_CONFIGS) {
+                fprintf(stderr, "tbr-sim: too many --config options (max %d)\n", TBR_SIM_MAX_CONFIGS);
+                return 2;
+            }
+            opt->configs[opt->nconfigs++] = argv[++i];
             continue;
         }
         if (!strcmp(a, "--set")) {
-            if (opt->nsets < 256) opt->sets[opt->nsets++] = argv[++i];
+            if (opt->nsets == TBR_SIM_MAX_SETS) {
+                fprintf(stderr, "tbr-sim: too many --set options (max %d)\n", TBR_SIM_MAX_SETS);
+                return 2;
+            }
+            opt->sets[opt->nsets++] = argv[++i];
             continue;
         }
         if (!strcmp(a, "--frames")) {

@@ -7,6 +7,7 @@
  *   LPDDR4  = JEDEC JESD209-4 LPDDR4-2400 speed bin (see docs/dram-model.md)
  */
 #include "core/config.h"
+#include "tbr/file_input.h"
 #include "core/util.h"
 
 #include <ctype.h>
@@ -625,11 +626,7 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
 
 tbr_config *tbr_config_new(void)
 {
-    tbr_config *cfg = calloc(1, sizeof *cfg);
-    if (!cfg) {
-        fprintf(stderr, "tbr config: out of memory\n");
-        abort();
-    }
+    tbr_config *cfg = tbr_xcalloc(1, sizeof *cfg);
     for (size_t i = 0; i < NPARAMS; i++) {
         char err[256];
         if (parse_value(&k_params[i], k_params[i].def, &cfg->v[i], err, sizeof err) != 0) {
@@ -661,11 +658,27 @@ static bool same_as_default(const tbr_param_desc *d, const value_t *v)
     return same;
 }
 
+/* key with every byte outside printable ASCII as \xHH, so that a message shows what is
+ * really there (an invisible byte-order mark, a non-breaking space) */
+static void visible(const char *key, char *out, size_t outlen)
+{
+    size_t o = 0;
+    for (const unsigned char *k = (const unsigned char *)key; *k && o + 5 < outlen; k++) {
+        if (*k >= 0x20 && *k < 0x7f)
+            out[o++] = (char)*k;
+        else
+            o += (size_t)snprintf(out + o, outlen - o, "\\x%02X", *k);
+    }
+    out[o] = '\0';
+}
+
 int tbr_config_set(tbr_config *cfg, const char *key, const char *value, const char *where, char *err, size_t errlen)
 {
     long i = find_index(key);
     if (i < 0) {
-        tbr_set_err(err, errlen, "%s: unknown parameter '%s' (see --list-params)", where, key);
+        char shown[256];
+        visible(key, shown, sizeof shown);
+        tbr_set_err(err, errlen, "%s: unknown parameter '%s' (see --list-params)", where, shown);
         return -1;
     }
     value_t nv = {0};
@@ -704,11 +717,12 @@ int tbr_config_parse_text(tbr_config *cfg, const char *text, const char *name, c
     memset(seen, 0, sizeof seen);
     int lineno = 0;
     const char *p = text;
+    /* a UTF-8 byte-order mark (editors on some systems write one) is not part of the first key */
+    if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF) p += 3;
     while (*p) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char *line = malloc(len + 1);
-        if (!line) abort();
+        char *line = tbr_xrealloc(NULL, len + 1);
         memcpy(line, p, len);
         line[len] = '\0';
         p = nl ? nl + 1 : p + len;
@@ -753,21 +767,20 @@ int tbr_config_parse_text(tbr_config *cfg, const char *text, const char *name, c
 
 int tbr_config_load_file(tbr_config *cfg, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    char oerr[256];
+    FILE *f = tbr_fopen_input(path, oerr, sizeof oerr); /* a regular file only: a FIFO would block */
     if (!f) {
-        tbr_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        tbr_set_err(err, errlen, "%s: %s", path, oerr);
         return -1;
     }
     size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) abort();
+    char *buf = tbr_xrealloc(NULL, cap);
     size_t r;
     while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
         n += r;
         if (cap - n - 1 == 0) {
             cap *= 2;
-            buf = realloc(buf, cap);
-            if (!buf) abort();
+            buf = tbr_xrealloc(buf, cap);
         }
     }
     int rd_err = ferror(f);

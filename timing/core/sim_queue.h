@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/util.h"
+
 typedef struct {
     uint32_t *buf;
     uint64_t *ready; /* cycle from which the consumer may take the entry */
@@ -20,12 +22,8 @@ typedef struct {
 
 static inline void simq_init(sim_queue *q, uint32_t cap)
 {
-    q->buf = calloc(cap ? cap : 1, sizeof *q->buf);
-    q->ready = calloc(cap ? cap : 1, sizeof *q->ready);
-    if (!q->buf || !q->ready) {
-        fprintf(stderr, "tbr-sim: out of memory\n");
-        abort();
-    }
+    q->buf = tbr_xcalloc(cap ? cap : 1, sizeof *q->buf);
+    q->ready = tbr_xcalloc(cap ? cap : 1, sizeof *q->ready);
     q->cap = cap ? cap : 1;
     q->head = q->count = 0;
     q->en_push = q->en_pop = NULL;

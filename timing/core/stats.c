@@ -90,8 +90,7 @@ static tbr_stat *reg(tbr_stats *s, const char *name, const char *desc, tbr_stat_
         abort();
     }
     if (s->n == s->nblocks * STAT_BLOCK) {
-        s->blocks = realloc(s->blocks, (s->nblocks + 1) * sizeof *s->blocks);
-        if (!s->blocks) abort();
+        s->blocks = tbr_xrealloc(s->blocks, (s->nblocks + 1) * sizeof *s->blocks);
         s->blocks[s->nblocks++] = tbr_xcalloc(STAT_BLOCK, sizeof(tbr_stat));
     }
     tbr_stat *st = &s->blocks[s->n / STAT_BLOCK][s->n % STAT_BLOCK];
@@ -106,8 +105,7 @@ static tbr_stat *reg(tbr_stats *s, const char *name, const char *desc, tbr_stat_
     }
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
-        s->v = realloc(s->v, s->cap * sizeof *s->v);
-        if (!s->v) abort();
+        s->v = tbr_xrealloc(s->v, s->cap * sizeof *s->v);
     }
     st->id = s->n;
     s->v[s->n++] = st;
@@ -201,8 +199,7 @@ void tbr_stats_snapshot(tbr_stats *s, const char *label)
     if (!s) return;
     if (s->nframes == s->fcap) {
         s->fcap = s->fcap ? s->fcap * 2 : 16;
-        s->frames = realloc(s->frames, s->fcap * sizeof *s->frames);
-        if (!s->frames) abort();
+        s->frames = tbr_xrealloc(s->frames, s->fcap * sizeof *s->frames);
     }
     frame_t *f = &s->frames[s->nframes++];
     f->label = tbr_xstrdup(label ? label : "");

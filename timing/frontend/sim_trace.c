@@ -14,12 +14,7 @@
     do {                                                                                                               \
         if ((n) >= (cap)) {                                                                                            \
             size_t nc_ = (cap) ? (cap)*2 : 64;                                                                         \
-            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                                           \
-            if (!np_) {                                                                                                \
-                fprintf(stderr, "tbr-sim: out of memory\n");                                                           \
-                abort();                                                                                               \
-            }                                                                                                          \
-            (arr) = np_;                                                                                               \
+            (arr) = tbr_xrealloc((arr), nc_ * sizeof *(arr));                                                          \
             (cap) = nc_;                                                                                               \
         }                                                                                                              \
     } while (0)
@@ -271,8 +266,7 @@ static void shader_parse(shader_info *si, const char *text, size_t len)
                 o++;
             if (o > d) {
                 if (pc >= si->npc) {
-                    uint8_t *c = realloc(si->cls, pc + 1);
-                    if (!c) abort();
+                    uint8_t *c = tbr_xrealloc(si->cls, pc + 1);
                     memset(c + si->npc, SIM_CL_ALU, pc + 1 - si->npc);
                     si->cls = c;
                     si->npc = pc + 1;
@@ -810,8 +804,7 @@ static void load_path(sim_frame *f, const tbr_rec_path *pr)
     if (pr->id >= f->cap_path_of_id) {
         size_t nc = f->cap_path_of_id ? f->cap_path_of_id : 256;
         while (nc <= pr->id) nc *= 2;
-        uint32_t *np = realloc(f->path_of_id, nc * sizeof *np);
-        if (!np) abort();
+        uint32_t *np = tbr_xrealloc(f->path_of_id, nc * sizeof *np);
         memset(np + f->cap_path_of_id, 0, (nc - f->cap_path_of_id) * sizeof *np);
         f->path_of_id = np;
         f->cap_path_of_id = nc;
@@ -1110,12 +1103,26 @@ static int load_quads(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
     if (di < 0) return fail(c, "QUADS of unknown draw %u", h->draw_seq);
     if ((size_t)di != f->ndraws - 1) return fail(c, "QUADS of draw %u after a later DRAW", h->draw_seq);
     sim_draw *sd = &f->draws[di];
+    /* the back end blends the pass's color buffers from each quad's color blocks (one per
+     * color buffer of the record): fewer would read past the quad's */
+    if (h->nr_cbufs != f->passes[sd->pass].rp.nr_cbufs)
+        return fail(c, "QUADS of draw %u with %u color buffers in a pass of %u", h->draw_seq, h->nr_cbufs,
+                    f->passes[sd->pass].rp.nr_cbufs);
     if (sd->packed_known && sd->packed_mask != h->packed_mask)
         return fail(c, "QUADS of draw %u with packed_mask %#x after %#x", h->draw_seq, h->packed_mask, sd->packed_mask);
     sd->packed_mask = h->packed_mask;
     sd->packed_known = true;
     const uint32_t n = d->bad == TBR_REC_BAD_ITEM ? d->bad_item : h->count;
-    for (uint32_t i = 0; i < n; i++) load_quad(f, (uint32_t)di, h, &d->u.quads.q[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        const tbr_rec_quad *q = &d->u.quads.q[i];
+        /* a quad lies in a render target: even window coordinates below TBR_REC_MAX_DIM (the
+         * record coding itself takes any int32, docs/trace-records.md "Limits") */
+        if (q->x < 0 || q->y < 0 || q->x >= (int32_t)TBR_REC_MAX_DIM || q->y >= (int32_t)TBR_REC_MAX_DIM ||
+            (q->x & 1) || (q->y & 1))
+            return fail(c, "quad %u of QUADS of draw %u at (%d, %d): outside a render target", i, h->draw_seq, q->x,
+                        q->y);
+        load_quad(f, (uint32_t)di, h, q);
+    }
     return d->bad ? fail_decode(c, d) : 0;
 }
 
@@ -1233,8 +1240,7 @@ static void group_fetches(sim_frame *f)
         acc += f->quads[q2].nfetch;
         f->quads[q2].nfetch = 0;
     }
-    sim_fetch *sorted = malloc(f->nfetches * sizeof *sorted);
-    if (!sorted) abort();
+    sim_fetch *sorted = tbr_xcalloc(f->nfetches, sizeof *sorted);
     for (size_t i = 0; i < f->nfetches; i++) {
         sim_quad *sq = &f->quads[f->fetches[i].quad];
         sorted[sq->first_fetch + sq->nfetch++] = f->fetches[i];

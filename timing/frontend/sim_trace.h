@@ -285,7 +285,7 @@ static inline const sim_fetch *sim_quad_fetches(const sim_frame *f, const sim_fe
     }
     *n = f->quads[quad].nfetch;
     *lines = f->lines;
-    return f->fetches + f->quads[quad].first_fetch;
+    return *n ? f->fetches + f->quads[quad].first_fetch : NULL; /* (no fetches: maybe no array) */
 }
 /* Appends a derived fetch of frame quad `quad` (its texels in softpipe's order, as a TEXELS
  * fetch) to d, mapped to memory lines like a recorded one under the frame's address map. A

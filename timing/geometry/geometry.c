@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "geometry/geometry.h"
+#include "core/util.h"
 
 #include <stdio.h>
 
@@ -37,8 +38,7 @@ int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *er
     simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.primitive"));
     ge->nvp = (uint32_t)tbr_cfg_uint(env->cfg, "vertex.processors");
     ge->pa_rate = tbr_cfg_double(env->cfg, "prim_assembly.tris_per_cycle");
-    ge->vp = calloc(ge->nvp, sizeof *ge->vp);
-    if (!ge->vp) abort();
+    ge->vp = tbr_xcalloc(ge->nvp, sizeof *ge->vp);
     for (uint32_t i = 0; i < ge->nvp; i++) {
         char name[32];
         snprintf(name, sizeof name, "vp%u", i);
@@ -377,8 +377,7 @@ static inline __attribute__((always_inline)) void cp_tick(geometry_unit *ge)
             if (ge->vf_nverts > ge->vf_cap) {
                 ge->vf_cap = ge->vf_nverts;
                 free(ge->vf_lines_left);
-                ge->vf_lines_left = malloc(ge->vf_cap * sizeof *ge->vf_lines_left);
-                if (!ge->vf_lines_left) abort();
+                ge->vf_lines_left = tbr_xrealloc(NULL, ge->vf_cap * sizeof *ge->vf_lines_left);
             }
             for (uint32_t v = 0; v < ge->vf_nverts; v++)
                 ge->vf_lines_left[v] = ge->vf_groups ? (uint16_t)f->vgroups[d->first_vgroup + v].nlines

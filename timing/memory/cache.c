@@ -93,24 +93,19 @@ tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err,
         tbr_set_err(err, errlen, "%s: mshrs, mshr_targets and latency must be >= 1", p->name);
         return NULL;
     }
-    tbr_cache *c = calloc(1, sizeof *c);
-    if (!c) abort();
+    tbr_cache *c = tbr_xcalloc(1, sizeof *c);
     c->p = *p;
     c->sets = (uint32_t)sets;
     while ((1u << c->line_shift) < p->line_bytes) c->line_shift++;
-    c->lines = calloc(sets * p->ways, sizeof *c->lines);
-    c->key = calloc(sets * p->ways, sizeof *c->key);
-    c->mshr = calloc(p->mshrs, sizeof *c->mshr);
+    c->lines = tbr_xcalloc(sets * p->ways, sizeof *c->lines);
+    c->key = tbr_xcalloc(sets * p->ways, sizeof *c->key);
+    c->mshr = tbr_xcalloc(p->mshrs, sizeof *c->mshr);
     uint32_t index_size = 1;
     while (index_size < 4 * p->mshrs) index_size *= 2;
     c->index_mask = index_size - 1;
-    c->mshr_index = malloc(index_size * sizeof *c->mshr_index);
-    if (!c->lines || !c->key || !c->mshr || !c->mshr_index) abort();
+    c->mshr_index = tbr_xcalloc(index_size, sizeof *c->mshr_index);
     for (uint32_t i = 0; i < index_size; i++) c->mshr_index[i] = -1;
-    for (uint32_t i = 0; i < p->mshrs; i++) {
-        c->mshr[i].targets = calloc(p->mshr_targets, sizeof(target_t));
-        if (!c->mshr[i].targets) abort();
-    }
+    for (uint32_t i = 0; i < p->mshrs; i++) c->mshr[i].targets = tbr_xcalloc(p->mshr_targets, sizeof(target_t));
     tbr_memq_init(&c->req_in, p->req_queue);
     tbr_memq_init(&c->resp_out, p->resp_queue);
     tbr_memq_init(&c->miss_out, p->miss_queue);

@@ -621,9 +621,8 @@ static void add_done(tbr_dram *d, const tbr_mem_msg *m, uint64_t seq)
 {
     if (d->ndone == d->done_cap) {
         d->done_cap = d->done_cap ? d->done_cap * 2 : 64;
-        d->done = realloc(d->done, d->done_cap * sizeof *d->done);
-        d->done_seq = realloc(d->done_seq, d->done_cap * sizeof *d->done_seq);
-        if (!d->done || !d->done_seq) abort();
+        d->done = tbr_xrealloc(d->done, d->done_cap * sizeof *d->done);
+        d->done_seq = tbr_xrealloc(d->done_seq, d->done_cap * sizeof *d->done_seq);
     }
     size_t i = d->ndone;
     while (i > 0 &&

@@ -12,16 +12,14 @@
 #include "core/config.h"
 #include "memory/dram.h"
 #include "core/stats.h"
+#include "core/util.h"
 #include "energy/dram_power.h"
+#include "memory/dramsim_trace.h"
+#include "tbr/file_input.h"
 
 #ifndef TBR_VERSION
 #define TBR_VERSION "unknown"
 #endif
-
-typedef struct {
-    uint64_t addr, cycle;
-    int write;
-} treq;
 
 /* Limits of the trace (docs/dram-model.md): request cycles up to 2^48 (65 hours of
  * DRAM time at 1.2 GHz; later cycles would overflow the model's cycle arithmetic) and
@@ -102,22 +100,21 @@ static int read_line(FILE *f, const char *path, long lineno, char *buf, char *er
 /* Opens the trace ('-' = stdin); NULL with a message (a directory is named as such). */
 static FILE *open_trace(const char *path, char *err, size_t errlen)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
+    if (strcmp(path, "-") == 0) return stdin;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "%s: is a directory, not a trace file", path);
-        if (f != stdin) fclose(f);
         return NULL;
     }
+    /* a regular file only: a FIFO given by name would block */
+    char oerr[256] = "";
+    FILE *f = tbr_fopen_input(path, oerr, sizeof oerr);
+    if (!f) snprintf(err, errlen, "%s: %s", path, oerr);
     return f;
 }
 
 /* Reads the whole trace; returns -1 with a file:line message on bad input. */
-static int load_trace(const char *path, treq **out, size_t *n_out, char *err, size_t errlen)
+int tbr_dramsim_load_trace(const char *path, treq **out, size_t *n_out, char *err, size_t errlen)
 {
     FILE *f = open_trace(path, err, errlen);
     if (!f) return -1;
@@ -173,13 +170,7 @@ static int load_trace(const char *path, treq **out, size_t *n_out, char *err, si
         last_cycle = r.cycle;
         if (n == cap) {
             cap = cap ? cap * 2 : 1024;
-            treq *nv = realloc(v, cap * sizeof *v);
-            if (!nv) {
-                snprintf(err, errlen, "%s:%ld: out of memory for %zu requests", path, lineno, cap);
-                rc = -1;
-                break;
-            }
-            v = nv;
+            v = tbr_xrealloc(v, cap * sizeof *v);
         }
         v[n++] = r;
     }
@@ -345,8 +336,7 @@ static void record_response(const tbr_mem_msg *r, struct dramsim_run *run, size_
 static void run_requests(tbr_dram *d, const treq *reqs, size_t n, const struct dramsim_options *o,
                          struct dramsim_run *run)
 {
-    run->lat = calloc(n ? n : 1, sizeof *run->lat);
-    if (!run->lat) abort();
+    run->lat = tbr_xcalloc(n ? n : 1, sizeof *run->lat);
     run->nlat = 0;
     run->last_ready = 0;
     size_t ndone = 0, next = 0;
@@ -577,6 +567,7 @@ static int finish_stdout(int rc)
     return rc;
 }
 
+#ifndef TBR_DRAMSIM_NO_MAIN /* (the fuzz target of the parser has its own) */
 int main(int argc, char **argv)
 {
     struct dramsim_options o;
@@ -604,7 +595,7 @@ int main(int argc, char **argv)
     char err[1024];
     treq *reqs = NULL;
     size_t n = 0;
-    if (load_trace(o.trace, &reqs, &n, err, sizeof err) != 0) {
+    if (tbr_dramsim_load_trace(o.trace, &reqs, &n, err, sizeof err) != 0) {
         fprintf(stderr, "tbr-dramsim: %s\n", err);
         tbr_config_free(cfg);
         return 2;
@@ -634,3 +625,4 @@ int main(int argc, char **argv)
     tbr_config_free(cfg);
     return finish_stdout(rc);
 }
+#endif

@@ -1,5 +1,6 @@
 /* Bounded in-order message queue (see memq.h). */
 #include "memory/memq.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,7 @@ void tbr_memq_init(tbr_memq *q, uint32_t capacity)
     q->head = q->count = 0;
     q->head_ready = UINT64_MAX;
     q->wake = NULL;
-    q->buf = calloc(q->cap, sizeof *q->buf);
-    if (!q->buf) {
-        fprintf(stderr, "tbr memq: out of memory\n");
-        abort();
-    }
+    q->buf = tbr_xcalloc(q->cap, sizeof *q->buf);
 }
 
 void tbr_memq_free(tbr_memq *q)

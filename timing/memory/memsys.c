@@ -1,5 +1,6 @@
 /* Memory system: L2 + DRAM + port arbiter (see memsys.h). */
 #include "memory/memsys.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +57,7 @@ void memsys_set_energy(memsys *m, tbr_energy *e, tbr_energy_unit *noc, uint32_t 
 
 memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
 {
-    memsys *m = calloc(1, sizeof *m);
-    if (!m) abort();
+    memsys *m = tbr_xcalloc(1, sizeof *m);
     tbr_cache_params p;
     tbr_cache_params_from_config(cfg, "l2", "l2", &p);
     m->line = p.line_bytes;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "raster/raster_unit.h"
+#include "core/util.h"
 
 #include <stdio.h>
 
@@ -56,10 +57,9 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
     simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.color"));
     r->nfp = (uint32_t)tbr_cfg_uint(env->cfg, "fragment.processors");
-    r->fp = calloc(r->nfp, sizeof *r->fp);
-    r->fp_in = calloc(r->nfp, sizeof *r->fp_in);
-    r->tu = calloc(r->nfp, sizeof *r->tu);
-    if (!r->fp || !r->fp_in || !r->tu) abort();
+    r->fp = tbr_xcalloc(r->nfp, sizeof *r->fp);
+    r->fp_in = tbr_xcalloc(r->nfp, sizeof *r->fp_in);
+    r->tu = tbr_xcalloc(r->nfp, sizeof *r->tu);
     uint32_t pre = (uint32_t)tbr_cfg_uint(env->cfg, "queue.pre_fragment");
     for (uint32_t i = 0; i < r->nfp; i++) {
         char name[48];
@@ -400,8 +400,7 @@ static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r
                     if (r->r_nitems > r->cap_emitted) {
                         r->cap_emitted = r->r_nitems;
                         free(r->r_emitted);
-                        r->r_emitted = malloc(r->cap_emitted);
-                        if (!r->r_emitted) abort();
+                        r->r_emitted = tbr_xrealloc(NULL, r->cap_emitted);
                     }
                     if (r->r_nitems) memset(r->r_emitted, 0, r->r_nitems); /* (NULL until a tile has items) */
                     r->r_cursor = 0;

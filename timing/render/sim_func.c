@@ -78,22 +78,14 @@ static int get_surf(sim_func *fn, const sim_frame *f, uint32_t res, uint32_t lev
     if (!s->h) s->h = 1;
     size_t npix = (size_t)s->w * s->h;
     if (s->is_zs) {
-        s->zs = calloc(npix, sizeof *s->zs);
+        s->zs = tbr_xcalloc(npix, sizeof *s->zs);
     } else {
         s->mem.format = fmt;
         s->mem.width = s->w;
         s->mem.height = s->h;
         s->mem.stride = (size_t)s->w * fi->bytes;
-        s->mem.data = calloc(npix, fi->bytes);
-        s->cache = calloc(npix * 4, sizeof(float));
-        if (!s->mem.data || !s->cache) {
-            fprintf(stderr, "tbr-sim: out of memory\n");
-            abort();
-        }
-    }
-    if (s->is_zs && !s->zs) {
-        fprintf(stderr, "tbr-sim: out of memory\n");
-        abort();
+        s->mem.data = tbr_xcalloc(npix, fi->bytes);
+        s->cache = tbr_xcalloc(npix * 4, sizeof(float));
     }
     return (int)fn->nsurfs++;
 }
@@ -135,11 +127,7 @@ static int get_raw_surf(sim_func *fn, const tbr_rec_surface_init *r)
     s->mem.width = s->w;
     s->mem.height = s->h;
     s->mem.stride = (size_t)s->w * r->block_bytes;
-    s->mem.data = calloc((size_t)s->w * s->h, r->block_bytes);
-    if (!s->mem.data) {
-        fprintf(stderr, "tbr-sim: out of memory\n");
-        abort();
-    }
+    s->mem.data = tbr_xcalloc((size_t)s->w * s->h, r->block_bytes);
     return (int)fn->nsurfs++; /* never bound: no address */
 }
 
@@ -250,11 +238,7 @@ static void zs_to_bytes(sim_surf *s)
         s->mem.width = s->w;
         s->mem.height = s->h;
         s->mem.stride = (size_t)s->w * bytes;
-        s->mem.data = calloc((size_t)s->w * s->h, bytes);
-        if (!s->mem.data) {
-            fprintf(stderr, "tbr-sim: out of memory\n");
-            abort();
-        }
+        s->mem.data = tbr_xcalloc((size_t)s->w * s->h, bytes);
     }
     for (size_t i = 0; i < (size_t)s->w * s->h; i++)
         for (unsigned b = 0; b < bytes && b < 8; b++) s->mem.data[i * bytes + b] = (uint8_t)(s->zs[i] >> (8 * b));
@@ -679,8 +663,7 @@ int sim_func_begin_pass(sim_func *fn, const sim_frame *f, size_t pass, unsigned 
                 fn->cap_bin_items = fn->bin_start[ntiles];
                 fn->bin_items = tbr_xrealloc(fn->bin_items, fn->cap_bin_items * sizeof *fn->bin_items);
             }
-            pos = malloc((ntiles ? ntiles : 1) * sizeof *pos);
-            if (!pos) abort();
+            pos = tbr_xcalloc(ntiles ? ntiles : 1, sizeof *pos);
             memcpy(pos, fn->bin_start, ntiles * sizeof *pos);
         }
 #define BIN(t, it)                                                                                                     \
@@ -746,7 +729,7 @@ const uint32_t *sim_func_tile_items(const sim_func *fn, unsigned tx, unsigned ty
 {
     size_t t = (size_t)ty * fn->tiles_x + tx;
     *count = fn->bin_start[t + 1] - fn->bin_start[t];
-    return fn->bin_items + fn->bin_start[t];
+    return *count ? fn->bin_items + fn->bin_start[t] : NULL; /* (a pass of no items: maybe no array) */
 }
 
 /* Copy between the tile buffers and the surfaces' float / raw images. */
@@ -898,7 +881,8 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
         unsigned trace_blend = (q->flags & TBR_REC_QUAD_BLENDED) ? q->blend_mask : 0;
         if (blend != trace_blend || (in && mask != trace_depth)) res->mask_mismatch++;
         if (blend && (q->flags & TBR_REC_QUAD_BLENDED) && nr) {
-            const float(*colors)[4][4] = (const float(*)[4][4])f->colors[q->color];
+            /* (no colors in the frame when every blended quad's are computed) */
+            const float(*colors)[4][4] = f->colors ? (const float(*)[4][4])f->colors[q->color] : NULL;
             float unpacked[TBR_MAX_COLOR_BUFS][4][4];
             if (q->flags & SIM_QUAD_COMPUTED) {
                 /* the float outputs, as softpipe's tile holds them (no packing) */
@@ -970,8 +954,7 @@ int sim_func_frame_rgba8(sim_func *fn, const sim_frame *f, uint8_t **out, uint32
     }
     *w = f->end.width ? f->end.width : s->w;
     *h = f->end.height ? f->end.height : s->h;
-    uint8_t *px = calloc((size_t)*w * *h, 4);
-    if (!px) abort();
+    uint8_t *px = tbr_xcalloc((size_t)*w * *h, 4);
     const tbr_format_info *fi = tbr_format_get_info(s->fmt);
     /* The conversion is a function of the pixel's bytes: a pixel equal to the previous one
    * (runs of the clear color, flat regions) reuses its result. */

@@ -5,6 +5,7 @@
  * thread and is requested through the cache (L2 -> DRAM), waking every thread waiting for
  * it on the fill. */
 #include "shader/icache.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +43,7 @@ static uint64_t ic_fetch(void *ctx, shader_core *c, uint32_t slot, uint64_t addr
     tbr_stat_inc(u->misses);
     if (u->nw == u->capw) {
         u->capw = u->capw ? u->capw * 2 : 64;
-        u->w = realloc(u->w, u->capw * sizeof *u->w);
-        if (!u->w) abort();
+        u->w = tbr_xrealloc(u->w, u->capw * sizeof *u->w);
     }
     u->w[u->nw++] = (struct ic_wait){c, slot, line};
     return SC_BLOCKED;

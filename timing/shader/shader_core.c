@@ -1,5 +1,6 @@
 /* Multithreaded in-order shader processor (see shader_core.h). */
 #include "shader/shader_core.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +11,12 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
     c->issue_width = issue_width ? issue_width : 1;
     c->lat = lat ? lat : 1;
     for (int k = 0; k < SC_NCLASS; k++) c->lat_cls[k] = c->lat;
-    c->t = calloc(c->threads, sizeof *c->t);
-    c->order = calloc(c->threads, sizeof *c->order);
-    c->free_slots = calloc(c->threads, sizeof *c->free_slots);
-    c->pos_ready = calloc(c->threads, sizeof *c->pos_ready);
-    c->pos_of = calloc(c->threads, sizeof *c->pos_of);
-    c->pos_live = calloc((c->threads + 63) / 64, sizeof *c->pos_live);
-    if (!c->t || !c->order || !c->free_slots || !c->pos_ready || !c->pos_of || !c->pos_live) abort();
+    c->t = tbr_xcalloc(c->threads, sizeof *c->t);
+    c->order = tbr_xcalloc(c->threads, sizeof *c->order);
+    c->free_slots = tbr_xcalloc(c->threads, sizeof *c->free_slots);
+    c->pos_ready = tbr_xcalloc(c->threads, sizeof *c->pos_ready);
+    c->pos_of = tbr_xcalloc(c->threads, sizeof *c->pos_of);
+    c->pos_live = tbr_xcalloc((c->threads + 63) / 64, sizeof *c->pos_live);
     for (uint32_t i = 0; i < c->threads; i++) c->pos_ready[i] = UINT64_MAX;
     c->head = c->count = 0;
     c->nwork = c->ntexwait = 0;

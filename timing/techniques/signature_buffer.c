@@ -47,7 +47,7 @@ sig_slot *sigbuf_begin(sig_buffer *b, uint32_t target, uint32_t ntiles, uint64_t
         s->sig = tbr_xrealloc(s->sig, ntiles * sizeof *s->sig);
         s->ok = tbr_xrealloc(s->ok, ntiles);
     }
-    memset(s->ok, 0, ntiles);
+    if (ntiles) memset(s->ok, 0, ntiles); /* (a pass of 0 pixels has no tiles and maybe no array yet) */
     s->ntiles = ntiles;
     s->target = target;
     s->occurrence = occ;

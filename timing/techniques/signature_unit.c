@@ -355,7 +355,7 @@ void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data
         u->bitmap = tbr_xrealloc(u->bitmap, ntiles * sizeof *u->bitmap);
         u->nbitmap = ntiles;
     }
-    memset(u->bitmap, 0, u->nbitmap * sizeof *u->bitmap);
+    if (u->nbitmap) memset(u->bitmap, 0, u->nbitmap * sizeof *u->bitmap); /* (none before a pass of tiles) */
     if (ndraws > u->ndcap) {
         u->dcyc = tbr_xrealloc(u->dcyc, ndraws * sizeof *u->dcyc);
         u->dprims = tbr_xrealloc(u->dprims, ndraws * sizeof *u->dprims);

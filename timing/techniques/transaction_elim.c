@@ -1,5 +1,6 @@
 /* Transaction Elimination and tile color snapshots (see transaction_elim.h). */
 #include "techniques/transaction_elim.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +64,7 @@ static void take_row(void *ctx, uint8_t *p, size_t n)
     tile_snap *s = ((take_ctx *)ctx)->s;
     if (s->len + n > s->cap) {
         s->cap = (s->len + n) * 2;
-        s->buf = realloc(s->buf, s->cap);
-        if (!s->buf) abort();
+        s->buf = tbr_xrealloc(s->buf, s->cap);
     }
     memcpy(s->buf + s->len, p, n);
     s->len += n;

@@ -11,6 +11,7 @@
  * TEXELS, border texels only) costs shader.lat_tex without memory access.
  */
 #include "texture/texture_unit.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,9 +86,8 @@ int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stat
     if (!u->tc) return -1;
     if (memsys_add_aux_cache_port(e->mem, u->name, u->tc) < 0) return memsys_port_error(u->name, err, errlen);
     u->cap = core->threads;
-    u->req = calloc(u->cap, sizeof *u->req);
-    u->fifo = calloc(u->cap, sizeof *u->fifo);
-    if (!u->req || !u->fifo) abort();
+    u->req = tbr_xcalloc(u->cap, sizeof *u->req);
+    u->fifo = tbr_xcalloc(u->cap, sizeof *u->fifo);
     core->tex = tex_issue;
     core->tex_ctx = u;
     return 0;

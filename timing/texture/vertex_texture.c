@@ -4,6 +4,7 @@
  * or the vertex texture cache; the thread continues shader.lat_tex cycles after the last
  * line is back. Without VS_TEXELS a TEX costs shader.lat_tex, as before. */
 #include "texture/vertex_texture.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,9 +66,8 @@ int vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncores
         if (u->port < 0) return memsys_port_error("vertex_texture", err, errlen);
     }
     u->cap = ncores * threads;
-    u->req = calloc(u->cap, sizeof *u->req);
-    u->fifo = calloc(u->cap, sizeof *u->fifo);
-    if (!u->req || !u->fifo) abort();
+    u->req = tbr_xcalloc(u->cap, sizeof *u->req);
+    u->fifo = tbr_xcalloc(u->cap, sizeof *u->fifo);
     for (uint32_t i = 0; i < ncores; i++) {
         cores[i].tex = vtex_issue;
         cores[i].tex_ctx = u;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tiling/plb.h"
+#include "core/util.h"
 
 #include "tiling/tile_order.h"
 
@@ -50,8 +51,7 @@ void plb_begin_pass(plb_unit *p)
     const sim_env *env = p->env;
     uint32_t nt = env->tiles_x * env->tiles_y;
     if (nt > p->pb.cap_tiles) {
-        p->pb.lists = realloc(p->pb.lists, nt * sizeof *p->pb.lists);
-        if (!p->pb.lists) abort();
+        p->pb.lists = tbr_xrealloc(p->pb.lists, nt * sizeof *p->pb.lists);
         memset(p->pb.lists + p->pb.cap_tiles, 0, (nt - p->pb.cap_tiles) * sizeof *p->pb.lists);
         p->pb.cap_tiles = nt;
     }
@@ -59,8 +59,7 @@ void plb_begin_pass(plb_unit *p)
     p->pb.ntiles = nt;
     if (env->frame->nprims > p->pb.cap_prim) {
         p->pb.cap_prim = (uint32_t)env->frame->nprims;
-        p->pb.prim_attr_off = realloc(p->pb.prim_attr_off, p->pb.cap_prim * sizeof *p->pb.prim_attr_off);
-        if (!p->pb.prim_attr_off) abort();
+        p->pb.prim_attr_off = tbr_xrealloc(p->pb.prim_attr_off, p->pb.cap_prim * sizeof *p->pb.prim_attr_off);
     }
     p->has_prim = false;
     p->attr_addr = 0;
@@ -192,8 +191,7 @@ void plb_tick(plb_unit *p)
         }
         if (l->n == l->cap) {
             l->cap = l->cap ? l->cap * 2 : 16;
-            l->prims = realloc(l->prims, l->cap * sizeof *l->prims);
-            if (!l->prims) abort();
+            l->prims = tbr_xrealloc(l->prims, l->cap * sizeof *l->prims);
         }
         l->prims[l->n++] = p->prim;
         tbr_techniques_bin_tile_push(env->tech, t);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tiling/tile_fetcher.h"
+#include "core/util.h"
 
 #include <stdio.h>
 
@@ -40,8 +41,7 @@ int tf_init(tile_fetcher *t, sim_env *env, const param_buffer *pb, char *err, si
         return memsys_port_error("tile_cache", err, errlen);
     t->npt = (uint32_t)tbr_cfg_uint(env->cfg, "tile.primitive_table_entries");
     t->ring_cap = t->npt + 64;
-    t->pt = calloc(t->ring_cap, sizeof *t->pt);
-    if (!t->pt) abort();
+    t->pt = tbr_xcalloc(t->ring_cap, sizeof *t->pt);
     simq_init(&t->attr_wait, t->ring_cap);
     t->busy = tbr_stats_counter(env->st, "tf.busy_cycles", "Tile Fetcher cycles that sent a Tile Cache request");
     t->stall = tbr_stats_counter(env->st, "tf.stall_cycles", "Tile Fetcher cycles with work but no request sent");
@@ -68,8 +68,7 @@ void tf_begin_pass(tile_fetcher *t)
     const sim_env *env = t->env;
     uint32_t n = env->tiles_x * env->tiles_y;
     if (n > t->cap_order) {
-        t->order = realloc(t->order, n * sizeof *t->order);
-        if (!t->order) abort();
+        t->order = tbr_xrealloc(t->order, n * sizeof *t->order);
         t->cap_order = n;
     }
     tile_schedule_order(t->order_kind, env->tiles_x, env->tiles_y, t->order);

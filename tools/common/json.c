@@ -1,4 +1,5 @@
 #include "json.h"
+#include "tbr/file_input.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -260,9 +261,10 @@ pj_value *pj_parse(const char *text, size_t len, char *err, size_t err_size)
 
 pj_value *pj_parse_file(const char *path, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
+    char oerr[256];
+    FILE *f = tbr_fopen_input(path, oerr, sizeof oerr); /* a regular file only: a FIFO would block */
     if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, err_size, "%s: %s", path, oerr);
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;

@@ -2,6 +2,7 @@
  * pixel, and check frames against pixel-MD5 checksum files.
  * See docs/tools-compare.md. */
 #include "imgcmp.h"
+#include "tbr/file_input.h"
 #include "tbr/out_file.h"
 #include "tbr/png_io.h"
 
@@ -575,14 +576,29 @@ struct sum_entry {
     char *name;
 };
 
+/* A name of a checksum file stays inside the checked directory: relative, and no '..'
+ * component (a hostile SUMS file must not make tbr-compare read ../../etc/passwd). */
+static int name_inside(const char *name)
+{
+    if (name[0] == '/') return 0;
+    for (const char *c = name; *c;) {
+        const char *e = strchr(c, '/');
+        size_t len = e ? (size_t)(e - c) : strlen(c);
+        if (len == 2 && c[0] == '.' && c[1] == '.') return 0;
+        c += len + (e ? 1 : 0);
+    }
+    return 1;
+}
+
 /* Parse md5sum-style lines "<32 hex>  <name>" (also "<hex> *<name>" and a
  * single space); blank lines and '#' comments are skipped. Returns the number
  * of entries, or -1 after reporting every malformed line. */
 static long parse_sums(const char *sums_path, struct sum_entry **out)
 {
-    FILE *f = fopen(sums_path, "r");
+    char oerr[256];
+    FILE *f = tbr_fopen_input(sums_path, oerr, sizeof oerr); /* a regular file only: a FIFO would block */
     if (!f) {
-        fprintf(stderr, "%s: %s: cannot open: %s\n", prog, sums_path, strerror(errno));
+        fprintf(stderr, "%s: %s: %s\n", prog, sums_path, oerr);
         return -1;
     }
     struct sum_entry *v = NULL;
@@ -615,6 +631,12 @@ static long parse_sums(const char *sums_path, struct sum_entry **out)
                     "%s: %s:%lu: malformed line (want '<32 hex md5>  "
                     "<file name>')\n",
                     prog, sums_path, lineno);
+            bad = 1;
+            continue;
+        }
+        if (!name_inside(name)) {
+            fprintf(stderr, "%s: %s:%lu: file name '%s' leaves the directory (absolute or with '..')\n", prog,
+                    sums_path, lineno, name);
             bad = 1;
             continue;
         }

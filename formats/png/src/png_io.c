@@ -3,6 +3,7 @@
  * context struct outside the helper's frame), so no local modified after
  * setjmp is ever read after the jump and cleanup happens in one place. */
 #include "tbr/png_io.h"
+#include "tbr/file_input.h"
 
 #include <errno.h>
 #include <png.h>
@@ -272,9 +273,10 @@ int tbr_png_read_rgba8(const char *path, tbr_image *out, char *err, size_t err_s
     memset(&c, 0, sizeof(c));
     int ret = -1;
 
-    c.fp = fopen(path, "rb");
+    char oerr[256];
+    c.fp = tbr_fopen_input(path, oerr, sizeof oerr); /* a regular file only: a FIFO would block */
     if (!c.fp) {
-        set_err(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        set_err(err, err_size, "%s: %s", path, oerr);
         return -1;
     }
 

@@ -53,6 +53,14 @@ static int get_u_max(tbr_cursor *c, uint32_t max, uint32_t *out)
 
 static int finish(tbr_cursor *c) { return tbr_cursor_at_end(c) ? 0 : -1; }
 
+/* Fails the cursor when a decoded value is above its documented limit (tbr/records.h
+ * "Decode-time limits"); checked here, once per record, so that no reader sizes, loops or
+ * shifts by a hostile value. */
+static void limit(tbr_cursor *c, uint64_t v, uint64_t max)
+{
+    if (v > max) tbr_cursor_fail(c);
+}
+
 /* ---- FRAME_END ------------------------------------------------------------ */
 
 int tbr_rec_frame_end_encode(tbr_buf *b, const tbr_rec_frame_end *r)
@@ -105,6 +113,14 @@ int tbr_rec_resource_decode(const uint8_t *p, size_t n, tbr_rec_resource *r)
                      &r->array_size, &r->last_level, &r->nr_samples, &r->bind,  &r->block_bytes, &r->is_display_target};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) *v[i] = get_u(&c);
     get_cstr(&c, r->format_name, sizeof(r->format_name));
+    limit(&c, r->target, TBR_REC_MAX_TARGET);
+    if (r->target != 0) limit(&c, r->width, TBR_REC_MAX_DIM); /* a buffer's width is its size in bytes */
+    limit(&c, r->height, TBR_REC_MAX_DIM);
+    limit(&c, r->depth, TBR_REC_MAX_LAYERS);
+    limit(&c, r->array_size, TBR_REC_MAX_LAYERS);
+    limit(&c, r->last_level, TBR_REC_MAX_LEVEL);
+    limit(&c, r->nr_samples, TBR_REC_MAX_SAMPLES);
+    limit(&c, r->block_bytes, TBR_REC_MAX_BLOCK_BYTES);
     return finish(&c);
 }
 
@@ -132,6 +148,7 @@ int tbr_rec_upload_decode(const uint8_t *p, size_t n, tbr_rec_upload *r)
     r->bytes = get_u64(&c);
     r->flags = get_u(&c);
     if (r->flags & ~TBR_REC_UPLOAD_FLAGS) tbr_cursor_fail(&c);
+    limit(&c, r->level, TBR_REC_MAX_LEVEL);
     return finish(&c);
 }
 
@@ -225,6 +242,11 @@ static void surface_get(tbr_cursor *c, tbr_rec_surface *s)
     s->last_layer = get_u(c);
     s->width = get_u(c);
     s->height = get_u(c);
+    limit(c, s->level, TBR_REC_MAX_LEVEL);
+    limit(c, s->last_layer, TBR_REC_MAX_LAYERS - 1);
+    limit(c, s->first_layer, s->last_layer);
+    limit(c, s->width, TBR_REC_MAX_DIM);
+    limit(c, s->height, TBR_REC_MAX_DIM);
 }
 
 int tbr_rec_render_pass_encode(tbr_buf *b, const tbr_rec_render_pass *r)
@@ -252,6 +274,8 @@ int tbr_rec_render_pass_decode(const uint8_t *p, size_t n, tbr_rec_render_pass *
     r->layers = get_u(&c);
     r->samples = get_u(&c);
     r->is_default = get_u(&c);
+    limit(&c, r->layers, TBR_REC_MAX_LAYERS);
+    limit(&c, r->samples, TBR_REC_MAX_SAMPLES);
     if (get_u_max(&c, TBR_REC_MAX_CBUFS, &r->nr_cbufs)) return -1;
     for (uint32_t i = 0; i < r->nr_cbufs; i++) surface_get(&c, &r->cbufs[i]);
     surface_get(&c, &r->zsbuf);
@@ -288,6 +312,7 @@ int tbr_rec_clear_decode(const uint8_t *p, size_t n, tbr_rec_clear *r)
     r->zs_partial = get_u(&c);
     r->has_scissor = get_u(&c);
     for (int i = 0; i < 4; i++) r->scissor[i] = get_u(&c);
+    limit(&c, r->buffers, (4u << TBR_REC_MAX_CBUFS) - 1); /* depth, stencil, color 0..7 */
     return finish(&c);
 }
 
@@ -774,6 +799,16 @@ int tbr_rec_tile_decode(const uint8_t *p, size_t n, tbr_rec_tile *r)
                      &r->layer, &r->tile_x, &r->tile_y, &r->tile_size};
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) *v[i] = get_u(&c);
     if (r->kind < TBR_REC_TILE_LOAD || r->kind > TBR_REC_TILE_CLEAR_ALL) return -1;
+    limit(&c, r->is_zs, 1);
+    limit(&c, r->cbuf, TBR_REC_MAX_CBUFS - 1);
+    limit(&c, r->level, TBR_REC_MAX_LEVEL);
+    limit(&c, r->layer, TBR_REC_MAX_LAYERS - 1);
+    /* softpipe's tiles are 64 pixels; any power of two up to the render-target size, and
+     * the tile inside it */
+    if (!r->tile_size || (r->tile_size & (r->tile_size - 1))) tbr_cursor_fail(&c);
+    limit(&c, r->tile_size, TBR_REC_MAX_DIM);
+    limit(&c, r->tile_x, TBR_REC_MAX_DIM / (r->tile_size ? r->tile_size : 1) - 1);
+    limit(&c, r->tile_y, TBR_REC_MAX_DIM / (r->tile_size ? r->tile_size : 1) - 1);
     return finish(&c);
 }
 
@@ -836,7 +871,9 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
     r->stage = get_u(&c);
     r->truncated = get_u(&c);
     r->n = get_u(&c);
-    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1 || (size_t)r->n * 3 > tbr_cursor_remaining(&c)) return -1;
+    if (r->stage > TBR_REC_STAGE_FS || r->truncated > 1 || r->n > TBR_REC_MAX_PATH ||
+        (size_t)r->n * 3 > tbr_cursor_remaining(&c))
+        return -1;
     r->entries = tbr_cursor_bytes(&c, (size_t)r->n * 3);
     return finish(&c);
 }
@@ -1346,6 +1383,8 @@ int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_ver
         s->size = get_u(c);
         s->format = get_u(c);
         s->instance_divisor = get_u(c);
+        limit(c, s->buffer_index, TBR_REC_MAX_ATTRIBS - 1);
+        limit(c, s->size, TBR_REC_MAX_VERTEX_ELEMENT_BYTES);
     }
     h->fetched = get_u(c);
     h->count = get_u(c);
@@ -1410,7 +1449,7 @@ static int surface_init_valid(const tbr_rec_surface_init *r)
     return r->width >= 1 && r->height >= 1 && r->width <= TBR_REC_SURFACE_INIT_MAX_DIM &&
            r->height <= TBR_REC_SURFACE_INIT_MAX_DIM && r->block_bytes >= 1 &&
            r->block_bytes <= TBR_REC_SURFACE_INIT_MAX_BLOCK && r->is_zs <= 1 && r->rows >= 1 && r->y0 < r->height &&
-           r->rows <= r->height - r->y0;
+           r->rows <= r->height - r->y0 && r->level <= TBR_REC_MAX_LEVEL && r->layer < TBR_REC_MAX_LAYERS;
 }
 
 int tbr_rec_surface_check_encode(tbr_buf *b, const tbr_rec_surface_check *r)
@@ -1431,6 +1470,10 @@ int tbr_rec_surface_check_decode(const uint8_t *p, size_t n, tbr_rec_surface_che
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) *v[i] = get_u(&c);
     r->crc = tbr_cursor_u32(&c);
     if (!tbr_cursor_ok(&c) || !r->width || !r->height || !r->block_bytes || r->block_bytes > 16) return -1;
+    limit(&c, r->level, TBR_REC_MAX_LEVEL);
+    limit(&c, r->layer, TBR_REC_MAX_LAYERS - 1);
+    limit(&c, r->width, TBR_REC_MAX_DIM);
+    limit(&c, r->height, TBR_REC_MAX_DIM);
     return finish(&c);
 }
 

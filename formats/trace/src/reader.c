@@ -451,7 +451,8 @@ tbr_trace_reader *tbr_trace_reader_open_ex(const char *path, const tbr_trace_rea
     tbr_trace_reader *r = alloc_reader(path ? path : "(null)", err);
     if (!r) return NULL;
     struct stat sb;
-    r->fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    /* (O_NONBLOCK: a FIFO is refused below instead of waiting for a writer) */
+    r->fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
     if (r->fd < 0) {
         fail_api(r, "cannot open: %s", path ? strerror(errno) : "NULL path");
     } else if (fstat(r->fd, &sb) < 0) {

@@ -86,14 +86,25 @@ enum tbr_rec_type {
 
 const char *tbr_rec_type_name(uint16_t type); /* "QUADS", ... or NULL if unknown */
 
-#define TBR_REC_MAX_CBUFS     8u
-#define TBR_REC_MAX_TEXTURES  16u
-#define TBR_REC_MAX_CONSTBUFS 4u
-#define TBR_REC_MAX_ATTRIBS   32u
-#define TBR_REC_MAX_QUADS     1024u /* quads per QUADS record */
+#define TBR_REC_MAX_CBUFS                8u
+#define TBR_REC_MAX_TEXTURES             16u
+#define TBR_REC_MAX_CONSTBUFS            4u
+#define TBR_REC_MAX_ATTRIBS              32u
+#define TBR_REC_MAX_QUADS                1024u /* quads per QUADS record */
 /* Render-target width / height of RENDER_PASS and FRAME_END records: the GL maximum
  * softpipe reports (GL_MAX_RENDERBUFFER_SIZE = 16384); larger values are malformed. */
-#define TBR_REC_MAX_DIM       16384u
+#define TBR_REC_MAX_DIM                  16384u
+/* Decode-time limits of the fields that size, count, index or shift something
+ * (docs/trace-records.md "Limits"): a record outside them is malformed for every reader,
+ * so no reader allocates, loops or shifts by a hostile value. The GL / softpipe maxima of
+ * Mesa 22.3.6: */
+#define TBR_REC_MAX_LEVEL                14u   /* mip level: 15 levels of a TBR_REC_MAX_DIM texture */
+#define TBR_REC_MAX_LAYERS               2048u /* array layers, 3D depth, render-target layers */
+#define TBR_REC_MAX_SAMPLES              32u
+#define TBR_REC_MAX_BLOCK_BYTES          32u    /* bytes per texel / block (R64G64B64A64: 32) */
+#define TBR_REC_MAX_TARGET               8u     /* PIPE_BUFFER (0) .. PIPE_TEXTURE_CUBE_ARRAY (8) */
+#define TBR_REC_MAX_PATH                 16384u /* PATH entries (longer paths are truncated) */
+#define TBR_REC_MAX_VERTEX_ELEMENT_BYTES 32u    /* VERTICES stream size (a vertex format's block) */
 
 /* ---- FRAME_END ---------------------------------------------------------- */
 typedef struct tbr_rec_frame_end {
