@@ -29,22 +29,22 @@ for case in $cases; do
   case $case in
     ok) # the control: the generator's plain frame simulates
       gen_trace ok
-      run 0 "$bin/tbr-sim" "$work/ok" -o "$work/ok.out" --quiet ;;
+      run 0 "$bin/tbr-sim" "$work/ok" -o "$work/ok.out" --quiet --no-check ;;
     tile_level) # a TILE level of 2^31 was a shift by 2^31 in the functional back end
       gen_trace tile_level
-      run 2 "$bin/tbr-sim" "$work/tile_level" -o "$work/tile_level.out" --quiet
+      run 2 "$bin/tbr-sim" "$work/tile_level" -o "$work/tile_level.out" --quiet --no-check
       expect_msg 'bad TILE record'
       run 2 "$bin/tbr-dump" "$work/tile_level/activity.tbrt" ;;
     zero_pass) # a 0x0 pass with Rendering Elimination on: memset of a null array (UBSan)
       gen_trace zero_pass
-      run 0 "$bin/tbr-sim" "$work/zero_pass" -o "$work/zero_pass.out" --quiet --set re.enabled=true ;;
+      run 0 "$bin/tbr-sim" "$work/zero_pass" -o "$work/zero_pass.out" --quiet --no-check --set re.enabled=true ;;
     huge_target) # 5 GB of render target that cannot be had: a message and exit 2, not abort()
       gen_trace huge_target
       if ldd "$bin/tbr-sim" | grep -q libasan; then
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=2048" \
-          run 2 "$bin/tbr-sim" "$work/huge_target" -o "$work/huge_target.out" --quiet
+          run 2 "$bin/tbr-sim" "$work/huge_target" -o "$work/huge_target.out" --quiet --no-check
       else
-        (ulimit -v 3000000 && run 2 "$bin/tbr-sim" "$work/huge_target" -o "$work/huge_target.out" --quiet)
+        (ulimit -v 3000000 && run 2 "$bin/tbr-sim" "$work/huge_target" -o "$work/huge_target.out" --quiet --no-check)
       fi
       expect_msg 'out of memory' ;;
     huge_pass) # a RENDER_PASS 2^32-1 wide: tbr-characterize's unchecked calloc (SIGSEGV)
@@ -62,8 +62,8 @@ for case in $cases; do
       mkfifo "$work/fifo" || fail "mkfifo"
       [ -d "$work/ok" ] || gen_trace ok
       mkdir -p "$work/fifo_run" && mkfifo "$work/fifo_run/stats.json"
-      run 2 "$bin/tbr-sim" "$work/fifo" -o "$work/fifo.out" --quiet
-      run 2 "$bin/tbr-sim" "$work/ok" -o "$work/fifo.out" --quiet --config "$work/fifo"
+      run 2 "$bin/tbr-sim" "$work/fifo" -o "$work/fifo.out" --quiet --no-check
+      run 2 "$bin/tbr-sim" "$work/ok" -o "$work/fifo.out" --quiet --no-check --config "$work/fifo"
       expect_msg 'not a regular file'
       run 2 "$bin/tbr-dump" "$work/fifo"
       run 2 "$bin/tbr-characterize" "$work/fifo"
@@ -74,7 +74,7 @@ for case in $cases; do
       run 2 "$bin/tbr-dramsim" "$work/fifo"
       expect_msg 'not a regular file' ;;
     check_sums) # --check-sums followed '../' names out of the directory
-      [ -d "$work/ok.out" ] || { gen_trace ok; run 0 "$bin/tbr-sim" "$work/ok" -o "$work/ok.out" --quiet; }
+      [ -d "$work/ok.out" ] || { gen_trace ok; run 0 "$bin/tbr-sim" "$work/ok" -o "$work/ok.out" --quiet --no-check; }
       mkdir -p "$work/sums/dir"
       cp "$work/ok.out/frames/frame_00000.png" "$work/sums/outside.png"
       cp "$work/ok.out/frames/frame_00000.png" "$work/sums/dir/inside.png"
@@ -86,13 +86,13 @@ for case in $cases; do
     bom) # a UTF-8 byte-order mark before the first key made it an unknown parameter
       [ -d "$work/ok" ] || gen_trace ok
       printf '\357\273\277l2.ways = 8\n' > "$work/bom.cfg"
-      run 0 "$bin/tbr-sim" "$work/ok" -o "$work/bom.out" --quiet --config "$work/bom.cfg"
+      run 0 "$bin/tbr-sim" "$work/ok" -o "$work/bom.out" --quiet --no-check --config "$work/bom.cfg"
       printf 'l2.ways\302\240= 8\n' > "$work/nbsp.cfg" # an invisible byte elsewhere is shown
-      run 2 "$bin/tbr-sim" "$work/ok" -o "$work/bom.out" --quiet --config "$work/nbsp.cfg"
+      run 2 "$bin/tbr-sim" "$work/ok" -o "$work/bom.out" --quiet --no-check --config "$work/nbsp.cfg"
       expect_msg "unknown parameter 'l2.ways.xC2.xA0'" ;;
     many_sets) # the 257th --set was reported as a second input
       [ -d "$work/ok" ] || gen_trace ok
-      set -- "$bin/tbr-sim" "$work/ok" -o "$work/sets.out" --quiet
+      set -- "$bin/tbr-sim" "$work/ok" -o "$work/sets.out" --quiet --no-check
       i=0
       while [ $i -lt 257 ]; do set -- "$@" --set l2.ways=8; i=$((i + 1)); done
       run 2 "$@"
