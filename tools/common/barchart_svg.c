@@ -16,7 +16,7 @@ static double svg_nice_step(double range)
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
 }
 
-static void svg_text(FILE *o, const char *s)
+void pic_xml_text(FILE *o, const char *s)
 {
     for (; *s; s++) {
         if (*s == '<')
@@ -58,15 +58,15 @@ static void svg_group(FILE *o, const pic_chart *c, int gi, int x, int gw, int y0
         fprintf(o,
                 "<rect class=\"bar\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"#%02x%02x%02x\"><title>",
                 bx + 2, y0 - h, SVG_BAR_W - 4, h, col.r, col.g, col.b);
-        svg_text(o, c->group[gi]);
+        pic_xml_text(o, c->group[gi]);
         fputs(" / ", o);
-        svg_text(o, c->series[si]);
+        pic_xml_text(o, c->series[si]);
         fprintf(o, ": %s</title></rect>\n", buf);
         fprintf(o, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"middle\" font-size=\"%d\">%s</text>\n", bx + SVG_BAR_W / 2,
                 y0 - h - 3, SVG_FONT - 4, buf);
     }
     fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", x + gw / 2, y0 + SVG_FONT + 6);
-    svg_text(o, c->group[gi]);
+    pic_xml_text(o, c->group[gi]);
     fputs("</text>\n", o);
 }
 
@@ -116,9 +116,9 @@ int pic_barchart_svg(const pic_chart *c, FILE *o, pic_chart_layout *lay)
             "fill=\"white\"/>\n",
             width, height, width, height, SVG_FONT, width, height);
     fprintf(o, "<text x=\"8\" y=\"%d\" font-size=\"%d\">", SVG_FONT + 6, SVG_FONT + 2);
-    svg_text(o, c->title ? c->title : "");
+    pic_xml_text(o, c->title ? c->title : "");
     fprintf(o, "</text>\n<text x=\"8\" y=\"%d\">", 2 * SVG_FONT + 14);
-    svg_text(o, c->ylabel ? c->ylabel : "");
+    pic_xml_text(o, c->ylabel ? c->ylabel : "");
     fputs("</text>\n", o);
     svg_axis(o, c, ml, plotw, y0, step, ymax);
     for (int gi = 0, x = ml + SVG_BAR_W / 2; gi < c->ngroups; gi++) {
@@ -132,7 +132,7 @@ int pic_barchart_svg(const pic_chart *c, FILE *o, pic_chart_layout *lay)
         fprintf(o,
                 "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#%02x%02x%02x\"/><text x=\"%d\" y=\"%d\">",
                 lx, ly, col.r, col.g, col.b, lx + 18, ly + 11);
-        svg_text(o, c->series[si]);
+        pic_xml_text(o, c->series[si]);
         fputs("</text>\n", o);
     }
     fputs("</svg>\n", o);

@@ -36,4 +36,6 @@ int pic_barchart_render(const pic_chart *c, tbr_image *out, pic_chart_layout *la
  * units. 0, or -1 on a write error. The _file form writes PATH through a temp name. */
 int pic_barchart_svg(const pic_chart *c, FILE *o, pic_chart_layout *lay);
 int pic_barchart_svg_file(const pic_chart *c, const char *path, char *err, size_t err_size);
+/* Writes S as XML/HTML text: < > & and " escaped (SVG labels, HTML table cells). */
+void pic_xml_text(FILE *o, const char *s);
 #endif

@@ -71,22 +71,6 @@ void sw_summary_table(const sweep_plan *pl, const sw_cell_result *res, FILE *o)
     }
 }
 
-static void xml_text(FILE *o, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", o);
-        else if (*s == '>')
-            fputs("&gt;", o);
-        else if (*s == '&')
-            fputs("&amp;", o);
-        else if (*s == '"')
-            fputs("&quot;", o);
-        else
-            fputc(*s, o);
-    }
-}
-
 /* One statistic's chart: the shared bar chart (tools/common, SVG), a group per workload, a
  * bar per configuration, values normalised like the summary table. */
 static int svg_chart(FILE *o, const sweep_plan *pl, const sw_cell_result *res, size_t s)
@@ -157,7 +141,7 @@ static void html_table(FILE *o, const chart_job *j)
                 pl->sf.configs[pl->cells[i].c].name);
         for (size_t k = 0; k < j->nkeys; k++) {
             fprintf(o, "<td>");
-            xml_text(o, r->key_value[k]);
+            pic_xml_text(o, r->key_value[k]);
             fprintf(o, "</td>");
         }
         for (size_t s = 0; s < pl->sf.nstats; s++) {
@@ -178,17 +162,17 @@ static void write_html(FILE *o, const void *arg)
     const chart_job *j = arg;
     const char *name = j->pl->sf.name ? j->pl->sf.name : j->pl->sf.path;
     fprintf(o, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
-    xml_text(o, name);
+    pic_xml_text(o, name);
     fprintf(o, "</title>\n<style>body{font-family:sans-serif} table{border-collapse:collapse} "
                "td,th{border:1px solid #ccc;padding:2px 6px} td.n{text-align:right}</style></head><body>\n<h1>");
-    xml_text(o, name);
+    pic_xml_text(o, name);
     fprintf(o, "</h1>\n");
     html_table(o, j);
     for (size_t s = 0; s < j->pl->sf.nstats; s++) {
         fprintf(o, "<p><img src=\"");
-        xml_text(o, j->pl->sf.stats[s]);
+        pic_xml_text(o, j->pl->sf.stats[s]);
         fprintf(o, ".svg\" alt=\"");
-        xml_text(o, j->pl->sf.stats[s]);
+        pic_xml_text(o, j->pl->sf.stats[s]);
         fprintf(o, "\"></p>\n");
     }
     fprintf(o, "</body></html>\n");
