@@ -83,6 +83,9 @@ static int build_units(gpu *g, char *err, size_t errlen)
     if (plb_init(&g->plb, &g->env, err, errlen)) return -1;
     if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) return -1;
     g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
+    /* the Texture Caches' organisation spans every Raster Unit's processors (seeds/003) */
+    uint32_t ntex = g->nru * (uint32_t)tbr_cfg_uint(cfg, "fragment.processors");
+    if (tex_nuca_create(&g->env.tex_nuca, cfg, g->env.st, ntex, err, errlen)) return -1;
     g->ru = tbr_xcalloc(g->nru, sizeof *g->ru);
     for (uint32_t i = 0; i < g->nru; i++)
         if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], err, errlen)) return -1;
@@ -138,6 +141,7 @@ void gpu_free(gpu *g)
     if (!g) return;
     for (uint32_t i = 0; i < g->nru; i++) ru_free(&g->ru[i]);
     free(g->ru);
+    tex_nuca_free(g->env.tex_nuca);
     free(g->ru_tiles);
     free(g->ru_active);
     tbr_techniques_free(g->env.tech);

@@ -49,6 +49,8 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     g->eu_noc = tbr_energy_add(g->en, "interconnect", "baseline", TBR_EK_NOC, &gm, err, errlen);
     if (!g->eu_noc) return -1;
     memsys_set_energy(g->env.mem, g->en, g->eu_noc, 128, classify);
+    /* the texture caches' NUCA organisation: its mesh and Affinity Table(s) (group "dtm") */
+    if (g->env.tex_nuca && tex_nuca_energy(g->env.tex_nuca, g->en, err, errlen)) return -1;
 
     g->raster.en.setup = FIND("prim_setup");
     g->raster.en.raster = FIND("rasterizer");

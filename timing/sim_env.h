@@ -55,6 +55,8 @@ typedef struct sim_env {
     sim_func *fn;
     tbr_techniques *tech;
     tile_stats *tiles;
+    /* the Texture Caches' NUCA organisation (texture/tex_nuca.h; NULL: private caches) */
+    struct tex_nuca *tex_nuca;
     /* shader work counters shared by the vertex and fragment processors */
     tbr_stat *instr_streamed, *instr_static;
 } sim_env;

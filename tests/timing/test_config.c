@@ -82,6 +82,11 @@ static void test_defaults_and_files(const char *dir)
     CHECK_EQ_U(tbr_cfg_uint(dtm, "fragment.processors"), 32);
     CHECK_EQ_U(tbr_cfg_uint(dtm, "texture_cache.size_kb"), 16);
     CHECK_EQ_U(tbr_cfg_uint(dtm, "dtm.epoch_accesses"), 20000);
+    CHECK(strcmp(tbr_cfg_str(dtm, "texture_cache.organization"), "dtm_nuca") == 0); /* DTM Table I */
+    CHECK_EQ_U(tbr_cfg_uint(dtm, "dtm.buckets"), 32);
+    CHECK_EQ_U(tbr_cfg_uint(dtm, "dtm.counter_bits"), 4);
+    CHECK_EQ_U(tbr_cfg_uint(dtm, "dtm.page_blocks"), 8);
+    CHECK_EQ_U(tbr_cfg_uint(dtm, "texture_cache.ways"), 4);
     CHECK_EQ_U(tbr_cfg_uint(dtm, "mem.size_mb"), 1024);
     tbr_config_free(dtm);
     tbr_config_free(def);

@@ -112,8 +112,10 @@ static const tbr_param_desc k_params[] = {
     CACHE_PARAMS("tile_cache", "tile cache", "32", "4", "1", "2", "8", "thesis Table 4.1"),
     CACHE_PARAMS("texture_cache", "texture cache (one per fragment processor)", "8", "2", "1", "2", "8",
                  "thesis Table 4.1 (x4)"),
-    {"texture_cache.organization", E, "private", "", NR, "private|dnuca|dtm_nuca|dtm_nuca_dist",
-     "texture cache organization (DTM-NUCA sec. IV names the NUCA variants)", "DTM §IV"},
+    {"texture_cache.organization", E, "private", "", NR, "private|dnuca|dtm_nuca|dtm_nuca_dist|shared",
+     "texture cache organization: private caches, D-NUCA without replication, DTM-NUCA with a centralized or "
+     "distributed Affinity Table, or one shared cache banked over the processors (docs/techniques.md \"DTM-NUCA\")",
+     "DTM §IV, §VI"},
     {"texture.layout", E, "linear", "", NR, "linear|tiled",
      "texture memory layout of sampled textures (texture unit): linear = rows of texels (softpipe's layout), "
      "tiled = 4x4-texel blocks (docs/timing-model.md \"Texture unit\")",
@@ -271,13 +273,21 @@ static const tbr_param_desc k_params[] = {
     {"dram.cdc_fifo_depth", U, "16", "entries", 1, 65536, NULL,
      "depth of each asynchronous FIFO between the GPU and DRAM clock domains", "assumption"},
 
-    /* ---- DTM-NUCA texture caches (seeds/003; not modeled yet, see k_not_modeled) ---- */
+    /* ---- DTM-NUCA texture caches (seeds/003; texture/tex_nuca.c, docs/techniques.md "DTM-NUCA") ---- */
     {"dtm.buckets", U, "32", "", 1, 65536, NULL, "Affinity Table buckets", "DTM Table I"},
     {"dtm.counter_bits", U, "4", "bits", 1, 16, NULL, "saturating access counter width", "DTM Table I"},
     {"dtm.page_blocks", U, "8", "blocks", 1, 65536, NULL, "cache blocks per page grouped into one bucket",
      "DTM Table I"},
     {"dtm.epoch_accesses", U, "20000", "accesses", 1, 1u << 31, NULL,
      "texture accesses per Affinity Table synchronization epoch", "DTM Table I"},
+    {"dtm.hysteresis_percent", U, "25", "%", 0, 1000, NULL,
+     "a saturated counter takes a bucket's ownership only if it exceeds the owner's counter by more than this "
+     "percentage (anti ping-pong margin)",
+     "DTM §III-B (\"plus a percentage\"; value: assumption)"},
+    {"dtm.replication", B, "true", "", NR, NULL,
+     "allowed replication: a line present in the local texture cache is served locally even when another node "
+     "owns its bucket (false: only the owner serves it)",
+     "DTM §III-B"},
     /* ---- tbr-sim pipeline units (docs/timing-model.md) ---- */
     {"cp.cycles_per_draw", U, "8", "cycles", 0, 100000, NULL,
      "Command Processor cycles to decode one draw call and its render state", "assumption"},
@@ -323,6 +333,10 @@ static const tbr_param_desc k_params[] = {
      "frame buffers for TE: single compares with the previous frame, double with the one before", "RE §IV-C"},
     {"noc.hop_latency", U, "1", "cycles", 0, 1000, NULL, "2D-mesh routing latency per hop between texture caches",
      "DTM Table I"},
+    {"noc.link_bytes", U, "64", "B", 1, 1024, NULL,
+     "2D-mesh link width between texture caches: one flit of this size per link per cycle (a request is one "
+     "flit, a line line_bytes / link_bytes flits)",
+     "assumption (DTM gives only the hop latency; 64 B = one texture-cache line per cycle, the caches' fill width)"},
     /* ---- energy/power model (docs/energy-model.md) ---- */
     {"energy.sram_leak_nw_per_bit", TBR_P_DOUBLE, "1.0", "nW", 0, 1000, NULL,
      "SRAM leakage per bit (cell + periphery) at 1.0 V, scaled linearly with gpu.voltage_v",
@@ -433,13 +447,6 @@ static const struct {
     const char *name;
     const char *why;
 } k_not_modeled[] = {
-    {"texture_cache.organization",
-     "only private texture caches exist; the NUCA organisations of DTM-NUCA (seeds/003) do not yet"},
-    {"dtm.buckets", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
-    {"dtm.counter_bits", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
-    {"dtm.page_blocks", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
-    {"dtm.epoch_accesses", "DTM-NUCA's Affinity Table (seeds/003 sec. III) does not exist yet"},
-    {"noc.hop_latency", "the texture caches' 2D mesh of DTM-NUCA (seeds/003) does not exist yet"},
     {"early_z.inflight_quads",
      "the Early-Z stage is a pipeline limited by its throughput and the depth buffer's banks, not by a count "
      "of quads in flight"},

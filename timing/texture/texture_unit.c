@@ -30,6 +30,11 @@ void texture_stats_register(texture_stats *ts, tbr_stats *st)
                                     "TEX instructions with no recorded texels (no memory access)");
     ts->wait_cycles = tbr_stats_counter(st, "texture.wait_cycles",
                                         "sum over TEX instructions of the cycles their thread was blocked");
+    ts->l2_reads = tbr_stats_counter(st, "texture.l2_reads",
+                                     "lines the fragment processors' texture caches read from the L2 (their fills)");
+    ts->line_latency = tbr_stats_average(st, "texture.line_latency",
+                                         "cycles from a line request leaving the texture unit to its line coming back "
+                                         "(local or remote cache, or L2)");
 }
 
 static uint64_t tex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t token, uint32_t ntex, uint32_t pc,
@@ -85,6 +90,10 @@ int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stat
     u->tc = tbr_cache_new(&p, e->st, err, errlen);
     if (!u->tc) return -1;
     if (memsys_add_aux_cache_port(e->mem, u->name, u->tc) < 0) return memsys_port_error(u->name, err, errlen);
+    u->node = index;
+    u->installs = tbr_cache_installs(u->tc);
+    u->nuca = e->tex_nuca;
+    if (u->nuca) tex_nuca_attach(u->nuca, index, u->tc);
     u->cap = core->threads;
     u->req = tbr_xcalloc(u->cap, sizeof *u->req);
     u->fifo = tbr_xcalloc(u->cap, sizeof *u->fifo);
@@ -103,40 +112,72 @@ void tex_unit_free(tex_unit *u)
     u->fifo = NULL;
 }
 
-bool tex_unit_idle(const tex_unit *u) { return u->outstanding == 0 && tbr_cache_idle(u->tc); }
+static bool unit_quiet(const tex_unit *u)
+{
+    return !u->outstanding && tbr_cache_idle(u->tc) && (!u->nuca || tex_nuca_idle(u->nuca, u->node));
+}
+
+bool tex_unit_idle(const tex_unit *u) { return unit_quiet(u); }
 
 uint64_t tex_unit_next_event(const tex_unit *u)
 {
     uint64_t now = u->env->now, ne = UINT64_MAX;
-    if (!u->outstanding && tbr_cache_idle(u->tc)) return ne;
+    if (unit_quiet(u)) return ne;
     GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(u->tc)));
+    if (u->nuca) {
+        GPU_EVENT_AT(ne, now, tex_nuca_next_event(u->nuca, u->node, now));
+        if (u->count) return now; /* its request may go to another node's inbox */
+    }
     if (u->count && !tbr_memq_full(tbr_cache_req_in(u->tc))) return now;
     GPU_EVENT_AT(ne, now, tbr_cache_next_event(u->tc, now));
     return ne;
 }
 
-void tex_unit_tick(tex_unit *u)
+/* One line of slot m->id is back. */
+static void line_back(tex_unit *u, const tbr_mem_msg *m, uint64_t now)
 {
     const sim_env *e = u->env;
-    if (!u->outstanding && tbr_cache_idle(u->tc)) return;
-    uint64_t now = e->now;
+    uint32_t slot = (uint32_t)m->id;
+    tex_req *r = &u->req[slot];
+    tbr_stat_sample(u->stats->line_latency, (double)(now - m->issued));
+    if (++r->back == r->nlines) {
+        tbr_stat_add(u->stats->wait_cycles, now + e->shader.lat_cls[SIM_CL_TEX] - r->start);
+        sc_wake(u->core, slot, now + e->shader.lat_cls[SIM_CL_TEX]);
+        u->outstanding--;
+    }
+}
+
+/* The cache's responses: this unit's lines, or (src = requester + 1) remote requesters' lines
+ * that go back over the mesh. */
+static void take_responses(tex_unit *u, uint64_t now)
+{
     tbr_memq *resp = tbr_cache_resp_out(u->tc);
     const tbr_mem_msg *m;
     while ((m = tbr_memq_peek(resp, now))) {
-        uint32_t slot = (uint32_t)m->id;
-        tex_req *r = &u->req[slot];
-        if (++r->back == r->nlines) {
-            tbr_stat_add(u->stats->wait_cycles, now + e->shader.lat_cls[SIM_CL_TEX] - r->start);
-            sc_wake(u->core, slot, now + e->shader.lat_cls[SIM_CL_TEX]);
-            u->outstanding--;
-        }
+        if (m->src && !tex_nuca_reply(u->nuca, u->node, m, now)) break;
+        if (!m->src) line_back(u, m, now);
         tbr_memq_pop(resp);
     }
+    if (!u->nuca) return;
+    tbr_memq *in = tex_nuca_resp_inbox(u->nuca, u->node);
+    while ((m = tbr_memq_peek(in, now))) {
+        line_back(u, m, now);
+        tbr_memq_pop(in);
+    }
+}
+
+void tex_unit_tick(tex_unit *u)
+{
+    const sim_env *e = u->env;
+    if (unit_quiet(u)) return;
+    uint64_t now = e->now;
+    if (u->nuca) tex_nuca_tick_node(u->nuca, u->node, now);
+    take_responses(u, now);
     if (u->count) { /* one line request per cycle, oldest access first */
         uint32_t slot = u->fifo[u->head];
         tex_req *r = &u->req[slot];
         tbr_mem_msg rq = {.addr = r->lines[r->sent], .id = slot, .issued = now, .ready = now};
-        if (tbr_memq_push(tbr_cache_req_in(u->tc), &rq)) {
+        if (u->nuca ? tex_nuca_send(u->nuca, u->node, &rq, now) : tbr_memq_push(tbr_cache_req_in(u->tc), &rq)) {
             tbr_stat_inc(u->stats->lines);
             if (++r->sent == r->nlines) {
                 u->head = (u->head + 1) % u->cap;
@@ -145,4 +186,8 @@ void tex_unit_tick(tex_unit *u)
         }
     }
     tbr_cache_tick_n(u->tc, now, e->ncyc);
+    if (*u->installs != u->seen_installs) {
+        tbr_stat_add(u->stats->l2_reads, *u->installs - u->seen_installs);
+        u->seen_installs = *u->installs;
+    }
 }

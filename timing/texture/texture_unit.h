@@ -8,10 +8,12 @@
 #include "memory/cache.h"
 #include "shader/shader_core.h"
 #include "sim_env.h"
+#include "texture/tex_nuca.h"
 
 /* texture.* statistics, shared by the texture units of every Fragment Processor */
 typedef struct {
     tbr_stat *requests, *texels, *samples, *lines, *nolines, *wait_cycles;
+    tbr_stat *l2_reads, *line_latency;
 } texture_stats;
 void texture_stats_register(texture_stats *ts, tbr_stats *st);
 
@@ -26,7 +28,11 @@ typedef struct {
     sim_env *env;
     const texture_stats *stats;
     shader_core *core;
-    tbr_cache *tc; /* the processor's Texture Cache (texture_cache.<i>) */
+    tbr_cache *tc;  /* the processor's Texture Cache (texture_cache.<i>) */
+    tex_nuca *nuca; /* the NUCA organisation the cache belongs to (NULL: private) */
+    uint32_t node;  /* the cache's global number = its node in the organisation */
+    const uint64_t *installs;
+    uint64_t seen_installs; /* lines the cache installed (= read from L2) so far, for texture.l2_reads */
     char name[32];
     tex_req *req;                     /* per thread slot: its outstanding texture access */
     uint32_t *fifo, head, count, cap; /* slots with lines still to send, in issue order */
