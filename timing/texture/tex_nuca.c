@@ -30,20 +30,22 @@ static void register_stats(tex_nuca *f, tbr_stats *st)
 }
 
 /* Mesh statistics follow the mesh's own counters (it is timed at injection). */
-static void mesh_stats(tex_nuca *f, const tex_mesh *before)
+static void mesh_stats(tex_nuca *f, const tex_mesh *before, uint32_t bytes)
 {
     tbr_stat_add(f->st.mesh_messages, f->mesh.messages - before->messages);
     tbr_stat_add(f->st.mesh_hops, f->mesh.hops - before->hops);
     tbr_stat_add(f->st.mesh_flit_hops, f->mesh.flit_hops - before->flit_hops);
     tbr_stat_add(f->st.link_stalls, f->mesh.stall_cycles - before->stall_cycles);
-    tbr_energy_count(f->eu_mesh, TBR_EV_HOP, f->mesh.flit_hops - before->flit_hops);
+    /* energy per 64-bit word carried over one hop: a 1-flit request on a wide link does not
+     * toggle the whole link */
+    tbr_energy_count(f->eu_mesh, TBR_EV_HOP, (f->mesh.hops - before->hops) * ((bytes + 7) / 8));
 }
 
 static uint64_t send(tex_nuca *f, uint32_t a, uint32_t b, uint32_t bytes, uint64_t t)
 {
     tex_mesh before = f->mesh;
     uint64_t arrive = tex_mesh_send(&f->mesh, a, b, bytes, t);
-    mesh_stats(f, &before);
+    mesh_stats(f, &before, bytes);
     return arrive;
 }
 
@@ -172,7 +174,7 @@ static void table_access(tex_nuca *f, uint32_t node, uint64_t addr, uint64_t now
                     flit_hops += tex_mesh_hops(&f->mesh, (uint32_t)f->at.next[(size_t)j * f->at.buckets + b], j);
         tbr_stat_add(f->st.sync_flit_hops, flit_hops);
         tbr_stat_add(f->st.mesh_flit_hops, flit_hops);
-        tbr_energy_count(f->eu_mesh, TBR_EV_HOP, flit_hops);
+        tbr_energy_count(f->eu_mesh, TBR_EV_HOP, flit_hops); /* one word per bucket entry */
     }
     tbr_stat_add(f->st.owner_changes, f->at.changes - changes);
 }
@@ -239,7 +241,7 @@ int tex_nuca_energy(tex_nuca *f, tbr_energy *e, char *err, size_t errlen)
 {
     tbr_energy_geom g;
     memset(&g, 0, sizeof g);
-    g.width_bits = f->mesh.link_bytes * 8;
+    g.width_bits = 64; /* priced per 64-bit word and hop (mesh_stats) */
     g.count = f->nodes;
     f->eu_mesh = tbr_energy_add(e, "texture_mesh", "dtm", TBR_EK_NOC, &g, err, errlen);
     if (!f->eu_mesh) return -1;
