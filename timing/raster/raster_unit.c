@@ -451,6 +451,7 @@ void ru_fold_stats(raster_unit *r)
     tbr_occupancy_fold(&r->qocc_tile);
     tbr_occupancy_fold(&r->qocc_post);
     tbr_occupancy_fold(&r->qocc_color);
+    for (uint32_t i = 0; i < r->nfp; i++) tex_unit_fold_stats(&r->tu[i]);
 }
 
 /* Mirrors ru_tick's stages (same order of decisions): every case that moves a token,

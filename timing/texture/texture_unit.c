@@ -92,6 +92,7 @@ int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stat
     if (memsys_add_aux_cache_port(e->mem, u->name, u->tc) < 0) return memsys_port_error(u->name, err, errlen);
     u->node = index;
     u->installs = tbr_cache_installs(u->tc);
+    tbr_occupancy_init(&u->line_lat, stats->line_latency);
     u->nuca = e->tex_nuca;
     if (u->nuca) tex_nuca_attach(u->nuca, index, u->tc);
     u->cap = core->threads;
@@ -112,34 +113,44 @@ void tex_unit_free(tex_unit *u)
     u->fifo = NULL;
 }
 
-static bool unit_quiet(const tex_unit *u)
+/* The private organisation (the default) keeps the unit's original, lean paths; a NUCA
+ * organisation (u->nuca) takes the *_nuca ones. */
+static bool nuca_quiet(const tex_unit *u)
 {
-    return !u->outstanding && tbr_cache_idle(u->tc) && (!u->nuca || tex_nuca_idle(u->nuca, u->node));
+    return !u->outstanding && tbr_cache_idle(u->tc) && tex_nuca_idle(u->nuca, u->node);
 }
 
-bool tex_unit_idle(const tex_unit *u) { return unit_quiet(u); }
+bool tex_unit_idle(const tex_unit *u) { return u->nuca ? nuca_quiet(u) : u->outstanding == 0 && tbr_cache_idle(u->tc); }
+
+static uint64_t next_event_nuca(const tex_unit *u, uint64_t now)
+{
+    uint64_t ne = UINT64_MAX;
+    if (nuca_quiet(u)) return ne;
+    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(u->tc)));
+    GPU_EVENT_AT(ne, now, tex_nuca_next_event(u->nuca, u->node, now));
+    if (u->count) return now; /* its request may wait for another node's inbox */
+    GPU_EVENT_AT(ne, now, tbr_cache_next_event(u->tc, now));
+    return ne;
+}
 
 uint64_t tex_unit_next_event(const tex_unit *u)
 {
     uint64_t now = u->env->now, ne = UINT64_MAX;
-    if (unit_quiet(u)) return ne;
+    if (u->nuca) return next_event_nuca(u, now);
+    if (!u->outstanding && tbr_cache_idle(u->tc)) return ne;
     GPU_EVENT_AT(ne, now, tbr_memq_head_ready(tbr_cache_resp_out(u->tc)));
-    if (u->nuca) {
-        GPU_EVENT_AT(ne, now, tex_nuca_next_event(u->nuca, u->node, now));
-        if (u->count) return now; /* its request may go to another node's inbox */
-    }
     if (u->count && !tbr_memq_full(tbr_cache_req_in(u->tc))) return now;
     GPU_EVENT_AT(ne, now, tbr_cache_next_event(u->tc, now));
     return ne;
 }
 
 /* One line of slot m->id is back. */
-static void line_back(tex_unit *u, const tbr_mem_msg *m, uint64_t now)
+static inline __attribute__((always_inline)) void line_back(tex_unit *u, const tbr_mem_msg *m, uint64_t now)
 {
     const sim_env *e = u->env;
     uint32_t slot = (uint32_t)m->id;
     tex_req *r = &u->req[slot];
-    tbr_stat_sample(u->stats->line_latency, (double)(now - m->issued));
+    tbr_occupancy_sample_n(&u->line_lat, (uint32_t)(now - m->issued), 1);
     if (++r->back == r->nlines) {
         tbr_stat_add(u->stats->wait_cycles, now + e->shader.lat_cls[SIM_CL_TEX] - r->start);
         sc_wake(u->core, slot, now + e->shader.lat_cls[SIM_CL_TEX]);
@@ -147,10 +158,24 @@ static void line_back(tex_unit *u, const tbr_mem_msg *m, uint64_t now)
     }
 }
 
-/* The cache's responses: this unit's lines, or (src = requester + 1) remote requesters' lines
- * that go back over the mesh. */
-static void take_responses(tex_unit *u, uint64_t now)
+/* The oldest access's next line (one line request per cycle, oldest access first) was
+ * accepted. */
+static inline __attribute__((always_inline)) void line_sent(tex_unit *u, tex_req *r)
 {
+    tbr_stat_inc(u->stats->lines);
+    if (++r->sent == r->nlines) {
+        u->head = (u->head + 1) % u->cap;
+        u->count--;
+    }
+}
+
+/* NUCA organisation: the cache's responses are this unit's lines or (src = requester + 1)
+ * remote requesters' lines that go back over the mesh; lines also come back over the mesh;
+ * requests go where tex_nuca_send puts them. */
+static __attribute__((noinline)) void tick_nuca(tex_unit *u, uint64_t now)
+{
+    if (nuca_quiet(u)) return;
+    tex_nuca_tick_node(u->nuca, u->node, now);
     tbr_memq *resp = tbr_cache_resp_out(u->tc);
     const tbr_mem_msg *m;
     while ((m = tbr_memq_peek(resp, now))) {
@@ -158,36 +183,46 @@ static void take_responses(tex_unit *u, uint64_t now)
         if (!m->src) line_back(u, m, now);
         tbr_memq_pop(resp);
     }
-    if (!u->nuca) return;
     tbr_memq *in = tex_nuca_resp_inbox(u->nuca, u->node);
     while ((m = tbr_memq_peek(in, now))) {
         line_back(u, m, now);
         tbr_memq_pop(in);
     }
+    if (u->count) {
+        tex_req *r = &u->req[u->fifo[u->head]];
+        tbr_mem_msg rq = {.addr = r->lines[r->sent], .id = u->fifo[u->head], .issued = now, .ready = now};
+        if (tex_nuca_send(u->nuca, u->node, &rq, now)) line_sent(u, r);
+    }
+    tbr_cache_tick_n(u->tc, now, u->env->ncyc);
 }
 
 void tex_unit_tick(tex_unit *u)
 {
     const sim_env *e = u->env;
-    if (unit_quiet(u)) return;
     uint64_t now = e->now;
-    if (u->nuca) tex_nuca_tick_node(u->nuca, u->node, now);
-    take_responses(u, now);
-    if (u->count) { /* one line request per cycle, oldest access first */
+    if (u->nuca) {
+        tick_nuca(u, now);
+        return;
+    }
+    if (!u->outstanding && tbr_cache_idle(u->tc)) return;
+    tbr_memq *resp = tbr_cache_resp_out(u->tc);
+    const tbr_mem_msg *m;
+    while ((m = tbr_memq_peek(resp, now))) {
+        line_back(u, m, now);
+        tbr_memq_pop(resp);
+    }
+    if (u->count) {
         uint32_t slot = u->fifo[u->head];
         tex_req *r = &u->req[slot];
         tbr_mem_msg rq = {.addr = r->lines[r->sent], .id = slot, .issued = now, .ready = now};
-        if (u->nuca ? tex_nuca_send(u->nuca, u->node, &rq, now) : tbr_memq_push(tbr_cache_req_in(u->tc), &rq)) {
-            tbr_stat_inc(u->stats->lines);
-            if (++r->sent == r->nlines) {
-                u->head = (u->head + 1) % u->cap;
-                u->count--;
-            }
-        }
+        if (tbr_memq_push(tbr_cache_req_in(u->tc), &rq)) line_sent(u, r);
     }
     tbr_cache_tick_n(u->tc, now, e->ncyc);
-    if (*u->installs != u->seen_installs) {
-        tbr_stat_add(u->stats->l2_reads, *u->installs - u->seen_installs);
-        u->seen_installs = *u->installs;
-    }
+}
+
+void tex_unit_fold_stats(tex_unit *u)
+{
+    tbr_stat_add(u->stats->l2_reads, *u->installs - u->seen_installs);
+    u->seen_installs = *u->installs;
+    tbr_occupancy_fold(&u->line_lat);
 }

@@ -33,6 +33,7 @@ typedef struct {
     uint32_t node;  /* the cache's global number = its node in the organisation */
     const uint64_t *installs;
     uint64_t seen_installs; /* lines the cache installed (= read from L2) so far, for texture.l2_reads */
+    tbr_occupancy line_lat; /* texture.line_latency, accumulated in integers (tex_unit_fold_stats) */
     char name[32];
     tex_req *req;                     /* per thread slot: its outstanding texture access */
     uint32_t *fifo, head, count, cap; /* slots with lines still to send, in issue order */
@@ -46,5 +47,8 @@ void tex_unit_free(tex_unit *u);
 void tex_unit_tick(tex_unit *u);
 bool tex_unit_idle(const tex_unit *u);
 uint64_t tex_unit_next_event(const tex_unit *u);
+/* Adds the accumulated texture.l2_reads and texture.line_latency to the statistics (the
+ * Raster Unit calls it at the end of each raster phase, before they are read). */
+void tex_unit_fold_stats(tex_unit *u);
 
 #endif
