@@ -169,13 +169,14 @@ void hsr_visibility_tile(hsr_visibility *v, const sim_func *fn, unsigned tx, uns
 /* ---- the HSR stage of a Raster Unit (timing) ---- */
 
 void hsr_stage_init(hsr_stage *h, sim_env *env, uint32_t unit, const hsr_visibility *vis, const raster_energy *en,
-                    tbr_stat *quads_tested)
+                    tbr_stat *quads_tested, tbr_stat *tile_loads)
 {
     memset(h, 0, sizeof *h);
     h->env = env;
     h->vis = vis;
     h->en = en;
     h->quads_tested = quads_tested;
+    h->tile_loads = tile_loads;
     h->quads_per_cycle = (uint32_t)tbr_cfg_uint(env->cfg, "hsr.quads_per_cycle");
     h->setup_cycles = (uint32_t)tbr_cfg_uint(env->cfg, "hsr.setup_cycles");
     h->tile_buffers = (uint32_t)tbr_cfg_uint(env->cfg, "hsr.tile_buffers");
@@ -264,6 +265,7 @@ static void load_depth_line(hsr_stage *h)
         mem_send(h->mem_req, env->now, tile_line_addr(env, s, h->tile, total - h->z_load_left, lpr))) {
         h->z_load_left--;
         h->z_outstanding++;
+        tbr_stat_inc(h->tile_loads);
         tbr_energy_count(h->en->depth, TBR_EV_WRITE, h->en->qpl_z); /* loaded line written into the depth buffer */
     }
     if (!h->z_load_left && !h->z_outstanding) {

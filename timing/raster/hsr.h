@@ -94,11 +94,13 @@ typedef struct {
     uint32_t z_load_left, z_outstanding;
     bool z_loading;
     const raster_energy *en;
-    tbr_stat *busy, *stall, *idle, *quads_tested;
+    tbr_stat *busy, *stall, *idle, *quads_tested, *tile_loads;
 } hsr_stage;
 
+/* quads_tested, tile_loads: the Raster Units' shared counters (quads.hsr_tested,
+ * tiles.buffer_load_lines) */
 void hsr_stage_init(hsr_stage *h, sim_env *env, uint32_t unit, const hsr_visibility *vis, const raster_energy *en,
-                    tbr_stat *quads_tested);
+                    tbr_stat *quads_tested, tbr_stat *tile_loads);
 void hsr_stage_connect(hsr_stage *h, sim_queue *in, tbr_memq *mem_req, tbr_memq *mem_resp,
                        const uint32_t *consumer_tiles_done);
 void hsr_stage_free(hsr_stage *h);

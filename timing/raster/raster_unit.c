@@ -83,7 +83,7 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
                     memsys_resp(env->mem, r->zport));
     if (vis->enabled) { /* TBDR: HSR loads the tile's depth through the depth port */
         r->hsr = tbr_xcalloc(1, sizeof *r->hsr);
-        hsr_stage_init(r->hsr, env, id, vis, &stats->en, stats->q_hsr_tested);
+        hsr_stage_init(r->hsr, env, id, vis, &stats->en, stats->q_hsr_tested, stats->tile_loads);
         hsr_stage_connect(r->hsr, &r->tile_q, memsys_req(env->mem, r->zport), memsys_resp(env->mem, r->zport),
                           &r->r_tiles_passed);
         early_z_use_hsr(&r->ez, vis);
