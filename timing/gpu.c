@@ -60,6 +60,8 @@ static void register_stats(gpu *g, tbr_stats *st)
     g->draws = tbr_stats_counter(st, "draws", "draw calls");
     g->prims = tbr_stats_counter(st, "prims", "primitives that reached setup (PRIM records)");
     raster_stats_register(&g->raster, st);
+    hsr_visibility_init(&g->hsr, g->env.cfg, st);
+    if (g->hsr.enabled) g->raster.q_hsr_tested = tbr_stats_counter(st, "quads.hsr_tested", "quads tested by HSR");
     g->mask_mismatch = tbr_stats_counter(st, "func.mask_mismatch_quads",
                                          "quads whose recomputed depth/stencil/blend mask differs from the trace");
     texture_stats_register(&g->tex_stats, st);
@@ -88,7 +90,8 @@ static int build_units(gpu *g, char *err, size_t errlen)
     if (tex_nuca_create(&g->env.tex_nuca, cfg, g->env.st, ntex, err, errlen)) return -1;
     g->ru = tbr_xcalloc(g->nru, sizeof *g->ru);
     for (uint32_t i = 0; i < g->nru; i++)
-        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], err, errlen)) return -1;
+        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], &g->hsr, err, errlen))
+            return -1;
     g->ru_tiles = tbr_xcalloc(g->nru, sizeof *g->ru_tiles);
     g->ru_active = tbr_xcalloc(g->nru, sizeof *g->ru_active);
     for (uint32_t i = 0; i < g->nru; i++) {
@@ -154,17 +157,23 @@ void gpu_free(gpu *g)
     memsys_free(g->env.mem);
     tbr_energy_free(g->en);
     sim_func_free(g->env.fn);
+    hsr_visibility_free(&g->hsr);
     free(g);
 }
 
 /* Functional rendering of every tile of the pass (values do not depend on timing), with
- * the techniques' tile hooks around each tile (RE's skip decision, TE's flush check). */
+ * the techniques' tile hooks around each tile (RE's skip decision, TE's flush check).
+ * TBDR: HSR decides each tile first, and the tile is rendered without the colour writes
+ * of the fragments it removed (a wrong decision would change the frame). */
 static void render_pass_tiles(gpu *g)
 {
+    hsr_visibility_begin_pass(&g->hsr, g->env.frame, g->env.tiles_x * g->env.tiles_y);
+    g->env.fn->color_keep = g->hsr.enabled ? g->hsr.keep : NULL;
     for (unsigned ty = 0; ty < g->env.tiles_y; ty++)
         for (unsigned tx = 0; tx < g->env.tiles_x; tx++) {
             uint32_t t = ty * g->env.tiles_x + tx;
             sim_tile_result tr;
+            hsr_visibility_tile(&g->hsr, g->env.fn, tx, ty, g->plb.pb.lists[t].n);
             tbr_techniques_render_tile(g->env.tech, g->env.fn, tx, ty, g->plb.pb.lists[t].prims, g->plb.pb.lists[t].n,
                                        &tr);
             tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
@@ -277,6 +286,7 @@ static uint64_t geometry_progress(const gpu *g)
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
     sim_func_derive_texels(g->env.fn, NULL); /* no timing: no texels needed */
+    g->env.fn->color_keep = NULL;            /* no HSR decisions for frames not timed */
     for (size_t p = 0; p < f->npasses; p++) {
         if (sim_func_begin_pass(g->env.fn, f, p, g->env.tile_w, g->env.tile_h, err, errlen)) return -1;
         const unsigned tx_n = sim_func_tiles_x(g->env.fn), ty_n = sim_func_tiles_y(g->env.fn);
@@ -395,7 +405,7 @@ static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size
     tf_begin_pass(&g->tf);
     for (uint32_t i = 0; i < g->nru; i++) {
         g->ru[i].tile_start_cycle = g->env.now;
-        early_z_begin_pass(&g->ru[i].ez);
+        ru_begin_pass(&g->ru[i]);
     }
     uint64_t rstart = g->env.now;
     const uint64_t raster_limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;

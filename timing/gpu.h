@@ -54,6 +54,7 @@ struct gpu {
     /* stats */
     tbr_stat *cyc_total, *cyc_geom, *cyc_tiling, *cyc_raster, *frames, *passes, *draws, *prims;
     raster_stats raster; /* shared by the Raster Units */
+    hsr_visibility hsr;  /* TBDR: what HSR removes (raster/hsr.h); off by default */
     tbr_stat *mask_mismatch;
     bool restore_used;         /* tile.restore = used */
     const su_frame_data *sufd; /* set per frame by the driver (sim_main): RE's payload CRCs */

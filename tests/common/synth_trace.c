@@ -11,6 +11,7 @@ static tbr_buf b;
 uint32_t synth_draw_vertex_count = 6;
 float synth_draw_blend_color0;
 uint32_t synth_draw_texture;
+int synth_draw_fs_kill;
 uint32_t synth_render_pass_default = 1;
 const float *synth_prim_color;
 uint32_t synth_quad_prim;
@@ -121,7 +122,8 @@ void synth_draw(uint32_t seq, int blend, int depth, uint32_t fs_id)
     d.nr_cbufs = 1;
     d.depth_clip_near = 1;
     d.depth_clip_far = 1;
-    d.early_z = depth ? 1 : 0;
+    d.early_z = depth && !synth_draw_fs_kill ? 1 : 0; /* softpipe tests depth after a discarding FS */
+    d.fs_uses_kill = synth_draw_fs_kill ? 1 : 0;
     d.depth_enabled = depth ? 1 : 0;
     d.depth_writemask = depth ? 1 : 0;
     d.depth_func = 1; /* LESS */

@@ -145,6 +145,24 @@ static const tbr_param_desc k_params[] = {
      "rasterizer attribute interpolation throughput (16 = 4 quads/cycle)", "thesis Table 4.1, §4.1"},
     {"early_z.inflight_quads", U, "20", "quads", 1, 4096, NULL, "Early-Z in-flight quad fragments", "thesis Table 4.1"},
     {"early_z.quads_per_cycle", U, "4", "quads/cycle", 1, 64, NULL, "Early-Z throughput", "thesis §4.1"},
+    /* ---- TBDR: Hidden Surface Removal (raster/hsr.h; docs/techniques.md) ---- */
+    {"hsr.enabled", B, "false", "", NR, NULL,
+     "TBDR: a Hidden Surface Removal stage ahead of each Raster Unit builds the next tile's depth while the "
+     "current one is shaded, so only visible fragments of opaque geometry are shaded; false = TBR (thesis baseline)",
+     "DTM sec. II-C, Fig. 2"},
+    {"hsr.quads_per_cycle", U, "4", "quads/cycle", 1, 64, NULL, "HSR rasterizer and Early-Z test throughput",
+     "assumption (as early_z.quads_per_cycle; DTM sec. II-C gives no figure)"},
+    {"hsr.setup_cycles", U, "1", "cycles", 0, 1000, NULL,
+     "HSR rasterizer cycles to set up one primitive in a tile before testing its quads",
+     "assumption (as raster.setup_cycles)"},
+    {"hsr.tile_buffers", U, "2", "tiles", 1, 64, NULL,
+     "HSR depth buffers: tiles HSR may hold, from the one it processes to the one the Rasterizer finishes "
+     "(2 = the next tile while the current one is shaded)",
+     "DTM sec. II-C (the next tile while working on the current one)"},
+    {"hsr.buffer_prims", U, "1024", "primitives", 1, 1u << 20, NULL,
+     "primitives of a tile the HSR stage's output queue holds while the previous tile is shaded; a tile with "
+     "more falls back to TBR",
+     "assumption"},
     {"blend.inflight_quads", U, "20", "quads", 1, 4096, NULL, "blending in-flight quad fragments", "thesis Table 4.1"},
     {"blend.quads_per_cycle", U, "4", "quads/cycle", 1, 64, NULL, "blending throughput", "thesis §4.1"},
 

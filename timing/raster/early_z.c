@@ -72,6 +72,15 @@ uint32_t early_z_quad_fp(const early_z *z, const sim_quad *q)
     }
 }
 
+/* The quad reaches a Fragment Processor: its draw has no early Z or a fragment passed the
+ * test (the trace's DEPTH_OUT and depth mask), and, under TBDR, HSR did not hide them all
+ * (a draw without early Z that HSR decides has no depth test: hsr_classify_draw). */
+static inline bool quad_survives(const early_z *z, const sim_frame *f, const sim_quad *q, uint32_t qi)
+{
+    if (f->draws[q->draw].rec.early_z && !((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) return false;
+    return !(z->hsr && hsr_quad_removed(z->hsr, q, qi));
+}
+
 void early_z_tick(early_z *z)
 {
     const sim_env *env = z->env;
@@ -79,7 +88,7 @@ void early_z_tick(early_z *z)
     const uint64_t nc = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
     const sim_frame *f = env->frame;
     const tbr_mem_msg *m;
-    while ((m = tbr_memq_peek(z->mem_resp, now))) {
+    while (!z->hsr && (m = tbr_memq_peek(z->mem_resp, now))) { /* (TBDR: the port is HSR's) */
         if (z->z_outstanding) z->z_outstanding--;
         tbr_memq_pop(z->mem_resp);
     }
@@ -113,7 +122,7 @@ void early_z_tick(early_z *z)
                 z->tile = TOK_VAL(tok);
                 int zs = sim_func_zs_surface(env->fn);
                 const sim_pass *ps = &f->passes[env->pass];
-                if (zs >= 0 && !ps->zs_cleared && env->pass_loads_zs) {
+                if (zs >= 0 && !ps->zs_cleared && env->pass_loads_zs && !z->hsr) {
                     uint32_t lpr;
                     z->z_tile = TOK_VAL(tok);
                     z->z_load_left = tile_line_count(env, sim_func_surface(env->fn, zs), z->z_tile, &lpr);
@@ -130,7 +139,7 @@ void early_z_tick(early_z *z)
         }
         const sim_quad *q = &f->quads[TOK_VAL(tok)];
         bool early = f->draws[q->draw].rec.early_z != 0;
-        bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
+        bool survives = quad_survives(z, f, q, TOK_VAL(tok));
         uint32_t fp;
         if (z->memo_quad == TOK_VAL(tok) + 1 && z->qmap != RU_QMAP_ROUND_ROBIN)
             fp = z->memo_fp;
@@ -149,12 +158,17 @@ void early_z_tick(early_z *z)
             tbr_stat_inc(z->tested);
             tbr_energy_count(z->en->depth, TBR_EV_READ, 1); /* Early-Z: read, 4 compares, write if any passes */
             tbr_energy_count(z->en->ztest, TBR_EV_CMP, 4);
-            if (!((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask)) { /* all fragments failed */
+            if (!survives) { /* all fragments failed (or HSR found them hidden) */
                 tbr_stat_inc(z->killed);
                 simq_pop(z->in);
                 n++;
                 continue;
             }
+        } else if (!survives) { /* TBDR: hidden by a later opaque fragment of a depth-less draw */
+            tbr_stat_inc(z->killed);
+            simq_pop(z->in);
+            n++;
+            continue;
         }
         if (early) tbr_energy_count(z->en->depth, TBR_EV_WRITE, 1);
         if (!simq_push(&z->fp_in[fp], TOK_VAL(tok), now + z->latency)) {
@@ -186,7 +200,7 @@ uint64_t early_z_next_event(const early_z *z)
     const sim_env *env = z->env;
     const sim_frame *f = env->frame;
     uint64_t now = env->now, ne = UINT64_MAX;
-    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(z->mem_resp));
+    if (!z->hsr) GPU_EVENT_AT(ne, now, tbr_memq_head_ready(z->mem_resp));
     if (z->z_loading) {
         if (z->z_load_left ? !tbr_memq_full(z->mem_req) : !z->z_outstanding) return now;
     } else if (z->in->count) {
@@ -197,8 +211,7 @@ uint64_t early_z_next_event(const early_z *z)
             uint32_t tok = z->in->buf[z->in->head];
             if (TOK_KIND(tok) != TOK_ITEM) return now;
             const sim_quad *q = &f->quads[TOK_VAL(tok)];
-            bool early = f->draws[q->draw].rec.early_z != 0;
-            bool survives = !early || ((q->flags & TBR_REC_QUAD_DEPTH_OUT) && q->depth_mask);
+            bool survives = quad_survives(z, f, q, TOK_VAL(tok));
             if (!survives || !simq_full(&z->fp_in[early_z_quad_fp(z, q)])) return now;
         }
     }

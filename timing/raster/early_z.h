@@ -12,6 +12,7 @@
 
 #include "core/sim_queue.h"
 #include "memory/memq.h"
+#include "raster/hsr.h"
 #include "raster/raster_energy.h"
 #include "sim_env.h"
 
@@ -46,6 +47,9 @@ typedef struct {
     tbr_stat *tested, *killed, *shaded, *tile_loads; /* shared by the Raster Units */
     const raster_energy *en;                         /* the depth buffer's and Early-Z's energy */
     tbr_stat *busy, *stall, *idle;
+    /* TBDR (hsr.h): HSR loaded the tile's depth and built it in advance; a quad it found
+     * hidden fails here (seeds/003 sec. II-C). NULL: TBR. */
+    const hsr_visibility *hsr;
 } early_z;
 
 /* Raster Unit `unit`'s Early-Z: parameters, statistics (ru<unit>.early_z.*); tested,
@@ -54,6 +58,8 @@ void early_z_init(early_z *z, sim_env *env, uint32_t unit, tbr_stat *tested, tbr
                   tbr_stat *tile_loads, const raster_energy *en);
 void early_z_connect(early_z *z, sim_queue *in, sim_queue *fp_in, uint32_t nfp, sim_queue *order, tbr_memq *mem_req,
                      tbr_memq *mem_resp);
+/* TBDR: the depth buffer comes from the HSR stage (vis decides which quads it hid). */
+static inline void early_z_use_hsr(early_z *z, const hsr_visibility *vis) { z->hsr = vis; }
 /* a new pass: quad indices are the frame's */
 static inline void early_z_begin_pass(early_z *z) { z->memo_quad = 0; }
 void early_z_tick(early_z *z);

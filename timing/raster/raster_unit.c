@@ -43,7 +43,7 @@ void raster_stats_register(raster_stats *rs, tbr_stats *st)
 }
 
 int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
-            icache_unit *icache, char *err, size_t errlen)
+            icache_unit *icache, const hsr_visibility *vis, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->env = env;
@@ -81,6 +81,15 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     early_z_init(&r->ez, env, id, stats->q_ztested, stats->q_zkilled, stats->q_shaded, stats->tile_loads, &stats->en);
     early_z_connect(&r->ez, &r->post_raster, r->fp_in, r->nfp, &r->order, memsys_req(env->mem, r->zport),
                     memsys_resp(env->mem, r->zport));
+    if (vis->enabled) { /* TBDR: HSR loads the tile's depth through the depth port */
+        r->hsr = tbr_xcalloc(1, sizeof *r->hsr);
+        hsr_stage_init(r->hsr, env, id, vis, &stats->en, stats->q_hsr_tested, stats->tile_loads);
+        hsr_stage_connect(r->hsr, &r->tile_q, memsys_req(env->mem, r->zport), memsys_resp(env->mem, r->zport),
+                          &r->r_tiles_passed);
+        early_z_use_hsr(&r->ez, vis);
+        r->r_hsr_wait = tbr_stats_counterf(env->st, "Rasterizer cycles waiting for HSR to finish the next tile",
+                                           "ru%u.rasterizer.hsr_wait_cycles", id);
+    }
     snprintf(name, sizeof name, "ru%u.color", id);
     r->cport = memsys_add_port(env->mem, name, 16);
     if (r->cport < 0) return memsys_port_error(name, err, errlen);
@@ -117,6 +126,14 @@ void ru_free(raster_unit *r)
     simq_free(&r->color_q);
     simq_free(&r->order);
     free(r->r_emitted);
+    if (r->hsr) hsr_stage_free(r->hsr);
+    free(r->hsr);
+}
+
+void ru_begin_pass(raster_unit *r)
+{
+    early_z_begin_pass(&r->ez);
+    if (r->hsr) hsr_stage_begin_pass(r->hsr);
 }
 
 /* Color surfaces bound in the pass: line j of the tile over all of them. */
@@ -346,6 +363,7 @@ static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r
             if (simq_push(&r->post_raster, TOK(TOK_END, r->r_tile), now + 1)) {
                 r->r_flushing = false;
                 r->r_in_tile = false;
+                r->r_tiles_passed++;
                 emitted++;
             } else {
                 blocked = true;
@@ -388,10 +406,15 @@ static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r
         if (!emitted && !blocked) r->r_has_prim = false;
     } else {
         uint32_t tok;
-        if (simq_peek(&r->tile_q, now, &tok)) {
-            if (TOK_KIND(tok) == TOK_BEGIN) {
+        sim_queue *in = r->hsr ? &r->hsr->out : &r->tile_q;
+        if (simq_peek(in, now, &tok)) {
+            if (TOK_KIND(tok) == TOK_BEGIN && r->hsr && !hsr_stage_tile_ready(r->hsr, r->r_tiles_begun)) {
+                tbr_stat_add(r->r_hsr_wait, n); /* the tile's depth is not built yet */
+                return;
+            } else if (TOK_KIND(tok) == TOK_BEGIN) {
                 if (simq_push(&r->post_raster, tok, now + 1)) {
-                    simq_pop(&r->tile_q);
+                    simq_pop(in);
+                    r->r_tiles_begun++;
                     r->r_tile = TOK_VAL(tok);
                     r->r_in_tile = true;
                     tile_stats_tile_begin(env->tiles, r->r_tile, now, r->id);
@@ -409,12 +432,12 @@ static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r
                     blocked = true;
                 }
             } else if (TOK_KIND(tok) == TOK_END) {
-                simq_pop(&r->tile_q);
+                simq_pop(in);
                 r->r_flushing = true;
                 r->r_cursor = 0;
                 emitted++;
             } else {
-                simq_pop(&r->tile_q);
+                simq_pop(in);
                 r->r_has_prim = true;
                 r->r_prim = TOK_VAL(tok);
                 r->r_ready = now + r->raster_setup;
@@ -441,6 +464,7 @@ void ru_tick(raster_unit *r)
     fp_tick(r);
     early_z_tick(&r->ez);
     rasterizer_tick(r);
+    if (r->hsr) hsr_stage_tick(r->hsr);
     tbr_occupancy_sample_n(&r->qocc_tile, r->tile_q.count, env->ncyc);
     tbr_occupancy_sample_n(&r->qocc_post, r->post_raster.count, env->ncyc);
     tbr_occupancy_sample_n(&r->qocc_color, r->color_q.count, env->ncyc);
@@ -516,13 +540,18 @@ uint64_t ru_next_event(const raster_unit *r)
             }
             if (k >= r->r_nitems) return now;
         }
-    } else if (r->tile_q.count) {
-        uint64_t t = simq_head_ready(&r->tile_q);
-        if (t > now)
-            GPU_EVENT_AT(ne, now, t);
-        else if (TOK_KIND(r->tile_q.buf[r->tile_q.head]) != TOK_BEGIN || !post_full)
-            return now;
+    } else {
+        const sim_queue *in = r->hsr ? &r->hsr->out : &r->tile_q;
+        if (in->count) {
+            uint64_t t = simq_head_ready(in);
+            bool begin = TOK_KIND(in->buf[in->head]) == TOK_BEGIN;
+            if (t > now)
+                GPU_EVENT_AT(ne, now, t);
+            else if (!begin || (!post_full && (!r->hsr || hsr_stage_tile_ready(r->hsr, r->r_tiles_begun))))
+                return now; /* (a tile HSR has not finished waits for HSR's event) */
+        }
     }
+    if (r->hsr) GPU_EVENT_AT(ne, now, hsr_stage_next_event(r->hsr));
     return ne;
 }
 
@@ -530,6 +559,7 @@ bool ru_idle(const raster_unit *r)
 {
     if (r->r_has_prim || r->r_in_tile || r->r_flushing || !early_z_idle(&r->ez) || r->c_loading || r->flushing)
         return false;
+    if (r->hsr && !hsr_stage_idle(r->hsr)) return false;
     if (!simq_empty(&r->tile_q) || !simq_empty(&r->post_raster) || !simq_empty(&r->color_q) || !simq_empty(&r->order))
         return false;
     for (uint32_t i = 0; i < r->nfp; i++)

@@ -15,11 +15,13 @@
 #include "shader/shader_core.h"
 #include "sim_env.h"
 #include "raster/early_z.h"
+#include "raster/hsr.h"
 #include "raster/raster_energy.h"
 #include "texture/texture_unit.h"
 
 /* Statistics summed over the Raster Units (quads.*, fragments.*, tiles.*). */
 typedef struct {
+    tbr_stat *q_hsr_tested; /* quads tested by the HSR stages (NULL without HSR) */
     tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
     tbr_stat *tile_cycles, *tile_loads, *tile_flush_lines;
     raster_energy en; /* the energy structures the stages count inline */
@@ -46,6 +48,10 @@ typedef struct {
     uint32_t pend_end;    /* END token waiting to be pushed after remaining quads */
     bool r_flushing;
     early_z ez; /* its Early-Z stage (early_z.h) */
+    /* TBDR (hsr.h): the HSR stage between the Tile Queue and the Rasterizer, or NULL */
+    hsr_stage *hsr;
+    uint32_t r_tiles_begun, r_tiles_passed; /* tiles the Rasterizer began / passed END of */
+    tbr_stat *r_hsr_wait;
     /* fragment processors (+ their texture units) */
     shader_core *fp;
     tex_unit *tu;
@@ -63,9 +69,12 @@ typedef struct {
 } raster_unit;
 
 /* Raster Unit `id`: its queues, Fragment Processors (their texture units use ts, their
- * instruction fetches go through icache), memory ports and statistics. -1 with err. */
+ * instruction fetches go through icache), memory ports and statistics; with hsr.enabled an
+ * HSR stage deciding by vis. -1 with err. */
 int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
-            icache_unit *icache, char *err, size_t errlen);
+            icache_unit *icache, const hsr_visibility *vis, char *err, size_t errlen);
+/* a new pass (its quad indices) */
+void ru_begin_pass(raster_unit *r);
 void ru_free(raster_unit *r);
 void ru_tick(raster_unit *r);
 /* end of the raster phase: queue occupancies into their statistics */

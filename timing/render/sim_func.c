@@ -880,6 +880,7 @@ void sim_func_render_tile(sim_func *fn, unsigned tx, unsigned ty, sim_tile_resul
         }
         unsigned trace_blend = (q->flags & TBR_REC_QUAD_BLENDED) ? q->blend_mask : 0;
         if (blend != trace_blend || (in && mask != trace_depth)) res->mask_mismatch++;
+        if (fn->color_keep) blend &= fn->color_keep[item->idx];
         if (blend && (q->flags & TBR_REC_QUAD_BLENDED) && nr) {
             /* (no colors in the frame when every blended quad's are computed) */
             const float(*colors)[4][4] = f->colors ? (const float(*)[4][4])f->colors[q->color] : NULL;

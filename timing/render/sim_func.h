@@ -99,6 +99,9 @@ typedef struct sim_func {
     bool rel_on;
     const tbr_rec_draw *rel_draw;
     uint64_t texel_quads_derived, texel_derive_failed;
+    /* TBDR (set by the wiring, timing/raster/hsr.h): per frame quad the colour lanes HSR
+     * kept; a removed lane writes no colour (its depth/stencil still update). NULL: all. */
+    const uint8_t *color_keep;
     char first_derive_failure[160];
 } sim_func;
 
