@@ -7,6 +7,7 @@
  * capture -> instrumented Mesa replay -> timing simulation). */
 #define _GNU_SOURCE /* pipe2 */
 #include "display.h"
+#include "driver.h"
 #include "proc.h"
 #include "trace_scan.h"
 #include "util.h"
@@ -45,7 +46,9 @@ struct options {
     int keep_setup_frame;
     const char *cut; /* "A-B" */
     const char *cut_input;
-    char **command; /* after "--" */
+    enum capture_driver driver; /* what the program runs on (--driver) */
+    const char *mesa_prefix;    /* --mesa-prefix: the project's softpipe, for validation */
+    char **command;             /* after "--" */
     int command_argc;
 };
 
@@ -79,13 +82,17 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tbr-capture -o OUT.trace [--frames N | --seconds S] [--size WxH]\n"
-               "                   [--platform auto|surfaceless|x11|wayland] [options] -- PROGRAM [ARGS...]\n"
+               "                   [--platform auto|surfaceless|x11|wayland] [--driver softpipe|llvmpipe]\n"
+               "                   [options] -- PROGRAM [ARGS...]\n"
                "       tbr-capture --cut A-B IN.trace -o OUT.trace [--keep-setup-frame] [--no-validate]\n"
                "\n"
                "Records PROGRAM's EGL/OpenGL ES calls with apitrace's tracer (egltrace.so), stops it\n"
                "after N complete frames or S seconds, trims the trace so that it ends on a complete\n"
-               "frame, replays it once headless (eglretrace, Debian's Mesa) to validate it and\n"
-               "writes OUT.trace.json (command line, platform, resolution, frames, GL strings, errors).\n"
+               "frame, replays it once headless on softpipe (eglretrace, the project's Mesa as\n"
+               "tbr-replay uses it) to validate it and writes OUT.trace.json (command line,\n"
+               "platform, resolution, frames, GL strings, errors).  The program runs on Mesa's\n"
+               "softpipe too, so that it picks what the replay supports (GL and GLSL versions,\n"
+               "extensions, limits).\n"
                "\n"
                "  -o, --output FILE    trace to write (written under a temporary name, then renamed)\n"
                "  --frames N           keep frames 0..N-1; the program is stopped once N frames are\n"
@@ -97,6 +104,12 @@ static void usage(FILE *f)
                "                       start a private Xvfb; surfaceless: run directly (pbuffer or\n"
                "                       surfaceless programs; DISPLAY and WAYLAND_DISPLAY unset);\n"
                "                       x11: always a private Xvfb; wayland: a private headless weston\n"
+               "  --driver D           softpipe (default): what tbr-replay replays on; llvmpipe:\n"
+               "                       faster, trimmed to softpipe's ES 3.1 and extensions but not\n"
+               "                       its limits; a trace that softpipe cannot replay then fails\n"
+               "                       validation (exit 1) naming the calls\n"
+               "  --mesa-prefix DIR    the project's Mesa build to validate on (default: $TBR_MESA_PREFIX,\n"
+               "                       else the build's; without one, Debian's softpipe)\n"
                "  --no-validate        skip the validation replay\n"
                "  --cut A-B IN.trace   write frames A..B (0-based, inclusive) of IN.trace as a trace\n"
                "                       that replays on its own (apitrace gltrim keeps the state setup)\n"
@@ -184,6 +197,15 @@ static int parse_args(int argc, char **argv, struct options *o)
                 return -1;
             }
             o->platform = val;
+        } else if (!strcmp(a, "--driver")) {
+            NEEDS_VALUE();
+            if (driver_parse(val, &o->driver) < 0) {
+                msg("--driver must be softpipe or llvmpipe, not '%s'", val);
+                return -1;
+            }
+        } else if (!strcmp(a, "--mesa-prefix")) {
+            NEEDS_VALUE();
+            o->mesa_prefix = val;
         } else if (!strcmp(a, "--no-validate")) {
             o->validate = 0;
         } else if (!strcmp(a, "--keep-setup-frame")) {
@@ -402,7 +424,8 @@ struct meta {
     int stopped; /* the program was stopped by tbr-capture */
     const char *program_status;
     int lost_tail;
-    long replay_frames; /* -1: not validated */
+    long replay_frames;   /* -1: not validated */
+    const char *replayer; /* what validated it */
     unsigned long replay_warnings;
     const char *replay_failure;
     const char *cut_source;
@@ -457,6 +480,19 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     else
         sb_puts(&b, ",\n  \"resolution\": null");
     if (s->es_major) sb_printf(&b, ",\n  \"gles_context_version\": %d", s->es_major);
+    if (!m->cut_source) {
+        sb_printf(&b, ",\n  \"capture_driver\": {\"name\": \"%s\", \"env\": ", driver_name(m->opt->driver));
+        char *denv = driver_describe_env(m->opt->driver);
+        sb_json_str(&b, denv);
+        free(denv);
+        sb_puts(&b, "}");
+    }
+    sb_puts(&b, ",\n  \"glsl_versions\": [");
+    for (int i = 0; i < s->nglsl_versions; i++) {
+        if (i) sb_puts(&b, ", ");
+        sb_json_str(&b, s->glsl_versions[i]);
+    }
+    sb_puts(&b, "]");
     sb_printf(&b,
               ",\n  \"frames\": %ld,\n  \"calls\": %lu,\n  \"draws\": %lu,\n  \"clears\": %lu,\n"
               "  \"framebuffer_binds\": %lu,\n  \"trace_bytes\": %lld,\n",
@@ -478,8 +514,18 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     }
     sb_puts(&b, s->nerrors ? "\n  ],\n" : "],\n");
     if (m->replay_frames >= 0 || m->replay_failure) {
-        sb_puts(&b, "  \"validation\": {\"replayer\": \"eglretrace (WAFFLE_PLATFORM=surfaceless_egl, Debian Mesa)\"");
-        sb_printf(&b, ", \"frames\": %ld, \"warnings\": %lu, \"failure\": ", m->replay_frames, m->replay_warnings);
+        sb_puts(&b, "  \"validation\": {\"replayer\": ");
+        sb_json_str(&b, m->replayer);
+        sb_printf(&b, ", \"frames\": %ld, \"warnings\": %lu, \"shader_failures\": [", m->replay_frames,
+                  m->replay_warnings);
+        for (size_t i = 0; i < s->nproblems; i++) {
+            sb_printf(&b, "%s{\"call\": %lu, \"what\": ", i ? ", " : "", s->problems[i].call);
+            sb_json_str(&b, s->problems[i].what);
+            sb_puts(&b, ", \"log\": ");
+            sb_json_str(&b, s->problems[i].detail);
+            sb_puts(&b, "}");
+        }
+        sb_puts(&b, "], \"failure\": ");
         sb_json_str(&b, m->replay_failure);
         sb_puts(&b, "}");
     } else {
@@ -491,6 +537,64 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     }
     sb_puts(&b, "\n}\n");
     return b.s;
+}
+
+/* Names what the softpipe replay could not do: shaders it could not compile or link (e.g.
+ * a `#version 320 es` chosen on a driver offering ES 3.2), and, when the program ran on
+ * another driver, GL errors the replay raised (a limit softpipe lacks, or an error of the
+ * program's own: capture on softpipe to tell).  Returns 1 if there is any, else 0. */
+static int report_replay_gaps(const struct options *o, const struct trace_summary *s, struct meta *m)
+{
+    static char reason[160];
+    size_t replay_errors = 0;
+    for (size_t i = 0; i < s->nerrors; i++) replay_errors += s->errors[i].origin == GLERR_REPLAY;
+    for (size_t i = 0; i < s->nproblems; i++)
+        msg("the trace does not replay on softpipe: call %lu (%s): %s", s->problems[i].call, s->problems[i].what,
+            s->problems[i].detail ? s->problems[i].detail : "no log");
+    if (s->nproblems) {
+        snprintf(reason, sizeof reason, "%zu shader compilations or links fail on softpipe", s->nproblems);
+        for (int i = 0; i < s->nglsl_versions; i++) msg("the trace's shaders declare #version %s", s->glsl_versions[i]);
+    } else if (o->driver != DRIVER_SOFTPIPE && replay_errors) {
+        snprintf(reason, sizeof reason,
+                 "%zu GL errors on softpipe that the %s capture may not have had: the trace uses something softpipe "
+                 "lacks, or the program has errors of its own (capture with --driver softpipe to tell)",
+                 replay_errors, driver_name(o->driver));
+    } else {
+        return 0;
+    }
+    msg("validation failed: %s", reason);
+    m->replay_failure = reason;
+    return 1;
+}
+
+/* The validation replay on softpipe (driver.h).  Returns 0 or 1; *failure is set when
+ * the replay itself failed. */
+static int validate(const struct options *o, const char *trace, struct trace_summary *s, struct meta *m, char **failure)
+{
+    char *prefix = driver_find_replay_prefix(o->mesa_prefix);
+    if (!prefix && o->mesa_prefix)
+        msg("warning: --mesa-prefix %s has no softpipe driver (lib/dri/swrast_dri.so): validating on Debian's "
+            "softpipe",
+            o->mesa_prefix);
+    static char replayer[PATH_MAX + 96];
+    if (prefix)
+        snprintf(replayer, sizeof replayer, "eglretrace on the project's softpipe (%.*s)", PATH_MAX, prefix);
+    else
+        snprintf(replayer, sizeof replayer, "eglretrace on Debian's softpipe (GALLIUM_DRIVER=softpipe)");
+    m->replayer = replayer;
+    msg("validating: replaying %ld frames headless with %s", m->frames, replayer);
+    m->replay_frames = trace_validate(trace, prefix, s, &m->replay_warnings, failure);
+    free(prefix);
+    m->replay_failure = *failure;
+    if (*failure) {
+        msg("validation replay failed: %s", *failure);
+        return 1;
+    }
+    if (m->replay_frames != m->frames) {
+        msg("validation replay rendered %ld frames, expected %ld", m->replay_frames, m->frames);
+        return 1;
+    }
+    return report_replay_gaps(o, s, m);
 }
 
 /* Scans, validates and installs work/final.trace as the output.  Returns the exit code. */
@@ -518,18 +622,7 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
     int rc = 0;
     m->replay_frames = -1;
     char *failure = NULL;
-    if (o->validate && !g_interrupted) {
-        msg("validating: replaying %ld frames headless with eglretrace on Debian's Mesa", m->frames);
-        m->replay_frames = trace_validate(final_trace, &s, &m->replay_warnings, &failure);
-        m->replay_failure = failure;
-        if (failure) {
-            msg("validation replay failed: %s", failure);
-            rc = 1;
-        } else if (m->replay_frames != m->frames) {
-            msg("validation replay rendered %ld frames, expected %ld", m->replay_frames, m->frames);
-            rc = 1;
-        }
-    }
+    if (o->validate && !g_interrupted) rc = validate(o, final_trace, &s, m, &failure);
     if (g_interrupted) {
         free(failure);
         trace_summary_free(&s);
@@ -560,7 +653,9 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
     if (ok) {
         msg("wrote %s: %ld complete frames, %lu calls, %lu draws, %lu clears, %zu GL errors, %lld bytes%s", o->output,
             m->frames, s.calls, s.draws, s.clears, s.nerrors, (long long)bytes,
-            m->replay_frames >= 0 ? " (validated)" : "");
+            m->replay_frames < 0 ? ""
+            : rc                 ? " (validation FAILED)"
+                                 : " (validated)");
         msg("wrote %s", json_out);
     }
     free(json);
@@ -804,7 +899,8 @@ static int run_program(const struct options *o, const struct env *env, const cha
         msg("pipe: %s", strerror(errno));
         return 1;
     }
-    msg("capturing %s (platform %s%s%s)", program, platform_used, server ? ", " : "", server ? server : "");
+    msg("capturing %s (platform %s%s%s, driver %s)", program, platform_used, server ? ", " : "", server ? server : "",
+        driver_name(o->driver));
     struct spawn_opts so = {env->v, 1, 1, -1, errpipe[1], -1, NULL};
     pid_t pid = spawn_process(o->command, &so);
     close(errpipe[1]);
@@ -929,6 +1025,8 @@ static int capture(const struct options *o)
     env_set(&env, "LD_PRELOAD", new_preload);
     env_set(&env, "TRACE_FILE", raw);
     free(new_preload);
+    /* After the display server started: only the program runs on the capture driver. */
+    driver_set_program_env(o->driver, &env);
 
     struct capture_run run;
     rc = run_program(o, &env, program, platform_used, server, raw, poll_copy, &run);

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Test driver for tbr-capture (tests/capture/CMakeLists.txt).
-#   capture-test.sh CASE SRC_DIR BIN_DIR
+#   capture-test.sh CASE SRC_DIR BIN_DIR [MESA_PREFIX]
 # Exit 0 pass, 1 fail, 77 skipped (an optional program is not installed:
 # scripts/install-deps).
 set -euo pipefail
 
-case_name=${1:-} src=${2:-} bin=${3:-}
+case_name=${1:-} src=${2:-} bin=${3:-} mesa=${4:-}
 cap=$bin/tbr-capture
 app=$bin/tbr-capture-test-app
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -176,8 +176,61 @@ wayland)
   json_has "$out/w.trace" '"used": "wayland", "server": "weston tbr-capture-[0-9]*"'
   json_has "$out/w.trace" '"surface": "window"'
   ;;
+driver_caps)
+  # What the captured program sees (the probe prints it on stdout, run under tbr-capture)
+  # against what the replay's driver, the project's softpipe, offers: the same GL and GLSL
+  # versions and limits, and no extension beyond it but the debug-marker ones apitrace's
+  # tracer adds itself (eglretrace handles their calls on any driver).  With
+  # --driver llvmpipe: the same versions and extensions, larger limits (printed).
+  [ -r "$mesa/lib/dri/swrast_dri.so" ] || fail "no project Mesa at '$mesa'"
+  probe=$bin/tbr-capture-test-caps
+  LD_LIBRARY_PATH=$mesa/lib "$probe" > "$tmp/replay.caps" 2> /dev/null || fail "probe on the project's softpipe"
+  grep -q '^# renderer softpipe' "$tmp/replay.caps" || fail "the project's Mesa is not softpipe"
+  for d in softpipe llvmpipe; do
+    rc=0
+    timeout 300 "$cap" --platform surfaceless --driver $d --no-validate -o "$out/$d.trace" -- "$probe" \
+      > "$tmp/$d.caps" 2> "$tmp/err" || rc=$?
+    expect_rc 0
+    grep -E '^(version|glsl) ' "$tmp/$d.caps" > "$tmp/a"; grep -E '^(version|glsl) ' "$tmp/replay.caps" > "$tmp/b"
+    diff "$tmp/b" "$tmp/a" >&2 || fail "--driver $d: GL/GLSL version differ from the replay's"
+    extra=$(comm -13 <(grep '^extension ' "$tmp/replay.caps" | LC_ALL=C sort) \
+      <(grep '^extension ' "$tmp/$d.caps" | LC_ALL=C sort) |
+      grep -v -x -E 'extension GL_(EXT_debug_label|EXT_debug_marker|KHR_debug)' || true)
+    [ -z "$extra" ] || fail "--driver $d offers what the replay lacks: $extra"
+    limits=$(diff <(grep '^limit ' "$tmp/replay.caps") <(grep '^limit ' "$tmp/$d.caps") | grep "^>" | tr "\n" " " || true)
+    echo "--driver $d: $(grep -c '^extension ' "$tmp/$d.caps") extensions (replay: $(grep -c '^extension ' \
+      "$tmp/replay.caps")); limits above softpipe's: ${limits:-none}" >&2
+    if [ $d = softpipe ]; then [ -z "$limits" ] || fail "--driver softpipe: limits differ"; fi
+  done
+  ;;
+glsl_pick)
+  # A program that takes #version 320 es when the context offers ES 3.2: captured by
+  # default on softpipe it takes 310 es, and its trace replays on the project's softpipe
+  # (eglretrace with tbr-replay's options) without a shader failure or GL error.
+  [ -r "$mesa/lib/dri/swrast_dri.so" ] || fail "no project Mesa at '$mesa'"
+  glsl=$bin/tbr-capture-test-glsl
+  run_cap --platform surfaceless -o "$out/g.trace" -- "$glsl"
+  expect_rc 0
+  LD_LIBRARY_PATH=$mesa/lib WAFFLE_PLATFORM=surfaceless_egl eglretrace --no-context-check --singlethread \
+    "$out/g.trace" > "$tmp/replay.out" 2>&1 || fail "replay on the project's softpipe failed"
+  if grep -E 'glGetError\(|compilation failed|link failed' "$tmp/replay.out" >&2; then
+    fail "the capture does not replay cleanly on softpipe"
+  fi
+  grep -q '^Rendered 3 frames' "$tmp/replay.out" || fail "the replay did not render 3 frames"
+  json_has "$out/g.trace" '"glsl_versions": \["310 es"\]'
+  json_has "$out/g.trace" '"validation": {"replayer": "eglretrace on the project.s softpipe'
+  # A faster capture driver is trimmed to softpipe's ES 3.1: the program takes 310 es too.
+  run_cap --platform surfaceless --driver llvmpipe -o "$out/l.trace" -- "$glsl"
+  expect_rc 0; expect_err "using #version 310 es"
+  # ... but its compiler still takes 320 es: a program that insists on it fails validation,
+  # with the calls and the reason named.
+  run_cap --platform surfaceless --driver llvmpipe -o "$out/f.trace" -- "$glsl" --glsl 320
+  expect_rc 1; expect_err "GLSL ES 3.20 is not supported"; expect_err "declare #version 320 es"
+  expect_err "validation failed"
+  json_has "$out/f.trace" '"shader_failures": \[{"call": [0-9]*, "what": "compilation failed"'
+  ;;
 *)
-  echo "usage: capture-test.sh CASE SRC_DIR BIN_DIR" >&2
+  echo "usage: capture-test.sh CASE SRC_DIR BIN_DIR [MESA_PREFIX]" >&2
   exit 2
   ;;
 esac
