@@ -26,6 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef TBR_CAPTURE_PRELOAD_PATH
+#define TBR_CAPTURE_PRELOAD_PATH ""
+#endif
 #ifndef TBR_VERSION
 #define TBR_VERSION "unknown"
 #endif
@@ -711,6 +714,19 @@ static void forward_stderr(struct run_state *rs, const char *data, size_t n)
     }
 }
 
+/* tbr-capture's preload library ($TBR_CAPTURE_PRELOAD overrides the built one), or NULL
+ * with a warning: programs that probe GLX through libepoxy then abort under the tracer. */
+static char *find_capture_preload(void)
+{
+    const char *path = getenv("TBR_CAPTURE_PRELOAD");
+    if (!path || !*path) path = TBR_CAPTURE_PRELOAD_PATH;
+    if (access(path, R_OK) == 0) return xstrdup(path);
+    msg("warning: %s not found (rebuild tbr-capture): programs that probe GLX through libepoxy, or open "
+        "libEGL/libGLESv2 by path, will not capture",
+        path);
+    return NULL;
+}
+
 /* Finds the program to capture, apitrace's EGL wrapper and apitrace itself, and makes the
  * work directory. Returns 0, or EXIT_PROBLEM (with the message given and nothing left to
  * free). */
@@ -1020,8 +1036,13 @@ static int capture(const struct options *o)
     char *raw = work_path("raw.trace");
     char *poll_copy = work_path("poll.trace");
     char *trimmed = work_path("final.trace");
+    /* Our preload library first: it adjusts egltrace.so's dlopen() (capture/preload.c). */
     const char *preload = env_get(&env, "LD_PRELOAD");
-    char *new_preload = preload && *preload ? xasprintf("%s:%s", wrapper, preload) : xstrdup(wrapper);
+    char *ours = find_capture_preload();
+    char *tracers = ours ? xasprintf("%s:%s", ours, wrapper) : xstrdup(wrapper);
+    free(ours);
+    char *new_preload = preload && *preload ? xasprintf("%s:%s", tracers, preload) : xstrdup(tracers);
+    free(tracers);
     env_set(&env, "LD_PRELOAD", new_preload);
     env_set(&env, "TRACE_FILE", raw);
     free(new_preload);

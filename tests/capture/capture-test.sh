@@ -229,6 +229,15 @@ glsl_pick)
   expect_err "validation failed"
   json_has "$out/f.trace" '"shader_failures": \[{"call": [0-9]*, "what": "compilation failed"'
   ;;
+epoxy_glx)
+  # libepoxy probes GLX first (dlopen("libGL.so.1")); under egltrace.so alone it aborts
+  # on glXGetCurrentContext. It must capture with no variable from the user.
+  run_cap --platform x11 -o "$out/e.trace" -- "$bin/tbr-capture-test-epoxy" --frames 5
+  expect_rc 0; expect_err "GLX present"
+  [ "$(frames_of "$out/e.trace")" = 5 ] || fail "epoxy trace has $(frames_of "$out/e.trace") frames, expected 5"
+  json_has "$out/e.trace" '"surface": "window"'
+  json_has "$out/e.trace" '"validation": {[^}]*"frames": 5'
+  ;;
 *)
   echo "usage: capture-test.sh CASE SRC_DIR BIN_DIR [MESA_PREFIX]" >&2
   exit 2

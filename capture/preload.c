@@ -1,0 +1,70 @@
+/* libtbr-capture-preload.so: loaded by tbr-capture just before apitrace's egltrace.so
+ * (LD_PRELOAD), it adjusts how the tracer answers dlopen() so that two kinds of programs
+ * capture (docs/capture.md, "Programs that load GL themselves"):
+ *
+ * - GLX probes.  egltrace.so answers dlopen("libGL.so.1") with a handle to itself, which
+ *   has no glX* symbols; libepoxy (GTK 4 and others) then aborts looking up
+ *   glXGetCurrentContext (issue 24, section 4).  Those two names get the real libGL, so
+ *   a GLX probe gets a true answer (no GLX context is current) and the program goes on
+ *   with EGL, which stays traced.
+ * - EGL/GLES libraries opened by path or by an unversioned name the tracer does not know
+ *   (as an emulator's host renderer may: issue 24, section 5).  egltrace.so redirects only
+ *   the exact names libEGL.so[.1], libGLESv2.so[.2] and libGLESv1_CM.so[.1]; any other
+ *   path whose file name starts with libEGL.so, libGLESv2.so or libGLESv1_CM.so is asked
+ *   for by its canonical name instead, so that dlsym() on the handle reaches the tracer's
+ *   wrappers.
+ *
+ * Everything else goes to the next dlopen() (egltrace.so's, which calls glibc's).  It
+ * keeps no state: each call looks its targets up again (dlopen calls are rare). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef void *(*dlopen_fn)(const char *, int);
+
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int starts_with(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
+
+/* glibc's own dlopen, bypassing egltrace.so's (which is the next one after us). */
+static void *glibc_dlopen(dlopen_fn next, const char *filename, int flags)
+{
+    void *libc = next("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    dlopen_fn real = libc ? (dlopen_fn)dlsym(libc, "dlopen") : NULL;
+    if (libc) dlclose(libc);
+    return real ? real(filename, flags) : next(filename, flags);
+}
+
+/* The name egltrace.so redirects to itself for an EGL/GLES library given by path or by an
+ * unknown spelling, or NULL to leave the request alone. */
+static const char *canonical_gl_name(const char *filename)
+{
+    static const char *const names[][2] = {
+        {"libEGL.so", "libEGL.so.1"},
+        {"libGLESv2.so", "libGLESv2.so.2"},
+        {"libGLESv1_CM.so", "libGLESv1_CM.so.1"},
+    };
+    const char *base = file_name(filename);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!starts_with(base, names[i][0])) continue;
+        /* The exact names without a path are redirected by egltrace.so already. */
+        int known = !strchr(filename, '/') && (!strcmp(base, names[i][0]) || !strcmp(base, names[i][1]));
+        return known ? NULL : names[i][1];
+    }
+    return NULL;
+}
+
+__attribute__((visibility("default"))) void *dlopen(const char *filename, int flags)
+{
+    dlopen_fn next = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen");
+    if (!next) return NULL;
+    if (!filename) return next(filename, flags);
+    if (!strcmp(filename, "libGL.so.1") || !strcmp(filename, "libGL.so")) return glibc_dlopen(next, filename, flags);
+    const char *canonical = canonical_gl_name(filename);
+    return next(canonical ? canonical : filename, flags);
+}
