@@ -6,6 +6,7 @@
  * This is the first stage of the toolchain (thesis ch. 2 / Emerald Sec. 3: apitrace
  * capture -> instrumented Mesa replay -> timing simulation). */
 #define _GNU_SOURCE /* pipe2 */
+#include "cut_contexts.h"
 #include "display.h"
 #include "driver.h"
 #include "proc.h"
@@ -433,6 +434,7 @@ struct meta {
     const char *replay_failure;
     const char *cut_source;
     long cut_first, cut_last;
+    const char *cut_method; /* "trim", "gltrim", "drop-earlier-draws" */
     int setup_frame_kept;
     char *source_metadata;
     const struct trace_summary *source; /* --cut: the whole trace, for what gltrim drops */
@@ -448,8 +450,8 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     if (m->cut_source) {
         sb_puts(&b, "  \"cut\": {\"source\": ");
         sb_json_str(&b, m->cut_source);
-        sb_printf(&b, ", \"first_frame\": %ld, \"last_frame\": %ld, \"setup_frame_kept\": %s},\n", m->cut_first,
-                  m->cut_last, m->setup_frame_kept ? "true" : "false");
+        sb_printf(&b, ", \"first_frame\": %ld, \"last_frame\": %ld, \"method\": \"%s\", \"setup_frame_kept\": %s},\n",
+                  m->cut_first, m->cut_last, m->cut_method, m->setup_frame_kept ? "true" : "false");
         sb_puts(&b, "  \"egl_platform\": ");
         sb_json_str(&b, s->egl_platform);
         sb_puts(&b, ",\n");
@@ -490,6 +492,8 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
         free(denv);
         sb_puts(&b, "}");
     }
+    sb_printf(&b, ",\n  \"contexts\": %d,\n  \"threads\": %d,\n  \"egl_images\": %lu", s->contexts, s->threads,
+              s->egl_images);
     sb_puts(&b, ",\n  \"glsl_versions\": [");
     for (int i = 0; i < s->nglsl_versions; i++) {
         if (i) sb_puts(&b, ", ");
@@ -632,6 +636,11 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
         return EXIT_INTERRUPTED;
     }
     report_errors(&s);
+    if (s.egl_images)
+        msg("warning: the trace creates %lu EGLImages (first at call %lu): apitrace's replay does not reproduce "
+            "them, so what one context draws into an EGLImage does not reach the contexts that sample it; the "
+            "replayed frames can differ from what the program showed (docs/capture.md, Android section)",
+            s.egl_images, s.first_egl_image_call);
     if (m->replay_warnings)
         msg("the validation replay printed %lu other warnings (run eglretrace on the trace to see them)",
             m->replay_warnings);
@@ -1092,6 +1101,9 @@ out:
 
 /* ---- cut ------------------------------------------------------------------------ */
 
+static int cut_several_contexts(const struct options *o, const struct trace_summary *src, long first, long last);
+static int cut_one_context(const struct options *o, const struct trace_summary *src, long first, long last);
+
 static int cut(const struct options *o)
 {
     uint64_t a, b; /* A-B, or N for N-N */
@@ -1113,7 +1125,90 @@ static int cut(const struct options *o)
         msg("%s has %ld frames (0-%ld): cannot cut %ld-%ld", o->cut_input, frames, frames - 1, first, last);
         return EXIT_PROBLEM;
     }
-    if (make_workdir(o->output) < 0) return EXIT_PROBLEM;
+    struct trace_summary src;
+    if (trace_scan(o->cut_input, &src) < 0) return 1;
+    if (make_workdir(o->output) < 0) {
+        trace_summary_free(&src);
+        return EXIT_PROBLEM;
+    }
+    int rc;
+    if (first > 0 && src.contexts > 1)
+        rc = cut_several_contexts(o, &src, first, last);
+    else
+        rc = cut_one_context(o, &src, first, last);
+    trace_summary_free(&src);
+    return rc;
+}
+
+/* Reads IN.trace.json to embed it in the cut's metadata (only if it looks like a JSON
+ * object). */
+static char *read_source_metadata(const char *trace)
+{
+    char *src_json_path = xasprintf("%s.json", trace);
+    char *json = read_small_file(src_json_path, 1 << 20);
+    free(src_json_path);
+    if (!json) return NULL;
+    size_t n = strlen(json);
+    while (n && (json[n - 1] == '\n' || json[n - 1] == ' ')) json[--n] = '\0';
+    if (json[0] != '{' || n == 0 || json[n - 1] != '}') {
+        free(json);
+        return NULL;
+    }
+    return json;
+}
+
+/* Validates and writes a cut trace with its metadata. */
+static int finish_cut(const struct options *o, const struct trace_summary *src, const char *trace, long frames,
+                      long first, long last, const char *method, int setup_kept)
+{
+    struct options o2 = *o;
+    o2.command = NULL;
+    o2.command_argc = 0;
+    struct meta m;
+    memset(&m, 0, sizeof m);
+    m.opt = &o2;
+    m.frames = frames;
+    m.cut_source = o->cut_input;
+    m.cut_first = first;
+    m.cut_last = last;
+    m.cut_method = method;
+    m.setup_frame_kept = setup_kept;
+    m.source_metadata = read_source_metadata(o->cut_input);
+    m.source = src;
+    int rc = finish(o, trace, &m);
+    free(m.source_metadata);
+    return rc;
+}
+
+/* A window of a trace with several contexts, which gltrim cannot cut (cut_contexts.h):
+ * earlier frames' drawing calls dropped, the result checked against the whole trace. */
+static int cut_several_contexts(const struct options *o, const struct trace_summary *src, long first, long last)
+{
+    msg("cutting frames %ld-%ld of a trace with %d contexts: keeping every call but the drawing of frames 0-%ld "
+        "(apitrace gltrim does not follow state across contexts)",
+        first, last, src->contexts, first - 1);
+    char *cut1 = work_path("cut.trace");
+    int rc = cut_dropping_draws(o->cut_input, cut1, first, last, g.workdir) < 0 ? 1 : 0;
+    long got = rc ? 0 : trace_frame_count(cut1);
+    if (!rc && got != last - first + 1) {
+        msg("the cut trace has %ld frames, expected %ld", got, last - first + 1);
+        rc = 1;
+    }
+    if (!rc && o->validate) {
+        char *prefix = driver_find_replay_prefix(o->mesa_prefix);
+        rc = cut_verify(o->cut_input, cut1, first, last, prefix, g.workdir) != 0;
+        free(prefix);
+        if (rc) msg("the cut does not reproduce the whole trace's frames: nothing written");
+    }
+    if (!rc) rc = finish_cut(o, src, cut1, got, first, last, "drop-earlier-draws", 0);
+    free(cut1);
+    return rc;
+}
+
+/* A prefix (apitrace trim) or a window cut by gltrim, with its extra setup frame dropped
+ * unless --keep-setup-frame. */
+static int cut_one_context(const struct options *o, const struct trace_summary *src, long first, long last)
+{
     char *cut1 = work_path("cut.trace");
     char *cut2 = work_path("final.trace");
     const char *final_trace = cut1;
@@ -1170,36 +1265,7 @@ static int cut(const struct options *o)
         rc = 1;
         goto out;
     }
-    struct options o2 = *o;
-    o2.command = NULL;
-    o2.command_argc = 0;
-    struct meta m;
-    memset(&m, 0, sizeof m);
-    m.opt = &o2;
-    m.frames = got;
-    m.cut_source = o->cut_input;
-    m.cut_first = first;
-    m.cut_last = last;
-    m.setup_frame_kept = setup_kept;
-    char *src_json_path = xasprintf("%s.json", o->cut_input);
-    m.source_metadata = read_small_file(src_json_path, 1 << 20);
-    free(src_json_path);
-    if (m.source_metadata) {
-        /* Embed only if it looks like a JSON object; strip the trailing newline. */
-        size_t n = strlen(m.source_metadata);
-        while (n && (m.source_metadata[n - 1] == '\n' || m.source_metadata[n - 1] == ' '))
-            m.source_metadata[--n] = '\0';
-        if (m.source_metadata[0] != '{' || n == 0 || m.source_metadata[n - 1] != '}') {
-            free(m.source_metadata);
-            m.source_metadata = NULL;
-        }
-    }
-    struct trace_summary src;
-    int have_src = trace_scan(o->cut_input, &src) == 0;
-    m.source = have_src ? &src : NULL;
-    rc = finish(o, final_trace, &m);
-    if (have_src) trace_summary_free(&src);
-    free(m.source_metadata);
+    rc = finish_cut(o, src, final_trace, got, first, last, first == 0 ? "trim" : "gltrim", setup_kept);
 out:
     free(cut1);
     free(cut2);

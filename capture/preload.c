@@ -7,12 +7,12 @@
  *   glXGetCurrentContext (issue 24, section 4).  Those two names get the real libGL, so
  *   a GLX probe gets a true answer (no GLX context is current) and the program goes on
  *   with EGL, which stays traced.
- * - EGL/GLES libraries opened by path or by an unversioned name the tracer does not know
- *   (as an emulator's host renderer may: issue 24, section 5).  egltrace.so redirects only
- *   the exact names libEGL.so[.1], libGLESv2.so[.2] and libGLESv1_CM.so[.1]; any other
- *   path whose file name starts with libEGL.so, libGLESv2.so or libGLESv1_CM.so is asked
- *   for by its canonical name instead, so that dlsym() on the handle reaches the tracer's
- *   wrappers.
+ * - EGL/GLES libraries opened under a file name the tracer does not know (as an emulator's
+ *   host renderer may: issue 24, section 5).  egltrace.so redirects only the file names
+ *   libEGL.so[.1], libGLESv2.so[.2] and libGLESv1_CM.so[.1] (with or without a
+ *   directory); any other file name starting with libEGL.so, libGLESv2.so or
+ *   libGLESv1_CM.so (e.g. libEGL.so.1.1.0) is asked for by its canonical name instead, so
+ *   that dlsym() on the handle reaches the tracer's wrappers.
  *
  * Everything else goes to the next dlopen() (egltrace.so's, which calls glibc's).  It
  * keeps no state: each call looks its targets up again (dlopen calls are rare). */
@@ -40,8 +40,8 @@ static void *glibc_dlopen(dlopen_fn next, const char *filename, int flags)
     return real ? real(filename, flags) : next(filename, flags);
 }
 
-/* The name egltrace.so redirects to itself for an EGL/GLES library given by path or by an
- * unknown spelling, or NULL to leave the request alone. */
+/* The name egltrace.so redirects to itself for an EGL/GLES library opened under another
+ * file name, or NULL to leave the request alone. */
 static const char *canonical_gl_name(const char *filename)
 {
     static const char *const names[][2] = {
@@ -52,8 +52,8 @@ static const char *canonical_gl_name(const char *filename)
     const char *base = file_name(filename);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!starts_with(base, names[i][0])) continue;
-        /* The exact names without a path are redirected by egltrace.so already. */
-        int known = !strchr(filename, '/') && (!strcmp(base, names[i][0]) || !strcmp(base, names[i][1]));
+        /* These file names are redirected by egltrace.so already. */
+        int known = !strcmp(base, names[i][0]) || !strcmp(base, names[i][1]);
         return known ? NULL : names[i][1];
     }
     return NULL;

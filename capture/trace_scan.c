@@ -112,6 +112,14 @@ static void scan_line(void *vctx, int stream, const char *line)
     unsigned long call = strtoul(line, &end, 10);
     if (*end != ' ') return;
     const char *name = end + 1;
+    if (*name == '@') {
+        /* "12 @1 glFoo(...)": apitrace names the thread when several make calls. */
+        long thread = strtol(name + 1, NULL, 10);
+        if (thread + 1 > s->threads) s->threads = (int)(thread + 1);
+        name = strchr(name, ' ');
+        if (!name) return;
+        name++;
+    }
     const char *paren = strchr(name, '(');
     if (!paren || paren - name > 127) return;
     char fn[128];
@@ -134,6 +142,7 @@ static void scan_line(void *vctx, int stream, const char *line)
         s->swaps++;
     } else if (!strcmp(fn, "eglCreateContext")) {
         s->saw_egl_context = 1;
+        s->contexts++;
         long v = attrib_value(line, "EGL_CONTEXT_MAJOR_VERSION");
         if (v < 0) v = attrib_value(line, "EGL_CONTEXT_CLIENT_VERSION");
         if (v > 0 && !s->es_major) s->es_major = (int)v;
@@ -168,6 +177,9 @@ static void scan_line(void *vctx, int stream, const char *line)
                      : strstr(line, "name = GL_VERSION)") ? &s->gl_version
                                                           : NULL;
         if (dst && !*dst) *dst = quoted_return(line);
+    } else if (!strncmp(fn, "eglCreateImage", 14)) {
+        if (!s->egl_images) s->first_egl_image_call = call;
+        s->egl_images++;
     } else if (!strcmp(fn, "glShaderSource")) {
         note_glsl_versions(s, line);
     } else if (!strncmp(fn, "glCompressedTex", 15)) {
@@ -192,8 +204,10 @@ static void scan_line(void *vctx, int stream, const char *line)
 int trace_scan(const char *path, struct trace_summary *s)
 {
     memset(s, 0, sizeof *s);
+    s->threads = 1;
     struct scan_ctx c = {s, 0, 0, {NULL, 0, 0}};
-    char *argv[] = {"apitrace", "dump", "-v", "--multiline=no", "--color=never", (char *)path, NULL};
+    char *argv[] = {"apitrace",         "dump",       "-v", "--multiline=no", "--color=never",
+                    "--thread-ids=yes", (char *)path, NULL};
     int status = 0;
     int rc = run_lines(argv, NULL, scan_line, &c, 1800.0, &status);
     if (rc < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -34,8 +34,11 @@ struct trace_summary {
     unsigned long calls, draws, clears, swaps, framebuffer_binds;
     unsigned long first_swap_call, last_swap_call;
     int have_swap;
-    int saw_egl_context; /* eglCreateContext or eglMakeCurrent seen */
-    int saw_gl;          /* any gl* call */
+    int saw_egl_context;                            /* eglCreateContext or eglMakeCurrent seen */
+    int contexts;                                   /* eglCreateContext calls */
+    int threads;                                    /* distinct threads that made calls (1 if apitrace marks none) */
+    unsigned long egl_images, first_egl_image_call; /* eglCreateImage[KHR] calls */
+    int saw_gl;                                     /* any gl* call */
     char *gl_renderer, *gl_version;
     char *egl_platform; /* "surfaceless", "x11", "wayland", "gbm", "device", "default", ... */
     char *surface;      /* "pbuffer", "window" or NULL */
