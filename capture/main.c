@@ -116,7 +116,9 @@ static void usage(FILE *f)
                "                       else the build's; without one, Debian's softpipe)\n"
                "  --no-validate        skip the validation replay\n"
                "  --cut A-B IN.trace   write frames A..B (0-based, inclusive) of IN.trace as a trace\n"
-               "                       that replays on its own (apitrace gltrim keeps the state setup)\n"
+               "                       that replays on its own (apitrace gltrim keeps the state setup;\n"
+               "                       with several contexts: earlier frames' drawing dropped, the\n"
+               "                       result checked against the whole trace on softpipe)\n"
                "  --keep-setup-frame   with --cut: keep gltrim's extra leading setup frame\n"
                "  -v, --verbose        also show apitrace's routine messages\n"
                "  --help, --version\n"
@@ -428,8 +430,9 @@ struct meta {
     int stopped; /* the program was stopped by tbr-capture */
     const char *program_status;
     int lost_tail;
-    long replay_frames;   /* -1: not validated */
-    const char *replayer; /* what validated it */
+    long replay_frames;           /* -1: not validated */
+    char replayer[PATH_MAX + 96]; /* what validated it */
+    char gap_reason[256];         /* what the softpipe replay could not do, or "" */
     unsigned long replay_warnings;
     const char *replay_failure;
     const char *cut_source;
@@ -552,17 +555,18 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
  * program's own: capture on softpipe to tell).  Returns 1 if there is any, else 0. */
 static int report_replay_gaps(const struct options *o, const struct trace_summary *s, struct meta *m)
 {
-    static char reason[160];
+    char *reason = m->gap_reason;
+    size_t reason_size = sizeof m->gap_reason;
     size_t replay_errors = 0;
     for (size_t i = 0; i < s->nerrors; i++) replay_errors += s->errors[i].origin == GLERR_REPLAY;
     for (size_t i = 0; i < s->nproblems; i++)
         msg("the trace does not replay on softpipe: call %lu (%s): %s", s->problems[i].call, s->problems[i].what,
             s->problems[i].detail ? s->problems[i].detail : "no log");
     if (s->nproblems) {
-        snprintf(reason, sizeof reason, "%zu shader compilations or links fail on softpipe", s->nproblems);
+        snprintf(reason, reason_size, "%zu shader compilations or links fail on softpipe", s->nproblems);
         for (int i = 0; i < s->nglsl_versions; i++) msg("the trace's shaders declare #version %s", s->glsl_versions[i]);
     } else if (o->driver != DRIVER_SOFTPIPE && replay_errors) {
-        snprintf(reason, sizeof reason,
+        snprintf(reason, reason_size,
                  "%zu GL errors on softpipe that the %s capture may not have had: the trace uses something softpipe "
                  "lacks, or the program has errors of its own (capture with --driver softpipe to tell)",
                  replay_errors, driver_name(o->driver));
@@ -583,13 +587,11 @@ static int validate(const struct options *o, const char *trace, struct trace_sum
         msg("warning: --mesa-prefix %s has no softpipe driver (lib/dri/swrast_dri.so): validating on Debian's "
             "softpipe",
             o->mesa_prefix);
-    static char replayer[PATH_MAX + 96];
     if (prefix)
-        snprintf(replayer, sizeof replayer, "eglretrace on the project's softpipe (%.*s)", PATH_MAX, prefix);
+        snprintf(m->replayer, sizeof m->replayer, "eglretrace on the project's softpipe (%.*s)", PATH_MAX, prefix);
     else
-        snprintf(replayer, sizeof replayer, "eglretrace on Debian's softpipe (GALLIUM_DRIVER=softpipe)");
-    m->replayer = replayer;
-    msg("validating: replaying %ld frames headless with %s", m->frames, replayer);
+        snprintf(m->replayer, sizeof m->replayer, "eglretrace on Debian's softpipe (GALLIUM_DRIVER=softpipe)");
+    msg("validating: replaying %ld frames headless with %s", m->frames, m->replayer);
     m->replay_frames = trace_validate(trace, prefix, s, &m->replay_warnings, failure);
     free(prefix);
     m->replay_failure = *failure;
