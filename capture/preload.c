@@ -4,9 +4,9 @@
  *
  * - GLX probes.  egltrace.so answers dlopen("libGL.so.1") with a handle to itself, which
  *   has no glX* symbols; libepoxy (GTK 4 and others) then aborts looking up
- *   glXGetCurrentContext (issue 24, section 4).  Those two names get the real libGL, so
- *   a GLX probe gets a true answer (no GLX context is current) and the program goes on
- *   with EGL, which stays traced.
+ *   glXGetCurrentContext (issue 24, section 4).  Opening libGL.so[.1] by those names now
+ *   fails, with an error that says why: GLX is absent as far as the program can tell, so
+ *   a toolkit that can use either takes EGL, the only API egltrace.so records.
  * - EGL/GLES libraries opened under a file name the tracer does not know (as an emulator's
  *   host renderer may: issue 24, section 5).  egltrace.so redirects only the file names
  *   libEGL.so[.1], libGLESv2.so[.2] and libGLESv1_CM.so[.1] (with or without a
@@ -30,15 +30,6 @@ static const char *file_name(const char *path)
 }
 
 static int starts_with(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
-
-/* glibc's own dlopen, bypassing egltrace.so's (which is the next one after us). */
-static void *glibc_dlopen(dlopen_fn next, const char *filename, int flags)
-{
-    void *libc = next("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-    dlopen_fn real = libc ? (dlopen_fn)dlsym(libc, "dlopen") : NULL;
-    if (libc) dlclose(libc);
-    return real ? real(filename, flags) : next(filename, flags);
-}
 
 /* The name egltrace.so redirects to itself for an EGL/GLES library opened under another
  * file name, or NULL to leave the request alone. */
@@ -64,7 +55,10 @@ __attribute__((visibility("default"))) void *dlopen(const char *filename, int fl
     dlopen_fn next = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen");
     if (!next) return NULL;
     if (!filename) return next(filename, flags);
-    if (!strcmp(filename, "libGL.so.1") || !strcmp(filename, "libGL.so")) return glibc_dlopen(next, filename, flags);
+    if (!strcmp(filename, "libGL.so.1") || !strcmp(filename, "libGL.so")) {
+        /* A name no library has, so that the failure and dlerror() are the loader's own. */
+        return next("libGL.so (GLX hidden while tbr-capture records EGL)", flags);
+    }
     const char *canonical = canonical_gl_name(filename);
     return next(canonical ? canonical : filename, flags);
 }
