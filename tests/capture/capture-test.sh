@@ -280,6 +280,13 @@ emulator_host)
   grep -q '"frames_bit_exact": 1' "$tmp/sim-cut/stats.json" || fail "the cut's frame is not bit-exact"
   cut0=$("$bin/tbr-compare" --checksum "$tmp/replay-cut/reference/frame_00000.png" | cut -d' ' -f1)
   [ "$cut0" = "$shown" ] || fail "the cut's frame ($cut0) is not composed frame 3 as shown ($shown)"
+  # A window whose frames read what frame 0 drew cannot be cut that way: refused, named.
+  run_cap --platform x11 --no-validate -o "$out/once.trace" -- "$bin/tbr-capture-test-emuhost" --frames 4 \
+    --guests-once
+  expect_rc 0
+  run_cap --cut 3 "$out/once.trace" -o "$out/once-cut.trace"
+  expect_rc 1; expect_err "differs from frame 3 of the whole trace"
+  [ ! -e "$out/once-cut.trace" ] || fail "a cut that differs was written"
   ;;
 *)
   echo "usage: capture-test.sh CASE SRC_DIR BIN_DIR [MESA_PREFIX]" >&2

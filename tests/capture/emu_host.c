@@ -14,7 +14,9 @@
  * finishes (glFinish) before handing over, so the calls' order in the trace is the order
  * in which they took effect.  --dump-frame N FILE writes composed frame N as the window
  * showed it (RGBA8, rows top to bottom: what `tbr-compare --checksum` hashes), so that a
- * test can compare a replay's frame with the program's own.  Needs $DISPLAY. */
+ * test can compare a replay's frame with the program's own.  --guests-once: the guests
+ * draw in frame 0 only and later frames compose what they drew then (a window of such a
+ * trace needs frame 0's drawing).  Needs $DISPLAY. */
 #define _GNU_SOURCE
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -99,6 +101,7 @@ struct api {
 struct host {
     struct api gl;
     int use_eglimage;
+    int guests_once; /* --guests-once: the guests draw in frame 0 only */
     EGLDisplay dpy;
     EGLConfig pbuffer_cfg;
     EGLContext compositor;
@@ -252,7 +255,8 @@ static void *render_thread(void *arg)
         if (!ok || h->requested < 0) break;
         int frame = h->done;
         pthread_mutex_unlock(&h->lock);
-        for (int i = 0; i < GUESTS && ok; i++) ok = guest_draw(h, i, &gs[i], frame) == 0;
+        for (int i = 0; i < GUESTS && ok && (frame == 0 || !h->guests_once); i++)
+            ok = guest_draw(h, i, &gs[i], frame) == 0;
         pthread_mutex_lock(&h->lock);
         h->done++;
         pthread_cond_broadcast(&h->cond);
@@ -404,7 +408,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: tbr-capture-test-emuhost [--frames N] [--sharing shared|eglimage]\n"
                     "                                [--egl-lib NAME|PATH] [--gles-lib NAME|PATH]\n"
-                    "                                [--dump-frame N FILE]  (needs $DISPLAY)\n");
+                    "                                [--dump-frame N FILE] [--guests-once]  (needs $DISPLAY)\n");
     return 2;
 }
 
@@ -414,6 +418,10 @@ int main(int argc, char **argv)
     const char *egl_name = NULL, *gles_name = NULL, *dump_path = NULL;
     static struct host h; /* owned by main; static only to keep it off the stack */
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--guests-once")) {
+            h.guests_once = 1;
+            continue;
+        }
         if (i + 1 >= argc) return usage();
         if (!strcmp(argv[i], "--dump-frame") && i + 2 < argc) {
             dump_frame = atoi(argv[++i]);
