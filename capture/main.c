@@ -639,9 +639,10 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
     }
     report_errors(&s);
     if (s.egl_images)
-        msg("warning: the trace creates %lu EGLImages (first at call %lu): apitrace's replay does not reproduce "
-            "them, so what one context draws into an EGLImage does not reach the contexts that sample it; the "
-            "replayed frames can differ from what the program showed (docs/capture.md, Android section)",
+        msg("warning: the trace creates %lu EGLImages (first at call %lu): apitrace records binding one to a "
+            "texture as a copy of its contents at that moment, so what a context draws into it later does not "
+            "reach the others in the replay; replayed frames can differ from what the program showed "
+            "(docs/capture.md, Android section)",
             s.egl_images, s.first_egl_image_call);
     if (m->replay_warnings)
         msg("the validation replay printed %lu other warnings (run eglretrace on the trace to see them)",
