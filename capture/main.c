@@ -6,7 +6,9 @@
  * This is the first stage of the toolchain (thesis ch. 2 / Emerald Sec. 3: apitrace
  * capture -> instrumented Mesa replay -> timing simulation). */
 #define _GNU_SOURCE /* pipe2 */
+#include "cut_contexts.h"
 #include "display.h"
+#include "driver.h"
 #include "proc.h"
 #include "trace_scan.h"
 #include "util.h"
@@ -25,6 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef TBR_CAPTURE_PRELOAD_PATH
+#define TBR_CAPTURE_PRELOAD_PATH ""
+#endif
 #ifndef TBR_VERSION
 #define TBR_VERSION "unknown"
 #endif
@@ -45,7 +50,9 @@ struct options {
     int keep_setup_frame;
     const char *cut; /* "A-B" */
     const char *cut_input;
-    char **command; /* after "--" */
+    enum capture_driver driver; /* what the program runs on (--driver) */
+    const char *mesa_prefix;    /* --mesa-prefix: the project's softpipe, for validation */
+    char **command;             /* after "--" */
     int command_argc;
 };
 
@@ -79,13 +86,17 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tbr-capture -o OUT.trace [--frames N | --seconds S] [--size WxH]\n"
-               "                   [--platform auto|surfaceless|x11|wayland] [options] -- PROGRAM [ARGS...]\n"
+               "                   [--platform auto|surfaceless|x11|wayland] [--driver softpipe|llvmpipe]\n"
+               "                   [options] -- PROGRAM [ARGS...]\n"
                "       tbr-capture --cut A-B IN.trace -o OUT.trace [--keep-setup-frame] [--no-validate]\n"
                "\n"
                "Records PROGRAM's EGL/OpenGL ES calls with apitrace's tracer (egltrace.so), stops it\n"
                "after N complete frames or S seconds, trims the trace so that it ends on a complete\n"
-               "frame, replays it once headless (eglretrace, Debian's Mesa) to validate it and\n"
-               "writes OUT.trace.json (command line, platform, resolution, frames, GL strings, errors).\n"
+               "frame, replays it once headless on softpipe (eglretrace, the project's Mesa as\n"
+               "tbr-replay uses it) to validate it and writes OUT.trace.json (command line,\n"
+               "platform, resolution, frames, GL strings, errors).  The program runs on Mesa's\n"
+               "softpipe too, so that it picks what the replay supports (GL and GLSL versions,\n"
+               "extensions, limits).\n"
                "\n"
                "  -o, --output FILE    trace to write (written under a temporary name, then renamed)\n"
                "  --frames N           keep frames 0..N-1; the program is stopped once N frames are\n"
@@ -97,9 +108,17 @@ static void usage(FILE *f)
                "                       start a private Xvfb; surfaceless: run directly (pbuffer or\n"
                "                       surfaceless programs; DISPLAY and WAYLAND_DISPLAY unset);\n"
                "                       x11: always a private Xvfb; wayland: a private headless weston\n"
+               "  --driver D           softpipe (default): what tbr-replay replays on; llvmpipe:\n"
+               "                       faster, trimmed to softpipe's ES 3.1 and extensions but not\n"
+               "                       its limits; a trace that softpipe cannot replay then fails\n"
+               "                       validation (exit 1) naming the calls\n"
+               "  --mesa-prefix DIR    the project's Mesa build to validate on (default: $TBR_MESA_PREFIX,\n"
+               "                       else the build's; without one, Debian's softpipe)\n"
                "  --no-validate        skip the validation replay\n"
                "  --cut A-B IN.trace   write frames A..B (0-based, inclusive) of IN.trace as a trace\n"
-               "                       that replays on its own (apitrace gltrim keeps the state setup)\n"
+               "                       that replays on its own (apitrace gltrim keeps the state setup;\n"
+               "                       with several contexts: earlier frames' drawing dropped, the\n"
+               "                       result checked against the whole trace on softpipe)\n"
                "  --keep-setup-frame   with --cut: keep gltrim's extra leading setup frame\n"
                "  -v, --verbose        also show apitrace's routine messages\n"
                "  --help, --version\n"
@@ -184,6 +203,15 @@ static int parse_args(int argc, char **argv, struct options *o)
                 return -1;
             }
             o->platform = val;
+        } else if (!strcmp(a, "--driver")) {
+            NEEDS_VALUE();
+            if (driver_parse(val, &o->driver) < 0) {
+                msg("--driver must be softpipe or llvmpipe, not '%s'", val);
+                return -1;
+            }
+        } else if (!strcmp(a, "--mesa-prefix")) {
+            NEEDS_VALUE();
+            o->mesa_prefix = val;
         } else if (!strcmp(a, "--no-validate")) {
             o->validate = 0;
         } else if (!strcmp(a, "--keep-setup-frame")) {
@@ -402,11 +430,14 @@ struct meta {
     int stopped; /* the program was stopped by tbr-capture */
     const char *program_status;
     int lost_tail;
-    long replay_frames; /* -1: not validated */
+    long replay_frames;           /* -1: not validated */
+    char replayer[PATH_MAX + 96]; /* what validated it */
+    char gap_reason[256];         /* what the softpipe replay could not do, or "" */
     unsigned long replay_warnings;
     const char *replay_failure;
     const char *cut_source;
     long cut_first, cut_last;
+    const char *cut_method; /* "trim", "gltrim", "drop-earlier-draws" */
     int setup_frame_kept;
     char *source_metadata;
     const struct trace_summary *source; /* --cut: the whole trace, for what gltrim drops */
@@ -422,8 +453,8 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     if (m->cut_source) {
         sb_puts(&b, "  \"cut\": {\"source\": ");
         sb_json_str(&b, m->cut_source);
-        sb_printf(&b, ", \"first_frame\": %ld, \"last_frame\": %ld, \"setup_frame_kept\": %s},\n", m->cut_first,
-                  m->cut_last, m->setup_frame_kept ? "true" : "false");
+        sb_printf(&b, ", \"first_frame\": %ld, \"last_frame\": %ld, \"method\": \"%s\", \"setup_frame_kept\": %s},\n",
+                  m->cut_first, m->cut_last, m->cut_method, m->setup_frame_kept ? "true" : "false");
         sb_puts(&b, "  \"egl_platform\": ");
         sb_json_str(&b, s->egl_platform);
         sb_puts(&b, ",\n");
@@ -457,6 +488,21 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     else
         sb_puts(&b, ",\n  \"resolution\": null");
     if (s->es_major) sb_printf(&b, ",\n  \"gles_context_version\": %d", s->es_major);
+    if (!m->cut_source) {
+        sb_printf(&b, ",\n  \"capture_driver\": {\"name\": \"%s\", \"env\": ", driver_name(m->opt->driver));
+        char *denv = driver_describe_env(m->opt->driver);
+        sb_json_str(&b, denv);
+        free(denv);
+        sb_puts(&b, "}");
+    }
+    sb_printf(&b, ",\n  \"contexts\": %d,\n  \"threads\": %d,\n  \"egl_images\": %lu", s->contexts, s->threads,
+              s->egl_images);
+    sb_puts(&b, ",\n  \"glsl_versions\": [");
+    for (int i = 0; i < s->nglsl_versions; i++) {
+        if (i) sb_puts(&b, ", ");
+        sb_json_str(&b, s->glsl_versions[i]);
+    }
+    sb_puts(&b, "]");
     sb_printf(&b,
               ",\n  \"frames\": %ld,\n  \"calls\": %lu,\n  \"draws\": %lu,\n  \"clears\": %lu,\n"
               "  \"framebuffer_binds\": %lu,\n  \"trace_bytes\": %lld,\n",
@@ -478,8 +524,18 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     }
     sb_puts(&b, s->nerrors ? "\n  ],\n" : "],\n");
     if (m->replay_frames >= 0 || m->replay_failure) {
-        sb_puts(&b, "  \"validation\": {\"replayer\": \"eglretrace (WAFFLE_PLATFORM=surfaceless_egl, Debian Mesa)\"");
-        sb_printf(&b, ", \"frames\": %ld, \"warnings\": %lu, \"failure\": ", m->replay_frames, m->replay_warnings);
+        sb_puts(&b, "  \"validation\": {\"replayer\": ");
+        sb_json_str(&b, m->replayer);
+        sb_printf(&b, ", \"frames\": %ld, \"warnings\": %lu, \"shader_failures\": [", m->replay_frames,
+                  m->replay_warnings);
+        for (size_t i = 0; i < s->nproblems; i++) {
+            sb_printf(&b, "%s{\"call\": %lu, \"what\": ", i ? ", " : "", s->problems[i].call);
+            sb_json_str(&b, s->problems[i].what);
+            sb_puts(&b, ", \"log\": ");
+            sb_json_str(&b, s->problems[i].detail);
+            sb_puts(&b, "}");
+        }
+        sb_puts(&b, "], \"failure\": ");
         sb_json_str(&b, m->replay_failure);
         sb_puts(&b, "}");
     } else {
@@ -491,6 +547,63 @@ static char *metadata_json(const struct meta *m, const struct trace_summary *s, 
     }
     sb_puts(&b, "\n}\n");
     return b.s;
+}
+
+/* Names what the softpipe replay could not do: shaders it could not compile or link (e.g.
+ * a `#version 320 es` chosen on a driver offering ES 3.2), and, when the program ran on
+ * another driver, GL errors the replay raised (a limit softpipe lacks, or an error of the
+ * program's own: capture on softpipe to tell).  Returns 1 if there is any, else 0. */
+static int report_replay_gaps(const struct options *o, const struct trace_summary *s, struct meta *m)
+{
+    char *reason = m->gap_reason;
+    size_t reason_size = sizeof m->gap_reason;
+    size_t replay_errors = 0;
+    for (size_t i = 0; i < s->nerrors; i++) replay_errors += s->errors[i].origin == GLERR_REPLAY;
+    for (size_t i = 0; i < s->nproblems; i++)
+        msg("the trace does not replay on softpipe: call %lu (%s): %s", s->problems[i].call, s->problems[i].what,
+            s->problems[i].detail ? s->problems[i].detail : "no log");
+    if (s->nproblems) {
+        snprintf(reason, reason_size, "%zu shader compilations or links fail on softpipe", s->nproblems);
+        for (int i = 0; i < s->nglsl_versions; i++) msg("the trace's shaders declare #version %s", s->glsl_versions[i]);
+    } else if (o->driver != DRIVER_SOFTPIPE && replay_errors) {
+        snprintf(reason, reason_size,
+                 "%zu GL errors on softpipe that the %s capture may not have had: the trace uses something softpipe "
+                 "lacks, or the program has errors of its own (capture with --driver softpipe to tell)",
+                 replay_errors, driver_name(o->driver));
+    } else {
+        return 0;
+    }
+    msg("validation failed: %s", reason);
+    m->replay_failure = reason;
+    return 1;
+}
+
+/* The validation replay on softpipe (driver.h).  Returns 0 or 1; *failure is set when
+ * the replay itself failed. */
+static int validate(const struct options *o, const char *trace, struct trace_summary *s, struct meta *m, char **failure)
+{
+    char *prefix = driver_find_replay_prefix(o->mesa_prefix);
+    if (!prefix && o->mesa_prefix)
+        msg("warning: --mesa-prefix %s has no softpipe driver (lib/dri/swrast_dri.so): validating on Debian's "
+            "softpipe",
+            o->mesa_prefix);
+    if (prefix)
+        snprintf(m->replayer, sizeof m->replayer, "eglretrace on the project's softpipe (%.*s)", PATH_MAX, prefix);
+    else
+        snprintf(m->replayer, sizeof m->replayer, "eglretrace on Debian's softpipe (GALLIUM_DRIVER=softpipe)");
+    msg("validating: replaying %ld frames headless with %s", m->frames, m->replayer);
+    m->replay_frames = trace_validate(trace, prefix, s, &m->replay_warnings, failure);
+    free(prefix);
+    m->replay_failure = *failure;
+    if (*failure) {
+        msg("validation replay failed: %s", *failure);
+        return 1;
+    }
+    if (m->replay_frames != m->frames) {
+        msg("validation replay rendered %ld frames, expected %ld", m->replay_frames, m->frames);
+        return 1;
+    }
+    return report_replay_gaps(o, s, m);
 }
 
 /* Scans, validates and installs work/final.trace as the output.  Returns the exit code. */
@@ -518,24 +631,19 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
     int rc = 0;
     m->replay_frames = -1;
     char *failure = NULL;
-    if (o->validate && !g_interrupted) {
-        msg("validating: replaying %ld frames headless with eglretrace on Debian's Mesa", m->frames);
-        m->replay_frames = trace_validate(final_trace, &s, &m->replay_warnings, &failure);
-        m->replay_failure = failure;
-        if (failure) {
-            msg("validation replay failed: %s", failure);
-            rc = 1;
-        } else if (m->replay_frames != m->frames) {
-            msg("validation replay rendered %ld frames, expected %ld", m->replay_frames, m->frames);
-            rc = 1;
-        }
-    }
+    if (o->validate && !g_interrupted) rc = validate(o, final_trace, &s, m, &failure);
     if (g_interrupted) {
         free(failure);
         trace_summary_free(&s);
         return EXIT_INTERRUPTED;
     }
     report_errors(&s);
+    if (s.egl_images)
+        msg("warning: the trace creates %lu EGLImages (first at call %lu): apitrace records binding one to a "
+            "texture as a copy of its contents at that moment, so what a context draws into it later does not "
+            "reach the others in the replay; replayed frames can differ from what the program showed "
+            "(docs/capture.md, Android section)",
+            s.egl_images, s.first_egl_image_call);
     if (m->replay_warnings)
         msg("the validation replay printed %lu other warnings (run eglretrace on the trace to see them)",
             m->replay_warnings);
@@ -560,7 +668,9 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
     if (ok) {
         msg("wrote %s: %ld complete frames, %lu calls, %lu draws, %lu clears, %zu GL errors, %lld bytes%s", o->output,
             m->frames, s.calls, s.draws, s.clears, s.nerrors, (long long)bytes,
-            m->replay_frames >= 0 ? " (validated)" : "");
+            m->replay_frames < 0 ? ""
+            : rc                 ? " (validation FAILED)"
+                                 : " (validated)");
         msg("wrote %s", json_out);
     }
     free(json);
@@ -614,6 +724,19 @@ static void forward_stderr(struct run_state *rs, const char *data, size_t n)
         rs->line.len = 0;
         if (rs->line.s) rs->line.s[0] = '\0';
     }
+}
+
+/* tbr-capture's preload library ($TBR_CAPTURE_PRELOAD overrides the built one), or NULL
+ * with a warning: programs that probe GLX through libepoxy then abort under the tracer. */
+static char *find_capture_preload(void)
+{
+    const char *path = getenv("TBR_CAPTURE_PRELOAD");
+    if (!path || !*path) path = TBR_CAPTURE_PRELOAD_PATH;
+    if (access(path, R_OK) == 0) return xstrdup(path);
+    msg("warning: %s not found (rebuild tbr-capture): programs that probe GLX through libepoxy, or open "
+        "libEGL/libGLESv2 by path, will not capture",
+        path);
+    return NULL;
 }
 
 /* Finds the program to capture, apitrace's EGL wrapper and apitrace itself, and makes the
@@ -804,7 +927,8 @@ static int run_program(const struct options *o, const struct env *env, const cha
         msg("pipe: %s", strerror(errno));
         return 1;
     }
-    msg("capturing %s (platform %s%s%s)", program, platform_used, server ? ", " : "", server ? server : "");
+    msg("capturing %s (platform %s%s%s, driver %s)", program, platform_used, server ? ", " : "", server ? server : "",
+        driver_name(o->driver));
     struct spawn_opts so = {env->v, 1, 1, -1, errpipe[1], -1, NULL};
     pid_t pid = spawn_process(o->command, &so);
     close(errpipe[1]);
@@ -924,11 +1048,18 @@ static int capture(const struct options *o)
     char *raw = work_path("raw.trace");
     char *poll_copy = work_path("poll.trace");
     char *trimmed = work_path("final.trace");
+    /* Our preload library first: it adjusts egltrace.so's dlopen() (capture/preload.c). */
     const char *preload = env_get(&env, "LD_PRELOAD");
-    char *new_preload = preload && *preload ? xasprintf("%s:%s", wrapper, preload) : xstrdup(wrapper);
+    char *ours = find_capture_preload();
+    char *tracers = ours ? xasprintf("%s:%s", ours, wrapper) : xstrdup(wrapper);
+    free(ours);
+    char *new_preload = preload && *preload ? xasprintf("%s:%s", tracers, preload) : xstrdup(tracers);
+    free(tracers);
     env_set(&env, "LD_PRELOAD", new_preload);
     env_set(&env, "TRACE_FILE", raw);
     free(new_preload);
+    /* After the display server started: only the program runs on the capture driver. */
+    driver_set_program_env(o->driver, &env);
 
     struct capture_run run;
     rc = run_program(o, &env, program, platform_used, server, raw, poll_copy, &run);
@@ -973,6 +1104,9 @@ out:
 
 /* ---- cut ------------------------------------------------------------------------ */
 
+static int cut_several_contexts(const struct options *o, const struct trace_summary *src, long first, long last);
+static int cut_one_context(const struct options *o, const struct trace_summary *src, long first, long last);
+
 static int cut(const struct options *o)
 {
     uint64_t a, b; /* A-B, or N for N-N */
@@ -994,7 +1128,90 @@ static int cut(const struct options *o)
         msg("%s has %ld frames (0-%ld): cannot cut %ld-%ld", o->cut_input, frames, frames - 1, first, last);
         return EXIT_PROBLEM;
     }
-    if (make_workdir(o->output) < 0) return EXIT_PROBLEM;
+    struct trace_summary src;
+    if (trace_scan(o->cut_input, &src) < 0) return 1;
+    if (make_workdir(o->output) < 0) {
+        trace_summary_free(&src);
+        return EXIT_PROBLEM;
+    }
+    int rc;
+    if (first > 0 && src.contexts > 1)
+        rc = cut_several_contexts(o, &src, first, last);
+    else
+        rc = cut_one_context(o, &src, first, last);
+    trace_summary_free(&src);
+    return rc;
+}
+
+/* Reads IN.trace.json to embed it in the cut's metadata (only if it looks like a JSON
+ * object). */
+static char *read_source_metadata(const char *trace)
+{
+    char *src_json_path = xasprintf("%s.json", trace);
+    char *json = read_small_file(src_json_path, 1 << 20);
+    free(src_json_path);
+    if (!json) return NULL;
+    size_t n = strlen(json);
+    while (n && (json[n - 1] == '\n' || json[n - 1] == ' ')) json[--n] = '\0';
+    if (json[0] != '{' || n == 0 || json[n - 1] != '}') {
+        free(json);
+        return NULL;
+    }
+    return json;
+}
+
+/* Validates and writes a cut trace with its metadata. */
+static int finish_cut(const struct options *o, const struct trace_summary *src, const char *trace, long frames,
+                      long first, long last, const char *method, int setup_kept)
+{
+    struct options o2 = *o;
+    o2.command = NULL;
+    o2.command_argc = 0;
+    struct meta m;
+    memset(&m, 0, sizeof m);
+    m.opt = &o2;
+    m.frames = frames;
+    m.cut_source = o->cut_input;
+    m.cut_first = first;
+    m.cut_last = last;
+    m.cut_method = method;
+    m.setup_frame_kept = setup_kept;
+    m.source_metadata = read_source_metadata(o->cut_input);
+    m.source = src;
+    int rc = finish(o, trace, &m);
+    free(m.source_metadata);
+    return rc;
+}
+
+/* A window of a trace with several contexts, which gltrim cannot cut (cut_contexts.h):
+ * earlier frames' drawing calls dropped, the result checked against the whole trace. */
+static int cut_several_contexts(const struct options *o, const struct trace_summary *src, long first, long last)
+{
+    msg("cutting frames %ld-%ld of a trace with %d contexts: keeping every call but the drawing of frames 0-%ld "
+        "(apitrace gltrim does not follow state across contexts)",
+        first, last, src->contexts, first - 1);
+    char *cut1 = work_path("cut.trace");
+    int rc = cut_dropping_draws(o->cut_input, cut1, first, last, g.workdir) < 0 ? 1 : 0;
+    long got = rc ? 0 : trace_frame_count(cut1);
+    if (!rc && got != last - first + 1) {
+        msg("the cut trace has %ld frames, expected %ld", got, last - first + 1);
+        rc = 1;
+    }
+    if (!rc && o->validate) {
+        char *prefix = driver_find_replay_prefix(o->mesa_prefix);
+        rc = cut_verify(o->cut_input, cut1, first, last, prefix, g.workdir) != 0;
+        free(prefix);
+        if (rc) msg("the cut does not reproduce the whole trace's frames: nothing written");
+    }
+    if (!rc) rc = finish_cut(o, src, cut1, got, first, last, "drop-earlier-draws", 0);
+    free(cut1);
+    return rc;
+}
+
+/* A prefix (apitrace trim) or a window cut by gltrim, with its extra setup frame dropped
+ * unless --keep-setup-frame. */
+static int cut_one_context(const struct options *o, const struct trace_summary *src, long first, long last)
+{
     char *cut1 = work_path("cut.trace");
     char *cut2 = work_path("final.trace");
     const char *final_trace = cut1;
@@ -1051,36 +1268,7 @@ static int cut(const struct options *o)
         rc = 1;
         goto out;
     }
-    struct options o2 = *o;
-    o2.command = NULL;
-    o2.command_argc = 0;
-    struct meta m;
-    memset(&m, 0, sizeof m);
-    m.opt = &o2;
-    m.frames = got;
-    m.cut_source = o->cut_input;
-    m.cut_first = first;
-    m.cut_last = last;
-    m.setup_frame_kept = setup_kept;
-    char *src_json_path = xasprintf("%s.json", o->cut_input);
-    m.source_metadata = read_small_file(src_json_path, 1 << 20);
-    free(src_json_path);
-    if (m.source_metadata) {
-        /* Embed only if it looks like a JSON object; strip the trailing newline. */
-        size_t n = strlen(m.source_metadata);
-        while (n && (m.source_metadata[n - 1] == '\n' || m.source_metadata[n - 1] == ' '))
-            m.source_metadata[--n] = '\0';
-        if (m.source_metadata[0] != '{' || n == 0 || m.source_metadata[n - 1] != '}') {
-            free(m.source_metadata);
-            m.source_metadata = NULL;
-        }
-    }
-    struct trace_summary src;
-    int have_src = trace_scan(o->cut_input, &src) == 0;
-    m.source = have_src ? &src : NULL;
-    rc = finish(o, final_trace, &m);
-    if (have_src) trace_summary_free(&src);
-    free(m.source_metadata);
+    rc = finish_cut(o, src, final_trace, got, first, last, first == 0 ? "trim" : "gltrim", setup_kept);
 out:
     free(cut1);
     free(cut2);

@@ -1,5 +1,6 @@
 #include "trace_scan.h"
 
+#include "driver.h"
 #include "proc.h"
 #include "util.h"
 
@@ -73,6 +74,22 @@ static const char *platform_name(const char *arg)
     return NULL;
 }
 
+/* Records each distinct `#version NNN [es]` of a glShaderSource line (the source is one
+ * line with --multiline=no; newlines appear as \n). */
+static void note_glsl_versions(struct trace_summary *s, const char *line)
+{
+    for (const char *p = strstr(line, "#version "); p; p = strstr(p + 9, "#version ")) {
+        int v = 0, n = 0;
+        if (sscanf(p + 9, "%d%n", &v, &n) != 1) continue;
+        char name[16];
+        snprintf(name, sizeof name, "%d%s", v, !strncmp(p + 9 + n, " es", 3) ? " es" : "");
+        int seen = 0;
+        for (int i = 0; i < s->nglsl_versions; i++) seen |= !strcmp(s->glsl_versions[i], name);
+        if (!seen && s->nglsl_versions < TRACE_MAX_GLSL_VERSIONS)
+            memcpy(s->glsl_versions[s->nglsl_versions++], name, sizeof name);
+    }
+}
+
 static int is_swap(const char *name)
 {
     return !strcmp(name, "eglSwapBuffers") || !strcmp(name, "eglSwapBuffersWithDamageEXT") ||
@@ -95,6 +112,14 @@ static void scan_line(void *vctx, int stream, const char *line)
     unsigned long call = strtoul(line, &end, 10);
     if (*end != ' ') return;
     const char *name = end + 1;
+    if (*name == '@') {
+        /* "12 @1 glFoo(...)": apitrace names the thread when several make calls. */
+        long thread = strtol(name + 1, NULL, 10);
+        if (thread + 1 > s->threads) s->threads = (int)(thread + 1);
+        name = strchr(name, ' ');
+        if (!name) return;
+        name++;
+    }
     const char *paren = strchr(name, '(');
     if (!paren || paren - name > 127) return;
     char fn[128];
@@ -117,6 +142,7 @@ static void scan_line(void *vctx, int stream, const char *line)
         s->swaps++;
     } else if (!strcmp(fn, "eglCreateContext")) {
         s->saw_egl_context = 1;
+        s->contexts++;
         long v = attrib_value(line, "EGL_CONTEXT_MAJOR_VERSION");
         if (v < 0) v = attrib_value(line, "EGL_CONTEXT_CLIENT_VERSION");
         if (v > 0 && !s->es_major) s->es_major = (int)v;
@@ -151,6 +177,11 @@ static void scan_line(void *vctx, int stream, const char *line)
                      : strstr(line, "name = GL_VERSION)") ? &s->gl_version
                                                           : NULL;
         if (dst && !*dst) *dst = quoted_return(line);
+    } else if (!strncmp(fn, "eglCreateImage", 14)) {
+        if (!s->egl_images) s->first_egl_image_call = call;
+        s->egl_images++;
+    } else if (!strcmp(fn, "glShaderSource")) {
+        note_glsl_versions(s, line);
     } else if (!strncmp(fn, "glCompressedTex", 15)) {
         c->pending_compressed = call;
         c->have_pending_compressed = 1;
@@ -173,8 +204,10 @@ static void scan_line(void *vctx, int stream, const char *line)
 int trace_scan(const char *path, struct trace_summary *s)
 {
     memset(s, 0, sizeof *s);
+    s->threads = 1;
     struct scan_ctx c = {s, 0, 0, {NULL, 0, 0}};
-    char *argv[] = {"apitrace", "dump", "-v", "--multiline=no", "--color=never", (char *)path, NULL};
+    char *argv[] = {"apitrace",         "dump",       "-v", "--multiline=no", "--color=never",
+                    "--thread-ids=yes", (char *)path, NULL};
     int status = 0;
     int rc = run_lines(argv, NULL, scan_line, &c, 1800.0, &status);
     if (rc < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -202,6 +235,11 @@ void trace_summary_free(struct trace_summary *s)
         free(s->errors[i].error);
     }
     free(s->errors);
+    for (size_t i = 0; i < s->nproblems; i++) {
+        free(s->problems[i].what);
+        free(s->problems[i].detail);
+    }
+    free(s->problems);
     memset(s, 0, sizeof *s);
 }
 
@@ -277,6 +315,8 @@ off_t trace_copy_complete_chunks(const char *src, const char *dst)
 
 struct replay_ctx {
     struct trace_summary *s;
+    unsigned long problem_call; /* the last problem, whose log line may follow */
+    int problem_open;
     long frames;
     unsigned long warnings;
     struct strbuf other; /* first few unexpected lines, for failure messages */
@@ -302,8 +342,22 @@ static void replay_line(void *vctx, int stream, const char *line)
     char fn[128], err[64];
     const char *p;
     /* "24: warning: glGetError(glEnable) = GL_INVALID_ENUM" (retrace's error check). */
+    int what_end = 0;
     if (sscanf(line, "%lu: warning: glGetError(%127[A-Za-z0-9_]) = %63[A-Za-z0-9_]", &call, fn, err) == 3) {
         add_error(c->s, call, fn, err, GLERR_REPLAY, 0);
+    } else if (sscanf(line, "%lu: warning: %*[a-z] failed%n", &call, &what_end) == 1 && what_end > 0 &&
+               !line[what_end]) {
+        /* "23: warning: compilation failed", then "23: warning: <the driver's log>". */
+        struct trace_summary *s = c->s;
+        s->problems = xrealloc(s->problems, (s->nproblems + 1) * sizeof *s->problems);
+        const char *w = strstr(line, "warning: ") + 9;
+        s->problems[s->nproblems++] = (struct replay_problem){call, xstrdup(w), NULL};
+        c->problem_call = call;
+        c->problem_open = 1;
+    } else if (c->problem_open && sscanf(line, "%lu: warning: %n", &call, &what_end) == 1 && what_end > 0 &&
+               call == c->problem_call) {
+        c->s->problems[c->s->nproblems - 1].detail = xstrdup(line + what_end);
+        c->problem_open = 0;
     } else if ((p = strstr(line, "Rendered ")) == line) {
         c->frames = strtol(p + 9, NULL, 10);
     } else if (is_numbered(line, "warning") || is_numbered(line, "error")) {
@@ -320,16 +374,15 @@ static void replay_line(void *vctx, int stream, const char *line)
     }
 }
 
-long trace_validate(const char *path, struct trace_summary *s, unsigned long *replay_warnings, char **failure)
+long trace_validate(const char *path, const char *mesa_prefix, struct trace_summary *s, unsigned long *replay_warnings,
+                    char **failure)
 {
     struct env env;
     env_init_from_current(&env);
-    /* Headless replay on Debian's Mesa (llvmpipe): no tracer, no project Mesa. */
-    env_set(&env, "WAFFLE_PLATFORM", "surfaceless_egl");
-    env_unset(&env, "LD_PRELOAD");
-    env_unset(&env, "LD_LIBRARY_PATH");
-    struct replay_ctx c = {s, -1, 0, {NULL, 0, 0}, 0};
-    char *argv[] = {"eglretrace", (char *)path, NULL};
+    driver_set_replay_env(mesa_prefix, &env);
+    struct replay_ctx c = {s, 0, 0, -1, 0, {NULL, 0, 0}, 0};
+    /* The same options as tbr-replay (replay/replay_main.c). */
+    char *argv[] = {"eglretrace", "--no-context-check", "--singlethread", (char *)path, NULL};
     int status = 0;
     int rc = run_lines(argv, env.v, replay_line, &c, 1800.0, &status);
     env_free(&env);

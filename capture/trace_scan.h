@@ -21,12 +21,24 @@ struct gl_error {
     unsigned long cause_call; /* for GLERR_TRACER: the glCompressedTex* call */
 };
 
+/* A shader the validation replay could not compile or link (eglretrace's warnings). */
+struct replay_problem {
+    unsigned long call;
+    char *what;   /* "compilation failed", "link failed" */
+    char *detail; /* the driver's first log line, or NULL */
+};
+
+#define TRACE_MAX_GLSL_VERSIONS 8
+
 struct trace_summary {
     unsigned long calls, draws, clears, swaps, framebuffer_binds;
     unsigned long first_swap_call, last_swap_call;
     int have_swap;
-    int saw_egl_context; /* eglCreateContext or eglMakeCurrent seen */
-    int saw_gl;          /* any gl* call */
+    int saw_egl_context;                            /* eglCreateContext or eglMakeCurrent seen */
+    int contexts;                                   /* eglCreateContext calls */
+    int threads;                                    /* distinct threads that made calls (1 if apitrace marks none) */
+    unsigned long egl_images, first_egl_image_call; /* eglCreateImage[KHR] calls */
+    int saw_gl;                                     /* any gl* call */
     char *gl_renderer, *gl_version;
     char *egl_platform; /* "surfaceless", "x11", "wayland", "gbm", "device", "default", ... */
     char *surface;      /* "pbuffer", "window" or NULL */
@@ -34,6 +46,11 @@ struct trace_summary {
     int es_major;       /* requested context version, 0 if unknown */
     struct gl_error *errors;
     size_t nerrors;
+    /* `#version` lines of the shaders (glShaderSource), e.g. "310 es", each once. */
+    char glsl_versions[TRACE_MAX_GLSL_VERSIONS][16];
+    int nglsl_versions;
+    struct replay_problem *problems; /* from the validation replay */
+    size_t nproblems;
 };
 
 /* Scans a complete trace with `apitrace dump`.  Returns 0 or -1 (message printed). */
@@ -49,8 +66,10 @@ long trace_frame_count(const char *path);
  * of bytes copied (0 if there is no complete chunk yet) or -1. */
 off_t trace_copy_complete_chunks(const char *src, const char *dst);
 
-/* Replays with eglretrace on Debian's Mesa, headless (WAFFLE_PLATFORM=surfaceless_egl).
- * Adds GLERR_REPLAY entries to s->errors.  Returns frames rendered or -1. */
-long trace_validate(const char *path, struct trace_summary *s, unsigned long *replay_warnings, char **failure);
+/* Replays with eglretrace headless on softpipe, as tbr-replay does: the project's Mesa at
+ * mesa_prefix, or Debian's softpipe if mesa_prefix is NULL (driver.h).  Adds GLERR_REPLAY
+ * entries to s->errors and shader failures to s->problems.  Returns frames rendered or -1. */
+long trace_validate(const char *path, const char *mesa_prefix, struct trace_summary *s, unsigned long *replay_warnings,
+                    char **failure);
 
 #endif
