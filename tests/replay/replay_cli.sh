@@ -36,7 +36,7 @@ if [ -z "$gears" ] || [ ! -f "$glxtrace" ]; then
 else
   # xvfb-run itself can hang when its Xvfb never signals readiness: bound it, retry once
   for attempt in 1 2; do
-    timeout -k 5 60 xvfb-run -a timeout -s INT 3 env LD_PRELOAD="$glxtrace" TRACE_FILE="$tmp/glx.trace" \
+    timeout -k 5 60 xvfb-run -a timeout -s INT 8 env LD_PRELOAD="$glxtrace" TRACE_FILE="$tmp/glx.trace" \
       "$gears" > /dev/null 2>&1 || true
     [ -s "$tmp/glx.trace" ] && break
     echo "note: glxgears capture attempt $attempt produced no trace"

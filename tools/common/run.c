@@ -310,7 +310,7 @@ int pic_run_tile_grid(const pic_run *r, long frame, pic_tile_metric m, unsigned 
     const pj_value *fe = NULL;
     const pj_value *frames = pj_get(t, "frames");
     for (size_t i = 0; frames && frames->type == PJ_ARR && i < frames->n; i++)
-        if (!pj_number(pj_get(&frames->items[i], "frame"), &d) && (long)d == frame) fe = &frames->items[i];
+        if (!pj_number(pj_get(&frames->items[i], "frame"), &d) && d == (double)frame) fe = &frames->items[i];
     const char *key = pic_tile_metric_key(m);
     const pj_value *arr = pj_get(fe, key);
     int derived_overdraw = 0;
