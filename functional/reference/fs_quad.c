@@ -51,8 +51,12 @@ void tbr_fs_view_from_record(struct tbr_texture_view *v, const tbr_rec_texture *
 
 int tbr_fs_view_computable(const struct tbr_texture_view *v, char *why, size_t whylen)
 {
+    static const char *const target_names[] = {"buffer", "1D",       "2D",       "3D",        "cube",
+                                               "rect",   "1D array", "2D array", "cube array"};
     if (v->target != PIPE_TEXTURE_2D && v->target != PIPE_TEXTURE_RECT)
-        return fail(why, whylen, "texture target %u", v->target) + 1;
+        return fail(why, whylen, "texture target %u (%s)", v->target,
+                    v->target < sizeof(target_names) / sizeof(target_names[0]) ? target_names[v->target] : "?") +
+               1;
     if (v->first_layer != 0 || v->last_layer != 0)
         return fail(why, whylen, "texture layers %u-%u", v->first_layer, v->last_layer) + 1;
     if (v->first_level > v->last_level || v->last_level >= TBR_SAMPLER_MAX_LEVELS || v->last_level > v->res_last_level)
