@@ -255,6 +255,13 @@ static inline __attribute__((always_inline)) void group_add(const struct sampler
     g->n++;
 }
 
+/* Layer z of a level (NULL if it is not given). */
+static inline const uint8_t *layer_base(const struct tbr_texture_level *l, unsigned z)
+{
+    if (!l->layer_data) return l->data + (size_t)z * l->layer_stride;
+    return z < l->num_layers ? l->layer_data[z] : NULL;
+}
+
 /* The memory of texel (x, y) of layer/slice z of a level, as the tile cache addresses
  * it; NULL outside the level or when its contents are not given. 1D textures: y is the
  * layer (the tile cache's transfer of a 1D array has one row per layer). */
@@ -268,7 +275,8 @@ static inline __attribute__((always_inline)) const uint8_t *texel_bytes(const st
     const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
     if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) || (unsigned)y >= rows || z >= layers)
         return NULL;
-    return l->data + (size_t)z * l->layer_stride + (size_t)y * l->row_stride + (size_t)x * st->vs.bytes;
+    const uint8_t *base = layer_base(l, z);
+    return base ? base + (size_t)y * l->row_stride + (size_t)x * st->vs.bytes : NULL;
 }
 
 static void group_begin(const struct sampler_state *st)
@@ -354,9 +362,9 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
     const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
     const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
     const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
-    if (is_1d || !l || !l->data || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 ||
-        M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) || M_MAX2(y0, y1) >= (int)u_minify(v->height0, level) ||
-        layer >= layers) {
+    const uint8_t *base = l && l->data && layer < layers ? layer_base(l, layer) : NULL;
+    if (is_1d || !base || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 || M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) ||
+        M_MAX2(y0, y1) >= (int)u_minify(v->height0, level)) {
         group_begin(st);
         fetch(st, level, layer, x0, y0, layer, tx[0]);
         fetch(st, level, layer, x1, y0, layer, tx[1]);
@@ -366,7 +374,6 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
         return;
     }
     const int xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
-    const uint8_t *base = l->data + (size_t)layer * l->layer_stride;
     const size_t row_stride = l->row_stride, bytes = st->vs.bytes;
     const uint8_t *row0 = base + (size_t)y0 * row_stride, *row1 = base + (size_t)y1 * row_stride;
     const uint8_t *p[4] = {row0 + (size_t)x0 * bytes, row0 + (size_t)x1 * bytes, row1 + (size_t)x0 * bytes,
@@ -1600,8 +1607,17 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
             (v->last_layer < v->first_layer + 5 || v->width0 != v->height0))
             return fail(why, whylen, "cube layers %u-%u", v->first_layer, v->last_layer);
     }
-    for (unsigned l = tbr_sampler_lowest_level(v->first_level); l <= v->last_level; l++)
-        if (!v->levels[l].data) return fail(why, whylen, "contents of level %u unknown", l, 0);
+    for (unsigned l = tbr_sampler_lowest_level(v->first_level); l <= v->last_level; l++) {
+        const struct tbr_texture_level *lv = &v->levels[l];
+        if (!lv->data) return fail(why, whylen, "contents of level %u unknown", l, 0);
+        if (!lv->layer_data) continue;
+        /* layers kept apart: every layer the view can address must be given */
+        const unsigned first = v->target == TEX_3D ? 0 : v->first_layer;
+        const unsigned end = v->target == TEX_3D ? u_minify(v->depth0, l) : v->last_layer + 1;
+        if (lv->num_layers < end) return fail(why, whylen, "level %u: %u layers given", l, lv->num_layers);
+        for (unsigned z = first; z < end; z++)
+            if (!lv->layer_data[z]) return fail(why, whylen, "contents of level %u layer %u unknown", l, z);
+    }
     return 1;
 }
 
