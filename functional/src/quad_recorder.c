@@ -140,12 +140,14 @@ static void note_cause(struct quad_recorder *qr, const char *why, uint32_t nquad
         if (*p == ',' || *p == ':' || *p == '\n' || *p == ' ') *p = '_';
     uint32_t i = 0;
     while (i < qr->ncauses && strcmp(qr->causes[i].name, name) != 0) i++;
+    if (i == qr->ncauses && qr->ncauses >= QR_MAX_CAUSES - 1) { /* the last slot: "other" */
+        snprintf(name, sizeof(name), "other");
+        i = 0;
+        while (i < qr->ncauses && strcmp(qr->causes[i].name, name) != 0) i++;
+    }
     if (i == qr->ncauses) {
-        if (qr->ncauses == QR_MAX_CAUSES) i = QR_MAX_CAUSES - 1, snprintf(name, sizeof(name), "other");
-        if (i == qr->ncauses) {
-            snprintf(qr->causes[i].name, sizeof(qr->causes[i].name), "%s", name);
-            qr->ncauses++;
-        }
+        snprintf(qr->causes[i].name, sizeof(qr->causes[i].name), "%s", name);
+        qr->ncauses++;
     }
     qr->causes[i].quads += nquads;
     qr->causes[i].texels += ntexels;
