@@ -14,7 +14,7 @@
 set -euo pipefail
 
 FRAMES=5
-ALL=(casual2d depth3d blend mipmap rtt branchy allchange)
+ALL=(casual2d depth3d blend mipmap rtt branchy allchange game3d)
 
 if [ $# -lt 2 ]; then
   sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2

@@ -28,10 +28,12 @@ run_replay() {
     LIBGL_ALWAYS_SOFTWARE=1 eglretrace "$@"
 }
 
-# Renderer check: dump the GL state at the first eglSwapBuffers (eglretrace -D).
-first_swap=$(apitrace dump --grep='^eglSwapBuffers' "$trace" | sed -n 's/^\([0-9][0-9]*\) eglSwapBuffers.*/\1/p' | head -n 1)
-[ -n "$first_swap" ] || die "$trace has no eglSwapBuffers call"
-renderer=$(run_replay -D "$first_swap" "$trace" 2>/dev/null | sed -n 's/^ *"GL_RENDERER": "\(.*\)",\{0,1\}$/\1/p' | head -n 1)
+# Renderer check: dump the GL state (eglretrace -D) at the first eglMakeCurrent, before
+# any texture exists: apitrace's state dump asserts on some ES textures (cube maps,
+# arrays: glstate::probeTextureLevelSizeOES, seen with the game3d sample).
+first_current=$(apitrace dump --grep='^eglMakeCurrent' "$trace" | sed -n 's/^\([0-9][0-9]*\) eglMakeCurrent.*/\1/p' | head -n 1)
+[ -n "$first_current" ] || die "$trace has no eglMakeCurrent call"
+renderer=$(run_replay -D "$first_current" "$trace" 2>/dev/null | sed -n 's/^ *"GL_RENDERER": "\(.*\)",\{0,1\}$/\1/p' | head -n 1)
 case "$renderer" in
   softpipe*) ;;
   *) die "the replay did not run on softpipe (GL_RENDERER='$renderer'): check $prefix" ;;

@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PIPE_TEXTURE_2D   2u /* enum pipe_texture_target */
-#define PIPE_TEXTURE_RECT 5u
+#define PIPE_TEXTURE_2D         2u /* enum pipe_texture_target */
+#define PIPE_TEXTURE_CUBE       4u
+#define PIPE_TEXTURE_RECT       5u
+#define PIPE_TEXTURE_2D_ARRAY   7u
+#define PIPE_TEXTURE_CUBE_ARRAY 8u
 
 static int fail(char *why, size_t whylen, const char *fmt, ...)
 {
@@ -51,10 +54,22 @@ void tbr_fs_view_from_record(struct tbr_texture_view *v, const tbr_rec_texture *
 
 int tbr_fs_view_computable(const struct tbr_texture_view *v, char *why, size_t whylen)
 {
-    if (v->target != PIPE_TEXTURE_2D && v->target != PIPE_TEXTURE_RECT)
-        return fail(why, whylen, "texture target %u", v->target) + 1;
-    if (v->first_layer != 0 || v->last_layer != 0)
+    static const char *const target_names[] = {"buffer", "1D",       "2D",       "3D",        "cube",
+                                               "rect",   "1D array", "2D array", "cube array"};
+    /* layered targets: readers hold each layer of a level as its own surface
+     * (SURFACE_INIT per layer, tbr_texture_level.layer_data) */
+    const int layered =
+        v->target == PIPE_TEXTURE_2D_ARRAY || v->target == PIPE_TEXTURE_CUBE || v->target == PIPE_TEXTURE_CUBE_ARRAY;
+    if (v->target != PIPE_TEXTURE_2D && v->target != PIPE_TEXTURE_RECT && !layered)
+        return fail(why, whylen, "texture target %u (%s)", v->target,
+                    v->target < sizeof(target_names) / sizeof(target_names[0]) ? target_names[v->target] : "?") +
+               1;
+    if (!layered && (v->first_layer != 0 || v->last_layer != 0))
         return fail(why, whylen, "texture layers %u-%u", v->first_layer, v->last_layer) + 1;
+    if (v->last_layer >= TBR_FS_MAX_VIEW_LAYERS)
+        return fail(why, whylen, "texture layers %u-%u (more than %u)", v->first_layer, v->last_layer,
+                    TBR_FS_MAX_VIEW_LAYERS) +
+               1;
     if (v->first_level > v->last_level || v->last_level >= TBR_SAMPLER_MAX_LEVELS || v->last_level > v->res_last_level)
         return fail(why, whylen, "texture levels %u-%u", v->first_level, v->last_level) + 1;
     for (uint32_t l = v->first_level; l <= v->last_level; l++)

@@ -17,8 +17,9 @@
 #include "setup_coef.h"
 #include "tgsi_interp.h"
 
-#define TBR_FS_MAX_CBUFS 8
-#define TBR_FS_MAX_UNITS 16
+#define TBR_FS_MAX_CBUFS       8
+#define TBR_FS_MAX_UNITS       16
+#define TBR_FS_MAX_VIEW_LAYERS 256 /* layers (array layers, cube faces) of a view whose fetches are computed */
 
 typedef struct tbr_fs_draw {
     const struct tbr_tgsi_program *prog;

@@ -43,6 +43,7 @@ struct quad_args {
     const float *s, *t, *p;
     const unsigned *faces;
     const int8_t *offset;
+    enum tbr_sampler_control control; /* the anisotropic filter's LOD depends on it */
 };
 
 typedef void (*wrap_nearest_fn)(float s, unsigned size, int offset, int *icoord);
@@ -132,8 +133,16 @@ static int util_ifloor(float f)
 #define LOG2_TABLE_SIZE (1u << 8)
 static float log2_table[LOG2_TABLE_SIZE + 1];
 static float unorm8_to_float[3 * 256]; /* then 256 x 0.0f, 256 x 1.0f (the constants) */
+/* sp_tex_sample.c create_filter_table: the EWA filter's weights, exp(-2 r^2) */
+#define WEIGHT_LUT_SIZE 1024
+static float ewa_weight[WEIGHT_LUT_SIZE];
 __attribute__((constructor)) static void init_tables(void)
 {
+    for (unsigned i = 0; i < WEIGHT_LUT_SIZE; ++i) {
+        const float alpha = 2;
+        const float r2 = (float)i / (float)(WEIGHT_LUT_SIZE - 1);
+        ewa_weight[i] = (float)expf(-alpha * r2);
+    }
     for (unsigned i = 0; i <= LOG2_TABLE_SIZE; i++) log2_table[i] = (float)log2(1.0 + i * (1.0 / LOG2_TABLE_SIZE));
     for (unsigned b = 0; b < 256; b++) {
         unorm8_to_float[b] = (float)b * (1.0f / 255.0f);
@@ -255,6 +264,13 @@ static inline __attribute__((always_inline)) void group_add(const struct sampler
     g->n++;
 }
 
+/* Layer z of a level (NULL if it is not given). */
+static inline const uint8_t *layer_base(const struct tbr_texture_level *l, unsigned z)
+{
+    if (!l->layer_data) return l->data + (size_t)z * l->layer_stride;
+    return z < l->num_layers ? l->layer_data[z] : NULL;
+}
+
 /* The memory of texel (x, y) of layer/slice z of a level, as the tile cache addresses
  * it; NULL outside the level or when its contents are not given. 1D textures: y is the
  * layer (the tile cache's transfer of a 1D array has one row per layer). */
@@ -268,7 +284,8 @@ static inline __attribute__((always_inline)) const uint8_t *texel_bytes(const st
     const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
     if (!l || !l->data || x < 0 || y < 0 || x >= (int)u_minify(v->width0, level) || (unsigned)y >= rows || z >= layers)
         return NULL;
-    return l->data + (size_t)z * l->layer_stride + (size_t)y * l->row_stride + (size_t)x * st->vs.bytes;
+    const uint8_t *base = layer_base(l, z);
+    return base ? base + (size_t)y * l->row_stride + (size_t)x * st->vs.bytes : NULL;
 }
 
 static void group_begin(const struct sampler_state *st)
@@ -354,9 +371,9 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
     const struct tbr_texture_level *l = level < TBR_SAMPLER_MAX_LEVELS ? &v->levels[level] : NULL;
     const int is_1d = v->target == TEX_1D || v->target == TEX_1D_ARRAY;
     const unsigned layers = v->target == TEX_3D ? u_minify(v->depth0, level) : v->array_size;
-    if (is_1d || !l || !l->data || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 ||
-        M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) || M_MAX2(y0, y1) >= (int)u_minify(v->height0, level) ||
-        layer >= layers) {
+    const uint8_t *base = l && l->data && layer < layers ? layer_base(l, layer) : NULL;
+    if (is_1d || !base || x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 || M_MAX2(x0, x1) >= (int)u_minify(v->width0, level) ||
+        M_MAX2(y0, y1) >= (int)u_minify(v->height0, level)) {
         group_begin(st);
         fetch(st, level, layer, x0, y0, layer, tx[0]);
         fetch(st, level, layer, x1, y0, layer, tx[1]);
@@ -366,7 +383,6 @@ static void fetch_footprint(const struct sampler_state *st, unsigned level, unsi
         return;
     }
     const int xs[4] = {x0, x1, x0, x1}, ys[4] = {y0, y0, y1, y1};
-    const uint8_t *base = l->data + (size_t)layer * l->layer_stride;
     const size_t row_stride = l->row_stride, bytes = st->vs.bytes;
     const uint8_t *row0 = base + (size_t)y0 * row_stride, *row1 = base + (size_t)y1 * row_stride;
     const uint8_t *p[4] = {row0 + (size_t)x0 * bytes, row0 + (size_t)x1 * bytes, row1 + (size_t)x0 * bytes,
@@ -1410,6 +1426,138 @@ static void mip_filter_none_2d_linear_clamp_to_edge(struct sampler_state *st, im
 }
 
 /* softpipe_create_sampler_state's filter_funcs choice + get_filters */
+/* ---- anisotropic filtering (sp_tex_sample.c img_filter_2d_ewa, mip_filter_linear_aniso) ---- */
+
+/* Weights and texels of one lane's EWA footprint, read 4 at a time as softpipe buffers
+ * them (its args.p is the BUFFER slot's p, kept). */
+static void ewa_flush(struct sampler_state *st, img_filter_fn min_filter, const struct quad_args *q, struct img_args *a,
+                      const float sb[4], const float tb[4], const float wb[4], unsigned n, float num[4])
+{
+    float tmp[4][4];
+    for (unsigned jj = 0; jj < n; jj++) {
+        a->s = sb[jj];
+        a->t = tb[jj];
+        a->p = q->p[jj];
+        min_filter(st, a, &tmp[0][jj]);
+        for (int c = 0; c < 4; c++) num[c] += wb[jj] * tmp[c][jj];
+    }
+}
+
+/* Heckbert's elliptical weighted average over level `level` (>= 0) of the view. */
+static void img_filter_2d_ewa(struct sampler_state *st, img_filter_fn min_filter, const struct quad_args *q,
+                              unsigned level, float dudx, float dvdx, float dudy, float dvdy, float rgba[4][4])
+{
+    const struct tbr_texture_view *v = st->v;
+    const float scaling = 1.0f / (float)(1u << level);
+    const int width = (int)u_minify(v->width0, level), height = (int)u_minify(v->height0, level);
+    const float ux = dudx * scaling, vx = dvdx * scaling, uy = dudy * scaling, vy = dvdy * scaling;
+    float A = vx * vx + vy * vy + 1;
+    float B = -2 * (ux * vx + uy * vy);
+    float C = ux * ux + uy * uy + 1;
+    const float F = A * C - B * B / 4.0f;
+    const float d = -B * B + 4.0f * C * A;
+    const float box_u = 2.0f / d * sqrtf(d * C * F), box_v = 2.0f / d * sqrtf(A * d * F);
+    const double form_scale = (double)(WEIGHT_LUT_SIZE - 1) / F;
+    A *= form_scale;
+    B *= form_scale;
+    C *= form_scale;
+    const float ddq = 2 * A;
+    struct img_args a = {0, 0, 0, level, 0, q->offset};
+    for (int j = 0; j < 4; j++) {
+        st->lane = (unsigned)j;
+        const float tex_u = -0.5F + q->s[j] * v->width0 * scaling, tex_v = -0.5F + q->t[j] * v->height0 * scaling;
+        const int u0 = (int)floorf(tex_u - box_u), u1 = (int)ceilf(tex_u + box_u);
+        const int v0 = (int)floorf(tex_v - box_v), v1 = (int)ceilf(tex_v + box_v);
+        const float U = u0 - tex_u;
+        float num[4] = {0.0F, 0.0F, 0.0F, 0.0F}, den = 0, sb[4], tb[4], wb[4];
+        unsigned n = 0;
+        a.face = q->faces[j];
+        for (int vv = v0; vv <= v1; ++vv) {
+            const float V = vv - tex_v;
+            float dq = A * (2 * U + 1) + B * V;
+            float qv = (C * V + B * U) * V + A * U * U;
+            for (int u = u0; u <= u1; ++u) {
+                if (qv < WEIGHT_LUT_SIZE) {
+                    const int qi = qv >= 0.0F ? qv : 0;
+                    const float weight = ewa_weight[qi];
+                    wb[n] = weight;
+                    sb[n] = u / ((float)width);
+                    tb[n] = vv / ((float)height);
+                    if (++n == 4) {
+                        ewa_flush(st, min_filter, q, &a, sb, tb, wb, n, num);
+                        n = 0;
+                    }
+                    den += weight;
+                }
+                qv += dq;
+                dq += ddq;
+            }
+        }
+        if (n > 0) ewa_flush(st, min_filter, q, &a, sb, tb, wb, n, num);
+        if (den <= 0.0F) { /* no texel inside the ellipse: the lane's own coordinates */
+            float tmp[4][4];
+            a.s = q->s[j];
+            a.t = q->t[j];
+            a.p = q->p[j];
+            min_filter(st, &a, &tmp[0][j]);
+            den = 1;
+            for (int c = 0; c < 4; c++) num[c] = tmp[c][j];
+        }
+        for (int c = 0; c < 4; c++) rgba[c][j] = num[c] / den;
+    }
+}
+
+/* mip_filter_linear_aniso of Mesa 22.3.6 as it is: lod[] (compute_lambda_lod's final,
+ * clamped LOD) is what its compute_lod receives as the shader's lod_in (issue #24
+ * section 1: the bias then counts twice); the level comes from lane 0's LOD; no
+ * interpolation between levels. Its min filter is the nearest one. */
+static void mip_filter_linear_aniso(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
+                                    const struct quad_args *q, const float lod_in[4], float rgba[4][4])
+{
+    (void)mag_filter;
+    const struct tbr_texture_view *v = st->v;
+    const float s_to_u = u_minify(v->width0, v->first_level), t_to_v = u_minify(v->height0, v->first_level);
+    const float *s = q->s, *t = q->t;
+    const float dudx = (s[QUAD_BOTTOM_RIGHT] - s[QUAD_BOTTOM_LEFT]) * s_to_u;
+    const float dudy = (s[QUAD_TOP_LEFT] - s[QUAD_BOTTOM_LEFT]) * s_to_u;
+    const float dvdx = (t[QUAD_BOTTOM_RIGHT] - t[QUAD_BOTTOM_LEFT]) * t_to_v;
+    const float dvdy = (t[QUAD_TOP_LEFT] - t[QUAD_BOTTOM_LEFT]) * t_to_v;
+    float lod[4];
+    if (q->control == TBR_SAMPLER_LOD_BIAS || q->control == TBR_SAMPLER_LOD_NONE ||
+        q->control == TBR_SAMPLER_DERIVS_EXPLICIT) {
+        const float px2 = dudx * dudx + dvdx * dvdx, py2 = dudy * dudy + dvdy * dvdy;
+        const float max_ecc = (float)(v->max_anisotropy * v->max_anisotropy);
+        const float pmax2 = px2 < py2 ? py2 : px2;
+        float pmin2 = px2 < py2 ? px2 : py2;
+        if (pmax2 / pmin2 > max_ecc) pmin2 = pmax2 / max_ecc;
+        const float lambda = 0.5F * util_fast_log2(pmin2) + v->lod_bias;
+        for (int i = 0; i < 4; i++) /* compute_lod */
+            lod[i] = q->control == TBR_SAMPLER_LOD_NONE          ? M_CLAMP(lambda, v->min_lod, v->max_lod)
+                     : q->control == TBR_SAMPLER_DERIVS_EXPLICIT ? lod_in[i]
+                                                                 : M_CLAMP(lambda + lod_in[i], v->min_lod, v->max_lod);
+    } else { /* explicit LOD, LOD zero */
+        for (int i = 0; i < 4; i++)
+            lod[i] = q->control == TBR_SAMPLER_LOD_EXPLICIT ? M_CLAMP(lod_in[i], v->min_lod, v->max_lod)
+                                                            : M_CLAMP(v->lod_bias, v->min_lod, v->max_lod);
+    }
+    const int level0 = (int)v->first_level + (int)lod[0];
+    if (level0 < 0 || level0 >= 31) { /* softpipe passes it on as an unsigned level: not reproducible */
+        if (st->grp) st->grp->inexact = 1;
+        memset(rgba, 0, 16 * sizeof(float));
+        return;
+    }
+    if (level0 >= (int)v->last_level) { /* the ellipse covers the whole image */
+        struct img_args a;
+        for (int j = 0; j < 4; j++) {
+            set_lane(st, &a, q, j);
+            a.level = v->last_level;
+            min_filter(st, &a, &rgba[0][j]);
+        }
+        return;
+    }
+    img_filter_2d_ewa(st, min_filter, q, (unsigned)level0, dudx, dvdx, dudy, dvdy, rgba);
+}
+
 static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *min, img_filter_fn *mag)
 {
     const struct tbr_texture_view *v = st->v;
@@ -1426,6 +1574,11 @@ static mip_filter_fn get_filters(const struct sampler_state *st, img_filter_fn *
     if (st->vs.pot2d && min_mag_equal_repeat_linear) {
         *min = *mag = NULL;
         return mip_filter_linear_2d_linear_repeat_POT;
+    }
+    if (v->min_mip_filter == MIP_LINEAR && v->max_anisotropy > 1) { /* its min filter becomes NEAREST */
+        *min = get_img_filter(st, FILTER_NEAREST);
+        *mag = v->mag_img_filter == FILTER_NEAREST ? *min : get_img_filter(st, v->mag_img_filter);
+        return mip_filter_linear_aniso;
     }
     *min = get_img_filter(st, v->min_img_filter);
     *mag = v->min_img_filter == v->mag_img_filter ? *min : get_img_filter(st, v->mag_img_filter);
@@ -1584,8 +1737,6 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
         return fail(why, whylen, "wrap mode", 0, 0);
     if (v->min_img_filter > FILTER_LINEAR || v->mag_img_filter > FILTER_LINEAR || v->min_mip_filter > MIP_NONE)
         return fail(why, whylen, "filter %u/%u", v->min_img_filter, v->min_mip_filter);
-    if (v->min_mip_filter == MIP_LINEAR && v->max_anisotropy > 1)
-        return fail(why, whylen, "anisotropic filtering (max_anisotropy %u)", v->max_anisotropy, 0);
     if (v->compare_mode > 1 || v->compare_func > FUNC_ALWAYS)
         return fail(why, whylen, "compare mode %u func %u", v->compare_mode, v->compare_func);
     if (v->first_level > v->last_level || v->last_level > v->res_last_level ||
@@ -1600,8 +1751,17 @@ int tbr_sampler_supported(const struct tbr_texture_view *v, char *why, size_t wh
             (v->last_layer < v->first_layer + 5 || v->width0 != v->height0))
             return fail(why, whylen, "cube layers %u-%u", v->first_layer, v->last_layer);
     }
-    for (unsigned l = tbr_sampler_lowest_level(v->first_level); l <= v->last_level; l++)
-        if (!v->levels[l].data) return fail(why, whylen, "contents of level %u unknown", l, 0);
+    for (unsigned l = tbr_sampler_lowest_level(v->first_level); l <= v->last_level; l++) {
+        const struct tbr_texture_level *lv = &v->levels[l];
+        if (!lv->data) return fail(why, whylen, "contents of level %u unknown", l, 0);
+        if (!lv->layer_data) continue;
+        /* layers kept apart: every layer the view can address must be given */
+        const unsigned first = v->target == TEX_3D ? 0 : v->first_layer;
+        const unsigned end = v->target == TEX_3D ? u_minify(v->depth0, l) : v->last_layer + 1;
+        if (lv->num_layers < end) return fail(why, whylen, "level %u: %u layers given", l, lv->num_layers);
+        for (unsigned z = first; z < end; z++)
+            if (!lv->layer_data[z]) return fail(why, whylen, "contents of level %u layer %u unknown", l, z);
+    }
     return 1;
 }
 
@@ -1638,7 +1798,7 @@ static void get_samples(const struct tbr_texture_view *view, const unsigned char
     float lod[4];
     compute_lambda_lod(view, s, t, r, derivs, c1, control, lod);
 
-    struct quad_args q = {s, t, r, zero_faces, offset ? offset : zero_offset};
+    struct quad_args q = {s, t, r, zero_faces, offset ? offset : zero_offset, control};
     float cs[4], ct[4], cp[4];
     unsigned faces[4];
     if (view->target == TEX_CUBE || view->target == TEX_CUBE_ARRAY) {

@@ -27,6 +27,11 @@ extern "C" {
 struct tbr_texture_level {
     const uint8_t *data; /* NULL: level contents unknown (sampling it is unsupported) */
     uint32_t row_stride, layer_stride;
+    /* non-NULL: the level's layers (array layers, cube faces) are kept apart (tbr-sim
+     * holds one memory image per surface): layer z at layer_data[z], z < num_layers;
+     * then layer_stride is unused */
+    const uint8_t *const *layer_data;
+    uint32_t num_layers;
 };
 
 /* A sampler view with its sampler state: the DRAW record's texture unit fields

@@ -39,6 +39,8 @@ struct tbr_computed_colors {
     struct cc_prim ring[TBR_CC_RING];
     uint32_t ring_next;
     tbr_cc_stats stats;
+    char draw_reason[160];  /* why the current draw is not computed ("" if it is) */
+    const char *quad_cause; /* why the last tbr_cc_quad did not run (NULL if it ran) */
 };
 
 tbr_computed_colors *tbr_cc_create(void) { return calloc(1, sizeof(tbr_computed_colors)); }
@@ -80,6 +82,7 @@ void tbr_cc_shader(tbr_computed_colors *cc, uint32_t id, const char *text)
 static void not_computable(tbr_computed_colors *cc, const char *why)
 {
     cc->draw_on = 0;
+    snprintf(cc->draw_reason, sizeof(cc->draw_reason), "%s", why);
     cc->stats.draws_not_computable++;
     if (!cc->stats.first_reason[0]) snprintf(cc->stats.first_reason, sizeof(cc->stats.first_reason), "%s", why);
 }
@@ -108,6 +111,7 @@ int tbr_cc_begin_draw(tbr_computed_colors *cc, const struct tbr_hook_draw *d, co
 {
     char why[160];
     cc->draw_on = 0;
+    cc->draw_reason[0] = 0;
     cc->nunits = 0;
     for (uint32_t i = 0; i < TBR_CC_RING; i++) cc->ring[i].valid = 0;
     struct cc_program *p = find_program(cc, d->fs_id);
@@ -239,12 +243,16 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q, const fl
 {
     const int blended = (q->flags & TBR_HOOK_QUAD_BLENDED) != 0;
     *ran = 0;
+    cc->quad_cause = "quad not shaded";
     if (!(q->flags & TBR_HOOK_QUAD_SHADED) || (!blended && !obs)) return 0;
     int ok = 0;
     const struct cc_prim *pr = NULL;
     if (cc->draw_on)
         for (uint32_t i = 0; i < TBR_CC_RING; i++)
             if (cc->ring[i].valid && cc->ring[i].index == q->prim) pr = &cc->ring[i];
+    cc->quad_cause = !cc->draw_on ? cc->draw_reason
+                     : !pr        ? "not a triangle (line, point) or its setup failed"
+                                  : "color buffers differ from the draw's";
     if (pr && (!blended || nr_cbufs == cc->draw.nr_cbufs)) {
         /* lanes entering the shader (quad->inout.mask): after the depth test
          * with early Z, the rasterizer's coverage otherwise */
@@ -257,6 +265,7 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q, const fl
                                                                          obs->fetch, obs->texel, obs->ctx)
                                   : tbr_fs_quad_colors_verified(&cc->draw, &pr->coefs, q->x, q->y, mask, out)) == 0;
         *ran = computed;
+        cc->quad_cause = computed ? NULL : "shader run failed (interpreter or sampler call unsupported)";
         if (computed && blended) {
             ok = 1;
             for (uint32_t cb = 0; cb < nr_cbufs && ok; cb++)
@@ -278,6 +287,8 @@ int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q, const fl
         cc->stats.quads_recorded++;
     return ok;
 }
+
+const char *tbr_cc_quad_cause(const tbr_computed_colors *cc) { return cc->quad_cause ? cc->quad_cause : "recomputed"; }
 
 uint32_t tbr_cc_unit_resource(const tbr_computed_colors *cc, uint32_t unit)
 {

@@ -62,6 +62,9 @@ typedef struct tbr_cc_texel_observer {
 } tbr_cc_texel_observer;
 int tbr_cc_quad(tbr_computed_colors *cc, const struct tbr_hook_quad *q, const float (*colors)[4][4], uint32_t nr_cbufs,
                 const tbr_cc_texel_observer *obs, int *ran);
+/* Why the last tbr_cc_quad did not run to its end (*ran = 0): the draw's reason for not
+ * being computed (as first_reason), or what stopped this quad. Valid until the next call. */
+const char *tbr_cc_quad_cause(const tbr_computed_colors *cc);
 /* Components (bit c = channel c) of PRIM attribute `slot` that the current draw's
  * fragment shader declares: FS input slot - 1 (setup_coef.h); all for the position
  * (slot 0), slots past its inputs and draws that are not computed. */

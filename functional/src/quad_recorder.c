@@ -130,6 +130,46 @@ static void write_quads(struct quad_recorder *qr, int all, const struct draw_rec
     qr->nclosed = 0;
 }
 
+/* Counts a shaded quad whose texels (ntexels of softpipe's) go to TEXELS, under cause
+ * why (nquads: 1, or 0 for texels of no quad). Cause names become status-file items: separators are replaced. */
+static void note_cause(struct quad_recorder *qr, const char *why, uint32_t nquads, uint32_t ntexels)
+{
+    char name[sizeof(qr->causes[0].name)];
+    snprintf(name, sizeof(name), "%s", why);
+    for (char *p = name; *p; p++)
+        if (*p == ',' || *p == ':' || *p == '\n' || *p == ' ') *p = '_';
+    uint32_t i = 0;
+    while (i < qr->ncauses && strcmp(qr->causes[i].name, name) != 0) i++;
+    if (i == qr->ncauses && qr->ncauses >= QR_MAX_CAUSES - 1) { /* the last slot: "other" */
+        snprintf(name, sizeof(name), "other");
+        i = 0;
+        while (i < qr->ncauses && strcmp(qr->causes[i].name, name) != 0) i++;
+    }
+    if (i == qr->ncauses) {
+        snprintf(qr->causes[i].name, sizeof(qr->causes[i].name), "%s", name);
+        qr->ncauses++;
+    }
+    qr->causes[i].quads += nquads;
+    qr->causes[i].texels += ntexels;
+}
+
+void qr_write_causes(const struct quad_recorder *qr, FILE *f)
+{
+    uint32_t order[QR_MAX_CAUSES];
+    for (uint32_t i = 0; i < qr->ncauses; i++) order[i] = i;
+    for (uint32_t i = 1; i < qr->ncauses; i++) /* insertion sort, most texels first */
+        for (uint32_t j = i; j > 0 && qr->causes[order[j]].texels > qr->causes[order[j - 1]].texels; j--) {
+            const uint32_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (uint32_t i = 0; i < qr->ncauses; i++) {
+        const struct texel_cause *c = &qr->causes[order[i]];
+        fprintf(f, "%s%s:%llu:%llu", i ? "," : "", c->name, (unsigned long long)c->quads,
+                (unsigned long long)c->texels);
+    }
+}
+
 static unsigned popcount4(uint32_t m) { return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1); }
 
 /* softpipe's texel k of a batch in slot order (order: NULL if t already is) */
@@ -257,6 +297,15 @@ static void cmp_texel(void *ctx, unsigned lane, unsigned level, unsigned layer, 
     c->n++;
     if ((h->lane & 3u) != lane || h->level != level || h->layer != layer || h->x != x || h->y != y) c->ok = 0;
     c->pos++;
+}
+
+/* Why a compared shaded quad's texels are recorded, not derived. */
+static const char *not_derived_cause(int injected, int ran, const struct texel_cmp *cmp, const tbr_computed_colors *cc)
+{
+    if (injected) return "test injection (TBR_TEST_TEXEL_REJECT_EVERY)";
+    if (!ran) return tbr_cc_quad_cause(cc);
+    if (cmp->too_long) return "a sampler call read more texels than a TEXELS fetch holds";
+    return "recomputed texels differ from softpipe's";
 }
 
 /* slot_first / slot_order for the batch's n slots and softpipe's texels t[nt]. */
@@ -388,8 +437,13 @@ static void process_quads(struct quad_recorder *qr, const struct tbr_hook_quad *
         int texels_ok = compare && shaded && ran && cmp.ok && cmp.pos == cmp.end;
         if (compare && shaded && ran && !texels_ok && !cmp.too_long)
             qr->texels_mismatched++; /* recomputed, and softpipe read other texels */
-        if (texels_ok && qr->texel_reject_every && ++qr->texel_reject_count % qr->texel_reject_every == 0)
+        int injected = 0;
+        if (texels_ok && qr->texel_reject_every && ++qr->texel_reject_count % qr->texel_reject_every == 0) {
             texels_ok = 0; /* injected: not a mismatch */
+            injected = 1;
+        }
+        if (compare && shaded && !texels_ok && cmp.end > cmp.start)
+            note_cause(qr, not_derived_cause(injected, ran, &cmp, cc), 1, cmp.end - cmp.start);
         if (qr->quads_count && (computed != qr->quads_computed ||
                                 (compare && shaded && qr->open_derivable_known && texels_ok != qr->open_derivable)))
             close_quads_record(qr);
@@ -487,8 +541,9 @@ void qr_texels(struct quad_recorder *qr, const struct tbr_hook_texel *t, uint32_
     if (qr->batch_waiting) {
         qr->batch_waiting = 0;
         process_quads(qr, qr->batch, qr->batch_n, t, n, 1, dr, cs, cc, counts);
-    } else if (pending_add_texels(qr, dr->end.seq, UINT32_MAX, t, NULL, 0, n) != 0) {
-        return;
+    } else {
+        if (qr->derive_texels) note_cause(qr, "texels without a quads batch", 0, n);
+        if (pending_add_texels(qr, dr->end.seq, UINT32_MAX, t, NULL, 0, n) != 0) return;
     }
     if (qr->tx_ntexel > (1u << 20))
         write_quads(qr, 1, dr, sw);

@@ -13,6 +13,7 @@
 #define TBR_QUAD_RECORDER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "tbr/records.h"
@@ -24,6 +25,8 @@
 #include "draws.h"
 #include "rec_status.h"
 #include "stream_writer.h"
+
+#define QR_MAX_CAUSES 32 /* distinct causes kept; later ones are counted as "other" */
 
 struct quad_recorder {
     struct rec_status *st;
@@ -61,11 +64,20 @@ struct quad_recorder {
     tbr_buf tx_buf;
     uint32_t tx_draw_seq;
     uint64_t texels_derived, texels_recorded, texels_mismatched; /* quads */
+    /* why texels were recorded instead of derived (functional-status.txt
+     * texels_not_derived): per cause, the shaded quads and softpipe's texels */
+    struct texel_cause {
+        char name[96];
+        uint64_t quads, texels;
+    } causes[QR_MAX_CAUSES];
+    uint32_t ncauses;
 };
 
 void qr_init(struct quad_recorder *qr, struct rec_status *st);
 void qr_set_options(struct quad_recorder *qr, int derive_texels, uint32_t texel_reject_every);
 void qr_free(struct quad_recorder *qr);
+/* Writes the causes as "name:quads:texels" items, most texels first, comma-separated. */
+void qr_write_causes(const struct quad_recorder *qr, FILE *f);
 /* A batch that waited for its texels gets none (another hook came first). */
 void qr_process_waiting(struct quad_recorder *qr, struct draw_recorder *dr, tbr_color_shadow *cs,
                         tbr_computed_colors *cc, struct rec_counts *counts);

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "tbr/records.h"
+#include "pixel_formats.h"
 #include "sampler.h"
 
 void surf_init(struct surfaces *s, struct rec_status *st)
@@ -389,6 +390,75 @@ void surf_draw_begins(struct surfaces *s) { s->zs_clear_write_res = 0; }
 /* Gives tbr-sim the memory of every level the computed-colors draw samples that it does
  * not hold (SURFACE_INIT); disables the draw's computation where that is impossible.
  * frame: the swap count (a texture is sampled at most per pass of a frame). */
+/* The layers of texture t a computed draw can sample: every array layer or cube face of
+ * the view for layered targets (fs_quad.c tbr_fs_view_computable), else the view's one. */
+static void sampled_layers(const struct tbr_hook_texture *t, uint32_t *first, uint32_t *end)
+{
+    const uint32_t target = t->res.target; /* enum pipe_texture_target: 4 cube, 7 2D array, 8 cube array */
+    const int layered = target == 4 || target == 7 || target == 8;
+    *first = t->first_layer;
+    *end = layered ? t->last_layer + 1 : t->first_layer + 1;
+}
+
+/* Gives tbr-sim level l, layer `layer` of texture t (SURFACE_INIT) unless it holds it;
+ * 0 if the draw can still be computed, -1 if it was disabled. */
+static int give_texture_layer(struct surfaces *s, tbr_computed_colors *cc, const struct tbr_hook_texture *t, uint32_t l,
+                              uint32_t layer, uint64_t frame, const struct rec_sink *out)
+{
+    struct tex_known *tk = find_tex(s, t->res.id, l, layer);
+    if (!tk) {
+        /* CPU writes are tracked per level (texture_written marks the layers known then
+         * and layer 0): a layer first seen here after one may be stale, so it is given */
+        const int maybe_written = layer > 0 && find_tex(s, t->res.id, l, 0) != NULL;
+        tk = get_tex(s, t->res.id, l, layer);
+        if (tk && maybe_written) tk->dirty = 1;
+    }
+    if (!tk) {
+        tbr_cc_disable_draw(cc, "out of memory (textures)");
+        return -1;
+    }
+    /* rendered in the trace (its tile events are accounted for) and not written by the
+     * CPU since: the simulator has it, if it renders the format (not sRGB, for one:
+     * then what the trace rendered into it is given again in each pass that samples it) */
+    const int rendered = find_known(s, t->res.id, l, layer, 0) || find_known(s, t->res.id, l, layer, 1);
+    const int sim_renders = tbr_format_get_info(tbr_format_from_name(t->res.format_name)) != NULL;
+    const int this_pass = tk->pass_sampled == s->pass_seq && tk->frame_sampled == (uint32_t)frame;
+    const int has = sim_renders ? tk->given || (!tk->dirty && rendered) : tk->given && (!rendered || this_pass);
+    if (!has) {
+        /* a SURFACE_INIT applies from the start of its pass: not if an earlier
+         * draw of this pass sampled other contents of it */
+        if (this_pass) {
+            tbr_cc_disable_draw(cc, "texture changed within a render pass");
+            return -1;
+        }
+        uint32_t w = t->res.width >> l, h = t->res.height >> l;
+        w = w ? w : 1;
+        h = h ? h : 1;
+        const uint8_t *map = (const uint8_t *)t->data + t->level_offset[l] + (size_t)layer * t->img_stride[l];
+        const uint64_t before = s->surface_inits, before_bytes = s->surface_init_bytes;
+        const struct surface_mem m = {
+            t->res.id, l, layer, 0, t->res.format, w, h, t->res.block_bytes, t->data ? map : NULL, t->stride[l]};
+        emit_surface_init_masked(s, &m, NULL, NULL, out);
+        if (s->surface_inits == before) {
+            tbr_cc_disable_draw(cc, "texture memory unavailable");
+            return -1;
+        }
+        /* counted apart from the hot-start SURFACE_INITs of render targets */
+        s->surface_inits = before;
+        s->surface_init_bytes = before_bytes;
+        s->texture_inits++;
+        s->texture_init_bytes += (uint64_t)w * h * t->res.block_bytes;
+        tk->given = 1;
+        tk->dirty = 0;
+    }
+    tk->pass_sampled = s->pass_seq;
+    tk->frame_sampled = (uint32_t)frame;
+    return 0;
+}
+
+/* Gives tbr-sim the memory of every level (and layer) the computed-colors draw samples
+ * that it does not hold (SURFACE_INIT); disables the draw's computation where that is
+ * impossible. frame: the swap count (a texture is sampled at most per pass of a frame). */
 void surf_give_sampled_textures(struct surfaces *s, tbr_computed_colors *cc, const struct tbr_hook_draw *d,
                                 uint64_t frame, const struct rec_sink *out)
 {
@@ -396,48 +466,10 @@ void surf_give_sampled_textures(struct surfaces *s, tbr_computed_colors *cc, con
     uint32_t n = tbr_cc_draw_units(cc, &units);
     for (uint32_t k = 0; k < n; k++) {
         const struct tbr_hook_texture *t = &d->textures[units[k]];
-        for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < t->num_levels; l++) {
-            const uint32_t layer = t->first_layer;
-            struct tex_known *tk = get_tex(s, t->res.id, l, layer);
-            if (!tk) {
-                tbr_cc_disable_draw(cc, "out of memory (textures)");
-                return;
-            }
-            /* rendered in the trace (its tile events are accounted for) and not written
-             * by the CPU since: the simulator has it */
-            const int has =
-                tk->given ||
-                (!tk->dirty && (find_known(s, t->res.id, l, layer, 0) || find_known(s, t->res.id, l, layer, 1)));
-            if (!has) {
-                /* a SURFACE_INIT applies from the start of its pass: not if an earlier
-                 * draw of this pass sampled other contents of it */
-                if (tk->pass_sampled == s->pass_seq && tk->frame_sampled == (uint32_t)frame) {
-                    tbr_cc_disable_draw(cc, "texture changed within a render pass");
-                    return;
-                }
-                uint32_t w = t->res.width >> l, h = t->res.height >> l;
-                w = w ? w : 1;
-                h = h ? h : 1;
-                const uint8_t *map = (const uint8_t *)t->data + t->level_offset[l] + (size_t)layer * t->img_stride[l];
-                const uint64_t before = s->surface_inits, before_bytes = s->surface_init_bytes;
-                const struct surface_mem m = {
-                    t->res.id,   l, layer, 0, t->res.format, w, h, t->res.block_bytes, t->data ? map : NULL,
-                    t->stride[l]};
-                emit_surface_init_masked(s, &m, NULL, NULL, out);
-                if (s->surface_inits == before) {
-                    tbr_cc_disable_draw(cc, "texture memory unavailable");
-                    return;
-                }
-                /* counted apart from the hot-start SURFACE_INITs of render targets */
-                s->surface_inits = before;
-                s->surface_init_bytes = before_bytes;
-                s->texture_inits++;
-                s->texture_init_bytes += (uint64_t)w * h * t->res.block_bytes;
-                tk->given = 1;
-                tk->dirty = 0;
-            }
-            tk->pass_sampled = s->pass_seq;
-            tk->frame_sampled = (uint32_t)frame;
-        }
+        uint32_t first, end;
+        sampled_layers(t, &first, &end);
+        for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < t->num_levels; l++)
+            for (uint32_t layer = first; layer < end; layer++)
+                if (give_texture_layer(s, cc, t, l, layer, frame, out) != 0) return;
     }
 }

@@ -156,6 +156,9 @@ static void write_status(const struct recorder *r)
                 "quads_texels_mismatched=%llu\n",
                 r->quads.derive_texels, (unsigned long long)r->quads.texels_derived,
                 (unsigned long long)r->quads.texels_recorded, (unsigned long long)r->quads.texels_mismatched);
+        fprintf(f, "texels_not_derived=");
+        qr_write_causes(&r->quads, f);
+        fprintf(f, "\n");
     }
     fprintf(f, "unsupported=");
     for (int i = 0; i < st->n_unsupported; i++)

@@ -552,7 +552,38 @@ static void check_texels_coding(void)
         tbr_rec_texfetch *f = txc_fetch(quad, pc, k % 4, 40 + k % 5);
         txc_foot(f, 0, k % 3, 0, (int32_t)k, (int32_t)(k * 2), (int32_t)k + 1, (int32_t)(k * 2 + 1));
     }
+    /* anisotropic (EWA) footprints: per lane, rows of consecutive texels (spans,
+     * minor 9) of 2-4 texels, the ellipse moving with the quad; then spans at the
+     * coordinate limits and a span next to a 2x2 */
+    const uint32_t ewa_first = txc_nf, ewa_texels_before = txc_nt;
+    for (uint32_t q = 0; q < 12; q++) {
+        tbr_rec_texfetch *f = txc_fetch(60 + q, 13, 0, 35);
+        for (uint32_t lane = 0; lane < 4; lane++)
+            for (int32_t r = 0; r < 4; r++) {
+                const int32_t len = 2 + (int32_t)((lane + (uint32_t)r) % 3), x0 = (int32_t)(2 * q + lane) - r;
+                for (int32_t k = 0; k < len; k++) txc_texel(f, lane, 1, 0, x0 + k, 10 + r);
+            }
+    }
+    const uint32_t ewa_end = txc_nf, ewa_texels = txc_nt - ewa_texels_before;
+    {
+        tbr_rec_texfetch *f = txc_fetch(72, 14, 0, 35);
+        for (int32_t k = 2; k >= 0; k--) txc_texel(f, 0, 0, 0, INT32_MAX - k, 0);
+        for (int32_t k = 0; k < 2; k++) txc_texel(f, 1, 0, 0, INT32_MIN + k, INT32_MIN);
+        for (int32_t k = 0; k < 5; k++) txc_texel(f, 2, 0, 3, 7 + k, 7);
+        txc_foot(f, 2, 0, 3, 12, 7, 13, 8);
+        txc_texel(f, 3, 0, 3, 20, 7);
+        txc_texel(f, 3, 1, 3, 21, 7); /* another level: not the same span */
+    }
     CHECK(txc_nf <= TXC_MAX_FETCHES && txc_nt <= TXC_MAX_TEXELS);
+    {
+        /* spans: the EWA rows cost less than half a byte per texel (texel by texel,
+         * before minor 9: about two) */
+        tbr_buf e;
+        tbr_buf_init(&e);
+        CHECK(tbr_rec_texels_encode(&e, 9, &txc_fetches[ewa_first], ewa_end - ewa_first) == 0);
+        CHECK(2 * e.len < ewa_texels);
+        tbr_buf_free(&e);
+    }
 
     tbr_buf b;
     tbr_buf_init(&b);

@@ -16,6 +16,9 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
+#ifndef GL_TEXTURE_MAX_ANISOTROPY_EXT
+#define GL_TEXTURE_MAX_ANISOTROPY_EXT 0x84FE
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,6 +391,12 @@ static long run_case(int cs, GLuint prog[TGT_COUNT][MODE_COUNT], long *samples)
         glTexParameterf(gt, GL_TEXTURE_MAX_LOD, hi);
         v.min_lod = lo;
         v.max_lod = hi;
+    }
+    if (v.min_mip_filter == 1 && rnd() % 3 == 0) {
+        /* anisotropic filtering (softpipe's EWA filter, issue #24) */
+        const unsigned aniso = 2u << (rnd() % 4);
+        glTexParameterf(gt, GL_TEXTURE_MAX_ANISOTROPY_EXT, (float)aniso);
+        v.max_anisotropy = aniso;
     }
     unsigned base = 0, maxl = nlevels - 1;
     if (nlevels > 2 && rnd() % 4 == 0) {

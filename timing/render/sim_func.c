@@ -33,6 +33,7 @@ void sim_func_free(sim_func *fn)
     free(fn->bpath);
     for (size_t i = 0; i < fn->nprogs; i++) tbr_tgsi_free(fn->progs[i].prog);
     free(fn->progs);
+    for (size_t i = 0; i < fn->cap_fsd; i++) free(fn->fsd[i].layer_data);
     free(fn->fsd);
     tbr_fs_fetch_log_free(&fn->flog);
     sim_rel_free(&fn->rel);
@@ -245,8 +246,57 @@ static void zs_to_bytes(sim_surf *s)
 }
 
 /* The draw's shading state, the sampled levels read from this back end's surfaces. */
-static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd, tbr_fs_draw *out)
+/* The levels of texture view v (DRAW entry t) from this back end's surfaces; a layered
+ * view's layers go to fd's layer_data from index *used on. A level or layer it does not
+ * hold stays NULL (tbr_fs_draw_set_view refuses the view). -1: too many layers. */
+static int view_levels(sim_func *fn, sim_fs_draw *fd, const tbr_rec_texture *t, struct tbr_texture_view *v,
+                       size_t *used)
 {
+    const int layered = v->target == 4 || v->target == 7 || v->target == 8; /* cube, 2D array, cube array */
+    const uint32_t nl = layered ? t->last_layer + 1 : 0;
+    if (layered && nl > TBR_FS_MAX_VIEW_LAYERS) return -1;
+    for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS; l++) {
+        const uint8_t **ld = NULL;
+        if (layered) {
+            if (*used + nl > fd->cap_layer_data) return -1; /* sized by prepare_fs_draw */
+            ld = &fd->layer_data[*used];
+            *used += nl;
+            for (uint32_t z = 0; z < nl; z++) {
+                const int si = z < t->first_layer ? -1 : find_surf(fn, t->resource_id, l, z);
+                if (si >= 0 && fn->surfs[si].is_zs) zs_to_bytes(&fn->surfs[si]);
+                ld[z] = si < 0 ? NULL : fn->surfs[si].mem.data;
+            }
+        }
+        const int si = find_surf(fn, t->resource_id, l, t->first_layer);
+        if (si < 0) continue; /* level unknown: tbr_fs_draw_set_view refuses the view */
+        if (fn->surfs[si].is_zs) zs_to_bytes(&fn->surfs[si]);
+        v->levels[l].data = fn->surfs[si].mem.data;
+        v->levels[l].row_stride = (uint32_t)fn->surfs[si].mem.stride;
+        v->levels[l].layer_stride = 0;
+        v->levels[l].layer_data = ld;
+        v->levels[l].num_layers = nl;
+    }
+    return 0;
+}
+
+/* Room in fd->layer_data for every layered view of draw d (levels x layers). */
+static void reserve_layer_data(sim_fs_draw *fd, const tbr_rec_draw *d)
+{
+    size_t need = 0;
+    for (uint32_t k = 0; k < d->num_textures && k < TBR_REC_MAX_TEXTURES; k++) {
+        const tbr_rec_texture *t = &d->textures[k];
+        if (t->last_layer < TBR_FS_MAX_VIEW_LAYERS) need += (size_t)(t->last_layer + 1) * TBR_SAMPLER_MAX_LEVELS;
+    }
+    if (need > fd->cap_layer_data) {
+        fd->layer_data = tbr_xrealloc(fd->layer_data, need * sizeof *fd->layer_data);
+        fd->cap_layer_data = need;
+    }
+}
+
+static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd, sim_fs_draw *fd)
+{
+    tbr_fs_draw *out = &fd->d;
+    size_t nlayer_data = 0;
     const tbr_rec_draw *d = &sd->rec;
     const struct tbr_tgsi_program *prog = fs_program(fn, f, d->fs_id);
     char why[160];
@@ -271,6 +321,7 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
         return -1;
     }
     uint32_t used = tbr_fs_program_units(prog);
+    reserve_layer_data(fd, d);
     for (uint32_t k = 0; k < d->num_textures && k < TBR_REC_MAX_TEXTURES; k++) {
         const tbr_rec_texture *t = &d->textures[k];
         if (t->unit >= TBR_FS_MAX_UNITS || !(used & (1u << t->unit))) continue;
@@ -288,14 +339,10 @@ static int prepare_fs_draw(sim_func *fn, const sim_frame *f, const sim_draw *sd,
         v.depth0 = r->rec.depth;
         v.array_size = r->rec.array_size;
         v.res_last_level = r->rec.last_level;
-        for (uint32_t l = tbr_sampler_lowest_level(t->first_level); l <= t->last_level && l < TBR_SAMPLER_MAX_LEVELS;
-             l++) {
-            int si = find_surf(fn, t->resource_id, l, t->first_layer);
-            if (si < 0) continue; /* level unknown: tbr_fs_draw_set_view refuses the view */
-            if (fn->surfs[si].is_zs) zs_to_bytes(&fn->surfs[si]);
-            v.levels[l].data = fn->surfs[si].mem.data;
-            v.levels[l].row_stride = (uint32_t)fn->surfs[si].mem.stride;
-            v.levels[l].layer_stride = 0;
+        if (view_levels(fn, fd, t, &v, &nlayer_data) != 0) {
+            compute_failed(fn, "draw %u: texture %u has more than %u layers", d->seq, t->resource_id,
+                           TBR_FS_MAX_VIEW_LAYERS);
+            return -1;
         }
         if (tbr_fs_draw_set_view(out, t->unit, &v, why, sizeof why) != 0) {
             compute_failed(fn, "frame %llu draw %u unit %u: %s", (unsigned long long)f->number, d->seq, t->unit, why);
@@ -380,7 +427,7 @@ static int shade_quad(sim_func *fn, const sim_frame *f, uint32_t qi, uint32_t di
     const sim_quad *q = &f->quads[qi];
     sim_fs_draw *fd = &fn->fsd[di];
     const sim_draw *sd = &f->draws[q->draw];
-    if (fd->state == 0) fd->state = prepare_fs_draw(fn, f, sd, &fd->d) == 0 ? 1 : -1;
+    if (fd->state == 0) fd->state = prepare_fs_draw(fn, f, sd, fd) == 0 ? 1 : -1;
     if (fd->state < 0) return -1;
     if (q->prim == UINT32_MAX || f->prims[q->prim].first_v == UINT32_MAX) {
         compute_failed(fn, "draw %u: quad of a primitive without attributes", sd->rec.seq);
@@ -512,8 +559,9 @@ static void draw_states(sim_func *fn, const sim_frame *f, const sim_pass *ps)
         fn->bpath = tbr_xrealloc(fn->bpath, ps->ndraws * sizeof *fn->bpath);
     }
     if (ps->ndraws > fn->cap_fsd) {
-        fn->cap_fsd = ps->ndraws;
         fn->fsd = tbr_xrealloc(fn->fsd, ps->ndraws * sizeof *fn->fsd);
+        memset(fn->fsd + fn->cap_fsd, 0, (ps->ndraws - fn->cap_fsd) * sizeof *fn->fsd); /* no layer_data yet */
+        fn->cap_fsd = ps->ndraws;
     }
     for (uint32_t k = 0; k < ps->ndraws; k++) fn->fsd[k].state = 0;
     fn->coef_prim = UINT32_MAX;

@@ -37,6 +37,10 @@ typedef struct sim_surf {
 typedef struct {
     int state; /* 0 not prepared, 1 ready, -1 cannot be computed */
     tbr_fs_draw d;
+    /* layered textures (arrays, cube maps): per view level the memory of each layer,
+     * this back end's surfaces (tbr_texture_level.layer_data points in here) */
+    const uint8_t **layer_data;
+    size_t cap_layer_data;
 } sim_fs_draw;
 
 /* Per-tile functional results the timing model uses. */

@@ -890,6 +890,7 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
 #define TX_KIND_SINGLE     0u
 #define TX_KIND_UNIT       1u    /* (x,y) (x+1,y) (x,y+1) (x+1,y+1) */
 #define TX_KIND_GENERAL    2u    /* (x0,y0) (x1,y0) (x0,y1) (x1,y1), x1/y1 given */
+#define TX_KIND_SPAN       3u    /* (x,y) (x+1,y) ... (x+len-1,y), len >= 2 given (minor 9) */
 #define TX_G_NEWLL         0x10u /* group header: level and layer follow */
 #define TX_F_KEY_MASK      0x1fu /* fetch byte: 0 new key, k = key slot k-1 */
 #define TX_F_SAME_SHAPE    0x20u
@@ -897,17 +898,33 @@ int tbr_rec_path_decode(const uint8_t *p, size_t n, tbr_rec_path *r)
 #define TX_MAX_RESIDUAL    ((int64_t)1 << 50)
 #define TX_MAX_LEVEL_SHIFT 16
 
-static uint32_t tx_group_size(uint32_t kind) { return kind == TX_KIND_SINGLE ? 1u : 4u; }
-
-/* Footprint starting at t[0] (left texels remain): kind and, for 2x2, (x1, y1). */
-static uint32_t tx_group_at(const tbr_rec_texel *t, uint32_t left)
+static uint32_t tx_group_size(uint32_t kind, uint32_t len)
 {
-    if (left < 4) return TX_KIND_SINGLE;
-    for (int k = 1; k < 4; k++)
-        if (t[k].lane != t[0].lane || t[k].level != t[0].level || t[k].layer != t[0].layer) return TX_KIND_SINGLE;
-    if (!(t[1].y == t[0].y && t[2].x == t[0].x && t[3].x == t[1].x && t[3].y == t[2].y)) return TX_KIND_SINGLE;
-    if ((int64_t)t[1].x == (int64_t)t[0].x + 1 && (int64_t)t[2].y == (int64_t)t[0].y + 1) return TX_KIND_UNIT;
-    return TX_KIND_GENERAL;
+    return kind == TX_KIND_SINGLE ? 1u : kind == TX_KIND_SPAN ? len : 4u;
+}
+
+/* Footprint starting at t[0] (left texels remain): kind, and *len for a span. A 2x2
+ * footprint is taken first (bilinear); else a row of consecutive texels (the rows of an
+ * anisotropic (EWA) footprint, docs/trace-records.md "TEXELS (16)"); else one texel. */
+static uint32_t tx_group_at(const tbr_rec_texel *t, uint32_t left, uint32_t *len)
+{
+    *len = 0;
+    if (left >= 4) {
+        int same = 1;
+        for (int k = 1; k < 4; k++)
+            if (t[k].lane != t[0].lane || t[k].level != t[0].level || t[k].layer != t[0].layer) same = 0;
+        if (same && t[1].y == t[0].y && t[2].x == t[0].x && t[3].x == t[1].x && t[3].y == t[2].y) {
+            if ((int64_t)t[1].x == (int64_t)t[0].x + 1 && (int64_t)t[2].y == (int64_t)t[0].y + 1) return TX_KIND_UNIT;
+            return TX_KIND_GENERAL;
+        }
+    }
+    uint32_t n = 1;
+    while (n < left && t[n].lane == t[0].lane && t[n].level == t[0].level && t[n].layer == t[0].layer &&
+           t[n].y == t[0].y && (int64_t)t[n].x == (int64_t)t[0].x + n)
+        n++;
+    if (n < 2) return TX_KIND_SINGLE;
+    *len = n;
+    return TX_KIND_SPAN;
 }
 
 /* floor(v / 2^d) for d > 0, v * 2^-d for d < 0 (|d| clamped) */
@@ -986,7 +1003,7 @@ static int tx_same_shape(const tbr_rec_texels_key *k, const tbr_rec_texels_group
     if (!k->has_prev || k->ngroups != n || n > TBR_REC_TEXELS_PRED_GROUPS) return 0;
     for (uint32_t i = 0; i < n; i++)
         if (k->g[i].lane != g[i].lane || k->g[i].kind != g[i].kind || k->g[i].level != g[i].level ||
-            k->g[i].layer != g[i].layer)
+            k->g[i].layer != g[i].layer || k->g[i].len != g[i].len)
             return 0;
     return 1;
 }
@@ -1042,11 +1059,12 @@ int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch 
                 rc = -1;
                 break;
             }
-            uint32_t kind = tx_group_at(t, x->n_texels - k);
+            uint32_t len;
+            uint32_t kind = tx_group_at(t, x->n_texels - k, &len);
             if (ng < TBR_REC_TEXELS_PRED_GROUPS)
-                g[ng] = (tbr_rec_texels_group){t->lane, kind, t->level, t->layer, t->x, t->y};
+                g[ng] = (tbr_rec_texels_group){t->lane, kind, t->level, t->layer, t->x, t->y, len};
             ng++;
-            k += tx_group_size(kind);
+            k += tx_group_size(kind, len);
         }
         if (rc) break;
         uint32_t slot = TBR_REC_TEXELS_KEYS;
@@ -1074,7 +1092,8 @@ int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch 
         tbr_rec_texels_group cur0 = {0}, prev = {0};
         for (uint32_t k = 0; k < x->n_texels; gi++) {
             const tbr_rec_texel *t = &x->texels[k];
-            uint32_t kind = tx_group_at(t, x->n_texels - k);
+            uint32_t len;
+            uint32_t kind = tx_group_at(t, x->n_texels - k, &len);
             if (!same) {
                 int newll = t->level != level || t->layer != layer;
                 tbr_buf_put_u8(&ops, (uint8_t)(kind | (t->lane << 2) | (newll ? TX_G_NEWLL : 0u)));
@@ -1082,6 +1101,7 @@ int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch 
                     put_u(&ops, t->level);
                     put_u(&ops, t->layer);
                 }
+                if (kind == TX_KIND_SPAN) put_u(&ops, len - 2);
             }
             level = t->level;
             layer = t->layer;
@@ -1092,9 +1112,9 @@ int tbr_rec_texels_encode(tbr_buf *b, uint32_t draw_seq, const tbr_rec_texfetch 
                 put_s(&co, (int64_t)t[1].x - t->x);
                 put_s(&co, (int64_t)t[2].y - t->y);
             }
-            prev = (tbr_rec_texels_group){t->lane, kind, level, layer, t->x, t->y};
+            prev = (tbr_rec_texels_group){t->lane, kind, level, layer, t->x, t->y, len};
             if (gi == 0) cur0 = prev;
-            k += tx_group_size(kind);
+            k += tx_group_size(kind, len);
         }
         tx_remember(key, g, ng);
     }
@@ -1185,8 +1205,7 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
             cg = key->g[gi];
         } else {
             uint8_t hdr = tbr_cursor_u8(o);
-            if (!tbr_cursor_ok(o) || (hdr & ~(3u | (3u << 2) | TX_G_NEWLL)) || (hdr & 3u) > TX_KIND_GENERAL)
-                return tx_fail(c);
+            if (!tbr_cursor_ok(o) || (hdr & ~(3u | (3u << 2) | TX_G_NEWLL))) return tx_fail(c);
             if (hdr & TX_G_NEWLL) {
                 uint32_t nl = get_u(o), ny = get_u(o);
                 if (nl == level && ny == layer) /* canonical: NEWLL only on change */
@@ -1198,6 +1217,12 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
             cg.lane = (hdr >> 2) & 3u;
             cg.level = level;
             cg.layer = layer;
+            cg.len = 0;
+            if (cg.kind == TX_KIND_SPAN) {
+                const uint32_t extra = get_u(o); /* len - 2 */
+                if (!tbr_cursor_ok(o) || extra > TBR_REC_MAX_TEXELS_PER_FETCH - 2) return tx_fail(c);
+                cg.len = extra + 2;
+            }
         }
         int64_t px, py;
         tx_predict(key, gi, cg.level, cg.layer, &cur0, &prev, &px, &py);
@@ -1217,13 +1242,18 @@ int tbr_rec_texels_next(tbr_cursor *c, tbr_rec_texels_header *h, tbr_rec_texfetc
             x1 = x + ddx;
             y1 = y + ddy;
         }
-        uint32_t size = tx_group_size(cg.kind);
+        uint32_t size = tx_group_size(cg.kind, cg.len);
+        if (cg.kind == TX_KIND_SPAN) x1 = x + (int64_t)size - 1;
         if (!tbr_cursor_ok(co) || x1 < INT32_MIN || x1 > INT32_MAX || y1 < INT32_MIN || y1 > INT32_MAX ||
             nt + size > cap || nt + size > TBR_REC_MAX_TEXELS_PER_FETCH)
             return tx_fail(c);
         tbr_rec_texel t0 = {cg.lane, cg.level, cg.layer, cg.x, cg.y};
         texels[nt] = t0;
-        if (size == 4) {
+        for (uint32_t k = 1; cg.kind == TX_KIND_SPAN && k < size; k++) {
+            texels[nt + k] = t0;
+            texels[nt + k].x = (int32_t)(x + k);
+        }
+        if (cg.kind == TX_KIND_UNIT || cg.kind == TX_KIND_GENERAL) {
             texels[nt + 1] = t0;
             texels[nt + 1].x = (int32_t)x1;
             texels[nt + 2] = t0;

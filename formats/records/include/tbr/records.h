@@ -57,7 +57,7 @@ extern "C" {
  * minor-6 reader rejects a minor-7 VERTICES record as corrupt.
  * 8: UPLOAD flag TBR_REC_UPLOAD_TILE_CACHE; a minor-7 reader rejects such a record as
  * corrupt. */
-#define TBR_RECORDS_SCHEMA_MINOR   8
+#define TBR_RECORDS_SCHEMA_MINOR   9
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,     /* last record of a completed frame (eglSwapBuffers) */
@@ -403,9 +403,10 @@ typedef struct tbr_rec_texfetch {
 #define TBR_REC_TEXELS_KEYS        16u /* keys remembered per record */
 #define TBR_REC_TEXELS_PRED_GROUPS 16u /* footprints of a key's last fetch kept for prediction */
 typedef struct tbr_rec_texels_group {
-    uint32_t lane, kind; /* kind: 0 single texel, 1 unit 2x2, 2 general 2x2 */
+    uint32_t lane, kind; /* kind: 0 single texel, 1 unit 2x2, 2 general 2x2, 3 span (minor 9) */
     uint32_t level, layer;
     int32_t x, y; /* first texel */
+    uint32_t len; /* span: texels (x..x+len-1, y), >= 2; 0 for the other kinds */
 } tbr_rec_texels_group;
 
 typedef struct tbr_rec_texels_key {
