@@ -44,6 +44,7 @@ struct quad_args {
     const unsigned *faces;
     const int8_t *offset;
     enum tbr_sampler_control control; /* the anisotropic filter's LOD depends on it */
+    const float *shader_lod_in;       /* the shader's own bias / lod, before compute_lambda_lod */
 };
 
 typedef void (*wrap_nearest_fn)(float s, unsigned size, int offset, int *icoord);
@@ -1507,10 +1508,11 @@ static void img_filter_2d_ewa(struct sampler_state *st, img_filter_fn min_filter
     }
 }
 
-/* mip_filter_linear_aniso of Mesa 22.3.6 as it is: lod[] (compute_lambda_lod's final,
- * clamped LOD) is what its compute_lod receives as the shader's lod_in (issue #24
- * section 1: the bias then counts twice); the level comes from lane 0's LOD; no
- * interpolation between levels. Its min filter is the nearest one. */
+/* mip_filter_linear_aniso of Mesa 22.3.6 with our patch 0007 (issue #24 section 1): for
+ * an LOD bias, compute_lod adds the shader's own bias to the anisotropic lambda (unpatched
+ * softpipe added compute_lambda_lod's final LOD, counting the bias twice); explicit
+ * derivatives keep lod[] (the "XXX FIXME" in softpipe); the level comes from lane 0's LOD;
+ * no interpolation between levels. Its min filter is the nearest one. */
 static void mip_filter_linear_aniso(struct sampler_state *st, img_filter_fn min_filter, img_filter_fn mag_filter,
                                     const struct quad_args *q, const float lod_in[4], float rgba[4][4])
 {
@@ -1534,7 +1536,7 @@ static void mip_filter_linear_aniso(struct sampler_state *st, img_filter_fn min_
         for (int i = 0; i < 4; i++) /* compute_lod */
             lod[i] = q->control == TBR_SAMPLER_LOD_NONE          ? M_CLAMP(lambda, v->min_lod, v->max_lod)
                      : q->control == TBR_SAMPLER_DERIVS_EXPLICIT ? lod_in[i]
-                                                                 : M_CLAMP(lambda + lod_in[i], v->min_lod, v->max_lod);
+                                                                 : M_CLAMP(lambda + q->shader_lod_in[i], v->min_lod, v->max_lod);
     } else { /* explicit LOD, LOD zero */
         for (int i = 0; i < 4; i++)
             lod[i] = q->control == TBR_SAMPLER_LOD_EXPLICIT ? M_CLAMP(lod_in[i], v->min_lod, v->max_lod)
@@ -1798,7 +1800,7 @@ static void get_samples(const struct tbr_texture_view *view, const unsigned char
     float lod[4];
     compute_lambda_lod(view, s, t, r, derivs, c1, control, lod);
 
-    struct quad_args q = {s, t, r, zero_faces, offset ? offset : zero_offset, control};
+    struct quad_args q = {s, t, r, zero_faces, offset ? offset : zero_offset, control, c1};
     float cs[4], ct[4], cp[4];
     unsigned faces[4];
     if (view->target == TEX_CUBE || view->target == TEX_CUBE_ARRAY) {
