@@ -181,8 +181,8 @@ struct outcome {
 static void compare_files(struct outcome *o, const char *diff_path, int always_diff, const struct options *opt)
 {
     tbr_image a = {0}, b = {0};
-    if (tbr_png_read_rgba8(o->path_a, &a, o->err, sizeof(o->err)) != 0 ||
-        tbr_png_read_rgba8(o->path_b, &b, o->err, sizeof(o->err)) != 0) {
+    if (tbr_png_read_frame(o->path_a, &a, o->err, sizeof(o->err)) != 0 ||
+        tbr_png_read_frame(o->path_b, &b, o->err, sizeof(o->err)) != 0) {
         o->status = ST_ERROR;
         goto out;
     }
