@@ -505,7 +505,7 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
     FILE *log = fopen(logpath, "w");
     int log_errno = log ? 0 : errno;
     double start = now_seconds(), last_report = start;
-    int child_done = 0;
+    int child_done = 0, ff_shown = 0;
     memset(r, 0, sizeof *r);
     struct line_reader lr = {.len = 0};
     while (!child_done) {
@@ -525,16 +525,18 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
         pid_t w = waitpid(child, &r->child_status, WNOHANG);
         if (w == child) child_done = 1;
         double t = now_seconds();
-        if (!o->quiet && (t - last_report >= 2.0 || child_done)) {
-            long swaps = swaps_seen(tmpdir);
-            if (swaps >= o->frame_base && swaps < o->first) {
+        /* fast-forward progress as soon as it starts, then every 2 s like the recording's */
+        long swaps = o->quiet ? -1 : swaps_seen(tmpdir);
+        int fast_forwarding = swaps >= o->frame_base && swaps < o->first;
+        if (!o->quiet && (t - last_report >= 2.0 || child_done || (fast_forwarding && !ff_shown))) {
+            if (fast_forwarding) {
                 ff_progress(program, swaps, o->frame_base, o->first, total_frames, t - start);
-                last_report = t;
-                continue;
+                ff_shown = 1;
+            } else {
+                int done = count_frame_pngs(refdir);
+                fprintf(stderr, "%s: frames %d/%ld recorded, %.1f s, %.2f frames/s\n", program, done, expected,
+                        t - start, done / (t - start > 0 ? t - start : 1));
             }
-            int done = count_frame_pngs(refdir);
-            fprintf(stderr, "%s: frames %d/%ld recorded, %.1f s, %.2f frames/s\n", program, done, expected, t - start,
-                    done / (t - start > 0 ? t - start : 1));
             last_report = t;
         }
     }
