@@ -38,9 +38,9 @@ static void usage(FILE *o)
 {
     fprintf(o, "usage: tbr-sim DIR_OR_TRACE -o OUT [--force] [--config FILE] [--set KEY=VALUE]... [--frames A-B] "
                "[--quiet] [--no-check] [--raw-alpha] [--no-skip] [--no-surface-init]\n"
-               "       tbr-sim --list-params | --help | --version\n"
+               "       tbr-sim --list-params | -h | --help | --version\n"
                "  DIR_OR_TRACE  tbr-replay output directory (activity.tbrt + reference/) or an activity trace\n"
-               "  -o OUT        output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/tiles.json, "
+               "  -o, --output OUT  output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/tiles.json, "
                "OUT/summary.txt;\n"
                "                written as OUT.tmp-PID and renamed to OUT when complete; must not exist or be empty\n"
                "  --force       replace an existing OUT\n"
@@ -361,12 +361,13 @@ static int parse_args(int argc, char **argv, options *opt)
             opt->force = 1;
             continue;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--frames")) &&
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--config") || !strcmp(a, "--set") ||
+             !strcmp(a, "--frames")) &&
             i + 1 >= argc) {
             fprintf(stderr, "tbr-sim: %s needs a value (see --help)\n", a);
             return 2;
         }
-        if (!strcmp(a, "-o")) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             opt->out = argv[++i];
             continue;
         }
