@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compute shaders (issue 24): the ES 3.1 compute sample (samples/compute.c; its trace
-# samples/traces/compute.trace) dispatches compute work that nothing records. tbr-replay
+# samples/unsupported/compute.trace) dispatches compute work that nothing records. tbr-replay
 # refuses the trace naming the calls (exit 2); with --allow-unsupported it replays, and
 # tbr-sim still checks every frame: the frames that sample what the compute shader wrote
 # differ, a failed check (exit 1), never a silent pass.
