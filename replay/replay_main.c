@@ -71,11 +71,13 @@ static void usage(FILE *f)
                "  -o, --output DIR        output directory (must not exist unless --force)\n"
                "      --frames A-B        record only frames A..B (0-based, inclusive); earlier frames\n"
                "                          are skipped (fast-forward, below)\n"
-               "      --fast-forward MODE how to reach a window that starts after frame 0: 'cut'\n"
-               "                          (default) replays a copy of the trace cut with apitrace\n"
-               "                          gltrim (the window's state setup, then the window; same\n"
-               "                          reference frames); 'replay' replays every earlier frame\n"
-               "                          with the instrumentation off\n"
+               "      --fast-forward MODE how to reach a window that starts after frame 0: 'replay'\n"
+               "                          (default) replays every earlier frame with the\n"
+               "                          instrumentation off; 'cut' replays a copy of the trace\n"
+               "                          cut with apitrace gltrim (the window's state setup, then\n"
+               "                          the window): 3x less CPU on glmark2, same frames there,\n"
+               "                          but render-target contents that earlier frames leave\n"
+               "                          (programs that do not clear) are lost\n"
                "      --force             replace OUTDIR if it exists\n"
                "      --allow-gl-errors   report GL errors raised during replay but do not fail\n"
                "      --allow-unsupported record even if the trace uses features the\n"
@@ -249,7 +251,7 @@ struct replay_options {
     const char *output, *frames_arg, *mesa_prefix, *trace;
     int force, allow_gl_errors, allow_unsupported, quiet, float_colors;
     int record_colors, vertex_hashes, record_texels;
-    int fast_forward_replay; /* --fast-forward replay */
+    int fast_forward_cut; /* --fast-forward cut (default: replay) */
     int raw_alpha;
     long first, last;
     /* the trace eglretrace replays: the source, or the window cut out of it; its first
@@ -292,7 +294,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
             case 'W':
                 if (strcmp(optarg, "cut") && strcmp(optarg, "replay"))
                     die(EXIT_BAD_INPUT, "--fast-forward '%s': expected cut or replay", optarg);
-                o->fast_forward_replay = !strcmp(optarg, "replay");
+                o->fast_forward_cut = !strcmp(optarg, "cut");
                 break;
             case 'F': o->force = 1; break;
             case 'E': o->allow_gl_errors = 1; break;
@@ -394,11 +396,13 @@ static void make_temporary_output(const struct replay_options *o, tbr_out_dir *o
     }
 }
 
-/* A window that starts after frame 0 is reached through a cut of the trace unless
- * --fast-forward replay (or the cut fails: then the whole trace is replayed, said on stderr). */
+/* With --fast-forward cut, a window that starts after frame 0 is reached through a cut of
+ * the trace (if the cut fails, the whole trace is replayed, said on stderr). Not the
+ * default: gltrim rebuilds objects, not what earlier frames left in render targets
+ * (docs/verification.md "Fast-forward"). */
 static void choose_way_in(struct replay_options *o, struct ff_cut *cut, const char *tmpdir)
 {
-    if (o->first == 0 || o->fast_forward_replay) return;
+    if (o->first == 0 || !o->fast_forward_cut) return;
     if (!o->quiet)
         fprintf(stderr, "%s: cutting frames %ld-%ld out of the trace (apitrace gltrim)\n", program, o->first, o->last);
     char why[512];
