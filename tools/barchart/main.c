@@ -49,13 +49,13 @@ int main(int argc, char **argv)
             printf("tbr-barchart %s\n", TBR_VERSION);
             return 0;
         }
-        if (((!strcmp(a, "-o") || !strcmp(a, "--output")) || !strcmp(a, "--metric") || !strcmp(a, "--normalize-to") ||
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--metric") || !strcmp(a, "--normalize-to") ||
              !strcmp(a, "--title")) &&
             i + 1 >= argc) {
             fprintf(stderr, "tbr-barchart: %s needs a value\n", a);
             goto out;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--output")))
+        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             outp = argv[++i];
         else if (!strcmp(a, "--normalize-to"))
             norm = argv[++i];

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
             printf("tbr-heatmap %s\n", TBR_VERSION);
             return 0;
         }
-        if ((!strcmp(a, "--frame") || !strcmp(a, "--metric") || (!strcmp(a, "-o") || !strcmp(a, "--output")) ||
+        if ((!strcmp(a, "--frame") || !strcmp(a, "--metric") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
              !strcmp(a, "--over") || !strcmp(a, "--min") || !strcmp(a, "--max")) &&
             !has) {
             fprintf(stderr, "tbr-heatmap: %s needs a value\n", a);
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--metric"))
             metric_s = argv[++i];
-        else if ((!strcmp(a, "-o") || !strcmp(a, "--output")))
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             outp = argv[++i];
         else if (!strcmp(a, "--over"))
             over = argv[++i];

@@ -186,13 +186,13 @@ static int parse_args(int argc, char **argv, struct report_options *o)
             o->force = 1;
             continue;
         }
-        if (((!strcmp(a, "-o") || !strcmp(a, "--output")) || !strcmp(a, "--reference") || !strcmp(a, "--compare") ||
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--reference") || !strcmp(a, "--compare") ||
              !strcmp(a, "--label") || !strcmp(a, "--title") || !strcmp(a, "--heatmap-frames")) &&
             i + 1 >= argc) {
             fprintf(stderr, "tbr-report: %s needs a value\n", a);
             return 2;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--output")))
+        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             o->outdir = argv[++i];
         else if (!strcmp(a, "--reference"))
             o->refdir = argv[++i];
