@@ -121,7 +121,7 @@ static void usage(FILE *f)
                "                       result checked against the whole trace on softpipe)\n"
                "  --keep-setup-frame   with --cut: keep gltrim's extra leading setup frame\n"
                "  -v, --verbose        also show apitrace's routine messages\n"
-               "  --help, --version\n"
+               "  -h, --help, --version\n"
                "\n"
                "Exit status: 0 success; 1 failure (e.g. the validation replay failed); 2 a problem\n"
                "with the request (program not found, no EGL/GLES calls, no complete frame, output\n"

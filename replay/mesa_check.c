@@ -11,26 +11,30 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tbr-mesa-check [--expect RENDERER_SUBSTRING] [--any]\n"
+    fprintf(f, "usage: tbr-mesa-check [--expect RENDERER_SUBSTRING] [--any] [-q]\n"
                "Creates an EGL surfaceless GLES context and prints GL_RENDERER and GL_VERSION.\n"
                "Exit 0 if GL_RENDERER contains the expected text (default 'softpipe'),\n"
-               "1 if it does not, 2 if no context can be created. --any accepts any renderer.\n");
+               "1 if it does not, 2 if no context can be created. --any accepts any renderer.\n"
+               "  -q, --quiet    print nothing on stdout: the exit status says\n"
+               "  -h, --help     this help\n"
+               "      --version  print the version\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *expect = "softpipe";
-    static const struct option options[] = {{"expect", required_argument, NULL, 'e'},
-                                            {"any", no_argument, NULL, 'a'},
-                                            {"help", no_argument, NULL, 'h'},
-                                            {"version", no_argument, NULL, 'V'},
-                                            {NULL, 0, NULL, 0}};
+    static const struct option options[] = {{"expect", required_argument, NULL, 'e'}, {"any", no_argument, NULL, 'a'},
+                                            {"help", no_argument, NULL, 'h'},         {"quiet", no_argument, NULL, 'q'},
+                                            {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
     int opt;
-    while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "hq", options, NULL)) != -1) {
         switch (opt) {
             case 'e': expect = optarg; break;
             case 'a': expect = NULL; break;
             case 'h': usage(stdout); return 0;
+            case 'q':
+                if (!freopen("/dev/null", "w", stdout)) return 2;
+                break;
             case 'V': printf("tbr-mesa-check %s\n", TBR_VERSION); return 0;
             default: usage(stderr); return 2;
         }

@@ -4,7 +4,9 @@
  * surfaceless platform; this program prepares its environment, checks that the instrumented
  * Mesa really was the one loaded, watches progress and errors, and publishes the output
  * directory only when everything is complete. */
+#include "fast_forward.h"
 #include "subprocess.h"
+#include "unsupported_calls.h"
 #include "tbr/frame_range.h"
 #include "tbr/out_dir.h"
 
@@ -68,11 +70,19 @@ static void usage(FILE *f)
                "options:\n"
                "  -o, --output DIR        output directory (must not exist unless --force)\n"
                "      --frames A-B        record only frames A..B (0-based, inclusive); earlier frames\n"
-               "                          are replayed with the instrumentation off (fast-forward)\n"
+               "                          are skipped (fast-forward, below)\n"
+               "      --fast-forward MODE how to reach a window that starts after frame 0: 'replay'\n"
+               "                          (default) replays every earlier frame with the\n"
+               "                          instrumentation off; 'cut' replays a copy of the trace\n"
+               "                          cut with apitrace gltrim (the window's state setup, then\n"
+               "                          the window): 3x less CPU on glmark2, same frames there,\n"
+               "                          but render-target contents that earlier frames leave\n"
+               "                          (programs that do not clear) are lost\n"
                "      --force             replace OUTDIR if it exists\n"
                "      --allow-gl-errors   report GL errors raised during replay but do not fail\n"
                "      --allow-unsupported record even if the trace uses features the\n"
-               "                          instrumentation does not model (named on stderr)\n"
+               "                          instrumentation does not model (named on stderr), e.g.\n"
+               "                          compute shaders (glDispatchCompute: refused otherwise)\n"
                "      --float-colors      store every fragment color as float (default: colors of\n"
                "                          draws that do not blend are stored in the render\n"
                "                          target's format; same simulated results, smaller trace)\n"
@@ -88,6 +98,9 @@ static void usage(FILE *f)
                "                          does not use it, default: left out)\n"
                "      --mesa-prefix DIR   instrumented Mesa install prefix (default: the build's,\n"
                "                          or $TBR_MESA_PREFIX)\n"
+               "      --raw-alpha         write the reference PNGs as RGBA with the framebuffer's\n"
+               "                          alpha (default: opaque RGB as the display shows them, the\n"
+               "                          alpha in reference/alpha/ when not 255; docs/verification.md)\n"
                "  -q, --quiet             no progress on stderr\n"
                "  -h, --help              this help\n"
                "      --version           print the version\n"
@@ -124,27 +137,6 @@ static void check_apitrace_file(const char *path)
     fclose(f);
     if (n < 2 || !((magic[0] == 'a' && magic[1] == 't') || (magic[0] == 0x1f && magic[1] == 0x8b)))
         die(EXIT_BAD_INPUT, "%s: not an apitrace trace (unknown file signature)", path);
-}
-
-static long json_int_field(const char *json, const char *key)
-{
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "\"%s\"", key);
-    const char *p = json ? strstr(json, pattern) : NULL;
-    if (!p) return -1;
-    p = strchr(p + strlen(pattern), ':');
-    return p ? strtol(p + 1, NULL, 10) : -1;
-}
-
-/* The frame count as apitrace itself counts it (eglSwapBuffers and friends). */
-static long apitrace_frame_count(const char *trace)
-{
-    char *out = NULL;
-    char *argv[] = {"apitrace", "info", (char *)trace, NULL};
-    int rc = tbr_run_capture(argv, NULL, &out, 1);
-    long frames = rc == 0 ? json_int_field(out, "FramesCount") : -1;
-    free(out);
-    return frames;
 }
 
 /* Looks at the first calls for the API the trace targets: this toolchain models OpenGL ES. */
@@ -232,6 +224,20 @@ static int activity_complete(const char *dir, long expected)
     return done;
 }
 
+/* The swaps the instrumentation has counted (its status is rewritten at each swap), in
+ * source frames; -1 before the first. */
+static long swaps_seen(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.*s/functional-status.txt", PATH_MAX - 32, dir);
+    char *status = read_file(path);
+    char *seen = status ? status_value(status, "swaps_seen") : NULL;
+    long n = seen && *seen ? strtol(seen, NULL, 10) : -1;
+    free(seen);
+    free(status);
+    return n;
+}
+
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
@@ -245,7 +251,15 @@ struct replay_options {
     const char *output, *frames_arg, *mesa_prefix, *trace;
     int force, allow_gl_errors, allow_unsupported, quiet, float_colors;
     int record_colors, vertex_hashes, record_texels;
+    int fast_forward_cut; /* --fast-forward cut (default: replay) */
+    int raw_alpha;
     long first, last;
+    /* the trace eglretrace replays: the source, or the window cut out of it; its first
+     * swap is source frame frame_base */
+    const char *replay_trace;
+    long frame_base;
+    double cut_seconds; /* apitrace gltrim's time, -1 when not cut */
+    int cut_failed;     /* the cut's replay failed: the whole trace was replayed */
 };
 
 /* Fills *o from the command line. Returns -1 to go on, or the exit status when main must
@@ -258,6 +272,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
 
     static const struct option options[] = {{"output", required_argument, NULL, 'o'},
                                             {"frames", required_argument, NULL, 'f'},
+                                            {"fast-forward", required_argument, NULL, 'W'},
                                             {"force", no_argument, NULL, 'F'},
                                             {"allow-gl-errors", no_argument, NULL, 'E'},
                                             {"allow-unsupported", no_argument, NULL, 'U'},
@@ -266,6 +281,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
                                             {"vertex-hashes", no_argument, NULL, 'H'},
                                             {"record-texels", no_argument, NULL, 'X'},
                                             {"mesa-prefix", required_argument, NULL, 'M'},
+                                            {"raw-alpha", no_argument, NULL, 'A'},
                                             {"quiet", no_argument, NULL, 'q'},
                                             {"help", no_argument, NULL, 'h'},
                                             {"version", no_argument, NULL, 'V'},
@@ -275,6 +291,11 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
         switch (opt) {
             case 'o': o->output = optarg; break;
             case 'f': o->frames_arg = optarg; break;
+            case 'W':
+                if (strcmp(optarg, "cut") && strcmp(optarg, "replay"))
+                    die(EXIT_BAD_INPUT, "--fast-forward '%s': expected cut or replay", optarg);
+                o->fast_forward_cut = !strcmp(optarg, "cut");
+                break;
             case 'F': o->force = 1; break;
             case 'E': o->allow_gl_errors = 1; break;
             case 'U': o->allow_unsupported = 1; break;
@@ -283,6 +304,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
             case 'X': o->record_texels = 1; break;
             case 'H': o->vertex_hashes = 1; break;
             case 'M': o->mesa_prefix = optarg; break;
+            case 'A': o->raw_alpha = 1; break;
             case 'q': o->quiet = 1; break;
             case 'h': usage(stdout); return 0;
             case 'V': printf("tbr-replay %s\n", TBR_VERSION); return 0;
@@ -294,6 +316,8 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
         return EXIT_BAD_INPUT;
     }
     o->trace = argv[optind];
+    o->replay_trace = o->trace;
+    o->cut_seconds = -1;
 
     o->first = 0;
     o->last = LONG_MAX;
@@ -315,11 +339,23 @@ static long check_inputs(struct replay_options *o, const char **functional_lib)
     check_apitrace_file(o->trace);
     if (!tbr_program_in_path("eglretrace") || !tbr_program_in_path("apitrace"))
         die(EXIT_BAD_INPUT, "apitrace/eglretrace not found in PATH (run scripts/install-deps)");
-    long total_frames = apitrace_frame_count(o->trace);
+    long total_frames = tbr_apitrace_frame_count(o->trace);
     if (total_frames < 0) die(EXIT_BAD_INPUT, "%s: apitrace cannot read this trace (truncated or corrupt?)", o->trace);
     if (total_frames == 0)
         die(EXIT_BAD_INPUT, "%s: no complete frame in the trace (no eglSwapBuffers; truncated?)", o->trace);
     reject_desktop_gl(o->trace);
+    char calls[512];
+    if (tbr_find_unsupported_calls(o->trace, calls, sizeof calls) != 0)
+        die(EXIT_BAD_INPUT, "%s: apitrace cannot read this trace (truncated or corrupt?)", o->trace);
+    if (calls[0] && !o->allow_unsupported)
+        die(EXIT_BAD_INPUT,
+            "%s: the trace dispatches compute shaders, which are not recorded or simulated: %s. What they "
+            "write would differ in tbr-sim's frames. --allow-unsupported replays it anyway (tbr-sim still "
+            "checks every frame)",
+            o->trace, calls);
+    if (calls[0])
+        fprintf(stderr, "%s: %s: compute dispatches not recorded (allowed by --allow-unsupported): %s\n", program,
+                o->trace, calls);
     if (o->first >= total_frames)
         die(EXIT_BAD_INPUT, "--frames %ld-%ld: the trace has only %ld frames", o->first, o->last, total_frames);
     if (o->last >= total_frames) o->last = total_frames - 1;
@@ -360,10 +396,30 @@ static void make_temporary_output(const struct replay_options *o, tbr_out_dir *o
     }
 }
 
+/* With --fast-forward cut, a window that starts after frame 0 is reached through a cut of
+ * the trace (if the cut fails, the whole trace is replayed, said on stderr). Not the
+ * default: gltrim rebuilds objects, not what earlier frames left in render targets
+ * (docs/verification.md "Fast-forward"). */
+static void choose_way_in(struct replay_options *o, struct ff_cut *cut, const char *tmpdir)
+{
+    if (o->first == 0 || !o->fast_forward_cut) return;
+    if (!o->quiet)
+        fprintf(stderr, "%s: cutting frames %ld-%ld out of the trace (apitrace gltrim)\n", program, o->first, o->last);
+    char why[512];
+    if (ff_cut_window(o->trace, o->first, o->last, tmpdir, cut, why, sizeof why)) {
+        fprintf(stderr, "%s: %s: replaying the whole trace instead\n", program, why);
+        return;
+    }
+    o->replay_trace = cut->path;
+    o->frame_base = cut->base;
+    o->cut_seconds = cut->seconds;
+    if (!o->quiet) fprintf(stderr, "%s: cut in %.1f s\n", program, cut->seconds);
+}
+
 /* Storage for the replayer's environment strings (they must outlive the spawn). */
 struct replay_env {
-    char ld[PATH_MAX + 32], lib[PATH_MAX + 32], out[PATH_MAX + 32], frames[96], preload[PATH_MAX + 32];
-    char *env[14];
+    char ld[PATH_MAX + 32], lib[PATH_MAX + 32], out[PATH_MAX + 32], frames[96], base[64], preload[PATH_MAX + 32];
+    char *env[16];
 };
 
 /* The environment that makes eglretrace load our Mesa and configures the instrumentation. */
@@ -381,10 +437,15 @@ static void build_env(struct replay_env *e, const struct replay_options *o, cons
     e->env[ne++] = e->lib;
     e->env[ne++] = e->out;
     e->env[ne++] = e->frames;
+    if (o->frame_base) {
+        snprintf(e->base, sizeof e->base, "TBR_FRAME_BASE=%ld", o->frame_base);
+        e->env[ne++] = e->base;
+    }
     if (o->float_colors) e->env[ne++] = "TBR_FLOAT_COLORS=1";
     if (o->record_colors) e->env[ne++] = "TBR_RECORD_COLORS=1";
     if (o->record_texels) e->env[ne++] = "TBR_RECORD_TEXELS=1";
     if (o->vertex_hashes) e->env[ne++] = "TBR_VERTEX_HASHES=1";
+    if (o->raw_alpha) e->env[ne++] = "TBR_RAW_ALPHA=1";
     if (*TBR_SANITIZER_PRELOAD) {
         /* The instrumentation library was built with ASan; eglretrace was not. */
         snprintf(e->preload, sizeof e->preload, "LD_PRELOAD=%s", TBR_SANITIZER_PRELOAD);
@@ -448,7 +509,7 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
     /* --no-context-check: a trace asking for ES 3.2 still replays on softpipe's ES 3.1 if it
      * uses nothing beyond it. --singlethread: calls recorded on several threads are replayed
      * in trace order on one thread, so the instrumentation sees one ordered stream. */
-    char *rargv[] = {"eglretrace", "--no-context-check", "--singlethread", (char *)o->trace, NULL};
+    char *rargv[] = {"eglretrace", "--no-context-check", "--singlethread", (char *)o->replay_trace, NULL};
 
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
@@ -463,7 +524,7 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
     FILE *log = fopen(logpath, "w");
     int log_errno = log ? 0 : errno;
     double start = now_seconds(), last_report = start;
-    int child_done = 0;
+    int child_done = 0, ff_shown = 0;
     memset(r, 0, sizeof *r);
     struct line_reader lr = {.len = 0};
     while (!child_done) {
@@ -483,10 +544,18 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
         pid_t w = waitpid(child, &r->child_status, WNOHANG);
         if (w == child) child_done = 1;
         double t = now_seconds();
-        if (!o->quiet && (t - last_report >= 2.0 || child_done)) {
-            int done = count_frame_pngs(refdir);
-            fprintf(stderr, "%s: frames %d/%ld recorded, %.1f s, %.2f frames/s\n", program, done, expected, t - start,
-                    done / (t - start > 0 ? t - start : 1));
+        /* fast-forward progress as soon as it starts, then every 2 s like the recording's */
+        long swaps = o->quiet ? -1 : swaps_seen(tmpdir);
+        int fast_forwarding = swaps >= o->frame_base && swaps < o->first;
+        if (!o->quiet && (t - last_report >= 2.0 || child_done || (fast_forwarding && !ff_shown))) {
+            if (fast_forwarding) {
+                ff_progress(program, swaps, o->frame_base, o->first, total_frames, t - start);
+                ff_shown = 1;
+            } else {
+                int done = count_frame_pngs(refdir);
+                fprintf(stderr, "%s: frames %d/%ld recorded, %.1f s, %.2f frames/s\n", program, done, expected,
+                        t - start, done / (t - start > 0 ? t - start : 1));
+            }
             last_report = t;
         }
     }
@@ -667,6 +736,9 @@ static int write_metadata(const struct replay_options *o, long total_frames, con
     json_escape(meta, s->version);
     fprintf(meta, ",\n  \"mesa_build_id\": ");
     json_escape(meta, mesa_build_id ? mesa_build_id : "unknown");
+    fprintf(meta, ",\n  \"fast_forward\": \"%s\"", o->replay_trace != o->trace ? "cut" : "replay");
+    if (o->cut_seconds >= 0) fprintf(meta, ",\n  \"cut_seconds\": %.3f", o->cut_seconds);
+    if (o->cut_failed) fprintf(meta, ",\n  \"cut_failed\": true");
     fprintf(meta, ",\n  \"gl_errors\": %d,\n  \"replay_seconds\": %.3f\n}\n", r->gl_errors, r->elapsed);
     int bad = ferror(meta);
     errno = 0;
@@ -692,23 +764,36 @@ int main(int argc, char **argv)
 
     tbr_out_dir od;
     char refdir[PATH_MAX];
-    make_temporary_output(&o, &od, refdir);
-    const char *tmpdir = od.tmp_path;
-
+    const char *tmpdir;
+    struct ff_cut cut;
     static struct replay_run run;
-    if (run_replayer(&o, functional_lib, total_frames, tmpdir, refdir, &run)) {
-        tbr_out_dir_abandon(&od);
-        return EXIT_CHECK_FAILED;
-    }
-
     struct replay_status status;
-    read_status(tmpdir, &status);
-    if (check_replay(&o, &run, &status, tmpdir, refdir)) {
-        keep_failed_output(o.output, &od);
+    for (int attempt = 0;; attempt++) {
+        make_temporary_output(&o, &od, refdir);
+        tmpdir = od.tmp_path;
+        if (attempt == 0) choose_way_in(&o, &cut, tmpdir);
+        if (run_replayer(&o, functional_lib, total_frames, tmpdir, refdir, &run)) {
+            tbr_out_dir_abandon(&od);
+            return EXIT_CHECK_FAILED;
+        }
+        read_status(tmpdir, &status);
+        if (!check_replay(&o, &run, &status, tmpdir, refdir)) break;
+        if (o.replay_trace == o.trace || interrupted) {
+            keep_failed_output(o.output, &od);
+            free_status(&status);
+            return EXIT_CHECK_FAILED;
+        }
+        /* gltrim can drop calls the window needs (measured: glmark2 346-346 deleted shaders
+         * the cut never created, 2 GL errors); the whole trace decides */
+        fprintf(stderr, "%s: the replay of the cut failed (above): replaying the whole trace instead\n", program);
         free_status(&status);
-        return EXIT_CHECK_FAILED;
+        tbr_out_dir_abandon(&od);
+        o.replay_trace = o.trace;
+        o.frame_base = 0;
+        o.cut_failed = 1;
     }
 
+    if (o.replay_trace != o.trace) unlink(o.replay_trace); /* the cut: only needed by the replay */
     char err[2 * PATH_MAX] = "";
     if (write_metadata(&o, total_frames, &run, &status, tmpdir) || tbr_out_dir_commit(&od, err, sizeof err)) {
         if (err[0]) fprintf(stderr, "%s: %s\n", program, err);

@@ -131,3 +131,23 @@ pid_t tbr_spawn_with_stderr_pipe(char *const argv[], char *const extra_env[], in
     *stderr_fd = pipefd[0];
     return pid;
 }
+
+static long json_int_field(const char *json, const char *key)
+{
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\"", key);
+    const char *p = json ? strstr(json, pattern) : NULL;
+    if (!p) return -1;
+    p = strchr(p + strlen(pattern), ':');
+    return p ? strtol(p + 1, NULL, 10) : -1;
+}
+
+long tbr_apitrace_frame_count(const char *trace)
+{
+    char *out = NULL;
+    char *argv[] = {"apitrace", "info", (char *)trace, NULL};
+    int rc = tbr_run_capture(argv, NULL, &out, 1);
+    long frames = rc == 0 ? json_int_field(out, "FramesCount") : -1;
+    free(out);
+    return frames;
+}

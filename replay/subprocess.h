@@ -18,4 +18,8 @@ pid_t tbr_spawn_with_stderr_pipe(char *const argv[], char *const extra_env[], in
 /* Looks a program up in PATH; returns 1 if found (and executable). */
 int tbr_program_in_path(const char *name);
 
+/* The frame count as apitrace itself counts it (eglSwapBuffers and friends), or -1 when
+ * apitrace cannot read the trace. */
+long tbr_apitrace_frame_count(const char *trace);
+
 #endif

@@ -37,10 +37,10 @@ static const char *const k_unmodeled[] = {
 static void usage(FILE *o)
 {
     fprintf(o, "usage: tbr-sim DIR_OR_TRACE -o OUT [--force] [--config FILE] [--set KEY=VALUE]... [--frames A-B] "
-               "[--quiet] [--no-check] [--no-skip] [--no-surface-init]\n"
-               "       tbr-sim --list-params | --help | --version\n"
+               "[--quiet] [--no-check] [--raw-alpha] [--no-skip] [--no-surface-init]\n"
+               "       tbr-sim --list-params | -h | --help | --version\n"
                "  DIR_OR_TRACE  tbr-replay output directory (activity.tbrt + reference/) or an activity trace\n"
-               "  -o OUT        output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/tiles.json, "
+               "  -o, --output OUT  output directory: OUT/frames/frame_NNNNN.png, OUT/stats.json, OUT/tiles.json, "
                "OUT/summary.txt;\n"
                "                written as OUT.tmp-PID and renamed to OUT when complete; must not exist or be empty\n"
                "  --force       replace an existing OUT\n"
@@ -49,7 +49,10 @@ static void usage(FILE *o)
                "  --config FILE configuration file (key = value; see --list-params), repeatable\n"
                "  --set K=V     override one parameter, repeatable (applied after --config)\n"
                "  --frames A-B  simulate source frames A..B only (also A, A-)\n"
-               "  --quiet       no progress on stderr, no summary on stdout\n"
+               "  -q, --quiet   no progress on stderr, no summary on stdout\n"
+               "  --raw-alpha   write OUT/frames/ as RGBA PNGs with the framebuffer's alpha (default: opaque\n"
+               "                RGB as the display shows them, the alpha in OUT/frames/alpha/ when not 255;\n"
+               "                the check compares the framebuffer's RGBA either way)\n"
                "  --no-fast-forward  with --frames A-B, do not render the trace's frames before A\n"
                "                (by default they are rendered functionally, without timing, so that frame A\n"
                "                starts from the render-target contents they left)\n"
@@ -91,7 +94,7 @@ typedef struct {
     tbr_trace_reader *r;
     const char *trace_path, *ref_dir, *out;
     uint64_t fa, fb; /* --frames */
-    int quiet, no_fast_forward, no_check;
+    int quiet, no_fast_forward, no_check, raw_alpha;
     tbr_config *cfg;
     tbr_stats *st;
     gpu *g;
@@ -127,7 +130,7 @@ static void check_reference(const sim_run *run, frame_out *o, const uint8_t *px,
     }
     snprintf(ref, sizeof ref, "%s/%s", run->ref_dir, run->fr.end.png);
     tbr_image ri;
-    if (tbr_png_read_rgba8(ref, &ri, perr, sizeof perr) != 0) {
+    if (tbr_png_read_frame(ref, &ri, perr, sizeof perr) != 0) {
         struct stat sb;
         o->ref = stat(ref, &sb) != 0 && errno == ENOENT ? REF_MISSING : REF_UNREADABLE;
         fprintf(stderr, "tbr-sim: frame %llu: reference %s: %s: not checked (a failed check)\n",
@@ -175,7 +178,7 @@ static int frame_picture(sim_run *run, frame_out *o, uint64_t number)
         return -1;
     }
     snprintf(path, sizeof path, "%s/frames/frame_%05llu.png", run->out, (unsigned long long)number);
-    if (tbr_png_write_rgba8(path, px, w, h, (size_t)w * 4, perr, sizeof perr)) {
+    if (tbr_png_write_frame(path, px, w, h, (size_t)w * 4, run->raw_alpha, perr, sizeof perr)) {
         fprintf(stderr, "tbr-sim: %s\n", perr);
         free(px);
         return -1;
@@ -308,7 +311,7 @@ typedef struct {
     const char *sets[TBR_SIM_MAX_SETS];
     int nsets;
     uint64_t fa, fb; /* --frames */
-    int quiet, no_skip, no_surface_init, no_fast_forward, no_check, force;
+    int quiet, no_skip, no_surface_init, no_fast_forward, no_check, force, raw_alpha;
 } options;
 
 /* -1: go on; else the exit status (--help, --version, --list-params, a usage error). */
@@ -330,7 +333,11 @@ static int parse_args(int argc, char **argv, options *opt)
             tbr_params_print(stdout);
             return 0;
         }
-        if (!strcmp(a, "--quiet")) {
+        if (!strcmp(a, "--raw-alpha")) {
+            opt->raw_alpha = 1;
+            continue;
+        }
+        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             opt->quiet = 1;
             continue;
         }
@@ -354,12 +361,13 @@ static int parse_args(int argc, char **argv, options *opt)
             opt->force = 1;
             continue;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--config") || !strcmp(a, "--set") || !strcmp(a, "--frames")) &&
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--config") || !strcmp(a, "--set") ||
+             !strcmp(a, "--frames")) &&
             i + 1 >= argc) {
             fprintf(stderr, "tbr-sim: %s needs a value (see --help)\n", a);
             return 2;
         }
-        if (!strcmp(a, "-o")) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             opt->out = argv[++i];
             continue;
         }
@@ -716,6 +724,7 @@ static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, co
     run.fa = opt->fa;
     run.fb = opt->fb;
     run.quiet = opt->quiet;
+    run.raw_alpha = opt->raw_alpha;
     run.no_fast_forward = opt->no_fast_forward;
     run.cfg = cfg;
     run.st = st;

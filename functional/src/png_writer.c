@@ -4,12 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void pngw_init(struct png_writer *pw, struct rec_status *st) { pw->st = st; }
+void pngw_init(struct png_writer *pw, struct rec_status *st, int raw_alpha)
+{
+    pw->st = st;
+    pw->raw_alpha = raw_alpha;
+}
 
 static void *pngw_main(void *arg)
 {
     struct png_writer *j = arg;
-    j->rc = tbr_png_write_rgba8(j->path, j->px, j->w, j->h, (size_t)j->w * 4, j->err, sizeof(j->err));
+    j->rc = tbr_png_write_frame(j->path, j->px, j->w, j->h, (size_t)j->w * 4, j->raw_alpha, j->err, sizeof(j->err));
     return NULL;
 }
 

@@ -19,10 +19,12 @@ struct png_writer {
     uint8_t *px;
     uint32_t w, h;
     int rc;
+    int raw_alpha; /* RGBA PNGs with the framebuffer's alpha (default: opaque + alpha plane) */
     char err[TBR_PNG_ERR_SIZE];
 };
 
-void pngw_init(struct png_writer *pw, struct rec_status *st);
+/* raw_alpha: TBR_RAW_ALPHA=1 (tbr-replay --raw-alpha), see tbr_png_write_frame */
+void pngw_init(struct png_writer *pw, struct rec_status *st, int raw_alpha);
 /* Waits for the PNG being written; its failure fails the recording. */
 int pngw_wait(struct png_writer *pw);
 /* Writes px (w x h RGBA, top row first; taken over) to png_path, on the PNG thread. */

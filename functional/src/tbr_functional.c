@@ -252,7 +252,7 @@ static void init_objects(struct recorder *r)
     qr_init(&r->quads, st);
     paths_init(&r->paths, st);
     rb_init(&r->rb, st);
-    pngw_init(&r->png, st);
+    pngw_init(&r->png, st, env_is_1("TBR_RAW_ALPHA")); /* tbr-replay --raw-alpha */
     r->sink = (struct rec_sink){.buf = &r->sw.buf, .emit = emit_record, .ctx = r};
 }
 
@@ -305,6 +305,19 @@ static void init_once(struct recorder *r)
     read_options(r);
     if (parse_frames(getenv("TBR_FRAMES"), &r->first, &r->last) != 0)
         rec_fail(&r->status, "TBR_FRAMES='%s' is not A, A-B or A-", getenv("TBR_FRAMES"));
+    /* TBR_FRAME_BASE=N (tbr-replay on a trace cut by apitrace gltrim): the trace's first
+     * swap is swap N of the source, so frame numbers, PNG names and the window are the
+     * source's (docs/instrumentation.md) */
+    const char *base = getenv("TBR_FRAME_BASE");
+    if (base && *base) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(base, &end, 10);
+        if (errno || *end || base[0] == '-')
+            rec_fail(&r->status, "TBR_FRAME_BASE='%s' is not a frame number", base);
+        else
+            r->sw.frame = n;
+    }
     atexit(at_exit);
     write_status(r);
 }

@@ -55,7 +55,7 @@ int sim_read_frame_png(const char *out, unsigned frame, tbr_image *im)
 {
     char p[1200], e[TBR_PNG_ERR_SIZE];
     snprintf(p, sizeof p, "%s/frames/frame_%05u.png", out, frame);
-    if (tbr_png_read_rgba8(p, im, e, sizeof e)) {
+    if (tbr_png_read_frame(p, im, e, sizeof e)) {
         fprintf(stderr, "%s\n", e);
         return -1;
     }

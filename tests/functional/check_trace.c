@@ -672,7 +672,7 @@ static int pngeq(const char *a, const char *b, size_t channels)
 {
     tbr_image x, y;
     char err[TBR_PNG_ERR_SIZE];
-    if (tbr_png_read_rgba8(a, &x, err, sizeof(err)) != 0 || tbr_png_read_rgba8(b, &y, err, sizeof(err)) != 0) {
+    if (tbr_png_read_frame(a, &x, err, sizeof(err)) != 0 || tbr_png_read_frame(b, &y, err, sizeof(err)) != 0) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
@@ -1030,7 +1030,7 @@ static int rerender_frame_end(struct rerender_state *s, const uint8_t *p, size_t
     snprintf(path, sizeof(path), "%s/%s", refdir, fe.png);
     tbr_image ref;
     char perr[TBR_PNG_ERR_SIZE];
-    if (tbr_png_read_rgba8(path, &ref, perr, sizeof(perr)) != 0) {
+    if (tbr_png_read_frame(path, &ref, perr, sizeof(perr)) != 0) {
         fprintf(stderr, "%s\n", perr);
         return -1;
     }

@@ -474,6 +474,48 @@ static void make_dirs(const char *path)
     mkdir(buf, 0755);
 }
 
+/* A frame written as the display shows it (issue 24): an RGB PNG that a plain read gives
+ * back opaque, the alpha in alpha/NAME, and tbr_png_read_frame and the pixel md5 give the
+ * framebuffer's RGBA as written; an opaque frame has no plane and a stale one is removed;
+ * raw_alpha writes one RGBA PNG. */
+static void test_frame_alpha(void)
+{
+    char err[TBR_PNG_ERR_SIZE];
+    const uint8_t px[] = {10, 20, 30, 182, 40, 50, 60, 255, 70, 80, 90, 0, 1, 2, 3, 182};
+    const char *p = wpath("frame_00001.png");
+    CHECK(tbr_png_write_frame(p, px, 2, 2, 8, 0, err, sizeof err) == 0);
+    CHECK(file_exists(wpath("alpha/frame_00001.png")));
+    tbr_image shown, frame;
+    CHECK(tbr_png_read_rgba8(p, &shown, err, sizeof err) == 0);
+    CHECK(shown.pixels && shown.pixels[3] == 255 && shown.pixels[11] == 255 && shown.pixels[8] == 70);
+    CHECK(tbr_png_read_frame(p, &frame, err, sizeof err) == 0);
+    CHECK(frame.pixels && memcmp(frame.pixels, px, sizeof px) == 0);
+    char hex[33], want[33];
+    tbr_rgba8_pixel_md5(px, 2, 2, 8, want);
+    CHECK(tbr_png_pixel_md5(p, hex, err, sizeof err) == 0 && !strcmp(hex, want));
+    tbr_image_free(&shown);
+    tbr_image_free(&frame);
+
+    const uint8_t opaque[] = {1, 2, 3, 255, 4, 5, 6, 255};
+    CHECK(tbr_png_write_frame(p, opaque, 2, 1, 8, 0, err, sizeof err) == 0);
+    CHECK(!file_exists(wpath("alpha/frame_00001.png")));
+    CHECK(tbr_png_read_frame(p, &frame, err, sizeof err) == 0);
+    CHECK(frame.pixels && memcmp(frame.pixels, opaque, sizeof opaque) == 0);
+    tbr_image_free(&frame);
+
+    const char *raw = wpath("raw.png");
+    CHECK(tbr_png_write_frame(raw, px, 2, 2, 8, 1, err, sizeof err) == 0);
+    CHECK(!file_exists(wpath("alpha/raw.png")));
+    CHECK(tbr_png_read_rgba8(raw, &frame, err, sizeof err) == 0);
+    CHECK(frame.pixels && memcmp(frame.pixels, px, sizeof px) == 0);
+    tbr_image_free(&frame);
+
+    /* a plane of another size is an error, not a silently opaque frame */
+    CHECK(tbr_png_write_frame(p, px, 2, 2, 8, 0, err, sizeof err) == 0);
+    CHECK(tbr_png_write_rgba8(wpath("alpha/frame_00001.png"), opaque, 2, 1, 8, err, sizeof err) == 0);
+    CHECK(tbr_png_read_frame(p, &frame, err, sizeof err) != 0 && strstr(err, "alpha plane"));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -495,6 +537,8 @@ int main(int argc, char **argv)
         test_read_errors();
     else if (!strcmp(t, "formats"))
         test_formats();
+    else if (!strcmp(t, "frame_alpha"))
+        test_frame_alpha();
     else {
         fprintf(stderr, "unknown subtest %s\n", t);
         return 2;

@@ -48,10 +48,10 @@ static void usage(FILE *out)
                  "  --stats FILE      also write the full statistics registry as JSON to FILE\n"
                  "  --cycles N        stop after N cycles (of the --clock domain); requests not yet\n"
                  "                    answered are left out of the latency figures\n"
-                 "  --quiet           no progress messages on stderr\n"
+                 "  -q, --quiet       no progress messages on stderr\n"
                  "  --list-params     print the parameter table and exit\n"
                  "  --dump-config     print the effective configuration (text, or JSON with --json) and exit\n"
-                 "  --help            this help\n"
+                 "  -h, --help        this help\n"
                  "  --version         print the version\n"
                  "\n"
                  "read latency: from the request's arrival at the controller (it entered the DRAM\n"
@@ -265,7 +265,7 @@ static int parse_args(int argc, char **argv, struct dramsim_options *o)
             if (take_option_value(a, argv[++i], o)) return 2;
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
-        } else if (!strcmp(a, "--quiet")) {
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             o->quiet = 1;
         } else if (!strcmp(a, "--list-params")) {
             o->list = 1;

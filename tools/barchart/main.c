@@ -20,8 +20,9 @@ static void usage(FILE *f)
             "                   or a dotted JSON path; repeatable; at most %d\n"
             "  --normalize-to L divide each metric by run L's value (default: the first run)\n"
             "  --absolute       plot raw values (no normalization)\n"
-            "  -o CHART.svg     output SVG (text as text), or PNG when the name ends in .png (written\n"
+            "  -o, --output CHART.svg  output SVG (text as text), or PNG when the name ends in .png (written\n"
             "                   atomically)\n"
+            "  -q, --quiet      accepted as by every tbrsim tool (this one prints no progress)\n"
             "  -h, --help;  -V, --version\n"
             "Exit: 0 ok, 2 bad usage or input.\n",
             MAX_RUNS, MAX_METRICS);
@@ -43,16 +44,18 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) continue; /* prints no progress: nothing to silence */
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             printf("tbr-barchart %s\n", TBR_VERSION);
             return 0;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--metric") || !strcmp(a, "--normalize-to") || !strcmp(a, "--title")) &&
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--metric") || !strcmp(a, "--normalize-to") ||
+             !strcmp(a, "--title")) &&
             i + 1 >= argc) {
             fprintf(stderr, "tbr-barchart: %s needs a value\n", a);
             goto out;
         }
-        if (!strcmp(a, "-o"))
+        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             outp = argv[++i];
         else if (!strcmp(a, "--normalize-to"))
             norm = argv[++i];

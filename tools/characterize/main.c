@@ -1001,7 +1001,7 @@ static void print_text(state *S, const char *path, const acc *tot, const metrics
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: %s [OPTIONS] TRACE\n"
+            "Usage: %s [OPTIONS] TRACE|REPLAY_DIR\n"
             "Workload characterization of a tbrsim GPU activity trace, per trace and\n"
             "per frame: thesis Table 3.2 (draw calls per frame, VS instructions per\n"
             "vertex, primitives per draw call, primitives per tile), Table 3.3\n"
@@ -1017,7 +1017,9 @@ static void usage(FILE *f)
             "  -m, --mapping=NAME    quad-to-processor mapping: rr (default), strips,\n"
             "                        quadrant (needs 4 processors)\n"
             "  -c, --csv             CSV: one row per frame, then the row 'all'\n"
-            "  -j, --json            JSON\n"
+            "      --json            JSON\n"
+            "  -q, --quiet           accepted as by every tbrsim tool (this one prints no\n"
+            "                        progress; errors and warnings still go to stderr)\n"
             "  -h, --help            show this help\n"
             "  -V, --version         show the version\n"
             "\n"
@@ -1045,14 +1047,15 @@ static int parse_args(int argc, char **argv, struct opts *o, unsigned *tw, unsig
         {"processors", required_argument, NULL, 'p'},
         {"mapping", required_argument, NULL, 'm'},
         {"csv", no_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},
+        {"json", no_argument, NULL, 'J'},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":t:f:p:m:cjhV", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":t:f:p:m:cqhV", longopts, NULL)) != -1) {
         switch (ch) {
             case 't': {
                 unsigned w, h;
@@ -1083,7 +1086,8 @@ static int parse_args(int argc, char **argv, struct opts *o, unsigned *tw, unsig
                 break;
             }
             case 'c': o->out = OUT_CSV; break;
-            case 'j': o->out = OUT_JSON; break;
+            case 'J': o->out = OUT_JSON; break;
+            case 'q': break; /* nothing to silence (one convention across the tools) */
             case 'h': usage(stdout); return EXIT_OK;
             case 'V': printf("%s %s\n", prog, TBR_VERSION); return EXIT_OK;
             default: tbr_tool_bad_option(prog, argv, ch);

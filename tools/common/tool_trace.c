@@ -6,9 +6,20 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 tbr_trace_reader *tbr_tool_open_trace(const char *prog, const char *path)
 {
+    /* a tbr-replay output directory stands for its activity trace, as in tbr-sim */
+    struct stat st;
+    char inside[4096];
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if ((size_t)snprintf(inside, sizeof inside, "%s/activity.tbrt", path) >= sizeof inside) {
+            fprintf(stderr, "%s: %s: path too long\n", prog, path);
+            return NULL;
+        }
+        path = inside;
+    }
     tbr_trace_error err;
     tbr_trace_reader *r = tbr_trace_reader_open(path, &err);
     if (!r) fprintf(stderr, "%s: %s\n", prog, err.msg);

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Opens PATH; on failure prints "PROG: <error>" on stderr and returns NULL. */
+/* Opens PATH, or PATH/activity.tbrt when PATH is a directory (a tbr-replay output, as
+ * tbr-sim takes it); on failure prints "PROG: <error>" on stderr and returns NULL. */
 tbr_trace_reader *tbr_tool_open_trace(const char *prog, const char *path);
 /* 1 if the trace's records_schema metadata is TBR_RECORDS_SCHEMA_VERSION.
  * Otherwise prints on stderr that PATH has another schema and returns 0:

@@ -31,6 +31,7 @@ struct options {
     int tolerance_set;
     int checksum;           /* --checksum */
     const char *check_sums; /* --check-sums SUMS */
+    int quiet;              /* -q: stdout discarded, the exit status is the answer */
 };
 
 static int worse(int a, int b) { return a > b ? a : b; }
@@ -50,7 +51,8 @@ static void usage(FILE *f)
             "                        one diff per differing frame)\n"
             "  -t, --tolerance=N     largest per-channel difference still counted\n"
             "                        as equal (0-255, default 0 = exact)\n"
-            "  -j, --json            print a machine-readable JSON result on stdout\n"
+            "      --json            print a machine-readable JSON result on stdout\n"
+            "  -q, --quiet           print nothing on stdout: the exit status says\n"
             "  -c, --checksum        checksum mode (see above)\n"
             "  -s, --check-sums=SUMS checksum verification mode (see above)\n"
             "  -h, --help            show this help\n"
@@ -181,8 +183,8 @@ struct outcome {
 static void compare_files(struct outcome *o, const char *diff_path, int always_diff, const struct options *opt)
 {
     tbr_image a = {0}, b = {0};
-    if (tbr_png_read_rgba8(o->path_a, &a, o->err, sizeof(o->err)) != 0 ||
-        tbr_png_read_rgba8(o->path_b, &b, o->err, sizeof(o->err)) != 0) {
+    if (tbr_png_read_frame(o->path_a, &a, o->err, sizeof(o->err)) != 0 ||
+        tbr_png_read_frame(o->path_b, &b, o->err, sizeof(o->err)) != 0) {
         o->status = ST_ERROR;
         goto out;
     }
@@ -767,7 +769,8 @@ static int compare_main(int argc, char **argv)
     static const struct option longopts[] = {
         {"diff", required_argument, NULL, 'd'},
         {"tolerance", required_argument, NULL, 't'},
-        {"json", no_argument, NULL, 'j'},
+        {"json", no_argument, NULL, 'J'},
+        {"quiet", no_argument, NULL, 'q'},
         {"checksum", no_argument, NULL, 'c'},
         {"check-sums", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
@@ -777,14 +780,15 @@ static int compare_main(int argc, char **argv)
     struct options opt = {0};
     int ch;
     opterr = 0; /* we print our own messages */
-    while ((ch = getopt_long(argc, argv, ":d:t:jcs:hV", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":d:t:qcs:hV", longopts, NULL)) != -1) {
         switch (ch) {
             case 'd': opt.diff = optarg; break;
             case 't':
                 opt.tolerance = parse_tolerance(optarg);
                 opt.tolerance_set = 1;
                 break;
-            case 'j': opt.json = 1; break;
+            case 'J': opt.json = 1; break;
+            case 'q': opt.quiet = 1; break;
             case 'c': opt.checksum = 1; break;
             case 's': opt.check_sums = optarg; break;
             case 'h': usage(stdout); return EXIT_MATCH;
@@ -803,6 +807,10 @@ static int compare_main(int argc, char **argv)
     }
     int npos = argc - optind;
     char **pos = argv + optind;
+    if (opt.quiet && !freopen("/dev/null", "w", stdout)) {
+        fprintf(stderr, "%s: --quiet: cannot open /dev/null: %s\n", prog, strerror(errno));
+        return EXIT_BAD;
+    }
 
     if (opt.checksum || opt.check_sums) {
         if (opt.checksum && opt.check_sums) bad_usage("%s", "--checksum and --check-sums are exclusive");

@@ -40,7 +40,7 @@ struct options {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: %s [OPTIONS] TRACE\n"
+            "Usage: %s [OPTIONS] TRACE|REPLAY_DIR\n"
             "Print a tbrsim GPU activity trace (DIR/activity.tbrt) human-readably:\n"
             "header and metadata, the frame index, then the records of each frame.\n"
             "\n"
@@ -60,6 +60,8 @@ static void usage(FILE *f)
             "  -v, --verbose        full DRAW state, PRIM attributes, quad colors,\n"
             "                       all PATH entries, every texel (TEXELS, VS_TEXELS), vertex\n"
             "                       positions (VERTICES)\n"
+            "  -q, --quiet          accepted as by every tbrsim tool (this one prints no\n"
+            "                       progress; errors and warnings still go to stderr)\n"
             "  -h, --help           show this help\n"
             "  -V, --version        show the version\n"
             "\n"
@@ -276,15 +278,21 @@ static void print_summary(const struct summary *s, const tbr_trace_frame_info *f
 static int parse_args(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
-        {"frame", required_argument, NULL, 'f'}, {"draw", required_argument, NULL, 'd'},
-        {"type", required_argument, NULL, 't'},  {"limit", required_argument, NULL, 'n'},
-        {"summary", no_argument, NULL, 's'},     {"no-records", no_argument, NULL, 'R'},
-        {"verbose", no_argument, NULL, 'v'},     {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
+        {"frame", required_argument, NULL, 'f'},
+        {"draw", required_argument, NULL, 'd'},
+        {"type", required_argument, NULL, 't'},
+        {"limit", required_argument, NULL, 'n'},
+        {"summary", no_argument, NULL, 's'},
+        {"no-records", no_argument, NULL, 'R'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
     };
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":f:d:t:n:sRvhV", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":f:d:t:n:sRvhVq", longopts, NULL)) != -1) {
         uint64_t v;
         switch (ch) {
             case 'f':
@@ -298,6 +306,7 @@ static int parse_args(int argc, char **argv, struct options *o)
                 o->draw = (uint32_t)v;
                 break;
             case 't': parse_types(o, optarg); break;
+            case 'q': break; /* nothing to silence (one convention across the tools) */
             case 'n':
                 if (tbr_tool_parse_u64(optarg, &v)) bad_usage("bad --limit value '%s'", optarg);
                 o->have_limit = 1;

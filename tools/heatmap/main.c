@@ -14,9 +14,10 @@ static void usage(FILE *f)
                "  OUT_DIR        a tbr-sim output directory (stats.json, frames/)\n"
                "  --frame N      frame number (default: the first frame in stats.json)\n"
                "  --metric M     cycles | fragments | overdraw | re-skipped | te-eliminated | raster-unit\n"
-               "  -o MAP.png     output PNG (written atomically)\n"
+               "  -o, --output MAP.png  output PNG (written atomically)\n"
                "  --over IMAGE   draw over IMAGE (e.g. the reference frame) instead of OUT_DIR/frames/frame_NNNNN.png\n"
                "  --min/--max    colour scale range (default: the frame's min/max over tiles)\n"
+               "  -q, --quiet    accepted as by every tbrsim tool (this one prints no progress)\n"
                "  -h, --help     this help;  -V, --version  print the version\n"
                "Exit: 0 ok, 2 bad usage or input.\n");
 }
@@ -41,12 +42,13 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) continue; /* prints no progress: nothing to silence */
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             printf("tbr-heatmap %s\n", TBR_VERSION);
             return 0;
         }
-        if ((!strcmp(a, "--frame") || !strcmp(a, "--metric") || !strcmp(a, "-o") || !strcmp(a, "--over") ||
-             !strcmp(a, "--min") || !strcmp(a, "--max")) &&
+        if ((!strcmp(a, "--frame") || !strcmp(a, "--metric") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
+             !strcmp(a, "--over") || !strcmp(a, "--min") || !strcmp(a, "--max")) &&
             !has) {
             fprintf(stderr, "tbr-heatmap: %s needs a value\n", a);
             return 2;
@@ -60,7 +62,7 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--metric"))
             metric_s = argv[++i];
-        else if (!strcmp(a, "-o"))
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             outp = argv[++i];
         else if (!strcmp(a, "--over"))
             over = argv[++i];

@@ -62,20 +62,22 @@ static void sb_esc(sbuf *b, const char *s)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
-               "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR [--force]\n"
-               "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
-               "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
-               "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
-               "                   several L=DIR may follow one --compare)\n"
-               "  --label L        label of the main run (default: baseline)\n"
-               "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
-               "  -o REPORT_DIR    written: index.html + PNG images and SVG charts beside it (opens from disk, no "
-               "network); built as\n"
-               "                   REPORT_DIR.tmp-PID and renamed when complete; must not exist or be empty\n"
-               "  --force          replace an existing REPORT_DIR\n"
-               "  -h, --help;  -V, --version\n"
-               "Exit: 0 ok, 2 bad usage or input.\n");
+    fprintf(f,
+            "usage: tbr-report OUT_DIR [--reference DIR] [--compare LABEL=OUT_DIR...] [--label L]\n"
+            "                  [--title TEXT] [--heatmap-frames N] -o REPORT_DIR [--force]\n"
+            "  OUT_DIR          tbr-sim output directory (stats.json, frames/)\n"
+            "  --reference DIR  tbr-replay directory (DIR/reference/frame_NNNNN.png) or a directory of frame PNGs\n"
+            "  --compare L=DIR  further runs for the comparison charts (the main run comes first; repeatable,\n"
+            "                   several L=DIR may follow one --compare)\n"
+            "  --label L        label of the main run (default: baseline)\n"
+            "  --heatmap-frames N  heatmaps for the first N frames (default 8)\n"
+            "  -o, --output REPORT_DIR  written: index.html + PNG images and SVG charts beside it (opens from disk, no "
+            "network); built as\n"
+            "                   REPORT_DIR.tmp-PID and renamed when complete; must not exist or be empty\n"
+            "  --force          replace an existing REPORT_DIR\n"
+            "  -q, --quiet      accepted as by every tbrsim tool (this one prints no progress)\n"
+            "  -h, --help;  -V, --version\n"
+            "Exit: 0 ok, 2 bad usage or input.\n");
 }
 
 static int copy_png(const char *src, const char *dst, char *err, size_t n)
@@ -175,6 +177,7 @@ static int parse_args(int argc, char **argv, struct report_options *o)
             usage(stdout);
             return 0;
         }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) continue; /* prints no progress: nothing to silence */
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             printf("tbr-report %s\n", TBR_VERSION);
             return 0;
@@ -183,13 +186,13 @@ static int parse_args(int argc, char **argv, struct report_options *o)
             o->force = 1;
             continue;
         }
-        if ((!strcmp(a, "-o") || !strcmp(a, "--reference") || !strcmp(a, "--compare") || !strcmp(a, "--label") ||
-             !strcmp(a, "--title") || !strcmp(a, "--heatmap-frames")) &&
+        if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--reference") || !strcmp(a, "--compare") ||
+             !strcmp(a, "--label") || !strcmp(a, "--title") || !strcmp(a, "--heatmap-frames")) &&
             i + 1 >= argc) {
             fprintf(stderr, "tbr-report: %s needs a value\n", a);
             return 2;
         }
-        if (!strcmp(a, "-o"))
+        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
             o->outdir = argv[++i];
         else if (!strcmp(a, "--reference"))
             o->refdir = argv[++i];

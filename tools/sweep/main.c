@@ -17,9 +17,9 @@ static void usage(FILE *f)
             "       tbr-sweep run SWEEP [--out DIR] --local [-j N]\n"
             "       tbr-sweep run SWEEP [--out DIR] --slurm [--chunk N] [--wait] [-- SBATCH_OPTION...]\n"
             "       tbr-sweep status SWEEP [--out DIR]\n"
-            "       tbr-sweep collect SWEEP [--out DIR] [-o CSV] [--charts DIR]\n"
+            "       tbr-sweep collect SWEEP [--out DIR] [-o|--output CSV] [--charts DIR]\n"
             "       tbr-sweep task SWEEP --out DIR --list FILE --index I [--chunk N]   (what a Slurm array task runs)\n"
-            "       tbr-sweep --help | --version\n"
+            "       tbr-sweep -h|--help | --version\n"
             "  SWEEP         the sweep file (docs/sweeps.md): workloads, configurations, statistics\n"
             "  --out DIR     output directory (default: the sweep file's 'output', relative to the file)\n"
             "  plan          print the cells and the commands that would run; nothing is run\n"
@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "  status        done / running / failed / pending per cell (from the files), failures with their log\n"
             "  collect       DIR/results.csv (or -o CSV): a row per cell; a summary table on stdout;\n"
             "                --charts DIR: an SVG chart per statistic and DIR/index.html\n"
+            "  -q, --quiet   accepted by every subcommand as by every tbrsim tool (tbr-sweep prints no\n"
+            "                progress on stderr; its reports go to stdout)\n"
             "Exit: 0 ok, 1 some cell failed or is not done, 2 bad usage or input, 130 interrupted.\n");
 }
 
@@ -78,12 +80,15 @@ static int parse_options(int argc, char **argv, options *o)
             o->slurm = 1;
         } else if (!strcmp(a, "--wait")) {
             o->wait = 1;
-        } else if (!has && (!strcmp(a, "--out") || !strcmp(a, "-o") || !strcmp(a, "--charts") || !strcmp(a, "-j") ||
-                            !strcmp(a, "--chunk") || !strcmp(a, "--list") || !strcmp(a, "--index"))) {
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            continue; /* nothing to silence (one convention across the tools) */
+        } else if (!has &&
+                   (!strcmp(a, "--out") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--charts") ||
+                    !strcmp(a, "-j") || !strcmp(a, "--chunk") || !strcmp(a, "--list") || !strcmp(a, "--index"))) {
             return bad_usage("option %s needs a value", a);
         } else if (!strcmp(a, "--out")) {
             o->out = argv[++i];
-        } else if (!strcmp(a, "-o")) {
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             o->csv = argv[++i];
         } else if (!strcmp(a, "--charts")) {
             o->charts = argv[++i];

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* zlib level 1 and the SUB filter only: reference and simulated frames are written
@@ -105,23 +106,43 @@ static void flush_cb(png_structp png)
     }
 }
 
-static int write_png_jmp(struct io_ctx *c, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride)
+/* What of the RGBA8 pixels a PNG file holds. */
+enum png_layout {
+    LAYOUT_RGBA,  /* all four channels */
+    LAYOUT_RGB,   /* the color channels, alpha dropped */
+    LAYOUT_ALPHA, /* the alpha channel as a gray image */
+};
+
+static int write_png_jmp(struct io_ctx *c, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                         enum png_layout layout)
 {
     if (setjmp(png_jmpbuf(c->png))) return -1;
 
     png_set_write_fn(c->png, c, write_cb, flush_cb);
-    png_set_IHDR(c->png, c->info, width, height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    const int color = layout == LAYOUT_RGBA  ? PNG_COLOR_TYPE_RGBA
+                      : layout == LAYOUT_RGB ? PNG_COLOR_TYPE_RGB
+                                             : PNG_COLOR_TYPE_GRAY;
+    png_set_IHDR(c->png, c->info, width, height, 8, color, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(c->png, TBR_PNG_ZLIB_LEVEL);
     png_set_filter(c->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_write_info(c->png, c->info);
-    for (uint32_t y = 0; y < height; y++) png_write_row(c->png, pixels + (size_t)y * stride);
+    if (layout == LAYOUT_RGB) png_set_filler(c->png, 0, PNG_FILLER_AFTER); /* RGBX rows in, RGB out */
+    if (layout == LAYOUT_ALPHA && !(c->pixels = malloc(width))) png_error(c->png, "out of memory");
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *row = pixels + (size_t)y * stride;
+        if (layout == LAYOUT_ALPHA) {
+            for (uint32_t x = 0; x < width; x++) c->pixels[x] = row[(size_t)x * 4 + 3];
+            row = c->pixels;
+        }
+        png_write_row(c->png, row);
+    }
     png_write_end(c->png, NULL);
     return 0;
 }
 
-int tbr_png_write_rgba8(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                        char *err, size_t err_size)
+static int write_png(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                     enum png_layout layout, char *err, size_t err_size)
 {
     if (!path || !pixels) {
         set_err(err, err_size, "%s: invalid arguments (NULL %s)", path ? path : "(null)", path ? "pixels" : "path");
@@ -161,13 +182,14 @@ int tbr_png_write_rgba8(const char *path, const uint8_t *pixels, uint32_t width,
         goto out;
     }
 
-    if (write_png_jmp(&c, pixels, width, height, stride) != 0) {
+    if (write_png_jmp(&c, pixels, width, height, stride, layout) != 0) {
         set_err(err, err_size, "%s: cannot write PNG: %s", path, c.msg);
         goto out;
     }
     ret = 0;
 
 out:
+    free(c.pixels);
     if (c.png) png_destroy_write_struct(&c.png, c.info ? &c.info : NULL);
     /* fclose flushes the last bytes: its failure (e.g. ENOSPC) is a failure. */
     if (fclose(c.fp) != 0 && ret == 0) {
@@ -181,6 +203,56 @@ out:
     if (ret != 0) unlink(tmp);
     free(tmp);
     return ret;
+}
+
+int tbr_png_write_rgba8(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                        char *err, size_t err_size)
+{
+    return write_png(path, pixels, width, height, stride, LAYOUT_RGBA, err, err_size);
+}
+
+int tbr_png_alpha_plane_path(const char *path, char *out, size_t out_size)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path + 1) : 0;
+    int n = snprintf(out, out_size, "%.*salpha/%s", (int)dir, path, path + dir);
+    return n < 0 || (size_t)n >= out_size ? -1 : 0;
+}
+
+static int all_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride)
+{
+    for (uint32_t y = 0; y < height; y++)
+        for (uint32_t x = 0; x < width; x++)
+            if (pixels[(size_t)y * stride + (size_t)x * 4 + 3] != 255) return 0;
+    return 1;
+}
+
+int tbr_png_write_frame(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                        int raw_alpha, char *err, size_t err_size)
+{
+    if (raw_alpha) return write_png(path, pixels, width, height, stride, LAYOUT_RGBA, err, err_size);
+    if (!path || !pixels) return write_png(path, pixels, width, height, stride, LAYOUT_RGB, err, err_size);
+    char plane[4200];
+    if (tbr_png_alpha_plane_path(path, plane, sizeof plane)) {
+        set_err(err, err_size, "%s: path too long", path);
+        return -1;
+    }
+    /* The plane first: once the frame's PNG exists, so does its alpha (readers wait for
+     * the PNG). A frame that is opaque has no plane. */
+    if (!all_opaque(pixels, width, height, stride)) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s", plane);
+        *strrchr(dir, '/') = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            set_err(err, err_size, "%s: cannot create: %s", dir, strerror(errno));
+            return -1;
+        }
+        if (write_png(plane, pixels, width, height, stride, LAYOUT_ALPHA, err, err_size)) return -1;
+    } else if (unlink(plane) != 0 && errno != ENOENT) {
+        set_err(err, err_size, "%s: cannot remove the stale alpha plane: %s", plane, strerror(errno));
+        return -1;
+    }
+    return write_png(path, pixels, width, height, stride, LAYOUT_RGB, err, err_size);
 }
 
 int tbr_png_write_image(const char *path, const tbr_image *img, char *err, size_t err_size)
@@ -323,10 +395,37 @@ out:
     return ret;
 }
 
+int tbr_png_read_frame(const char *path, tbr_image *out, char *err, size_t err_size)
+{
+    if (tbr_png_read_rgba8(path, out, err, err_size) != 0) return -1;
+    char plane[4200];
+    struct stat st;
+    if (tbr_png_alpha_plane_path(path, plane, sizeof plane) || stat(plane, &st) != 0) return 0; /* no plane */
+    tbr_image a;
+    if (tbr_png_read_rgba8(plane, &a, err, err_size) != 0) {
+        tbr_image_free(out);
+        return -1;
+    }
+    int rc = 0;
+    if (a.width != out->width || a.height != out->height) {
+        set_err(err, err_size, "%s: alpha plane is %ux%u, the frame %ux%u", plane, a.width, a.height, out->width,
+                out->height);
+        tbr_image_free(out);
+        rc = -1;
+    } else {
+        for (uint32_t y = 0; y < a.height; y++) /* gray was read as R = G = B */
+            for (uint32_t x = 0; x < a.width; x++)
+                out->pixels[(size_t)y * out->stride + (size_t)x * 4 + 3] =
+                    a.pixels[(size_t)y * a.stride + (size_t)x * 4];
+    }
+    tbr_image_free(&a);
+    return rc;
+}
+
 int tbr_png_pixel_md5(const char *path, char hex[33], char *err, size_t err_size)
 {
     tbr_image img;
-    if (tbr_png_read_rgba8(path, &img, err, err_size) != 0) return -1;
+    if (tbr_png_read_frame(path, &img, err, err_size) != 0) return -1;
     tbr_rgba8_pixel_md5(img.pixels, img.width, img.height, img.stride, hex);
     tbr_image_free(&img);
     return 0;

@@ -58,6 +58,25 @@ int tbr_png_write_rgba8(const char *path, const uint8_t *pixels, uint32_t width,
 int tbr_png_write_image(const char *path, const tbr_image *img, char *err, size_t err_size);
 
 /*
+ * A rendered frame (reference or simulated, docs/verification.md "What is compared"):
+ * by default written as the display shows it, an 8-bit RGB PNG (opaque), and the
+ * framebuffer's alpha, when any pixel's is not 255, as an 8-bit gray PNG of the same
+ * name in the subdirectory alpha/ beside it (the "alpha plane"; written first, a stale
+ * one removed). With raw_alpha, one RGBA PNG with the framebuffer's alpha, as before.
+ * tbr_png_read_frame gives back the framebuffer's RGBA either way.
+ */
+int tbr_png_write_frame(const char *path, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                        int raw_alpha, char *err, size_t err_size);
+
+/* DIR/alpha/NAME for DIR/NAME. 0, or -1 when it does not fit out_size. */
+int tbr_png_alpha_plane_path(const char *path, char *out, size_t out_size);
+
+/* Reads a frame's PNG as tbr_png_read_rgba8 does, with the alpha taken from its alpha
+ * plane when there is one: the framebuffer as rendered, whichever way it was written.
+ * An alpha plane of another size is an error. */
+int tbr_png_read_frame(const char *path, tbr_image *out, char *err, size_t err_size);
+
+/*
  * Read any PNG into an RGBA8 image (stride = width * 4). Conversions:
  *   - gray        -> R = G = B = gray value
  *   - palette     -> the palette entry's RGB
@@ -99,7 +118,8 @@ void tbr_md5_hex(const uint8_t digest[16], char hex[33]);
  */
 void tbr_rgba8_pixel_md5(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, char hex[33]);
 
-/* The same checksum for an image decoded from a PNG file. */
+/* The same checksum for a frame read from a PNG file (tbr_png_read_frame: with its alpha
+ * plane, so a frame has one checksum however it was written). */
 int tbr_png_pixel_md5(const char *path, char hex[33], char *err, size_t err_size);
 
 #ifdef __cplusplus
