@@ -8,7 +8,7 @@
 # compared: docs/verification.md "softpipe versus llvmpipe" explains both differences.
 # Then the program is captured, replayed by tbr-replay and simulated: tbr-sim must be
 # bit-exact (our reference sampler has no anisotropic path: those quads' texels are
-# recorded, docs/functional.md).
+# recorded, docs/verification.md "Crosscheck against llvmpipe").
 #
 # usage: aniso_lod.sh MESA_PREFIX APP BIN_DIR WORKDIR
 set -u
