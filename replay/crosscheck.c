@@ -46,11 +46,15 @@ static pid_t spawn_on_system_mesa(char *const argv[], const char *logpath)
     _exit(127);
 }
 
-/* The renderer the system's Mesa gives (tbr-mesa-check --expect llvmpipe). */
-static int probe_renderer(const char *tool_dir, const char *workdir, struct crosscheck_result *r)
+/* The renderer the system's Mesa gives (tbr-mesa-check --expect llvmpipe, installed next
+ * to tbr-replay). */
+static int probe_renderer(const char *workdir, struct crosscheck_result *r)
 {
     char probe[PATH_MAX], log[PATH_MAX];
-    snprintf(probe, sizeof probe, "%s/tbr-mesa-check", tool_dir);
+    ssize_t n = readlink("/proc/self/exe", probe, sizeof probe - 32);
+    probe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(probe, '/');
+    snprintf(slash ? slash + 1 : probe, 32, "tbr-mesa-check");
     snprintf(log, sizeof log, "%s/probe.log", workdir);
     char *argv[] = {probe, "--expect", "llvmpipe", NULL};
     int status = 0;
@@ -188,8 +192,8 @@ static void remove_workdir(const char *workdir, const char *snapdir)
     rmdir(workdir);
 }
 
-int crosscheck_run(const char *trace, long first, long last, const char *refdir, const char *workdir,
-                   const char *tool_dir, int quiet, struct crosscheck_result *r)
+int crosscheck_run(const char *trace, long first, long last, const char *refdir, const char *workdir, int quiet,
+                   struct crosscheck_result *r)
 {
     memset(r, 0, sizeof *r);
     double start = seconds_now();
@@ -199,7 +203,7 @@ int crosscheck_run(const char *trace, long first, long last, const char *refdir,
         fprintf(stderr, "%s: --crosscheck: cannot create %s: %s\n", program, snapdir, strerror(errno));
         return -1;
     }
-    int rc = probe_renderer(tool_dir, workdir, r);
+    int rc = probe_renderer(workdir, r);
     if (rc == 0) rc = replay_on_llvmpipe(trace, first, last, workdir, snapdir, quiet);
     if (rc == 0) {
         r->frames = calloc((size_t)(last - first + 1), sizeof *r->frames);

@@ -28,10 +28,11 @@ struct crosscheck_result {
 };
 
 /* Replays frames first..last of trace through the system's Mesa into workdir (created,
- * and removed again) and compares each with refdir/frame_NNNNN.png. tool_dir holds
- * tbr-mesa-check (the renderer probe). Returns 0, or -1 with the reason on stderr. */
-int crosscheck_run(const char *trace, long first, long last, const char *refdir, const char *workdir,
-                   const char *tool_dir, int quiet, struct crosscheck_result *r);
+ * and removed again) and compares each with refdir/frame_NNNNN.png. The renderer probe is
+ * the tbr-mesa-check next to the running executable. Returns 0, or -1 with the reason on
+ * stderr (workdir then stays, with the logs). */
+int crosscheck_run(const char *trace, long first, long last, const char *refdir, const char *workdir, int quiet,
+                   struct crosscheck_result *r);
 
 /* Writes `,\n  "crosscheck": {...}` (replay.json's crosscheck object, docs/verification.md). */
 void crosscheck_write_json(FILE *f, const struct crosscheck_result *r);

@@ -720,13 +720,9 @@ int main(int argc, char **argv)
     /* --crosscheck: the llvmpipe replay works in OUTDIR.tmp-PID/crosscheck (removed after). */
     static struct crosscheck_result cross;
     if (o.crosscheck) {
-        char tool_dir[PATH_MAX], workdir[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", tool_dir, sizeof tool_dir - 1);
-        tool_dir[n > 0 ? n : 0] = '\0';
-        char *slash = strrchr(tool_dir, '/');
-        if (slash) *slash = '\0';
+        char workdir[PATH_MAX];
         snprintf(workdir, sizeof workdir, "%.*s/crosscheck", PATH_MAX - 16, tmpdir);
-        if (crosscheck_run(o.trace, o.first, o.last, refdir, workdir, tool_dir, o.quiet, &cross)) {
+        if (crosscheck_run(o.trace, o.first, o.last, refdir, workdir, o.quiet, &cross)) {
             keep_failed_output(o.output, &od);
             free_status(&status);
             return EXIT_CHECK_FAILED;
