@@ -4,6 +4,7 @@
  * surfaceless platform; this program prepares its environment, checks that the instrumented
  * Mesa really was the one loaded, watches progress and errors, and publishes the output
  * directory only when everything is complete. */
+#include "crosscheck.h"
 #include "fast_forward.h"
 #include "subprocess.h"
 #include "unsupported_calls.h"
@@ -96,6 +97,9 @@ static void usage(FILE *f)
                "      --vertex-hashes     store per vertex a hash of the vertex shader's outputs\n"
                "                          other than the position (VERTICES out_hash; tbr-sim\n"
                "                          does not use it, default: left out)\n"
+               "      --crosscheck        also replay the frames through Debian's llvmpipe and record\n"
+               "                          each reference's PSNR and SSIM against it in replay.json;\n"
+               "                          frames below 45 dB are flagged (docs/verification.md)\n"
                "      --mesa-prefix DIR   instrumented Mesa install prefix (default: the build's,\n"
                "                          or $TBR_MESA_PREFIX)\n"
                "      --raw-alpha         write the reference PNGs as RGBA with the framebuffer's\n"
@@ -250,7 +254,7 @@ static void on_signal(int sig)
 struct replay_options {
     const char *output, *frames_arg, *mesa_prefix, *trace;
     int force, allow_gl_errors, allow_unsupported, quiet, float_colors;
-    int record_colors, vertex_hashes, record_texels;
+    int record_colors, vertex_hashes, record_texels, crosscheck;
     int fast_forward_cut; /* --fast-forward cut (default: replay) */
     int raw_alpha;
     long first, last;
@@ -282,6 +286,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
                                             {"record-texels", no_argument, NULL, 'X'},
                                             {"mesa-prefix", required_argument, NULL, 'M'},
                                             {"raw-alpha", no_argument, NULL, 'A'},
+                                            {"crosscheck", no_argument, NULL, 'K'},
                                             {"quiet", no_argument, NULL, 'q'},
                                             {"help", no_argument, NULL, 'h'},
                                             {"version", no_argument, NULL, 'V'},
@@ -305,6 +310,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
             case 'H': o->vertex_hashes = 1; break;
             case 'M': o->mesa_prefix = optarg; break;
             case 'A': o->raw_alpha = 1; break;
+            case 'K': o->crosscheck = 1; break;
             case 'q': o->quiet = 1; break;
             case 'h': usage(stdout); return 0;
             case 'V': printf("tbr-replay %s\n", TBR_VERSION); return 0;
@@ -705,7 +711,7 @@ static void keep_failed_output(const char *output, tbr_out_dir *od)
 
 /* OUTDIR/replay.json. 0, or -1 (message printed: the file and the OS's reason). */
 static int write_metadata(const struct replay_options *o, long total_frames, const struct replay_run *r,
-                          const struct replay_status *s, const char *tmpdir)
+                          const struct replay_status *s, const struct crosscheck_result *cc, const char *tmpdir)
 {
     long expected = o->last - o->first + 1;
     char buildinfo[PATH_MAX];
@@ -739,7 +745,9 @@ static int write_metadata(const struct replay_options *o, long total_frames, con
     fprintf(meta, ",\n  \"fast_forward\": \"%s\"", o->replay_trace != o->trace ? "cut" : "replay");
     if (o->cut_seconds >= 0) fprintf(meta, ",\n  \"cut_seconds\": %.3f", o->cut_seconds);
     if (o->cut_failed) fprintf(meta, ",\n  \"cut_failed\": true");
-    fprintf(meta, ",\n  \"gl_errors\": %d,\n  \"replay_seconds\": %.3f\n}\n", r->gl_errors, r->elapsed);
+    fprintf(meta, ",\n  \"gl_errors\": %d,\n  \"replay_seconds\": %.3f", r->gl_errors, r->elapsed);
+    if (cc) crosscheck_write_json(meta, cc);
+    fprintf(meta, "\n}\n");
     int bad = ferror(meta);
     errno = 0;
     int rc = 0;
@@ -794,8 +802,21 @@ int main(int argc, char **argv)
     }
 
     if (o.replay_trace != o.trace) unlink(o.replay_trace); /* the cut: only needed by the replay */
+    /* --crosscheck: the llvmpipe replay works in OUTDIR.tmp-PID/crosscheck (removed after). */
+    static struct crosscheck_result cross;
+    if (o.crosscheck) {
+        char workdir[PATH_MAX];
+        snprintf(workdir, sizeof workdir, "%.*s/crosscheck", PATH_MAX - 16, tmpdir);
+        if (crosscheck_run(o.trace, o.first, o.last, refdir, workdir, o.quiet, &cross)) {
+            keep_failed_output(o.output, &od);
+            free_status(&status);
+            return EXIT_CHECK_FAILED;
+        }
+    }
+
     char err[2 * PATH_MAX] = "";
-    if (write_metadata(&o, total_frames, &run, &status, tmpdir) || tbr_out_dir_commit(&od, err, sizeof err)) {
+    if (write_metadata(&o, total_frames, &run, &status, o.crosscheck ? &cross : NULL, tmpdir) ||
+        tbr_out_dir_commit(&od, err, sizeof err)) {
         if (err[0]) fprintf(stderr, "%s: %s\n", program, err);
         keep_failed_output(o.output, &od);
         free_status(&status);
@@ -804,6 +825,8 @@ int main(int argc, char **argv)
     if (!o.quiet)
         fprintf(stderr, "%s: %ld frame(s) %ld-%ld of %s replayed on %s in %.1f s -> %s\n", program, expected, o.first,
                 o.last, o.trace, status.renderer, run.elapsed, o.output);
+    if (o.crosscheck) crosscheck_print_summary(stderr, &cross);
+    crosscheck_free(&cross);
     free_status(&status);
     return 0;
 }

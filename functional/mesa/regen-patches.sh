@@ -7,11 +7,24 @@
 set -euo pipefail
 pristine=$1 modified=$2
 here=$(cd "$(dirname "$0")" && pwd)
+# Patches kept by hand: small fixes on top of the generated ones, not regenerated. MODIFIED
+# holds their changes too, so each file they touch is diffed with them reversed out.
+hand_kept=(0006-softpipe-zeroed-texture-storage.patch 0007-softpipe-aniso-lod-bias-once.patch)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+without_hand_kept() { # file -> path of MODIFIED's copy without the hand-kept changes
+  local f="$1" p copy="$tmp/$(echo "$1" | tr / _)"
+  cp "$modified/$f" "$copy"
+  for p in "${hand_kept[@]}"; do
+    awk -v f="$f" '/^--- a\//{on = ($0 == "--- a/" f)} on' "$here/patches/$p" > "$tmp/section"
+    [ -s "$tmp/section" ] && patch -s -R "$copy" < "$tmp/section"
+  done
+  echo "$copy"
+}
 gen() { # name files...
   local out="$here/patches/$1"; shift
   : > "$out"
   for f in "$@"; do
-    (cd "$(dirname "$pristine")" && diff -u --label "a/$f" --label "b/$f" "$pristine/$f" "$modified/$f") >> "$out" || true
+    diff -u --label "a/$f" --label "b/$f" "$pristine/$f" "$(without_hand_kept "$f")" >> "$out" || true
   done
   echo "wrote $out ($(grep -c '^+[^+]' "$out") added lines)"
 }
