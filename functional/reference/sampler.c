@@ -1534,9 +1534,10 @@ static void mip_filter_linear_aniso(struct sampler_state *st, img_filter_fn min_
         if (pmax2 / pmin2 > max_ecc) pmin2 = pmax2 / max_ecc;
         const float lambda = 0.5F * util_fast_log2(pmin2) + v->lod_bias;
         for (int i = 0; i < 4; i++) /* compute_lod */
-            lod[i] = q->control == TBR_SAMPLER_LOD_NONE          ? M_CLAMP(lambda, v->min_lod, v->max_lod)
-                     : q->control == TBR_SAMPLER_DERIVS_EXPLICIT ? lod_in[i]
-                                                                 : M_CLAMP(lambda + q->shader_lod_in[i], v->min_lod, v->max_lod);
+            lod[i] = q->control == TBR_SAMPLER_LOD_NONE ? M_CLAMP(lambda, v->min_lod, v->max_lod)
+                     : q->control == TBR_SAMPLER_DERIVS_EXPLICIT
+                         ? lod_in[i]
+                         : M_CLAMP(lambda + q->shader_lod_in[i], v->min_lod, v->max_lod);
     } else { /* explicit LOD, LOD zero */
         for (int i = 0; i < 4; i++)
             lod[i] = q->control == TBR_SAMPLER_LOD_EXPLICIT ? M_CLAMP(lod_in[i], v->min_lod, v->max_lod)
