@@ -552,7 +552,10 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
         double t = now_seconds();
         /* fast-forward progress as soon as it starts, then every 2 s like the recording's */
         long swaps = o->quiet ? -1 : swaps_seen(tmpdir);
-        int fast_forwarding = swaps >= o->frame_base && swaps < o->first;
+        /* before the recorder's first status (-1) the replay is at the trace's first frame:
+         * the line shows at once, however fast the frames before the window go */
+        if (swaps < o->frame_base) swaps = o->frame_base;
+        int fast_forwarding = !o->quiet && swaps < o->first;
         if (!o->quiet && (t - last_report >= 2.0 || child_done || (fast_forwarding && !ff_shown))) {
             if (fast_forwarding) {
                 ff_progress(program, swaps, o->frame_base, o->first, total_frames, t - start);
