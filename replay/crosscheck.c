@@ -1,6 +1,7 @@
 /* tbr-replay --crosscheck (crosscheck.h). */
 #include "crosscheck.h"
 
+#include "tbr/clock.h"
 #include "tbr/image_quality.h"
 
 #include <dirent.h>
@@ -14,17 +15,9 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *program = "tbr-replay";
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Starts argv on the system's Mesa: nothing that points the dynamic linker or the DRI
  * loader at the project's Mesa (or preloads the recorder) is inherited. stdout and stderr
@@ -123,7 +116,7 @@ static int replay_on_llvmpipe(const char *trace, long first, long last, const ch
         return -1;
     }
     int status = 0, stopped = 0;
-    double start = seconds_now(), last_report = start;
+    double start = tbr_monotonic_seconds(), last_report = start;
     for (;;) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         long highest = scan_snapshots(snapdir, first);
@@ -132,7 +125,7 @@ static int replay_on_llvmpipe(const char *trace, long first, long last, const ch
             kill(pid, SIGTERM);
             stopped = 1;
         }
-        double t = seconds_now();
+        double t = tbr_monotonic_seconds();
         if (!quiet && t - last_report >= 2.0) {
             fprintf(stderr, "%s: crosscheck: llvmpipe at frame %ld of %ld, %.1f s\n", program, highest + 1, last + 1,
                     t - start);
@@ -196,7 +189,7 @@ int crosscheck_run(const char *trace, long first, long last, const char *refdir,
                    struct crosscheck_result *r)
 {
     memset(r, 0, sizeof *r);
-    double start = seconds_now();
+    double start = tbr_monotonic_seconds();
     char snapdir[PATH_MAX];
     snprintf(snapdir, sizeof snapdir, "%s/llvmpipe", workdir);
     if (mkdir(workdir, 0777) != 0 || mkdir(snapdir, 0777) != 0) {
@@ -214,7 +207,7 @@ int crosscheck_run(const char *trace, long first, long last, const char *refdir,
         }
     }
     if (rc == 0) remove_workdir(workdir, snapdir); /* on failure the logs stay for the user */
-    r->seconds = seconds_now() - start;
+    r->seconds = tbr_monotonic_seconds() - start;
     return rc;
 }
 

@@ -1,17 +1,10 @@
 #include "fast_forward.h"
 #include "subprocess.h"
+#include "tbr/clock.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int ff_cut_window(const char *trace, long first, long last, const char *dir, struct ff_cut *cut, char *why,
                   size_t why_size)
@@ -27,9 +20,9 @@ int ff_cut_window(const char *trace, long first, long last, const char *dir, str
      * shaders, render-to-texture results) and drops the rest: the same cut as
      * tbr-capture --cut (docs/capture.md "Frames windows"). Its chatter goes nowhere. */
     char *argv[] = {"apitrace", "gltrim", frames, "-o", cut->path, (char *)trace, NULL};
-    double t0 = seconds_now();
+    double t0 = tbr_monotonic_seconds();
     int rc = tbr_run_capture(argv, NULL, NULL, 1);
-    cut->seconds = seconds_now() - t0;
+    cut->seconds = tbr_monotonic_seconds() - t0;
     if (rc != 0) {
         snprintf(why, why_size, "apitrace gltrim failed (exit status %d)", rc);
         unlink(cut->path);

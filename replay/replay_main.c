@@ -8,6 +8,7 @@
 #include "fast_forward.h"
 #include "subprocess.h"
 #include "unsupported_calls.h"
+#include "tbr/clock.h"
 #include "tbr/frame_range.h"
 #include "tbr/out_dir.h"
 
@@ -26,7 +27,6 @@
 #include <sys/statvfs.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef TBR_DEFAULT_MESA_PREFIX
@@ -110,13 +110,6 @@ static void usage(FILE *f)
                "      --version           print the version\n"
                "\n"
                "exit status: 0 success, 1 replay or check failed, 2 bad usage or bad input\n");
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int count_frame_pngs(const char *dir)
@@ -529,7 +522,7 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
     snprintf(logpath, sizeof logpath, "%s/replay.log", tmpdir);
     FILE *log = fopen(logpath, "w");
     int log_errno = log ? 0 : errno;
-    double start = now_seconds(), last_report = start;
+    double start = tbr_monotonic_seconds(), last_report = start;
     int child_done = 0, ff_shown = 0;
     memset(r, 0, sizeof *r);
     struct line_reader lr = {.len = 0};
@@ -549,7 +542,7 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
         }
         pid_t w = waitpid(child, &r->child_status, WNOHANG);
         if (w == child) child_done = 1;
-        double t = now_seconds();
+        double t = tbr_monotonic_seconds();
         /* fast-forward progress as soon as it starts, then every 2 s like the recording's */
         long swaps = o->quiet ? -1 : swaps_seen(tmpdir);
         /* before the recorder's first status (-1) the replay is at the trace's first frame:
@@ -577,7 +570,7 @@ static int run_replayer(const struct replay_options *o, const char *functional_l
         if (fclose(log) != 0 || bad)
             snprintf(r->log_error, sizeof r->log_error, "%s: cannot write: %s", logpath, strerror(errno ? errno : EIO));
     }
-    r->elapsed = now_seconds() - start;
+    r->elapsed = tbr_monotonic_seconds() - start;
     return 0;
 }
 
