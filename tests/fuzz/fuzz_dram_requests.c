@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_input.h"
 #include "memory/dramsim_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char path[64];
-    if (!path[0]) snprintf(path, sizeof path, "/tmp/tbr-fuzz-dram-%ld.txt", (long)getpid());
+    if (!path[0]) fuzz_scratch_path(path, sizeof path, "dram.txt");
     FILE *f = fopen(path, "wb");
     if (!f) return 0;
     if (fwrite(data, 1, size, f) != size) size = 0;

@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char path[64];
-    if (!path[0]) snprintf(path, sizeof path, "/tmp/tbr-fuzz-sim-%ld.tbrt", (long)getpid());
+    if (!path[0]) fuzz_scratch_path(path, sizeof path, "sim.tbrt");
     if (size < 1 || write_container(path, data, size)) return 0;
     tbr_trace_error e;
     tbr_trace_reader *r = tbr_trace_reader_open(path, &e);

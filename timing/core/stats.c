@@ -28,6 +28,11 @@ typedef struct {
 struct tbr_stats {
     tbr_stat **v;
     size_t n, cap;
+    /* name -> stat, open addressing (0 = empty, else id + 1): registration checks every
+     * name for a duplicate, and a linear search made building a GPU quadratic in its
+     * ~1,000 statistics (a third of fuzz_sim_frame's time per input, issue 22) */
+    uint32_t *index;
+    size_t index_cap;  /* a power of two, at least twice n */
     tbr_stat **blocks; /* every STAT_BLOCK stats of v live in one block */
     size_t nblocks;
     frame_t *frames;
@@ -54,6 +59,7 @@ void tbr_stats_free(tbr_stats *s)
     for (size_t i = 0; i < s->nblocks; i++) free(s->blocks[i]);
     free(s->blocks);
     free(s->v);
+    free(s->index);
     free(s);
 }
 
@@ -68,12 +74,37 @@ static bool valid_name(const char *n)
     return true;
 }
 
+static size_t name_hash(const char *name) /* FNV-1a */
+{
+    uint64_t h = 14695981039346656037u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The index slot of `name`: its stat's, or the empty slot where it would go. */
+static size_t index_slot(const tbr_stats *s, const char *name)
+{
+    size_t mask = s->index_cap - 1, i = name_hash(name) & mask;
+    while (s->index[i] && strcmp(s->v[s->index[i] - 1]->name, name) != 0) i = (i + 1) & mask;
+    return i;
+}
+
+static void index_add(tbr_stats *s, tbr_stat *st)
+{
+    if (2 * (s->n + 1) > s->index_cap) { /* grow and re-insert every stat */
+        free(s->index);
+        s->index_cap = s->index_cap ? 2 * s->index_cap : 256;
+        s->index = tbr_xcalloc(s->index_cap, sizeof *s->index);
+        for (size_t k = 0; k < s->n; k++) s->index[index_slot(s, s->v[k]->name)] = (uint32_t)k + 1;
+    }
+    s->index[index_slot(s, st->name)] = (uint32_t)st->id + 1;
+}
+
 tbr_stat *tbr_stats_find(const tbr_stats *s, const char *name)
 {
-    if (!s) return NULL;
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->v[i]->name, name) == 0) return s->v[i];
-    return NULL;
+    if (!s || !s->index) return NULL;
+    uint32_t e = s->index[index_slot(s, name)];
+    return e ? s->v[e - 1] : NULL;
 }
 
 size_t tbr_stats_size(const tbr_stats *s) { return s ? s->n : 0; }
@@ -108,6 +139,7 @@ static tbr_stat *reg(tbr_stats *s, const char *name, const char *desc, tbr_stat_
         s->v = tbr_xrealloc(s->v, s->cap * sizeof *s->v);
     }
     st->id = s->n;
+    index_add(s, st);
     s->v[s->n++] = st;
     return st;
 }
