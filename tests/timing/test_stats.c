@@ -208,9 +208,30 @@ static void test_occupancy(void)
     tbr_stats_free(folded);
 }
 
+/* The name index (stats.c) past several growths: every one of 3,000 names finds its own
+ * stat, names never registered find none. */
+static void test_find_many(void)
+{
+    tbr_stats *s = tbr_stats_new();
+    enum { N = 3000 };
+    tbr_stat *reg[N];
+    for (int i = 0; i < N; i++) reg[i] = tbr_stats_counterf(s, "many", "u%d.c%d", i % 7, i);
+    int wrong = 0;
+    for (int i = 0; i < N; i++) {
+        char name[32], other[32];
+        snprintf(name, sizeof name, "u%d.c%d", i % 7, i);
+        snprintf(other, sizeof other, "u%d.c%d", (i + 1) % 7, i);
+        wrong += tbr_stats_find(s, name) != reg[i] || reg[i]->id != (size_t)i || tbr_stats_find(s, other) != NULL;
+    }
+    CHECK_EQ_U(wrong, 0);
+    CHECK_EQ_U(tbr_stats_size(s), N);
+    tbr_stats_free(s);
+}
+
 int main(void)
 {
     test_occupancy();
+    test_find_many();
     tbr_stats *a = build(0), *b = build(1);
     char *ja = dump(a, 1), *jb = dump(b, 1);
     if (strcmp(ja, k_expected) != 0) fprintf(stderr, "got:\n%s\nexpected:\n%s\n", ja, k_expected);
