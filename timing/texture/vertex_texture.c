@@ -20,7 +20,8 @@ static uint64_t vtex_issue(void *ctx, shader_core *c, uint32_t slot, uint32_t to
     const sim_fetch *fe = NULL;
     if (token & VTOK_GROUP) {
         const sim_vgroup *vg = &f->vgroups[token & ~VTOK_GROUP];
-        const sim_fetch *vf = f->vfetches + vg->first_vfetch;
+        /* a frame without vertex fetches has no array (null + 0 is undefined: fuzz_sim_frame) */
+        const sim_fetch *vf = vg->nvfetch ? f->vfetches + vg->first_vfetch : NULL;
         for (uint32_t k = ntex; k < vg->nvfetch && !fe; k++)
             if (vf[k].pc == pc) fe = &vf[k];
         for (uint32_t k = 0; k < vg->nvfetch && k < ntex && !fe; k++) /* the k-th TEX does not match */
