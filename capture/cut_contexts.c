@@ -98,7 +98,7 @@ static void keep_line(void *vctx, int stream, const char *line)
     if (is_swap(fn)) c->frame++;
 }
 
-int cut_dropping_draws(const char *in, const char *out, long first, long last, const char *workdir)
+int cut_dropping_draws(const char *in, const char *out, long first, long last, const char *workdir, int quiet)
 {
     char *set_path = xasprintf("%s/calls.txt", workdir);
     struct keep_ctx c = {first, last, 0, fopen(set_path, "w"), -1, -1, 0};
@@ -115,7 +115,8 @@ int cut_dropping_draws(const char *in, const char *out, long first, long last, c
         msg("`apitrace dump %s` failed", in);
         goto out;
     }
-    msg("dropping the %lu drawing calls (draws, clears, blits, finishes, swaps) of frames 0-%ld", c.dropped, first - 1);
+    note(quiet, "dropping the %lu drawing calls (draws, clears, blits, finishes, swaps) of frames 0-%ld", c.dropped,
+         first - 1);
     char *calls = xasprintf("--calls=@%s", set_path);
     char *trim[] = {"apitrace", "trim", calls, "-o", (char *)out, (char *)in, NULL};
     rc = run_tool(trim, NULL, "apitrace trim --calls");
@@ -188,7 +189,8 @@ static int same_file(const char *a, const char *b)
     return same;
 }
 
-int cut_verify(const char *in, const char *cut, long first, long last, const char *mesa_prefix, const char *workdir)
+int cut_verify(const char *in, const char *cut, long first, long last, const char *mesa_prefix, const char *workdir,
+               int quiet)
 {
     char *prefix_trace = xasprintf("%s/prefix.trace", workdir);
     char *whole_dir = xasprintf("%s/whole-frames", workdir), *cut_dir = xasprintf("%s/cut-frames", workdir);
@@ -196,7 +198,7 @@ int cut_verify(const char *in, const char *cut, long first, long last, const cha
     snprintf(fr, sizeof fr, "--frames=0-%ld", last);
     char *trim[] = {"apitrace", "trim", fr, "-o", prefix_trace, (char *)in, NULL};
     int rc = -1;
-    msg("checking the cut: replaying frames 0-%ld of the whole trace and the cut on softpipe", last);
+    note(quiet, "checking the cut: replaying frames 0-%ld of the whole trace and the cut on softpipe", last);
     if (run_tool(trim, NULL, "apitrace trim") == 0 && replay_frames(prefix_trace, whole_dir, mesa_prefix) == 0 &&
         replay_frames(cut, cut_dir, mesa_prefix) == 0)
         rc = 0;
@@ -216,7 +218,8 @@ int cut_verify(const char *in, const char *cut, long first, long last, const cha
             rc = 1;
         }
     }
-    if (!rc) msg("the cut's %ld frames are pixel-identical to frames %ld-%ld of the whole trace", want, first, last);
+    if (!rc)
+        note(quiet, "the cut's %ld frames are pixel-identical to frames %ld-%ld of the whole trace", want, first, last);
     free_list(whole, nw);
     free_list(cutf, nc);
     free(prefix_trace);

@@ -9,12 +9,13 @@
 #define TBR_CAPTURE_CUT_CONTEXTS_H
 
 /* Writes frames first..last of `in` to `out`, using files in `workdir`.  Returns 0 or -1
- * (message printed). */
-int cut_dropping_draws(const char *in, const char *out, long first, long last, const char *workdir);
+ * (message printed; progress too unless quiet). */
+int cut_dropping_draws(const char *in, const char *out, long first, long last, const char *workdir, int quiet);
 
 /* Replays frames first..last of `in` and frames 0..last-first of `cut` on softpipe
  * (mesa_prefix as for trace_validate) and compares their pixels.  Returns 0 if identical,
  * 1 if a frame differs (named), -1 if a replay failed (message printed). */
-int cut_verify(const char *in, const char *cut, long first, long last, const char *mesa_prefix, const char *workdir);
+int cut_verify(const char *in, const char *cut, long first, long last, const char *mesa_prefix, const char *workdir,
+               int quiet);
 
 #endif

@@ -91,7 +91,6 @@ int display_start_x11(struct display *d, int w, int h, struct env *env, const ch
     d->name = xasprintf(":%d", num);
     env_set(env, "DISPLAY", d->name);
     env_unset(env, "WAYLAND_DISPLAY"); /* toolkits would prefer Wayland over X11 */
-    msg("started Xvfb on display %s (screen %dx%d)", d->name, w, h);
     return 0;
 }
 
@@ -161,7 +160,6 @@ int display_start_wayland(struct display *d, int w, int h, struct env *env, cons
     }
     env_set(env, "WAYLAND_DISPLAY", d->name);
     env_unset(env, "DISPLAY"); /* so that the program cannot fall back to X11 */
-    msg("started headless weston on socket %s (%dx%d)", d->name, w, h);
     return 0;
 }
 

@@ -47,6 +47,8 @@ struct options {
     double timeout;
     int validate;
     int verbose;
+    int quiet; /* -q: no progress messages */
+    int force; /* replace an existing OUT.trace / OUT.trace.json */
     int keep_setup_frame;
     const char *cut; /* "A-B" */
     const char *cut_input;
@@ -85,10 +87,10 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tbr-capture -o OUT.trace [--frames N | --seconds S] [--size WxH]\n"
+    fprintf(f, "usage: tbr-capture -o OUT.trace [--force] [--frames N | --seconds S] [--size WxH]\n"
                "                   [--platform auto|surfaceless|x11|wayland] [--driver softpipe|llvmpipe]\n"
                "                   [options] -- PROGRAM [ARGS...]\n"
-               "       tbr-capture --cut A-B IN.trace -o OUT.trace [--keep-setup-frame] [--no-validate]\n"
+               "       tbr-capture --cut A-B IN.trace -o OUT.trace [--force] [--keep-setup-frame] [--no-validate]\n"
                "\n"
                "Records PROGRAM's EGL/OpenGL ES calls with apitrace's tracer (egltrace.so), stops it\n"
                "after N complete frames or S seconds, trims the trace so that it ends on a complete\n"
@@ -98,7 +100,9 @@ static void usage(FILE *f)
                "softpipe too, so that it picks what the replay supports (GL and GLSL versions,\n"
                "extensions, limits).\n"
                "\n"
-               "  -o, --output FILE    trace to write (written under a temporary name, then renamed)\n"
+               "  -o, --output FILE    trace to write (written under a temporary name, then renamed), with\n"
+               "                       its metadata FILE.json; must not exist unless --force\n"
+               "      --force          replace FILE and FILE.json if they exist\n"
                "  --frames N           keep frames 0..N-1; the program is stopped once N frames are\n"
                "                       recorded (or ends by itself)\n"
                "  --seconds S          stop the program after S seconds; keep its complete frames\n"
@@ -120,6 +124,8 @@ static void usage(FILE *f)
                "                       with several contexts: earlier frames' drawing dropped, the\n"
                "                       result checked against the whole trace on softpipe)\n"
                "  --keep-setup-frame   with --cut: keep gltrim's extra leading setup frame\n"
+               "  -q, --quiet          no progress messages (warnings, errors and the program's own\n"
+               "                       output are still shown)\n"
                "  -v, --verbose        also show apitrace's routine messages\n"
                "  -h, --help, --version\n"
                "\n"
@@ -218,6 +224,10 @@ static int parse_args(int argc, char **argv, struct options *o)
             o->keep_setup_frame = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             o->verbose = 1;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = 1;
+        } else if (!strcmp(a, "--force")) {
+            o->force = 1;
         } else if (!strcmp(a, "--cut")) {
             NEEDS_VALUE();
             o->cut = val;
@@ -255,6 +265,23 @@ static int parse_args(int argc, char **argv, struct options *o)
 }
 
 /* ---- output handling --------------------------------------------------------- */
+
+/* An existing OUT.trace or OUT.trace.json is refused unless --force, before anything runs
+ * (the same rule as tbr-replay's and tbr-sim's output directories). Returns 0 or -1. */
+static int check_output_free(const struct options *o)
+{
+    struct stat st;
+    if (o->force) return 0;
+    if (stat(o->output, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        msg("%s: already exists (use --force to replace it)", o->output);
+        return -1;
+    }
+    char *json = xasprintf("%s.json", o->output);
+    int exists = stat(json, &st) == 0;
+    if (exists) msg("%s: already exists (use --force to replace it)", json);
+    free(json);
+    return exists ? -1 : 0;
+}
 
 /* Creates the work directory next to the output, so the final rename is atomic and
  * an unwritable destination is detected before the program runs. */
@@ -591,7 +618,7 @@ static int validate(const struct options *o, const char *trace, struct trace_sum
         snprintf(m->replayer, sizeof m->replayer, "eglretrace on the project's softpipe (%.*s)", PATH_MAX, prefix);
     else
         snprintf(m->replayer, sizeof m->replayer, "eglretrace on Debian's softpipe (GALLIUM_DRIVER=softpipe)");
-    msg("validating: replaying %ld frames headless with %s", m->frames, m->replayer);
+    note(o->quiet, "validating: replaying %ld frames headless with %s", m->frames, m->replayer);
     m->replay_frames = trace_validate(trace, prefix, s, &m->replay_warnings, failure);
     free(prefix);
     m->replay_failure = *failure;
@@ -610,7 +637,7 @@ static int validate(const struct options *o, const char *trace, struct trace_sum
 static int finish(const struct options *o, const char *final_trace, struct meta *m)
 {
     struct trace_summary s;
-    msg("scanning the trace (apitrace dump)");
+    note(o->quiet, "scanning the trace (apitrace dump)");
     if (trace_scan(final_trace, &s) < 0) return 1;
     if (!s.have_swap && m->frames > 0)
         msg("warning: apitrace counts %ld frames but no eglSwapBuffers call was found", m->frames);
@@ -666,12 +693,12 @@ static int finish(const struct options *o, const char *final_trace, struct meta 
         ok = 0;
     }
     if (ok) {
-        msg("wrote %s: %ld complete frames, %lu calls, %lu draws, %lu clears, %zu GL errors, %lld bytes%s", o->output,
-            m->frames, s.calls, s.draws, s.clears, s.nerrors, (long long)bytes,
-            m->replay_frames < 0 ? ""
-            : rc                 ? " (validation FAILED)"
-                                 : " (validated)");
-        msg("wrote %s", json_out);
+        note(o->quiet, "wrote %s: %ld complete frames, %lu calls, %lu draws, %lu clears, %zu GL errors, %lld bytes%s",
+             o->output, m->frames, s.calls, s.draws, s.clears, s.nerrors, (long long)bytes,
+             m->replay_frames < 0 ? ""
+             : rc                 ? " (validation FAILED)"
+                                  : " (validated)");
+        note(o->quiet, "wrote %s", json_out);
     }
     free(json);
     free(json_tmp);
@@ -793,9 +820,11 @@ static int start_platform(const struct options *o, struct env *env, const char *
     if (!strcmp(*platform_used, "x11")) {
         if (display_start_x11(&g.display, o->width, o->height, env, g.workdir) < 0) return EXIT_PROBLEM;
         *server = xasprintf("Xvfb %s", g.display.name);
+        note(o->quiet, "started Xvfb on display %s (screen %dx%d)", g.display.name, o->width, o->height);
     } else if (!strcmp(*platform_used, "wayland")) {
         if (display_start_wayland(&g.display, o->width, o->height, env, g.workdir) < 0) return EXIT_PROBLEM;
         *server = xasprintf("weston %s", g.display.name);
+        note(o->quiet, "started headless weston on socket %s (%dx%d)", g.display.name, o->width, o->height);
     } else if (!strcmp(*platform_used, "surfaceless")) {
         /* No window system at all: the program must use pbuffers or surfaceless EGL. */
         env_unset(env, "DISPLAY");
@@ -834,7 +863,7 @@ static const char *poll_recorded_frames(const struct options *o, const char *raw
             long fr = trace_frame_count(poll_copy);
             if (fr > fp->flushed_frames) {
                 fp->flushed_frames = fr;
-                msg("%ld frames recorded so far", fr);
+                note(o->quiet, "%ld frames recorded so far", fr);
             }
             if (fr >= o->frames) stop_reason = "enough frames";
         }
@@ -892,7 +921,8 @@ static void watch_program(const struct options *o, pid_t pid, int *err_fd, const
             stop_reason = poll_recorded_frames(o, raw, poll_copy, &fp);
         }
         if (stop_reason) {
-            msg("stopping the program (%s) with SIGTERM; apitrace's tracer flushes the trace on it", stop_reason);
+            note(o->quiet, "stopping the program (%s) with SIGTERM; apitrace's tracer flushes the trace on it",
+                 stop_reason);
             kill(-pid, SIGTERM);
             r->stopping = 1;
             r->rs.stopping = 1;
@@ -927,8 +957,8 @@ static int run_program(const struct options *o, const struct env *env, const cha
         msg("pipe: %s", strerror(errno));
         return 1;
     }
-    msg("capturing %s (platform %s%s%s, driver %s)", program, platform_used, server ? ", " : "", server ? server : "",
-        driver_name(o->driver));
+    note(o->quiet, "capturing %s (platform %s%s%s, driver %s)", program, platform_used, server ? ", " : "",
+         server ? server : "", driver_name(o->driver));
     struct spawn_opts so = {env->v, 1, 1, -1, errpipe[1], -1, NULL};
     pid_t pid = spawn_process(o->command, &so);
     close(errpipe[1]);
@@ -955,7 +985,7 @@ static int run_program(const struct options *o, const struct env *env, const cha
 /* Says how the program ended (by itself, --timeout) and whether the trace lost its tail. */
 static void report_program_end(const struct options *o, const struct capture_run *r, const char *sbuf)
 {
-    if (!r->stopping) msg("the program ended by itself (%s)", sbuf);
+    if (!r->stopping) note(o->quiet, "the program ended by itself (%s)", sbuf);
     if (r->timed_out && o->frames)
         msg("warning: --timeout %g s reached before %ld frames were recorded", o->timeout, o->frames);
     else if (r->timed_out)
@@ -999,7 +1029,7 @@ static int count_recorded_frames(const struct options *o, const char *raw, const
         if (scanned) trace_summary_free(&s);
         return EXIT_PROBLEM;
     }
-    msg("the trace holds %ld complete frames", *frames);
+    note(o->quiet, "the trace holds %ld complete frames", *frames);
     return 0;
 }
 
@@ -1013,7 +1043,7 @@ static int trim_to_budget(const struct options *o, const char *raw, const char *
     if (o->frames && o->frames < *keep) *keep = o->frames;
     *final_trace = raw;
     if (stopped || *keep < frames) {
-        msg("trimming to frames 0-%ld (apitrace trim)", *keep - 1);
+        note(o->quiet, "trimming to frames 0-%ld (apitrace trim)", *keep - 1);
         if (trim_frames(raw, trimmed, 0, *keep - 1) < 0) return 1;
         *final_trace = trimmed;
         long check = trace_frame_count(trimmed);
@@ -1187,11 +1217,12 @@ static int finish_cut(const struct options *o, const struct trace_summary *src, 
  * earlier frames' drawing calls dropped, the result checked against the whole trace. */
 static int cut_several_contexts(const struct options *o, const struct trace_summary *src, long first, long last)
 {
-    msg("cutting frames %ld-%ld of a trace with %d contexts: keeping every call but the drawing of frames 0-%ld "
-        "(apitrace gltrim does not follow state across contexts)",
-        first, last, src->contexts, first - 1);
+    note(o->quiet,
+         "cutting frames %ld-%ld of a trace with %d contexts: keeping every call but the drawing of frames 0-%ld "
+         "(apitrace gltrim does not follow state across contexts)",
+         first, last, src->contexts, first - 1);
     char *cut1 = work_path("cut.trace");
-    int rc = cut_dropping_draws(o->cut_input, cut1, first, last, g.workdir) < 0 ? 1 : 0;
+    int rc = cut_dropping_draws(o->cut_input, cut1, first, last, g.workdir, o->quiet) < 0 ? 1 : 0;
     long got = rc ? 0 : trace_frame_count(cut1);
     if (!rc && got != last - first + 1) {
         msg("the cut trace has %ld frames, expected %ld", got, last - first + 1);
@@ -1199,7 +1230,7 @@ static int cut_several_contexts(const struct options *o, const struct trace_summ
     }
     if (!rc && o->validate) {
         char *prefix = driver_find_replay_prefix(o->mesa_prefix);
-        rc = cut_verify(o->cut_input, cut1, first, last, prefix, g.workdir) != 0;
+        rc = cut_verify(o->cut_input, cut1, first, last, prefix, g.workdir, o->quiet) != 0;
         free(prefix);
         if (rc) msg("the cut does not reproduce the whole trace's frames: nothing written");
     }
@@ -1220,13 +1251,13 @@ static int cut_one_context(const struct options *o, const struct trace_summary *
     char fr[64];
     if (first == 0) {
         /* A prefix needs no state reconstruction: plain trim is exact. */
-        msg("cutting frames 0-%ld (apitrace trim)", last);
+        note(o->quiet, "cutting frames 0-%ld (apitrace trim)", last);
         if (trim_frames(o->cut_input, cut1, 0, last) < 0) {
             rc = 1;
             goto out;
         }
     } else {
-        msg("cutting frames %ld-%ld (apitrace gltrim keeps the state the window needs)", first, last);
+        note(o->quiet, "cutting frames %ld-%ld (apitrace gltrim keeps the state the window needs)", first, last);
         snprintf(fr, sizeof fr, "--frames=%ld-%ld", first, last);
         char *argv[] = {"apitrace", "gltrim", fr, "-o", cut1, (char *)o->cut_input, NULL};
         if (run_apitrace(argv, "apitrace gltrim") < 0) {
@@ -1278,7 +1309,7 @@ out:
 int main(int argc, char **argv)
 {
     struct options o;
-    if (parse_args(argc, argv, &o) < 0) return EXIT_PROBLEM;
+    if (parse_args(argc, argv, &o) < 0 || check_output_free(&o) < 0) return EXIT_PROBLEM;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: waits return early and check the flag */

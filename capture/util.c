@@ -23,6 +23,17 @@ void msg(const char *fmt, ...)
     va_end(ap);
 }
 
+void note(int quiet, const char *fmt, ...)
+{
+    if (quiet) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tbr-capture: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

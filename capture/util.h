@@ -11,6 +11,9 @@
 extern volatile sig_atomic_t g_interrupted;
 
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A progress message (what tbr-capture is doing): like msg, but not printed when quiet
+ * (-q/--quiet); warnings and errors go through msg. */
+void note(int quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

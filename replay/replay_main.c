@@ -96,7 +96,11 @@ static void usage(FILE *f)
                "                          simulated results; tools that read TEXELS need it)\n"
                "      --vertex-hashes     store per vertex a hash of the vertex shader's outputs\n"
                "                          other than the position (VERTICES out_hash; tbr-sim\n"
-               "                          does not use it, default: left out)\n"
+               "                          does not use it, default: left out; implies\n"
+               "                          --vertex-positions)\n"
+               "      --vertex-positions  store every shaded vertex's clip-space position in\n"
+               "                          VERTICES (tbr-sim does not use them: PRIM holds what\n"
+               "                          setup receives; default: left out)\n"
                "      --crosscheck        also replay the frames through Debian's llvmpipe and record\n"
                "                          each reference's PSNR and SSIM against it in replay.json;\n"
                "                          frames below 45 dB are flagged (docs/verification.md)\n"
@@ -247,7 +251,7 @@ static void on_signal(int sig)
 struct replay_options {
     const char *output, *frames_arg, *mesa_prefix, *trace;
     int force, allow_gl_errors, allow_unsupported, quiet, float_colors;
-    int record_colors, vertex_hashes, record_texels, crosscheck;
+    int record_colors, vertex_hashes, vertex_positions, record_texels, crosscheck;
     int fast_forward_cut; /* --fast-forward cut (default: replay) */
     int raw_alpha;
     long first, last;
@@ -276,6 +280,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
                                             {"float-colors", no_argument, NULL, 'C'},
                                             {"record-colors", no_argument, NULL, 'R'},
                                             {"vertex-hashes", no_argument, NULL, 'H'},
+                                            {"vertex-positions", no_argument, NULL, 'P'},
                                             {"record-texels", no_argument, NULL, 'X'},
                                             {"mesa-prefix", required_argument, NULL, 'M'},
                                             {"raw-alpha", no_argument, NULL, 'A'},
@@ -301,6 +306,7 @@ static int parse_options(int argc, char **argv, struct replay_options *o)
             case 'R': o->record_colors = 1; break;
             case 'X': o->record_texels = 1; break;
             case 'H': o->vertex_hashes = 1; break;
+            case 'P': o->vertex_positions = 1; break;
             case 'M': o->mesa_prefix = optarg; break;
             case 'A': o->raw_alpha = 1; break;
             case 'K': o->crosscheck = 1; break;
@@ -444,6 +450,7 @@ static void build_env(struct replay_env *e, const struct replay_options *o, cons
     if (o->record_colors) e->env[ne++] = "TBR_RECORD_COLORS=1";
     if (o->record_texels) e->env[ne++] = "TBR_RECORD_TEXELS=1";
     if (o->vertex_hashes) e->env[ne++] = "TBR_VERTEX_HASHES=1";
+    if (o->vertex_positions) e->env[ne++] = "TBR_VERTEX_POSITIONS=1";
     if (o->raw_alpha) e->env[ne++] = "TBR_RAW_ALPHA=1";
     if (*TBR_SANITIZER_PRELOAD) {
         /* The instrumentation library was built with ASan; eglretrace was not. */

@@ -40,7 +40,7 @@ for name in "${names[@]}"; do
   [ -x "$build/bin/$exe" ] || die "$build/bin/$exe not found"
   echo "make-traces: $name" >&2
   # Run from PATH so that the metadata records "tbr-sample-NAME", not a build path.
-  (cd "$tmp" && PATH="$build/bin:$PATH" "$build/bin/tbr-capture" --platform surfaceless \
+  (cd "$tmp" && PATH="$build/bin:$PATH" "$build/bin/tbr-capture" --force --platform surfaceless \
       --frames "$FRAMES" -o "$out/$name.trace" -- "$exe" --frames "$FRAMES")
   frames=$(apitrace info "$out/$name.trace" | sed -n 's/.*"FramesCount": *\([0-9]*\).*/\1/p')
   [ "$frames" = "$FRAMES" ] || die "$name.trace has $frames frames, expected $FRAMES"

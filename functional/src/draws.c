@@ -9,10 +9,12 @@
 
 void dr_init(struct draw_recorder *dr, struct rec_status *st) { dr->st = st; }
 
-void dr_set_options(struct draw_recorder *dr, int pack_colors, int vertex_hashes)
+void dr_set_options(struct draw_recorder *dr, int pack_colors, int vertex_hashes, int vertex_positions)
 {
     dr->pack_colors = pack_colors;
     dr->vertex_hashes = vertex_hashes;
+    /* hashes are coded against the positions' back-references (records.h) */
+    dr->vertex_positions = vertex_positions || vertex_hashes;
 }
 
 void dr_new_frame(struct draw_recorder *dr)
@@ -364,6 +366,7 @@ void dr_vertices(struct draw_recorder *dr, const struct tbr_hook_vertices *v, st
     h->num_outputs = v->num_outputs;
     h->position_slot = v->position_slot;
     h->flags = dr->vertex_hashes ? TBR_REC_VERTICES_HASHES : 0;
+    if (!dr->vertex_positions) h->flags |= TBR_REC_VERTICES_NO_POSITIONS;
     h->nr_streams = v->nr_streams < TBR_REC_MAX_STREAMS ? v->nr_streams : TBR_REC_MAX_STREAMS;
     for (uint32_t i = 0; i < h->nr_streams; i++) {
         const struct tbr_hook_vertex_stream *s = &v->streams[i];
@@ -391,7 +394,7 @@ void dr_vertices(struct draw_recorder *dr, const struct tbr_hook_vertices *v, st
         o->path = g->path_id;
         o->n = g->n;
         memcpy(o->index, g->index, sizeof(o->index));
-        memcpy(o->pos, g->pos, sizeof(o->pos));
+        if (dr->vertex_positions) memcpy(o->pos, g->pos, sizeof(o->pos));
         if (dr->vertex_hashes) memcpy(o->out_hash, g->out_hash, sizeof(o->out_hash));
         nverts += g->n;
     }

@@ -20,9 +20,10 @@ struct resource_table;
 
 struct draw_recorder {
     struct rec_status *st;
-    int pack_colors;   /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
-    int vertex_hashes; /* VERTICES out_hash (records minor 7): only with TBR_VERTEX_HASHES=1 */
-    tbr_idset shaders; /* whose SHADER record this frame has */
+    int pack_colors;      /* 0: TBR_FLOAT_COLORS=1, every color stored as float */
+    int vertex_hashes;    /* VERTICES out_hash (records minor 7): only with TBR_VERTEX_HASHES=1 */
+    int vertex_positions; /* VERTICES positions (minor 10): only with TBR_VERTEX_POSITIONS=1 or hashes */
+    tbr_idset shaders;    /* whose SHADER record this frame has */
     /* fragment shaders with TGSI_PROPERTY_FS_COLOR0_WRITES_ALL_CBUFS (gl_FragColor):
      * softpipe's blend stage gives output color 0 to every color buffer */
     struct fs_write_all {
@@ -50,7 +51,7 @@ struct draw_recorder {
 };
 
 void dr_init(struct draw_recorder *dr, struct rec_status *st);
-void dr_set_options(struct draw_recorder *dr, int pack_colors, int vertex_hashes);
+void dr_set_options(struct draw_recorder *dr, int pack_colors, int vertex_hashes, int vertex_positions);
 void dr_new_frame(struct draw_recorder *dr);
 void dr_free(struct draw_recorder *dr);
 /* A shader created (SHADER_CREATE), or one about to run whose text this frame lacks

@@ -140,7 +140,8 @@ static void write_status(const struct recorder *r)
     {
         static const tbr_cc_stats none;
         const tbr_cc_stats *cs = r->cc ? tbr_cc_stats_get(r->cc) : &none;
-        fprintf(f, "computed_colors=%d\nvertex_hashes=%d\n", r->compute_colors, r->draws.vertex_hashes);
+        fprintf(f, "computed_colors=%d\nvertex_hashes=%d\nvertex_positions=%d\n", r->compute_colors,
+                r->draws.vertex_hashes, r->draws.vertex_positions);
         fprintf(f,
                 "quads_colors_computed=%llu\nquads_colors_recorded=%llu\n"
                 "quads_colors_mismatched=%llu\n",
@@ -267,8 +268,9 @@ static void read_options(struct recorder *r)
     r->compute_colors = !env_is_1("TBR_RECORD_COLORS");
     if (r->compute_colors && !(r->cc = tbr_cc_create())) r->compute_colors = 0;
     /* TBR_VERTEX_HASHES=1 (tbr-replay --vertex-hashes): VERTICES groups carry out_hash,
-     * which nothing in tbr-sim reads (docs/trace-records.md VERTICES) */
-    dr_set_options(&r->draws, pack_colors, env_is_1("TBR_VERTEX_HASHES"));
+     * which nothing in tbr-sim reads (docs/trace-records.md VERTICES); positions too
+     * only with TBR_VERTEX_POSITIONS=1 (--vertex-positions, minor 10) */
+    dr_set_options(&r->draws, pack_colors, env_is_1("TBR_VERTEX_HASHES"), env_is_1("TBR_VERTEX_POSITIONS"));
     /* TBR_RECORD_TEXELS=1 (tbr-replay --record-texels): every shaded quad's texels in
      * TEXELS records, none derived (docs/trace-records.md "Derived texels") */
     const int derive_texels = r->compute_colors && !env_is_1("TBR_RECORD_TEXELS");

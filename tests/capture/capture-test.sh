@@ -65,6 +65,34 @@ unwritable_output)
   rmdir "$out/adir"
   expect_clean
   ;;
+existing_output)
+  # An existing OUT.trace (or OUT.trace.json) is refused before the program runs and left
+  # as it was; --force replaces both; -q prints no progress, only what went wrong.
+  echo old > "$out/b.trace"
+  run_cap -o "$out/b.trace" --platform surfaceless --frames 2 -- "$bin/tbr-sample-blend"
+  expect_rc 2; expect_err "b.trace: already exists (use --force"
+  [ "$(cat "$out/b.trace")" = old ] || fail "the existing trace was changed"
+  [ ! -e "$out/b.trace.json" ] || fail "metadata written although the output was refused"
+  rm "$out/b.trace"; echo old > "$out/b.trace.json"
+  run_cap -o "$out/b.trace" --platform surfaceless --frames 2 -- "$bin/tbr-sample-blend"
+  expect_rc 2; expect_err "b.trace.json: already exists"
+  [ ! -e "$out/b.trace" ] || fail "trace written although its metadata file exists"
+  echo old > "$out/b.trace"
+  run_cap -q --force -o "$out/b.trace" --platform surfaceless --frames 2 -- "$bin/tbr-sample-blend"
+  expect_rc 0
+  [ "$(frames_of "$out/b.trace")" = 2 ] || fail "--force: trace has $(frames_of "$out/b.trace") frames, expected 2"
+  json_has "$out/b.trace" '"frames": 2,'
+  [ ! -s "$tmp/err" ] || fail "-q: stderr is not empty"
+  [ "$(ls -A "$out" | LC_ALL=C sort | tr '\n' ' ')" = "b.trace b.trace.json " ] || fail "unexpected files: $(ls -A "$out")"
+  # the same for --cut
+  run_cap -q --cut 0 "$out/b.trace" -o "$out/b.trace.json"
+  expect_rc 2; expect_err "already exists"
+  run_cap -q --cut 1 "$out/b.trace" -o "$out/c.trace"
+  expect_rc 0
+  run_cap -q --cut 0 "$out/b.trace" -o "$out/c.trace"
+  expect_rc 2; expect_err "c.trace: already exists"
+  [ "$(frames_of "$out/c.trace")" = 1 ] || fail "the refused cut changed c.trace"
+  ;;
 no_frames)
   run_cap -o "$out/x.trace" --platform surfaceless -- /bin/false
   expect_rc 2; expect_err "exited before its first frame"; expect_clean

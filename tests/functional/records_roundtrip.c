@@ -716,6 +716,7 @@ static int vxc_decode(const uint8_t *p, size_t n, int compare, uint32_t want_fla
         if (!compare) continue;
         tbr_rec_vertex_group want = vxc_groups[i];
         if (!(want_flags & TBR_REC_VERTICES_HASHES)) memset(want.out_hash, 0, sizeof(want.out_hash));
+        if (want_flags & TBR_REC_VERTICES_NO_POSITIONS) memset(want.pos, 0, sizeof(want.pos));
         if (!same_bits(&g, &want, sizeof(g))) {
             fprintf(stderr, "vertices coding: group %u differs\n", i);
             failures++;
@@ -736,9 +737,10 @@ static int vxc_hand(tbr_buf *b, uint64_t streams_layout, uint32_t nverts, uint32
     tbr_buf_put_uvarint(b, nverts); /* fetched */
     tbr_buf_put_uvarint(b, nverts); /* count */
     for (uint32_t v = 0; v < nverts; v++) {
-        tbr_buf_put_uvarint(b, 0); /* path */
-        tbr_buf_put_uvarint(b, 1); /* n */
-        tbr_buf_put_svarint(b, 0); /* dindex */
+        tbr_buf_put_uvarint(b, 0);              /* path */
+        tbr_buf_put_uvarint(b, 1);              /* n */
+        tbr_buf_put_svarint(b, 0);              /* dindex */
+        if (streams_layout >> 6 == 3) continue; /* indices only (minor 10) */
         uint32_t back = v == nverts - 1 ? last_back : 0;
         tbr_buf_put_uvarint(b, back);
         if (!back)
@@ -806,8 +808,10 @@ static void check_vertices_coding(void)
     tbr_buf b, b2;
     tbr_buf_init(&b);
     tbr_buf_init(&b2);
-    for (int hashes = 0; hashes <= 1; hashes++) {
-        vxc_h.flags = hashes ? TBR_REC_VERTICES_HASHES : 0;
+    /* positions, positions and hashes, neither (minor 10) */
+    const uint32_t vxc_modes[3] = {0, TBR_REC_VERTICES_HASHES, TBR_REC_VERTICES_NO_POSITIONS};
+    for (int mode = 0; mode < 3; mode++) {
+        vxc_h.flags = vxc_modes[mode];
         tbr_buf_reset(&b);
         CHECK(tbr_rec_vertices_encode(&b, &vxc_h, vxc_groups) == 0);
         CHECK(vxc_decode(b.data, b.len, 1, vxc_h.flags) == 0);
@@ -816,6 +820,15 @@ static void check_vertices_coding(void)
         tbr_buf_put_u8(&b, 0);
         CHECK(vxc_decode(b.data, b.len, 0, 0) != 0);
     }
+    /* hashes need the positions they are coded against; without positions a vertex
+     * costs its index delta only */
+    vxc_h.flags = TBR_REC_VERTICES_HASHES | TBR_REC_VERTICES_NO_POSITIONS;
+    tbr_buf_reset(&b);
+    CHECK(tbr_rec_vertices_encode(&b, &vxc_h, vxc_groups) != 0);
+    vxc_h.flags = TBR_REC_VERTICES_NO_POSITIONS;
+    tbr_buf_reset(&b);
+    CHECK(tbr_rec_vertices_encode(&b, &vxc_h, vxc_groups) == 0);
+    CHECK(b.len <= 10 + 32 * 7 + 4 + (size_t)vxc_h.count * 2 + VXC_VERTS * 2);
     /* repeated positions cost 2 bytes (dindex, back) instead of 17+: the run above */
     {
         static tbr_rec_vertices_header h;
@@ -867,8 +880,10 @@ static void check_vertices_coding(void)
     CHECK(vxc_hand(&b, 128, 3, 2) == 0);
     CHECK(vxc_hand(&b, 64, 4097, 4096) == 0); /* exactly the window */
     CHECK(vxc_hand(&b, 64, 4098, 4097) != 0); /* beyond it */
-    CHECK(vxc_hand(&b, 3 << 6, 1, 0) != 0);   /* layout 3 */
-    CHECK(vxc_hand(&b, 64 + 33, 1, 0) != 0);  /* 33 streams */
+    CHECK(vxc_hand(&b, 3 << 6, 5, 0) == 0);   /* layout 3: indices only (minor 10) */
+    CHECK(vxc_dec.flags == TBR_REC_VERTICES_NO_POSITIONS);
+    CHECK(vxc_hand(&b, 4 << 6, 1, 0) != 0);  /* layout 4 */
+    CHECK(vxc_hand(&b, 64 + 33, 1, 0) != 0); /* 33 streams */
     tbr_buf_free(&b);
     tbr_buf_free(&b2);
 }

@@ -391,8 +391,9 @@ void tbr_rec_print_vertices(FILE *out, const tbr_rec_decoded *d, int verbose)
     else
         fprintf(out, " position=OUT[%" PRIu32 "]", h->position_slot);
     const int hashes = (h->flags & TBR_REC_VERTICES_HASHES) != 0;
-    fprintf(out, " streams=%" PRIu32 " fetched=%" PRIu32 " groups=%" PRIu32 " hashes=%s\n", h->nr_streams, h->fetched,
-            h->count, hashes ? "yes" : "no");
+    const int positions = !(h->flags & TBR_REC_VERTICES_NO_POSITIONS);
+    fprintf(out, " streams=%" PRIu32 " fetched=%" PRIu32 " groups=%" PRIu32 "%s hashes=%s\n", h->nr_streams, h->fetched,
+            h->count, positions ? "" : " positions=no", hashes ? "yes" : "no");
     for (uint32_t i = 0; i < h->nr_streams && i < TBR_REC_MAX_STREAMS; i++) {
         const tbr_rec_vertex_stream *st = &h->streams[i];
         fprintf(out,
@@ -407,7 +408,7 @@ void tbr_rec_print_vertices(FILE *out, const tbr_rec_decoded *d, int verbose)
         fprintf(out, "      group path=%" PRIu32 " n=%" PRIu32 " index=", g->path, g->n);
         for (uint32_t j = 0; j < g->n && j < 4; j++) fprintf(out, "%s%" PRIu32, j ? "," : "", g->index[j]);
         fprintf(out, "\n");
-        if (verbose)
+        if (verbose && positions)
             for (uint32_t j = 0; j < g->n && j < 4; j++) {
                 fprintf(out, "        index %" PRIu32 " pos=(%g,%g,%g,%g)", g->index[j], (double)g->pos[j][0],
                         (double)g->pos[j][1], (double)g->pos[j][2], (double)g->pos[j][3]);

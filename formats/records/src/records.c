@@ -1280,9 +1280,10 @@ int tbr_rec_texels_close(tbr_cursor *c) { return finish(c); }
 
 /* The streams count shares its varint with the layout (docs/trace-records.md
  * VERTICES): nr_streams + 64 * layout, layout 0 = raw positions and hashes
- * (minors 1-6), 1 = coded positions, 2 = coded positions and hashes. */
+ * (minors 1-6), 1 = coded positions, 2 = coded positions and hashes, 3 = neither
+ * (minor 10: nothing in tbr-sim reads them, PRIM holds what setup receives). */
 #define VTX_LAYOUT_SHIFT 6
-enum { VTX_RAW = 0, VTX_CODED = 1, VTX_CODED_HASHES = 2 };
+enum { VTX_RAW = 0, VTX_CODED = 1, VTX_CODED_HASHES = 2, VTX_INDICES = 3 };
 
 /* minor-7 position coding: per vertex `u back`; back > 0 = the position of the
  * vertex `back` places earlier in the record; back = 0 = the 4 components follow as
@@ -1312,15 +1313,18 @@ static uint32_t vtx_pos_hash(const uint32_t v[4])
 
 int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h, const tbr_rec_vertex_group *g)
 {
-    if (h->nr_streams > TBR_REC_MAX_STREAMS || (h->count && !g) || (h->flags & ~TBR_REC_VERTICES_HASHES)) return -1;
+    const uint32_t known = TBR_REC_VERTICES_HASHES | TBR_REC_VERTICES_NO_POSITIONS;
+    if (h->nr_streams > TBR_REC_MAX_STREAMS || (h->count && !g) || (h->flags & ~known) || h->flags == known) return -1;
     const int hashes = (h->flags & TBR_REC_VERTICES_HASHES) != 0;
+    const int positions = !(h->flags & TBR_REC_VERTICES_NO_POSITIONS);
     put_u(b, h->draw_seq);
     put_u(b, h->vs_id);
     put_u(b, h->instance_id);
     put_u(b, h->start_instance);
     put_u(b, h->num_outputs);
     put_u(b, (uint64_t)h->position_slot + 1 > UINT32_MAX ? 0 : (uint64_t)h->position_slot + 1);
-    put_u(b, h->nr_streams + ((uint64_t)(hashes ? VTX_CODED_HASHES : VTX_CODED) << VTX_LAYOUT_SHIFT));
+    const uint64_t layout = !positions ? VTX_INDICES : hashes ? VTX_CODED_HASHES : VTX_CODED;
+    put_u(b, h->nr_streams + (layout << VTX_LAYOUT_SHIFT));
     for (uint32_t i = 0; i < h->nr_streams; i++) {
         const tbr_rec_vertex_stream *s = &h->streams[i];
         put_u(b, s->resource_id);
@@ -1363,6 +1367,7 @@ int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h, const 
         for (uint32_t j = 0; j < g[i].n; j++, ord++) {
             put_s(b, (int64_t)g[i].index[j] - prev);
             prev = g[i].index[j];
+            if (!positions) continue;
             uint32_t v[4];
             memcpy(v, g[i].pos[j], sizeof(v));
             size_t slot = vtx_pos_hash(v) & (cap - 1);
@@ -1398,12 +1403,14 @@ int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_ver
     uint32_t streams_layout = get_u(c);
     h->nr_streams = streams_layout & ((1u << VTX_LAYOUT_SHIFT) - 1);
     uint32_t layout = streams_layout >> VTX_LAYOUT_SHIFT;
-    if (h->nr_streams > TBR_REC_MAX_STREAMS || layout > VTX_CODED_HASHES) {
+    if (h->nr_streams > TBR_REC_MAX_STREAMS || layout > VTX_INDICES) {
         tbr_cursor_fail(c);
         return -1;
     }
-    h->layout = layout == VTX_RAW ? 0 : 1;
-    h->flags = layout == VTX_CODED ? 0 : TBR_REC_VERTICES_HASHES;
+    h->layout = layout == VTX_RAW ? 0 : layout == VTX_INDICES ? 2 : 1;
+    h->flags = layout == VTX_CODED     ? 0
+               : layout == VTX_INDICES ? TBR_REC_VERTICES_NO_POSITIONS
+                                       : TBR_REC_VERTICES_HASHES;
     for (uint32_t i = 0; i < h->nr_streams; i++) {
         tbr_rec_vertex_stream *s = &h->streams[i];
         s->resource_id = get_u(c);
@@ -1419,8 +1426,8 @@ int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_ver
     h->fetched = get_u(c);
     h->count = get_u(c);
     /* a group takes at least path, n and one vertex: layout 0 2 + 21 bytes, coded
-     * 2 + 2 (+ 4 with hashes) */
-    uint64_t min_group = h->layout == 0 ? 23 : (h->flags & TBR_REC_VERTICES_HASHES) ? 8 : 4;
+     * 2 + 2 (+ 4 with hashes), indices only 2 + 1 */
+    uint64_t min_group = h->layout == 0 ? 23 : h->layout == 2 ? 3 : (h->flags & TBR_REC_VERTICES_HASHES) ? 8 : 4;
     if (!tbr_cursor_ok(c) || (uint64_t)h->count * min_group > tbr_cursor_remaining(c)) return -1;
     return 0;
 }
@@ -1443,6 +1450,7 @@ int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_ver
         }
         g->index[j] = (uint32_t)v;
         h->prev_index = g->index[j];
+        if (h->layout == 2) continue; /* indices only (minor 10) */
         if (h->layout == 0) {
             for (int k = 0; k < 4; k++) g->pos[j][k] = get_f(c);
             g->out_hash[j] = tbr_cursor_u32(c);

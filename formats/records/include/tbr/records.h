@@ -56,8 +56,10 @@ extern "C" {
  * (TBR_REC_VERTICES_HASHES); the decoder still reads the raw layout of minors 1-6, a
  * minor-6 reader rejects a minor-7 VERTICES record as corrupt.
  * 8: UPLOAD flag TBR_REC_UPLOAD_TILE_CACHE; a minor-7 reader rejects such a record as
- * corrupt. */
-#define TBR_RECORDS_SCHEMA_MINOR   9
+ * corrupt. 9: TEXELS span footprints. 10: VERTICES without positions
+ * (TBR_REC_VERTICES_NO_POSITIONS, the default); a minor-9 reader rejects such a record as
+ * corrupt; records of minors 1-9 decode unchanged. */
+#define TBR_RECORDS_SCHEMA_MINOR   10
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,     /* last record of a completed frame (eglSwapBuffers) */
@@ -448,23 +450,27 @@ typedef struct tbr_rec_vertex_stream {
 
 /* flags: the groups carry out_hash (tbr-replay --vertex-hashes; always set when
  * decoding a record written before minor 7, which always had them) */
-#define TBR_REC_VERTICES_HASHES      0x1u
+#define TBR_REC_VERTICES_HASHES       0x1u
+/* flags: the groups carry no positions (minor 10, the recorder's default; tbr-replay
+ * --vertex-positions keeps them): pos decodes as 0. Not with TBR_REC_VERTICES_HASHES
+ * (hashes are coded against the positions' back-references). */
+#define TBR_REC_VERTICES_NO_POSITIONS 0x2u
 /* A vertex's position may repeat the position of one of the previous
  * TBR_REC_VERTICES_BACK_WINDOW vertices of its record (minor 7 coding). */
-#define TBR_REC_VERTICES_BACK_WINDOW 4096u
+#define TBR_REC_VERTICES_BACK_WINDOW  4096u
 
 typedef struct tbr_rec_vertices_header {
     uint32_t draw_seq, vs_id, instance_id, start_instance;
     uint32_t num_outputs, position_slot; /* position_slot = UINT32_MAX: none */
-    uint32_t flags;                      /* TBR_REC_VERTICES_HASHES */
+    uint32_t flags;                      /* TBR_REC_VERTICES_HASHES, TBR_REC_VERTICES_NO_POSITIONS */
     uint32_t nr_streams;
     tbr_rec_vertex_stream streams[TBR_REC_MAX_STREAMS];
     uint32_t fetched; /* vertices fetched by the run */
     uint32_t count;   /* vertex groups that follow */
     /* decoder state */
     uint32_t prev_index;
-    uint32_t layout;                                    /* 0: raw positions (minors 1-6), 1: coded (minor 7) */
-    uint32_t decoded;                                   /* vertices decoded so far */
+    uint32_t layout;  /* 0: raw positions (minors 1-6), 1: coded (minor 7), 2: no positions (minor 10) */
+    uint32_t decoded; /* vertices decoded so far */
     uint32_t recent[TBR_REC_VERTICES_BACK_WINDOW][4];   /* position bits, ring by vertex */
     uint32_t recent_hash[TBR_REC_VERTICES_BACK_WINDOW]; /* out_hash, same ring */
 } tbr_rec_vertices_header;
@@ -479,7 +485,8 @@ typedef struct tbr_rec_vertex_group {
 } tbr_rec_vertex_group;
 
 /* Writes the minor-7 layout (coded positions; out_hash only with
- * TBR_REC_VERTICES_HASHES). The header's decoder state is ignored. */
+ * TBR_REC_VERTICES_HASHES), or with TBR_REC_VERTICES_NO_POSITIONS the minor-10 one (indices
+ * only). The header's decoder state is ignored. */
 int tbr_rec_vertices_encode(tbr_buf *b, const tbr_rec_vertices_header *h, const tbr_rec_vertex_group *g);
 int tbr_rec_vertices_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_vertices_header *h);
 int tbr_rec_vertices_next(tbr_cursor *c, tbr_rec_vertices_header *h, tbr_rec_vertex_group *g);
