@@ -12,6 +12,8 @@
  *  depth:  Z24S8 cleared to 1.0; early-Z draws: red z=0x800000 on all 16 quads, blue
  *          z=0x400000 on the left half (passes), green z=0xC00000 everywhere (every quad
  *          killed): image = blue x<4, red x>=4; quads.early_z_killed = 16.
+ *  depth_ro: the depth scene's buffers, a color-only clear and one draw without depth
+ *          test: the pass binds a depth/stencil buffer it never writes (depth.store).
  *  fill:   64x64 window (4 tiles), N draws of 1024 quads each (full screen), FS of
  *          `instr` instructions, no depth, no blending writes: fragment-bound when
  *          instr is large; used for throughput and scaling checks.
@@ -114,6 +116,27 @@ static void gen_depth(const char *dir)
     synth_quads(2, 0, 0, 8, 8, GREEN, 0xC00000, 1, 1);
     synth_tile(TBR_REC_TILE_STORE, 0, 1);
     synth_tile(TBR_REC_TILE_STORE, 1, 2);
+    synth_frame_end(0, 8, 8);
+    synth_end_frame();
+    synth_trace_close();
+}
+
+static void gen_depth_ro(const char *dir)
+{
+    open_trace(dir);
+    synth_begin_frame(0);
+    synth_resource(1, BGRA, 8, 8, 4, 1);
+    synth_resource(2, "PIPE_FORMAT_Z24_UNORM_S8_UINT", 8, 8, 4, 0);
+    synth_shader(1, 0, 4);
+    synth_shader(2, 1, 2);
+    synth_render_pass(0, 8, 8, 1, 2);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_draw(0, 0, 0, 2);
+    synth_prim(0, 0, 0, 0, 8, 8);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_quads(0, 0, 0, 8, 8, RED, 0, 0, 0);
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
     synth_frame_end(0, 8, 8);
     synth_end_frame();
     synth_trace_close();
@@ -484,6 +507,40 @@ static void test_depth(const char *work)
     CHECK(j && sim_stat_value(j, "quads.shaded") == 24);
     CHECK(j && sim_stat_value(j, "func.mask_mismatch_quads") == 0);
     free(j);
+}
+
+/* depth.store (docs/timing-model.md "Tile buffer stores"): the depth scene's pass clears
+ * its Z24S8 buffer and writes it; depth_ro's binds it without writing. One 32x32 tile
+ * covers the 8x8 targets: 8 rows of 8 px x 4 B = 32 B, one line per row, for color and
+ * for depth alike. Written depth is stored under auto and always (8 lines, after the 8
+ * color lines on the color port: 16 writes), never under never; an unwritten one only
+ * under always. */
+static void test_depth_store(const char *work)
+{
+    char in[1024], ro[1024], out[1024], st[1100];
+    snprintf(in, sizeof in, "%s/depth", work);
+    snprintf(ro, sizeof ro, "%s/depth_ro", work);
+    gen_depth(in);
+    gen_depth_ro(ro);
+    static const struct {
+        const char *scene, *mode;
+        long long zlines;
+    } runs[] = {{"depth", "auto", 8},    {"depth", "always", 8},    {"depth", "never", 0},
+                {"depth_ro", "auto", 0}, {"depth_ro", "always", 8}, {"depth_ro", "never", 0}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "--set depth.store=%s", runs[i].mode);
+        snprintf(out, sizeof out, "%s/%s_%s.out", work, runs[i].scene, runs[i].mode);
+        CHECK(run(strcmp(runs[i].scene, "depth") ? ro : in, out, set) == 0);
+        char *j = sim_slurp(strcat(strcpy(st, out), "/stats.json"));
+        long long z = j ? sim_stat_value(j, "tiles.depth_store_lines") : -1;
+        long long c = j ? sim_stat_value(j, "tiles.flush_lines") : -1;
+        long long w = j ? sim_stat_value(j, "mem.ru0.color.writes") : -1;
+        fprintf(stderr, "%s depth.store=%s: depth store lines %lld, color flush lines %lld, color port writes %lld\n",
+                runs[i].scene, runs[i].mode, z, c, w);
+        CHECK(z == runs[i].zlines && c == 8 && w == 8 + runs[i].zlines);
+        free(j);
+    }
 }
 
 static void test_determinism(const char *work)
@@ -1018,6 +1075,7 @@ int main(int argc, char **argv)
     } tests[] = {{"blend", test_blend},
                  {"load", test_load},
                  {"depth", test_depth},
+                 {"depth_store", test_depth_store},
                  {"determinism", test_determinism},
                  {"throughput", test_throughput},
                  {"fp_scaling", test_fp_scaling},
