@@ -12,8 +12,9 @@
  *  depth:  Z24S8 cleared to 1.0; early-Z draws: red z=0x800000 on all 16 quads, blue
  *          z=0x400000 on the left half (passes), green z=0xC00000 everywhere (every quad
  *          killed): image = blue x<4, red x>=4; quads.early_z_killed = 16.
- *  depth_ro: the depth scene's buffers, a color-only clear and one draw without depth
- *          test: the pass binds a depth/stencil buffer it never writes (depth.store).
+ *  depth_fbo: the depth scene on an FBO (RENDER_PASS.is_default 0; depth.store).
+ *  depth_ro: the depth scene's buffers on an FBO, a color-only clear and one draw without
+ *          depth test: the pass binds a depth/stencil buffer it never writes (depth.store).
  *  fill:   64x64 window (4 tiles), N draws of 1024 quads each (full screen), FS of
  *          `instr` instructions, no depth, no blending writes: fragment-bound when
  *          instr is large; used for throughput and scaling checks.
@@ -123,6 +124,7 @@ static void gen_depth(const char *dir)
 
 static void gen_depth_ro(const char *dir)
 {
+    synth_render_pass_default = 0;
     open_trace(dir);
     synth_begin_frame(0);
     synth_resource(1, BGRA, 8, 8, 4, 1);
@@ -510,34 +512,43 @@ static void test_depth(const char *work)
 }
 
 /* depth.store (docs/timing-model.md "Tile buffer stores"): the depth scene's pass clears
- * its Z24S8 buffer and writes it; depth_ro's binds it without writing. One 32x32 tile
+ * its Z24S8 buffer and writes it; depth_fbo is the same pass on an FBO (RENDER_PASS not
+ * default); depth_ro's FBO pass binds the buffer without writing it. One 32x32 tile
  * covers the 8x8 targets: 8 rows of 8 px x 4 B = 32 B, one line per row, for color and
- * for depth alike. Written depth is stored under auto and always (8 lines, after the 8
- * color lines on the color port: 16 writes), never under never; an unwritten one only
- * under always. */
+ * for depth alike. A stored depth buffer is 8 lines after the 8 color lines on the color
+ * port (16 writes). auto: depth_fbo's written depth is stored; the window's (depth) is
+ * not, the frame's swap invalidating it; depth_ro's unwritten one is not. always stores
+ * all three, never none. */
 static void test_depth_store(const char *work)
 {
-    char in[1024], ro[1024], out[1024], st[1100];
-    snprintf(in, sizeof in, "%s/depth", work);
-    snprintf(ro, sizeof ro, "%s/depth_ro", work);
-    gen_depth(in);
-    gen_depth_ro(ro);
+    char dirs[3][1024], out[1024], st[1100];
+    static const char *const scenes[3] = {"depth", "depth_fbo", "depth_ro"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(dirs[k], sizeof dirs[k], "%s/%s", work, scenes[k]);
+        synth_render_pass_default = k == 0;
+        if (k < 2)
+            gen_depth(dirs[k]);
+        else
+            gen_depth_ro(dirs[k]);
+    }
+    synth_render_pass_default = 1;
     static const struct {
-        const char *scene, *mode;
+        int scene;
+        const char *mode;
         long long zlines;
-    } runs[] = {{"depth", "auto", 8},    {"depth", "always", 8},    {"depth", "never", 0},
-                {"depth_ro", "auto", 0}, {"depth_ro", "always", 8}, {"depth_ro", "never", 0}};
+    } runs[] = {{0, "auto", 0},  {0, "always", 8}, {0, "never", 0},  {1, "auto", 8}, {1, "always", 8},
+                {1, "never", 0}, {2, "auto", 0},   {2, "always", 8}, {2, "never", 0}};
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char set[64];
         snprintf(set, sizeof set, "--set depth.store=%s", runs[i].mode);
-        snprintf(out, sizeof out, "%s/%s_%s.out", work, runs[i].scene, runs[i].mode);
-        CHECK(run(strcmp(runs[i].scene, "depth") ? ro : in, out, set) == 0);
+        snprintf(out, sizeof out, "%s/%s_%s.out", work, scenes[runs[i].scene], runs[i].mode);
+        CHECK(run(dirs[runs[i].scene], out, set) == 0);
         char *j = sim_slurp(strcat(strcpy(st, out), "/stats.json"));
         long long z = j ? sim_stat_value(j, "tiles.depth_store_lines") : -1;
         long long c = j ? sim_stat_value(j, "tiles.flush_lines") : -1;
         long long w = j ? sim_stat_value(j, "mem.ru0.color.writes") : -1;
         fprintf(stderr, "%s depth.store=%s: depth store lines %lld, color flush lines %lld, color port writes %lld\n",
-                runs[i].scene, runs[i].mode, z, c, w);
+                scenes[runs[i].scene], runs[i].mode, z, c, w);
         CHECK(z == runs[i].zlines && c == 8 && w == 8 + runs[i].zlines);
         free(j);
     }

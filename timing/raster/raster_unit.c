@@ -136,13 +136,26 @@ void ru_free(raster_unit *r)
 }
 
 /* depth.store=auto: the pass wrote its depth/stencil buffer (a depth or stencil clear, or
- * a draw with depth writes or a stencil test, whose ops may write) and did not invalidate
- * it; invalidation (glInvalidateFramebuffer) is not in the trace today, so a written
- * buffer is stored (Mesa freedreno resolves what a batch wrote unless invalidated). */
+ * a draw with depth writes or a stencil test, whose ops may write) and it is not
+ * invalidated (Mesa freedreno resolves what a batch wrote unless invalidated). The one
+ * invalidation the trace implies is the swap's: the window's depth/stencil is undefined
+ * after eglSwapBuffers (EGL 1.4 sec. 3.9.1), Mesa's dri_flush invalidates it then
+ * (__DRI2_FLUSH_INVALIDATE_ANCILLARY), so the frame's last pass binding it is not stored.
+ * glInvalidateFramebuffer is not in the trace (docs/timing-model.md "Tile buffer stores"). */
+static bool pass_zs_dropped_at_swap(const sim_frame *f, size_t pass)
+{
+    const sim_pass *ps = &f->passes[pass];
+    if (!ps->rp.is_default || !f->has_end) return false;
+    for (size_t q = pass + 1; q < f->npasses; q++)
+        if (f->passes[q].rp.zsbuf.valid && f->passes[q].rp.zsbuf.resource_id == ps->rp.zsbuf.resource_id) return false;
+    return true;
+}
+
 static bool pass_writes_zs(const sim_env *env)
 {
     const sim_frame *f = env->frame;
     const sim_pass *ps = &f->passes[env->pass];
+    if (pass_zs_dropped_at_swap(f, env->pass)) return false;
     if (ps->zs_cleared) return true;
     for (uint32_t k = 0; k < ps->nitems; k++) {
         const sim_item *it = &f->items[ps->first_item + k];
