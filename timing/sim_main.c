@@ -28,8 +28,8 @@ static const char *const k_unmodeled[] = {
     "traces without PATH/TEXELS/VERTICES records (schema minor 0 or no PATH): static instruction counts, all ALU, "
     "no texture or instruction fetch, DRAW.count vertices estimated per draw (instruction_source static)",
     "texture/render-target coherence",
-    "render-target invalidation (glInvalidateFramebuffer): not in the trace; depth.store=auto stores every depth "
-    "buffer the pass wrote, colors are always stored",
+    "render-target invalidation (glInvalidateFramebuffer): not in the trace; depth.store=auto stores every written "
+    "depth buffer but the window's at the swap, colors are always stored",
     "index buffers are not named by the trace: each draw's indices have their own address window (no sharing "
     "across draws); no index fetch without VERTICES records",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",

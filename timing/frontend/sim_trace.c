@@ -60,6 +60,8 @@ struct tex_memo_slot {
     const tbr_rec_resource *rr;
     uint64_t base;
     texel_memo memo;
+    bool compressed; /* res_block_dims of rr, found when the slot was filled */
+    uint32_t block_w, block_h;
 };
 
 /* What a derived fetch's lines are computed from: the resource's record and level memo
@@ -489,6 +491,7 @@ static struct tex_memo_slot *texture_slot(sim_loader *ld, const sim_frame *f, ui
     sl->rr = *rr;
     sl->base = *base;
     sl->memo.valid = 0;
+    sl->compressed = res_block_dims(*rr, &sl->block_w, &sl->block_h);
     return sl;
 }
 
@@ -550,8 +553,8 @@ static bool map_fetch_lines(const sim_frame *f, uint64_t **lines, size_t *nlines
     const uint32_t tline = ld->tline;
     const bool pow2 = !(tline & (tline - 1));
     size_t nl = 0, u = 0;
-    uint32_t bw, bh;
-    const bool compressed = res_bpp(rr) >= 8 && res_block_dims(rr, &bw, &bh);
+    uint32_t bw = sl ? sl->block_w : 1, bh = sl ? sl->block_h : 1; /* (a stand-in is 4 B: never compressed) */
+    const bool compressed = sl && sl->compressed;
     if (compressed) {
         for (uint32_t k = 0; k < fe->n_texels; k++) {
             uint64_t a = block_addr(rr, base, &tx[k], memo, bw, bh);
