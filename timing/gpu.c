@@ -335,8 +335,8 @@ static void pass_restore_planes(gpu *g, const sim_frame *f, size_t pass)
     /* Which uncleared planes the raster phase loads (tile.restore): with `used`, as a
    * TBR driver restores them (Mesa freedreno batch_draw_tracking): depth/stencil only if
    * a draw of the pass tests depth or stencil (GL writes neither without its test),
-   * colors only if the pass draws at all. A plane nothing reads is not loaded; the
-   * timing model never stores depth/stencil, so such a load was never used. Frames are
+   * colors only if the pass draws at all. A plane nothing reads is not loaded (nor stored:
+   * depth.store=auto stores only a depth/stencil plane the pass writes). Frames are
    * unaffected (functional rendering does not depend on timing). */
     g->env.pass_loads_color = g->env.pass_loads_zs = true;
     if (g->restore_used) {
