@@ -235,6 +235,16 @@ static bool zs_store_line(raster_unit *r)
     return true;
 }
 
+/* The address of the current flush's next color line (its lines come before the
+ * depth/stencil ones). */
+static uint64_t next_color_flush_line(const raster_unit *r)
+{
+    int surfs[TBR_MAX_COLOR_BUFS];
+    uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
+    uint32_t total = color_lines(r->env, r->c_tile, false, surfs, counts, lprs, &ns);
+    return color_line_addr(r->env, r->c_tile, total - (r->flush_left - r->flush_zs_lines), surfs, counts, lprs, ns);
+}
+
 static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
@@ -271,12 +281,7 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
             } else {
                 tbr_stat_add(r->b_stall, n);
             }
-        } else if (mem_send(env, r->cport,
-                            color_line_addr(env, r->c_tile,
-                                            color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns) -
-                                                (r->flush_left - r->flush_zs_lines),
-                                            surfs, counts, lprs, ns),
-                            true)) {
+        } else if (mem_send(env, r->cport, next_color_flush_line(r), true)) {
             r->flush_left--;
             tbr_stat_inc(r->stats->tile_flush_lines);
             tbr_energy_count(r->stats->en.color, TBR_EV_READ,
