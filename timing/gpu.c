@@ -58,6 +58,8 @@ static void register_stats(gpu *g, tbr_stats *st)
     g->frames = tbr_stats_counter(st, "frames", "frames simulated");
     g->passes = tbr_stats_counter(st, "passes", "render passes simulated");
     g->draws = tbr_stats_counter(st, "draws", "draw calls");
+    g->tex_compressed_lines = tbr_stats_counter(st, "texture.compressed_lines",
+                                                "texture line requests of TEXELS fetches of block-compressed textures");
     g->prims = tbr_stats_counter(st, "prims", "primitives that reached setup (PRIM records)");
     raster_stats_register(&g->raster, st);
     hsr_visibility_init(&g->hsr, g->env.cfg, st);
@@ -322,6 +324,7 @@ static int pass_begin(gpu *g, const sim_frame *f, size_t pass, char *err, size_t
                                                             .ntiles = nt});
     tbr_stat_inc(g->passes);
     tbr_stat_add(g->draws, f->passes[pass].ndraws);
+    if (pass == 0) tbr_stat_add(g->tex_compressed_lines, f->compressed_texture_lines);
     for (uint32_t k = 0; k < f->passes[pass].ndraws; k++)
         tbr_stat_add(g->prims, f->draws[f->passes[pass].first_draw + k].nprims);
     return 0;
@@ -332,8 +335,8 @@ static void pass_restore_planes(gpu *g, const sim_frame *f, size_t pass)
     /* Which uncleared planes the raster phase loads (tile.restore): with `used`, as a
    * TBR driver restores them (Mesa freedreno batch_draw_tracking): depth/stencil only if
    * a draw of the pass tests depth or stencil (GL writes neither without its test),
-   * colors only if the pass draws at all. A plane nothing reads is not loaded; the
-   * timing model never stores depth/stencil, so such a load was never used. Frames are
+   * colors only if the pass draws at all. A plane nothing reads is not loaded (nor stored:
+   * depth.store=auto stores only a depth/stencil plane the pass writes). Frames are
    * unaffected (functional rendering does not depend on timing). */
     g->env.pass_loads_color = g->env.pass_loads_zs = true;
     if (g->restore_used) {

@@ -53,6 +53,9 @@ struct gpu {
     texture_stats tex_stats;
     /* stats */
     tbr_stat *cyc_total, *cyc_geom, *cyc_tiling, *cyc_raster, *frames, *passes, *draws, *prims;
+    /* lines of fetches of block-compressed textures (the frame's loader counts them) */
+    tbr_stat *tex_compressed_lines;
+
     raster_stats raster; /* shared by the Raster Units */
     hsr_visibility hsr;  /* TBDR: what HSR removes (raster/hsr.h); off by default */
     tbr_stat *mask_mismatch;

@@ -27,10 +27,13 @@
 static const char *const k_unmodeled[] = {
     "traces without PATH/TEXELS/VERTICES records (schema minor 0 or no PATH): static instruction counts, all ALU, "
     "no texture or instruction fetch, DRAW.count vertices estimated per draw (instruction_source static)",
-    "index buffer fetch, texture compression (a block = a texel), texture/render-target coherence",
+    "texture/render-target coherence",
+    "render-target invalidation (glInvalidateFramebuffer): not in the trace; depth.store=auto stores every written "
+    "depth buffer but the window's at the swap, colors are always stored",
+    "index buffers are not named by the trace: each draw's indices have their own address window (no sharing "
+    "across draws); no index fetch without VERTICES records",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
     "geometry/raster overlap across render passes and frames (passes run one after another)",
-    "depth buffer store to memory (discarded at tile end)",
     "Rendering Elimination / Transaction Elimination only in frames with a single render pass",
 };
 

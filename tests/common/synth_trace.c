@@ -12,6 +12,7 @@ uint32_t synth_draw_vertex_count = 6;
 float synth_draw_blend_color0;
 uint32_t synth_draw_texture;
 int synth_draw_fs_kill;
+uint32_t synth_draw_index_size, synth_draw_start, synth_draw_instances = 1;
 uint32_t synth_render_pass_default = 1;
 const float *synth_prim_color;
 uint32_t synth_quad_prim;
@@ -116,7 +117,9 @@ void synth_draw(uint32_t seq, int blend, int depth, uint32_t fs_id)
     d.seq = seq;
     d.mode = 4;
     d.count = synth_draw_vertex_count;
-    d.instance_count = 1;
+    d.instance_count = synth_draw_instances;
+    d.index_size = synth_draw_index_size;
+    d.start = synth_draw_start;
     d.vs_id = 1;
     d.fs_id = fs_id;
     d.nr_cbufs = 1;

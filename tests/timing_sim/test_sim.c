@@ -12,6 +12,9 @@
  *  depth:  Z24S8 cleared to 1.0; early-Z draws: red z=0x800000 on all 16 quads, blue
  *          z=0x400000 on the left half (passes), green z=0xC00000 everywhere (every quad
  *          killed): image = blue x<4, red x>=4; quads.early_z_killed = 16.
+ *  depth_fbo: the depth scene on an FBO (RENDER_PASS.is_default 0; depth.store).
+ *  depth_ro: the depth scene's buffers on an FBO, a color-only clear and one draw without
+ *          depth test: the pass binds a depth/stencil buffer it never writes (depth.store).
  *  fill:   64x64 window (4 tiles), N draws of 1024 quads each (full screen), FS of
  *          `instr` instructions, no depth, no blending writes: fragment-bound when
  *          instr is large; used for throughput and scaling checks.
@@ -114,6 +117,28 @@ static void gen_depth(const char *dir)
     synth_quads(2, 0, 0, 8, 8, GREEN, 0xC00000, 1, 1);
     synth_tile(TBR_REC_TILE_STORE, 0, 1);
     synth_tile(TBR_REC_TILE_STORE, 1, 2);
+    synth_frame_end(0, 8, 8);
+    synth_end_frame();
+    synth_trace_close();
+}
+
+static void gen_depth_ro(const char *dir)
+{
+    synth_render_pass_default = 0;
+    open_trace(dir);
+    synth_begin_frame(0);
+    synth_resource(1, BGRA, 8, 8, 4, 1);
+    synth_resource(2, "PIPE_FORMAT_Z24_UNORM_S8_UINT", 8, 8, 4, 0);
+    synth_shader(1, 0, 4);
+    synth_shader(2, 1, 2);
+    synth_render_pass(0, 8, 8, 1, 2);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_draw(0, 0, 0, 2);
+    synth_prim(0, 0, 0, 0, 8, 8);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_quads(0, 0, 0, 8, 8, RED, 0, 0, 0);
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
     synth_frame_end(0, 8, 8);
     synth_end_frame();
     synth_trace_close();
@@ -484,6 +509,49 @@ static void test_depth(const char *work)
     CHECK(j && sim_stat_value(j, "quads.shaded") == 24);
     CHECK(j && sim_stat_value(j, "func.mask_mismatch_quads") == 0);
     free(j);
+}
+
+/* depth.store (docs/timing-model.md "Tile buffer stores"): the depth scene's pass clears
+ * its Z24S8 buffer and writes it; depth_fbo is the same pass on an FBO (RENDER_PASS not
+ * default); depth_ro's FBO pass binds the buffer without writing it. One 32x32 tile
+ * covers the 8x8 targets: 8 rows of 8 px x 4 B = 32 B, one line per row, for color and
+ * for depth alike. A stored depth buffer is 8 lines after the 8 color lines on the color
+ * port (16 writes). auto: depth_fbo's written depth is stored; the window's (depth) is
+ * not, the frame's swap invalidating it; depth_ro's unwritten one is not. always stores
+ * all three, never none. */
+static void test_depth_store(const char *work)
+{
+    char dirs[3][1024], out[1024], st[1100];
+    static const char *const scenes[3] = {"depth", "depth_fbo", "depth_ro"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(dirs[k], sizeof dirs[k], "%s/%s", work, scenes[k]);
+        synth_render_pass_default = k == 0;
+        if (k < 2)
+            gen_depth(dirs[k]);
+        else
+            gen_depth_ro(dirs[k]);
+    }
+    synth_render_pass_default = 1;
+    static const struct {
+        int scene;
+        const char *mode;
+        long long zlines;
+    } runs[] = {{0, "auto", 0},  {0, "always", 8}, {0, "never", 0},  {1, "auto", 8}, {1, "always", 8},
+                {1, "never", 0}, {2, "auto", 0},   {2, "always", 8}, {2, "never", 0}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "--set depth.store=%s", runs[i].mode);
+        snprintf(out, sizeof out, "%s/%s_%s.out", work, scenes[runs[i].scene], runs[i].mode);
+        CHECK(run(dirs[runs[i].scene], out, set) == 0);
+        char *j = sim_slurp(strcat(strcpy(st, out), "/stats.json"));
+        long long z = j ? sim_stat_value(j, "tiles.depth_store_lines") : -1;
+        long long c = j ? sim_stat_value(j, "tiles.flush_lines") : -1;
+        long long w = j ? sim_stat_value(j, "mem.ru0.color.writes") : -1;
+        fprintf(stderr, "%s depth.store=%s: depth store lines %lld, color flush lines %lld, color port writes %lld\n",
+                scenes[runs[i].scene], runs[i].mode, z, c, w);
+        CHECK(z == runs[i].zlines && c == 8 && w == 8 + runs[i].zlines);
+        free(j);
+    }
 }
 
 static void test_determinism(const char *work)
@@ -1018,6 +1086,7 @@ int main(int argc, char **argv)
     } tests[] = {{"blend", test_blend},
                  {"load", test_load},
                  {"depth", test_depth},
+                 {"depth_store", test_depth_store},
                  {"determinism", test_determinism},
                  {"throughput", test_throughput},
                  {"fp_scaling", test_fp_scaling},

@@ -126,15 +126,20 @@ static void emit_texels(uint32_t seq, uint32_t n, uint32_t ntex, footprint_fn fp
     free(t);
 }
 
+/* The sampled texture's format and bytes per block (gen; test_compressed changes them). */
+static const char *tex_format = "PIPE_FORMAT_R8G8B8A8_UNORM";
+static uint32_t tex_block_bytes = 4;
+
 /* One frame, one 32x32 pass (one tile), one draw of n quads: FS = [TEX] + nalu MOVs + END.
- * tex_w x tex_h RGBA8 texture id 10. path: emit PATH records and quad paths. */
+ * tex_w x tex_h texture id 10 (tex_format, RGBA8 unless changed). path: emit PATH records
+ * and quad paths. */
 static void gen(const char *dir, uint32_t n, uint32_t nalu, int with_tex, int path, footprint_fn fp, uint32_t tex_w,
                 uint32_t tex_h)
 {
     synth_trace_open(dir, "test_timing_texture");
     synth_begin_frame(0);
     synth_resource(1, "PIPE_FORMAT_B8G8R8A8_UNORM", 32, 32, 4, 1);
-    synth_resource(TEX_RES, "PIPE_FORMAT_R8G8B8A8_UNORM", tex_w, tex_h, 4, 0);
+    synth_resource(TEX_RES, tex_format, tex_w, tex_h, tex_block_bytes, 0);
     synth_shader(1, 0, 4);
     emit_fs(2, nalu, with_tex);
     synth_render_pass(0, 32, 32, 1, 0);
@@ -524,14 +529,11 @@ static void test_threads(const char *work)
     CHECK(st1 > st64);
 }
 
-static void test_vertices(const char *work)
+/* The vertices scene (test_vertices) into dir: one draw (synth_draw's knobs say whether
+ * it is indexed), 2 VS groups. */
+static void gen_vertices(const char *dir)
 {
-    char in[1200];
-    char out[1200];
-    /* VERTICES: one draw, 2 VS groups (4 + 2 vertices, indices 0..5) with a VS PATH of 3
-     * instructions; one stream of buffer resource 20 (16 B per vertex, stride 16):
-     * vertices 0-3 -> line 0 of the buffer, 4-5 -> line 64: 2 vertex-cache requests. */
-    snprintf(in, sizeof in, "%s/verts", work);
+    const char *in = dir;
     synth_trace_open(in, "test_timing_texture");
     synth_begin_frame(0);
     synth_resource(1, "PIPE_FORMAT_B8G8R8A8_UNORM", 32, 32, 4, 1);
@@ -578,6 +580,17 @@ static void test_vertices(const char *work)
     synth_frame_end(0, 32, 32);
     synth_end_frame();
     synth_trace_close();
+}
+
+static void test_vertices(const char *work)
+{
+    char in[1200];
+    char out[1200];
+    /* VERTICES: one draw, 2 VS groups (4 + 2 vertices, indices 0..5) with a VS PATH of 3
+     * instructions; one stream of buffer resource 20 (16 B per vertex, stride 16):
+     * vertices 0-3 -> line 0 of the buffer, 4-5 -> line 64: 2 vertex-cache requests. */
+    snprintf(in, sizeof in, "%s/verts", work);
+    gen_vertices(in);
     snprintf(out, sizeof out, "%s/verts.out", work);
     CHECK(sim_run(sim, in, out, NULL) == 0);
     long long vr = stat_of(out, "vertex_cache.reads"), gv = stat_of(out, "geometry.vertices");
@@ -585,6 +598,92 @@ static void test_vertices(const char *work)
     fprintf(stderr, "vertex cache reads %lld, vertices %lld, VS stream items %lld, VS SFU instr %lld\n", vr, gv, vs,
             sfu);
     CHECK(vr == 2 && gv == 6 && vs == 2 && sfu == 2);
+}
+
+/* Index fetch (vertex_fetch.indices, docs/timing-model.md "Index fetch"): the vertices
+ * scene's draw made indexed. The index lines go through the Vertex Cache ahead of the
+ * groups' 2 vertex-buffer lines, group g taking lines [ceil(g*L/2), ceil((g+1)*L/2)).
+ *  a) 6 indices of 2 B from element 0: bytes 0..11 of the draw's window = 1 line, sent
+ *     with group 0: 1 + 2 = 3 Vertex Cache reads.
+ *  b) 100 indices of 4 B from element 10, 2 instances: bytes 40..439 = lines 0..6 = 7
+ *     lines per instance, 14 in all (group 0 the first instance's 7, group 1 the second's,
+ *     the same addresses): 14 + 2 = 16 reads, of which 7 + 2 distinct lines reach the L2.
+ *  c) b) with vertex_fetch.indices=false, and a non-indexed draw: the 2 vertex lines. */
+static void test_indices(const char *work)
+{
+    char in[1200], out[1200];
+    static const struct {
+        const char *name;
+        uint32_t isize, start, count, inst;
+        const char *set;
+        long long reads, idx, l2;
+    } runs[] = {{"a", 2, 0, 6, 1, NULL, 3, 1, 3},
+                {"b", 4, 10, 100, 2, NULL, 16, 14, 9},
+                {"c", 4, 10, 100, 2, "--set vertex_fetch.indices=false", 2, 0, 2},
+                {"plain", 0, 0, 6, 1, NULL, 2, 0, 2}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        synth_draw_index_size = runs[i].isize;
+        synth_draw_start = runs[i].start;
+        synth_draw_vertex_count = runs[i].count;
+        synth_draw_instances = runs[i].inst;
+        snprintf(in, sizeof in, "%s/idx_%s", work, runs[i].name);
+        gen_vertices(in);
+        snprintf(out, sizeof out, "%s/idx_%s.out", work, runs[i].name);
+        CHECK(sim_run(sim, in, out, runs[i].set) == 0);
+        long long vr = stat_of(out, "vertex_cache.reads"), il = stat_of(out, "vf.index_lines"),
+                  l2 = stat_of(out, "mem.vertex_cache.reads"), gv = stat_of(out, "geometry.vertices");
+        fprintf(stderr, "%s: vertex cache reads %lld, index lines %lld, L2 reads %lld, vertices %lld\n", runs[i].name,
+                vr, il, l2, gv);
+        CHECK(vr == runs[i].reads && il == runs[i].idx && l2 == runs[i].l2 && gv == 6);
+    }
+    synth_draw_index_size = synth_draw_start = 0;
+    synth_draw_vertex_count = 6;
+    synth_draw_instances = 1;
+}
+
+/* TEX of quad k reads texels (8k..8k+1, 0..1). */
+static void fp_stride8(uint32_t k, uint32_t i, int *x, int *y)
+{
+    (void)i;
+    *x = 8 * (int)k;
+    *y = 0;
+}
+
+/* Compressed textures fetched as blocks (docs/timing-model.md "Compressed textures"):
+ * 64 quads, quad k reads the 2x2 footprint at (8k, 0) of a 512x64 texture; one FP, one
+ * thread (the requests in order through one texture cache).
+ *  RGBA8: rows 0 and 1 are 2048 B apart, texels 8k, 8k+1 at 32k..32k+7: 2 lines per
+ *         fetch (128 requests), 32 distinct lines per row: 64 L2 reads.
+ *  ETC1_RGB8 (4x4 blocks of 8 B): the footprint is inside block (2k, 0) at 16k: 1 line
+ *         per fetch (64 requests), lines 0..1008 step 64: 16 L2 reads.
+ *  DXT5_RGBA (4x4, 16 B): block 2k at 32k: 64 requests, 32 L2 reads.
+ *  ASTC_8x8 (8x8, 16 B): block k at 16k: 64 requests, 16 L2 reads. */
+static void test_compressed(const char *work)
+{
+    static const struct {
+        const char *name, *fmt;
+        uint32_t bytes;
+        long long req, l2, comp;
+    } runs[] = {{"rgba8", "PIPE_FORMAT_R8G8B8A8_UNORM", 4, 128, 64, 0},
+                {"etc1", "PIPE_FORMAT_ETC1_RGB8", 8, 64, 16, 64},
+                {"dxt5", "PIPE_FORMAT_DXT5_RGBA", 16, 64, 32, 64},
+                {"astc8", "PIPE_FORMAT_ASTC_8x8", 16, 64, 16, 64}};
+    const char *one = "--set fragment.processors=1 --set fragment.threads_per_processor=1";
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char in[1200], out[1200];
+        tex_format = runs[i].fmt;
+        tex_block_bytes = runs[i].bytes;
+        snprintf(in, sizeof in, "%s/%s", work, runs[i].name);
+        gen(in, 64, 2, 1, 1, fp_stride8, 512, 64);
+        snprintf(out, sizeof out, "%s/%s.out", work, runs[i].name);
+        CHECK(sim_run(sim, in, out, one) == 0);
+        long long req = stat_of(out, "texture.line_requests"), l2 = stat_of(out, "mem.texture_cache.0.reads"),
+                  comp = stat_of(out, "texture.compressed_lines");
+        fprintf(stderr, "%s: %lld line requests, %lld L2 reads, %lld compressed lines\n", runs[i].name, req, l2, comp);
+        CHECK(req == runs[i].req && l2 == runs[i].l2 && comp == runs[i].comp);
+    }
+    tex_format = "PIPE_FORMAT_R8G8B8A8_UNORM";
+    tex_block_bytes = 4;
 }
 
 static void test_determinism(const char *work)
@@ -648,6 +747,8 @@ int main(int argc, char **argv)
                  {"dram", test_dram},
                  {"threads", test_threads},
                  {"vertices", test_vertices},
+                 {"indices", test_indices},
+                 {"compressed", test_compressed},
                  {"determinism", test_determinism},
                  {"derived_lines", test_derived_lines}};
     for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++)

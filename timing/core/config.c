@@ -82,6 +82,14 @@ static const tbr_param_desc k_params[] = {
      "tile buffer loads of planes not cleared in the pass: used = only planes the pass's draws use (depth/stencil if a "
      "draw tests depth or stencil, colors if the pass has a draw), always = every bound plane",
      "Mesa freedreno_draw.c batch_draw_tracking (restore only used buffers); docs/timing-model.md"},
+    {"depth.store", E, "auto", "", NR, "auto|always|never",
+     "depth/stencil tile buffer written back to memory at tile end: auto = when the pass wrote it (a depth/stencil "
+     "clear, or a draw writing depth or stencil) and it is not invalidated (the window's at the swap; "
+     "glInvalidateFramebuffer is not in today's traces: docs/timing-model.md \"Tile buffer stores\"), always = "
+     "every tile of a pass with a depth/stencil buffer, never = discarded (the GPU keeps depth on chip only)",
+     "issue #19; thesis §2.2 (Color Buffer flush); Mesa freedreno_draw.c + freedreno_resource.c fd_invalidate_resource "
+     "(resolve written buffers unless invalidated); EGL 1.4 §3.9.1 + Mesa dri_drawable.c dri_flush (window "
+     "depth/stencil invalidated at swap)"},
     {"tile.primitive_table_entries", U, "16", "", 1, 1024, NULL,
      "Tile Fetcher Primitive Table entries (primitives in flight)", "thesis Table 4.1, §4.1"},
 
@@ -313,6 +321,11 @@ static const tbr_param_desc k_params[] = {
      "bytes fetched per vertex attribute (vec4 of float) for draws without VERTICES records; draws with them "
      "fetch the vertex-buffer lines each vertex read",
      "assumption (thesis §2.2 Vertex Fetcher)"},
+    {"vertex_fetch.indices", B, "true", "", NR, NULL,
+     "indexed draws with VERTICES records read their index buffer (DRAW.start .. start + count elements of "
+     "index_size bytes, per instance) through the Vertex Cache, spread over the draw's VS groups ahead of their "
+     "attribute lines (docs/timing-model.md \"Index fetch\")",
+     "issue #19; thesis §2.2 Vertex Fetcher"},
     {"plb.tiles_per_cycle", U, "1", "tiles/cycle", 1, 64, NULL,
      "Polygon List Builder per-tile list writes per cycle (bounding-box binning)",
      "assumption (thesis §2.2 Polygon List Builder)"},

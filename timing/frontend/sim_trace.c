@@ -60,6 +60,8 @@ struct tex_memo_slot {
     const tbr_rec_resource *rr;
     uint64_t base;
     texel_memo memo;
+    bool compressed; /* res_block_dims of rr, found when the slot was filled */
+    uint32_t block_w, block_h;
 };
 
 /* What a derived fetch's lines are computed from: the resource's record and level memo
@@ -299,10 +301,46 @@ static uint32_t res_layers(const tbr_rec_resource *r, uint32_t l)
     return r->array_size ? r->array_size : 1;
 }
 static uint32_t res_bpp(const tbr_rec_resource *r) { return r->block_bytes ? r->block_bytes : 4; }
-/* bytes of one layer of level l: linear rows, or whole 4x4-texel blocks when tiled */
+
+/* Block-compressed formats (docs/timing-model.md "Compressed textures"): bw x bh texels
+ * share one block of RESOURCE.block_bytes bytes (Gallium's block size: 8 or 16). Names as
+ * Mesa 22.3.6's p_format.h spells them; what softpipe samples natively is ETC1, S3TC
+ * (DXT), RGTC/LATC and BPTC; ETC2/EAC and ASTC reach it transcoded by st/mesa, as
+ * uncompressed RESOURCEs. false (1x1) for every other format. */
+static bool res_block_dims(const tbr_rec_resource *r, uint32_t *bw, uint32_t *bh)
+{
+    static const struct {
+        const char *prefix;
+        uint32_t w, h;
+    } k_blocks[] = {{"DXT", 4, 4},  {"RGTC", 4, 4}, {"LATC", 4, 4}, {"ETC", 4, 4},
+                    {"BPTC", 4, 4}, {"ATC_", 4, 4}, {"FXT1", 8, 4}};
+    *bw = *bh = 1;
+    if (r->block_bytes != 8 && r->block_bytes != 16) return false; /* (every compressed block is) */
+    const char *n = r->format_name;
+    if (strncmp(n, "PIPE_FORMAT_", 12) != 0) return false;
+    n += 12;
+    unsigned w, h;
+    if (strncmp(n, "ASTC_", 5) == 0 && sscanf(n + 5, "%ux%u", &w, &h) == 2 && w && h && w <= 12 && h <= 12) {
+        *bw = w;
+        *bh = h;
+        return true;
+    }
+    for (size_t i = 0; i < sizeof k_blocks / sizeof k_blocks[0]; i++)
+        if (strncmp(n, k_blocks[i].prefix, strlen(k_blocks[i].prefix)) == 0) {
+            *bw = k_blocks[i].w;
+            *bh = k_blocks[i].h;
+            return true;
+        }
+    return false;
+}
+
+/* bytes of one layer of level l: linear rows, or whole 4x4-texel blocks when tiled; a
+ * compressed format's rows of blocks (its own layout whatever texture.layout says) */
 static uint64_t layer_bytes(int tiled, const tbr_rec_resource *r, uint32_t l)
 {
     uint64_t w = lvl_dim(r->width, l), h = lvl_dim(r->height, l), b = res_bpp(r);
+    uint32_t bw, bh;
+    if (b >= 8 && res_block_dims(r, &bw, &bh)) return ((w + bw - 1) / bw) * ((h + bh - 1) / bh) * b;
     if (tiled) return ((w + 3) / 4) * ((h + 3) / 4) * 16 * b;
     return w * h * b;
 }
@@ -361,6 +399,16 @@ static uint64_t texel_addr(int tiled, const tbr_rec_resource *r, uint64_t base, 
     uint64_t a = base + m->start, w = m->w, b = res_bpp(r);
     if (tiled) return a + ((y / 4) * ((w + 3) / 4) + x / 4) * 16 * b + ((y % 4) * 4 + x % 4) * b;
     return a + (y * w + x) * b;
+}
+
+/* texel_addr of a compressed texture: the address of the texel's block (rows of blocks) */
+static uint64_t block_addr(const tbr_rec_resource *r, uint64_t base, const tbr_rec_texel *t, texel_memo *memo,
+                           uint32_t bw, uint32_t bh)
+{
+    level_memo other;
+    const level_memo *m = level_memo_of(0, r, memo, t->level, t->layer, &other);
+    uint64_t blocks_per_row = (m->w + bw - 1) / bw;
+    return base + m->start + ((uint64_t)(uint32_t)t->y / bh * blocks_per_row + (uint32_t)t->x / bw) * res_bpp(r);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -443,6 +491,7 @@ static struct tex_memo_slot *texture_slot(sim_loader *ld, const sim_frame *f, ui
     sl->rr = *rr;
     sl->base = *base;
     sl->memo.valid = 0;
+    sl->compressed = res_block_dims(*rr, &sl->block_w, &sl->block_h);
     return sl;
 }
 
@@ -479,8 +528,9 @@ static size_t footprint_lines(int tiled, const tbr_rec_resource *rr, uint64_t ba
 }
 
 /* A TEXELS / VS_TEXELS fetch -> its distinct texture lines (ascending), appended to lines.
- * footprints: its texels are whole bilinear footprints (footprint_lines). */
-static void map_fetch_lines(const sim_frame *f, uint64_t **lines, size_t *nlines, size_t *cap_lines, sim_fetch *sf,
+ * footprints: its texels are whole bilinear footprints (footprint_lines). true if the
+ * texture is block-compressed (its texels were mapped to their blocks). */
+static bool map_fetch_lines(const sim_frame *f, uint64_t **lines, size_t *nlines, size_t *cap_lines, sim_fetch *sf,
                             const tbr_rec_texfetch *fe, const tbr_rec_texel *tx, bool footprints)
 {
     tbr_rec_resource dummy;
@@ -503,7 +553,16 @@ static void map_fetch_lines(const sim_frame *f, uint64_t **lines, size_t *nlines
     const uint32_t tline = ld->tline;
     const bool pow2 = !(tline & (tline - 1));
     size_t nl = 0, u = 0;
-    if (footprints && pow2 && !ld->tiled && fe->n_texels % 4 == 0) {
+    uint32_t bw = sl ? sl->block_w : 1, bh = sl ? sl->block_h : 1; /* (a stand-in is 4 B: never compressed) */
+    const bool compressed = sl && sl->compressed;
+    if (compressed) {
+        for (uint32_t k = 0; k < fe->n_texels; k++) {
+            uint64_t a = block_addr(rr, base, &tx[k], memo, bw, bh);
+            uint64_t line = pow2 ? a & ~(uint64_t)(tline - 1) : a / tline * tline;
+            if (nl && fl[nl - 1] == line) continue;
+            fl[nl++] = line;
+        }
+    } else if (footprints && pow2 && !ld->tiled && fe->n_texels % 4 == 0) {
         nl = footprint_lines(ld->tiled, rr, base, memo, tx, fe->n_texels, ~(uint64_t)(tline - 1), fl);
     } else {
         for (uint32_t k = 0; k < fe->n_texels; k++) {
@@ -518,6 +577,7 @@ static void map_fetch_lines(const sim_frame *f, uint64_t **lines, size_t *nlines
         if (!u || fl[k] != fl[u - 1]) fl[u++] = fl[k];
     *nlines = sf->first_line + u;
     sf->nlines = (uint32_t)u;
+    return compressed;
 }
 
 void sim_fetch_set_reset(sim_fetch_set *d, const sim_frame *f)
@@ -842,7 +902,8 @@ static int load_texels(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
         sim_fetch *sf = &f->fetches[f->nfetches++];
         sf->quad = sd->first_quad + fe->quad;
         /* the fetch's distinct lines, in ascending address order */
-        map_fetch_lines(f, &f->lines, &f->nlines, &f->cap_lines, sf, fe, fe->texels, false);
+        if (map_fetch_lines(f, &f->lines, &f->nlines, &f->cap_lines, sf, fe, fe->texels, false))
+            f->compressed_texture_lines += sf->nlines;
         f->texels += fe->n_texels;
         f->texel_fetches++;
     }
@@ -923,7 +984,8 @@ static int load_vs_texels(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
         GROW(f->vfetches, f->nvfetches, f->cap_vfetches);
         sim_fetch *sf = &f->vfetches[f->nvfetches++];
         sf->quad = (uint32_t)(c->vrec_first + fe->quad);
-        map_fetch_lines(f, &f->lines, &f->nlines, &f->cap_lines, sf, fe, fe->texels, false);
+        if (map_fetch_lines(f, &f->lines, &f->nlines, &f->cap_lines, sf, fe, fe->texels, false))
+            f->compressed_texture_lines += sf->nlines;
         g->nvfetch++;
         f->vs_texels += fe->n_texels;
         f->vs_texel_fetches++;
@@ -1223,7 +1285,7 @@ static void frame_reset(sim_frame *f, uint64_t number)
     f->npaths = f->npcls = f->nppc = f->nfetches = f->nlines = f->nvgroups = 0;
     f->texels = f->texel_fetches = f->vertex_records = f->vertex_records_ignored = 0;
     f->nvfetches = 0;
-    f->vs_texels = f->vs_texel_fetches = 0;
+    f->vs_texels = f->vs_texel_fetches = f->compressed_texture_lines = 0;
     if (f->path_of_id) memset(f->path_of_id, 0, f->cap_path_of_id * sizeof *f->path_of_id);
     f->uploads = f->upload_bytes = f->unsupported = f->flushes = 0;
     f->ninits = f->ninit_data = 0;

@@ -28,6 +28,8 @@ typedef struct sim_loader sim_loader;
 /* Address regions of the resources the trace names (the rest of the map is in gpu.h). */
 #define ADDR_TEXTURE_BASE 0x200000000ull /* sampled textures, in order of first texel read */
 #define ADDR_VBUF_BASE    0x300000000ull /* vertex buffers (VERTICES resource ids) */
+#define ADDR_INDEX_BASE   0x360000000ull /* index buffers (not named by the trace): 16 MiB per draw of a frame */
+#define ADDR_INDEX_SPAN   (ADDR_CODE_BASE - ADDR_INDEX_BASE)
 #define ADDR_CODE_BASE    0x380000000ull /* shader code: 64 KiB per shader, in order of first use */
 
 typedef enum { SIM_ITEM_QUAD = 0, SIM_ITEM_TILE = 1, SIM_ITEM_CLEAR = 2 } sim_item_kind;
@@ -205,6 +207,7 @@ typedef struct {
     size_t ninit_data, cap_init_data;
     uint64_t texels, texel_fetches, vertex_records, vertex_records_ignored;
     uint64_t vs_texels, vs_texel_fetches;
+    uint64_t compressed_texture_lines; /* lines of TEXELS/VS_TEXELS fetches of block-compressed textures */
     uint64_t uploads, upload_bytes, unsupported, flushes;
     /* latest clear value per surface; kept across frames (a pending clear may outlive a
    * frame boundary only in theory, but costs nothing to keep) */

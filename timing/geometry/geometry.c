@@ -27,6 +27,7 @@ int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *er
     ge->env = env;
     ge->cp_cycles = (uint32_t)tbr_cfg_uint(env->cfg, "cp.cycles_per_draw");
     ge->bytes_per_attr = (uint32_t)tbr_cfg_uint(env->cfg, "vertex_fetch.bytes_per_attr");
+    ge->index_fetch = tbr_cfg_bool(env->cfg, "vertex_fetch.indices");
     tbr_cache_params p;
     tbr_cache_params_from_config(env->cfg, "vertex_cache", "vertex_cache", &p);
     ge->vcache = tbr_cache_new(&p, env->st, err, errlen);
@@ -56,6 +57,8 @@ int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *er
     ge->pa_stall =
         tbr_stats_counter(env->st, "pa.stall_cycles", "Primitive Assembly cycles blocked by a full primitive queue");
     ge->verts = tbr_stats_counter(env->st, "geometry.vertices", "vertices fetched and shaded");
+    ge->vf_index_lines = tbr_stats_counter(env->st, "vf.index_lines",
+                                           "index-buffer lines the Vertex Fetcher requested (vertex_fetch.indices)");
     tbr_occupancy_init(&ge->qocc_vin,
                        tbr_stats_average(env->st, "queue.vertex_in.occupancy", "vertex input queue entries per cycle"));
     tbr_occupancy_init(&ge->qocc_vout, tbr_stats_average(env->st, "queue.vertex_out.occupancy",
@@ -114,6 +117,19 @@ static uint64_t pa_vertices_needed_memo(geometry_unit *ge, uint32_t nv, uint32_t
     return ge->pa_need;
 }
 
+/* Index fetch: the first index line group g (of the draw's G) requests; group g reads
+ * lines [idx_first(g), idx_first(g + 1)), so the lines go out in order, spread evenly. */
+static uint32_t idx_first(const geometry_unit *ge, uint32_t g)
+{
+    return (uint32_t)(((uint64_t)g * ge->vf_idx_lines + ge->vf_nverts - 1) / ge->vf_nverts);
+}
+
+/* Lines group g requests: its index lines, then its vertex-buffer lines. */
+static uint32_t group_lines(const geometry_unit *ge, const sim_vgroup *vg, uint32_t g)
+{
+    return vg->nlines + (ge->vf_idx_lines ? idx_first(ge, g + 1) - idx_first(ge, g) : 0);
+}
+
 /* Mirrors geometry_tick's decisions: every case that moves work (or changes state, like
  * Primitive Assembly's credit before it saturates) is an event now; the quiescent cases
  * are the ones that only count (a stalled request, a full queue, the Command Processor's
@@ -159,7 +175,8 @@ uint64_t geometry_next_event(const geometry_unit *ge)
             if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
                 ge->vf_done_head < ge->vf_g && !simq_full(&ge->vertex_in))
                 return now;
-            if (ge->vf_g < ge->vf_nverts && (f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0 || !req_full))
+            if (ge->vf_g < ge->vf_nverts &&
+                (group_lines(ge, &f->vgroups[ge->vf_first_group + ge->vf_g], ge->vf_g) == 0 || !req_full))
                 return now;
         } else {
             if (ge->vf_done_head < ge->vf_nverts && ge->vf_lines_left[ge->vf_done_head] == 0 &&
@@ -273,6 +290,37 @@ static inline __attribute__((always_inline)) void vp_tick(geometry_unit *ge)
     }
 }
 
+/* The Vertex Fetcher's request of the cycle for a draw with index lines: group vf_g's
+ * index lines, then its vertex-buffer lines (the plain path below without them). */
+static void vf_send_indexed(geometry_unit *ge)
+{
+    const sim_env *env = ge->env;
+    const sim_frame *f = env->frame;
+    while (ge->vf_g < ge->vf_nverts && group_lines(ge, &f->vgroups[ge->vf_first_group + ge->vf_g], ge->vf_g) == 0) {
+        ge->vf_g++;
+        ge->vf_l = 0;
+    }
+    if (ge->vf_g >= ge->vf_nverts) return;
+    const sim_vgroup *vg = &f->vgroups[ge->vf_first_group + ge->vf_g];
+    uint32_t i0 = idx_first(ge, ge->vf_g), ni = idx_first(ge, ge->vf_g + 1) - i0;
+    uint64_t idx_line = ge->vf_idx_base + (i0 + ge->vf_l) % ge->vf_idx_period;
+    uint64_t addr =
+        ge->vf_l < ni ? ADDR_INDEX_BASE + idx_line * 64 % ADDR_INDEX_SPAN : f->lines[vg->first_line + ge->vf_l - ni];
+    tbr_mem_msg rq = {.addr = addr, .id = ge->vf_g, .issued = env->now, .ready = env->now};
+    if (!tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
+        tbr_stat_add(ge->vf_stall, env->ncyc);
+        return;
+    }
+    if (ge->vf_l < ni) tbr_stat_inc(ge->vf_index_lines);
+    if (++ge->vf_l == ni + vg->nlines) {
+        ge->vf_g++;
+        ge->vf_l = 0;
+    }
+    ge->vf_outstanding++;
+    tbr_stat_inc(ge->vf_busy);
+    ge->progress++;
+}
+
 /* Vertex Fetcher: responses, in-order hand-off of complete vertices (or VS groups), one line request per cycle. */
 static inline __attribute__((always_inline)) void vf_tick(geometry_unit *ge)
 {
@@ -297,11 +345,15 @@ static inline __attribute__((always_inline)) void vf_tick(geometry_unit *ge)
             ge->vf_done_head++;
             ge->progress++;
         }
-        while (ge->vf_g < ge->vf_nverts && f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0) {
-            ge->vf_g++;
-            ge->vf_l = 0;
+        if (ge->vf_idx_lines) {
+            vf_send_indexed(ge);
+        } else {
+            while (ge->vf_g < ge->vf_nverts && f->vgroups[ge->vf_first_group + ge->vf_g].nlines == 0) {
+                ge->vf_g++;
+                ge->vf_l = 0;
+            }
         }
-        if (ge->vf_g < ge->vf_nverts) {
+        if (!ge->vf_idx_lines && ge->vf_g < ge->vf_nverts) {
             const sim_vgroup *vg = &f->vgroups[ge->vf_first_group + ge->vf_g];
             tbr_mem_msg rq = {.addr = f->lines[vg->first_line + ge->vf_l], .id = ge->vf_g, .issued = now, .ready = now};
             if (tbr_memq_push(tbr_cache_req_in(ge->vcache), &rq)) {
@@ -345,6 +397,24 @@ static inline __attribute__((always_inline)) void vf_tick(geometry_unit *ge)
     }
 }
 
+/* The draw's index-buffer lines (vertex_fetch.indices): an indexed draw with VERTICES
+ * records reads DRAW.count indices of index_size bytes from element DRAW.start, once per
+ * instance. The trace does not name the index buffer (docs/trace-records.md VERTICES):
+ * each draw of a frame gets a 16 MiB window of the index region, so a draw's lines
+ * repeat only within the draw (its instances) and at the same draw of later frames. */
+static void index_lines(geometry_unit *ge, const sim_draw *d)
+{
+    ge->vf_idx_lines = 0;
+    if (!ge->index_fetch || !ge->vf_groups || !d->rec.index_size || !d->rec.count || !ge->vf_nverts) return;
+    uint64_t a0 = (uint64_t)ge->vf_draw * 0x1000000ull + (uint64_t)d->rec.start * d->rec.index_size;
+    uint64_t a1 = a0 + (uint64_t)d->rec.count * d->rec.index_size; /* offsets in the region (wrapping) */
+    uint64_t per = (a1 + 63) / 64 - a0 / 64, inst = d->rec.instance_count ? d->rec.instance_count : 1;
+    uint64_t total = per * inst, cap = (uint64_t)ge->vf_nverts * 1024; /* (a group's count is 16 bits) */
+    ge->vf_idx_base = a0 / 64;
+    ge->vf_idx_period = (uint32_t)(per < UINT32_MAX ? per : UINT32_MAX);
+    ge->vf_idx_lines = (uint32_t)(total < cap ? total : cap);
+}
+
 /* Command Processor: decodes the next draw (cp.cycles_per_draw) and hands it to the Vertex Fetcher. */
 static inline __attribute__((always_inline)) void cp_tick(geometry_unit *ge)
 {
@@ -379,8 +449,9 @@ static inline __attribute__((always_inline)) void cp_tick(geometry_unit *ge)
                 free(ge->vf_lines_left);
                 ge->vf_lines_left = tbr_xrealloc(NULL, ge->vf_cap * sizeof *ge->vf_lines_left);
             }
+            index_lines(ge, d);
             for (uint32_t v = 0; v < ge->vf_nverts; v++)
-                ge->vf_lines_left[v] = ge->vf_groups ? (uint16_t)f->vgroups[d->first_vgroup + v].nlines
+                ge->vf_lines_left[v] = ge->vf_groups ? (uint16_t)group_lines(ge, &f->vgroups[d->first_vgroup + v], v)
                                                      : (uint16_t)(uint8_t)ge->vf_lines_per_vert;
             ge->vf_sent_lines = ge->vf_done_head = ge->vf_outstanding = 0;
             ge->vf_active = ge->vf_nverts > 0;

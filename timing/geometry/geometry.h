@@ -33,6 +33,12 @@ typedef struct {
     bool vf_groups;                      /* the draw has VERTICES records: work items are VS groups */
     uint32_t vf_first_group, vf_g, vf_l; /* first frame vgroup; send cursor (group, line) */
     uint32_t vf_cap;
+    /* index fetch (vertex_fetch.indices, docs/timing-model.md "Index fetch"): the draw's
+     * index-buffer lines, spread over its VS groups ahead of their attribute lines */
+    bool index_fetch;
+    uint32_t vf_idx_lines, vf_idx_period; /* lines of all instances; lines of one instance */
+    uint64_t vf_idx_base;                 /* the first line, in lines from ADDR_INDEX_BASE (wrapping) */
+    tbr_stat *vf_index_lines;
     tbr_cache *vcache;
     sim_queue vertex_in, vertex_out, prim_q;
     /* Vertex Processors */

@@ -8,7 +8,7 @@
  * a time while different stages may hold different tiles (the thesis' per-stage tile
  * barriers). The depth buffer is loaded from memory at BEGIN when the pass did not
  * start with a depth clear, the color buffer likewise; at END the color buffer is
- * written back (full lines) and the depth buffer is discarded.
+ * written back (full lines), then the depth/stencil buffer as depth.store says.
  *
  * The fate of each quad (early-Z kill, shading, blending) is the trace's, which the
  * functional back end re-derives bit-exactly (sim_func.c) when the tile is rendered. */
@@ -40,7 +40,11 @@ void raster_stats_register(raster_stats *rs, tbr_stats *st)
         tbr_stats_counter(st, "tiles.buffer_load_lines", "tile buffer lines loaded from memory (pass without clear)");
     rs->tile_flush_lines =
         tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
+    rs->tile_zs_store_lines = tbr_stats_counter(
+        st, "tiles.depth_store_lines", "depth/stencil buffer lines written to memory at tile end (depth.store)");
 }
+
+enum { ZS_STORE_AUTO, ZS_STORE_ALWAYS, ZS_STORE_NEVER }; /* depth.store, in the table's order */
 
 int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
             icache_unit *icache, const hsr_visibility *vis, char *err, size_t errlen)
@@ -53,6 +57,7 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     r->raster_qpc = attrs_pc / 4 ? attrs_pc / 4 : 1; /* 4 attributes per quad: 16 -> 4 quads/cycle (thesis §4.1) */
     r->raster_setup = (uint32_t)tbr_cfg_uint(env->cfg, "raster.setup_cycles");
     r->blend_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "blend.quads_per_cycle");
+    r->zs_store_mode = tbr_cfg_enum(env->cfg, "depth.store");
     simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.tile"));
     simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
     simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.color"));
@@ -130,8 +135,46 @@ void ru_free(raster_unit *r)
     free(r->hsr);
 }
 
+/* depth.store=auto: the pass wrote its depth/stencil buffer (a depth or stencil clear, or
+ * a draw with depth writes or a stencil test, whose ops may write) and it is not
+ * invalidated (Mesa freedreno resolves what a batch wrote unless invalidated). The one
+ * invalidation the trace implies is the swap's: the window's depth/stencil is undefined
+ * after eglSwapBuffers (EGL 1.4 sec. 3.9.1), Mesa's dri_flush invalidates it then
+ * (__DRI2_FLUSH_INVALIDATE_ANCILLARY), so the frame's last pass binding it is not stored.
+ * glInvalidateFramebuffer is not in the trace (docs/timing-model.md "Tile buffer stores"). */
+static bool pass_zs_dropped_at_swap(const sim_frame *f, size_t pass)
+{
+    const sim_pass *ps = &f->passes[pass];
+    if (!ps->rp.is_default || !f->has_end) return false;
+    for (size_t q = pass + 1; q < f->npasses; q++)
+        if (f->passes[q].rp.zsbuf.valid && f->passes[q].rp.zsbuf.resource_id == ps->rp.zsbuf.resource_id) return false;
+    return true;
+}
+
+static bool pass_writes_zs(const sim_env *env)
+{
+    const sim_frame *f = env->frame;
+    const sim_pass *ps = &f->passes[env->pass];
+    if (pass_zs_dropped_at_swap(f, env->pass)) return false;
+    if (ps->zs_cleared) return true;
+    for (uint32_t k = 0; k < ps->nitems; k++) {
+        const sim_item *it = &f->items[ps->first_item + k];
+        if (it->kind == SIM_ITEM_CLEAR && (f->clears[it->idx].buffers & 3u)) return true;
+    }
+    for (uint32_t k = 0; k < ps->ndraws; k++) {
+        const tbr_rec_draw *d = &f->draws[ps->first_draw + k].rec;
+        if (d->depth_enabled && d->depth_writemask) return true;
+        for (int s = 0; s < 2; s++)
+            if (d->stencil[s].enabled && d->stencil[s].writemask) return true;
+    }
+    return false;
+}
+
 void ru_begin_pass(raster_unit *r)
 {
+    const sim_env *env = r->env;
+    r->pass_stores_zs = sim_func_zs_surface(env->fn) >= 0 && r->zs_store_mode != ZS_STORE_NEVER &&
+                        (r->zs_store_mode == ZS_STORE_ALWAYS || pass_writes_zs(env));
     early_z_begin_pass(&r->ez);
     if (r->hsr) hsr_stage_begin_pass(r->hsr);
 }
@@ -178,6 +221,30 @@ static bool mem_send(const sim_env *env, int port, uint64_t addr, bool write)
     return tbr_memq_push(memsys_req(env->mem, port), &m);
 }
 
+/* The next depth/stencil line of the tile's store (after its color lines) to the color
+ * port, the tile buffers' write-back path; false if the port is full. The depth buffer
+ * is read for it (Early-Z's structure). */
+static bool zs_store_line(raster_unit *r)
+{
+    const sim_env *env = r->env;
+    const sim_surf *zs = sim_func_surface(env->fn, sim_func_zs_surface(env->fn));
+    uint64_t a = tile_line_addr(env, zs, r->c_tile, r->flush_zs_lines - r->flush_left, r->flush_zs_lpr);
+    if (!mem_send(env, r->cport, a, true)) return false;
+    tbr_stat_inc(r->stats->tile_zs_store_lines);
+    tbr_energy_count(r->stats->en.depth, TBR_EV_READ, r->stats->en.qpl_z); /* stored line read from the depth buffer */
+    return true;
+}
+
+/* The address of the current flush's next color line (its lines come before the
+ * depth/stencil ones). */
+static uint64_t next_color_flush_line(const raster_unit *r)
+{
+    int surfs[TBR_MAX_COLOR_BUFS];
+    uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
+    uint32_t total = color_lines(r->env, r->c_tile, false, surfs, counts, lprs, &ns);
+    return color_line_addr(r->env, r->c_tile, total - (r->flush_left - r->flush_zs_lines), surfs, counts, lprs, ns);
+}
+
 static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
@@ -207,10 +274,14 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
         return;
     }
     if (r->flushing) {
-        uint32_t total = color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns);
-        if (r->flush_left &&
-            mem_send(env, r->cport, color_line_addr(env, r->c_tile, total - r->flush_left, surfs, counts, lprs, ns),
-                     true)) {
+        if (r->flush_left <= r->flush_zs_lines) { /* the color lines are out: depth/stencil */
+            if (zs_store_line(r)) {
+                r->flush_left--;
+                tbr_stat_inc(r->b_busy);
+            } else {
+                tbr_stat_add(r->b_stall, n);
+            }
+        } else if (mem_send(env, r->cport, next_color_flush_line(r), true)) {
             r->flush_left--;
             tbr_stat_inc(r->stats->tile_flush_lines);
             tbr_energy_count(r->stats->en.color, TBR_EV_READ,
@@ -245,6 +316,12 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
             r->flush_left = color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns);
             if (tbr_techniques_flush(env->tech, r->c_tile, (uint64_t)r->flush_left * 64))
                 r->flush_left = 0; /* a technique dropped the flush (e.g. TE, RE paper sec. IV-C) */
+            r->flush_zs_lines = 0;
+            if (r->pass_stores_zs) { /* (TE compares colors: the depth store stays) */
+                r->flush_zs_lines = tile_line_count(env, sim_func_surface(env->fn, sim_func_zs_surface(env->fn)),
+                                                    r->c_tile, &r->flush_zs_lpr);
+                r->flush_left += r->flush_zs_lines;
+            }
             r->flushing = true;
             if (!r->flush_left) { /* nothing bound: tile done at once */
                 r->flushing = false;
