@@ -15,6 +15,7 @@
 #include "energy/energy.h"
 #include "memory/memsys.h"
 #include "geometry/geometry.h"
+#include "imr/prim_dispatch.h"
 #include "raster/raster_unit.h"
 #include "shader/icache.h"
 #include "shader/shader_core.h"
@@ -62,6 +63,10 @@ struct gpu {
     /* Energy accounting (gpu_energy.c, docs/energy-model.md) */
     tbr_energy *en;
     tbr_energy_unit *eu_noc;
+    /* pipeline.organization = imr: primitives go from Primitive Assembly straight to the
+     * Raster Unit (no PLB, Parameter Buffer or Tile Fetcher; docs/organisations.md) */
+    bool imr;
+    prim_dispatch pd;
 };
 
 /* gpu.c */

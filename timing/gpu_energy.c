@@ -23,6 +23,19 @@ static tbr_dram_source classify(uint64_t a, bool write)
     return TBR_DSRC_OTHER;
 }
 
+/* Whether a render-target line lies in a depth/stencil surface (DRAM bytes by plane). */
+static bool surface_is_depth(const void *ctx, uint64_t a)
+{
+    const sim_func *fn = ctx;
+    for (size_t i = 0; i < fn->nsurfs; i++) {
+        const sim_surf *s = &fn->surfs[i];
+        if (!s->has_base || a < s->base) continue;
+        const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+        if (a < s->base + (uint64_t)s->w * s->h * (fi ? fi->bytes : 4)) return s->is_zs;
+    }
+    return false;
+}
+
 static void hook(sim_queue *q, tbr_energy_unit *u)
 {
     if (!u) return;
@@ -49,6 +62,7 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     g->eu_noc = tbr_energy_add(g->en, "interconnect", "baseline", TBR_EK_NOC, &gm, err, errlen);
     if (!g->eu_noc) return -1;
     memsys_set_energy(g->env.mem, g->en, g->eu_noc, 128, classify);
+    memsys_set_plane_classifier(g->env.mem, surface_is_depth, g->env.fn);
     /* the texture caches' NUCA organisation: its mesh and Affinity Table(s) (group "dtm") */
     if (g->env.tex_nuca && tex_nuca_energy(g->env.tex_nuca, g->en, err, errlen)) return -1;
 
