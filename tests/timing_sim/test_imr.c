@@ -153,12 +153,12 @@ static void test_traffic(const char *work)
     j = run(work, in, "imr", "--set pipeline.organization=imr");
     if (j) {
         CHECK(sim_stat_value(j, "func.mask_mismatch_quads") == 0);
-        CHECK(sim_stat_value(j, "tiles.rendered") == 1);           /* the whole render target */
-        CHECK(sim_stat_value(j, "imr.prims_dispatched") == 3);     /* in submission order */
-        CHECK(sim_stat_value(j, "mem.plb.writes") == 0);           /* no Parameter Buffer */
-        CHECK(sim_stat_value(j, "mem.tile_cache.reads") == 0);     /* no Tile Fetcher */
-        CHECK(sim_stat_value(j, "quads.early_z_tested") == 48);    /* red + blue */
-        CHECK(sim_stat_value(j, "quads.late_z") == 16);            /* green */
+        CHECK(sim_stat_value(j, "tiles.rendered") == 1);        /* the whole render target */
+        CHECK(sim_stat_value(j, "imr.prims_dispatched") == 3);  /* in submission order */
+        CHECK(sim_stat_value(j, "mem.plb.writes") == 0);        /* no Parameter Buffer */
+        CHECK(sim_stat_value(j, "mem.tile_cache.reads") == 0);  /* no Tile Fetcher */
+        CHECK(sim_stat_value(j, "quads.early_z_tested") == 48); /* red + blue */
+        CHECK(sim_stat_value(j, "quads.late_z") == 16);         /* green */
         cache_is(j, "z_cache", 0, 16, 16, 8, 0);
         cache_is(j, "color_cache", 0, 16, 16, 8, 0);
         ports_are(j, 0, 24);
