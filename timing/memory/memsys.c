@@ -40,12 +40,12 @@ struct memsys {
     tbr_stats *st;
     tbr_stat *src_bytes[TBR_DSRC_COUNT]; /* DRAM bytes (line requests sent) by source */
     /* render-target DRAM bytes by plane (memsys_set_plane_classifier) */
-    bool (*is_depth)(const void *ctx, uint64_t addr);
-    const void *plane_ctx;
+    bool (*is_depth)(void *ctx, uint64_t addr);
+    void *plane_ctx;
     tbr_stat *plane_bytes[2]; /* 0 color, 1 depth/stencil */
 };
 
-void memsys_set_plane_classifier(memsys *m, bool (*is_depth)(const void *ctx, uint64_t addr), const void *ctx)
+void memsys_set_plane_classifier(memsys *m, bool (*is_depth)(void *ctx, uint64_t addr), void *ctx)
 {
     m->is_depth = is_depth;
     m->plane_ctx = ctx;

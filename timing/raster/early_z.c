@@ -84,7 +84,8 @@ static inline bool quad_survives(const early_z *z, const sim_frame *f, const sim
 /* IMR: the quad's depth lines through the Z cache (read, written when a fragment passes
  * and the draw writes depth); false while they are being read, with the misses of the
  * quads queued behind it issued meanwhile (ATTILA's Z test input queue). */
-static bool imr_depth_access(early_z *z, const sim_frame *f, const sim_quad *q, bool survives)
+static __attribute__((noinline, cold)) bool imr_depth_access(early_z *z, const sim_frame *f, const sim_quad *q,
+                                                             bool survives)
 {
     if (rop_cache_access(z->rop, q, survives && f->draws[q->draw].rec.depth_writemask)) return true;
     for (uint32_t i = 1; i < z->in->count && i <= z->imr_lookahead; i++) {

@@ -146,3 +146,12 @@ void imr_blend_tick(raster_unit *r)
     else
         tbr_stat_add(r->b_idle, n);
 }
+
+uint64_t imr_ru_next_event(const raster_unit *r)
+{
+    uint64_t now = r->env->now, ne = UINT64_MAX;
+    if (r->imr_flushing) return now;
+    GPU_EVENT_AT(ne, now, rop_cache_next_event(r->zrop));
+    GPU_EVENT_AT(ne, now, rop_cache_next_event(r->crop));
+    return ne;
+}

@@ -494,12 +494,8 @@ uint64_t ru_next_event(const raster_unit *r)
     uint64_t now = env->now, ne = UINT64_MAX;
     const sim_frame *f = env->frame;
     /* Blending */
-    if (r->crop) { /* IMR: the caches' fills, clears and flushes */
-        if (r->imr_flushing) return now;
-        GPU_EVENT_AT(ne, now, rop_cache_next_event(r->zrop));
-        GPU_EVENT_AT(ne, now, rop_cache_next_event(r->crop));
-    } else
-        GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(env->mem, r->cport)));
+    /* (IMR: the caches' fills, clears and flushes) */
+    GPU_EVENT_AT(ne, now, r->crop ? imr_ru_next_event(r) : tbr_memq_head_ready(memsys_resp(env->mem, r->cport)));
     bool cport_full = tbr_memq_full(memsys_req(env->mem, r->cport));
     if (r->c_loading) {
         if (r->c_load_left ? !cport_full : !r->c_outstanding) return now;

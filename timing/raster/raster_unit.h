@@ -103,7 +103,9 @@ void imr_ru_free(raster_unit *r);
 void imr_ru_begin_pass(raster_unit *r);
 /* Blending under IMR: per quad late Z (draws without early Z) and the color write
  * through the caches; at the pass's END marker the caches' flush. */
-void imr_blend_tick(raster_unit *r);
+void imr_blend_tick(raster_unit *r) __attribute__((noinline, cold)); /* (keeps TBR's ru_tick as it was) */
+/* The earliest event of the caches and of the pass-end flush. */
+uint64_t imr_ru_next_event(const raster_unit *r) __attribute__((noinline, cold));
 uint64_t ru_next_event(const raster_unit *r);
 
 #endif
