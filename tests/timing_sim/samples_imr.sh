@@ -5,8 +5,10 @@
 # = every frame bit-exact) and fast clear on and off, and check what IMR means in the
 # statistics: no Parameter Buffer or Tile Fetcher traffic, one "tile" per pass, the same
 # quads rasterized and shaded as under TBR (the organisation changes timing, not work), the
-# depth/color caches' traffic accounted (every line access is a hit or a miss; reads only
-# for misses on lines not in the cleared state).
+# depth/color caches' traffic accounted (misses = reads + fast-clear fills; a fast clear
+# neither writes nor is resolved when off; a plane found cleared is written by the clear
+# when fast clear is off). (Reads with and without fast clear are not compared: the
+# different timing changes which lines the look-ahead evicts.)
 set -u
 prefix=$1 traces=$2 bin=$3 work=$4
 fail() { echo "FAIL samples_imr: $*" >&2; exit 1; }
@@ -44,7 +46,8 @@ for n in sys.argv[2:]:
         ok(v(imr, p + "line_misses") == v(imr, p + "line_reads") + v(imr, p + "clear_fills"), "%s %s: misses" % (n, c))
         ok(v(imr, p + "clear_line_writes") == 0 and v(nofc, p + "clear_fills") == 0, "%s %s: fast clear" % (n, c))
         ok(v(nofc, p + "resolve_line_writes") == 0, "%s %s: resolve without fast clear" % (n, c))
-        ok(v(nofc, p + "line_reads") >= v(imr, p + "line_reads"), "%s %s: fewer reads without fast clear" % (n, c))
+        # a line found in the cleared state means a cleared plane, which the clear writes without fast clear
+        ok(v(imr, p + "clear_fills") == 0 or v(nofc, p + "clear_line_writes") > 0, "%s %s: clear not written" % (n, c))
     ok(v(imr, "imr.color_cache.line_accesses") > 0, "%s: no color access" % n)
 PY
 echo "samples_imr: ok"
