@@ -85,6 +85,8 @@ static int build_units(gpu *g, char *err, size_t errlen)
         if (icache_init(&g->icu[i], &g->env, i, err, errlen)) return -1;
     if (geometry_init(&g->geo, &g->env, &g->icu[0], err, errlen)) return -1;
     if (plb_init(&g->plb, &g->env, err, errlen)) return -1;
+    g->imr = tbr_cfg_enum(cfg, "pipeline.organization") == RU_ORG_IMR;
+    if (g->imr) prim_dispatch_init(&g->pd, &g->env, g->env.st);
     if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) return -1;
     g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
     /* the Texture Caches' organisation spans every Raster Unit's processors (seeds/003) */
@@ -108,7 +110,10 @@ static int build_units(gpu *g, char *err, size_t errlen)
  * Fetcher (given at tf_init), tiles to the Raster Units' Tile Queues. */
 static void connect_units(gpu *g)
 {
-    plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
+    if (g->imr)
+        prim_dispatch_connect(&g->pd, &g->geo.prim_q, &g->ru[0].tile_q, geometry_upstream_done, &g->geo);
+    else
+        plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
     g->ru_tile_q = tbr_xcalloc(g->nru, sizeof *g->ru_tile_q);
     for (uint32_t i = 0; i < g->nru; i++) g->ru_tile_q[i] = &g->ru[i].tile_q;
     tf_connect(
@@ -302,6 +307,14 @@ int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
     return 0;
 }
 
+/* IMR: the functional back end's "tile" is the pass's whole render target (the pixels
+ * do not depend on the tile size, docs/timing-model.md "Functional model"). */
+static void imr_tile_size(gpu *g, const sim_pass *ps)
+{
+    g->env.tile_w = ps->rp.width > 2 ? (ps->rp.width + 1u) & ~1u : 2;
+    g->env.tile_h = ps->rp.height > 2 ? (ps->rp.height + 1u) & ~1u : 2;
+}
+
 /* The frame's pass `pass` begins: the functional back end sets it up (tile grid), the
  * techniques hear of it, the pass's counters. -1 with err (unusable pass). */
 static int pass_begin(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
@@ -311,6 +324,7 @@ static int pass_begin(gpu *g, const sim_frame *f, size_t pass, char *err, size_t
      * each pass's raster phase reads them) */
     if (pass == 0) sim_func_derive_texels(g->env.fn, f);
     g->env.pass = pass;
+    if (g->imr) imr_tile_size(g, &f->passes[pass]);
     if (sim_func_begin_pass(g->env.fn, f, pass, g->env.tile_w, g->env.tile_h, err, errlen)) return -1;
     g->env.tiles_x = sim_func_tiles_x(g->env.fn);
     g->env.tiles_y = sim_func_tiles_y(g->env.fn);
@@ -444,16 +458,108 @@ static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size
     return 0;
 }
 
+/* ---- Immediate mode (pipeline.organization = imr; docs/organisations.md) ----
+ * One loop for the whole pass: geometry and raster run at the same time, the primitives
+ * flowing from Primitive Assembly through the dispatch to the Raster Unit in submission
+ * order (ATTILA seeds/004 sec. 2); the pass's one "tile" is rendered functionally first. */
+static uint64_t imr_next_event(const gpu *g)
+{
+    uint64_t now = g->env.now, ne = UINT64_MAX;
+    if (tbr_techniques_geometry_busy(g->env.tech)) return now;
+    for (uint32_t i = 0; i < g->geo.nvp; i++)
+        if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
+    for (uint32_t k = 0; k < g->ru[0].nfp; k++)
+        if (sc_may_issue_now(&g->ru[0].fp[k], now)) return now;
+    GPU_EVENT_AT(ne, now, geometry_next_event(&g->geo));
+    GPU_EVENT_AT(ne, now, prim_dispatch_next_event(&g->pd));
+    GPU_EVENT_AT(ne, now, ru_next_event(&g->ru[0]));
+    for (uint32_t i = 0; i < g->nicu; i++) GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[i]));
+    GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
+    return ne;
+}
+
+static bool imr_pass_done(const gpu *g)
+{
+    return prim_dispatch_done(&g->pd) && ru_idle(&g->ru[0]) && memsys_idle(g->env.mem) &&
+           tbr_cache_idle(g->geo.vcache) && icache_idle(&g->icu[0]) && icache_idle(&g->icu[g->nicu - 1]);
+}
+
+static void imr_tick(gpu *g)
+{
+    memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+    icache_tick(&g->icu[g->nicu - 1]);
+    if (!ru_idle(&g->ru[0])) tbr_stat_add(g->ru_active[0], g->env.ncyc);
+    ru_tick(&g->ru[0]);
+    prim_dispatch_tick(&g->pd);
+    geometry_tick(&g->geo);
+    if (g->nicu > 1) icache_tick(&g->icu[0]);
+}
+
+static int imr_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+{
+    sim_tile_result tr;
+    tbr_techniques_render_tile(g->env.tech, g->env.fn, 0, 0, NULL, 0, &tr);
+    tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
+    tbr_techniques_pass_render_end(g->env.tech);
+    uint64_t start = g->env.now;
+    uint32_t tiles0 = g->ru[0].tiles_done;
+    geometry_begin_pass(&g->geo);
+    g->geo.last_prim_cycle = start;
+    prim_dispatch_begin_pass(&g->pd);
+    tile_stats_pass_begin(g->env.tiles, 1);
+    g->ru[0].tile_start_cycle = start;
+    ru_begin_pass(&g->ru[0]);
+    uint64_t idle_since = start, progress = 0;
+    while (!imr_pass_done(g)) {
+        g->env.ncyc = g->skip_idle ? span(g, imr_next_event(g), idle_since + WATCHDOG_CYCLES + 1) : 1;
+        imr_tick(g);
+        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
+        g->env.now += g->env.ncyc;
+        const raster_unit *r = &g->ru[0];
+        uint64_t pr = geometry_progress(g) + g->pd.sent + tbr_stat_value(g->raster.q_raster) +
+                      tbr_stat_value(g->raster.q_ztested) + tbr_stat_value(g->raster.q_shaded) + r->tiles_done +
+                      tbr_stat_value(r->crop->accesses) + tbr_stat_value(r->zrop->writebacks) +
+                      tbr_stat_value(r->crop->writebacks) + tbr_stat_value(r->zrop->resolves) +
+                      tbr_stat_value(r->crop->resolves) + tbr_stat_value(r->zrop->clear_writes) +
+                      tbr_stat_value(r->crop->clear_writes);
+        if (pr != progress) {
+            progress = pr;
+            idle_since = g->env.now;
+        }
+        if (g->env.now - idle_since > WATCHDOG_CYCLES) {
+            geometry_fold_stats(&g->geo);
+            ru_fold_stats(&g->ru[0]);
+            snprintf(err, errlen,
+                     "frame %llu pass %zu: immediate-mode pass made no progress (model deadlock at cycle %llu)",
+                     (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
+            return -1;
+        }
+    }
+    geometry_fold_stats(&g->geo);
+    ru_fold_stats(&g->ru[0]);
+    uint32_t tiles_pass = g->ru[0].tiles_done - tiles0;
+    tbr_stat_add(g->ru_tiles[0], tiles_pass);
+    tbr_techniques_pass_end(g->env.tech, &tiles_pass, 1);
+    uint64_t geom = g->geo.last_prim_cycle + 1 > start ? g->geo.last_prim_cycle + 1 - start : 0;
+    tbr_stat_add(g->cyc_geom, geom < g->env.now - start ? geom : g->env.now - start);
+    tbr_stat_add(g->cyc_raster, g->env.now - start); /* (overlaps the geometry) */
+    return 0;
+}
+
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
     if (pass_begin(g, f, pass, err, errlen)) return -1;
     pass_restore_planes(g, f, pass);
     uint64_t start = g->env.now;
-    if (geometry_phase(g, f, pass, err, errlen)) return -1;
-    /* Functional rendering of the pass, tile by tile, after binning (RE signs each tile's
-     * Polygon List Builder list). */
-    render_pass_tiles(g);
-    if (raster_phase(g, f, pass, err, errlen)) return -1;
+    if (g->imr) {
+        if (imr_pass(g, f, pass, err, errlen)) return -1;
+    } else {
+        if (geometry_phase(g, f, pass, err, errlen)) return -1;
+        /* Functional rendering of the pass, tile by tile, after binning (RE signs each tile's
+         * Polygon List Builder list). */
+        render_pass_tiles(g);
+        if (raster_phase(g, f, pass, err, errlen)) return -1;
+    }
     tbr_stat_add(g->cyc_total, g->env.now - start);
     tile_stats_pass_end(g->env.tiles, pass_default_res(g), g->env.tiles_x, g->env.tiles_y, g->tech.skip,
                         g->tech.flush_elim);

@@ -15,6 +15,7 @@
 #include "energy/energy.h"
 #include "memory/memsys.h"
 #include "geometry/geometry.h"
+#include "imr/prim_dispatch.h"
 #include "raster/raster_unit.h"
 #include "shader/icache.h"
 #include "shader/shader_core.h"
@@ -33,6 +34,11 @@
 #include "core/tile_stats.h"
 
 typedef struct gpu gpu;
+#define GPU_PLANE_MEMO 4
+typedef struct {
+    uint64_t base, end; /* [base, end): a surface's memory; empty when end = 0 */
+    bool is_zs;
+} gpu_plane_range;
 
 struct gpu {
     sim_env env; /* the clock, the pass, the shared services the units see */
@@ -65,6 +71,13 @@ struct gpu {
     /* Energy accounting (gpu_energy.c, docs/energy-model.md) */
     tbr_energy *en;
     tbr_energy_unit *eu_noc;
+    /* pipeline.organization = imr: primitives go from Primitive Assembly straight to the
+     * Raster Unit (no PLB, Parameter Buffer or Tile Fetcher; docs/organisations.md) */
+    bool imr;
+    prim_dispatch pd;
+    /* gpu_energy.c: the surfaces of the last DRAM lines classified by plane */
+    gpu_plane_range plane_memo[GPU_PLANE_MEMO];
+    unsigned plane_memo_next;
 };
 
 /* gpu.c */

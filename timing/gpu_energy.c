@@ -23,6 +23,27 @@ static tbr_dram_source classify(uint64_t a, bool write)
     return TBR_DSRC_OTHER;
 }
 
+/* Whether a render-target line lies in a depth/stencil surface (DRAM bytes by plane): the
+ * surfaces found last are remembered as address ranges (a pass binds a few planes). */
+static bool surface_is_depth(void *ctx, uint64_t a)
+{
+    gpu *g = ctx;
+    for (unsigned k = 0; k < GPU_PLANE_MEMO; k++)
+        if (a >= g->plane_memo[k].base && a < g->plane_memo[k].end) return g->plane_memo[k].is_zs;
+    const sim_func *fn = g->env.fn;
+    for (size_t i = 0; i < fn->nsurfs; i++) {
+        const sim_surf *s = &fn->surfs[i];
+        const tbr_format_info *fi = tbr_format_get_info(s->fmt);
+        uint64_t end = s->base + (uint64_t)s->w * s->h * (fi ? fi->bytes : 4);
+        if (s->has_base && a >= s->base && a < end) {
+            g->plane_memo[g->plane_memo_next] = (gpu_plane_range){.base = s->base, .end = end, .is_zs = s->is_zs};
+            g->plane_memo_next = (g->plane_memo_next + 1) % GPU_PLANE_MEMO;
+            return s->is_zs;
+        }
+    }
+    return false;
+}
+
 static void hook(sim_queue *q, tbr_energy_unit *u)
 {
     if (!u) return;
@@ -49,6 +70,7 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     g->eu_noc = tbr_energy_add(g->en, "interconnect", "baseline", TBR_EK_NOC, &gm, err, errlen);
     if (!g->eu_noc) return -1;
     memsys_set_energy(g->env.mem, g->en, g->eu_noc, 128, classify);
+    memsys_set_plane_classifier(g->env.mem, surface_is_depth, g);
     /* the texture caches' NUCA organisation: its mesh and Affinity Table(s) (group "dtm") */
     if (g->env.tex_nuca && tex_nuca_energy(g->env.tex_nuca, g->en, err, errlen)) return -1;
 

@@ -153,6 +153,36 @@ static const tbr_param_desc k_params[] = {
      "rasterizer attribute interpolation throughput (16 = 4 quads/cycle)", "thesis Table 4.1, §4.1"},
     {"early_z.inflight_quads", U, "20", "quads", 1, 4096, NULL, "Early-Z in-flight quad fragments", "thesis Table 4.1"},
     {"early_z.quads_per_cycle", U, "4", "quads/cycle", 1, 64, NULL, "Early-Z throughput", "thesis §4.1"},
+    /* ---- pipeline organisation: TBR (TBDR = tbr + hsr.enabled) or immediate mode (docs/organisations.md) ---- */
+    {"pipeline.organization", E, "tbr", "", NR, "tbr|imr",
+     "tbr = tile-based (binning, Parameter Buffer, on-chip tile buffers; TBDR is tbr with hsr.enabled); imr = "
+     "immediate mode: primitives rasterized in submission order over the whole render target, depth and color "
+     "through the Z and color caches (imr.*) backed by the L2 and DRAM",
+     "ATTILA sec. 2 (immediate-mode pipeline); thesis §2.2 (TBR)"},
+    {"imr.z_cache.size_kb", U, "16", "KiB", 1, 4096, NULL, "IMR Z (depth/stencil) cache capacity (64-B lines)",
+     "ATTILA sec. 2 (Z and Stencil test: 16 KB)"},
+    {"imr.z_cache.ways", U, "4", "", 1, 64, NULL, "IMR Z cache associativity", "ATTILA sec. 2 (4-way)"},
+    {"imr.z_cache.mshrs", U, "16", "lines", 1, 1024, NULL, "IMR Z cache lines being read at once",
+     "assumption (ATTILA gives no figure)"},
+    {"imr.color_cache.size_kb", U, "16", "KiB", 1, 4096, NULL, "IMR color cache capacity (64-B lines)",
+     "ATTILA sec. 2 (Color Write: as the Z and Stencil test stage)"},
+    {"imr.color_cache.ways", U, "4", "", 1, 64, NULL, "IMR color cache associativity",
+     "ATTILA sec. 2 (as the Z cache)"},
+    {"imr.color_cache.mshrs", U, "16", "lines", 1, 1024, NULL, "IMR color cache lines being read at once",
+     "assumption (ATTILA gives no figure)"},
+    {"imr.miss_lookahead", U, "16", "quads", 0, 1024, NULL,
+     "IMR: quads queued behind a waiting one whose Z/color misses the stage issues meanwhile",
+     "assumption (ATTILA Table 1: Z Test and Color Write input queues of 64)"},
+    {"imr.fast_clear", B, "true", "", NR, NULL,
+     "IMR fast clear: a clear marks the plane's lines cleared (no write; a miss on a cleared line is not read; "
+     "lines still cleared are written at the pass end); false = the clear writes every line at the pass start",
+     "ATTILA sec. 2 (fast depth/stencil buffer clear)"},
+    {"imr.hierarchical_z", B, "false", "", NR, NULL, "IMR Hierarchical Z buffer on chip ahead of the Z test",
+     "ATTILA sec. 2, Table 1 (Hierarchical Z)"},
+    {"imr.z_compression", B, "false", "", NR, NULL, "IMR depth compression of the Z cache's lines",
+     "ATTILA sec. 2 (depth compression)"},
+    {"imr.color_compression", B, "false", "", NR, NULL, "IMR color compression",
+     "ATTILA sec. 2 (not supported by ATTILA's Color Write stage)"},
     /* ---- TBDR: Hidden Surface Removal (raster/hsr.h; docs/techniques.md) ---- */
     {"hsr.enabled", B, "false", "", NR, NULL,
      "TBDR: a Hidden Surface Removal stage ahead of each Raster Unit builds the next tile's depth while the "
@@ -500,6 +530,10 @@ static const struct {
     {"dram_power.idd6_vdd1_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vdd2_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vddq_ma", "the DRAM model never enters self-refresh"},
+    {"imr.hierarchical_z", "the IMR Z test reads every quad's depth lines through the Z cache; no on-chip "
+                           "Hierarchical Z buffer rejects fragment tiles ahead of it"},
+    {"imr.z_compression", "the IMR Z cache moves uncompressed 64-B lines"},
+    {"imr.color_compression", "the IMR color cache moves uncompressed 64-B lines (ATTILA has none either)"},
 };
 
 const char *tbr_param_not_modeled(const char *name)
@@ -976,6 +1010,38 @@ static int check_cache(const tbr_config *cfg, const char *pfx, char *err, size_t
     return 0;
 }
 
+/* IMR (pipeline.organization = imr) has no tiles: the tile-based units and techniques
+ * cannot be combined with it; its caches need at least one set. */
+static int check_organization(const tbr_config *cfg, char *err, size_t errlen)
+{
+    if (tbr_cfg_enum(cfg, "pipeline.organization") != 1) return 0;
+    static const char *tile_only[] = {"hsr.enabled", "re.enabled", "te.enabled"};
+    for (size_t i = 0; i < sizeof tile_only / sizeof tile_only[0]; i++)
+        if (tbr_cfg_bool(cfg, tile_only[i])) {
+            tbr_set_err(err, errlen, "pipeline.organization = imr: %s = true: not modeled yet (a tile-based unit)",
+                        tile_only[i]);
+            return -1;
+        }
+    if (tbr_cfg_uint(cfg, "tile.raster_units") != 1) {
+        tbr_set_err(err, errlen,
+                    "pipeline.organization = imr: tile.raster_units = %llu: not modeled yet (IMR has one Raster Unit)",
+                    (unsigned long long)tbr_cfg_uint(cfg, "tile.raster_units"));
+        return -1;
+    }
+    static const char *caches[] = {"imr.z_cache", "imr.color_cache"};
+    for (size_t i = 0; i < 2; i++) {
+        char ks[64], kw[64];
+        snprintf(ks, sizeof ks, "%s.size_kb", caches[i]);
+        snprintf(kw, sizeof kw, "%s.ways", caches[i]);
+        if (tbr_cfg_uint(cfg, ks) * 1024 / 64 < tbr_cfg_uint(cfg, kw)) {
+            tbr_set_err(err, errlen, "%s = %llu KiB holds fewer 64-B lines than %s = %llu", ks,
+                        (unsigned long long)tbr_cfg_uint(cfg, ks), kw, (unsigned long long)tbr_cfg_uint(cfg, kw));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
 {
     static const char *caches[] = {"vertex_cache", "tile_cache", "texture_cache", "inst_cache", "l2"};
@@ -991,6 +1057,8 @@ int tbr_config_validate(const tbr_config *cfg, char *err, size_t errlen)
             return -1;
         }
     }
+
+    if (check_organization(cfg, err, errlen) != 0) return -1;
 
     /* tiles */
     uint64_t tw = tbr_cfg_uint(cfg, "tile.width"), th = tbr_cfg_uint(cfg, "tile.height");

@@ -39,7 +39,23 @@ struct memsys {
     tbr_dram_source (*classify)(uint64_t addr, bool write);
     tbr_stats *st;
     tbr_stat *src_bytes[TBR_DSRC_COUNT]; /* DRAM bytes (line requests sent) by source */
+    /* render-target DRAM bytes by plane (memsys_set_plane_classifier) */
+    bool (*is_depth)(void *ctx, uint64_t addr);
+    void *plane_ctx;
+    tbr_stat *plane_bytes[2]; /* 0 color, 1 depth/stencil */
 };
+
+void memsys_set_plane_classifier(memsys *m, bool (*is_depth)(void *ctx, uint64_t addr), void *ctx)
+{
+    m->is_depth = is_depth;
+    m->plane_ctx = ctx;
+    if (!m->st) return;
+    m->plane_bytes[0] = tbr_stats_counter(m->st, "dram.surface_bytes.color",
+                                          "bytes of the L2's DRAM requests to render-target lines of color surfaces");
+    m->plane_bytes[1] =
+        tbr_stats_counter(m->st, "dram.surface_bytes.depth",
+                          "bytes of the L2's DRAM requests to render-target lines of depth/stencil surfaces");
+}
 
 void memsys_set_energy(memsys *m, tbr_energy *e, tbr_energy_unit *noc, uint32_t flit_bits,
                        tbr_dram_source (*classify)(uint64_t addr, bool write))
@@ -309,6 +325,8 @@ void memsys_tick_n(memsys *m, uint64_t now, uint64_t *np)
             tbr_dram_source src = m->classify(r->addr, r->write);
             tbr_energy_dram_source(m->en, src, !r->write, r->write);
             tbr_stat_add(m->src_bytes[src], m->line);
+            if (m->is_depth && (src == TBR_DSRC_COLOR_FLUSH || src == TBR_DSRC_TILE_LOADS))
+                tbr_stat_add(m->plane_bytes[m->is_depth(m->plane_ctx, r->addr)], m->line);
         }
         tbr_memq_pop(miss);
     }

@@ -65,5 +65,9 @@ void memsys_register_stats(memsys *m, tbr_stats *st);
  * tagged with the source `classify(addr, write)` returns. */
 void memsys_set_energy(memsys *m, tbr_energy *e, tbr_energy_unit *noc, uint32_t flit_bits,
                        tbr_dram_source (*classify)(uint64_t addr, bool write));
+/* Splits the render-target DRAM bytes (sources color_flush and tile_loads) into
+ * dram.surface_bytes.color / .depth: is_depth(ctx, addr) says whether the line is in a
+ * depth/stencil surface (call after memsys_set_energy). */
+void memsys_set_plane_classifier(memsys *m, bool (*is_depth)(void *ctx, uint64_t addr), void *ctx);
 
 #endif

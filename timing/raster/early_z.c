@@ -81,6 +81,22 @@ static inline bool quad_survives(const early_z *z, const sim_frame *f, const sim
     return !(z->hsr && hsr_quad_removed(z->hsr, q, qi));
 }
 
+/* IMR: the quad's depth lines through the Z cache (read, written when a fragment passes
+ * and the draw writes depth); false while they are being read, with the misses of the
+ * quads queued behind it issued meanwhile (ATTILA's Z test input queue). */
+static __attribute__((noinline, cold)) bool imr_depth_access(early_z *z, const sim_frame *f, const sim_quad *q,
+                                                             bool survives)
+{
+    if (rop_cache_access(z->rop, q, survives && f->draws[q->draw].rec.depth_writemask)) return true;
+    for (uint32_t i = 1; i < z->in->count && i <= z->imr_lookahead; i++) {
+        uint32_t tok = z->in->buf[(z->in->head + i) % z->in->cap];
+        if (TOK_KIND(tok) != TOK_ITEM) break;
+        const sim_quad *nq = &f->quads[TOK_VAL(tok)];
+        if (f->draws[nq->draw].rec.early_z) rop_cache_prefetch(z->rop, nq);
+    }
+    return false;
+}
+
 void early_z_tick(early_z *z)
 {
     const sim_env *env = z->env;
@@ -88,7 +104,7 @@ void early_z_tick(early_z *z)
     const uint64_t nc = env->ncyc; /* cycles simulated by this call (> 1: quiescent, sim_env.h) */
     const sim_frame *f = env->frame;
     const tbr_mem_msg *m;
-    while (!z->hsr && (m = tbr_memq_peek(z->mem_resp, now))) { /* (TBDR: the port is HSR's) */
+    while (!z->hsr && !z->rop && (m = tbr_memq_peek(z->mem_resp, now))) { /* (TBDR: HSR's port, IMR: the Z cache's) */
         if (z->z_outstanding) z->z_outstanding--;
         tbr_memq_pop(z->mem_resp);
     }
@@ -122,7 +138,7 @@ void early_z_tick(early_z *z)
                 z->tile = TOK_VAL(tok);
                 int zs = sim_func_zs_surface(env->fn);
                 const sim_pass *ps = &f->passes[env->pass];
-                if (zs >= 0 && !ps->zs_cleared && env->pass_loads_zs && !z->hsr) {
+                if (zs >= 0 && !ps->zs_cleared && env->pass_loads_zs && !z->hsr && !z->rop) {
                     uint32_t lpr;
                     z->z_tile = TOK_VAL(tok);
                     z->z_load_left = tile_line_count(env, sim_func_surface(env->fn, zs), z->z_tile, &lpr);
@@ -151,6 +167,10 @@ void early_z_tick(early_z *z)
         /* A surviving quad waits here, untested, until its Fragment Processor queue has room:
      * the test (and its depth-buffer energy) happens once, when the quad can move on. */
         if (survives && simq_full(&z->fp_in[fp])) {
+            blocked = true;
+            break;
+        }
+        if (z->rop && early && !imr_depth_access(z, f, q, survives)) {
             blocked = true;
             break;
         }
@@ -200,7 +220,7 @@ uint64_t early_z_next_event(const early_z *z)
     const sim_env *env = z->env;
     const sim_frame *f = env->frame;
     uint64_t now = env->now, ne = UINT64_MAX;
-    if (!z->hsr) GPU_EVENT_AT(ne, now, tbr_memq_head_ready(z->mem_resp));
+    if (!z->hsr && !z->rop) GPU_EVENT_AT(ne, now, tbr_memq_head_ready(z->mem_resp));
     if (z->z_loading) {
         if (z->z_load_left ? !tbr_memq_full(z->mem_req) : !z->z_outstanding) return now;
     } else if (z->in->count) {

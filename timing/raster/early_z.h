@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/sim_queue.h"
+#include "imr/rop_cache.h"
 #include "memory/memq.h"
 #include "raster/hsr.h"
 #include "raster/raster_energy.h"
@@ -50,6 +51,10 @@ typedef struct {
     /* TBDR (hsr.h): HSR loaded the tile's depth and built it in advance; a quad it found
      * hidden fails here (seeds/003 sec. II-C). NULL: TBR. */
     const hsr_visibility *hsr;
+    /* IMR (imr/rop_cache.h): the depth buffer is in memory behind this Z cache, accessed per
+     * quad; misses of the next imr_lookahead queued quads are issued while one waits. NULL: TBR. */
+    rop_cache *rop;
+    uint32_t imr_lookahead;
 } early_z;
 
 /* Raster Unit `unit`'s Early-Z: parameters, statistics (ru<unit>.early_z.*); tested,
@@ -60,6 +65,12 @@ void early_z_connect(early_z *z, sim_queue *in, sim_queue *fp_in, uint32_t nfp, 
                      tbr_memq *mem_resp);
 /* TBDR: the depth buffer comes from the HSR stage (vis decides which quads it hid). */
 static inline void early_z_use_hsr(early_z *z, const hsr_visibility *vis) { z->hsr = vis; }
+/* IMR: the depth buffer is in memory behind the Z cache `rop` (no tile loads). */
+static inline void early_z_use_rop(early_z *z, rop_cache *rop, uint32_t lookahead)
+{
+    z->rop = rop;
+    z->imr_lookahead = lookahead;
+}
 /* a new pass: quad indices are the frame's */
 static inline void early_z_begin_pass(early_z *z) { z->memo_quad = 0; }
 void early_z_tick(early_z *z);

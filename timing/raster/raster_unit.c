@@ -98,6 +98,7 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     snprintf(name, sizeof name, "ru%u.color", id);
     r->cport = memsys_add_port(env->mem, name, 16);
     if (r->cport < 0) return memsys_port_error(name, err, errlen);
+    if (tbr_cfg_enum(env->cfg, "pipeline.organization") == RU_ORG_IMR) imr_ru_init(r);
 #define C(field, fmt, desc) r->field = tbr_stats_counterf(env->st, desc, fmt, id)
     C(r_busy, "ru%u.rasterizer.busy_cycles", "Rasterizer cycles emitting quads or setting up primitives");
     C(r_stall, "ru%u.rasterizer.stall_cycles", "Rasterizer cycles blocked by a full post-rasterization queue");
@@ -133,6 +134,7 @@ void ru_free(raster_unit *r)
     free(r->r_emitted);
     if (r->hsr) hsr_stage_free(r->hsr);
     free(r->hsr);
+    imr_ru_free(r);
 }
 
 /* depth.store=auto: the pass wrote its depth/stencil buffer (a depth or stencil clear, or
@@ -177,6 +179,7 @@ void ru_begin_pass(raster_unit *r)
                         (r->zs_store_mode == ZS_STORE_ALWAYS || pass_writes_zs(env));
     early_z_begin_pass(&r->ez);
     if (r->hsr) hsr_stage_begin_pass(r->hsr);
+    if (r->zrop) imr_ru_begin_pass(r);
 }
 
 /* Color surfaces bound in the pass: line j of the tile over all of them. */
@@ -536,7 +539,10 @@ static inline __attribute__((always_inline)) void rasterizer_tick(raster_unit *r
 void ru_tick(raster_unit *r)
 {
     const sim_env *env = r->env;
-    blend_tick(r);
+    if (r->crop)
+        imr_blend_tick(r);
+    else
+        blend_tick(r);
     merge_tick(r);
     fp_tick(r);
     early_z_tick(&r->ez);
@@ -565,7 +571,8 @@ uint64_t ru_next_event(const raster_unit *r)
     uint64_t now = env->now, ne = UINT64_MAX;
     const sim_frame *f = env->frame;
     /* Blending */
-    GPU_EVENT_AT(ne, now, tbr_memq_head_ready(memsys_resp(env->mem, r->cport)));
+    /* (IMR: the caches' fills, clears and flushes) */
+    GPU_EVENT_AT(ne, now, r->crop ? imr_ru_next_event(r) : tbr_memq_head_ready(memsys_resp(env->mem, r->cport)));
     bool cport_full = tbr_memq_full(memsys_req(env->mem, r->cport));
     if (r->c_loading) {
         if (r->c_load_left ? !cport_full : !r->c_outstanding) return now;
@@ -637,6 +644,7 @@ bool ru_idle(const raster_unit *r)
     if (r->r_has_prim || r->r_in_tile || r->r_flushing || !early_z_idle(&r->ez) || r->c_loading || r->flushing)
         return false;
     if (r->hsr && !hsr_stage_idle(r->hsr)) return false;
+    if (r->crop && (r->imr_flushing || !rop_cache_idle(r->zrop) || !rop_cache_idle(r->crop))) return false;
     if (!simq_empty(&r->tile_q) || !simq_empty(&r->post_raster) || !simq_empty(&r->color_q) || !simq_empty(&r->order))
         return false;
     for (uint32_t i = 0; i < r->nfp; i++)

@@ -16,6 +16,7 @@
 #include "sim_env.h"
 #include "raster/early_z.h"
 #include "raster/hsr.h"
+#include "imr/rop_cache.h"
 #include "raster/raster_energy.h"
 #include "texture/texture_unit.h"
 
@@ -72,6 +73,11 @@ typedef struct {
     int zport, cport;
     tbr_stat *r_busy, *r_stall, *r_idle, *b_busy, *b_stall, *b_idle;
     tbr_occupancy qocc_tile, qocc_post, qocc_color;
+    /* IMR (pipeline.organization = imr; imr_blend.c): Z and color caches on the depth and
+     * color ports instead of tile buffers; NULL under TBR */
+    rop_cache *zrop, *crop;
+    uint32_t imr_lookahead, imr_zdone; /* imr_zdone: quad index + 1 whose late Z is done */
+    bool imr_flushing;
 } raster_unit;
 
 /* Raster Unit `id`: its queues, Fragment Processors (their texture units use ts, their
@@ -86,6 +92,26 @@ void ru_tick(raster_unit *r);
 /* end of the raster phase: queue occupancies into their statistics */
 void ru_fold_stats(raster_unit *r);
 bool ru_idle(const raster_unit *r);
+
+/* ---- The Raster Unit under the immediate-mode organisation (imr_blend.c; ATTILA
+ * seeds/004 sec. 2): pipeline.organization = imr puts its depth and color buffers in memory
+ * behind a Z cache and a color cache (imr/rop_cache.h) on its depth and color memory
+ * ports; Early-Z tests through the Z cache (early_z.c), late Z and Blending go through
+ * imr_blend_tick; the pass (one "tile": the whole render target) ends with the caches'
+ * flush. */
+#define RU_ORG_TBR 0 /* pipeline.organization values (index in the config enum list) */
+#define RU_ORG_IMR 1
+/* The Z and color caches, on the unit's depth and color ports (after they are added). */
+void imr_ru_init(raster_unit *r);
+void imr_ru_free(raster_unit *r);
+/* The pass's planes: its depth/stencil surface for the Z cache, its color buffers for the
+ * color cache (cleared ones as the pass's clears say). */
+void imr_ru_begin_pass(raster_unit *r);
+/* Blending under IMR: per quad late Z (draws without early Z) and the color write
+ * through the caches; at the pass's END marker the caches' flush. */
+void imr_blend_tick(raster_unit *r) __attribute__((noinline, cold)); /* (keeps TBR's ru_tick as it was) */
+/* The earliest event of the caches and of the pass-end flush. */
+uint64_t imr_ru_next_event(const raster_unit *r) __attribute__((noinline, cold));
 uint64_t ru_next_event(const raster_unit *r);
 
 #endif
