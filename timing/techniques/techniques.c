@@ -211,6 +211,7 @@ uint32_t tbr_techniques_assign(tbr_techniques *h, uint32_t index, uint32_t nunit
 
 void tbr_techniques_order(tbr_techniques *h, uint32_t *order, uint32_t tiles_x, uint32_t tiles_y, uint32_t nunits)
 {
-    if (h->assigner >= 0 && h->ops[h->assigner]->tile_order)
+    /* one Raster Unit: nothing to assign (as tbr_techniques_assign; a unit test's host is empty) */
+    if (nunits > 1 && h->assigner >= 0 && (uint32_t)h->assigner < h->n && h->ops[h->assigner]->tile_order)
         h->ops[h->assigner]->tile_order(h->self[h->assigner], order, tiles_x, tiles_y, nunits);
 }
