@@ -453,8 +453,8 @@ static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size
         tiles_pass[i] = g->ru[i].tiles_done - tiles0[i];
         tbr_stat_add(g->ru_tiles[i], tiles_pass[i]);
     }
+    tbr_stat_add(g->cyc_raster, g->env.now - rstart); /* before pass_end: DFSL reads it */
     tbr_techniques_pass_end(g->env.tech, tiles_pass, nr);
-    tbr_stat_add(g->cyc_raster, g->env.now - rstart);
     return 0;
 }
 

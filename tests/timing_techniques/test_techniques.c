@@ -328,6 +328,27 @@ static void gen_fill(const char *dir, uint32_t instr, int ndraws)
     synth_trace_close();
 }
 
+/* gen_fill with `nframes` equal frames. */
+static void gen_fill_frames(const char *dir, uint32_t instr, int ndraws, uint32_t nframes)
+{
+    open_trace(dir);
+    for (uint32_t f = 0; f < nframes; f++) {
+        synth_frame_begin_cleared(f, 64, 64, instr);
+        synth_prim_color = NULL;
+        synth_quad_prim = 0;
+        for (int i = 0; i < ndraws; i++) {
+            synth_draw((uint32_t)i, 1, 0, 2);
+            synth_prim((uint32_t)i, 0, 0, 0, 63.5f, 63.5f);
+            if (i == 0) synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+            synth_quads((uint32_t)i, 0, 0, 64, 64, i & 1 ? BLUE_HALF : RED, 0, 0, 0);
+        }
+        synth_tile(TBR_REC_TILE_STORE, 0, 1);
+        synth_frame_end(f, 64, 64);
+        synth_end_frame();
+    }
+    synth_trace_close();
+}
+
 static int same_file(const char *a, const char *b2)
 {
     char *x = sim_slurp(a), *y = sim_slurp(b2);
@@ -819,6 +840,53 @@ static void test_ptr(void)
     free(j1);
 }
 
+/* DFSL on 5 equal frames of the fill scene (4 tiles of equal work), 2 Raster Units,
+ * candidates 1..2, run phase of 2 frames. N = 1 deals the tiles 0 1 0 1 (each unit 2);
+ * N = 2 is one work tile: all 4 on unit 0, about twice the raster cycles. So: frame 0
+ * evaluates N = 1, frame 1 N = 2, frames 2-3 run with N = 1 (the faster), frame 4
+ * evaluates N = 1 again: sizes 1+2+1+1+1 = 6, 4 frames with N = 1, 1 with N = 2, 3
+ * evaluation and 2 run-phase frames; the N = 2 frame's busiest unit works 2x the mean
+ * (one unit idle). Every frame equals the run without DFSL; static N = 1 is the plain
+ * interleaving (same raster cycles). */
+static void test_dfsl(void)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/fill5", g_dir);
+    gen_fill_frames(p, 64, 2, 5);
+    char *j0 = sim_stats("fill5", "plain", "--set tile.raster_units=2", 0);
+    char *j1 = sim_stats("fill5", "wt1", "--set tile.raster_units=2 --set tile.work_tile=1", 0);
+    char *j2 = sim_stats("fill5", "wt2", "--set tile.raster_units=2 --set tile.work_tile=2", 0);
+    char *jd = sim_stats("fill5", "dfsl",
+                         "--set tile.raster_units=2 --set dfsl.enabled=true --set dfsl.max_work_tile=2 "
+                         "--set dfsl.run_frames=2",
+                         0);
+    long long c0 = sim_stat_value(j0, "cycles.raster"), c1 = sim_stat_value(j1, "cycles.raster"),
+              c2 = sim_stat_value(j2, "cycles.raster");
+    printf("raster cycles (5 frames): plain %lld, N=1 %lld, N=2 %lld\n", c0, c1, c2);
+    CHECK(c1 == c0);
+    CHECK(c2 > c1 * 18 / 10 && c2 < c1 * 21 / 10);
+    CHECKEQ(jd, "dfsl.work_tile", 6);
+    CHECKEQ(jd, "dfsl.wt1.frames", 4);
+    CHECKEQ(jd, "dfsl.wt2.frames", 1);
+    CHECKEQ(jd, "dfsl.evaluation_frames", 3);
+    CHECKEQ(jd, "dfsl.run_phase_frames", 2);
+    CHECKEQ(jd, "ru0.tiles", 4 * 2 + 4);
+    CHECKEQ(jd, "ru1.tiles", 4 * 2);
+    long long w1 = sim_stat_value(jd, "dfsl.wt1.raster_cycles"), w2 = sim_stat_value(jd, "dfsl.wt2.raster_cycles");
+    CHECK(w2 > w1 / 4 * 18 / 10);
+    CHECK(sim_stat_value(jd, "cycles.raster") == w1 + w2);
+    long long bmax = sim_stat_value(j2, "dfsl.ru_busy_max_cycles"),
+              bmean = sim_stat_value(j2, "dfsl.ru_busy_mean_cycles");
+    CHECK(bmax >= 2 * bmean - 5 && bmax <= 2 * bmean + 5);
+    for (unsigned f = 0; f < 5; f++) {
+        char a[1300], b[1300];
+        snprintf(a, sizeof a, "%s/out_plain/frames/frame_%05u.png", g_dir, f);
+        snprintf(b, sizeof b, "%s/out_dfsl/frames/frame_%05u.png", g_dir, f);
+        CHECK(same_file(a, b));
+    }
+    free(j0), free(j1), free(j2), free(jd);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -843,7 +911,8 @@ int main(int argc, char **argv)
                  {"te_double", test_te_double},
                  {"re_multipass", test_re_multipass},
                  {"re_multipass_unsound", test_re_multipass_unsound},
-                 {"ptr", test_ptr}};
+                 {"ptr", test_ptr},
+                 {"dfsl", test_dfsl}};
     size_t k = 0;
     while (k < sizeof tests / sizeof tests[0] && strcmp(t, tests[k].name)) k++;
     if (k < sizeof tests / sizeof tests[0]) {

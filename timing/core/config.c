@@ -78,6 +78,11 @@ static const tbr_param_desc k_params[] = {
     {"tile.ru_assignment", E, "static", "", NR, "static|fastest|mixed",
      "tile-to-Raster-Unit assignment: static round-robin, fewest queued, fewest with round-robin tie break",
      "thesis §5.1"},
+    {"tile.work_tile", U, "0", "tiles", 0, 64, NULL,
+     "work-tile size N: screen tiles go to the Raster Units in N x N work tiles, round robin, and the Tile Fetcher "
+     "interleaves the units' tiles (0 = off: tile.ru_assignment over the tile.order schedule; 1 = the static "
+     "interleaving)",
+     "Emerald (seeds/002) sec. 6, Fig. 15"},
     {"tile.restore", E, "used", "", NR, "used|always",
      "tile buffer loads of planes not cleared in the pass: used = only planes the pass's draws use (depth/stencil if a "
      "draw tests depth or stencil, colors if the pass has a draw), always = every bound plane",
@@ -392,6 +397,16 @@ static const tbr_param_desc k_params[] = {
      "Transaction Elimination: drop color-buffer flushes whose color signature is unchanged", "RE §IV-C, [16]"},
     {"te.buffering", E, "single", "", NR, "single|double",
      "frame buffers for TE: single compares with the previous frame, double with the one before", "RE §IV-C"},
+    /* ---- DFSL: dynamic fragment-shading load balancing (docs/techniques.md) ---- */
+    {"dfsl.enabled", B, "false", "", NR, NULL,
+     "DFSL: choose the work-tile size per frame, an evaluation phase (one frame per size 1..dfsl.max_work_tile) then "
+     "the fastest size for dfsl.run_frames frames, repeated",
+     "Emerald (seeds/002) sec. 6.3, Algorithm 1"},
+    {"dfsl.max_work_tile", U, "10", "tiles", 1, 10, NULL,
+     "DFSL's candidate work-tile sizes 1..N (the evaluation phase lasts N frames)", "Emerald sec. 6.2 (1..10)"},
+    {"dfsl.run_frames", U, "100", "frames", 1, 1000000, NULL,
+     "DFSL's run phase: frames rendered with the best evaluated work-tile size before the next evaluation",
+     "Emerald sec. 6.3 (RunFrames; 100 in Fig. 19)"},
     {"noc.hop_latency", U, "1", "cycles", 0, 1000, NULL, "2D-mesh routing latency per hop between texture caches",
      "DTM Table I"},
     {"noc.link_bytes", U, "64", "B", 1, 1024, NULL,

@@ -20,7 +20,7 @@
  *                                                        beside the PLB in the geometry phase
  * - tile_render_begin / tile_render_end                  functional rendering of a tile
  * - tile_dispatch_cycles, (tile skip: the host's outcome) Tile Fetcher, before a tile BEGIN
- * - tile_assign                                          Tile Fetcher: Raster Unit of a tile
+ * - tile_order, tile_assign                              Tile Fetcher: schedule, Raster Unit of a tile
  * - flush_dropped (after the host's flush outcome)       Raster Unit's color flush
  * - energy                                               energy model set-up */
 #ifndef TBR_TECHNIQUE_H
@@ -100,6 +100,9 @@ typedef struct {
     uint32_t (*tile_dispatch_cycles)(void *self);
     /* a tile's color flush of `bytes` was dropped (its flush outcome is 1) */
     void (*flush_dropped)(void *self, uint32_t tile, uint64_t bytes);
+    /* the pass's tile schedule (order: row-major tile indices in tile.order), which the
+     * technique providing tile_assign may rewrite (work tiles, techniques/dfsl.c) */
+    void (*tile_order)(void *self, uint32_t *order, uint32_t tiles_x, uint32_t tiles_y, uint32_t nunits);
     /* Raster Unit for the schedule's index-th tile; one technique may provide it */
     uint32_t (*tile_assign)(void *self, uint32_t index, uint32_t nunits, tbr_tiles_done_fn done, const void *ctx);
     int (*energy)(void *self, tbr_energy *en, const tbr_config *cfg, char *err, size_t errlen);
@@ -191,6 +194,8 @@ static inline uint64_t tbr_techniques_geometry_progress(const tbr_techniques *h)
     return TBR_BINNING_(h) ? tbr_techniques_geometry_progress_hooks(h) : 0;
 }
 uint32_t tbr_techniques_dispatch_cycles(tbr_techniques *h);
+/* The assigning technique's tile_order, if any, on the Tile Fetcher's schedule of the pass. */
+void tbr_techniques_order(tbr_techniques *h, uint32_t *order, uint32_t tiles_x, uint32_t tiles_y, uint32_t nunits);
 uint32_t tbr_techniques_assign(tbr_techniques *h, uint32_t index, uint32_t nunits, tbr_tiles_done_fn done,
                                const void *ctx);
 
@@ -204,6 +209,6 @@ static inline bool tbr_techniques_tile_skipped(const tbr_techniques *h, uint32_t
 /* Raster Unit, at a tile's color flush of `bytes`: true when a technique eliminated it. */
 bool tbr_techniques_flush(tbr_techniques *h, uint32_t tile, uint64_t bytes);
 
-extern const tbr_technique_desc tbr_technique_re, tbr_technique_te, tbr_technique_ptr;
+extern const tbr_technique_desc tbr_technique_re, tbr_technique_te, tbr_technique_ptr, tbr_technique_dfsl;
 
 #endif

@@ -16,6 +16,7 @@ static const tbr_technique_desc *const technique_table[] = {
     &tbr_technique_re,
     &tbr_technique_te,
     &tbr_technique_ptr,
+    &tbr_technique_dfsl,
 };
 
 #define EACH(h, hook)                                                                                                  \
@@ -206,4 +207,11 @@ uint32_t tbr_techniques_assign(tbr_techniques *h, uint32_t index, uint32_t nunit
     if (nunits <= 1) return 0;
     if (h->assigner < 0) return index % nunits;
     return h->ops[h->assigner]->tile_assign(h->self[h->assigner], index, nunits, done, ctx);
+}
+
+void tbr_techniques_order(tbr_techniques *h, uint32_t *order, uint32_t tiles_x, uint32_t tiles_y, uint32_t nunits)
+{
+    /* one Raster Unit: nothing to assign (as tbr_techniques_assign; a unit test's host is empty) */
+    if (nunits > 1 && h->assigner >= 0 && (uint32_t)h->assigner < h->n && h->ops[h->assigner]->tile_order)
+        h->ops[h->assigner]->tile_order(h->self[h->assigner], order, tiles_x, tiles_y, nunits);
 }

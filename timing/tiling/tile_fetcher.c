@@ -2,7 +2,8 @@
  * Raster Units).
  *
  * Scheduler: tiles in scanline (baseline), Z-order (Morton) or snake order
- * (tile.order), assigned statically round robin to the Raster Units (thesis §5.1).
+ * (tile.order), assigned statically round robin to the Raster Units (thesis §5.1), or
+ * rewritten by the tile-order hook (work tiles: techniques/dfsl.c).
  *
  * Fetcher, four stages: (1) compute the address of the next primitive pointer of the
  * tile into the Primitive Pointer register and reserve a Primitive Table entry (16
@@ -72,6 +73,7 @@ void tf_begin_pass(tile_fetcher *t)
         t->cap_order = n;
     }
     tile_schedule_order(t->order_kind, env->tiles_x, env->tiles_y, t->order);
+    tbr_techniques_order(env->tech, t->order, env->tiles_x, env->tiles_y, t->rus.n); /* e.g. work tiles */
     t->norder = n;
     t->cur = t->pos = 0;
     t->began = false;
