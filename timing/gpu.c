@@ -180,7 +180,7 @@ void gpu_free(gpu *g)
         free(g->pb_store[k].lists);
         free(g->pb_store[k].prim_attr_off);
     }
-    free(g->pb_held);
+    free(g->pass_pb);
     geometry_free(&g->geo);
     for (uint32_t i = 0; i < g->nicu; i++) icache_free(&g->icu[i]);
     memsys_free(g->env.mem);
@@ -581,7 +581,7 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
  * or loads what an earlier pass wrote always finds it flushed. The functional rendering
  * of a pass happens at its raster phase's start: in pass order, as without overlap. ---- */
 
-#define PB_REGION 0x20000000ull /* each Parameter Buffer's share of the list and attribute regions */
+#define PB_REGION 0x20000000ull /* each Parameter Buffer slot's share of the list and attribute regions */
 
 typedef struct {
     const sim_frame *f;
@@ -624,7 +624,7 @@ static bool pass_reads_from(const sim_frame *f, size_t p, size_t q, bool vertex_
 static uint32_t pb_held_by_binned(const gpu *g, const overlap_run *r)
 {
     uint32_t n = 0;
-    for (size_t q = r->nras; q < r->ngeo; q++) n += g->pb_held[q];
+    for (size_t q = r->nras; q < r->ngeo; q++) n += g->pass_pb[q].held;
     return n;
 }
 
@@ -636,6 +636,17 @@ static int geometry_blocked(const gpu *g, const overlap_run *r)
     for (size_t q = r->nras; q < r->ngeo; q++)
         if (pass_reads_from(r->f, r->ngeo, q, true)) return 2;
     return 0;
+}
+
+/* The lowest buffer slot no binned pass uses (< pb_buffers: fewer passes are binned);
+ * the same buffer as without overlap when the previous pass is already flushed. */
+static uint32_t free_slot(const gpu *g, const overlap_run *r)
+{
+    for (uint32_t s = 0;; s++) {
+        bool used = false;
+        for (size_t q = r->nras; q < r->ngeo && !used; q++) used = g->pass_pb[q].slot == s;
+        if (!used) return s;
+    }
 }
 
 /* Pass ngeo's geometry begins: the geometry side's view of the pass (its tile grid from
@@ -650,12 +661,13 @@ static void ov_geometry_begin(gpu *g, overlap_run *r)
     unsigned w = ps->rp.width, h = ps->rp.height, tw = g->env.tile_w, th = g->env.tile_h;
     g->genv.tiles_x = w && h ? (w + tw - 1) / tw : 0;
     g->genv.tiles_y = w && h ? (h + th - 1) / th : 0;
-    uint64_t slot = p % g->pb_buffers;
+    uint32_t slot = free_slot(g, r);
+    g->pass_pb[p].slot = slot;
     g->plb.pb.list_base = ADDR_PB_LIST_BASE + slot * PB_REGION;
     g->plb.pb.attr_base = ADDR_PB_ATTR_BASE + slot * PB_REGION;
     count_pass(g, r->f, p);
     geometry_begin(g);
-    g->pb_held[p] = 1;
+    g->pass_pb[p].held = 1;
     r->geo_on = true;
     r->geo_start = r->idle_since = g->env.now;
     r->progress = geometry_progress(g);
@@ -665,7 +677,7 @@ static void ov_geometry_begin(gpu *g, overlap_run *r)
 static void ov_geometry_end(gpu *g, overlap_run *r)
 {
     geometry_end(g, r->geo_start);
-    param_buffer *slot = &g->pb_store[r->ngeo % g->pb_buffers], t = *slot;
+    param_buffer *slot = &g->pb_store[g->pass_pb[r->ngeo].slot], t = *slot;
     *slot = g->plb.pb;
     g->plb.pb = t;
     r->ngeo++;
@@ -677,7 +689,7 @@ static void ov_geometry_end(gpu *g, overlap_run *r)
 static int ov_raster_begin(gpu *g, overlap_run *r, char *err, size_t errlen)
 {
     size_t p = r->nras;
-    const param_buffer *pb = &g->pb_store[p % g->pb_buffers];
+    const param_buffer *pb = &g->pb_store[g->pass_pb[p].slot];
     if (pass_begin(g, r->f, p, err, errlen)) return -1;
     if (g->env.tiles_x * g->env.tiles_y != pb->ntiles) {
         snprintf(err, errlen, "frame %llu pass %zu: %ux%u tiles, but %u were binned (model error)",
@@ -703,7 +715,7 @@ static void ov_raster_end(gpu *g, overlap_run *r)
 {
     raster_end(g, &r->rm);
     pass_end(g);
-    g->pb_held[r->nras] = 0;
+    g->pass_pb[r->nras].held = 0;
     r->nras++;
     r->ras_on = false;
 }
@@ -714,10 +726,10 @@ static void ov_raster_end(gpu *g, overlap_run *r)
  * rendering is not modeled). */
 static bool pb_full(gpu *g, const overlap_run *r)
 {
-    if (!g->pb_buffer_bytes || g->plb.pass_bytes < g->pb_held[r->ngeo] * g->pb_buffer_bytes) return false;
+    if (!g->pb_buffer_bytes || g->plb.pass_bytes < g->pass_pb[r->ngeo].held * g->pb_buffer_bytes) return false;
     uint32_t others = pb_held_by_binned(g, r);
-    if (others && others + g->pb_held[r->ngeo] >= g->pb_buffers) return true;
-    g->pb_held[r->ngeo]++;
+    if (others && others + g->pass_pb[r->ngeo].held >= g->pb_buffers) return true;
+    g->pass_pb[r->ngeo].held++;
     return false;
 }
 
@@ -761,9 +773,9 @@ static void ov_account(gpu *g, const overlap_run *r, bool plb_waits, int geo_wai
 static int run_overlapped(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
     overlap_run r = {.f = f, .n = f->npasses};
-    if (r.n > g->pb_held_cap) {
-        g->pb_held = tbr_xrealloc(g->pb_held, r.n * sizeof *g->pb_held);
-        g->pb_held_cap = r.n;
+    if (r.n > g->pass_pb_cap) {
+        g->pass_pb = tbr_xrealloc(g->pass_pb, r.n * sizeof *g->pass_pb);
+        g->pass_pb_cap = r.n;
     }
     uint64_t start = g->env.now;
     for (;;) {

@@ -67,9 +67,11 @@ struct gpu {
     uint32_t pb_buffers;               /* overlap.pb_buffers */
     uint64_t pb_buffer_bytes;          /* overlap.pb_buffer_kib in bytes (0: unbounded) */
     sim_env genv;                      /* with overlap, the geometry side's view: the pass being binned */
-    param_buffer pb_store[GPU_MAX_PB]; /* binned passes' Parameter Buffers (pass p: p % pb_buffers) */
-    uint32_t *pb_held;                 /* per pass of the frame: buffers it holds */
-    size_t pb_held_cap;
+    param_buffer pb_store[GPU_MAX_PB]; /* binned passes' Parameter Buffers, by slot */
+    struct {
+        uint32_t held, slot; /* buffers it holds (0: none), the slot of its lists */
+    } * pass_pb;             /* per pass of the frame */
+    size_t pass_pb_cap;
     tbr_stat *cyc_both, *cyc_pb_stall, *cyc_dep_wait, *dep_passes, *dep_violations;
     /* Energy accounting (gpu_energy.c, docs/energy-model.md) */
     tbr_energy *en;

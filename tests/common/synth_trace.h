@@ -46,6 +46,7 @@ void synth_tile(uint32_t kind, uint32_t is_zs, uint32_t res);
 extern uint32_t synth_draw_vertex_count; /* DRAW.count of synth_draw (default 6) */
 extern float synth_draw_blend_color0;    /* DRAW.blend_color[0] of synth_draw (default 0) */
 extern uint32_t synth_draw_texture;      /* resource sampled by unit 0 of synth_draw's FS (default 0: none) */
+extern uint32_t synth_draw_vs_textures;  /* DRAW.num_vs_textures of synth_draw (default 0) */
 extern int synth_draw_fs_kill; /* synth_draw's FS may discard: fs_uses_kill, depth after shading (default 0) */
 /* DRAW: triangles, VS 1, fragment shader FS_ID, one color buffer; BLEND: SRC_ALPHA /
  * INV_SRC_ALPHA blending; DEPTH: early-Z LESS test with writes. */
