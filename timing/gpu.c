@@ -3,14 +3,20 @@
  * Polygon List Builder) until every primitive is binned and the Parameter Buffer written,
  * the functional rendering of the pass's tiles, then the raster phase (Tile Fetcher and
  * Raster Units) until every tile is flushed (thesis §2.2: TBR renders a pass's tiles only
- * after all of its geometry is binned). All units tick every cycle, consumers before
- * producers so a token moves at most one stage per cycle, except in quiescent spans. */
+ * after all of its geometry is binned). With overlap.enabled the next pass's geometry
+ * phase runs during the current pass's raster phase (below, "Geometry/raster overlap").
+ * All units tick every cycle, consumers before producers so a token moves at most one
+ * stage per cycle, except in quiescent spans. */
 #include "gpu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+
+/* The per-cycle helpers the phase loops share: inlined into each loop as they were when
+ * each loop had its own copy (bench/sim-speed; docs/verification.md). */
+#define HOT static inline __attribute__((always_inline))
 
 #define WATCHDOG_CYCLES 2000000u /* no unit progressed for this long = model deadlock */
 
@@ -243,7 +249,7 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
  * deadlock watchdog fires, so it fires at the same cycle as without skipping. */
 #define SKIP_MAX_SPAN 65536u /* bounds the DRAM's catch-up loop per call */
 
-static uint64_t geometry_phase_next_event(const gpu *g)
+HOT uint64_t geometry_phase_next_event(const gpu *g)
 {
     uint64_t now = g->env.now, ne = UINT64_MAX;
     if (tbr_techniques_geometry_busy(g->env.tech)) return now; /* a technique's unit works */
@@ -258,7 +264,7 @@ static uint64_t geometry_phase_next_event(const gpu *g)
     return ne;
 }
 
-static uint64_t raster_phase_next_event(const gpu *g)
+HOT uint64_t raster_phase_next_event(const gpu *g)
 {
     uint64_t now = g->env.now, ne = UINT64_MAX;
     /* the most frequent "now" first (terrain: a Fragment Processor issues in 84% of the
@@ -277,7 +283,7 @@ static uint64_t raster_phase_next_event(const gpu *g)
 #define PHASE_GEOMETRY 1u
 #define PHASE_RASTER   2u
 
-static uint64_t phases_next_event(const gpu *g, unsigned phases)
+HOT uint64_t phases_next_event(const gpu *g, unsigned phases)
 {
     if (phases == PHASE_GEOMETRY) return geometry_phase_next_event(g);
     if (phases == PHASE_RASTER) return raster_phase_next_event(g);
@@ -302,7 +308,7 @@ static uint64_t span(const gpu *g, uint64_t next_event, uint64_t limit)
  * the next question waits 1, 2, 4, then 4 cycles (each of those cycles is simply
  * ticked, which is always exact); a skipped span resets this. */
 #define PROBE_GAP_MAX 4u
-static uint64_t next_span(gpu *g, unsigned phases, uint64_t limit)
+HOT uint64_t next_span(gpu *g, unsigned phases, uint64_t limit)
 {
     if (!g->skip_idle) return 1;
     if (g->probe_wait) {
@@ -320,7 +326,7 @@ static uint64_t next_span(gpu *g, unsigned phases, uint64_t limit)
 }
 
 /* Monotonic count of geometry + tiling phase events that moved work forward. */
-static uint64_t geometry_progress(const gpu *g)
+HOT uint64_t geometry_progress(const gpu *g)
 {
     return g->geo.progress + g->plb.progress + tbr_techniques_geometry_progress(g->env.tech);
 }
@@ -406,7 +412,7 @@ static void geometry_begin(gpu *g)
 }
 
 /* Consumers before producers. */
-static void geometry_tick_units(gpu *g, bool tick_plb, bool tick_icache)
+HOT void geometry_tick_units(gpu *g, bool tick_plb, bool tick_icache)
 {
     tbr_techniques_geometry_tick(g->env.tech);
     if (tick_plb) plb_tick(&g->plb);
@@ -415,7 +421,7 @@ static void geometry_tick_units(gpu *g, bool tick_plb, bool tick_icache)
 }
 
 /* The geometry units have finished the pass (memory aside). */
-static bool geometry_units_done(const gpu *g, bool check_icache)
+HOT bool geometry_units_done(const gpu *g, bool check_icache)
 {
     return plb_done(&g->plb) && tbr_techniques_geometry_idle(g->env.tech) && tbr_cache_idle(g->geo.vcache) &&
            (!check_icache || icache_idle(&g->icu[0]));
@@ -493,7 +499,7 @@ static void raster_begin(gpu *g, const sim_frame *f, raster_mark *m)
 }
 
 /* Consumers before producers. */
-static void raster_tick_units(gpu *g, bool tick_icache)
+HOT void raster_tick_units(gpu *g, bool tick_icache)
 {
     if (tick_icache) icache_tick(&g->icu[g->nicu - 1]);
     for (uint32_t i = 0; i < g->nru; i++) {
@@ -504,7 +510,7 @@ static void raster_tick_units(gpu *g, bool tick_icache)
 }
 
 /* Every tile is flushed (memory aside). */
-static bool raster_units_done(const gpu *g, bool check_icache)
+HOT bool raster_units_done(const gpu *g, bool check_icache)
 {
     bool done = tf_done(&g->tf) && (!check_icache || icache_idle(&g->icu[g->nicu - 1]));
     for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);

@@ -1,7 +1,8 @@
 /* tbr-sim's wiring (thesis §2.2, §4.1, Table 4.1): builds the units of the TBR GPU from the
  * configuration, connects their ports (docs/timing-model.md "Structure") and runs one
  * render pass at a time: the geometry + tiling phase, the functional rendering of the
- * pass's tiles, the raster phase. Only the wiring (gpu.c, gpu_energy.c) and tbr-sim's main
+ * pass's tiles, the raster phase; with overlap.enabled, the next pass's geometry phase
+ * during the current pass's raster phase. Only the wiring (gpu.c, gpu_energy.c) and tbr-sim's main
  * include this header (scripts/check-layering). */
 #ifndef TBR_GPU_H
 #define TBR_GPU_H
