@@ -3,14 +3,20 @@
  * Polygon List Builder) until every primitive is binned and the Parameter Buffer written,
  * the functional rendering of the pass's tiles, then the raster phase (Tile Fetcher and
  * Raster Units) until every tile is flushed (thesis §2.2: TBR renders a pass's tiles only
- * after all of its geometry is binned). All units tick every cycle, consumers before
- * producers so a token moves at most one stage per cycle, except in quiescent spans. */
+ * after all of its geometry is binned). With overlap.enabled the next pass's geometry
+ * phase runs during the current pass's raster phase (below, "Geometry/raster overlap").
+ * All units tick every cycle, consumers before producers so a token moves at most one
+ * stage per cycle, except in quiescent spans. */
 #include "gpu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+
+/* The per-cycle helpers the phase loops share: inlined into each loop as they were when
+ * each loop had its own copy (bench/sim-speed; docs/verification.md). */
+#define HOT static inline __attribute__((always_inline))
 
 #define WATCHDOG_CYCLES 2000000u /* no unit progressed for this long = model deadlock */
 
@@ -71,6 +77,20 @@ static void register_stats(gpu *g, tbr_stats *st)
                                               "work items run from their executed instruction stream (PATH)");
     g->env.instr_static = tbr_stats_counter(st, "shader.items_static_count",
                                             "work items run as the shader's static instruction count (no PATH)");
+    if (!g->overlap) return; /* off: the statistics of one pass at a time, unchanged */
+    g->cyc_both = tbr_stats_counter(st, "cycles.overlap_both_busy",
+                                    "cycles in which a pass's geometry phase and another pass's raster phase both ran");
+    g->cyc_pb_stall = tbr_stats_counter(
+        st, "cycles.overlap_pb_stall",
+        "cycles the geometry phase waited for a free Parameter Buffer (to begin a pass, or to write more)");
+    g->cyc_dep_wait = tbr_stats_counter(st, "cycles.overlap_dependency_wait",
+                                        "cycles the next pass's geometry waited for an earlier pass's last tile flush "
+                                        "(its vertex shaders sample a render target that pass writes)");
+    g->dep_passes = tbr_stats_counter(st, "overlap.dependent_passes",
+                                      "passes that sample or load a render target an earlier pass of the frame writes");
+    g->dep_violations = tbr_stats_counter(
+        st, "overlap.dependency_violations",
+        "dependent passes whose raster began before the writer's last tile flush (a model error: must be 0)");
 }
 
 /* The units, upstream first; each reads its own parameters. -1 with err. */
@@ -83,8 +103,12 @@ static int build_units(gpu *g, char *err, size_t errlen)
     g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
     for (uint32_t i = 0; i < g->nicu; i++)
         if (icache_init(&g->icu[i], &g->env, i, err, errlen)) return -1;
-    if (geometry_init(&g->geo, &g->env, &g->icu[0], err, errlen)) return -1;
-    if (plb_init(&g->plb, &g->env, err, errlen)) return -1;
+    /* with overlap the geometry side sees the pass it bins (genv), the raster side the
+     * pass it rasters (env) */
+    g->genv = g->env;
+    sim_env *genv = g->overlap ? &g->genv : &g->env;
+    if (geometry_init(&g->geo, genv, &g->icu[0], err, errlen)) return -1;
+    if (plb_init(&g->plb, genv, err, errlen)) return -1;
     g->imr = tbr_cfg_enum(cfg, "pipeline.organization") == RU_ORG_IMR;
     if (g->imr) prim_dispatch_init(&g->pd, &g->env, g->env.st);
     if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) return -1;
@@ -126,6 +150,11 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
 {
     gpu *g = tbr_xcalloc(1, sizeof *g);
     g->skip_idle = true;
+    /* Rendering Elimination signs each pass's tiles during its binning and checks them
+     * during its raster phase: with it, passes stay one at a time */
+    g->overlap = tbr_cfg_bool(cfg, "overlap.enabled") && !tbr_cfg_bool(cfg, "re.enabled");
+    g->pb_buffers = (uint32_t)tbr_cfg_uint(cfg, "overlap.pb_buffers");
+    g->pb_buffer_bytes = tbr_cfg_uint(cfg, "overlap.pb_buffer_kib") * 1024;
     g->env.mem = memsys_new(cfg, st, err, errlen);
     if (!g->env.mem) {
         free(g);
@@ -159,6 +188,12 @@ void gpu_free(gpu *g)
     tf_free(&g->tf);
     free(g->ru_tile_q);
     plb_free(&g->plb);
+    for (uint32_t k = 0; k < GPU_MAX_PB; k++) {
+        for (uint32_t i = 0; i < g->pb_store[k].cap_tiles; i++) free(g->pb_store[k].lists[i].prims);
+        free(g->pb_store[k].lists);
+        free(g->pb_store[k].prim_attr_off);
+    }
+    free(g->pass_pb);
     geometry_free(&g->geo);
     for (uint32_t i = 0; i < g->nicu; i++) icache_free(&g->icu[i]);
     memsys_free(g->env.mem);
@@ -172,7 +207,7 @@ void gpu_free(gpu *g)
  * the techniques' tile hooks around each tile (RE's skip decision, TE's flush check).
  * TBDR: HSR decides each tile first, and the tile is rendered without the colour writes
  * of the fragments it removed (a wrong decision would change the frame). */
-static void render_pass_tiles(gpu *g)
+static void render_pass_tiles(gpu *g, const param_buffer *pb)
 {
     hsr_visibility_begin_pass(&g->hsr, g->env.frame, g->env.tiles_x * g->env.tiles_y);
     g->env.fn->color_keep = g->hsr.enabled ? g->hsr.keep : NULL;
@@ -180,9 +215,8 @@ static void render_pass_tiles(gpu *g)
         for (unsigned tx = 0; tx < g->env.tiles_x; tx++) {
             uint32_t t = ty * g->env.tiles_x + tx;
             sim_tile_result tr;
-            hsr_visibility_tile(&g->hsr, g->env.fn, tx, ty, g->plb.pb.lists[t].n);
-            tbr_techniques_render_tile(g->env.tech, g->env.fn, tx, ty, g->plb.pb.lists[t].prims, g->plb.pb.lists[t].n,
-                                       &tr);
+            hsr_visibility_tile(&g->hsr, g->env.fn, tx, ty, pb->lists[t].n);
+            tbr_techniques_render_tile(g->env.tech, g->env.fn, tx, ty, pb->lists[t].prims, pb->lists[t].n, &tr);
             tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
         }
     tbr_techniques_pass_render_end(g->env.tech);
@@ -222,7 +256,7 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
  * deadlock watchdog fires, so it fires at the same cycle as without skipping. */
 #define SKIP_MAX_SPAN 65536u /* bounds the DRAM's catch-up loop per call */
 
-static uint64_t geometry_phase_next_event(const gpu *g)
+HOT uint64_t geometry_phase_next_event(const gpu *g)
 {
     uint64_t now = g->env.now, ne = UINT64_MAX;
     if (tbr_techniques_geometry_busy(g->env.tech)) return now; /* a technique's unit works */
@@ -237,7 +271,7 @@ static uint64_t geometry_phase_next_event(const gpu *g)
     return ne;
 }
 
-static uint64_t raster_phase_next_event(const gpu *g)
+HOT uint64_t raster_phase_next_event(const gpu *g)
 {
     uint64_t now = g->env.now, ne = UINT64_MAX;
     /* the most frequent "now" first (terrain: a Fragment Processor issues in 84% of the
@@ -250,6 +284,20 @@ static uint64_t raster_phase_next_event(const gpu *g)
     GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[g->nicu - 1]));
     GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
+}
+
+/* The phases a loop iteration ticks (a bit set): with overlap, both. */
+#define PHASE_GEOMETRY 1u
+#define PHASE_RASTER   2u
+
+HOT uint64_t phases_next_event(const gpu *g, unsigned phases)
+{
+    if (phases == PHASE_GEOMETRY) return geometry_phase_next_event(g);
+    if (phases == PHASE_RASTER) return raster_phase_next_event(g);
+    uint64_t a = geometry_phase_next_event(g);
+    if (a <= g->env.now) return a;
+    uint64_t b = raster_phase_next_event(g);
+    return a < b ? a : b;
 }
 
 /* Cycles the next loop iteration simulates: 1, or the quiescent span up to the next
@@ -267,14 +315,14 @@ static uint64_t span(const gpu *g, uint64_t next_event, uint64_t limit)
  * the next question waits 1, 2, 4, then 4 cycles (each of those cycles is simply
  * ticked, which is always exact); a skipped span resets this. */
 #define PROBE_GAP_MAX 4u
-static uint64_t next_span(gpu *g, bool raster, uint64_t limit)
+HOT uint64_t next_span(gpu *g, unsigned phases, uint64_t limit)
 {
     if (!g->skip_idle) return 1;
     if (g->probe_wait) {
         g->probe_wait--;
         return 1;
     }
-    uint64_t n = span(g, raster ? raster_phase_next_event(g) : geometry_phase_next_event(g), limit);
+    uint64_t n = span(g, phases_next_event(g, phases), limit);
     if (n > 1)
         g->probe_gap = 0;
     else {
@@ -285,7 +333,7 @@ static uint64_t next_span(gpu *g, bool raster, uint64_t limit)
 }
 
 /* Monotonic count of geometry + tiling phase events that moved work forward. */
-static uint64_t geometry_progress(const gpu *g)
+HOT uint64_t geometry_progress(const gpu *g)
 {
     return g->geo.progress + g->plb.progress + tbr_techniques_geometry_progress(g->env.tech);
 }
@@ -315,6 +363,15 @@ static void imr_tile_size(gpu *g, const sim_pass *ps)
     g->env.tile_h = ps->rp.height > 2 ? (ps->rp.height + 1u) & ~1u : 2;
 }
 
+/* The pass's counters (passes, draws, primitives), at its geometry phase's start. */
+static void count_pass(gpu *g, const sim_frame *f, size_t pass)
+{
+    tbr_stat_inc(g->passes);
+    tbr_stat_add(g->draws, f->passes[pass].ndraws);
+    for (uint32_t k = 0; k < f->passes[pass].ndraws; k++)
+        tbr_stat_add(g->prims, f->draws[f->passes[pass].first_draw + k].nprims);
+}
+
 /* The frame's pass `pass` begins: the functional back end sets it up (tile grid), the
  * techniques hear of it, the pass's counters. -1 with err (unusable pass). */
 static int pass_begin(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
@@ -336,11 +393,7 @@ static int pass_begin(gpu *g, const sim_frame *f, size_t pass, char *err, size_t
                                                             .tiles_x = g->env.tiles_x,
                                                             .tiles_y = g->env.tiles_y,
                                                             .ntiles = nt});
-    tbr_stat_inc(g->passes);
-    tbr_stat_add(g->draws, f->passes[pass].ndraws);
     if (pass == 0) tbr_stat_add(g->tex_compressed_lines, f->compressed_texture_lines);
-    for (uint32_t k = 0; k < f->passes[pass].ndraws; k++)
-        tbr_stat_add(g->prims, f->draws[f->passes[pass].first_draw + k].nprims);
     return 0;
 }
 
@@ -365,14 +418,57 @@ static void pass_restore_planes(gpu *g, const sim_frame *f, size_t pass)
     }
 }
 
+/* ---- The two phases as separately tickable halves (one pass at a time below; both at
+ * once with overlap further down): begin, tick the units for env.ncyc cycles, end. ---- */
+
+static void geometry_begin(gpu *g)
+{
+    geometry_begin_pass(&g->geo);
+    plb_begin_pass(&g->plb);
+    g->geo.last_prim_cycle = g->env.now;
+}
+
+/* Consumers before producers. */
+HOT void geometry_tick_units(gpu *g, bool tick_plb, bool tick_icache)
+{
+    tbr_techniques_geometry_tick(g->env.tech);
+    if (tick_plb) plb_tick(&g->plb);
+    geometry_tick(&g->geo);
+    if (tick_icache) icache_tick(&g->icu[0]);
+}
+
+/* The geometry units have finished the pass (memory aside). */
+HOT bool geometry_units_done(const gpu *g, bool check_icache)
+{
+    return plb_done(&g->plb) && tbr_techniques_geometry_idle(g->env.tech) && tbr_cache_idle(g->geo.vcache) &&
+           (!check_icache || icache_idle(&g->icu[0]));
+}
+
+/* cycles.geometry / cycles.tiling of a phase that began at `start` */
+static void geometry_end(gpu *g, uint64_t start)
+{
+    geometry_fold_stats(&g->geo);
+    uint64_t geo_end = g->env.now;
+    uint64_t geom = (g->geo.last_prim_cycle + 1 > start ? g->geo.last_prim_cycle + 1 : start) - start;
+    if (geom > geo_end - start) geom = geo_end - start;
+    tbr_stat_add(g->cyc_geom, geom);
+    tbr_stat_add(g->cyc_tiling, geo_end - start - geom);
+}
+
+static int geometry_deadlock(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+{
+    geometry_fold_stats(&g->geo);
+    snprintf(err, errlen, "frame %llu pass %zu: geometry phase made no progress (model deadlock at cycle %llu)",
+             (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
+    return -1;
+}
+
 /* Geometry + tiling phase: until every primitive is binned and the Parameter Buffer is
  * written. -1 with err on a model deadlock. */
 static int geometry_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
     uint64_t start = g->env.now;
-    geometry_begin_pass(&g->geo);
-    plb_begin_pass(&g->plb);
-    g->geo.last_prim_cycle = start;
+    geometry_begin(g);
     /* Deadlock watchdog: the phase fails only if no unit moved work forward (a vertex
    * request, response, hand-off or shading, a primitive assembled or binned, a Parameter
    * Buffer line written, a CRC step) for WATCHDOG_CYCLES. It is not a budget on the
@@ -381,14 +477,10 @@ static int geometry_phase(gpu *g, const sim_frame *f, size_t pass, char *err, si
    * clipped or culled before setup still fetches and shades all of its vertices). */
     uint64_t idle_since = g->env.now;
     uint64_t progress = geometry_progress(g);
-    while (!(plb_done(&g->plb) && tbr_techniques_geometry_idle(g->env.tech) && memsys_idle(g->env.mem) &&
-             tbr_cache_idle(g->geo.vcache) && icache_idle(&g->icu[0]))) {
-        g->env.ncyc = next_span(g, false, idle_since + WATCHDOG_CYCLES + 1);
+    while (!(geometry_units_done(g, false) && memsys_idle(g->env.mem) && icache_idle(&g->icu[0]))) {
+        g->env.ncyc = next_span(g, PHASE_GEOMETRY, idle_since + WATCHDOG_CYCLES + 1);
         memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
-        tbr_techniques_geometry_tick(g->env.tech);
-        plb_tick(&g->plb);
-        geometry_tick(&g->geo);
-        icache_tick(&g->icu[0]);
+        geometry_tick_units(g, true, true);
         if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
         g->env.now += g->env.ncyc;
         uint64_t pr = geometry_progress(g);
@@ -396,66 +488,62 @@ static int geometry_phase(gpu *g, const sim_frame *f, size_t pass, char *err, si
             progress = pr;
             idle_since = g->env.now;
         }
-        if (g->env.now - idle_since > WATCHDOG_CYCLES) {
-            geometry_fold_stats(&g->geo);
-            snprintf(err, errlen, "frame %llu pass %zu: geometry phase made no progress (model deadlock at cycle %llu)",
-                     (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
-            return -1;
-        }
+        if (g->env.now - idle_since > WATCHDOG_CYCLES) return geometry_deadlock(g, f, pass, err, errlen);
     }
-    geometry_fold_stats(&g->geo);
-    uint64_t geo_end = g->env.now;
-    uint64_t geom = (g->geo.last_prim_cycle + 1 > start ? g->geo.last_prim_cycle + 1 : start) - start;
-    if (geom > geo_end - start) geom = geo_end - start;
-    tbr_stat_add(g->cyc_geom, geom);
-    tbr_stat_add(g->cyc_tiling, geo_end - start - geom);
+    geometry_end(g, start);
     return 0;
 }
 
-/* Raster phase: until every tile is flushed. -1 with err on a model deadlock. */
-static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+/* The Raster Units' tile counts at the phase's start (tiles_pass in raster_end). */
+typedef struct {
+    uint32_t tiles0[16];
+    uint64_t start, limit;
+} raster_mark;
+
+static void raster_begin(gpu *g, const sim_frame *f, raster_mark *m)
 {
     uint32_t nt = g->env.tiles_x * g->env.tiles_y;
-    uint32_t tiles0[16] = {0};
-    for (uint32_t i = 0; i < g->nru && i < 16; i++) tiles0[i] = g->ru[i].tiles_done;
+    memset(m->tiles0, 0, sizeof m->tiles0);
+    for (uint32_t i = 0; i < g->nru && i < 16; i++) m->tiles0[i] = g->ru[i].tiles_done;
     tile_stats_pass_begin(g->env.tiles, nt);
     tf_begin_pass(&g->tf);
     for (uint32_t i = 0; i < g->nru; i++) {
         g->ru[i].tile_start_cycle = g->env.now;
         ru_begin_pass(&g->ru[i]);
     }
-    uint64_t rstart = g->env.now;
-    const uint64_t raster_limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;
-    for (;;) {
-        bool done = tf_done(&g->tf) && memsys_idle(g->env.mem) && icache_idle(&g->icu[g->nicu - 1]);
-        for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
-        if (done) break;
-        g->env.ncyc = next_span(g, true, rstart + raster_limit + 1);
-        memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
-        icache_tick(&g->icu[g->nicu - 1]);
-        for (uint32_t i = 0; i < g->nru; i++) {
-            if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->env.ncyc);
-            ru_tick(&g->ru[i]);
-        }
-        tf_tick(&g->tf);
-        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
-        g->env.now += g->env.ncyc;
-        if (g->env.now - rstart > raster_limit) {
-            for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
-            snprintf(err, errlen, "frame %llu pass %zu: raster phase made no progress (model deadlock at cycle %llu)",
-                     (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
-            return -1;
-        }
+    m->start = g->env.now;
+    m->limit = WATCHDOG_CYCLES + (uint64_t)f->nquads * 1024 + (uint64_t)f->nprims * 1024;
+}
+
+/* Consumers before producers. */
+HOT void raster_tick_units(gpu *g, bool tick_icache)
+{
+    if (tick_icache) icache_tick(&g->icu[g->nicu - 1]);
+    for (uint32_t i = 0; i < g->nru; i++) {
+        if (!ru_idle(&g->ru[i])) tbr_stat_add(g->ru_active[i], g->env.ncyc);
+        ru_tick(&g->ru[i]);
     }
+    tf_tick(&g->tf);
+}
+
+/* Every tile is flushed (memory aside). */
+HOT bool raster_units_done(const gpu *g, bool check_icache)
+{
+    bool done = tf_done(&g->tf) && (!check_icache || icache_idle(&g->icu[g->nicu - 1]));
+    for (uint32_t i = 0; i < g->nru && done; i++) done = ru_idle(&g->ru[i]);
+    return done;
+}
+
+static void raster_end(gpu *g, const raster_mark *m)
+{
     for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
     uint32_t tiles_pass[16], nr = g->nru < 16 ? g->nru : 16;
     for (uint32_t i = 0; i < nr; i++) {
-        tiles_pass[i] = g->ru[i].tiles_done - tiles0[i];
+        tiles_pass[i] = g->ru[i].tiles_done - m->tiles0[i];
         tbr_stat_add(g->ru_tiles[i], tiles_pass[i]);
     }
-    tbr_stat_add(g->cyc_raster, g->env.now - rstart); /* before pass_end: DFSL reads it */
+    tbr_stat_add(g->cyc_raster, g->env.now - m->start); /* before pass_end: DFSL reads it */
     tbr_techniques_pass_end(g->env.tech, tiles_pass, nr);
-    return 0;
 }
 
 /* ---- Immediate mode (pipeline.organization = imr; docs/organisations.md) ----
@@ -546,9 +634,44 @@ static int imr_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t e
     return 0;
 }
 
+static int raster_deadlock(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < g->nru; i++) ru_fold_stats(&g->ru[i]);
+    snprintf(err, errlen, "frame %llu pass %zu: raster phase made no progress (model deadlock at cycle %llu)",
+             (unsigned long long)f->number, pass, (unsigned long long)g->env.now);
+    return -1;
+}
+
+/* Raster phase: until every tile is flushed. -1 with err on a model deadlock. */
+static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
+{
+    raster_mark m;
+    raster_begin(g, f, &m);
+    for (;;) {
+        if (raster_units_done(g, true) && memsys_idle(g->env.mem)) break;
+        g->env.ncyc = next_span(g, PHASE_RASTER, m.start + m.limit + 1);
+        memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+        raster_tick_units(g, true);
+        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
+        g->env.now += g->env.ncyc;
+        if (g->env.now - m.start > m.limit) return raster_deadlock(g, f, pass, err, errlen);
+    }
+    raster_end(g, &m);
+    return 0;
+}
+
+/* The pass's raster phase is over: its per-tile data, the functional pass. */
+static void pass_end(gpu *g)
+{
+    tile_stats_pass_end(g->env.tiles, pass_default_res(g), g->env.tiles_x, g->env.tiles_y, g->tech.skip,
+                        g->tech.flush_elim);
+    sim_func_end_pass(g->env.fn);
+}
+
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
     if (pass_begin(g, f, pass, err, errlen)) return -1;
+    count_pass(g, f, pass);
     pass_restore_planes(g, f, pass);
     uint64_t start = g->env.now;
     if (g->imr) {
@@ -557,12 +680,255 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
         if (geometry_phase(g, f, pass, err, errlen)) return -1;
         /* Functional rendering of the pass, tile by tile, after binning (RE signs each tile's
          * Polygon List Builder list). */
-        render_pass_tiles(g);
+        render_pass_tiles(g, &g->plb.pb);
         if (raster_phase(g, f, pass, err, errlen)) return -1;
     }
     tbr_stat_add(g->cyc_total, g->env.now - start);
-    tile_stats_pass_end(g->env.tiles, pass_default_res(g), g->env.tiles_x, g->env.tiles_y, g->tech.skip,
-                        g->tech.flush_elim);
-    sim_func_end_pass(g->env.fn);
+    pass_end(g);
+    return 0;
+}
+
+/* ---- Geometry/raster overlap across a frame's render passes (docs/timing-model.md
+ * "Overlapping render passes"; RE sec. II: the Geometry and Raster Pipelines are
+ * decoupled, as a tiler's vertex/tiler and fragment jobs). The geometry phase of pass
+ * p + 1 runs while pass p is rastered, into another Parameter Buffer; raster phases stay
+ * in pass order, each after the previous one's last tile flush, so a pass that samples
+ * or loads what an earlier pass wrote always finds it flushed. The functional rendering
+ * of a pass happens at its raster phase's start: in pass order, as without overlap. ---- */
+
+#define PB_REGION 0x20000000ull /* each Parameter Buffer slot's share of the list and attribute regions */
+
+typedef struct {
+    const sim_frame *f;
+    size_t n;            /* the frame's passes */
+    size_t ngeo, nras;   /* passes whose geometry / raster phase has ended */
+    bool geo_on, ras_on; /* pass ngeo's geometry / pass nras's raster phase runs */
+    uint64_t geo_start, idle_since, progress;
+    raster_mark rm;
+} overlap_run;
+
+/* Pass q writes resource res (as a color or depth/stencil buffer). */
+static bool pass_writes(const sim_pass *q, uint32_t res)
+{
+    for (unsigned i = 0; i < q->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++)
+        if (q->rp.cbufs[i].valid && q->rp.cbufs[i].resource_id == res) return true;
+    return q->rp.zsbuf.valid && q->rp.zsbuf.resource_id == res;
+}
+
+/* Pass p reads what pass q writes: a texture its draws sample (vertex_only: draws whose
+ * vertex shaders sample textures; all their textures count, as the trace does not say
+ * which units the vertex shader uses) or, unless vertex_only, a render target it loads
+ * (not cleared at its start). */
+static bool pass_reads_from(const sim_frame *f, size_t p, size_t q, bool vertex_only)
+{
+    const sim_pass *pp = &f->passes[p], *pq = &f->passes[q];
+    for (uint32_t k = 0; k < pp->ndraws; k++) {
+        const tbr_rec_draw *d = &f->draws[pp->first_draw + k].rec;
+        if (vertex_only && !d->num_vs_textures) continue;
+        for (uint32_t t = 0; t < d->num_textures && t < TBR_REC_MAX_TEXTURES; t++)
+            if (pass_writes(pq, d->textures[t].resource_id)) return true;
+    }
+    if (vertex_only) return false;
+    for (unsigned i = 0; i < pp->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++)
+        if (pp->rp.cbufs[i].valid && !(pp->color_cleared & (1u << i)) && pass_writes(pq, pp->rp.cbufs[i].resource_id))
+            return true;
+    return pp->rp.zsbuf.valid && !pp->zs_cleared && pass_writes(pq, pp->rp.zsbuf.resource_id);
+}
+
+/* Parameter Buffers held by the passes binned but not yet rastered to the end. */
+static uint32_t pb_held_by_binned(const gpu *g, const overlap_run *r)
+{
+    uint32_t n = 0;
+    for (size_t q = r->nras; q < r->ngeo; q++) n += g->pass_pb[q].held;
+    return n;
+}
+
+/* Why the next pass's geometry cannot begin now: 0 it can, 1 no free Parameter Buffer,
+ * 2 its vertex shaders sample what a pass not yet flushed writes. */
+static int geometry_blocked(const gpu *g, const overlap_run *r)
+{
+    if (pb_held_by_binned(g, r) >= g->pb_buffers) return 1;
+    for (size_t q = r->nras; q < r->ngeo; q++)
+        if (pass_reads_from(r->f, r->ngeo, q, true)) return 2;
+    return 0;
+}
+
+/* The lowest buffer slot no binned pass uses (< pb_buffers: fewer passes are binned);
+ * the same buffer as without overlap when the previous pass is already flushed. */
+static uint32_t free_slot(const gpu *g, const overlap_run *r)
+{
+    for (uint32_t s = 0;; s++) {
+        bool used = false;
+        for (size_t q = r->nras; q < r->ngeo && !used; q++) used = g->pass_pb[q].slot == s;
+        if (!used) return s;
+    }
+}
+
+/* Pass ngeo's geometry begins: the geometry side's view of the pass (its tile grid from
+ * the render pass's size, as the functional back end computes it), its buffer. */
+static void ov_geometry_begin(gpu *g, overlap_run *r)
+{
+    size_t p = r->ngeo;
+    const sim_pass *ps = &r->f->passes[p];
+    g->genv = g->env;
+    g->genv.frame = r->f;
+    g->genv.pass = p;
+    unsigned w = ps->rp.width, h = ps->rp.height, tw = g->env.tile_w, th = g->env.tile_h;
+    g->genv.tiles_x = w && h ? (w + tw - 1) / tw : 0;
+    g->genv.tiles_y = w && h ? (h + th - 1) / th : 0;
+    uint32_t slot = free_slot(g, r);
+    g->pass_pb[p].slot = slot;
+    g->plb.pb.list_base = ADDR_PB_LIST_BASE + slot * PB_REGION;
+    g->plb.pb.attr_base = ADDR_PB_ATTR_BASE + slot * PB_REGION;
+    count_pass(g, r->f, p);
+    geometry_begin(g);
+    g->pass_pb[p].held = 1;
+    r->geo_on = true;
+    r->geo_start = r->idle_since = g->env.now;
+    r->progress = geometry_progress(g);
+}
+
+/* Pass ngeo is binned: its Parameter Buffer waits for the raster phase. */
+static void ov_geometry_end(gpu *g, overlap_run *r)
+{
+    geometry_end(g, r->geo_start);
+    param_buffer *slot = &g->pb_store[g->pass_pb[r->ngeo].slot], t = *slot;
+    *slot = g->plb.pb;
+    g->plb.pb = t;
+    r->ngeo++;
+    r->geo_on = false;
+}
+
+/* Pass nras's raster phase begins (its geometry has ended, the previous pass's raster
+ * too): the functional pass, its tiles rendered, the Tile Fetcher on its buffer. */
+static int ov_raster_begin(gpu *g, overlap_run *r, char *err, size_t errlen)
+{
+    size_t p = r->nras;
+    const param_buffer *pb = &g->pb_store[g->pass_pb[p].slot];
+    if (pass_begin(g, r->f, p, err, errlen)) return -1;
+    if (g->env.tiles_x * g->env.tiles_y != pb->ntiles) {
+        snprintf(err, errlen, "frame %llu pass %zu: %ux%u tiles, but %u were binned (model error)",
+                 (unsigned long long)r->f->number, p, g->env.tiles_x, g->env.tiles_y, pb->ntiles);
+        return -1;
+    }
+    pass_restore_planes(g, r->f, p);
+    bool dependent = false;
+    for (size_t q = 0; q < p; q++)
+        if (pass_reads_from(r->f, p, q, false)) {
+            dependent = true;
+            if (q >= r->nras) tbr_stat_inc(g->dep_violations); /* the writer is not flushed */
+        }
+    if (dependent) tbr_stat_inc(g->dep_passes);
+    g->tf.pb = pb;
+    render_pass_tiles(g, pb);
+    raster_begin(g, r->f, &r->rm);
+    r->ras_on = true;
+    return 0;
+}
+
+static void ov_raster_end(gpu *g, overlap_run *r)
+{
+    raster_end(g, &r->rm);
+    pass_end(g);
+    g->pass_pb[r->nras].held = 0;
+    r->nras++;
+    r->ras_on = false;
+}
+
+/* With a buffer capacity: the pass being binned takes another buffer when it has filled
+ * its own; true if none is free while an earlier pass holds one (the Polygon List
+ * Builder waits). A pass alone may exceed them all: it is not split (incremental
+ * rendering is not modeled). */
+static bool pb_full(gpu *g, const overlap_run *r)
+{
+    if (!g->pb_buffer_bytes || g->plb.pass_bytes < g->pass_pb[r->ngeo].held * g->pb_buffer_bytes) return false;
+    uint32_t others = pb_held_by_binned(g, r);
+    if (others && others + g->pass_pb[r->ngeo].held >= g->pb_buffers) return true;
+    g->pass_pb[r->ngeo].held++;
+    return false;
+}
+
+/* The phase transitions at cycle now: ends first, then begins. -1 with err. */
+static int ov_transitions(gpu *g, overlap_run *r, int *geo_wait, char *err, size_t errlen)
+{
+    bool mem_idle = memsys_idle(g->env.mem);
+    /* a phase ends when its units have; with the other phase running, the memory system
+     * need not be idle, only the Parameter Buffer writes handed to it */
+    if (r->geo_on && geometry_units_done(g, g->nicu == 2 || !r->ras_on) &&
+        (r->ras_on ? tbr_memq_empty(memsys_req(g->env.mem, g->plb.port)) : mem_idle))
+        ov_geometry_end(g, r);
+    if (r->ras_on && raster_units_done(g, g->nicu == 2 || !r->geo_on) && (r->geo_on || mem_idle)) ov_raster_end(g, r);
+    if (!r->ras_on && r->nras < r->ngeo && ov_raster_begin(g, r, err, errlen)) return -1;
+    *geo_wait = 0;
+    if (!r->geo_on && r->ngeo < r->n) {
+        *geo_wait = geometry_blocked(g, r);
+        if (!*geo_wait) ov_geometry_begin(g, r);
+    }
+    return 0;
+}
+
+/* One loop iteration's cycles: the running phases' units. */
+static void ov_tick(gpu *g, const overlap_run *r, bool plb_waits)
+{
+    memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+    g->genv.now = g->env.now;
+    g->genv.ncyc = g->env.ncyc;
+    if (r->ras_on) raster_tick_units(g, true);
+    if (r->geo_on) geometry_tick_units(g, !plb_waits, g->nicu == 2 || !r->ras_on);
+}
+
+static void ov_account(gpu *g, const overlap_run *r, bool plb_waits, int geo_wait)
+{
+    uint64_t n = g->env.ncyc;
+    if (r->geo_on && r->ras_on && !plb_waits) tbr_stat_add(g->cyc_both, n);
+    if (plb_waits || geo_wait == 1) tbr_stat_add(g->cyc_pb_stall, n);
+    if (geo_wait == 2) tbr_stat_add(g->cyc_dep_wait, n);
+}
+
+static int run_overlapped(gpu *g, const sim_frame *f, char *err, size_t errlen)
+{
+    overlap_run r = {.f = f, .n = f->npasses};
+    if (r.n > g->pass_pb_cap) {
+        g->pass_pb = tbr_xrealloc(g->pass_pb, r.n * sizeof *g->pass_pb);
+        g->pass_pb_cap = r.n;
+    }
+    uint64_t start = g->env.now;
+    for (;;) {
+        int geo_wait;
+        if (ov_transitions(g, &r, &geo_wait, err, errlen)) return -1;
+        if (!r.geo_on && !r.ras_on) {
+            if (r.nras == r.n) break;
+            snprintf(err, errlen, "frame %llu: pass %zu waits for nothing (model error)", (unsigned long long)f->number,
+                     r.nras);
+            return -1;
+        }
+        bool plb_waits = r.geo_on && pb_full(g, &r);
+        uint64_t limit = UINT64_MAX;
+        if (r.geo_on) limit = r.idle_since + WATCHDOG_CYCLES + 1;
+        if (r.ras_on && r.rm.start + r.rm.limit + 1 < limit) limit = r.rm.start + r.rm.limit + 1;
+        g->env.ncyc = next_span(g, (r.geo_on ? PHASE_GEOMETRY : 0) | (r.ras_on ? PHASE_RASTER : 0), limit);
+        ov_tick(g, &r, plb_waits);
+        ov_account(g, &r, plb_waits, geo_wait);
+        if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
+        g->env.now += g->env.ncyc;
+        if (r.geo_on) {
+            uint64_t pr = geometry_progress(g);
+            if (pr != r.progress || plb_waits) { /* waiting for the raster phase is not a deadlock */
+                r.progress = pr;
+                r.idle_since = g->env.now;
+            }
+            if (g->env.now - r.idle_since > WATCHDOG_CYCLES) return geometry_deadlock(g, f, r.ngeo, err, errlen);
+        }
+        if (r.ras_on && g->env.now - r.rm.start > r.rm.limit) return raster_deadlock(g, f, r.nras, err, errlen);
+    }
+    tbr_stat_add(g->cyc_total, g->env.now - start);
+    return 0;
+}
+
+int gpu_run_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
+{
+    if (g->overlap && !g->imr) return run_overlapped(g, f, err, errlen);
+    for (size_t p = 0; p < f->npasses; p++)
+        if (gpu_run_pass(g, f, p, err, errlen)) return -1;
     return 0;
 }

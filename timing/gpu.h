@@ -1,7 +1,8 @@
 /* tbr-sim's wiring (thesis §2.2, §4.1, Table 4.1): builds the units of the TBR GPU from the
  * configuration, connects their ports (docs/timing-model.md "Structure") and runs one
  * render pass at a time: the geometry + tiling phase, the functional rendering of the
- * pass's tiles, the raster phase. Only the wiring (gpu.c, gpu_energy.c) and tbr-sim's main
+ * pass's tiles, the raster phase; with overlap.enabled, the next pass's geometry phase
+ * during the current pass's raster phase. Only the wiring (gpu.c, gpu_energy.c) and tbr-sim's main
  * include this header (scripts/check-layering). */
 #ifndef TBR_GPU_H
 #define TBR_GPU_H
@@ -40,6 +41,8 @@ typedef struct {
     bool is_zs;
 } gpu_plane_range;
 
+#define GPU_MAX_PB 4 /* overlap.pb_buffers' maximum */
+
 struct gpu {
     sim_env env; /* the clock, the pass, the shared services the units see */
     sim_func fn; /* the services env points to */
@@ -68,6 +71,18 @@ struct gpu {
     bool restore_used;         /* tile.restore = used */
     const su_frame_data *sufd; /* set per frame by the driver (sim_main): RE's payload CRCs */
     tbr_stat **ru_tiles, **ru_active;
+    /* Geometry/raster overlap across a frame's render passes (overlap.*, docs/timing-model.md
+     * "Overlapping render passes"); false: one pass at a time */
+    bool overlap;
+    uint32_t pb_buffers;               /* overlap.pb_buffers */
+    uint64_t pb_buffer_bytes;          /* overlap.pb_buffer_kib in bytes (0: unbounded) */
+    sim_env genv;                      /* with overlap, the geometry side's view: the pass being binned */
+    param_buffer pb_store[GPU_MAX_PB]; /* binned passes' Parameter Buffers, by slot */
+    struct {
+        uint32_t held, slot; /* buffers it holds (0: none), the slot of its lists */
+    } * pass_pb;             /* per pass of the frame */
+    size_t pass_pb_cap;
+    tbr_stat *cyc_both, *cyc_pb_stall, *cyc_dep_wait, *dep_passes, *dep_violations;
     /* Energy accounting (gpu_energy.c, docs/energy-model.md) */
     tbr_energy *en;
     tbr_energy_unit *eu_noc;
@@ -86,6 +101,9 @@ void gpu_free(gpu *g);
 /* Simulates one pass of the loaded frame (functional rendering included). -1 on a
  * deadlock (watchdog) or unusable pass, with err. */
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);
+/* Simulates every pass of the loaded frame: one at a time (gpu_run_pass), or with
+ * overlap.enabled the geometry of a pass while the previous one is rastered. -1 with err. */
+int gpu_run_frame(gpu *g, const sim_frame *f, char *err, size_t errlen);
 /* Renders every pass of the frame functionally only (no cycles, statistics or energy):
  * frames before a --frames window, so the window starts from their render targets. */
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen);

@@ -33,7 +33,8 @@ static const char *const k_unmodeled[] = {
     "index buffers are not named by the trace: each draw's indices have their own address window (no sharing "
     "across draws); no index fetch without VERTICES records",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
-    "geometry/raster overlap across render passes and frames (passes run one after another)",
+    "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush); "
+    "across render passes only with overlap.enabled (off by default)",
     "Rendering Elimination / Transaction Elimination only in frames with a single render pass",
 };
 
@@ -241,11 +242,10 @@ static int simulate_frame(sim_run *run, uint64_t number)
     gpu *g = run->g;
     uint64_t c0 = g->env.now;
     gpu_tiles_frame_begin(g);
-    for (size_t p = 0; p < run->fr.npasses; p++)
-        if (gpu_run_pass(g, &run->fr, p, err, sizeof err)) {
-            fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
-            return -1;
-        }
+    if (gpu_run_frame(g, &run->fr, err, sizeof err)) {
+        fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
+        return -1;
+    }
     tbr_stat_inc(g->frames);
     char label[32];
     snprintf(label, sizeof label, "frame %llu", (unsigned long long)number);

@@ -11,6 +11,7 @@ static tbr_buf b;
 uint32_t synth_draw_vertex_count = 6;
 float synth_draw_blend_color0;
 uint32_t synth_draw_texture;
+uint32_t synth_draw_vs_textures;
 int synth_draw_fs_kill;
 uint32_t synth_draw_index_size, synth_draw_start, synth_draw_instances = 1;
 uint32_t synth_render_pass_default = 1;
@@ -143,6 +144,7 @@ void synth_draw(uint32_t seq, int blend, int depth, uint32_t fs_id)
     d.viewport_scale[2] = 0.5f;
     d.viewport_translate[2] = 0.5f;
     d.blend_color[0] = synth_draw_blend_color0;
+    d.num_vs_textures = synth_draw_vs_textures;
     if (synth_draw_texture) {
         d.num_textures = 1;
         d.textures[0].resource_id = synth_draw_texture;

@@ -148,6 +148,8 @@ static void setup(harness *h, uint32_t ntiles, const uint32_t *const *lists, con
         h->pb.lists[k].n = h->pb.lists[k].cap = n[k];
     }
     h->pb.ntiles = ntiles;
+    h->pb.list_base = ADDR_PB_LIST_BASE; /* as the Polygon List Builder's first buffer */
+    h->pb.attr_base = ADDR_PB_ATTR_BASE;
     for (uint32_t p = 0; p < nprims; p++) {
         h->pb.prim_attr_off[p] = attr_off[p];
         h->fr.prims[p].nr_attrs = 1;

@@ -350,6 +350,20 @@ static const tbr_param_desc k_params[] = {
      "owns its bucket (false: only the owner serves it)",
      "DTM §III-B"},
     /* ---- tbr-sim pipeline units (docs/timing-model.md) ---- */
+    /* ---- Geometry/raster overlap across render passes (gpu.c; docs/timing-model.md) ---- */
+    {"overlap.enabled", B, "false", "", NR, NULL,
+     "the geometry phase (vertex shading, binning, Parameter Buffer writes) of the next render pass of a frame "
+     "runs while the current pass is rastered, as the vertex/tiler and fragment jobs of a tiler do; false = one "
+     "pass at a time (geometry, then raster); with Rendering Elimination on, passes run one at a time",
+     "RE sec. II (decoupled Geometry and Raster Pipelines); thesis §2.2"},
+    {"overlap.pb_buffers", U, "2", "buffers", 1, 4, NULL,
+     "Parameter Buffers with overlap: a pass's geometry needs a free one (it holds it until its last tile "
+     "is flushed); 1 = no overlap",
+     "assumption (double buffering; RE sec. II)"},
+    {"overlap.pb_buffer_kib", U, "0", "KiB", 0, 1u << 22, NULL,
+     "capacity of one Parameter Buffer with overlap (0 = unbounded): a pass writing more holds several; its "
+     "Polygon List Builder stalls when none is free while an earlier pass holds one",
+     "assumption"},
     {"cp.cycles_per_draw", U, "8", "cycles", 0, 100000, NULL,
      "Command Processor cycles to decode one draw call and its render state", "assumption"},
     {"vertex_fetch.bytes_per_attr", U, "16", "B", 1, 256, NULL,
@@ -1030,7 +1044,7 @@ static int check_cache(const tbr_config *cfg, const char *pfx, char *err, size_t
 static int check_organization(const tbr_config *cfg, char *err, size_t errlen)
 {
     if (tbr_cfg_enum(cfg, "pipeline.organization") != 1) return 0;
-    static const char *tile_only[] = {"hsr.enabled", "re.enabled", "te.enabled"};
+    static const char *tile_only[] = {"hsr.enabled", "re.enabled", "te.enabled", "overlap.enabled"};
     for (size_t i = 0; i < sizeof tile_only / sizeof tile_only[0]; i++)
         if (tbr_cfg_bool(cfg, tile_only[i])) {
             tbr_set_err(err, errlen, "pipeline.organization = imr: %s = true: not modeled yet (a tile-based unit)",

@@ -20,6 +20,8 @@ int plb_init(plb_unit *p, sim_env *env, char *err, size_t errlen)
     memset(p, 0, sizeof *p);
     p->env = env;
     p->tiles_per_cycle = (uint32_t)tbr_cfg_uint(env->cfg, "plb.tiles_per_cycle");
+    p->pb.list_base = ADDR_PB_LIST_BASE;
+    p->pb.attr_base = ADDR_PB_ATTR_BASE;
     p->port = memsys_add_port(env->mem, "plb", 16);
     if (p->port < 0) return memsys_port_error("plb", err, errlen);
     p->busy =
@@ -62,6 +64,7 @@ void plb_begin_pass(plb_unit *p)
         p->pb.prim_attr_off = tbr_xrealloc(p->pb.prim_attr_off, p->pb.cap_prim * sizeof *p->pb.prim_attr_off);
     }
     p->has_prim = false;
+    p->pass_bytes = 0;
     p->attr_addr = 0;
     p->attr_line_open = 0;
     p->cx = UINT32_MAX; /* drain cursor for partial list lines (set when binning ends) */
@@ -73,6 +76,7 @@ static bool write_line(plb_unit *p, uint64_t addr)
     tbr_mem_msg m = {.addr = addr & ~(uint64_t)63, .issued = env->now, .ready = env->now, .write = 1, .wb = 1};
     if (!tbr_memq_push(memsys_req(env->mem, p->port), &m)) return false;
     tbr_stat_add(p->pb_bytes, 64);
+    p->pass_bytes += 64;
     p->progress++;
     return true;
 }
@@ -151,7 +155,7 @@ void plb_tick(plb_unit *p)
             if (p->cx != UINT32_MAX && p->upstream_done(p->upstream) && simq_empty(p->in)) {
                 while (p->cx < p->pb.ntiles && p->pb.lists[p->cx].n % 16 == 0) p->cx++;
                 if (p->cx < p->pb.ntiles) {
-                    if (write_line(p, ADDR_PB_LIST_BASE + (uint64_t)p->cx * ADDR_PB_LIST_STRIDE +
+                    if (write_line(p, p->pb.list_base + (uint64_t)p->cx * ADDR_PB_LIST_STRIDE +
                                           (uint64_t)p->pb.lists[p->cx].n * 4)) {
                         p->cx++;
                         tbr_stat_inc(p->busy);
@@ -167,7 +171,7 @@ void plb_tick(plb_unit *p)
     }
     /* Attributes first (one line per cycle), then tile pointers (plb.tiles_per_cycle). */
     if (p->attr_lines_left) {
-        if (write_line(p, ADDR_PB_ATTR_BASE + p->attr_line_open * 64)) {
+        if (write_line(p, p->pb.attr_base + p->attr_line_open * 64)) {
             p->attr_line_open++;
             p->attr_lines_left--;
             tbr_stat_inc(p->busy);
@@ -185,7 +189,7 @@ void plb_tick(plb_unit *p)
             break;
         }
         if ((l->n + 1) % 16 == 0 &&
-            !write_line(p, ADDR_PB_LIST_BASE + (uint64_t)t * ADDR_PB_LIST_STRIDE + (uint64_t)l->n * 4)) {
+            !write_line(p, p->pb.list_base + (uint64_t)t * ADDR_PB_LIST_STRIDE + (uint64_t)l->n * 4)) {
             stalled = true;
             break;
         }

@@ -27,7 +27,8 @@ typedef struct {
     uint64_t attr_line_open; /* write-combining: line being filled (+1, 0 = none) */
     param_buffer pb;         /* its output: the tile lists and attribute offsets */
     int port;
-    uint64_t progress; /* events that moved work forward (deadlock watchdog) */
+    uint64_t progress;   /* events that moved work forward (deadlock watchdog) */
+    uint64_t pass_bytes; /* Parameter Buffer bytes written in this pass (buffer capacity, gpu.c) */
     tbr_stat *busy, *stall, *idle, *bins, *culled, *pb_bytes;
 } plb_unit;
 

@@ -179,7 +179,7 @@ void tf_tick(tile_fetcher *t)
     uint32_t ei;
     if (simq_peek(&t->attr_wait, now, &ei)) {
         pt_entry *e = &t->pt[ei];
-        tbr_mem_msg rq = {.addr = ADDR_PB_ATTR_BASE + t->pb->prim_attr_off[e->prim] + (uint64_t)e->sent * 48,
+        tbr_mem_msg rq = {.addr = t->pb->attr_base + t->pb->prim_attr_off[e->prim] + (uint64_t)e->sent * 48,
                           .id = ((uint64_t)ei << 1) | 1,
                           .issued = now,
                           .ready = now};
@@ -190,8 +190,7 @@ void tf_tick(tile_fetcher *t)
         }
     } else if (t->ptr_reg >= 0) {
         pt_entry *e = &t->pt[t->ptr_reg];
-        tbr_mem_msg rq = {.addr =
-                              ADDR_PB_LIST_BASE + (uint64_t)e->tile * ADDR_PB_LIST_STRIDE + (uint64_t)t->pos * 4 - 4,
+        tbr_mem_msg rq = {.addr = t->pb->list_base + (uint64_t)e->tile * ADDR_PB_LIST_STRIDE + (uint64_t)t->pos * 4 - 4,
                           .id = (uint64_t)t->ptr_reg << 1,
                           .issued = now,
                           .ready = now};
