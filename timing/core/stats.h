@@ -72,8 +72,6 @@ static inline void tbr_stat_add(tbr_stat *st, uint64_t n)
 {
     if (st) st->count += n;
 }
-/* a COUNTER's value (a unit reading back what it counted) */
-static inline uint64_t tbr_stat_count(const tbr_stat *st) { return st ? st->count : 0; }
 /* n samples with minimum lo, maximum hi and sum `sum` added to an AVERAGE stat */
 static inline void tbr_stat_merge_(tbr_stat *st, double lo, double hi, uint64_t n, double sum)
 {

@@ -259,11 +259,11 @@ static void issue_core(shader_pool *p, uint32_t k, uint64_t now, uint64_t n)
             count_no_issue(sc, n);
             continue;
         }
-        uint64_t before = tbr_stat_count(sc->instr);
+        uint64_t before = tbr_stat_value(sc->instr);
         sc->issue_width = width; /* what the contexts before it left of the core's issue port */
         sc_tick_n(sc, now, n);
         sc->issue_width = p->issue_width;
-        uint64_t issued = tbr_stat_count(sc->instr) - before;
+        uint64_t issued = tbr_stat_value(sc->instr) - before;
         width -= (uint32_t)issued;
         if (c == SP_CLIENT_VERTEX)
             vi += issued;
