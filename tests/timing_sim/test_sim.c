@@ -984,6 +984,9 @@ static void test_skip_equivalence(const char *work)
         "--set re.enabled=true --set te.enabled=true --set tile.raster_units=2 --set tile.ru_assignment=mixed",
         "--set tile.fetcher_pipelined=false --set fragment.quad_mapping=round_robin --set dram.scheduler=fcfs "
         "--set l2.mshrs=2 --set queue.post_raster=8 --set queue.pre_fragment=2",
+        /* unified shader cores with few threads: cores full while requests wait */
+        "--set shader.organization=unified --set shader.pool_threads=2 --set shader.lat_alu=40 --set "
+        "tile.raster_units=2",
     };
     const char *scenes[] = {"load", "tiles", "fill", "depth"};
     double skipped_max = 0;
@@ -997,7 +1000,7 @@ static void test_skip_equivalence(const char *work)
             gen_fill(in, 24, 3);
         else
             gen_depth(in);
-        for (int c = 0; c < 3; c++) {
+        for (int c = 0; c < 4; c++) {
             char o[2][1100], cmd[8192];
             for (int v = 0; v < 2; v++) {
                 snprintf(o[v], sizeof o[v], "%s/skip_%s_%d_%s.out", work, scenes[sc], c, v ? "noskip" : "skip");

@@ -152,8 +152,8 @@ static bool vertex_wins(const shader_pool *p, uint32_t k, uint64_t vage, uint64_
     }
 }
 
-/* Per core: who may dispatch this cycle (grant[]). */
-static void arbitrate_dispatch(shader_pool *p, uint64_t now)
+/* Per core: who may dispatch this cycle (grant[]); the waits count ncyc cycles. */
+static void arbitrate_dispatch(shader_pool *p, uint64_t now, uint64_t ncyc)
 {
     const uint32_t n = p->ncores;
     for (uint32_t k = 0; k < n; k++) {
@@ -187,7 +187,7 @@ static void arbitrate_dispatch(shader_pool *p, uint64_t now)
         if (p->grant[k] == SP_CLIENT_VERTEX)
             p->vertex_rr = k + 1 == n ? 0 : k + 1;
         else
-            tbr_stat_inc(any_free ? p->ty[SP_VERTEX].arb_waits : p->ty[SP_VERTEX].full_waits);
+            tbr_stat_add(any_free ? p->ty[SP_VERTEX].arb_waits : p->ty[SP_VERTEX].full_waits, ncyc);
     }
     for (uint32_t k = 0; k < n; k++) {
         for (uint32_t c = 1; c < p->nclients; c++) {
@@ -198,7 +198,7 @@ static void arbitrate_dispatch(shader_pool *p, uint64_t now)
                 p->grant[k] = fc;
             }
             if (p->grant[k] != c)
-                tbr_stat_inc(p->free_threads[k] ? p->ty[SP_FRAGMENT].arb_waits : p->ty[SP_FRAGMENT].full_waits);
+                tbr_stat_add(p->free_threads[k] ? p->ty[SP_FRAGMENT].arb_waits : p->ty[SP_FRAGMENT].full_waits, ncyc);
         }
     }
 }
@@ -284,7 +284,8 @@ void shader_pool_tick(shader_pool *p)
 {
     const uint64_t now = p->env->now, n = p->env->ncyc;
     for (uint32_t k = 0; k < p->ncores; k++) issue_core(p, k, now, n);
-    arbitrate_dispatch(p, now);
+    /* (a quiescent span, n > 1, grants nothing a client could use: its waits repeat n times) */
+    arbitrate_dispatch(p, now, n);
 }
 
 uint64_t shader_pool_next_event(const shader_pool *p)
