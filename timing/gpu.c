@@ -103,22 +103,27 @@ static int build_units(gpu *g, char *err, size_t errlen)
     g->nicu = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
     for (uint32_t i = 0; i < g->nicu; i++)
         if (icache_init(&g->icu[i], &g->env, i, err, errlen)) return -1;
+    g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
+    if (tbr_cfg_enum(cfg, "shader.organization") == 1) { /* unified shader cores (shader/shader_pool.h) */
+        g->pool = tbr_xcalloc(1, sizeof *g->pool);
+        shader_pool_init(g->pool, &g->env, 1 + g->nru);
+    }
     /* with overlap the geometry side sees the pass it bins (genv), the raster side the
      * pass it rasters (env) */
     g->genv = g->env;
     sim_env *genv = g->overlap ? &g->genv : &g->env;
-    if (geometry_init(&g->geo, genv, &g->icu[0], err, errlen)) return -1;
+    if (geometry_init(&g->geo, genv, &g->icu[0], g->pool, err, errlen)) return -1;
     if (plb_init(&g->plb, genv, err, errlen)) return -1;
     g->imr = tbr_cfg_enum(cfg, "pipeline.organization") == RU_ORG_IMR;
     if (g->imr) prim_dispatch_init(&g->pd, &g->env, g->env.st);
     if (tf_init(&g->tf, &g->env, &g->plb.pb, err, errlen)) return -1;
-    g->nru = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
     /* the Texture Caches' organisation spans every Raster Unit's processors (seeds/003) */
-    uint32_t ntex = g->nru * (uint32_t)tbr_cfg_uint(cfg, "fragment.processors");
+    uint32_t ntex = g->nru * (g->pool ? g->pool->ncores : (uint32_t)tbr_cfg_uint(cfg, "fragment.processors"));
     if (tex_nuca_create(&g->env.tex_nuca, cfg, g->env.st, ntex, err, errlen)) return -1;
     g->ru = tbr_xcalloc(g->nru, sizeof *g->ru);
     for (uint32_t i = 0; i < g->nru; i++)
-        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], &g->hsr, err, errlen))
+        if (ru_init(&g->ru[i], &g->env, i, &g->raster, &g->tex_stats, &g->icu[g->nicu - 1], &g->hsr, g->pool, err,
+                    errlen))
             return -1;
     g->ru_tiles = tbr_xcalloc(g->nru, sizeof *g->ru_tiles);
     g->ru_active = tbr_xcalloc(g->nru, sizeof *g->ru_active);
@@ -140,6 +145,10 @@ static void connect_units(gpu *g)
         plb_connect(&g->plb, &g->geo.prim_q, geometry_upstream_done, &g->geo);
     g->ru_tile_q = tbr_xcalloc(g->nru, sizeof *g->ru_tile_q);
     for (uint32_t i = 0; i < g->nru; i++) g->ru_tile_q[i] = &g->ru[i].tile_q;
+    if (g->pool) { /* the pool reads the clients' input queues as their request ports */
+        shader_pool_connect(g->pool, SP_CLIENT_VERTEX, &g->geo.vertex_in, 1);
+        for (uint32_t i = 0; i < g->nru; i++) shader_pool_connect(g->pool, 1 + i, g->ru[i].fp_in, g->ru[i].nfp);
+    }
     tf_connect(
         &g->tf,
         &(tf_raster_units){
@@ -195,6 +204,8 @@ void gpu_free(gpu *g)
     }
     free(g->pass_pb);
     geometry_free(&g->geo);
+    if (g->pool) shader_pool_free(g->pool);
+    free(g->pool);
     for (uint32_t i = 0; i < g->nicu; i++) icache_free(&g->icu[i]);
     memsys_free(g->env.mem);
     tbr_energy_free(g->en);
@@ -264,6 +275,7 @@ HOT uint64_t geometry_phase_next_event(const gpu *g)
    * the answer does not depend on the order */
     for (uint32_t i = 0; i < g->geo.nvp; i++)
         if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
+    if (g->pool) GPU_EVENT_AT(ne, now, shader_pool_next_event(g->pool));
     GPU_EVENT_AT(ne, now, geometry_next_event(&g->geo));
     GPU_EVENT_AT(ne, now, plb_next_event(&g->plb));
     GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[0]));
@@ -279,6 +291,7 @@ HOT uint64_t raster_phase_next_event(const gpu *g)
     for (uint32_t i = 0; i < g->nru; i++)
         for (uint32_t k = 0; k < g->ru[i].nfp; k++)
             if (sc_may_issue_now(&g->ru[i].fp[k], now)) return now;
+    if (g->pool) GPU_EVENT_AT(ne, now, shader_pool_next_event(g->pool));
     for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(&g->ru[i]));
     GPU_EVENT_AT(ne, now, tf_next_event(&g->tf));
     GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[g->nicu - 1]));
@@ -480,6 +493,7 @@ static int geometry_phase(gpu *g, const sim_frame *f, size_t pass, char *err, si
     while (!(geometry_units_done(g, false) && memsys_idle(g->env.mem) && icache_idle(&g->icu[0]))) {
         g->env.ncyc = next_span(g, PHASE_GEOMETRY, idle_since + WATCHDOG_CYCLES + 1);
         memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+        if (g->pool) shader_pool_tick(g->pool);              /* before its clients: grants, issue */
         geometry_tick_units(g, true, true);
         if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
         g->env.now += g->env.ncyc;
@@ -559,6 +573,7 @@ static uint64_t imr_next_event(const gpu *g)
     for (uint32_t k = 0; k < g->ru[0].nfp; k++)
         if (sc_may_issue_now(&g->ru[0].fp[k], now)) return now;
     GPU_EVENT_AT(ne, now, geometry_next_event(&g->geo));
+    if (g->pool) GPU_EVENT_AT(ne, now, shader_pool_next_event(g->pool));
     GPU_EVENT_AT(ne, now, prim_dispatch_next_event(&g->pd));
     GPU_EVENT_AT(ne, now, ru_next_event(&g->ru[0]));
     for (uint32_t i = 0; i < g->nicu; i++) GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[i]));
@@ -575,6 +590,7 @@ static bool imr_pass_done(const gpu *g)
 static void imr_tick(gpu *g)
 {
     memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+    if (g->pool) shader_pool_tick(g->pool);              /* before its clients: grants, issue */
     icache_tick(&g->icu[g->nicu - 1]);
     if (!ru_idle(&g->ru[0])) tbr_stat_add(g->ru_active[0], g->env.ncyc);
     ru_tick(&g->ru[0]);
@@ -651,6 +667,7 @@ static int raster_phase(gpu *g, const sim_frame *f, size_t pass, char *err, size
         if (raster_units_done(g, true) && memsys_idle(g->env.mem)) break;
         g->env.ncyc = next_span(g, PHASE_RASTER, m.start + m.limit + 1);
         memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
+        if (g->pool) shader_pool_tick(g->pool);              /* before its clients: grants, issue */
         raster_tick_units(g, true);
         if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
         g->env.now += g->env.ncyc;
@@ -873,6 +890,7 @@ static void ov_tick(gpu *g, const overlap_run *r, bool plb_waits)
     memsys_tick_n(g->env.mem, g->env.now, &g->env.ncyc); /* first: may shorten the span */
     g->genv.now = g->env.now;
     g->genv.ncyc = g->env.ncyc;
+    if (g->pool) shader_pool_tick(g->pool); /* once per cycle, before both phases' clients */
     if (r->ras_on) raster_tick_units(g, true);
     if (r->geo_on) geometry_tick_units(g, !plb_waits, g->nicu == 2 || !r->ras_on);
 }

@@ -20,6 +20,7 @@
 #include "raster/raster_unit.h"
 #include "shader/icache.h"
 #include "shader/shader_core.h"
+#include "shader/shader_pool.h"
 #include "sim_env.h"
 #include "texture/texture_unit.h"
 #include "texture/vertex_texture.h"
@@ -51,6 +52,7 @@ struct gpu {
     bool skip_idle;                 /* false: tick every cycle (tbr-sim --no-skip) */
     uint64_t skipped_cycles;        /* cycles simulated as part of a quiescent span (not a statistic) */
     uint32_t probe_gap, probe_wait; /* busy: the next events are asked only every probe_gap cycles */
+    shader_pool *pool;              /* shader.organization = unified: the shared cores (NULL: split) */
     geometry_unit geo;
     plb_unit plb;
     tile_fetcher tf;

@@ -13,6 +13,9 @@ A key may instead be on the list in param_walk_expect.txt, which says per key ei
   KEY  check  REASON        a consistency check of other keys: every other value is rejected,
   KEY  inert  REASON        it legitimately changes no statistic on this input (REASON says why),
   KEY  inert-with V K=V,... REASON   the same, trying V with companion settings,
+  KEY  inert-given K=V,... REASON    every value changes nothing against a baseline that has
+                            those settings (a mechanism that exists only with them but cannot
+                            act on this input, e.g. an arbitration between work that never meets),
 and the walk fails when an "inert" key does change something (the list must stay true).
 Keys reported "not modeled yet" by tbr-sim must be rejected for every non-default value.
 
@@ -76,6 +79,7 @@ def candidates(p):
 
 
 expect_values = {}  # KEY -> (value, companions) of "inert-with" entries
+expect_pre = {}  # KEY -> baseline settings of "inert-given" entries
 
 
 def load_expect(path):
@@ -86,7 +90,7 @@ def load_expect(path):
             if not line:
                 continue
             parts = line.split(None, 2)
-            if len(parts) < 3 or parts[1] not in ("needs", "value", "check", "inert", "inert-with"):
+            if len(parts) < 3 or parts[1] not in ("needs", "value", "check", "inert", "inert-with", "inert-given"):
                 sys.exit(f"{path}:{lineno}: expected 'KEY needs K=V,...', 'KEY value V [K=V,...]', "
                          "'KEY check REASON' or 'KEY inert REASON'")
             key, kind, rest = parts
@@ -98,6 +102,10 @@ def load_expect(path):
                 v, comp, reason = (rest.split(None, 2) + ["", ""])[:3]
                 expect[key] = ("inert", reason)
                 expect_values[key] = (v, [kv.strip() for kv in comp.split(",") if kv.strip()])
+            elif kind == "inert-given":  # KEY inert-given K=V,... REASON
+                comp, _, reason = rest.partition(" ")
+                expect[key] = ("inert", reason.strip())
+                expect_pre[key] = [kv.strip() for kv in comp.split(",") if kv.strip()]
             elif kind == "value":
                 v, _, comp = rest.partition(" ")
                 expect[key] = ("value", (v, [kv.strip() for kv in comp.split(",") if kv.strip()]))
@@ -165,7 +173,7 @@ def walk_key(w, p, expect, baselines):
     """Returns a list of problems (strings) for key P."""
     name = p["name"]
     kind, arg = expect.get(name, (None, None))
-    pre = arg if kind == "needs" else []
+    pre = arg if kind == "needs" else expect_pre.get(name, [])
     base = baselines[tuple(pre)]
     if base[0] != "ok":
         return [f"{name}: baseline with {pre} failed: {base[1]}"]
@@ -232,7 +240,7 @@ def main():
     if a.only:
         params = [p for p in params if p["name"] in a.only]
     w = Walker(a)
-    pres = {()} | {tuple(v[1]) for k, v in expect.items() if v[0] == "needs"}
+    pres = {()} | {tuple(v[1]) for k, v in expect.items() if v[0] == "needs"} | {tuple(v) for v in expect_pre.values()}
     baselines = {pre: w.run(list(pre), safe("base-" + "-".join(pre))) for pre in pres}
     problems = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:

@@ -251,6 +251,34 @@ static void gen_vertex_heavy(const char *dir)
     synth_trace_close();
 }
 
+/* Unified shader cores (shader.organization): a shading-bound vertex-heavy pass, one draw of
+ * UNIFIED_VS_VERTS vertices whose VS runs UNIFIED_VS_INSTR instructions (static counts, 2 cycles
+ * each at 1 instruction per cycle and core with enough threads), one triangle of 4 quads
+ * reaching setup. */
+#define UNIFIED_VS_VERTS 2048u
+#define UNIFIED_VS_INSTR 512u
+static void gen_vs_heavy(const char *dir)
+{
+    open_trace(dir);
+    synth_begin_frame(0);
+    synth_resource(1, BGRA, 8, 8, 4, 1);
+    synth_shader(1, 0, UNIFIED_VS_INSTR);
+    synth_shader(2, 1, 4);
+    synth_render_pass(0, 8, 8, 1, 0);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_draw_vertex_count = UNIFIED_VS_VERTS;
+    synth_draw(0, 0, 0, 2);
+    synth_draw_vertex_count = 6;
+    synth_prim(0, 0, 0, 0, 4, 4);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_quads(0, 0, 0, 4, 4, RED, 0, 0, 0);
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
+    synth_frame_end(0, 8, 8);
+    synth_end_frame();
+    synth_trace_close();
+}
+
 /* The frame object {"frame": FRAME, ...} of a tiles.json written by tbr-sim: *beg at
  * its '{', *end just past its matching '}' (brackets counted; tbr-sim writes no strings
  * containing brackets). 0 if found. */
@@ -893,6 +921,57 @@ static void test_vertex_heavy(const char *work)
     free(j);
 }
 
+/* Unified vs split shader cores with the same total core count (4 vertex + 4 fragment
+ * processors = a pool of 8 cores; docs/timing-model.md "Unified shader cores"). Passes run
+ * one phase at a time, so under unified cores each phase has all 8 cores:
+ *  - vertex-heavy (gen_vs_heavy): 2048 vertices x 512 instructions = 1,048,576 issue slots;
+ *    4 Vertex Processors need >= 262,144 geometry cycles, 8 pool cores >= 131,072 (the vertex
+ *    fetch, about 40 cycles per vertex over 4 MSHRs = ~82,000, stays below both): the geometry
+ *    phase must shrink to about half (accept 0.45 .. 0.6), the tiny raster phase stay within
+ *    10%, and every instruction be vertex work;
+ *  - fragment-heavy (the fill scene, as fp_scaling: 2048 quads x 64 instructions): 4 Fragment
+ *    Processors >= 32,768 raster cycles, 8 pool cores >= 16,384: the raster phase must shrink
+ *    to about half (0.45 .. 0.6) and the geometry phase (2 draws, 2 triangles) not change.
+ * Both directions are "faster": with sequential phases the pool never has both kinds of work
+ * at once (the arbitration: timing_units.shader_pool). Frames stay bit-exact (exit 0). */
+static void test_unified(const char *work)
+{
+    char in[1024], out[1024], out2[1024];
+    long long geo[2][2], ras[2][2], vinstr = -1, share_frag = -1;
+    static const char *const org[2] = {"--set shader.organization=split", "--set shader.organization=unified"};
+    for (int scene = 0; scene < 2; scene++) {
+        snprintf(in, sizeof in, "%s/%s", work, scene ? "fill" : "vs_heavy");
+        if (scene)
+            gen_fill(in, 64, 2);
+        else
+            gen_vs_heavy(in);
+        for (int u = 0; u < 2; u++) {
+            snprintf(out, sizeof out, "%s/%s.%s.out", work, scene ? "fill" : "vs_heavy", u ? "unified" : "split");
+            CHECK(run(in, out, org[u]) == 0);
+            char *j = sim_slurp(strcat(strcpy(out2, out), "/stats.json"));
+            geo[scene][u] = j ? sim_stat_value(j, "cycles.geometry") : -1;
+            ras[scene][u] = j ? sim_stat_value(j, "cycles.raster") : -1;
+            if (j && u && !scene) vinstr = sim_stat_value(j, "shader_pool.vertex.instructions");
+            if (j && u && scene) share_frag = sim_stat_value(j, "shader_pool.fragment.instructions");
+            free(j);
+        }
+    }
+    double rg = geo[0][0] > 0 ? (double)geo[0][1] / (double)geo[0][0] : 0,
+           rr = ras[1][0] > 0 ? (double)ras[1][1] / (double)ras[1][0] : 0;
+    fprintf(stderr,
+            "unified: vertex-heavy geometry cycles split %lld unified %lld (%.3f), raster %lld / %lld; "
+            "fragment-heavy raster cycles split %lld unified %lld (%.3f), geometry %lld / %lld\n",
+            geo[0][0], geo[0][1], rg, ras[0][0], ras[0][1], ras[1][0], ras[1][1], rr, geo[1][0], geo[1][1]);
+    CHECK(geo[0][0] >= 262144 && geo[0][1] >= 131072);
+    CHECK(rg >= 0.45 && rg <= 0.6);
+    CHECK(ras[0][0] > 0 && ras[0][1] * 10 <= ras[0][0] * 11 && ras[0][1] * 10 >= ras[0][0] * 9);
+    CHECK(vinstr == (long long)UNIFIED_VS_VERTS * UNIFIED_VS_INSTR);
+    CHECK(ras[1][0] >= 32768 && ras[1][1] >= 16384);
+    CHECK(rr >= 0.45 && rr <= 0.6);
+    CHECK(geo[1][0] == geo[1][1]);
+    CHECK(share_frag == 2048LL * 64);
+}
+
 static void test_quad_mapping(const char *work)
 {
     char in[1024], out[1024], out2[1024];
@@ -973,6 +1052,9 @@ static void test_skip_equivalence(const char *work)
         "--set re.enabled=true --set te.enabled=true --set tile.raster_units=2 --set tile.ru_assignment=mixed",
         "--set tile.fetcher_pipelined=false --set fragment.quad_mapping=round_robin --set dram.scheduler=fcfs "
         "--set l2.mshrs=2 --set queue.post_raster=8 --set queue.pre_fragment=2",
+        /* unified shader cores with few threads: cores full while requests wait */
+        "--set shader.organization=unified --set shader.pool_threads=2 --set shader.lat_alu=40 --set "
+        "tile.raster_units=2",
     };
     const char *scenes[] = {"load", "tiles", "fill", "depth"};
     double skipped_max = 0;
@@ -986,7 +1068,7 @@ static void test_skip_equivalence(const char *work)
             gen_fill(in, 24, 3);
         else
             gen_depth(in);
-        for (int c = 0; c < 3; c++) {
+        for (int c = 0; c < 4; c++) {
             char o[2][1100], cmd[8192];
             for (int v = 0; v < 2; v++) {
                 snprintf(o[v], sizeof o[v], "%s/skip_%s_%d_%s.out", work, scenes[sc], c, v ? "noskip" : "skip");
@@ -1093,6 +1175,7 @@ int main(int argc, char **argv)
                  {"energy", test_energy},
                  {"tiles", test_tiles},
                  {"vertex_heavy", test_vertex_heavy},
+                 {"unified", test_unified},
                  {"quad_mapping", test_quad_mapping},
                  {"skip_equivalence", test_skip_equivalence},
                  {"cli", test_cli}};

@@ -227,6 +227,28 @@ static const tbr_param_desc k_params[] = {
      "quad-to-fragment-processor assignment by the quad's position (qx, qy) in the tile, in quads: "
      "interleaved (qx + 2*qy) % n, strips qy * n / (tile.height / 2), quadrant (n regions), round_robin (by arrival)",
      "thesis §4.1.1, ch. 5 (quad mappings); DTM-NUCA Fig. 1"},
+    {"shader.organization", E, "split", "", NR, "split|unified",
+     "split = separate vertex.processors and fragment.processors (per Raster Unit); unified = one pool of "
+     "shader.pool_cores cores running both vertex and fragment work (shader/shader_pool.c, docs/timing-model.md "
+     "\"Unified shader cores\")",
+     "thesis Table 4.1 (split); ATTILA §2, §4 and Emerald §3 (unified)"},
+    {"shader.pool_cores", U, "0", "", 0, 256, NULL,
+     "unified organisation: shader cores in the pool; 0 = vertex.processors + fragment.processors * "
+     "tile.raster_units (the split organisation's total core count)",
+     "assumption (a comparison keeps the total core count)"},
+    {"shader.pool_threads", U, "0", "threads", 0, 4096, NULL,
+     "unified organisation: resident threads per pool core, vertex and fragment work together; 0 = "
+     "fragment.threads_per_processor",
+     "ATTILA §4 (one thread budget for the unified shader's inputs)"},
+    {"shader.arbitration", E, "oldest_first", "", NR, "fixed_vertex_first|fixed_fragment_first|oldest_first|share",
+     "unified organisation: which work type gets a pool core's dispatch port (a free thread) and issue slot when "
+     "both want it: fixed priority, the older waiting request (issue: the types alternate), or "
+     "shader.vertex_share_percent of the contended grants and issue cycles",
+     "assumption (ATTILA and Emerald give no policy)"},
+    {"shader.vertex_share_percent", U, "50", "%", 0, 100, NULL,
+     "unified organisation, shader.arbitration = share: the vertex work's share of the contended dispatch grants "
+     "and issued instructions of each pool core",
+     "assumption"},
     {"shader.issue_width", U, "1", "instr/cycle", 1, 16, NULL, "instructions issued per processor per cycle",
      "assumption"},
     {"shader.lat_alu", U, "2", "cycles", 1, 1000, NULL, "latency of simple ALU ops (add, mul, mad, mov, cmp)",

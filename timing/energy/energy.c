@@ -422,6 +422,19 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
     uint32_t vps = (uint32_t)tbr_cfg_uint(cfg, "vertex.processors");
     uint32_t fps = (uint32_t)tbr_cfg_uint(cfg, "fragment.processors");
     uint32_t rus = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
+    /* unified shader cores (shader.organization, docs/energy-model.md): P pool cores, each
+     * with a texture unit and cache and shader.pool_threads threads; their ALUs and
+     * register files are the vertex.* (min(vertex.processors, P - 1) of them) and
+     * fragment.* structures together, so the leakage counts P cores */
+    const bool unified = tbr_cfg_enum(cfg, "shader.organization") == 1;
+    uint64_t pool_threads = tbr_cfg_uint(cfg, "shader.pool_threads");
+    if (!pool_threads) pool_threads = tbr_cfg_uint(cfg, "fragment.threads_per_processor");
+    if (unified) {
+        uint32_t pool = (uint32_t)tbr_cfg_uint(cfg, "shader.pool_cores");
+        if (!pool) pool = vps + fps * rus;
+        fps = pool;
+        vps = pool > 1 ? (vps < pool - 1 ? vps : pool - 1) : 1;
+    }
     bool vpriv = tbr_cfg_bool(cfg, "vertex_cache.private");
     /* vertex.texture_path = cache: one more texture cache (texture_cache.vertex) */
     const bool vtc = tbr_cfg_enum(cfg, "vertex.texture_path") == 1;
@@ -470,13 +483,13 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
     for (int i = 0; i < 2; i++) {
         memset(&g, 0, sizeof g);
         g.lanes = 4;
-        g.count = sp[i].n;
+        g.count = unified && i == 1 ? (fps > vps ? fps - vps : 1) : sp[i].n;
         if (add_simple(e, sp[i].alu, "baseline", TBR_EK_ALU, &g, err, errlen)) return -1;
         memset(&g, 0, sizeof g);
-        g.bytes = tbr_cfg_uint(cfg, sp[i].threads) * 16 * 16;
+        g.bytes = (unified ? pool_threads : tbr_cfg_uint(cfg, sp[i].threads)) * 16 * 16;
         g.width_bits = 128;
         g.ports = 3;
-        g.count = sp[i].n;
+        g.count = unified && i == 1 ? (fps > vps ? fps - vps : 1) : sp[i].n;
         if (add_simple(e, sp[i].rf, "baseline", TBR_EK_REGFILE, &g, err, errlen)) return -1;
     }
     /* fixed-function units */

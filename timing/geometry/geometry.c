@@ -21,7 +21,7 @@
 
 #include <stdio.h>
 
-int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *err, size_t errlen)
+int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, shader_pool *pool, char *err, size_t errlen)
 {
     memset(ge, 0, sizeof *ge);
     ge->env = env;
@@ -37,18 +37,28 @@ int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *er
     simq_init(&ge->vertex_in, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_in"));
     simq_init(&ge->vertex_out, (uint32_t)tbr_cfg_uint(env->cfg, "queue.vertex_out"));
     simq_init(&ge->prim_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.primitive"));
-    ge->nvp = (uint32_t)tbr_cfg_uint(env->cfg, "vertex.processors");
     ge->pa_rate = tbr_cfg_double(env->cfg, "prim_assembly.tris_per_cycle");
-    ge->vp = tbr_xcalloc(ge->nvp, sizeof *ge->vp);
+    uint32_t threads = env->shader.vp_threads;
+    ge->pool = pool;
+    if (pool) { /* unified: the pool's cores, its thread budget (shader_pool.h) */
+        ge->nvp = pool->ncores;
+        ge->vp = shader_pool_contexts(pool, SP_CLIENT_VERTEX);
+        threads = pool->threads;
+    } else {
+        ge->nvp = (uint32_t)tbr_cfg_uint(env->cfg, "vertex.processors");
+        ge->vp = tbr_xcalloc(ge->nvp, sizeof *ge->vp);
+    }
     for (uint32_t i = 0; i < ge->nvp; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "vp%u", i);
-        sc_init(&ge->vp[i], env->shader.vp_threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
-        sc_set_latencies(&ge->vp[i], env->shader.lat_cls);
+        if (!pool) {
+            char name[32];
+            snprintf(name, sizeof name, "vp%u", i);
+            sc_init(&ge->vp[i], threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
+            sc_set_latencies(&ge->vp[i], env->shader.lat_cls);
+        }
         icache_attach(icache, &ge->vp[i]);
     }
-    simq_init(&ge->vp_order, ge->nvp * env->shader.vp_threads + 1);
-    if (vtex_unit_init(&ge->vt, env, ge->vp, ge->nvp, env->shader.vp_threads, err, errlen)) return -1;
+    simq_init(&ge->vp_order, ge->nvp * threads + 1);
+    if (vtex_unit_init(&ge->vt, env, ge->vp, ge->nvp, threads, err, errlen)) return -1;
     ge->cp_busy = tbr_stats_counter(env->st, "cp.busy_cycles", "Command Processor cycles decoding draws");
     ge->vf_busy = tbr_stats_counter(env->st, "vf.busy_cycles", "Vertex Fetcher cycles that sent a request");
     ge->vf_stall = tbr_stats_counter(env->st, "vf.stall_cycles",
@@ -71,8 +81,10 @@ int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *er
 void geometry_free(geometry_unit *ge)
 {
     vtex_unit_free(&ge->vt);
-    for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
-    free(ge->vp);
+    if (!ge->pool) { /* (the pool frees its own) */
+        for (uint32_t i = 0; i < ge->nvp; i++) sc_free(&ge->vp[i]);
+        free(ge->vp);
+    }
     simq_free(&ge->vertex_in);
     simq_free(&ge->vertex_out);
     simq_free(&ge->prim_q);
@@ -260,13 +272,15 @@ static inline __attribute__((always_inline)) void vp_tick(geometry_unit *ge)
         simq_pop(&ge->vp_order);
         ge->progress++;
     }
-    for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
+    if (!ge->pool) /* (unified: the pool issues, shader_pool_tick) */
+        for (uint32_t i = 0; i < ge->nvp; i++) sc_tick_n(&ge->vp[i], now, n);
     vtex_unit_tick(&ge->vt);
     uint32_t tok;
     if (simq_peek(&ge->vertex_in, now, &tok)) {
         for (uint32_t k = 0; k < ge->nvp; k++) {
             uint32_t i = (ge->vp_rr + k) % ge->nvp;
-            if (!sc_can_accept(&ge->vp[i])) continue;
+            if (ge->pool ? !shader_pool_may_dispatch(ge->pool, SP_CLIENT_VERTEX, i) : !sc_can_accept(&ge->vp[i]))
+                continue;
             if (tok & VTOK_GROUP) {
                 const sim_vgroup *vg = &f->vgroups[tok & ~VTOK_GROUP];
                 if (vg->path) {

@@ -13,6 +13,7 @@
 #include "memory/cache.h"
 #include "shader/icache.h"
 #include "shader/shader_core.h"
+#include "shader/shader_pool.h"
 #include "sim_env.h"
 #include "texture/vertex_texture.h"
 
@@ -42,7 +43,8 @@ typedef struct {
     tbr_cache *vcache;
     sim_queue vertex_in, vertex_out, prim_q;
     /* Vertex Processors */
-    shader_core *vp;
+    shader_core *vp;   /* its own, or the unified pool's vertex contexts (pool != NULL) */
+    shader_pool *pool; /* unified shader cores: dispatch asks the pool for a grant, the pool issues */
     uint32_t nvp, vp_rr;
     sim_queue vp_order; /* VP index of each dispatched vertex, in order */
     vtex_unit vt;       /* their texture unit (vertex texturing) */
@@ -61,8 +63,9 @@ typedef struct {
     tbr_occupancy qocc_vin, qocc_vout, qocc_prim;
 } geometry_unit;
 
-/* icache: the instruction cache the Vertex Processors fetch through. -1 with err. */
-int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, char *err, size_t errlen);
+/* icache: the instruction cache the Vertex Processors fetch through; pool: the unified
+ * shader cores the vertex work runs on (NULL: its own vertex.processors). -1 with err. */
+int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, shader_pool *pool, char *err, size_t errlen);
 void geometry_free(geometry_unit *ge);
 void geometry_begin_pass(geometry_unit *ge);
 void geometry_tick(geometry_unit *ge);

@@ -47,7 +47,7 @@ void raster_stats_register(raster_stats *rs, tbr_stats *st)
 enum { ZS_STORE_AUTO, ZS_STORE_ALWAYS, ZS_STORE_NEVER }; /* depth.store, in the table's order */
 
 int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
-            icache_unit *icache, const hsr_visibility *vis, char *err, size_t errlen)
+            icache_unit *icache, const hsr_visibility *vis, shader_pool *pool, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->env = env;
@@ -61,16 +61,26 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.tile"));
     simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
     simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.color"));
-    r->nfp = (uint32_t)tbr_cfg_uint(env->cfg, "fragment.processors");
-    r->fp = tbr_xcalloc(r->nfp, sizeof *r->fp);
+    uint32_t threads = env->shader.fp_threads;
+    r->pool = pool;
+    if (pool) { /* unified: its contexts on the pool's cores (shader_pool.h) */
+        r->nfp = pool->ncores;
+        r->fp = shader_pool_contexts(pool, 1 + id);
+        threads = pool->threads;
+    } else {
+        r->nfp = (uint32_t)tbr_cfg_uint(env->cfg, "fragment.processors");
+        r->fp = tbr_xcalloc(r->nfp, sizeof *r->fp);
+    }
     r->fp_in = tbr_xcalloc(r->nfp, sizeof *r->fp_in);
     r->tu = tbr_xcalloc(r->nfp, sizeof *r->tu);
     uint32_t pre = (uint32_t)tbr_cfg_uint(env->cfg, "queue.pre_fragment");
     for (uint32_t i = 0; i < r->nfp; i++) {
-        char name[48];
-        snprintf(name, sizeof name, "ru%u.fp%u", id, i);
-        sc_init(&r->fp[i], env->shader.fp_threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
-        sc_set_latencies(&r->fp[i], env->shader.lat_cls);
+        if (!pool) {
+            char name[48];
+            snprintf(name, sizeof name, "ru%u.fp%u", id, i);
+            sc_init(&r->fp[i], threads, env->shader.issue_width, env->shader.lat_alu, env->st, name);
+            sc_set_latencies(&r->fp[i], env->shader.lat_cls);
+        }
         if (tex_unit_init(&r->tu[i], env, &r->fp[i], ts, id * r->nfp + i, err, errlen)) return -1;
         icache_attach(icache, &r->fp[i]);
         simq_init(&r->fp_in[i], pre);
@@ -78,7 +88,7 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     /* Every ITEM token in `order` is a quad in some fp_in queue or resident in its FP
    * (threads are freed only when the merge pops them), so at most nfp * (pre + threads)
    * items whatever the quad mapping; tile markers use the rest. */
-    simq_init(&r->order, r->nfp * (pre + env->shader.fp_threads) + 64);
+    simq_init(&r->order, r->nfp * (pre + threads) + 64);
     char name[48];
     snprintf(name, sizeof name, "ru%u.depth", id);
     r->zport = memsys_add_port(env->mem, name, 16);
@@ -120,11 +130,11 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
 void ru_free(raster_unit *r)
 {
     for (uint32_t i = 0; i < r->nfp; i++) {
-        sc_free(&r->fp[i]);
+        if (!r->pool) sc_free(&r->fp[i]); /* (the pool frees its own) */
         simq_free(&r->fp_in[i]);
         tex_unit_free(&r->tu[i]);
     }
-    free(r->fp);
+    if (!r->pool) free(r->fp);
     free(r->fp_in);
     free(r->tu);
     simq_free(&r->tile_q);
@@ -385,7 +395,8 @@ static inline __attribute__((always_inline)) void fp_tick(raster_unit *r)
     const sim_frame *f = env->frame;
     for (uint32_t i = 0; i < r->nfp; i++) {
         uint32_t qi;
-        if (sc_can_accept(&r->fp[i]) && simq_peek(&r->fp_in[i], env->now, &qi)) {
+        if ((r->pool ? shader_pool_may_dispatch(r->pool, 1 + r->id, i) : sc_can_accept(&r->fp[i])) &&
+            simq_peek(&r->fp_in[i], env->now, &qi)) {
             const sim_quad *q = &f->quads[qi];
             if (q->path) { /* executed instruction stream (PATH) */
                 const sim_path *pa = &f->paths[q->path - 1];
@@ -398,7 +409,7 @@ static inline __attribute__((always_inline)) void fp_tick(raster_unit *r)
             }
             simq_pop(&r->fp_in[i]);
         }
-        sc_tick_n(&r->fp[i], env->now, env->ncyc);
+        if (!r->pool) sc_tick_n(&r->fp[i], env->now, env->ncyc); /* (unified: shader_pool_tick) */
         tex_unit_tick(&r->tu[i]);
     }
 }

@@ -13,6 +13,7 @@
 #include "core/sim_queue.h"
 #include "shader/icache.h"
 #include "shader/shader_core.h"
+#include "shader/shader_pool.h"
 #include "sim_env.h"
 #include "raster/early_z.h"
 #include "raster/hsr.h"
@@ -54,7 +55,8 @@ typedef struct {
     uint32_t r_tiles_begun, r_tiles_passed; /* tiles the Rasterizer began / passed END of */
     tbr_stat *r_hsr_wait;
     /* fragment processors (+ their texture units) */
-    shader_core *fp;
+    shader_core *fp;   /* its own, or its contexts on the unified pool's cores (pool != NULL) */
+    shader_pool *pool; /* unified shader cores: dispatch asks the pool for a grant, the pool issues */
     tex_unit *tu;
     uint32_t nfp;
     /* blending */
@@ -82,9 +84,11 @@ typedef struct {
 
 /* Raster Unit `id`: its queues, Fragment Processors (their texture units use ts, their
  * instruction fetches go through icache), memory ports and statistics; with hsr.enabled an
- * HSR stage deciding by vis. -1 with err. */
+ * HSR stage deciding by vis. pool: the unified shader cores its fragment work runs on
+ * (client 1 + id; quads mapped over all of the pool's cores, one texture unit and cache
+ * per core), NULL: its own fragment.processors. -1 with err. */
 int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
-            icache_unit *icache, const hsr_visibility *vis, char *err, size_t errlen);
+            icache_unit *icache, const hsr_visibility *vis, shader_pool *pool, char *err, size_t errlen);
 /* a new pass (its quad indices) */
 void ru_begin_pass(raster_unit *r);
 void ru_free(raster_unit *r);
