@@ -46,11 +46,11 @@ void synth_tile(uint32_t kind, uint32_t is_zs, uint32_t res);
 extern uint32_t synth_draw_vertex_count; /* DRAW.count of synth_draw (default 6) */
 extern float synth_draw_blend_color0;    /* DRAW.blend_color[0] of synth_draw (default 0) */
 extern uint32_t synth_draw_texture;      /* resource sampled by unit 0 of synth_draw's FS (default 0: none) */
-extern int synth_draw_fs_kill;         /* synth_draw's FS may discard: fs_uses_kill, depth after shading (default 0) */
-extern uint32_t synth_draw_index_size; /* DRAW.index_size of synth_draw (default 0: not indexed) */
-extern uint32_t synth_draw_start;      /* DRAW.start of synth_draw (default 0) */
-extern uint32_t synth_draw_instances;  /* DRAW.instance_count of synth_draw (default 1) */
-extern uint32_t synth_draw_vs_textures;  /* DRAW.num_vs_textures of synth_draw (default 0) */
+extern int synth_draw_fs_kill;          /* synth_draw's FS may discard: fs_uses_kill, depth after shading (default 0) */
+extern uint32_t synth_draw_index_size;  /* DRAW.index_size of synth_draw (default 0: not indexed) */
+extern uint32_t synth_draw_start;       /* DRAW.start of synth_draw (default 0) */
+extern uint32_t synth_draw_instances;   /* DRAW.instance_count of synth_draw (default 1) */
+extern uint32_t synth_draw_vs_textures; /* DRAW.num_vs_textures of synth_draw (default 0) */
 /* DRAW: triangles, VS 1, fragment shader FS_ID, one color buffer; BLEND: SRC_ALPHA /
  * INV_SRC_ALPHA blending; DEPTH: early-Z LESS test with writes. */
 void synth_draw(uint32_t seq, int blend, int depth, uint32_t fs_id);
