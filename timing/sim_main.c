@@ -35,7 +35,6 @@ static const char *const k_unmodeled[] = {
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
     "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush); "
     "across render passes only with overlap.enabled (off by default)",
-    "Rendering Elimination / Transaction Elimination only in frames with a single render pass",
 };
 
 static void usage(FILE *o)
