@@ -26,14 +26,7 @@
 #include "synth_trace.h"
 #include "tbr/png_io.h"
 
-static int failures;
-#define CHECK(c)                                                                                                       \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                                      \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
+#include "check.h"
 
 static const char *g_sim;
 static const float RED[4] = {1, 0, 0, 1}, BLUE[4] = {0, 0, 1, 1}, GREEN[4] = {0, 1, 0, 1};

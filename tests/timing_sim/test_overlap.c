@@ -25,14 +25,7 @@
 #include "synth_trace.h"
 #include "tbr/png_io.h"
 
-static int failures;
-#define CHECK(c)                                                                                                       \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                                      \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
+#include "check.h"
 
 #define BGRA     "PIPE_FORMAT_B8G8R8A8_UNORM"
 #define CP       3000 /* cp.cycles_per_draw of the runs */

@@ -34,14 +34,7 @@
 #include "synth_trace.h"
 #include "tbr/png_io.h"
 
-static int failures;
-#define CHECK(c)                                                                                                       \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                                      \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
+#include "check.h"
 
 static void open_trace(const char *dir) { synth_trace_open(dir, "test_sim"); }
 
