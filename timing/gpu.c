@@ -602,6 +602,7 @@ static void imr_tick(gpu *g)
 static int imr_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen)
 {
     sim_tile_result tr;
+    imr_ru_pass_start(&g->ru[0]); /* before the pass is rendered */
     tbr_techniques_render_tile(g->env.tech, g->env.fn, 0, 0, NULL, 0, &tr);
     tbr_stat_add(g->mask_mismatch, tr.mask_mismatch);
     tbr_techniques_pass_render_end(g->env.tech);

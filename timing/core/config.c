@@ -182,8 +182,16 @@ static const tbr_param_desc k_params[] = {
      "IMR fast clear: a clear marks the plane's lines cleared (no write; a miss on a cleared line is not read; "
      "lines still cleared are written at the pass end); false = the clear writes every line at the pass start",
      "ATTILA sec. 2 (fast depth/stencil buffer clear)"},
-    {"imr.hierarchical_z", B, "false", "", NR, NULL, "IMR Hierarchical Z buffer on chip ahead of the Z test",
+    {"imr.hierarchical_z", B, "false", "", NR, NULL,
+     "IMR Hierarchical Z: an on-chip buffer of one conservative (maximum) depth per block rejects quads of "
+     "LESS/LEQUAL/EQUAL draws before Early-Z reads the Z cache (imr/hiz.h: update rule, what it decides)",
      "ATTILA sec. 2, Table 1 (Hierarchical Z)"},
+    {"imr.hiz.block_size", U, "8", "pixels", 2, 64, NULL,
+     "IMR Hi-Z block: block_size x block_size pixels share one depth (a power of two)",
+     "ATTILA simulator bGPU.ini StampsPerHZBlock = 16 (8x8); seeds/004 sec. 5 (8x8-fragment blocks with HZ)"},
+    {"imr.hiz.capacity_blocks", U, "262144", "blocks", 1, 16777216, NULL,
+     "IMR Hi-Z buffer capacity: blocks beyond it (in row order) are never rejected",
+     "ATTILA sec. 2 (HZ buffer for up to 4096x4096); simulator bGPU.ini HierarchicalZBufferSize = 262144"},
     {"imr.z_compression", B, "false", "", NR, NULL, "IMR depth compression of the Z cache's lines",
      "ATTILA sec. 2 (depth compression)"},
     {"imr.color_compression", B, "false", "", NR, NULL, "IMR color compression",
@@ -581,8 +589,6 @@ static const struct {
     {"dram_power.idd6_vdd1_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vdd2_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vddq_ma", "the DRAM model never enters self-refresh"},
-    {"imr.hierarchical_z", "the IMR Z test reads every quad's depth lines through the Z cache; no on-chip "
-                           "Hierarchical Z buffer rejects fragment tiles ahead of it"},
     {"imr.z_compression", "the IMR Z cache moves uncompressed 64-B lines"},
     {"imr.color_compression", "the IMR color cache moves uncompressed 64-B lines (ATTILA has none either)"},
 };
@@ -1077,6 +1083,11 @@ static int check_organization(const tbr_config *cfg, char *err, size_t errlen)
         tbr_set_err(err, errlen,
                     "pipeline.organization = imr: tile.raster_units = %llu: not modeled yet (IMR has one Raster Unit)",
                     (unsigned long long)tbr_cfg_uint(cfg, "tile.raster_units"));
+        return -1;
+    }
+    uint64_t hb = tbr_cfg_uint(cfg, "imr.hiz.block_size");
+    if (hb & (hb - 1)) {
+        tbr_set_err(err, errlen, "imr.hiz.block_size = %llu: not a power of two", (unsigned long long)hb);
         return -1;
     }
     static const char *caches[] = {"imr.z_cache", "imr.color_cache"};

@@ -135,6 +135,7 @@ static bool write_back(rop_cache *c, uint32_t i)
     if (!(c->state[i] & RC_DIRTY)) return true;
     if (!send(c, c->tag[i], true)) return false;
     tbr_stat_inc(c->writebacks);
+    if (c->on_writeback) c->on_writeback(c->wb_ctx, c->tag[i]);
     uint64_t idx;
     rop_plane *p = plane_of(c, c->tag[i], &idx);
     if (p && p->cleared) p->cleared[idx] = 0;

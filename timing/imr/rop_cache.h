@@ -53,6 +53,9 @@ typedef struct {
     uint32_t fl_way, fl_plane;
     uint64_t fl_line;
     tbr_stat *accesses, *misses, *reads, *writebacks, *clear_writes, *clear_fills, *resolves, *wait;
+    /* told of every dirty line written back (the Z cache's Hierarchical Z update, imr/hiz.h); NULL: none */
+    void (*on_writeback)(void *ctx, uint64_t line);
+    void *wb_ctx;
 } rop_cache;
 
 /* The cache named `name` ("z_cache", "color_cache": statistics imr.<name>.*), sized by the

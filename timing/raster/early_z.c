@@ -97,6 +97,16 @@ static __attribute__((noinline, cold)) bool imr_depth_access(early_z *z, const s
     return false;
 }
 
+/* IMR: Hierarchical Z sees quad qi (once): true when it rejects it (it leaves here,
+ * neither tested against the Z cache nor shaded). */
+static __attribute__((noinline, cold)) bool hiz_rejects(early_z *z, const sim_frame *f, const sim_quad *q, uint32_t qi)
+{
+    if (z->hiz_memo == qi + 1) return false;
+    z->hiz_memo = qi + 1;
+    uint64_t lines[2 * ROP_MAX_PLANES * 2];
+    return hiz_quad(z->hiz, f, q, rop_cache_quad_lines(z->rop, q, lines));
+}
+
 void early_z_tick(early_z *z)
 {
     const sim_env *env = z->env;
@@ -154,6 +164,11 @@ void early_z_tick(early_z *z)
             continue;
         }
         const sim_quad *q = &f->quads[TOK_VAL(tok)];
+        if (z->hiz && hiz_rejects(z, f, q, TOK_VAL(tok))) {
+            simq_pop(z->in);
+            n++;
+            continue;
+        }
         bool early = f->draws[q->draw].rec.early_z != 0;
         bool survives = quad_survives(z, f, q, TOK_VAL(tok));
         uint32_t fp;
@@ -230,6 +245,7 @@ uint64_t early_z_next_event(const early_z *z)
         else if (!simq_full(z->order)) {
             uint32_t tok = z->in->buf[z->in->head];
             if (TOK_KIND(tok) != TOK_ITEM) return now;
+            if (z->hiz && z->hiz_memo != TOK_VAL(tok) + 1) return now; /* Hi-Z may reject it now */
             const sim_quad *q = &f->quads[TOK_VAL(tok)];
             bool survives = quad_survives(z, f, q, TOK_VAL(tok));
             if (!survives || !simq_full(&z->fp_in[early_z_quad_fp(z, q)])) return now;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/sim_queue.h"
+#include "imr/hiz.h"
 #include "imr/rop_cache.h"
 #include "memory/memq.h"
 #include "raster/hsr.h"
@@ -55,6 +56,10 @@ typedef struct {
      * quad; misses of the next imr_lookahead queued quads are issued while one waits. NULL: TBR. */
     rop_cache *rop;
     uint32_t imr_lookahead;
+    /* IMR with Hierarchical Z (imr/hiz.h): quads it rejects leave before the Z cache;
+     * hiz_memo: quad index + 1 it has seen (it sees each quad once, in order). NULL: none. */
+    hiz *hiz;
+    uint32_t hiz_memo;
 } early_z;
 
 /* Raster Unit `unit`'s Early-Z: parameters, statistics (ru<unit>.early_z.*); tested,
@@ -71,8 +76,14 @@ static inline void early_z_use_rop(early_z *z, rop_cache *rop, uint32_t lookahea
     z->rop = rop;
     z->imr_lookahead = lookahead;
 }
+/* IMR: Hierarchical Z ahead of the Z cache. */
+static inline void early_z_use_hiz(early_z *z, hiz *h) { z->hiz = h; }
 /* a new pass: quad indices are the frame's */
-static inline void early_z_begin_pass(early_z *z) { z->memo_quad = 0; }
+static inline void early_z_begin_pass(early_z *z)
+{
+    z->memo_quad = 0;
+    z->hiz_memo = 0;
+}
 void early_z_tick(early_z *z);
 uint64_t early_z_next_event(const early_z *z);
 static inline bool early_z_idle(const early_z *z) { return !z->z_loading; }

@@ -16,6 +16,21 @@ void imr_ru_init(raster_unit *r)
     rop_cache_init(r->crop, env, "color_cache", memsys_req(env->mem, r->cport), memsys_resp(env->mem, r->cport));
     r->imr_lookahead = (uint32_t)tbr_cfg_uint(env->cfg, "imr.miss_lookahead");
     early_z_use_rop(&r->ez, r->zrop, r->imr_lookahead);
+    if (tbr_cfg_bool(env->cfg, "imr.hierarchical_z")) {
+        r->hiz = tbr_xcalloc(1, sizeof *r->hiz);
+        hiz_init(r->hiz, env);
+        r->zrop->on_writeback = hiz_line_written; /* ATTILA: the Z unit updates HZ as it writes blocks */
+        r->zrop->wb_ctx = r->hiz;
+        early_z_use_hiz(&r->ez, r->hiz);
+    }
+}
+
+void imr_ru_pass_start(raster_unit *r)
+{
+    if (!r->hiz) return;
+    const sim_env *env = r->env;
+    int zs = sim_func_zs_surface(env->fn);
+    hiz_begin_pass(r->hiz, env->frame, env->pass, zs >= 0 ? sim_func_surface(env->fn, zs) : NULL);
 }
 
 void imr_ru_free(raster_unit *r)
@@ -24,6 +39,8 @@ void imr_ru_free(raster_unit *r)
     if (r->crop) rop_cache_free(r->crop);
     free(r->zrop);
     free(r->crop);
+    if (r->hiz) hiz_free(r->hiz);
+    free(r->hiz);
 }
 
 static void add_plane(rop_cache *c, const sim_surf *s, bool cleared)

@@ -78,6 +78,7 @@ typedef struct {
     /* IMR (pipeline.organization = imr; imr_blend.c): Z and color caches on the depth and
      * color ports instead of tile buffers; NULL under TBR */
     rop_cache *zrop, *crop;
+    hiz *hiz;                          /* imr.hierarchical_z (NULL: off) */
     uint32_t imr_lookahead, imr_zdone; /* imr_zdone: quad index + 1 whose late Z is done */
     bool imr_flushing;
 } raster_unit;
@@ -111,6 +112,9 @@ void imr_ru_free(raster_unit *r);
 /* The pass's planes: its depth/stencil surface for the Z cache, its color buffers for the
  * color cache (cleared ones as the pass's clears say). */
 void imr_ru_begin_pass(raster_unit *r);
+/* The pass starts, before the functional back end renders it: Hierarchical Z reads the
+ * depth plane as the pass finds it (imr/hiz.h). */
+void imr_ru_pass_start(raster_unit *r);
 /* Blending under IMR: per quad late Z (draws without early Z) and the color write
  * through the caches; at the pass's END marker the caches' flush. */
 void imr_blend_tick(raster_unit *r) __attribute__((noinline, cold)); /* (keeps TBR's ru_tick as it was) */
