@@ -8,7 +8,9 @@
 # depth/color caches' traffic accounted (misses = reads + fast-clear fills; a fast clear
 # neither writes nor is resolved when off; a plane found cleared is written by the clear
 # when fast clear is off). (Reads with and without fast clear are not compared: the
-# different timing changes which lines the look-ahead evicts.)
+# different timing changes which lines the look-ahead evicts.) With imr.hierarchical_z: every
+# frame bit-exact, no Hi-Z rejection the trace contradicts, quads rejected on the depth
+# samples (depth3d, branchy).
 set -u
 prefix=$1 traces=$2 bin=$3 work=$4
 fail() { echo "FAIL samples_imr: $*" >&2; exit 1; }
@@ -24,6 +26,8 @@ for t in "$traces"/*.trace; do
     fail "tbr-sim $n imr: exit $? (frames differ?)"
   "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.imr_nofc" --set pipeline.organization=imr \
     --set imr.fast_clear=false || fail "tbr-sim $n imr fast_clear=false: exit $? (frames differ?)"
+  "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.imr_hiz" --set pipeline.organization=imr \
+    --set imr.hierarchical_z=true || fail "tbr-sim $n imr hierarchical_z=true: exit $? (frames differ?)"
 done
 python3 - "$work" $names <<'PY' || fail "check failed"
 import json, sys
@@ -32,9 +36,10 @@ def S(n, m): return json.load(open("%s/%s.%s/stats.json" % (work, n, m)))
 def v(d, k): return d["stats"]["stats"].get(k, {"value": None})["value"]
 def ok(cond, msg):
     if not cond: print("FAIL:", msg); sys.exit(1)
+hiz_rejects = {}
 for n in sys.argv[2:]:
-    tbr, imr, nofc = S(n, "tbr"), S(n, "imr"), S(n, "imr_nofc")
-    for m, d in (("tbr", tbr), ("imr", imr), ("imr_nofc", nofc)):
+    tbr, imr, nofc, hiz = S(n, "tbr"), S(n, "imr"), S(n, "imr_nofc"), S(n, "imr_hiz")
+    for m, d in (("tbr", tbr), ("imr", imr), ("imr_nofc", nofc), ("imr_hiz", hiz)):
         ok(d["frames_bit_exact"] == d["frames_checked"] > 0, "%s %s: frames not all checked and bit-exact" % (n, m))
     ok(v(imr, "mem.plb.writes") == 0 and v(imr, "mem.tile_cache.reads") == 0, "%s: binning traffic under IMR" % n)
     ok(v(imr, "dram.bytes_by_source.parameter_buffer") == 0, "%s: Parameter Buffer DRAM bytes under IMR" % n)
@@ -49,5 +54,15 @@ for n in sys.argv[2:]:
         # a line found in the cleared state means a cleared plane, which the clear writes without fast clear
         ok(v(imr, p + "clear_fills") == 0 or v(nofc, p + "clear_line_writes") > 0, "%s %s: clear not written" % (n, c))
     ok(v(imr, "imr.color_cache.line_accesses") > 0, "%s: no color access" % n)
+    # Hierarchical Z: no rejection the trace contradicts; a rejected quad is one Early-Z or
+    # late Z would have killed (fewer early-Z kills, never more shaded quads); the Z cache
+    # accesses it saved are missing from the Z cache's count
+    ok(v(hiz, "imr.hiz.contradictions") == 0, "%s: Hi-Z contradicted the trace" % n)
+    rej = v(hiz, "imr.hiz.quads_rejected")
+    ok(v(hiz, "quads.shaded") <= v(imr, "quads.shaded"), "%s: Hi-Z shaded more" % n)
+    ok(v(hiz, "quads.early_z_killed") + v(hiz, "quads.late_z") + rej >= v(imr, "quads.early_z_killed"), "%s: kills" % n)
+    ok(v(hiz, "quads.rasterized") == v(imr, "quads.rasterized"), "%s: Hi-Z changed rasterization" % n)
+    hiz_rejects[n] = rej
+ok(hiz_rejects.get("depth3d", 0) > 0 and hiz_rejects.get("branchy", 0) > 0, "Hi-Z rejected nothing: %s" % hiz_rejects)
 PY
 echo "samples_imr: ok"
