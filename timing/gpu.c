@@ -267,7 +267,9 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
  * deadlock watchdog fires, so it fires at the same cycle as without skipping. */
 #define SKIP_MAX_SPAN 65536u /* bounds the DRAM's catch-up loop per call */
 
-HOT uint64_t geometry_phase_next_event(const gpu *g)
+/* The geometry units' next event; with_plb: the Polygon List Builder's too (TBR; IMR has
+ * none). Inlined with a constant flag: each caller gets its own copy. */
+static inline __attribute__((always_inline)) uint64_t geometry_units_next_event(const gpu *g, bool with_plb)
 {
     uint64_t now = g->env.now, ne = UINT64_MAX;
     if (tbr_techniques_geometry_busy(g->env.tech)) return now; /* a technique's unit works */
@@ -277,13 +279,16 @@ HOT uint64_t geometry_phase_next_event(const gpu *g)
         if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
     if (g->pool) GPU_EVENT_AT(ne, now, shader_pool_next_event(g->pool));
     GPU_EVENT_AT(ne, now, geometry_next_event(&g->geo));
-    GPU_EVENT_AT(ne, now, plb_next_event(&g->plb));
+    if (with_plb) GPU_EVENT_AT(ne, now, plb_next_event(&g->plb));
     GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[0]));
     GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
 }
 
-HOT uint64_t raster_phase_next_event(const gpu *g)
+HOT uint64_t geometry_phase_next_event(const gpu *g) { return geometry_units_next_event(g, true); }
+
+/* The raster units' next event; with_tf: the Tile Fetcher's too (TBR; IMR has none). */
+static inline __attribute__((always_inline)) uint64_t raster_units_next_event(const gpu *g, bool with_tf)
 {
     uint64_t now = g->env.now, ne = UINT64_MAX;
     /* the most frequent "now" first (terrain: a Fragment Processor issues in 84% of the
@@ -293,11 +298,13 @@ HOT uint64_t raster_phase_next_event(const gpu *g)
             if (sc_may_issue_now(&g->ru[i].fp[k], now)) return now;
     if (g->pool) GPU_EVENT_AT(ne, now, shader_pool_next_event(g->pool));
     for (uint32_t i = 0; i < g->nru; i++) GPU_EVENT_AT(ne, now, ru_next_event(&g->ru[i]));
-    GPU_EVENT_AT(ne, now, tf_next_event(&g->tf));
+    if (with_tf) GPU_EVENT_AT(ne, now, tf_next_event(&g->tf));
     GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[g->nicu - 1]));
     GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
 }
+
+HOT uint64_t raster_phase_next_event(const gpu *g) { return raster_units_next_event(g, true); }
 
 /* The phases a loop iteration ticks (a bit set): with overlap, both. */
 #define PHASE_GEOMETRY 1u
@@ -566,18 +573,12 @@ static void raster_end(gpu *g, const raster_mark *m)
  * order (ATTILA seeds/004 sec. 2); the pass's one "tile" is rendered functionally first. */
 static uint64_t imr_next_event(const gpu *g)
 {
-    uint64_t now = g->env.now, ne = UINT64_MAX;
-    if (tbr_techniques_geometry_busy(g->env.tech)) return now;
-    for (uint32_t i = 0; i < g->geo.nvp; i++)
-        if (sc_may_issue_now(&g->geo.vp[i], now)) return now;
-    for (uint32_t k = 0; k < g->ru[0].nfp; k++)
-        if (sc_may_issue_now(&g->ru[0].fp[k], now)) return now;
-    GPU_EVENT_AT(ne, now, geometry_next_event(&g->geo));
-    if (g->pool) GPU_EVENT_AT(ne, now, shader_pool_next_event(g->pool));
+    /* both phases' units but the Polygon List Builder and the Tile Fetcher (IMR has
+     * neither), and the primitive dispatch between them */
+    uint64_t now = g->env.now, ne = geometry_units_next_event(g, false);
+    if (ne <= now) return ne;
+    GPU_EVENT_AT(ne, now, raster_units_next_event(g, false));
     GPU_EVENT_AT(ne, now, prim_dispatch_next_event(&g->pd));
-    GPU_EVENT_AT(ne, now, ru_next_event(&g->ru[0]));
-    for (uint32_t i = 0; i < g->nicu; i++) GPU_EVENT_AT(ne, now, icache_next_event(&g->icu[i]));
-    GPU_EVENT_AT(ne, now, memsys_next_event(g->env.mem, now));
     return ne;
 }
 
