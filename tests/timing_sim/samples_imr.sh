@@ -8,9 +8,9 @@
 # depth/color caches' traffic accounted (misses = reads + fast-clear fills; a fast clear
 # neither writes nor is resolved when off; a plane found cleared is written by the clear
 # when fast clear is off). (Reads with and without fast clear are not compared: the
-# different timing changes which lines the look-ahead evicts.) With imr.hierarchical_z: every
-# frame bit-exact, no Hi-Z rejection the trace contradicts, quads rejected on the depth
-# samples (depth3d, branchy).
+# different timing changes which lines the look-ahead evicts.) With imr.hierarchical_z and
+# imr.z_compression: every frame bit-exact, no Hi-Z rejection the trace contradicts, quads
+# rejected and depth blocks compressed on the depth samples (depth3d, branchy).
 set -u
 prefix=$1 traces=$2 bin=$3 work=$4
 fail() { echo "FAIL samples_imr: $*" >&2; exit 1; }
@@ -27,7 +27,8 @@ for t in "$traces"/*.trace; do
   "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.imr_nofc" --set pipeline.organization=imr \
     --set imr.fast_clear=false || fail "tbr-sim $n imr fast_clear=false: exit $? (frames differ?)"
   "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.imr_hiz" --set pipeline.organization=imr \
-    --set imr.hierarchical_z=true || fail "tbr-sim $n imr hierarchical_z=true: exit $? (frames differ?)"
+    --set imr.hierarchical_z=true --set imr.z_compression=true ||
+    fail "tbr-sim $n imr hierarchical_z, z_compression: exit $? (frames differ?)"
 done
 python3 - "$work" $names <<'PY' || fail "check failed"
 import json, sys
@@ -36,7 +37,7 @@ def S(n, m): return json.load(open("%s/%s.%s/stats.json" % (work, n, m)))
 def v(d, k): return d["stats"]["stats"].get(k, {"value": None})["value"]
 def ok(cond, msg):
     if not cond: print("FAIL:", msg); sys.exit(1)
-hiz_rejects = {}
+hiz_rejects, comp = {}, {}
 for n in sys.argv[2:]:
     tbr, imr, nofc, hiz = S(n, "tbr"), S(n, "imr"), S(n, "imr_nofc"), S(n, "imr_hiz")
     for m, d in (("tbr", tbr), ("imr", imr), ("imr_nofc", nofc), ("imr_hiz", hiz)):
@@ -63,6 +64,11 @@ for n in sys.argv[2:]:
     ok(v(hiz, "quads.early_z_killed") + v(hiz, "quads.late_z") + rej >= v(imr, "quads.early_z_killed"), "%s: kills" % n)
     ok(v(hiz, "quads.rasterized") == v(imr, "quads.rasterized"), "%s: Hi-Z changed rasterization" % n)
     hiz_rejects[n] = rej
+    # depth compression: a block is moved in fewer bytes, never more (64 B per saved line)
+    saved = v(hiz, "imr.z_cache.compression_bytes_saved")
+    ok(saved == 0 or saved % 64 == 0, "%s: compression bytes %s" % (n, saved))
+    comp[n] = v(hiz, "imr.z_cache.compressed_writes")
 ok(hiz_rejects.get("depth3d", 0) > 0 and hiz_rejects.get("branchy", 0) > 0, "Hi-Z rejected nothing: %s" % hiz_rejects)
+ok(comp.get("depth3d", 0) > 0 and comp.get("branchy", 0) > 0, "nothing compressed: %s" % comp)
 PY
 echo "samples_imr: ok"

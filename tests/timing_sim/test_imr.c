@@ -1,7 +1,7 @@
 /* Immediate-mode organisation (pipeline.organization = imr; timing/imr/rop_cache.h,
  * docs/organisations.md) on a synthetic scene whose depth and color traffic is worked out
  * by hand; the picture must be the same under TBR and IMR.
- * usage: test_imr TBR_SIM_BINARY WORKDIR   (TBR_SIM_TEST = imr_traffic | imr_reject | imr_hiz)
+ * usage: test_imr TBR_SIM_BINARY WORKDIR   (TBR_SIM_TEST = imr_traffic | imr_reject | imr_hiz | imr_zcomp)
  * Scene: 48x8 window, B8G8R8A8 color and Z24S8 depth (4 B/pixel), both cleared (color to
  * black, depth to 1.0): a row is 192 B = 3 lines of 64 B, a plane 8 rows x 3 = 24 lines.
  * Draws, depth LESS with writes: red z=0xC00000 on x<16 (32 quads, Early-Z), blue
@@ -273,6 +273,81 @@ static void test_hiz(const char *work)
     }
 }
 
+/* Depth compression scene (imr_zcomp): 64x4 planes, 4 B/pixel: a row is 256 B, one
+ * compression block (imr.z_compression: 256-B Z cache lines, ATTILA seeds/004 sec. 5),
+ * 4 blocks; depth (and color) cleared, depth to 0xFFFFFF. Red z=0x400000 on x<32 (all rows);
+ * on rows 2-3 blue at x 32-39 z=0x100000, 40-47 z=0x500000, 48-55 z=0x900000 (all pass LESS).
+ * Rows 0-1 hold {0x400000, 0xFFFFFF}: 2 values, the best level (64 B). Rows 2-3 hold the
+ * high 3 bits (24-bit depth >> 21) {2, 0, 2, 4, 7}: not all in {0, 7, 1, 6} even at the
+ * coarsest level: 256 B. Fast clear: every block is touched (4 clear fills, no read) and
+ * written back at the pass end: 1 + 1 + 4 + 4 = 10 memory lines (2 compressed writes,
+ * 2 x 192 = 384 B saved) instead of 16 without compression (64-B lines: 8 red and 4 blue
+ * lines written back, the 4 untouched cleared lines of rows 0-1 resolved). */
+static void gen_zcomp_scene(const char *dir)
+{
+    synth_trace_open(dir, "test_imr_zcomp");
+    synth_begin_frame(0);
+    synth_resource(1, "PIPE_FORMAT_B8G8R8A8_UNORM", 64, 4, 4, 1);
+    synth_resource(2, "PIPE_FORMAT_Z24_UNORM_S8_UINT", 64, 4, 4, 0);
+    synth_shader(1, 0, 4);
+    synth_shader(2, 1, 8);
+    synth_render_pass(0, 64, 4, 1, 2);
+    synth_clear(7, 0, 0, 0, 1, 0xffffff);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 1, 2);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 1, 2);
+    static const int x0s[4] = {0, 32, 40, 48}, x1s[4] = {32, 40, 48, 56}, y0s[4] = {0, 2, 2, 2};
+    static const uint32_t zs[4] = {0x400000, 0x100000, 0x500000, 0x900000};
+    for (uint32_t k = 0; k < 4; k++) {
+        synth_draw(k, 0, 1, 2);
+        synth_prim(k, 0, (float)x0s[k], (float)y0s[k], (float)x1s[k], 4);
+        synth_quads(k, x0s[k], y0s[k], x1s[k], 4, k ? BLUE : RED, zs[k], 1, 0);
+    }
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
+    synth_tile(TBR_REC_TILE_STORE, 1, 2);
+    synth_frame_end(0, 64, 4);
+    synth_end_frame();
+    synth_trace_close();
+}
+
+static void test_zcomp(const char *work)
+{
+    char in[1024];
+    snprintf(in, sizeof in, "%s/zcomp", work);
+    gen_zcomp_scene(in);
+    char *j = run(work, in, "zcomp_off", "--set pipeline.organization=imr");
+    if (j) {
+        CHECK(sim_stat_value(j, "mem.ru0.depth.writes") == 16);
+        CHECK(sim_stat_value(j, "mem.ru0.depth.reads") == 0);
+        CHECK(sim_stat_value(j, "imr.z_cache.compression_bytes_saved") == -1);
+        free(j);
+    }
+    j = run(work, in, "zcomp_on", "--set pipeline.organization=imr --set imr.z_compression=true");
+    if (j) {
+        CHECK(sim_stat_value(j, "imr.z_cache.clear_fills") == 4);
+        CHECK(sim_stat_value(j, "imr.z_cache.line_reads") == 0);
+        CHECK(sim_stat_value(j, "imr.z_cache.line_writebacks") == 4);
+        CHECK(sim_stat_value(j, "imr.z_cache.resolve_line_writes") == 0);
+        CHECK(sim_stat_value(j, "imr.z_cache.compressed_writes") == 2);
+        CHECK(sim_stat_value(j, "imr.z_cache.compression_bytes_saved") == 384);
+        CHECK(sim_stat_value(j, "mem.ru0.depth.writes") == 10);
+        CHECK(sim_stat_value(j, "mem.ru0.depth.reads") == 0);
+        CHECK(sim_stat_value(j, "mem.ru0.color.writes") == 16); /* color: 64-B lines, uncompressed */
+        char out[1024];
+        snprintf(out, sizeof out, "%s/zcomp_on", work);
+        tbr_image im;
+        if (sim_read_frame_png(out, 0, &im) == 0) {
+            failures += sim_pixel_mismatch(&im, 0, 3, 255, 0, 0, 255);
+            failures += sim_pixel_mismatch(&im, 33, 3, 0, 0, 255, 255);
+            failures += sim_pixel_mismatch(&im, 33, 0, 0, 0, 0, 255);
+            tbr_image_free(&im);
+        } else
+            failures++;
+        free(j);
+    }
+}
+
 /* What IMR cannot be combined with, and the options not modeled yet: exit 2. */
 static void test_reject(const char *work)
 {
@@ -285,7 +360,8 @@ static void test_reject(const char *work)
         "--set pipeline.organization=imr --set re.enabled=true",
         "--set pipeline.organization=imr --set tile.raster_units=2",
         "--set pipeline.organization=imr --set imr.hiz.block_size=12",
-        "--set pipeline.organization=imr --set imr.z_compression=true",
+        "--set pipeline.organization=imr --set imr.z_compression=true --set imr.z_cache.size_kb=1 --set "
+        "imr.z_cache.ways=8", /* 4 lines of 256 B */
         "--set pipeline.organization=imr --set imr.color_compression=true",
         "--set pipeline.organization=imr --set imr.z_cache.size_kb=1 --set imr.z_cache.ways=32",
         "--set pipeline.organization=tiled",
@@ -311,6 +387,7 @@ int main(int argc, char **argv)
     if (!which || !strcmp(which, "imr_traffic")) test_traffic(work);
     if (!which || !strcmp(which, "imr_reject")) test_reject(work);
     if (!which || !strcmp(which, "imr_hiz")) test_hiz(work);
+    if (!which || !strcmp(which, "imr_zcomp")) test_zcomp(work);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

@@ -192,8 +192,10 @@ static const tbr_param_desc k_params[] = {
     {"imr.hiz.capacity_blocks", U, "262144", "blocks", 1, 16777216, NULL,
      "IMR Hi-Z buffer capacity: blocks beyond it (in row order) are never rejected",
      "ATTILA sec. 2 (HZ buffer for up to 4096x4096); simulator bGPU.ini HierarchicalZBufferSize = 262144"},
-    {"imr.z_compression", B, "false", "", NR, NULL, "IMR depth compression of the Z cache's lines",
-     "ATTILA sec. 2 (depth compression)"},
+    {"imr.z_compression", B, "false", "", NR, NULL,
+     "IMR depth compression: the Z cache's lines become 256-B blocks, each written to and read from memory in "
+     "64, 128, 192 or 256 B as its depth values allow (imr/hiz.h hiz_block_lines); a cleared block in 64 B",
+     "ATTILA sec. 2 (depth compression), sec. 5 (256-B lines with compression); simulator Hilo levels"},
     {"imr.color_compression", B, "false", "", NR, NULL, "IMR color compression",
      "ATTILA sec. 2 (not supported by ATTILA's Color Write stage)"},
     /* ---- TBDR: Hidden Surface Removal (raster/hsr.h; docs/techniques.md) ---- */
@@ -589,7 +591,6 @@ static const struct {
     {"dram_power.idd6_vdd1_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vdd2_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vddq_ma", "the DRAM model never enters self-refresh"},
-    {"imr.z_compression", "the IMR Z cache moves uncompressed 64-B lines"},
     {"imr.color_compression", "the IMR color cache moves uncompressed 64-B lines (ATTILA has none either)"},
 };
 
@@ -1095,9 +1096,11 @@ static int check_organization(const tbr_config *cfg, char *err, size_t errlen)
         char ks[64], kw[64];
         snprintf(ks, sizeof ks, "%s.size_kb", caches[i]);
         snprintf(kw, sizeof kw, "%s.ways", caches[i]);
-        if (tbr_cfg_uint(cfg, ks) * 1024 / 64 < tbr_cfg_uint(cfg, kw)) {
-            tbr_set_err(err, errlen, "%s = %llu KiB holds fewer 64-B lines than %s = %llu", ks,
-                        (unsigned long long)tbr_cfg_uint(cfg, ks), kw, (unsigned long long)tbr_cfg_uint(cfg, kw));
+        uint64_t lb = i == 0 && tbr_cfg_bool(cfg, "imr.z_compression") ? 256 : 64;
+        if (tbr_cfg_uint(cfg, ks) * 1024 / lb < tbr_cfg_uint(cfg, kw)) {
+            tbr_set_err(err, errlen, "%s = %llu KiB holds fewer %llu-B lines than %s = %llu", ks,
+                        (unsigned long long)tbr_cfg_uint(cfg, ks), (unsigned long long)lb, kw,
+                        (unsigned long long)tbr_cfg_uint(cfg, kw));
             return -1;
         }
     }

@@ -7,14 +7,15 @@
 #include "core/util.h"
 #include "depth_stencil.h"
 
-#define LINE    64u
 #define UNKNOWN UINT32_MAX
 
-void hiz_init(hiz *h, sim_env *env)
+void hiz_init(hiz *h, sim_env *env, bool test)
 {
     memset(h, 0, sizeof *h);
+    h->test = test;
     h->block = (uint32_t)tbr_cfg_uint(env->cfg, "imr.hiz.block_size");
     h->capacity_blocks = (uint32_t)tbr_cfg_uint(env->cfg, "imr.hiz.capacity_blocks");
+    if (!test) return; /* the depth image only (depth compression): no Hi-Z statistics */
 #define C(field, name, desc) h->field = tbr_stats_counter(env->st, "imr.hiz." name, desc)
     C(tested, "quads_tested", "quads of draws whose depth test Hi-Z decides (LESS/LEQUAL/EQUAL, no stencil)");
     C(rejected, "quads_rejected", "quads Hi-Z rejected before Early-Z (every covered fragment fails the depth test)");
@@ -88,7 +89,7 @@ void hiz_begin_pass(hiz *h, const sim_frame *f, size_t pass, const sim_surf *zs)
     bool same = h->kept_base == zs->base && h->kept_w == zs->w && h->kept_h == zs->h;
     h->kept_base = 0;
     if (clear < 0) {
-        tbr_stat_inc(h->passes_off);
+        if (h->test) tbr_stat_inc(h->passes_off);
         return;
     }
     h->fmt = zs->fmt;
@@ -146,7 +147,7 @@ static void record_writes(hiz *h, const tbr_rec_draw *d, const sim_quad *q, uint
         if (!(q->depth_mask & (1u << j)) || x >= h->w || y >= h->h) continue;
         h->depth[(size_t)y * h->w + x] = has_z ? depth_key(h->fmt, q->z[j]) : UNKNOWN;
     }
-    if ((!lowers || !has_z) && h->zmax[blk] != UNKNOWN) {
+    if (h->test && (!lowers || !has_z) && h->zmax[blk] != UNKNOWN) {
         h->zmax[blk] = UNKNOWN;
         tbr_stat_inc(h->invalidations);
     }
@@ -158,7 +159,7 @@ bool hiz_quad(hiz *h, const sim_frame *f, const sim_quad *q, uint32_t z_lines)
     const tbr_rec_draw *d = &f->draws[q->draw].rec;
     uint32_t blk = ((uint32_t)q->y / h->block) * h->bw + (uint32_t)q->x / h->block;
     bool decides =
-        d->depth_enabled && !d->stencil[0].enabled && !d->stencil[1].enabled && !d->fs_writes_z &&
+        h->test && d->depth_enabled && !d->stencil[0].enabled && !d->stencil[1].enabled && !d->fs_writes_z &&
         (q->flags & TBR_REC_QUAD_HAS_Z) && blk < h->capacity_blocks &&
         (d->depth_func == TBR_FUNC_LESS || d->depth_func == TBR_FUNC_LEQUAL || d->depth_func == TBR_FUNC_EQUAL);
     if (decides) {
@@ -189,14 +190,13 @@ static uint32_t block_max(const hiz *h, uint32_t bx, uint32_t by)
     return m;
 }
 
-void hiz_line_written(void *ctx, uint64_t line)
+void hiz_line_written(void *ctx, uint64_t a, uint32_t bytes)
 {
     hiz *h = ctx;
-    if (!h->active) return;
-    uint64_t a = line * LINE;
-    if (a + LINE <= h->base || a >= h->base + h->bytes) return;
+    if (!h->active || !h->test) return;
+    if (a + bytes <= h->base || a >= h->base + h->bytes) return;
     uint64_t p0 = a > h->base ? (a - h->base) / h->bpp : 0;
-    uint64_t p1 = (a + LINE - h->base + h->bpp - 1) / h->bpp; /* one past the last pixel */
+    uint64_t p1 = (a + bytes - h->base + h->bpp - 1) / h->bpp; /* one past the last pixel */
     if (p1 > (uint64_t)h->w * h->h) p1 = (uint64_t)h->w * h->h;
     for (uint64_t p = p0; p < p1;) {
         uint32_t y = (uint32_t)(p / h->w), x = (uint32_t)(p % h->w);
@@ -209,4 +209,37 @@ void hiz_line_written(void *ctx, uint64_t line)
         if ((bx + 1) * h->block >= h->w) next_block = (uint64_t)(y + 1) * h->w;
         p = next_block;
     }
+}
+
+/* ATTILA's depth compressor (seeds/004 sec. 2 "depth compression"; its public simulator's
+ * Hilo levels): a 256-B block of 64 32-bit words is stored in 64, 128 or 192 B when the
+ * high 27, 19 or 11 bits of every word are one of 4 references (the block's minimum and
+ * maximum high parts and their neighbours toward each other), else in 256 B. */
+static bool hilo_fits(const uint32_t *v, uint32_t n, uint32_t low_bits)
+{
+    uint32_t mn = UINT32_MAX, mx = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t hi = v[i] >> low_bits;
+        mn = hi < mn ? hi : mn;
+        mx = hi > mx ? hi : mx;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t hi = v[i] >> low_bits;
+        if (hi != mn && hi != mx && hi != mn + 1 && hi != mx - 1) return false;
+    }
+    return true;
+}
+
+uint32_t hiz_block_lines(void *ctx, uint64_t a)
+{
+    const hiz *h = ctx;
+    static const uint32_t low_bits[3] = {5, 13, 21};
+    if (!h->active || h->bpp != 4 || a < h->base || a + 256 > h->base + h->bytes) return 4;
+    uint32_t v[64];
+    const uint32_t *px = &h->depth[(a - h->base) / 4];
+    bool high_z = h->fmt == TBR_PF_S8_UINT_Z24_UNORM || h->fmt == TBR_PF_X8Z24_UNORM; /* depth in bits 8-31 */
+    for (uint32_t i = 0; i < 64; i++) v[i] = high_z && px[i] != UNKNOWN ? px[i] << 8 : px[i];
+    for (uint32_t k = 0; k < 3; k++)
+        if (hilo_fits(v, 64, low_bits[k])) return k + 1;
+    return 4;
 }

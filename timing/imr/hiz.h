@@ -29,6 +29,7 @@
 #include "sim_env.h"
 
 typedef struct {
+    bool test; /* imr.hierarchical_z: test quads (else only the depth image, for depth compression) */
     uint32_t block, capacity_blocks; /* imr.hiz.block_size, imr.hiz.capacity_blocks */
     /* the pass's depth plane */
     bool active; /* Hi-Z tests this pass's quads */
@@ -43,8 +44,9 @@ typedef struct {
     tbr_stat *tested, *rejected, *lines_saved, *updates, *invalidations, *contradictions, *passes_off;
 } hiz;
 
-/* Parameters imr.hiz.*, statistics imr.hiz.*. */
-void hiz_init(hiz *h, sim_env *env);
+/* Parameters imr.hiz.*, statistics imr.hiz.*; test = false: no Hi-Z test, only the depth
+ * image that depth compression reads (hiz_block_lines). */
+void hiz_init(hiz *h, sim_env *env, bool test);
 void hiz_free(hiz *h);
 /* Pass `pass` of f starts, before the functional back end renders it: zs is its depth
  * surface's memory image (NULL: none), as the pass finds it. */
@@ -53,7 +55,11 @@ void hiz_begin_pass(hiz *h, const sim_frame *f, size_t pass, const sim_surf *zs)
  * when Hi-Z rejects it; z_lines: the Z cache lines it would read (statistics). Records its
  * depth writes. */
 bool hiz_quad(hiz *h, const sim_frame *f, const sim_quad *q, uint32_t z_lines);
-/* The Z cache wrote back memory line `line` (address / 64). */
-void hiz_line_written(void *h, uint64_t line);
+/* The Z cache wrote back `bytes` at address `addr`. */
+void hiz_line_written(void *h, uint64_t addr, uint32_t bytes);
+/* Depth compression: the 64-B memory lines (1-3, or 4 uncompressed) the 256-B block at
+ * `addr` of the depth plane takes, from the depth image (only 4-byte depth formats
+ * compress; the stencil bits are taken as constant). */
+uint32_t hiz_block_lines(void *h, uint64_t addr);
 
 #endif

@@ -9,9 +9,9 @@
 
 #define RC_VALID   1u
 #define RC_DIRTY   2u
-#define RC_PENDING 4u /* being read; present once the response arrives */
-#define RC_FRESH   8u /* filled, not used yet: a prefetch may not evict it (the waiting quad needs it) */
-#define LINE       64u
+#define RC_PENDING 4u  /* being read; present once the response arrives */
+#define RC_FRESH   8u  /* filled, not used yet: a prefetch may not evict it (the waiting quad needs it) */
+#define MEM_LINE   64u /* the memory system's line: every message moves one */
 
 void rop_cache_init(rop_cache *c, sim_env *env, const char *name, tbr_memq *req, tbr_memq *resp)
 {
@@ -22,8 +22,13 @@ void rop_cache_init(rop_cache *c, sim_env *env, const char *name, tbr_memq *req,
     char k[64];
     snprintf(k, sizeof k, "imr.%s.ways", name);
     c->ways = (uint32_t)tbr_cfg_uint(env->cfg, k);
+    /* ATTILA seeds/004 sec. 5: with compression the lines are 256-B blocks, else 64 B */
+    snprintf(k, sizeof k, "imr.%s", strcmp(name, "z_cache") == 0 ? "z_compression" : "color_compression");
+    c->compress = tbr_cfg_bool(env->cfg, k);
+    c->lb = c->compress ? 4 * MEM_LINE : MEM_LINE;
+    c->mpl = c->lb / MEM_LINE;
     snprintf(k, sizeof k, "imr.%s.size_kb", name);
-    uint32_t lines = (uint32_t)(tbr_cfg_uint(env->cfg, k) * 1024 / LINE);
+    uint32_t lines = (uint32_t)(tbr_cfg_uint(env->cfg, k) * 1024 / c->lb);
     c->sets = lines / c->ways ? lines / c->ways : 1;
     snprintf(k, sizeof k, "imr.%s.mshrs", name);
     c->mshrs = (uint32_t)tbr_cfg_uint(env->cfg, k);
@@ -32,6 +37,7 @@ void rop_cache_init(rop_cache *c, sim_env *env, const char *name, tbr_memq *req,
     c->tag = tbr_xcalloc(n, sizeof *c->tag);
     c->lru = tbr_xcalloc(n, sizeof *c->lru);
     c->state = tbr_xcalloc(n, 1);
+    c->fill_left = tbr_xcalloc(n, 1);
 #define C(field, what, desc) c->field = tbr_stats_counterf(env->st, desc, "imr.%s." what, name)
     C(accesses, "line_accesses", "line accesses of quads (hits + misses)");
     C(misses, "line_misses", "line accesses that allocated a line (read or fast-clear fill)");
@@ -41,12 +47,20 @@ void rop_cache_init(rop_cache *c, sim_env *env, const char *name, tbr_memq *req,
     C(clear_fills, "clear_fills", "misses on lines in the fast-cleared state (no read)");
     C(resolves, "resolve_line_writes", "fast-cleared lines never written back, written at the pass end");
     C(wait, "wait_cycles", "cycles a quad waited for this cache (lines in flight, no MSHR or port)");
+    if (c->compress) {
+        C(comp_writes, "compressed_writes", "256-B blocks written to memory in fewer than 4 memory lines (compressed)");
+        C(comp_reads, "compressed_reads", "256-B blocks read from memory in fewer than 4 memory lines (compressed)");
+        C(bytes_saved, "compression_bytes_saved", "bytes not moved to or from memory thanks to compression");
+    }
 #undef C
 }
 
 static void planes_free(rop_cache *c)
 {
-    for (uint32_t i = 0; i < c->nplanes; i++) free(c->planes[i].cleared);
+    for (uint32_t i = 0; i < c->nplanes; i++) {
+        free(c->planes[i].cleared);
+        free(c->planes[i].stored);
+    }
     c->nplanes = 0;
 }
 
@@ -56,26 +70,31 @@ void rop_cache_free(rop_cache *c)
     free(c->tag);
     free(c->lru);
     free(c->state);
+    free(c->fill_left);
 }
 
 void rop_cache_begin_pass(rop_cache *c) { planes_free(c); }
 
-static uint64_t plane_lines(const rop_plane *p) { return (p->base + p->bytes + LINE - 1) / LINE - p->base / LINE; }
+static uint64_t plane_lines(const rop_cache *c, const rop_plane *p)
+{
+    return (p->base + p->bytes + c->lb - 1) / c->lb - p->base / c->lb;
+}
 
 void rop_cache_add_plane(rop_cache *c, uint64_t base, uint32_t w, uint32_t h, uint32_t bpp, bool cleared)
 {
     if (c->nplanes >= ROP_MAX_PLANES) return;
     rop_plane *p = &c->planes[c->nplanes++];
     *p = (rop_plane){.base = base, .bytes = (uint64_t)w * h * bpp, .w = w, .h = h, .bpp = bpp};
+    if (c->compress) p->stored = tbr_xcalloc(plane_lines(c, p), 1);
     if (!cleared || !p->bytes) return;
     /* the clear replaces what the cache holds of the plane */
-    uint64_t l0 = base / LINE, l1 = l0 + plane_lines(p);
+    uint64_t l0 = base / c->lb, l1 = l0 + plane_lines(c, p);
     for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
         if ((c->state[i] & RC_VALID) && !(c->state[i] & RC_PENDING) && c->tag[i] >= l0 && c->tag[i] < l1)
             c->state[i] = 0;
     if (c->fast_clear) {
-        p->cleared = tbr_xcalloc(plane_lines(p), 1);
-        memset(p->cleared, 1, plane_lines(p));
+        p->cleared = tbr_xcalloc(plane_lines(c, p), 1);
+        memset(p->cleared, 1, plane_lines(c, p));
     } else if (!c->clearing) {
         c->clearing = true;
         c->clr_plane = c->nplanes - 1;
@@ -92,7 +111,7 @@ uint32_t rop_cache_quad_lines(const rop_cache *c, const sim_quad *q, uint64_t *l
         for (uint32_t dy = 0; dy < 2 && (uint32_t)q->y + dy < p->h; dy++) {
             uint64_t a = p->base + ((uint64_t)((uint32_t)q->y + dy) * p->w + (uint32_t)q->x) * p->bpp;
             uint32_t w = (uint32_t)q->x + 1 < p->w ? 2 : 1;
-            uint64_t first = a / LINE, last = (a + (uint64_t)w * p->bpp - 1) / LINE;
+            uint64_t first = a / c->lb, last = (a + (uint64_t)w * p->bpp - 1) / c->lb;
             for (uint64_t l = first; l <= last; l++) lines[n++] = l;
         }
     }
@@ -114,8 +133,8 @@ static rop_plane *plane_of(rop_cache *c, uint64_t line, uint64_t *idx)
 {
     for (uint32_t i = 0; i < c->nplanes; i++) {
         rop_plane *p = &c->planes[i];
-        uint64_t l0 = p->base / LINE;
-        if (line >= l0 && line < l0 + plane_lines(p)) {
+        uint64_t l0 = p->base / c->lb;
+        if (line >= l0 && line < l0 + plane_lines(c, p)) {
             *idx = line - l0;
             return p;
         }
@@ -123,21 +142,43 @@ static rop_plane *plane_of(rop_cache *c, uint64_t line, uint64_t *idx)
     return NULL;
 }
 
-static bool send(rop_cache *c, uint64_t line, bool write)
+/* Moves cache line `line` as its first n memory lines (a compressed block: ATTILA's 64,
+ * 128 or 192 B; else all of them); false (nothing sent) while the port lacks room. */
+static bool send(rop_cache *c, uint64_t line, bool write, uint32_t n)
 {
-    tbr_mem_msg m = {.addr = line * LINE, .issued = c->env->now, .ready = c->env->now, .write = write, .wb = write};
-    return tbr_memq_push(c->req, &m);
+    if (c->req->cap - c->req->count < n) return false;
+    for (uint32_t k = 0; k < n; k++) {
+        tbr_mem_msg m = {.addr = line * c->lb + k * MEM_LINE,
+                         .issued = c->env->now,
+                         .ready = c->env->now,
+                         .write = write,
+                         .wb = write};
+        tbr_memq_push(c->req, &m);
+    }
+    return true;
+}
+
+/* Compression accounting of a block moved as n of its mpl memory lines. */
+static void count_compressed(rop_cache *c, uint32_t n, bool write)
+{
+    if (!c->compress || n >= c->mpl) return;
+    tbr_stat_inc(write ? c->comp_writes : c->comp_reads);
+    tbr_stat_add(c->bytes_saved, (uint64_t)(c->mpl - n) * MEM_LINE);
 }
 
 /* Writes back way i if dirty (false: the port is full). The line's cleared state ends. */
 static bool write_back(rop_cache *c, uint32_t i)
 {
     if (!(c->state[i] & RC_DIRTY)) return true;
-    if (!send(c, c->tag[i], true)) return false;
-    tbr_stat_inc(c->writebacks);
-    if (c->on_writeback) c->on_writeback(c->wb_ctx, c->tag[i]);
     uint64_t idx;
     rop_plane *p = plane_of(c, c->tag[i], &idx);
+    uint32_t n = c->mpl;
+    if (c->compress && p && c->block_lines) n = c->block_lines(c->wb_ctx, c->tag[i] * c->lb);
+    if (!send(c, c->tag[i], true, n)) return false;
+    tbr_stat_inc(c->writebacks);
+    count_compressed(c, n, true);
+    if (p && p->stored) p->stored[idx] = (uint8_t)n;
+    if (c->on_writeback) c->on_writeback(c->wb_ctx, c->tag[i] * c->lb, c->lb);
     if (p && p->cleared) p->cleared[idx] = 0;
     c->state[i] &= (uint8_t)~RC_DIRTY;
     return true;
@@ -165,8 +206,9 @@ static bool allocate(rop_cache *c, uint64_t line, bool prefetch)
         }
         if (v < 0 || c->lru[i] < c->lru[v]) v = (int)i;
     }
+    uint32_t n = p && p->stored && p->stored[idx] ? p->stored[idx] : c->mpl; /* as the block was last written */
     if (v < 0 || !write_back(c, (uint32_t)v)) return false;
-    if (!cleared && !send(c, line, false)) return false;
+    if (!cleared && !send(c, line, false, n)) return false;
     tbr_stat_inc(c->misses);
     c->tag[v] = line;
     c->lru[v] = ++c->stamp;
@@ -175,7 +217,9 @@ static bool allocate(rop_cache *c, uint64_t line, bool prefetch)
         c->state[v] = RC_VALID | RC_FRESH;
     } else {
         tbr_stat_inc(c->reads);
+        count_compressed(c, n, false);
         c->state[v] = RC_VALID | RC_PENDING;
+        c->fill_left[v] = (uint8_t)n;
         c->pending++;
     }
     return true;
@@ -234,13 +278,16 @@ static bool flush_step(rop_cache *c)
     }
     while (c->fl_plane < c->nplanes) {
         rop_plane *p = &c->planes[c->fl_plane];
-        while (p->cleared && c->fl_line < plane_lines(p)) {
+        while (p->cleared && c->fl_line < plane_lines(c, p)) {
             if (!p->cleared[c->fl_line]) {
                 c->fl_line++;
                 continue;
             }
-            if (!send(c, p->base / LINE + c->fl_line, true)) return true;
+            uint32_t n = c->compress ? 1 : c->mpl; /* a block of one value: the best level */
+            if (!send(c, p->base / c->lb + c->fl_line, true, n)) return true;
             tbr_stat_inc(c->resolves);
+            count_compressed(c, n, true);
+            if (p->stored) p->stored[c->fl_line] = (uint8_t)n;
             p->cleared[c->fl_line++] = 0;
             return true;
         }
@@ -255,8 +302,11 @@ static bool clear_step(rop_cache *c)
 {
     for (; c->clr_plane < c->nplanes; c->clr_plane++, c->clr_line = 0) {
         const rop_plane *p = &c->planes[c->clr_plane];
-        if (c->clr_line < plane_lines(p)) {
-            if (send(c, p->base / LINE + c->clr_line, true)) {
+        if (c->clr_line < plane_lines(c, p)) {
+            uint32_t n = c->compress ? 1 : c->mpl; /* a block of one value: the best level */
+            if (send(c, p->base / c->lb + c->clr_line, true, n)) {
+                count_compressed(c, n, true);
+                if (p->stored) p->stored[c->clr_line] = (uint8_t)n;
                 c->clr_line++;
                 tbr_stat_inc(c->clear_writes);
             }
@@ -270,8 +320,8 @@ void rop_cache_tick(rop_cache *c)
 {
     const tbr_mem_msg *m;
     while ((m = tbr_memq_peek(c->resp, c->env->now))) {
-        int i = find_way(c, m->addr / LINE);
-        if (i >= 0 && (c->state[i] & RC_PENDING)) {
+        int i = find_way(c, m->addr / c->lb);
+        if (i >= 0 && (c->state[i] & RC_PENDING) && --c->fill_left[i] == 0) {
             c->state[i] = (uint8_t)((c->state[i] & ~RC_PENDING) | RC_FRESH);
             c->lru[i] = ++c->stamp;
             c->pending--;

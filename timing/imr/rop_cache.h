@@ -29,6 +29,7 @@ typedef struct {
     uint64_t base, bytes; /* the surface's memory (linear rows, sim_env.h address map) */
     uint32_t w, h, bpp;
     uint8_t *cleared; /* fast clear: per line 1 = still in the cleared state; NULL: none */
+    uint8_t *stored;  /* compression: per line the memory lines it was last written as (0: all); NULL: off */
 } rop_plane;
 
 typedef struct {
@@ -37,9 +38,15 @@ typedef struct {
     /* parameters (<prefix>.size_kb, .ways, .mshrs; imr.fast_clear) */
     uint32_t sets, ways, mshrs;
     bool fast_clear;
+    /* imr.z_compression / imr.color_compression: 256-B lines (lb) of mpl = 4 memory lines, each
+     * written back as block_lines(wb_ctx, address) of them (ATTILA's 64/128/192/256 B) */
+    bool compress;
+    uint32_t lb, mpl;
+    uint32_t (*block_lines)(void *ctx, uint64_t addr);
     /* per way (set * ways + way): line number (address / 64), state, last use */
     uint64_t *tag, *lru;
     uint8_t *state;
+    uint8_t *fill_left; /* per way being read: memory responses still due */
     uint64_t stamp;
     uint32_t pending; /* lines being read */
     rop_plane planes[ROP_MAX_PLANES];
@@ -53,8 +60,9 @@ typedef struct {
     uint32_t fl_way, fl_plane;
     uint64_t fl_line;
     tbr_stat *accesses, *misses, *reads, *writebacks, *clear_writes, *clear_fills, *resolves, *wait;
+    tbr_stat *comp_writes, *comp_reads, *bytes_saved; /* compression only */
     /* told of every dirty line written back (the Z cache's Hierarchical Z update, imr/hiz.h); NULL: none */
-    void (*on_writeback)(void *ctx, uint64_t line);
+    void (*on_writeback)(void *ctx, uint64_t addr, uint32_t bytes);
     void *wb_ctx;
 } rop_cache;
 

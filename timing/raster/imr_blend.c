@@ -16,10 +16,12 @@ void imr_ru_init(raster_unit *r)
     rop_cache_init(r->crop, env, "color_cache", memsys_req(env->mem, r->cport), memsys_resp(env->mem, r->cport));
     r->imr_lookahead = (uint32_t)tbr_cfg_uint(env->cfg, "imr.miss_lookahead");
     early_z_use_rop(&r->ez, r->zrop, r->imr_lookahead);
-    if (tbr_cfg_bool(env->cfg, "imr.hierarchical_z")) {
+    bool test = tbr_cfg_bool(env->cfg, "imr.hierarchical_z");
+    if (test || r->zrop->compress) { /* (compression reads Hi-Z's depth image) */
         r->hiz = tbr_xcalloc(1, sizeof *r->hiz);
-        hiz_init(r->hiz, env);
+        hiz_init(r->hiz, env, test);
         r->zrop->on_writeback = hiz_line_written; /* ATTILA: the Z unit updates HZ as it writes blocks */
+        r->zrop->block_lines = hiz_block_lines;
         r->zrop->wb_ctx = r->hiz;
         early_z_use_hiz(&r->ez, r->hiz);
     }
