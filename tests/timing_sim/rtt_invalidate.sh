@@ -6,7 +6,9 @@
 # buffer, and tbr-sim (depth.store=auto) stores none of it, every frame bit-exact. By hand:
 # 160 x 120 px x 2 B = 38,400 B = 600 lines of 64 B per frame (a 32-px tile row of Z16 is one
 # line) were stored before; now 0 lines, and 5 x 38,400 = 192,000 B counted as skipped by
-# invalidation. depth.store=always still stores the 5 x 600 lines.
+# invalidation. depth.store=always ignores invalidation and stores every bound depth buffer,
+# the window's 320x240 Z24S8 too (1,280 B = 20 lines per row, 4,800 lines per frame):
+# 5 x (600 + 4,800) = 27,000 lines.
 prefix=$1 traces=$2 bin=$3 work=$4
 if [ -z "$prefix" ]; then echo "FAIL: TBR_MESA_PREFIX is empty" >&2; exit 1; fi
 rm -rf "$work"; mkdir -p "$work"
@@ -25,5 +27,5 @@ z=$(stat_of tiles.depth_store_lines "$work/auto"); s=$(stat_of tiles.invalidated
 "$bin/tbr-sim" "$work/rtt.replay" -o "$work/always" --quiet --set depth.store=always ||
   fail "tbr-sim depth.store=always exit $?"
 z=$(stat_of tiles.depth_store_lines "$work/always"); s=$(stat_of tiles.invalidated_store_bytes "$work/always")
-[ "$z" = 3000 ] && [ "$s" = 0 ] || fail "always: depth store lines $z (want 3000), skipped bytes $s (want 0)"
-echo "ok rtt: 5 INVALIDATE records, depth store lines 0 (always: 3000), 192000 B skipped, 5 frames bit-exact"
+[ "$z" = 27000 ] && [ "$s" = 0 ] || fail "always: depth store lines $z (want 27000), skipped bytes $s (want 0)"
+echo "ok rtt: 5 INVALIDATE records, depth store lines 0 (always: 27000), 192000 B skipped, 5 frames bit-exact"
