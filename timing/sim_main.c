@@ -28,14 +28,18 @@ static const char *const k_unmodeled[] = {
     "traces without PATH/TEXELS/VERTICES records (schema minor 0 or no PATH): static instruction counts, all ALU, "
     "no texture or instruction fetch, DRAW.count vertices estimated per draw (instruction_source static)",
     "texture/render-target coherence",
-    "render-target invalidation (glInvalidateFramebuffer): not in the trace; depth.store=auto stores every written "
-    "depth buffer but the window's at the swap, colors are always stored",
     "index buffers are not named by the trace: each draw's indices have their own address window (no sharing "
     "across draws); no index fetch without VERTICES records",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
     "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush); "
     "across render passes only with overlap.enabled (off by default)",
 };
+
+/* Added to that list for a trace recorded before INVALIDATE records (records minor < 11). */
+static const char k_invalidation_unrecorded[] =
+    "render-target invalidation (glInvalidateFramebuffer): not in this trace (records minor < 11, recorded before "
+    "INVALIDATE records); depth.store=auto stores every written depth buffer but the window's at the swap, colors "
+    "are always stored";
 
 static void usage(FILE *o)
 {
@@ -98,6 +102,7 @@ typedef struct {
     const char *trace_path, *ref_dir, *out;
     uint64_t fa, fb; /* --frames */
     int quiet, no_fast_forward, no_check, raw_alpha;
+    int invalidation_unrecorded; /* records minor < 11: no INVALIDATE records */
     tbr_config *cfg;
     tbr_stats *st;
     gpu *g;
@@ -481,6 +486,10 @@ static int write_stats_json(const sim_run *run, const check_counts *cc)
             fprintf(o, "%s", i ? ", " : "");
             tbr_json_string(o, k_unmodeled[i]);
         }
+        if (run->invalidation_unrecorded) {
+            fprintf(o, ", ");
+            tbr_json_string(o, k_invalidation_unrecorded);
+        }
         fprintf(o, "],\n\"config\": ");
         tbr_config_dump_json(run->cfg, o);
         fprintf(o, ",\n\"energy\": ");
@@ -600,6 +609,7 @@ static int write_summary(const sim_run *run, const check_counts *cc)
         }
         fprintf(o, "not modeled yet:\n");
         for (size_t i = 0; i < sizeof k_unmodeled / sizeof *k_unmodeled; i++) fprintf(o, "  - %s\n", k_unmodeled[i]);
+        if (run->invalidation_unrecorded) fprintf(o, "  - %s\n", k_invalidation_unrecorded);
         fprintf(o, "statistics (totals):\n");
         tbr_stats_dump_text(run->st, o);
         fprintf(o, "energy (docs/energy-model.md):\n");
@@ -656,6 +666,17 @@ static tbr_trace_reader *open_input(const char *in, char *trace_path, size_t tle
         return NULL;
     }
     return r;
+}
+
+/* The trace's records_schema_minor (0 when absent). */
+static unsigned long records_minor(tbr_trace_reader *r)
+{
+    size_t mlen;
+    const char *v = tbr_trace_reader_metadata_get(r, "records_schema_minor", &mlen);
+    unsigned long m = 0;
+    for (size_t i = 0; v && i < mlen && v[i] >= '0' && v[i] <= '9' && m < 1000000; i++)
+        m = m * 10 + (unsigned long)(v[i] - '0');
+    return m;
 }
 
 /* After the outputs: the one-line result on stdout, the functional back end's failures on
@@ -720,6 +741,7 @@ static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, co
     memset(&run, 0, sizeof run);
     run.r = r;
     run.trace_path = trace_path;
+    run.invalidation_unrecorded = records_minor(r) < 11;
     run.ref_dir = ref_dir;
     run.out = out_dir;
     run.no_check = opt->no_check;

@@ -9,7 +9,8 @@ pristine=$1 modified=$2
 here=$(cd "$(dirname "$0")" && pwd)
 # Patches kept by hand: small fixes on top of the generated ones, not regenerated. MODIFIED
 # holds their changes too, so each file they touch is diffed with them reversed out.
-hand_kept=(0006-softpipe-zeroed-texture-storage.patch 0007-softpipe-aniso-lod-bias-once.patch)
+hand_kept=(0006-softpipe-zeroed-texture-storage.patch 0007-softpipe-aniso-lod-bias-once.patch
+  0008-softpipe-invalidate-resource-hook.patch)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 without_hand_kept() { # file -> path of MODIFIED's copy without the hand-kept changes
   local f="$1" p copy="$tmp/$(echo "$1" | tr / _)"

@@ -21,6 +21,7 @@ void surf_new_frame(struct surfaces *s)
 {
     tbr_buf_reset(&s->last_pass);
     s->pass_seq = 0;
+    s->pass_nr_cbufs = s->pass_zs_res = s->pass_zs_bits = 0;
 }
 
 void surf_free(struct surfaces *s)
@@ -200,6 +201,26 @@ static void emit_surface_checks(struct surfaces *s, const struct tbr_hook_frameb
     }
 }
 
+/* CLEAR's depth (1) and stencil (2) bits for the components of a depth/stencil format
+ * (softpipe's: Z16, Z24 and Z32 variants, S8 alone or combined). */
+static uint32_t zs_component_bits(const char *format_name)
+{
+    if (!format_name) return 3u;
+    uint32_t bits = 0;
+    if (strstr(format_name, "Z16") || strstr(format_name, "Z24") || strstr(format_name, "Z32")) bits |= 1u;
+    if (strstr(format_name, "S8")) bits |= 2u;
+    return bits ? bits : 3u;
+}
+
+/* What INVALIDATE records name: the resources the new pass binds, per attachment. */
+static void remember_pass_bindings(struct surfaces *s, const struct tbr_hook_framebuffer *fb, uint32_t nr_cbufs)
+{
+    s->pass_nr_cbufs = nr_cbufs;
+    for (uint32_t i = 0; i < nr_cbufs; i++) s->pass_cbuf_res[i] = fb->cbufs[i].valid ? fb->cbufs[i].res.id : 0;
+    s->pass_zs_res = fb->zsbuf.valid ? fb->zsbuf.res.id : 0;
+    s->pass_zs_bits = fb->zsbuf.valid ? zs_component_bits(fb->zsbuf.res.format_name) : 0;
+}
+
 /* The framebuffer binding: the color shadow learns it; a binding that differs from the
  * current pass's (or comes from another GL context) starts a RENDER_PASS. */
 void surf_framebuffer(struct surfaces *s, const struct tbr_hook_framebuffer *fb, tbr_color_shadow *cs,
@@ -263,6 +284,7 @@ void surf_framebuffer(struct surfaces *s, const struct tbr_hook_framebuffer *fb,
     for (uint32_t i = 0; i < n; i++)
         if (in[i]->valid) res_describe(resources, &in[i]->res, out);
     rp.seq = s->pass_seq++;
+    remember_pass_bindings(s, fb, rp.nr_cbufs);
     b = sink_buf(out);
     sink_emit(out, TBR_REC_RENDER_PASS, tbr_rec_render_pass_encode(b, &rp));
     emit_surface_checks(s, fb, contexts, out);
@@ -382,6 +404,24 @@ void surf_upload(struct surfaces *s, const struct tbr_hook_upload *u, struct res
     if (u->flags & TBR_HOOK_UPLOAD_TILE_CACHE) r.flags |= TBR_REC_UPLOAD_TILE_CACHE;
     tbr_buf *b = sink_buf(out);
     sink_emit(out, TBR_REC_UPLOAD, tbr_rec_upload_encode(b, &r));
+}
+
+/* The record says which attachments of the current pass the resource is: tbr-sim then
+ * skips their tile stores at the pass's end unless the pass writes them again
+ * (docs/trace-records.md INVALIDATE). Mesa calls it in API order, before the tile stores
+ * of the framebuffer change that ends the pass. */
+void surf_invalidate(struct surfaces *s, const struct tbr_hook_resource *res, struct resource_table *resources,
+                     const struct rec_sink *out)
+{
+    res_describe(resources, res, out);
+    tbr_rec_invalidate r = {.resource_id = res->id, .buffers = 0};
+    if (res->id && s->pass_zs_res == res->id) r.buffers |= s->pass_zs_bits;
+    for (uint32_t i = 0; i < s->pass_nr_cbufs; i++)
+        if (res->id && s->pass_cbuf_res[i] == res->id) r.buffers |= 4u << i;
+    s->invalidations++;
+    if (r.buffers) s->invalidations_bound++;
+    tbr_buf *b = sink_buf(out);
+    sink_emit(out, TBR_REC_INVALIDATE, tbr_rec_invalidate_encode(b, &r));
 }
 
 /* A draw begins: a partial zs clear's write is no longer pending. */

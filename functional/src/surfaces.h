@@ -28,6 +28,9 @@ struct surfaces {
     uint32_t zs_clear_write_res;   /* resource id + 1 whose next UPLOAD is a partial zs clear's write */
     uint64_t clear_writes;
     uint64_t surface_checks;
+    /* the current RENDER_PASS's bindings (resource ids, 0 = none; INVALIDATE's buffers) */
+    uint32_t pass_cbuf_res[TBR_HOOK_MAX_CBUFS], pass_nr_cbufs, pass_zs_res, pass_zs_bits;
+    uint64_t invalidations, invalidations_bound;
     /* hot start (docs/trace-records.md SURFACE_INIT): render-target surfaces whose
      * memory the trace accounts for since the window began (first event seen) */
     struct known_surface {
@@ -59,6 +62,10 @@ void surf_upload(struct surfaces *s, const struct tbr_hook_upload *u, struct res
  * memory first; then the TILE record. */
 void surf_tile(struct surfaces *s, const struct tbr_hook_tile *t, struct rec_counts *counts,
                const struct rec_sink *out);
+/* pipe->invalidate_resource (glInvalidateFramebuffer / glDiscardFramebufferEXT): an
+ * INVALIDATE record naming the bindings of the current pass that view the resource. */
+void surf_invalidate(struct surfaces *s, const struct tbr_hook_resource *res, struct resource_table *resources,
+                     const struct rec_sink *out);
 /* A draw begins: a partial zs clear's write is no longer pending. */
 void surf_draw_begins(struct surfaces *s);
 /* Gives tbr-sim the memory of every level the computed-colors draw samples that it does

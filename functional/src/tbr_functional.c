@@ -123,6 +123,8 @@ static void write_status(const struct recorder *r)
     fprintf(f, "tile_events=%llu\nflushes=%llu\n", (unsigned long long)c->tiles, (unsigned long long)c->flushes);
     fprintf(f, "clear_writes=%llu\nsurface_checks=%llu\n", (unsigned long long)r->surfaces.clear_writes,
             (unsigned long long)r->surfaces.surface_checks);
+    fprintf(f, "invalidations=%llu\ninvalidations_bound=%llu\n", (unsigned long long)r->surfaces.invalidations,
+            (unsigned long long)r->surfaces.invalidations_bound);
     fprintf(f, "packed_fragments=%llu\nexact_values=%llu\nshadow_tiles_max=%llu\n",
             (unsigned long long)r->cs.packed_fragments, (unsigned long long)r->cs.exact_values,
             (unsigned long long)r->cs.shadow_tiles_max);
@@ -464,6 +466,14 @@ static void h_flush(uint32_t flags)
     dr_flush(flags, &r->counts, &r->sink);
 }
 
+static void h_invalidate(const struct tbr_hook_resource *res)
+{
+    struct recorder *r = &R;
+    process_waiting(r);
+    if (!recording() || ensure_frame(r) != 0) return;
+    surf_invalidate(&r->surfaces, res, &r->resources, &r->sink);
+}
+
 static uint32_t h_exec_path(uint32_t shader_id, uint32_t stage, const uint16_t *pc, const uint8_t *mask, uint32_t n,
                             uint32_t truncated)
 {
@@ -593,6 +603,7 @@ static const struct tbr_mesa_hooks hooks = {
     .exec_path = h_exec_path,
     .texels = h_texels,
     .vertices = h_vertices,
+    .invalidate = h_invalidate,
 };
 
 EXPORT const struct tbr_mesa_hooks *tbr_mesa_hooks_get(void) { return &hooks; }

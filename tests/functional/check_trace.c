@@ -462,6 +462,7 @@ static int count_simple(struct counts_state *s, uint16_t type, const uint8_t *p,
         tbr_rec_tile tile;
         tbr_rec_flush flush;
         tbr_rec_surface_check sc;
+        tbr_rec_invalidate inv;
     } x;
     int drc = 0;
     switch (type) {
@@ -501,6 +502,7 @@ static int count_simple(struct counts_state *s, uint16_t type, const uint8_t *p,
             break;
         case TBR_REC_FLUSH: drc = tbr_rec_flush_decode(p, n, &x.flush); break;
         case TBR_REC_SURFACE_CHECK: drc = tbr_rec_surface_check_decode(p, n, &x.sc); break;
+        case TBR_REC_INVALIDATE: drc = tbr_rec_invalidate_decode(p, n, &x.inv); break;
         default: fprintf(stderr, "frame %llu: unknown record type %u\n", (unsigned long long)s->f, type); s->bad = 1;
     }
     return drc;

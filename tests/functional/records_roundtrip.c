@@ -52,6 +52,7 @@ static tbr_rec_unsupported o_un;
 static uint8_t si_data[3 * 5 * 4];
 static tbr_rec_surface_init o_si;
 static const tbr_rec_surface_check o_sc = {42, 1, 2, 800, 600, 4, 0xdeadbeefu};
+static const tbr_rec_invalidate o_inv = {43, 1u | 2u | (4u << 7)};
 static const uint16_t path_pc[5] = {0, 1, 2, 5, 300};
 static const uint8_t path_mask[5] = {15, 15, 3, 0, 8};
 static const char shader_text[] = "FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
@@ -369,6 +370,11 @@ static void check_truncations(uint16_t type, const uint8_t *p, size_t n)
             case TBR_REC_SURFACE_CHECK: {
                 tbr_rec_surface_check x;
                 rc = tbr_rec_surface_check_decode(p, cut, &x);
+                break;
+            }
+            case TBR_REC_INVALIDATE: {
+                tbr_rec_invalidate x;
+                rc = tbr_rec_invalidate_decode(p, cut, &x);
                 break;
             }
             case TBR_REC_VS_TEXTURES: {
@@ -931,6 +937,7 @@ static int write_records(const char *path, tbr_buf *b, tbr_rec_quads_header *qh)
     PUT(TBR_REC_DRAW_END, tbr_rec_draw_end_encode(b, &o_de));
     PUT(TBR_REC_SURFACE_INIT, tbr_rec_surface_init_encode(b, &o_si));
     PUT(TBR_REC_SURFACE_CHECK, tbr_rec_surface_check_encode(b, &o_sc));
+    PUT(TBR_REC_INVALIDATE, tbr_rec_invalidate_encode(b, &o_inv));
     {
         tbr_rec_path pth = {.id = 4,
                             .shader_id = 9,
@@ -1250,6 +1257,22 @@ static void check_surface_check_record(const uint8_t *p, size_t n, const uint8_t
     CHECK(tbr_rec_surface_check_encode(b, &bad) != 0);
 }
 
+/* INVALIDATE (minor 11): depth, stencil and color buffer 7; a color buffer beyond 7 is
+ * refused by the encoder and the decoder. */
+static void check_invalidate_record(const uint8_t *p, size_t n, const uint8_t *longer, tbr_buf *b)
+{
+    tbr_rec_invalidate x;
+    CHECK(tbr_rec_invalidate_decode(p, n, &x) == 0);
+    CHECK(same_bits(&x, &o_inv, sizeof(x)));
+    CHECK(tbr_rec_invalidate_decode(longer, n + 1, &x) != 0);
+    tbr_rec_invalidate bad = o_inv;
+    bad.buffers = 4u << 8;
+    tbr_buf_reset(b);
+    CHECK(tbr_rec_invalidate_encode(b, &bad) != 0);
+    const uint8_t too_big[] = {43, 0x80, 0x08}; /* buffers = 1024 */
+    CHECK(tbr_rec_invalidate_decode(too_big, sizeof too_big, &x) != 0);
+}
+
 /* FRAME_END, RESOURCE, UPLOAD, SHADER_CREATE, SHADER, RENDER_PASS and CLEAR decoded and compared. */
 static void check_setup_record(uint16_t type, const uint8_t *p, size_t n, const uint8_t *longer)
 {
@@ -1390,6 +1413,7 @@ static void check_record(uint16_t type, const uint8_t *p, size_t n, const uint8_
         case TBR_REC_VERTICES: check_vertices_record(p, n, longer); break;
         case TBR_REC_SURFACE_INIT: check_surface_init_record(p, n, longer, b); break;
         case TBR_REC_SURFACE_CHECK: check_surface_check_record(p, n, longer, b); break;
+        case TBR_REC_INVALIDATE: check_invalidate_record(p, n, longer, b); break;
         default: CHECK(!"unknown record type");
     }
 }

@@ -118,6 +118,8 @@ static int mutate_single(mut_ctx *m, const tbr_rec_decoded *d, char *what, size_
             ONE(tbr_rec_vs_textures, vs_textures, 0, sizeof(tbr_rec_vs_textures), tbr_rec_vs_textures_encode)
         case TBR_REC_SURFACE_CHECK:
             ONE(tbr_rec_surface_check, surface_check, 0, sizeof(tbr_rec_surface_check), tbr_rec_surface_check_encode)
+        case TBR_REC_INVALIDATE:
+            ONE(tbr_rec_invalidate, invalidate, 0, sizeof(tbr_rec_invalidate), tbr_rec_invalidate_encode)
         case TBR_REC_SURFACE_INIT: {
             tbr_rec_surface_init r = d->u.surface_init;
             off = mutate_word(&r, 0, offsetof(tbr_rec_surface_init, data));

@@ -89,12 +89,19 @@ static const tbr_param_desc k_params[] = {
      "Mesa freedreno_draw.c batch_draw_tracking (restore only used buffers); docs/timing-model.md"},
     {"depth.store", E, "auto", "", NR, "auto|always|never",
      "depth/stencil tile buffer written back to memory at tile end: auto = when the pass wrote it (a depth/stencil "
-     "clear, or a draw writing depth or stencil) and it is not invalidated (the window's at the swap; "
-     "glInvalidateFramebuffer is not in today's traces: docs/timing-model.md \"Tile buffer stores\"), always = "
-     "every tile of a pass with a depth/stencil buffer, never = discarded (the GPU keeps depth on chip only)",
+     "clear, or a draw writing depth or stencil) and it is not invalidated (the window's at the swap, and "
+     "glInvalidateFramebuffer/glDiscardFramebufferEXT after the pass's last write: INVALIDATE records, traces of "
+     "records minor 11), always = every tile of a pass with a depth/stencil buffer, never = discarded (the GPU keeps "
+     "depth on chip only)",
      "issue #19; thesis §2.2 (Color Buffer flush); Mesa freedreno_draw.c + freedreno_resource.c fd_invalidate_resource "
      "(resolve written buffers unless invalidated); EGL 1.4 §3.9.1 + Mesa dri_drawable.c dri_flush (window "
      "depth/stencil invalidated at swap)"},
+    {"color.store", E, "auto", "", NR, "auto|always",
+     "color tile buffers written back to memory at tile end: auto = every bound color buffer but those the "
+     "application invalidated (glInvalidateFramebuffer/glDiscardFramebufferEXT) after the pass's last write "
+     "(INVALIDATE records, traces of records minor 11), always = every bound color buffer (the model before)",
+     "issue #19; thesis §2.2 (Color Buffer flush); Mesa freedreno_resource.c fd_invalidate_resource (clears the "
+     "batch's resolve bits of the invalidated buffers) + freedreno_draw.c (resolve written buffers)"},
     {"tile.primitive_table_entries", U, "16", "", 1, 1024, NULL,
      "Tile Fetcher Primitive Table entries (primitives in flight)", "thesis Table 4.1, §4.1"},
 

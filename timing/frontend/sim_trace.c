@@ -1011,9 +1011,41 @@ static void load_clear(sim_frame *f, const tbr_rec_clear *rc)
         cv->zs = cl->zs_packed;
         if (ps->ndraws == 0) ps->zs_cleared = 1;
     }
+    ps->color_invalidated &= ~(cl->buffers >> 2); /* written again after an invalidation */
+    if (!cl->zs_partial)
+        ps->zs_invalidated &= ~(cl->buffers & 3u);
+    else if (cl->buffers & 3u)
+        ps->zs_invalidated = 0; /* (the other component is kept, so defined) */
     ps->clears++;
     push_item(f, SIM_ITEM_CLEAR, (uint32_t)f->nclears);
     f->nclears++;
+}
+
+/* A draw after an INVALIDATE in the same pass writes what it renders again: its color
+ * buffers with a non-zero color mask, the depth/stencil buffer with depth writes or a
+ * stencil write mask (freedreno sets the resolve bits at every draw, freedreno_draw.c). */
+static void draw_revalidates(sim_pass *ps, const tbr_rec_draw *d)
+{
+    if (!ps->color_invalidated && !ps->zs_invalidated) return;
+    for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++)
+        if (d->rt[i].colormask) ps->color_invalidated &= ~(1u << i);
+    if ((d->depth_enabled && d->depth_writemask) || (d->stencil[0].enabled && d->stencil[0].writemask) ||
+        (d->stencil[1].enabled && d->stencil[1].writemask))
+        ps->zs_invalidated = 0;
+}
+
+/* INVALIDATE (minor 11): the bindings of the current pass it names are undefined from
+ * here on, until the pass writes them again. A resource the pass does not bind
+ * (buffers 0) changes nothing: a later pass that binds it would not need to load it,
+ * which is not modeled (docs/timing-model.md "Tile buffer stores"). */
+static void load_invalidate(sim_frame *f, const tbr_rec_invalidate *inv)
+{
+    f->invalidations++;
+    if (!f->npasses) return;
+    sim_pass *ps = &f->passes[f->npasses - 1];
+    for (uint32_t i = 0; i < ps->rp.nr_cbufs && i < TBR_REC_MAX_CBUFS; i++)
+        if ((inv->buffers & (4u << i)) && ps->rp.cbufs[i].valid) ps->color_invalidated |= 1u << i;
+    if ((inv->buffers & 3u) && ps->rp.zsbuf.valid) ps->zs_invalidated |= inv->buffers & 3u;
 }
 
 static int load_draw(sim_frame *f, const tbr_rec_draw *draw, load_ctx *c)
@@ -1041,6 +1073,7 @@ static int load_draw(sim_frame *f, const tbr_rec_draw *draw, load_ctx *c)
     d->vs_instructions = shader_instr(f->loader, draw->vs_id);
     d->fs_instructions = shader_instr(f->loader, draw->fs_id);
     d->pass = (uint32_t)f->npasses - 1;
+    draw_revalidates(&f->passes[d->pass], draw);
     d->first_prim = (uint32_t)f->nprims;
     d->first_quad = (uint32_t)f->nquads;
     f->passes[f->npasses - 1].ndraws++;
@@ -1267,6 +1300,7 @@ static int load_record(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
             f->nchecks++;
             return 0;
         case TBR_REC_SURFACE_INIT: return load_surface_init(f, &d->u.surface_init, c);
+        case TBR_REC_INVALIDATE: load_invalidate(f, &d->u.invalidate); return 0;
         default: return 0;
     }
 }
@@ -1288,6 +1322,7 @@ static void frame_reset(sim_frame *f, uint64_t number)
     f->vs_texels = f->vs_texel_fetches = f->compressed_texture_lines = 0;
     if (f->path_of_id) memset(f->path_of_id, 0, f->cap_path_of_id * sizeof *f->path_of_id);
     f->uploads = f->upload_bytes = f->unsupported = f->flushes = 0;
+    f->invalidations = 0;
     f->ninits = f->ninit_data = 0;
 }
 

@@ -137,6 +137,10 @@ typedef struct {
     uint32_t first_item, nitems;
     uint32_t clears;                    /* number of CLEAR records in the pass */
     uint32_t color_cleared, zs_cleared; /* the pass starts with a full clear (no tile load needed) */
+    /* INVALIDATE (records minor 11) after the pass's last write of the attachment: color
+     * buffer bit i, the depth/stencil buffer (CLEAR's bits 1 | 2); the tile stores skip
+     * them (depth.store / color.store auto) */
+    uint32_t color_invalidated, zs_invalidated;
 } sim_pass;
 
 typedef struct {
@@ -209,6 +213,7 @@ typedef struct {
     uint64_t vs_texels, vs_texel_fetches;
     uint64_t compressed_texture_lines; /* lines of TEXELS/VS_TEXELS fetches of block-compressed textures */
     uint64_t uploads, upload_bytes, unsupported, flushes;
+    uint64_t invalidations; /* INVALIDATE records (minor 11) */
     /* latest clear value per surface; kept across frames (a pending clear may outlive a
    * frame boundary only in theory, but costs nothing to keep) */
     struct sim_clear_val {

@@ -42,9 +42,14 @@ void raster_stats_register(raster_stats *rs, tbr_stats *st)
         tbr_stats_counter(st, "tiles.flush_lines", "color buffer lines written to memory at tile end");
     rs->tile_zs_store_lines = tbr_stats_counter(
         st, "tiles.depth_store_lines", "depth/stencil buffer lines written to memory at tile end (depth.store)");
+    rs->tile_invalidated_bytes = tbr_stats_counter(
+        st, "tiles.invalidated_store_bytes",
+        "bytes of tile stores (color and depth/stencil) skipped because the application invalidated the buffer "
+        "after the pass's last write (INVALIDATE records; depth.store / color.store auto)");
 }
 
 enum { ZS_STORE_AUTO, ZS_STORE_ALWAYS, ZS_STORE_NEVER }; /* depth.store, in the table's order */
+enum { COLOR_STORE_AUTO, COLOR_STORE_ALWAYS };           /* color.store, in the table's order */
 
 int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats, const texture_stats *ts,
             icache_unit *icache, const hsr_visibility *vis, shader_pool *pool, char *err, size_t errlen)
@@ -58,6 +63,7 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     r->raster_setup = (uint32_t)tbr_cfg_uint(env->cfg, "raster.setup_cycles");
     r->blend_qpc = (uint32_t)tbr_cfg_uint(env->cfg, "blend.quads_per_cycle");
     r->zs_store_mode = tbr_cfg_enum(env->cfg, "depth.store");
+    r->color_store_mode = tbr_cfg_enum(env->cfg, "color.store");
     simq_init(&r->tile_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.tile"));
     simq_init(&r->post_raster, (uint32_t)tbr_cfg_uint(env->cfg, "queue.post_raster"));
     simq_init(&r->color_q, (uint32_t)tbr_cfg_uint(env->cfg, "queue.color"));
@@ -153,7 +159,8 @@ void ru_free(raster_unit *r)
  * invalidation the trace implies is the swap's: the window's depth/stencil is undefined
  * after eglSwapBuffers (EGL 1.4 sec. 3.9.1), Mesa's dri_flush invalidates it then
  * (__DRI2_FLUSH_INVALIDATE_ANCILLARY), so the frame's last pass binding it is not stored.
- * glInvalidateFramebuffer is not in the trace (docs/timing-model.md "Tile buffer stores"). */
+ * glInvalidateFramebuffer / glDiscardFramebufferEXT are INVALIDATE records (minor 11): the
+ * loader marks the pass's attachments invalidated after their last write (ru_begin_pass). */
 static bool pass_zs_dropped_at_swap(const sim_frame *f, size_t pass)
 {
     const sim_pass *ps = &f->passes[pass];
@@ -185,16 +192,24 @@ static bool pass_writes_zs(const sim_env *env)
 void ru_begin_pass(raster_unit *r)
 {
     const sim_env *env = r->env;
+    const sim_pass *ps = &env->frame->passes[env->pass];
     r->pass_stores_zs = sim_func_zs_surface(env->fn) >= 0 && r->zs_store_mode != ZS_STORE_NEVER &&
                         (r->zs_store_mode == ZS_STORE_ALWAYS || pass_writes_zs(env));
+    /* auto: a store the pass would make is skipped when the application invalidated the
+     * buffer after its last write (freedreno's fd_invalidate_resource clears the batch's
+     * resolve bits); counted in tiles.invalidated_store_bytes */
+    r->pass_zs_invalidated = r->pass_stores_zs && r->zs_store_mode == ZS_STORE_AUTO && ps->zs_invalidated;
+    if (r->pass_zs_invalidated) r->pass_stores_zs = false;
+    r->pass_color_skip = r->color_store_mode == COLOR_STORE_AUTO ? ps->color_invalidated : 0;
     early_z_begin_pass(&r->ez);
     if (r->hsr) hsr_stage_begin_pass(r->hsr);
     if (r->zrop) imr_ru_begin_pass(r);
 }
 
-/* Color surfaces bound in the pass: line j of the tile over all of them. */
-static uint32_t color_lines(const sim_env *env, uint32_t tile, bool for_load, int *surfs, uint32_t *counts,
-                            uint32_t *lprs, uint32_t *nsurf)
+/* Color surfaces bound in the pass: line j of the tile over all of them (a store leaves
+ * out the color buffers in skip). */
+static uint32_t color_lines(const sim_env *env, uint32_t tile, bool for_load, uint32_t skip, int *surfs,
+                            uint32_t *counts, uint32_t *lprs, uint32_t *nsurf)
 {
     const sim_pass *ps = &env->frame->passes[env->pass];
     uint32_t total = 0;
@@ -203,6 +218,7 @@ static uint32_t color_lines(const sim_env *env, uint32_t tile, bool for_load, in
         int si = sim_func_cbuf_surface(env->fn, i);
         if (si < 0) continue;
         if (for_load && ((ps->color_cleared & (1u << i)) || !env->pass_loads_color)) continue;
+        if (!for_load && (skip & (1u << i))) continue;
         const sim_surf *s = sim_func_surface(env->fn, si);
         surfs[*nsurf] = si;
         counts[*nsurf] = tile_line_count(env, s, tile, &lprs[*nsurf]);
@@ -254,8 +270,25 @@ static uint64_t next_color_flush_line(const raster_unit *r)
 {
     int surfs[TBR_MAX_COLOR_BUFS];
     uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
-    uint32_t total = color_lines(r->env, r->c_tile, false, surfs, counts, lprs, &ns);
+    uint32_t total = color_lines(r->env, r->c_tile, false, r->pass_color_skip, surfs, counts, lprs, &ns);
     return color_line_addr(r->env, r->c_tile, total - (r->flush_left - r->flush_zs_lines), surfs, counts, lprs, ns);
+}
+
+/* The bytes of the tile's stores that invalidation skipped (whole lines, as a store
+ * writes them). */
+static void count_invalidated_store(raster_unit *r)
+{
+    const sim_env *env = r->env;
+    const sim_pass *ps = &env->frame->passes[env->pass];
+    uint32_t lpr, lines = 0;
+    for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
+        int si = sim_func_cbuf_surface(env->fn, i);
+        if (si >= 0 && (r->pass_color_skip & (1u << i)))
+            lines += tile_line_count(env, sim_func_surface(env->fn, si), r->c_tile, &lpr);
+    }
+    if (r->pass_zs_invalidated)
+        lines += tile_line_count(env, sim_func_surface(env->fn, sim_func_zs_surface(env->fn)), r->c_tile, &lpr);
+    tbr_stat_add(r->stats->tile_invalidated_bytes, (uint64_t)lines * 64);
 }
 
 static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
@@ -272,7 +305,7 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
     int surfs[TBR_MAX_COLOR_BUFS];
     uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
     if (r->c_loading) {
-        uint32_t total = color_lines(env, r->c_tile, true, surfs, counts, lprs, &ns);
+        uint32_t total = color_lines(env, r->c_tile, true, 0, surfs, counts, lprs, &ns);
         if (r->c_load_left &&
             mem_send(env, r->cport, color_line_addr(env, r->c_tile, total - r->c_load_left, surfs, counts, lprs, ns),
                      false)) {
@@ -318,7 +351,7 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
         if (TOK_KIND(tok) == TOK_BEGIN) {
             r->c_tile = TOK_VAL(tok);
             simq_pop(&r->color_q);
-            r->c_load_left = color_lines(env, r->c_tile, true, surfs, counts, lprs, &ns);
+            r->c_load_left = color_lines(env, r->c_tile, true, 0, surfs, counts, lprs, &ns);
             r->c_outstanding = 0;
             r->c_loading = r->c_load_left > 0;
             if (r->c_loading) break;
@@ -326,7 +359,8 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
         }
         if (TOK_KIND(tok) == TOK_END) {
             simq_pop(&r->color_q);
-            r->flush_left = color_lines(env, r->c_tile, false, surfs, counts, lprs, &ns);
+            r->flush_left = color_lines(env, r->c_tile, false, r->pass_color_skip, surfs, counts, lprs, &ns);
+            if (r->pass_color_skip || r->pass_zs_invalidated) count_invalidated_store(r);
             if (tbr_techniques_flush(env->tech, r->c_tile, (uint64_t)r->flush_left * 64))
                 r->flush_left = 0; /* a technique dropped the flush (e.g. TE, RE paper sec. IV-C) */
             r->flush_zs_lines = 0;

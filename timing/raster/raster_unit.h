@@ -26,7 +26,8 @@ typedef struct {
     tbr_stat *q_hsr_tested; /* quads tested by the HSR stages (NULL without HSR) */
     tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
     tbr_stat *tile_cycles, *tile_loads, *tile_flush_lines, *tile_zs_store_lines;
-    raster_energy en; /* the energy structures the stages count inline */
+    tbr_stat *tile_invalidated_bytes; /* stores skipped because the application invalidated the buffer */
+    raster_energy en;                 /* the energy structures the stages count inline */
 } raster_stats;
 void raster_stats_register(raster_stats *rs, tbr_stats *st);
 
@@ -67,8 +68,10 @@ typedef struct {
     /* depth.store (docs/timing-model.md "Tile buffer stores"): the mode, whether this pass
      * writes its depth/stencil tiles back, and the current flush's depth/stencil lines
      * (sent after its color lines) */
-    int zs_store_mode;
+    int zs_store_mode, color_store_mode;
     bool pass_stores_zs;
+    bool pass_zs_invalidated; /* auto skips the depth/stencil store: INVALIDATE after the last write */
+    uint32_t pass_color_skip; /* color buffers whose store auto skips (INVALIDATE after the last write) */
     uint32_t flush_zs_lines, flush_zs_lpr;
     uint64_t tile_start_cycle;
     uint32_t tiles_done;

@@ -428,6 +428,17 @@ void tbr_rec_print_surface_check(FILE *out, const tbr_rec_decoded *d, int verbos
             r->resource_id, r->level, r->layer, r->width, r->height, r->block_bytes, r->crc);
 }
 
+void tbr_rec_print_invalidate(FILE *out, const tbr_rec_decoded *d, int verbose)
+{
+    (void)verbose;
+    const tbr_rec_invalidate *r = &d->u.invalidate;
+    fprintf(out, " resource=%" PRIu32 " buffers=0x%" PRIx32 "%s%s", r->resource_id, r->buffers,
+            (r->buffers & 1u) ? " depth" : "", (r->buffers & 2u) ? " stencil" : "");
+    for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++)
+        if (r->buffers & (4u << i)) fprintf(out, " color%" PRIu32, i);
+    fprintf(out, "%s\n", r->buffers ? "" : " (not bound by the current pass)");
+}
+
 void tbr_rec_print_surface_init(FILE *out, const tbr_rec_decoded *d, int verbose)
 {
     (void)verbose;

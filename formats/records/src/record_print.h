@@ -22,6 +22,7 @@ void tbr_rec_print_vs_textures(FILE *out, const tbr_rec_decoded *d, int verbose)
 void tbr_rec_print_texels(FILE *out, const tbr_rec_decoded *d, int verbose);
 void tbr_rec_print_vertices(FILE *out, const tbr_rec_decoded *d, int verbose);
 void tbr_rec_print_surface_check(FILE *out, const tbr_rec_decoded *d, int verbose);
+void tbr_rec_print_invalidate(FILE *out, const tbr_rec_decoded *d, int verbose);
 void tbr_rec_print_surface_init(FILE *out, const tbr_rec_decoded *d, int verbose);
 
 #endif

@@ -80,6 +80,7 @@ DECODE_ONE(tbr_rec_path_decode, path)
 DECODE_ONE(tbr_rec_vs_textures_decode, vs_textures)
 DECODE_ONE(tbr_rec_surface_init_decode, surface_init)
 DECODE_ONE(tbr_rec_surface_check_decode, surface_check)
+DECODE_ONE(tbr_rec_invalidate_decode, invalidate)
 #undef DECODE_ONE
 
 static int dec_shader_create(tbr_rec_decoder *dec, tbr_rec_decoded *d)
@@ -244,6 +245,7 @@ static const tbr_rec_type_info k_table[TBR_REC_TYPE_COUNT] = {
                                seq_first_field},
     [TBR_REC_SURFACE_CHECK] = {TBR_REC_SURFACE_CHECK, "SURFACE_CHECK", NULL, dec_surface_check,
                                tbr_rec_print_surface_check, NULL},
+    [TBR_REC_INVALIDATE]    = {TBR_REC_INVALIDATE, "INVALIDATE", NULL, dec_invalidate, tbr_rec_print_invalidate, NULL},
 };
 /* clang-format on */
 

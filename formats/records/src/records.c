@@ -1515,6 +1515,26 @@ int tbr_rec_surface_check_decode(const uint8_t *p, size_t n, tbr_rec_surface_che
     return finish(&c);
 }
 
+int tbr_rec_invalidate_encode(tbr_buf *b, const tbr_rec_invalidate *r)
+{
+    if (r->buffers >= (4u << TBR_REC_MAX_CBUFS)) return -1;
+    put_u(b, r->resource_id);
+    put_u(b, r->buffers);
+    return done(b, 0);
+}
+
+int tbr_rec_invalidate_decode(const uint8_t *p, size_t n, tbr_rec_invalidate *r)
+{
+    tbr_cursor c;
+    tbr_cursor_init(&c, p, n);
+    memset(r, 0, sizeof(*r));
+    r->resource_id = get_u(&c);
+    r->buffers = get_u(&c);
+    if (!tbr_cursor_ok(&c)) return -1;
+    limit(&c, r->buffers, (4u << TBR_REC_MAX_CBUFS) - 1);
+    return finish(&c);
+}
+
 int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r)
 {
     if (!surface_init_valid(r) || !r->data) return -1;

@@ -70,6 +70,7 @@ typedef struct tbr_rec_decoded {
         tbr_rec_vs_textures vs_textures;
         tbr_rec_surface_init surface_init;
         tbr_rec_surface_check surface_check;
+        tbr_rec_invalidate invalidate;
         struct {
             tbr_rec_quads_header h;
             tbr_rec_quad *q; /* h.count quads */

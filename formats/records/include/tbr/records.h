@@ -58,8 +58,8 @@ extern "C" {
  * 8: UPLOAD flag TBR_REC_UPLOAD_TILE_CACHE; a minor-7 reader rejects such a record as
  * corrupt. 9: TEXELS span footprints. 10: VERTICES without positions
  * (TBR_REC_VERTICES_NO_POSITIONS, the default); a minor-9 reader rejects such a record as
- * corrupt; records of minors 1-9 decode unchanged. */
-#define TBR_RECORDS_SCHEMA_MINOR   10
+ * corrupt; records of minors 1-9 decode unchanged. 11: + INVALIDATE (22). */
+#define TBR_RECORDS_SCHEMA_MINOR   11
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,     /* last record of a completed frame (eglSwapBuffers) */
@@ -83,6 +83,7 @@ enum tbr_rec_type {
     TBR_REC_VS_TEXELS = 19,     /* texels read by the vertex shader in one VERTICES run (minor 3) */
     TBR_REC_VS_TEXTURES = 20,   /* the vertex-shader textures and samplers of a draw (minor 3) */
     TBR_REC_SURFACE_CHECK = 21, /* checksum of a render target's memory when a pass binds it (schema 3 minor 4) */
+    TBR_REC_INVALIDATE = 22,    /* glInvalidateFramebuffer / glDiscardFramebufferEXT on a resource (minor 11) */
     TBR_REC_TYPE_COUNT
 };
 
@@ -524,6 +525,20 @@ typedef struct tbr_rec_surface_check {
 
 int tbr_rec_surface_check_encode(tbr_buf *b, const tbr_rec_surface_check *r);
 int tbr_rec_surface_check_decode(const uint8_t *p, size_t n, tbr_rec_surface_check *r);
+
+/* INVALIDATE (minor 11): the application declared a resource's contents undefined
+ * (pipe->invalidate_resource: glInvalidateFramebuffer / glDiscardFramebufferEXT), in
+ * call order. buffers: which bindings of the current RENDER_PASS view the resource, with
+ * CLEAR's bits (1 depth, 2 stencil: the components of the depth/stencil buffer's format;
+ * 4 << i color buffer i); 0 = the current pass does not bind it (or no pass yet in the
+ * frame). docs/trace-records.md INVALIDATE. */
+typedef struct tbr_rec_invalidate {
+    uint32_t resource_id;
+    uint32_t buffers;
+} tbr_rec_invalidate;
+
+int tbr_rec_invalidate_encode(tbr_buf *b, const tbr_rec_invalidate *r);
+int tbr_rec_invalidate_decode(const uint8_t *p, size_t n, tbr_rec_invalidate *r);
 
 int tbr_rec_surface_init_encode(tbr_buf *b, const tbr_rec_surface_init *r);
 int tbr_rec_surface_init_decode(const uint8_t *p, size_t n, tbr_rec_surface_init *r);

@@ -31,10 +31,11 @@
 extern "C" {
 #endif
 
-#define TBR_MESA_HOOKS_VERSION 5u /* 2: texels, vertices; 3: surface memory (map, stride);
+#define TBR_MESA_HOOKS_VERSION 6u /* 2: texels, vertices; 3: surface memory (map, stride);
                                    * 4: vertex-shader textures and texels;
                                    * 5: sampled textures' memory (tbr_hook_texture.data),
-                                   * upload flags, shader text floats in hex */
+                                   * upload flags, shader text floats in hex;
+                                   * 6: invalidate (pipe->invalidate_resource) */
 #define TBR_MESA_HOOKS_SYMBOL "tbr_mesa_hooks_get"
 
 #define TBR_HOOK_MAX_CBUFS 8u
@@ -389,6 +390,17 @@ struct tbr_mesa_hooks {
     void (*texels)(const struct tbr_hook_texel *t, uint32_t n);
     /* Vertex fetch + vertex shading of one draw-module chunk. */
     void (*vertices)(const struct tbr_hook_vertices *v);
+    /* version 6 */
+    /* pipe->invalidate_resource: the application declared the resource's contents
+     * undefined. In Mesa 22.3.6 only glInvalidateFramebuffer / glDiscardFramebufferEXT
+     * reach it (st/mesa's discard_framebuffer, per attachment whose resource is a single
+     * 2D level and layer; a packed depth/stencil buffer only when both are listed);
+     * glInvalidateSubFramebuffer does nothing, buffer invalidation needs a cap softpipe
+     * does not have, and the surfaceless EGL platform's swap invalidates nothing.
+     * softpipe keeps the contents (a hint it may ignore): pixels are unchanged. Called
+     * in API order, so after the draws of the pass that wrote the resource and before
+     * the tile stores of the framebuffer change that follows. */
+    void (*invalidate)(const struct tbr_hook_resource *res);
 };
 
 typedef const struct tbr_mesa_hooks *(*tbr_mesa_hooks_get_fn)(void);

@@ -1100,6 +1100,18 @@ sp_tbr_flush(struct softpipe_context *sp, unsigned flags)
       sp_tbr_hooks->flush(flags);
 }
 
+/* glInvalidateFramebuffer / glDiscardFramebufferEXT (hooks version 6): only told to
+ * the recorder, softpipe itself keeps the contents. */
+void
+sp_tbr_invalidate_resource(struct softpipe_context *sp, struct pipe_resource *res)
+{
+   if (!res || !recording(sp))
+      return;
+   struct tbr_hook_resource r;
+   fill_resource(&r, res);
+   sp_tbr_hooks->invalidate(&r);
+}
+
 void
 sp_tbr_transfer_unmap(struct pipe_context *pipe, struct pipe_transfer *transfer)
 {

@@ -34,6 +34,7 @@ void sp_tbr_clear(struct softpipe_context *sp, unsigned buffers,
                   const struct pipe_scissor_state *scissor,
                   const union pipe_color_union *color, double depth, unsigned stencil);
 void sp_tbr_flush(struct softpipe_context *sp, unsigned flags);
+void sp_tbr_invalidate_resource(struct softpipe_context *sp, struct pipe_resource *res);
 void sp_tbr_transfer_unmap(struct pipe_context *pipe, struct pipe_transfer *transfer);
 void sp_tbr_shader_internal(struct softpipe_context *sp,
                             const struct pipe_shader_state *templ, unsigned *internal);
