@@ -19,9 +19,15 @@
 /* What a simulated frame may hold: every pass and the frame at most 64 x 64 pixels (16
  * tiles), 1024 quads. The simulation's cost is per pixel and per cycle (tile loads and
  * stores, DRAM): a 320 x 240 frame took 17 ms per input under the sanitizers, so the
- * campaign could not reach 10M executions. Larger frames are still loaded and scanned. */
-#define FUZZ_MAX_PIXELS (64u * 64u)
-#define FUZZ_MAX_QUADS  1024u
+ * campaign could not reach 10M executions. Larger frames are still loaded and scanned;
+ * with bit 5 of the configuration byte set, frames up to the samples' size (320 x 256,
+ * 4096 quads) are simulated too, so that inputs made from the samples' real frames (their
+ * textures, shaders, vertex fetches) keep reaching the simulator: the seed
+ * regress-vtex-null-vfetches has it (its bug is in a 320 x 240 frame). */
+#define FUZZ_MAX_PIXELS       (64u * 64u)
+#define FUZZ_MAX_QUADS        1024u
+#define FUZZ_LARGE_MAX_PIXELS (320u * 256u)
+#define FUZZ_LARGE_MAX_QUADS  4096u
 
 static int write_container(const char *path, const uint8_t *data, size_t size)
 {
@@ -38,15 +44,16 @@ static int write_container(const char *path, const uint8_t *data, size_t size)
     return tbr_trace_writer_close(w, NULL, &e);
 }
 
-static int small_frame(const sim_frame *f)
+static int small_frame(const sim_frame *f, int large)
 {
-    if (f->nquads > FUZZ_MAX_QUADS) return 0;
+    const uint64_t max_pixels = large ? FUZZ_LARGE_MAX_PIXELS : FUZZ_MAX_PIXELS;
+    if (f->nquads > (large ? FUZZ_LARGE_MAX_QUADS : FUZZ_MAX_QUADS)) return 0;
     for (size_t i = 0; i < f->npasses; i++)
-        if ((uint64_t)f->passes[i].rp.width * f->passes[i].rp.height > FUZZ_MAX_PIXELS) return 0;
-    return (uint64_t)f->end.width * f->end.height <= FUZZ_MAX_PIXELS;
+        if ((uint64_t)f->passes[i].rp.width * f->passes[i].rp.height > max_pixels) return 0;
+    return (uint64_t)f->end.width * f->end.height <= max_pixels;
 }
 
-static void simulate(tbr_config *cfg, tbr_trace_reader *r)
+static void simulate(tbr_config *cfg, tbr_trace_reader *r, int large)
 {
     char err[4096];
     tbr_stats *st = tbr_stats_new();
@@ -71,7 +78,7 @@ static void simulate(tbr_config *cfg, tbr_trace_reader *r)
             sfd.valid = sfd.nprims == fr.nprims && sfd.ndraws == fr.ndraws;
             g->sufd = &sfd;
         }
-        if (lrc == 0 && small_frame(&fr)) {
+        if (lrc == 0 && small_frame(&fr, large)) {
             gpu_tiles_frame_begin(g);
             int ok = gpu_run_frame(g, &fr, err, sizeof err) == 0;
             uint8_t *px;
@@ -106,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (data[0] & 8) tbr_config_set(cfg, "texture.layout", "tiled", "fuzz", err, sizeof err);
     /* both of gpu_run_frame's loops, whatever overlap's default */
     tbr_config_set(cfg, "overlap.enabled", data[0] & 16 ? "true" : "false", "fuzz", err, sizeof err);
-    simulate(cfg, r);
+    simulate(cfg, r, data[0] & 32);
     tbr_config_free(cfg);
     tbr_trace_reader_close(r);
     return 0;
