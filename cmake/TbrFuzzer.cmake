@@ -34,3 +34,23 @@ function(tbr_fuzzer_problem out)
   get_property(problem GLOBAL PROPERTY TBR_FUZZER_PROBLEM)
   set(${out} "${problem}" PARENT_SCOPE)
 endfunction()
+
+# The source manifest of fuzz binary BIN: BIN.sources lists (relative to the project root,
+# sorted) every file the binary is compiled from, FILES being its sources and headers;
+# OUT_CMD is set to the commands that write BIN.digest (tests/fuzz/source_digest.sh) for
+# the target's add_custom_command. bench/fuzz records the digest in each ledger line and
+# counts toward 10M only executions of binaries built from the code being counted.
+function(tbr_fuzzer_manifest bin out_cmd)
+  set(rel "")
+  foreach(f ${ARGN})
+    cmake_path(ABSOLUTE_PATH f NORMALIZE)
+    cmake_path(RELATIVE_PATH f BASE_DIRECTORY ${PROJECT_SOURCE_DIR})
+    list(APPEND rel ${f})
+  endforeach()
+  list(REMOVE_DUPLICATES rel)
+  list(SORT rel)
+  list(JOIN rel "\n" text)
+  file(WRITE ${bin}.sources "${text}\n")
+  set(${out_cmd} COMMAND bash ${PROJECT_SOURCE_DIR}/tests/fuzz/source_digest.sh -o ${bin}.digest
+      ${PROJECT_SOURCE_DIR} ${bin}.sources PARENT_SCOPE)
+endfunction()

@@ -42,4 +42,17 @@ TIMEOUT=1 RECHECK_RC=1 "$src/bench/fuzz" -b "$work/bin" -w "$work/w" -t 1 config
 # the totals add the three runs up
 "$src/bench/fuzz" --ledger -w "$work/w" config | grep -q '3 runs, 1318 executions (0.01% of 10M), 1 crashes' ||
   fail "totals: $("$src/bench/fuzz" --ledger -w "$work/w" config)"
-echo "bench_fuzz: ledger and timeout recheck OK"
+
+# which executions count toward 10M: a run of a binary built from the current sources
+# (its .digest is the digest of the files its .sources lists) counts; a run of a binary
+# of other sources, or an old 8-column line of a dirty tree, does not
+echo tests/fuzz/fuzz_config.c > "$work/bin/tbr-fuzz-config.sources"
+bash "$src/tests/fuzz/source_digest.sh" -o "$work/bin/tbr-fuzz-config.digest" "$src" "$work/bin/tbr-fuzz-config.sources"
+"$src/bench/fuzz" -b "$work/bin" -w "$work/c" -t 1 config > /dev/null || fail "current run: exit $?"
+echo 0123456789abcdef > "$work/bin/tbr-fuzz-config.digest"
+"$src/bench/fuzz" -b "$work/bin" -w "$work/c" -t 1 config > /dev/null || fail "older run: exit $?"
+printf '2026-01-01T00:00:00Z\tabc-dirty\t0\t1\t100\t0\t0\t1\n' >> "$work/c/config/ledger.tsv"
+"$src/bench/fuzz" --ledger -b "$work/bin" -w "$work/c" config > "$work/out4"
+grep -q 'counted toward 10M: 1234 executions (0.01%), 0 crashes, by binaries of the current sources (digest [0-9a-f]*); 1334 of other sources' "$work/out4" ||
+  fail "counted executions: $(cat "$work/out4")"
+echo "bench_fuzz: ledger, source digests and timeout recheck OK"

@@ -21,7 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     treq *reqs = NULL;
     size_t n = 0;
     char err[512];
-    if (tbr_dramsim_load_trace(path, &reqs, &n, err, sizeof err) == 0) {
+    int rc = tbr_dramsim_load_trace(path, &reqs, &n, err, sizeof err);
+    unlink(path); /* nothing left in /dev/shm (a crashing input leaves its file: the reproducer) */
+    if (rc == 0) {
         uint64_t sum = 0;
         for (size_t i = 0; i < n; i++) sum += reqs[i].addr ^ reqs[i].cycle;
         if (sum == 1) fprintf(stderr, "%llu\n", (unsigned long long)sum);

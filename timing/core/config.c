@@ -615,8 +615,16 @@ typedef struct {
     char *origin; /* NULL = default */
 } value_t;
 
+/* Parameter names are looked up through a hash of the table (FNV-1a, open addressing, at
+ * most half full; slot = index + 1, 0 = empty), kept in each configuration: a GPU reads
+ * some 600 parameters while it is built, and a linear strcmp scan of the table per read
+ * was 17% of fuzz_sim_frame's instructions per input (issue 22). */
+#define NAME_SLOTS 1024u
+_Static_assert(2 * NPARAMS <= NAME_SLOTS, "NAME_SLOTS: at most half full");
+
 struct tbr_config {
     value_t v[NPARAMS];
+    uint16_t name_slot[NAME_SLOTS];
 };
 
 size_t tbr_param_count(void) { return NPARAMS; }
@@ -627,6 +635,30 @@ static long find_index(const char *name)
 {
     for (size_t i = 0; i < NPARAMS; i++)
         if (strcmp(k_params[i].name, name) == 0) return (long)i;
+    return -1;
+}
+
+static uint32_t name_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const char *c = name; *c; c++) h = (h ^ (unsigned char)*c) * 16777619u;
+    return h & (NAME_SLOTS - 1);
+}
+
+static void index_names(tbr_config *cfg)
+{
+    for (size_t i = 0; i < NPARAMS; i++) {
+        uint32_t h = name_hash(k_params[i].name);
+        while (cfg->name_slot[h]) h = (h + 1) & (NAME_SLOTS - 1);
+        cfg->name_slot[h] = (uint16_t)(i + 1);
+    }
+}
+
+/* find_index through CFG's hash of the names. */
+static long find_in(const tbr_config *cfg, const char *name)
+{
+    for (uint32_t h = name_hash(name); cfg->name_slot[h]; h = (h + 1) & (NAME_SLOTS - 1))
+        if (strcmp(k_params[cfg->name_slot[h] - 1].name, name) == 0) return (long)cfg->name_slot[h] - 1;
     return -1;
 }
 
@@ -764,6 +796,7 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
 tbr_config *tbr_config_new(void)
 {
     tbr_config *cfg = tbr_xcalloc(1, sizeof *cfg);
+    index_names(cfg);
     for (size_t i = 0; i < NPARAMS; i++) {
         char err[256];
         if (parse_value(&k_params[i], k_params[i].def, &cfg->v[i], err, sizeof err) != 0) {
@@ -811,7 +844,7 @@ static void visible(const char *key, char *out, size_t outlen)
 
 int tbr_config_set(tbr_config *cfg, const char *key, const char *value, const char *where, char *err, size_t errlen)
 {
-    long i = find_index(key);
+    long i = find_in(cfg, key);
     if (i < 0) {
         char shown[256];
         visible(key, shown, sizeof shown);
@@ -966,7 +999,7 @@ int tbr_config_apply_override(tbr_config *cfg, const char *kv, char *err, size_t
 
 static const value_t *get_checked(const tbr_config *cfg, const char *name, tbr_param_type t1, tbr_param_type t2)
 {
-    long i = find_index(name);
+    long i = find_in(cfg, name);
     if (i < 0) {
         fprintf(stderr, "tbr config: internal error: no parameter '%s'\n", name);
         abort();
@@ -999,7 +1032,7 @@ int tbr_cfg_enum(const tbr_config *cfg, const char *name)
 const char *tbr_cfg_str(const tbr_config *cfg, const char *name)
 {
     const value_t *v = get_checked(cfg, name, TBR_P_STRING, TBR_P_ENUM);
-    long i = find_index(name);
+    long i = find_in(cfg, name);
     if (k_params[i].type == TBR_P_STRING) return v->s;
     /* enum: return a pointer into a per-parameter static name cache */
     static char names[NPARAMS][64];
@@ -1008,7 +1041,7 @@ const char *tbr_cfg_str(const tbr_config *cfg, const char *name)
 }
 const char *tbr_cfg_origin(const tbr_config *cfg, const char *name)
 {
-    long i = find_index(name);
+    long i = find_in(cfg, name);
     if (i < 0) return NULL;
     return cfg->v[i].origin ? cfg->v[i].origin : "default";
 }

@@ -75,7 +75,9 @@ int pic_run_frame_info(const pic_run *r, size_t i, long *frame, double *cycles, 
     const pj_value *e = pj_at(pj_get(r->stats, "frames"), i);
     double d;
     if (!e) return -1;
-    if (frame) *frame = pj_number(pj_get(e, "frame"), &d) ? (long)i : (long)d;
+    /* a frame number outside 0..2^53 (a damaged stats.json) is -1, which no frame has:
+     * converting it to long was undefined (issue 22, found by fuzz_json) */
+    if (frame) *frame = pj_number(pj_get(e, "frame"), &d) ? (long)i : d >= 0 && d <= 9007199254740992.0 ? (long)d : -1;
     if (cycles) *cycles = pj_number(pj_get(e, "cycles"), &d) ? NAN : d;
     if (bit_exact) {
         const pj_value *b = pj_get(e, "bit_exact");
@@ -232,7 +234,7 @@ static void set_categories(pic_tile_grid *g, pic_tile_metric m)
         for (int i = 0; i < 16; i++) g->cat_label[i] = RU[i];
         g->ncat = 1;
         for (size_t i = 0; i < (size_t)g->cols * g->rows; i++)
-            if (!isnan(g->v[i]) && g->v[i] + 1 > g->ncat) g->ncat = (int)g->v[i] + 1;
+            if (!isnan(g->v[i]) && g->v[i] + 1 > g->ncat) g->ncat = g->v[i] >= 15 ? 16 : (int)g->v[i] + 1;
         if (g->ncat > 16) g->ncat = 16;
     }
 }

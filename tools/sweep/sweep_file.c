@@ -32,6 +32,11 @@ typedef struct {
     size_t naxes;
     char *err;
     size_t err_size;
+    /* the configuration names defined so far, hashed (open addressing, at most half full):
+     * a grid may define MAX_GRID_CELLS, and one linear scan per name made a 614-byte file
+     * parse for minutes (issue 22, found by fuzz_sweep_file) */
+    const char **names;
+    size_t names_cap, nnames;
 } parser;
 
 static int fail(parser *p, const char *fmt, ...)
@@ -51,9 +56,13 @@ static char *xstrdup(const char *s)
     return d;
 }
 
+/* Room for element N of ARR, which holds N: the capacity doubles when N is a power of two,
+ * so a grid of MAX_GRID_CELLS configurations is not copied once per cell (every array
+ * grown here is only ever grown here, one element at a time). */
 static void *grow(void *arr, size_t n, size_t elem)
 {
-    void *a = realloc(arr, (n + 1) * elem);
+    if (n & (n - 1)) return arr;
+    void *a = realloc(arr, (n ? 2 * n : 1) * elem);
     if (!a) abort();
     return a;
 }
@@ -82,6 +91,35 @@ static char *trim(char *s)
     size_t n = strlen(s);
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = 0;
     return s;
+}
+
+static size_t name_slot(const parser *p, const char *name)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (const char *c = name; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+    size_t i = (size_t)h & (p->names_cap - 1);
+    while (p->names[i] && strcmp(p->names[i], name)) i = (i + 1) & (p->names_cap - 1);
+    return i;
+}
+
+/* Records NAME (kept by the caller) as a defined configuration: 0, or -1 if it already is. */
+static int add_config_name(parser *p, const char *name)
+{
+    if (2 * (p->nnames + 1) > p->names_cap) {
+        const char **old = p->names;
+        size_t old_cap = p->names_cap;
+        p->names_cap = old_cap ? 2 * old_cap : 64;
+        p->names = calloc(p->names_cap, sizeof *p->names);
+        if (!p->names) abort();
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i]) p->names[name_slot(p, old[i])] = old[i];
+        free(old);
+    }
+    size_t i = name_slot(p, name);
+    if (p->names[i]) return -1;
+    p->names[i] = name;
+    p->nnames++;
+    return 0;
 }
 
 static int config_named(const sweep_file *sf, const char *name)
@@ -120,12 +158,16 @@ static int add_grid_cell(parser *p, const size_t *idx)
         k += (size_t)snprintf(name + k, sizeof name - k, "-%s", p->axes[a].vals[idx[a]]);
     if (k >= sizeof name || !valid_name(name))
         return fail(p, "grid '%s': configuration name '%.80s' too long (64 characters at most)", p->grid.name, name);
-    if (config_named(p->sf, name)) return fail(p, "grid '%s': configuration '%s' defined twice", p->grid.name, name);
     sweep_file *sf = p->sf;
+    char *own = xstrdup(name);
+    if (add_config_name(p, own)) {
+        free(own);
+        return fail(p, "grid '%s': configuration '%s' defined twice", p->grid.name, name);
+    }
     sf->configs = grow(sf->configs, sf->nconfigs, sizeof *sf->configs);
     sweep_config *c = &sf->configs[sf->nconfigs++];
     memset(c, 0, sizeof *c);
-    c->name = xstrdup(name);
+    c->name = own;
     c->line = p->grid.line;
     for (size_t i = 0; i < p->grid.npresets; i++) push_str(&c->presets, &c->npresets, p->grid.presets[i]);
     for (size_t i = 0; i < p->grid.nsets; i++) push_str(&c->sets, &c->nsets, p->grid.sets[i]);
@@ -334,11 +376,15 @@ static int open_section(parser *p, char *line)
         w->line = p->line;
         p->sec = SEC_WORKLOAD;
     } else if (kind[0] == 'c') {
-        if (config_named(sf, name)) return fail(p, "configuration '%s' defined twice", name);
+        char *own = xstrdup(name);
+        if (add_config_name(p, own)) {
+            free(own);
+            return fail(p, "configuration '%s' defined twice", name);
+        }
         sf->configs = grow(sf->configs, sf->nconfigs, sizeof *sf->configs);
         sweep_config *c = &sf->configs[sf->nconfigs++];
         memset(c, 0, sizeof *c);
-        c->name = xstrdup(name);
+        c->name = own;
         c->line = p->line;
         p->sec = SEC_CONFIG;
     } else {
@@ -392,6 +438,7 @@ int sweep_parse(const char *path, const char *text, size_t len, sweep_file *sf, 
     int rc = parse_lines(&p, text, len);
     free_axes(&p);
     free_config(&p.grid);
+    free(p.names); /* the names themselves are the configurations' */
     if (rc) sweep_free(sf);
     return rc;
 }
