@@ -454,6 +454,66 @@ static void test_report(void)
     tbr_config_free(cfg);
 }
 
+/* ---- per-unit counts: every Raster Unit brings its own fragment processors' structures ----
+ * fragment.processors is per Raster Unit (raster/raster_unit.c), so two Raster Units have
+ * twice the texture caches, texture units, pre-fragment queues, fragment ALUs and register
+ * files, and each RU's tile buffers, queues and fixed-function units; the geometry side and
+ * the L2 stay one. Static energy over 1 ms (800000 cycles at 800 MHz), hand-worked:
+ * texture cache 8 KiB, 2-way, 64 B lines: 64 sets, tag 40 - 6 - 6 + 2 = 30 bits, so
+ * 65536 + 64 x 2 x 30 = 69376 bits x 1 nW = 69376 pJ per cache;
+ * fragment register file 64 threads x 16 x 16 B = 131072 bits x 1 nW x 10/6 (3 ports)
+ * = 218453.33 pJ per processor. The second RU's texture caches (texture_cache.4..7, named
+ * by texture_unit.c) are bound too: 10 hits of texture_cache.5 cost 10 reads. */
+static tbr_energy *model_with_rus(const char *rus, tbr_stats *st)
+{
+    tbr_config *cfg = tbr_config_new();
+    char err[256];
+    CHECK(tbr_config_set(cfg, "tile.raster_units", rus, "test", err, sizeof err) == 0);
+    CHECK(tbr_config_validate(cfg, err, sizeof err) == 0);
+    for (unsigned i = 0; i < 8; i++) tbr_stats_counterf(st, "test", "texture_cache.%u.hits", i);
+    tbr_stat_add(tbr_stats_find(st, "texture_cache.5.hits"), 10);
+    tbr_energy *e = tbr_energy_new(cfg, err, sizeof err);
+    CHECK(e && tbr_energy_add_baseline(e, cfg, st, err, sizeof err) == 0);
+    if (e) tbr_energy_frame_end(e, "f", 800000, NULL, 0, NULL);
+    tbr_config_free(cfg);
+    return e;
+}
+
+static void test_raster_units(void)
+{
+    tbr_stats *st1 = tbr_stats_new(), *st2 = tbr_stats_new();
+    tbr_energy *one = model_with_rus("1", st1), *two = model_with_rus("2", st2);
+    CHECK(one && two);
+    if (!one || !two) return;
+#define STATIC(e, n) tbr_energy_unit_static_pj(e, TBR_ENERGY_TOTAL, tbr_energy_find(e, n))
+    CHECK_NEAR(STATIC(one, "texture_cache"), 4 * 69376.0, 1e-6);
+    CHECK_NEAR(STATIC(two, "texture_cache"), 8 * 69376.0, 1e-6);
+    CHECK_NEAR(STATIC(one, "fragment.regfile"), 4 * 131072.0 * 10 / 6, 1e-6);
+    CHECK_NEAR(STATIC(two, "fragment.regfile"), 8 * 131072.0 * 10 / 6, 1e-6);
+    static const char *const per_ru[] = {
+        "fragment.alu",      "texture_unit", "queue.pre_fragment", "depth_buffer", "color_buffer", "queue.tile",
+        "queue.post_raster", "queue.color",  "prim_setup",         "rasterizer",   "blend",        "early_z"};
+    for (size_t i = 0; i < sizeof per_ru / sizeof per_ru[0]; i++) {
+        double a = STATIC(one, per_ru[i]), b = STATIC(two, per_ru[i]);
+        if (!(a > 0 && fabs(b - 2 * a) <= 1e-9 * b))
+            fprintf(stderr, "%s: 1 RU %.3f pJ, 2 RUs %.3f pJ\n", per_ru[i], a, b);
+        CHECK(a > 0 && fabs(b - 2 * a) <= 1e-9 * b);
+    }
+    static const char *const shared[] = {"vertex_cache", "tile_cache",     "inst_cache",      "l2",
+                                         "vertex.alu",   "vertex.regfile", "queue.vertex_in", "queue.primitive"};
+    for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
+        CHECK_NEAR(STATIC(two, shared[i]), STATIC(one, shared[i]), 1e-9);
+#undef STATIC
+    tbr_energy_unit *tc = tbr_energy_find(two, "texture_cache");
+    CHECK_NEAR(tbr_energy_unit_dynamic_pj(two, TBR_ENERGY_TOTAL, tc),
+               10 * tbr_energy_unit_costs(two, tc)->pj[TBR_EV_READ], 1e-9);
+    CHECK_NEAR(tbr_energy_unit_dynamic_pj(one, TBR_ENERGY_TOTAL, tbr_energy_find(one, "texture_cache")), 0.0, 0.0);
+    tbr_energy_free(one);
+    tbr_energy_free(two);
+    tbr_stats_free(st1);
+    tbr_stats_free(st2);
+}
+
 /* ---- presets load and build an energy model; LPDDR3 presets pick the LPDDR3 table ---- */
 static void test_presets(const char *dir)
 {
@@ -510,6 +570,8 @@ int main(int argc, char **argv)
         test_dram_end2end();
     else if (!strcmp(g, "report"))
         test_report();
+    else if (!strcmp(g, "raster_units"))
+        test_raster_units();
     else if (!strcmp(g, "presets"))
         test_presets(dir);
     else {

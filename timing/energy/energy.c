@@ -420,29 +420,37 @@ static int add_simple(tbr_energy *e, const char *name, const char *group, tbr_en
 int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *stats, char *err, size_t errlen)
 {
     uint32_t vps = (uint32_t)tbr_cfg_uint(cfg, "vertex.processors");
-    uint32_t fps = (uint32_t)tbr_cfg_uint(cfg, "fragment.processors");
+    uint32_t fps = (uint32_t)tbr_cfg_uint(cfg, "fragment.processors"); /* per Raster Unit */
     uint32_t rus = (uint32_t)tbr_cfg_uint(cfg, "tile.raster_units");
-    /* unified shader cores (shader.organization, docs/energy-model.md): P pool cores, each
-     * with a texture unit and cache and shader.pool_threads threads; their ALUs and
-     * register files are the vertex.* (min(vertex.processors, P - 1) of them) and
-     * fragment.* structures together, so the leakage counts P cores */
+    /* unified shader cores (shader.organization, docs/energy-model.md): P pool cores with
+     * shader.pool_threads threads each; their ALUs and register files are the vertex.*
+     * (min(vertex.processors, P - 1) of them) and fragment.* structures together, so the
+     * leakage counts P cores. Every Raster Unit keeps a fragment context, a pre-fragment
+     * queue and a texture unit and cache per pool core (raster/raster_unit.c ru_init). */
     const bool unified = tbr_cfg_enum(cfg, "shader.organization") == 1;
     uint64_t pool_threads = tbr_cfg_uint(cfg, "shader.pool_threads");
     if (!pool_threads) pool_threads = tbr_cfg_uint(cfg, "fragment.threads_per_processor");
+    uint32_t frag_cores = fps * rus; /* split: every Raster Unit has its own fragment processors */
     if (unified) {
         uint32_t pool = (uint32_t)tbr_cfg_uint(cfg, "shader.pool_cores");
         if (!pool) pool = vps + fps * rus;
         fps = pool;
         vps = pool > 1 ? (vps < pool - 1 ? vps : pool - 1) : 1;
+        frag_cores = pool > vps ? pool - vps : 1;
     }
+    /* texture units, texture caches and pre-fragment queues: one per fragment processor of
+     * every Raster Unit (texture_cache.<ru * fps + i>, texture/texture_unit.c) */
+    const uint32_t per_fp = fps * rus;
+    /* instruction caches: the simulator builds one shared or two (gpu.c build_units) */
+    const uint32_t icaches = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
     bool vpriv = tbr_cfg_bool(cfg, "vertex_cache.private");
     /* vertex.texture_path = cache: one more texture cache (texture_cache.vertex) */
     const bool vtc = tbr_cfg_enum(cfg, "vertex.texture_path") == 1;
     tbr_energy_unit *tcu = NULL;
     if (!add_cache(e, cfg, stats, "vertex_cache", vpriv ? vps : 1, false, err, errlen) ||
         !add_cache(e, cfg, stats, "tile_cache", 1, false, err, errlen) ||
-        !(tcu = add_cache(e, cfg, stats, "texture_cache", fps + (vtc ? 1 : 0), false, err, errlen)) ||
-        !add_cache(e, cfg, stats, "inst_cache", (uint32_t)tbr_cfg_uint(cfg, "inst_cache.count"), false, err, errlen) ||
+        !(tcu = add_cache(e, cfg, stats, "texture_cache", per_fp + (vtc ? 1 : 0), false, err, errlen)) ||
+        !add_cache(e, cfg, stats, "inst_cache", icaches, false, err, errlen) ||
         !add_cache(e, cfg, stats, "l2", 1, true, err, errlen))
         return -1;
     if (vtc && stats) { /* the vertex texture cache's counters (texture_unit.c) */
@@ -470,7 +478,8 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
         add_queue(e, cfg, "queue.primitive", "queue.primitive", "queue.primitive_entry_bytes", 1, err, errlen) ||
         add_queue(e, cfg, "queue.tile", "queue.tile", "queue.primitive_entry_bytes", rus, err, errlen) ||
         add_queue(e, cfg, "queue.post_raster", "queue.post_raster", "queue.fragment_entry_bytes", rus, err, errlen) ||
-        add_queue(e, cfg, "queue.pre_fragment", "queue.pre_fragment", "queue.fragment_entry_bytes", fps, err, errlen) ||
+        add_queue(e, cfg, "queue.pre_fragment", "queue.pre_fragment", "queue.fragment_entry_bytes", per_fp, err,
+                  errlen) ||
         add_queue(e, cfg, "queue.color", "queue.color", "queue.color_entry_bytes", rus, err, errlen))
         return -1;
     /* shader processors: vec4 ALU + register file of 16 vec4 temporaries per
@@ -479,23 +488,24 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
         const char *alu, *rf, *threads;
         uint32_t n;
     } sp[2] = {{"vertex.alu", "vertex.regfile", "vertex.threads_per_processor", vps},
-               {"fragment.alu", "fragment.regfile", "fragment.threads_per_processor", fps}};
+               {"fragment.alu", "fragment.regfile", "fragment.threads_per_processor", frag_cores}};
     for (int i = 0; i < 2; i++) {
         memset(&g, 0, sizeof g);
         g.lanes = 4;
-        g.count = unified && i == 1 ? (fps > vps ? fps - vps : 1) : sp[i].n;
+        g.count = sp[i].n;
         if (add_simple(e, sp[i].alu, "baseline", TBR_EK_ALU, &g, err, errlen)) return -1;
         memset(&g, 0, sizeof g);
         g.bytes = (unified ? pool_threads : tbr_cfg_uint(cfg, sp[i].threads)) * 16 * 16;
         g.width_bits = 128;
         g.ports = 3;
-        g.count = unified && i == 1 ? (fps > vps ? fps - vps : 1) : sp[i].n;
+        g.count = sp[i].n;
         if (add_simple(e, sp[i].rf, "baseline", TBR_EK_REGFILE, &g, err, errlen)) return -1;
     }
     /* fixed-function units */
     memset(&g, 0, sizeof g);
     g.op = TBR_EV_PRIM_SETUP;
     g.lanes = 1;
+    g.count = rus; /* one triangle setup per Raster Unit's rasterizer */
     if (add_simple(e, "prim_setup", "baseline", TBR_EK_FIXED, &g, err, errlen)) return -1;
     g.op = TBR_EV_QUAD;
     g.lanes = 4;
@@ -503,7 +513,7 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
     if (add_simple(e, "rasterizer", "baseline", TBR_EK_FIXED, &g, err, errlen)) return -1;
     g.op = TBR_EV_TEX;
     g.lanes = 1;
-    g.count = fps;
+    g.count = per_fp;
     if (add_simple(e, "texture_unit", "baseline", TBR_EK_FIXED, &g, err, errlen)) return -1;
     g.op = TBR_EV_BLEND;
     g.lanes = (uint32_t)tbr_cfg_uint(cfg, "blend.quads_per_cycle");
