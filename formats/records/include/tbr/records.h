@@ -569,7 +569,9 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
 /* QUADS is streamed: header, then `count` quads.
  * Encode: tbr_rec_quads_begin() writes a header with a count placeholder;
  * append quads with tbr_rec_quads_add(); tbr_rec_quads_finish() patches the
- * count (the header is written as fixed-width u32s so it can be patched).
+ * count (the header is written as fixed-width u32s so it can be patched) and, for a
+ * record begun with TBR_REC_QUADS_STREAMS (minor 11), splits the quads' fields, added
+ * one quad after the other, into their streams.
  * Decode: tbr_rec_quads_open() reads the header into h and sets up cursor c;
  * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
  * checks that the payload was consumed exactly. */
