@@ -448,8 +448,10 @@ static void process_quads(struct quad_recorder *qr, const struct tbr_hook_quad *
                                 (compare && shaded && qr->open_derivable_known && texels_ok != qr->open_derivable)))
             close_quads_record(qr);
         if (qr->quads_count == 0) {
+            /* minor 11: fields in streams, positions as deltas (docs/trace-records.md QUADS) */
             if (tbr_rec_quads_begin(&qr->quads, &qr->hdr, dr->end.seq, dr->quads_cbufs,
-                                    dr->quads_packed | (computed ? TBR_REC_QUADS_COMPUTED : 0))) {
+                                    dr->quads_packed | TBR_REC_QUADS_STREAMS |
+                                        (computed ? TBR_REC_QUADS_COMPUTED : 0))) {
                 rec_fail(qr->st, "cannot start a QUADS record");
                 return;
             }

@@ -208,7 +208,11 @@ static void process_waiting(struct recorder *r) { qr_process_waiting(&r->quads, 
 
 static void flush_quads(struct recorder *r) { qr_flush(&r->quads, &r->draws, &r->cs, r->cc, &r->counts, &r->sw); }
 
-/* The sink's emit: every non-QUADS record goes through here, pending quads first. */
+/* The sink's emit: every non-QUADS record goes through here, pending quads first, except
+ * for PRIM (minor 11): the quads of the draw's earlier primitives stay pending, so a QUADS
+ * record holds the quads of many small primitives and its coding (position deltas, depth
+ * prediction) runs across them; the quads still come after the PRIM they refer to
+ * (docs/trace-records.md "General rules"). h_prim processed the waiting batch already. */
 static void emit_record(void *ctx, uint16_t type, int encode_rc)
 {
     struct recorder *r = ctx;
@@ -217,7 +221,7 @@ static void emit_record(void *ctx, uint16_t type, int encode_rc)
         return;
     }
     const int open = ensure_frame(r) == 0;
-    flush_quads(r);
+    if (type != TBR_REC_PRIM) flush_quads(r);
     if (open) sw_append(&r->sw, type, &r->sw.buf);
 }
 

@@ -997,6 +997,186 @@ static void check_prim_coding(void)
     tbr_buf_free(&pb);
 }
 
+/* Compact PRIM and QUADS (minor 11). PRIM: det left out when calc_det of the window
+ * positions gives its bits (special values included), kept otherwise; a hand-written
+ * minor-10 payload (det stored) still decodes. QUADS streams: the same quads as the
+ * minor-10 layout, far-apart and extreme positions and depths included; corrupt stream
+ * lengths, bytes left in a stream and a position leaving int32 are rejected. */
+static float calc_det(const tbr_rec_prim *r)
+{
+    const float ex = r->v[0][0][0] - r->v[2][0][0], ey = r->v[0][0][1] - r->v[2][0][1];
+    const float fx = r->v[1][0][0] - r->v[2][0][0], fy = r->v[1][0][1] - r->v[2][0][1];
+    return ex * fy - ey * fx;
+}
+
+static void check_prim_det(void)
+{
+    static const uint32_t special[] = {0x7fc01234u, 0xff800000u, 0x80000000u, 0x00000001u, 0x7f7fffffu};
+    tbr_buf pb;
+    tbr_buf_init(&pb);
+    for (int t = 0; t < 7; t++) {
+        tbr_rec_prim pr = o_pr, got;
+        pr.flags = t & 1 ? TBR_REC_PRIM_CULLED : 0;
+        if (t >= 2) memcpy(&pr.v[t % 3][0][t & 1], &special[t - 2], 4); /* NaN payload, -inf, -0, denormal, max */
+        pr.det = calc_det(&pr);
+        const size_t nattr = pr.flags ? 1 : pr.nr_attrs;
+        tbr_buf_reset(&pb);
+        CHECK(tbr_rec_prim_encode(&pb, &pr) == 0);
+        CHECK(pb.len == 4 + 1 + 3 * nattr * 16); /* 4 one-byte varints and nr_attrs, no det */
+        CHECK(pb.data[3] == (pr.flags | TBR_REC_PRIM_DET_DERIVED));
+        CHECK(tbr_rec_prim_decode(pb.data, pb.len, &got) == 0);
+        if (!pr.flags) CHECK(same_bits(&got, &pr, sizeof(got)));
+        CHECK(same_bits(&got.det, &pr.det, 4) && got.flags == pr.flags);
+    }
+    /* det not calc_det's (a different rounding): stored, 4 bytes more */
+    tbr_rec_prim pr = o_pr, got;
+    pr.flags = 0;
+    pr.det = calc_det(&pr);
+    tbr_buf_reset(&pb);
+    CHECK(tbr_rec_prim_encode(&pb, &pr) == 0);
+    const size_t derived_len = pb.len;
+    uint32_t bits;
+    memcpy(&bits, &pr.det, 4);
+    bits ^= 1;
+    memcpy(&pr.det, &bits, 4);
+    tbr_buf_reset(&pb);
+    CHECK(tbr_rec_prim_encode(&pb, &pr) == 0);
+    CHECK(pb.len == derived_len + 4 && pb.data[3] == 0);
+    CHECK(tbr_rec_prim_decode(pb.data, pb.len, &got) == 0 && same_bits(&got, &pr, sizeof(got)));
+    /* the coding bit is no struct flag; lines and triangles without positions keep det */
+    pr.flags = TBR_REC_PRIM_DET_DERIVED;
+    CHECK(tbr_rec_prim_encode(&pb, &pr) != 0);
+    pr.flags = 0;
+    pr.nr_attrs = 0;
+    pr.det = 0.0f;
+    tbr_buf_reset(&pb);
+    CHECK(tbr_rec_prim_encode(&pb, &pr) == 0 && pb.data[3] == 0);
+    pb.data[3] = TBR_REC_PRIM_DET_DERIVED; /* claims a derived det with nothing to derive it from */
+    CHECK(tbr_rec_prim_decode(pb.data, pb.len, &got) != 0);
+    /* hand-written minor-10 payload: line, det stored, one attribute */
+    tbr_buf_reset(&pb);
+    tbr_buf_put_uvarint(&pb, 9);
+    tbr_buf_put_uvarint(&pb, 4);
+    tbr_buf_put_uvarint(&pb, 2);
+    tbr_buf_put_uvarint(&pb, 0);
+    tbr_buf_put_f32(&pb, 0.25f);
+    tbr_buf_put_uvarint(&pb, 1);
+    for (int k = 0; k < 8; k++) tbr_buf_put_f32(&pb, (float)k);
+    CHECK(tbr_rec_prim_decode(pb.data, pb.len, &got) == 0);
+    CHECK(got.draw_seq == 9 && got.index == 4 && got.kind == 2 && got.det == 0.25f && got.v[1][0][3] == 7.0f);
+    pb.data[3] = TBR_REC_PRIM_DET_DERIVED; /* a line has no calc_det */
+    CHECK(tbr_rec_prim_decode(pb.data, pb.len - 4, &got) != 0);
+    tbr_buf_free(&pb);
+}
+
+#define SQ_N 80
+static tbr_rec_quad sq_in[SQ_N];
+
+static int sq_encode(tbr_buf *b, uint32_t flags, uint32_t n)
+{
+    tbr_rec_quads_header h;
+    tbr_buf_reset(b);
+    if (tbr_rec_quads_begin(b, &h, 3, 2, 0x2 | flags)) return -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (tbr_rec_quads_add(b, &h, &sq_in[i])) return -1;
+    return tbr_rec_quads_finish(b, n);
+}
+
+/* 0: every quad decoded equal to sq_in and the record read exactly; -1 otherwise */
+static int sq_decode(const uint8_t *p, size_t n)
+{
+    tbr_cursor c;
+    tbr_rec_quads_header h;
+    if (tbr_rec_quads_open(&c, p, n, &h)) return -1;
+    for (uint32_t i = 0; i < h.count; i++) {
+        tbr_rec_quad q;
+        memset(&q, 0, sizeof(q));
+        if (tbr_rec_quads_next(&c, &h, &q) || !same_bits(&q, &sq_in[i], sizeof(q))) return -1;
+    }
+    return tbr_rec_quads_close(&c);
+}
+
+static void check_quads_streams(void)
+{
+    memset(sq_in, 0, sizeof(sq_in));
+    for (int i = 0; i < 5; i++) sq_in[i] = o_q[i];
+    static const int32_t far[][2] = {{INT32_MIN, INT32_MAX}, {INT32_MAX, INT32_MIN}, {0, 0}, {-2, 2000000}};
+    for (int i = 5; i < 9; i++) { /* moves of almost 2^32, extreme depths */
+        sq_in[i].x = far[i - 5][0];
+        sq_in[i].y = far[i - 5][1];
+        sq_in[i].flags = TBR_REC_QUAD_HAS_Z | TBR_REC_QUAD_SHADED;
+        sq_in[i].path = UINT32_MAX;
+        sq_in[i].prim = UINT32_MAX - (uint32_t)i;
+        for (int j = 0; j < 4; j++) sq_in[i].z[j] = j & 1 ? UINT32_MAX : 0;
+    }
+    for (int i = 9; i < SQ_N; i++) { /* a span of a triangle: moves of (2, 0) */
+        sq_in[i].x = 2 * i;
+        sq_in[i].y = 6;
+        sq_in[i].prim = (uint32_t)i / 8;
+        sq_in[i].flags = TBR_REC_QUAD_HAS_Z | TBR_REC_QUAD_SHADED | TBR_REC_QUAD_DEPTH_OUT;
+        sq_in[i].in_mask = sq_in[i].depth_mask = 15;
+        sq_in[i].path = 7;
+        for (int j = 0; j < 4; j++) sq_in[i].z[j] = (uint32_t)(5000 + 3 * (sq_in[i].x + (j & 1)) + 11 * (j >> 1));
+    }
+    tbr_buf rows, st;
+    tbr_buf_init(&rows);
+    tbr_buf_init(&st);
+    CHECK(sq_encode(&rows, 0, SQ_N) == 0 && sq_decode(rows.data, rows.len) == 0); /* minor-10 layout */
+    CHECK(sq_encode(&st, TBR_REC_QUADS_STREAMS, SQ_N) == 0 && sq_decode(st.data, st.len) == 0);
+    CHECK(st.len < rows.len); /* the span's positions: 2 one-byte moves instead of x up to 2 bytes */
+    tbr_cursor c;
+    tbr_rec_quads_header h;
+    CHECK(tbr_rec_quads_open(&c, st.data, st.len, &h) == 0 && h.streams == 1 && h.packed_mask == 0x2);
+    CHECK(tbr_rec_quads_set_texels_derived(&st, 1) == 0);
+    CHECK(tbr_rec_quads_open(&c, st.data, st.len, &h) == 0 && h.texels_derived == 1 && h.streams == 1);
+    CHECK(sq_decode(st.data, st.len) == 0);
+    /* a record without quads: six zero lengths */
+    tbr_buf e;
+    tbr_buf_init(&e);
+    CHECK(sq_encode(&e, TBR_REC_QUADS_STREAMS, 0) == 0 && e.len == 16 + 6 && sq_decode(e.data, e.len) == 0);
+    /* a byte more than the lengths say, or a length too long: refused at open */
+    uint8_t *longer = malloc(st.len + 1);
+    memcpy(longer, st.data, st.len);
+    longer[st.len] = 0;
+    CHECK(tbr_rec_quads_open(&c, longer, st.len + 1, &h) != 0);
+    CHECK(tbr_rec_quads_open(&c, st.data, st.len - 1, &h) != 0);
+    /* moving a byte from the positions' stream to the prims' one keeps the total: the
+     * quads misparse or a stream has bytes left, never an equal decode */
+    {
+        tbr_cursor lc;
+        tbr_cursor_init(&lc, st.data + 16, st.len - 16);
+        uint64_t len[TBR_REC_QUADS_NSTREAMS];
+        for (uint32_t k = 0; k < TBR_REC_QUADS_NSTREAMS; k++) len[k] = tbr_cursor_uvarint(&lc);
+        CHECK(tbr_cursor_ok(&lc) && len[0] > 0);
+        len[0]--;
+        len[1]++;
+        tbr_buf m;
+        tbr_buf_init(&m);
+        tbr_buf_put_bytes(&m, st.data, 16);
+        for (uint32_t k = 0; k < TBR_REC_QUADS_NSTREAMS; k++) tbr_buf_put_uvarint(&m, len[k]);
+        tbr_buf_put_bytes(&m, st.data + 16 + lc.pos, st.len - 16 - lc.pos);
+        CHECK(m.len == st.len && sq_decode(m.data, m.len) != 0);
+        tbr_buf_free(&m);
+    }
+    /* a move taking x past INT32_MAX: rejected */
+    sq_in[0].x = INT32_MAX;
+    CHECK(sq_encode(&e, TBR_REC_QUADS_STREAMS, 1) == 0 && sq_decode(e.data, e.len) == 0);
+    static const uint8_t max_move[] = {0xfe, 0xff, 0xff, 0xff, 0x0f}; /* zigzag(INT32_MAX) */
+    static const uint8_t past_max[] = {0x80, 0x80, 0x80, 0x80, 0x10}; /* zigzag(2^31) */
+    CHECK(memcmp(e.data + 22, max_move, 5) == 0);
+    memcpy(e.data + 22, past_max, 5);
+    {
+        tbr_cursor c2;
+        tbr_rec_quads_header h2;
+        tbr_rec_quad q2;
+        CHECK(tbr_rec_quads_open(&c2, e.data, e.len, &h2) == 0 && tbr_rec_quads_next(&c2, &h2, &q2) != 0);
+    }
+    free(longer);
+    tbr_buf_free(&e);
+    tbr_buf_free(&rows);
+    tbr_buf_free(&st);
+}
+
 /* computed colors (minor 5): the same quads without color values or packed
  * pixels; exact tile values of float buffers kept; header flag round-trips */
 static void check_computed_colors(void)
@@ -1031,7 +1211,7 @@ static void check_computed_colors(void)
     CHECK(saw_exact); /* the test quads do carry exact values */
     CHECK(tbr_rec_quads_close(&c) == 0);
     /* a minor-4 reading (flag ignored) would misparse: the flag is not a color buffer */
-    CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x20000000u) != 0);
+    CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x10000000u) != 0);
     tbr_buf_free(&full);
     tbr_buf_free(&comp);
 }
@@ -1478,6 +1658,8 @@ int main(void)
 
     check_refused_quads(&b, &qh);
     check_prim_coding();
+    check_prim_det();
+    check_quads_streams();
     check_computed_colors();
     check_derived_texels();
     check_refused_values(&b);

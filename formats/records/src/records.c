@@ -519,15 +519,33 @@ int tbr_rec_draw_end_decode(const uint8_t *p, size_t n, tbr_rec_draw_end *r)
 
 static uint32_t prim_nverts(uint32_t kind) { return (kind >= 1 && kind <= 3) ? kind : 0; }
 
+/* softpipe's calc_det (sp_setup.c): edge vectors e = v0 - v2, f = v1 - v2, det = e x f;
+ * float operations in this order, no contraction (-ffp-contract=off, CMakeLists.txt). */
+static float prim_calc_det(const tbr_rec_prim *r)
+{
+    const float ex = r->v[0][0][0] - r->v[2][0][0];
+    const float ey = r->v[0][0][1] - r->v[2][0][1];
+    const float fx = r->v[1][0][0] - r->v[2][0][0];
+    const float fy = r->v[1][0][1] - r->v[2][0][1];
+    return ex * fy - ey * fx;
+}
+
 int tbr_rec_prim_encode(tbr_buf *b, const tbr_rec_prim *r)
 {
     uint32_t nv = prim_nverts(r->kind);
-    if (!nv || r->nr_attrs > TBR_REC_MAX_ATTRIBS) return -1;
+    if (!nv || r->nr_attrs > TBR_REC_MAX_ATTRIBS || (r->flags & TBR_REC_PRIM_DET_DERIVED)) return -1;
+    /* minor 11: det is left out when the reader's calc_det gives the same bits (always,
+     * for what softpipe's setup records) */
+    uint32_t flags = r->flags;
+    if (r->kind == 3 && r->nr_attrs) {
+        const float det = prim_calc_det(r);
+        if (memcmp(&det, &r->det, sizeof det) == 0) flags |= TBR_REC_PRIM_DET_DERIVED;
+    }
     put_u(b, r->draw_seq);
     put_u(b, r->index);
     put_u(b, r->kind);
-    put_u(b, r->flags);
-    put_f(b, r->det);
+    put_u(b, flags);
+    if (!(flags & TBR_REC_PRIM_DET_DERIVED)) put_f(b, r->det);
     put_u(b, r->nr_attrs);
     /* minor 5: a primitive setup culled shades nothing; only its window position */
     const uint32_t stored = (r->flags & TBR_REC_PRIM_CULLED) && r->nr_attrs ? 1 : r->nr_attrs;
@@ -546,9 +564,12 @@ int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r)
     r->index = get_u(&c);
     r->kind = get_u(&c);
     r->flags = get_u(&c);
-    r->det = get_f(&c);
+    const int det_derived = (r->flags & TBR_REC_PRIM_DET_DERIVED) != 0;
+    r->flags &= ~TBR_REC_PRIM_DET_DERIVED;
+    if (!det_derived) r->det = get_f(&c);
     uint32_t nv = prim_nverts(r->kind);
     if (!nv || get_u_max(&c, TBR_REC_MAX_ATTRIBS, &r->nr_attrs)) return -1;
+    if (det_derived && (r->kind != 3 || !r->nr_attrs)) return -1; /* no positions to derive it from */
     /* a culled primitive carries its window positions only (minor 5) or, written by
      * older recorders, every attribute: the payload's length tells which */
     uint32_t stored = r->nr_attrs;
@@ -556,10 +577,16 @@ int tbr_rec_prim_decode(const uint8_t *p, size_t n, tbr_rec_prim *r)
     for (uint32_t v = 0; v < nv; v++)
         for (uint32_t a = 0; a < stored; a++)
             for (int k = 0; k < 4; k++) r->v[v][a][k] = get_f(&c);
+    if (det_derived) r->det = prim_calc_det(r);
     return finish(&c);
 }
 
 /* ---- QUADS ---------------------------------------------------------------- */
+
+/* The streams of a minor-11 record (TBR_REC_QUADS_STREAMS): each field kind apart, so
+ * the container's compressor sees homogeneous runs (docs/trace-records.md QUADS
+ * "Streams"). */
+enum { QS_POS, QS_PRIM, QS_PATH, QS_MASKS, QS_Z, QS_COLORS };
 
 int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs, uint32_t packed_mask)
 {
@@ -571,6 +598,7 @@ int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, 
     h->packed_mask = packed;
     h->computed = (packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
     h->texels_derived = (packed_mask & TBR_REC_QUADS_TEXELS_DERIVED) != 0;
+    h->streams = (packed_mask & TBR_REC_QUADS_STREAMS) != 0;
     tbr_buf_put_u32(b, draw_seq);
     tbr_buf_put_u32(b, nr_cbufs);
     tbr_buf_put_u32(b, 0); /* count, patched by finish */
@@ -623,50 +651,219 @@ static uint32_t lanes_to_bits(uint32_t lanes)
     return m;
 }
 
-int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q)
+/* The position: absolute (minors up to 10), or (streams) the move from the previous
+ * quad of the record ((0, 0) before the first), in 64 bits so any int32 pair codes. */
+static void quad_put_pos(tbr_rec_quads_header *h, tbr_buf *b, const tbr_rec_quad *q)
 {
-    const uint32_t nr_cbufs = h->nr_cbufs, packed_mask = h->packed_mask;
-    if (nr_cbufs > TBR_REC_MAX_CBUFS || (packed_mask >> nr_cbufs) || (q->flags & ~0x3fu) || q->in_mask > 15 ||
-        q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 || q->prim_kind > 3)
-        return -1;
-    put_s(b, q->x);
-    put_s(b, q->y);
-    put_u(b, q->prim);
-    tbr_buf_put_u8(b, (uint8_t)(q->flags | (q->prim_kind << 6)));
-    if (q->flags & TBR_REC_QUAD_SHADED) put_u(b, q->path);
-    tbr_buf_put_u8(b, (uint8_t)(q->in_mask | (q->depth_mask << 4)));
-    tbr_buf_put_u8(b, (uint8_t)(q->shade_mask | (q->blend_mask << 4)));
-    if (q->flags & TBR_REC_QUAD_HAS_Z) {
-        int64_t p0, pdx, pdy;
-        z_predict(h, q->x, q->y, &p0, &pdx, &pdy);
-        const int64_t dx = (int64_t)q->z[1] - q->z[0], dy = (int64_t)q->z[2] - q->z[0];
-        tbr_buf_put_svarint(b, (int64_t)q->z[0] - p0);
-        tbr_buf_put_svarint(b, dx - pdx);
-        tbr_buf_put_svarint(b, dy - pdy);
-        tbr_buf_put_svarint(b, (int64_t)q->z[3] - ((int64_t)q->z[0] + dx + dy));
-        z_remember(h, q->x, q->y, q->z);
+    if (!h->streams) {
+        put_s(b, q->x);
+        put_s(b, q->y);
+        return;
     }
-    if (q->flags & TBR_REC_QUAD_BLENDED) {
-        const uint32_t allowed = lanes_to_bits(q->blend_mask);
-        for (uint32_t cb = 0; cb < nr_cbufs; cb++) {
-            if (packed_mask & (1u << cb)) {
-                if (!h->computed)
-                    for (int j = 0; j < 4; j++)
-                        if (q->blend_mask & (1u << j)) tbr_buf_put_u32(b, q->packed[cb][j]);
-                continue;
-            }
+    put_s(b, (int64_t)q->x - h->prev_qx);
+    put_s(b, (int64_t)q->y - h->prev_qy);
+    h->prev_qx = q->x;
+    h->prev_qy = q->y;
+}
+
+static void quad_put_z(tbr_rec_quads_header *h, tbr_buf *b, const tbr_rec_quad *q)
+{
+    int64_t p0, pdx, pdy;
+    z_predict(h, q->x, q->y, &p0, &pdx, &pdy);
+    const int64_t dx = (int64_t)q->z[1] - q->z[0], dy = (int64_t)q->z[2] - q->z[0];
+    put_s(b, (int64_t)q->z[0] - p0);
+    put_s(b, dx - pdx);
+    put_s(b, dy - pdy);
+    put_s(b, (int64_t)q->z[3] - ((int64_t)q->z[0] + dx + dy));
+    z_remember(h, q->x, q->y, q->z);
+}
+
+static int quad_put_colors(const tbr_rec_quads_header *h, tbr_buf *b, const tbr_rec_quad *q)
+{
+    const uint32_t allowed = lanes_to_bits(q->blend_mask);
+    for (uint32_t cb = 0; cb < h->nr_cbufs; cb++) {
+        if (h->packed_mask & (1u << cb)) {
             if (!h->computed)
                 for (int j = 0; j < 4; j++)
-                    if (q->blend_mask & (1u << j))
-                        for (int ch = 0; ch < 4; ch++) put_f(b, q->color[cb][ch][j]);
-            if (q->exact_mask[cb] & ~allowed) return -1;
-            put_u(b, q->exact_mask[cb]);
-            for (int j = 0; j < 4; j++)
-                for (int ch = 0; ch < 4; ch++)
-                    if (q->exact_mask[cb] & (1u << (4 * j + ch))) put_f(b, q->exact[cb][ch][j]);
+                    if (q->blend_mask & (1u << j)) tbr_buf_put_u32(b, q->packed[cb][j]);
+            continue;
         }
+        if (!h->computed)
+            for (int j = 0; j < 4; j++)
+                if (q->blend_mask & (1u << j))
+                    for (int ch = 0; ch < 4; ch++) put_f(b, q->color[cb][ch][j]);
+        if (q->exact_mask[cb] & ~allowed) return -1;
+        put_u(b, q->exact_mask[cb]);
+        for (int j = 0; j < 4; j++)
+            for (int ch = 0; ch < 4; ch++)
+                if (q->exact_mask[cb] & (1u << (4 * j + ch))) put_f(b, q->exact[cb][ch][j]);
     }
+    return 0;
+}
+
+/* One quad's fields, each into its stream's buffer (all the same buffer while a record
+ * is being added to: tbr_rec_quads_finish splits them). */
+static int quad_put(tbr_rec_quads_header *h, tbr_buf *const out[TBR_REC_QUADS_NSTREAMS], const tbr_rec_quad *q)
+{
+    if ((q->flags & ~0x3fu) || q->in_mask > 15 || q->depth_mask > 15 || q->shade_mask > 15 || q->blend_mask > 15 ||
+        q->prim_kind > 3)
+        return -1;
+    quad_put_pos(h, out[QS_POS], q);
+    put_u(out[QS_PRIM], q->prim);
+    tbr_buf_put_u8(out[QS_PRIM], (uint8_t)(q->flags | (q->prim_kind << 6)));
+    if (q->flags & TBR_REC_QUAD_SHADED) put_u(out[QS_PATH], q->path);
+    tbr_buf_put_u8(out[QS_MASKS], (uint8_t)(q->in_mask | (q->depth_mask << 4)));
+    tbr_buf_put_u8(out[QS_MASKS], (uint8_t)(q->shade_mask | (q->blend_mask << 4)));
+    if (q->flags & TBR_REC_QUAD_HAS_Z) quad_put_z(h, out[QS_Z], q);
+    if (q->flags & TBR_REC_QUAD_BLENDED) return quad_put_colors(h, out[QS_COLORS], q);
+    return 0;
+}
+
+int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q)
+{
+    if (h->nr_cbufs > TBR_REC_MAX_CBUFS || (h->packed_mask >> h->nr_cbufs)) return -1;
+    tbr_buf *const out[TBR_REC_QUADS_NSTREAMS] = {b, b, b, b, b, b};
+    if (quad_put(h, out, q)) return -1;
     return done(b, 0);
+}
+
+/* Clears a decoded quad: only the color buffers of the record (the struct is ~1.2 KB and
+ * this runs for every quad of a trace). */
+static void quad_clear(const tbr_rec_quads_header *h, tbr_rec_quad *q)
+{
+    memset(q, 0, offsetof(tbr_rec_quad, color));
+    for (uint32_t cb = 0; cb < h->nr_cbufs && cb < TBR_REC_MAX_CBUFS; cb++) {
+        memset(q->color[cb], 0, sizeof(q->color[cb]));
+        memset(q->packed[cb], 0, sizeof(q->packed[cb]));
+        q->exact_mask[cb] = 0;
+        memset(q->exact[cb], 0, sizeof(q->exact[cb]));
+    }
+}
+
+static void quad_get_pos(tbr_rec_quads_header *h, tbr_cursor *c, tbr_rec_quad *q)
+{
+    if (!h->streams) {
+        q->x = tbr_cursor_svarint32(c);
+        q->y = tbr_cursor_svarint32(c);
+        return;
+    }
+    const int64_t x = (int64_t)h->prev_qx + tbr_cursor_svarint(c);
+    const int64_t y = (int64_t)h->prev_qy + tbr_cursor_svarint(c);
+    if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) { /* also catches wrapped moves */
+        tbr_cursor_fail(c);
+        return;
+    }
+    h->prev_qx = q->x = (int32_t)x;
+    h->prev_qy = q->y = (int32_t)y;
+}
+
+static int quad_get_z(tbr_rec_quads_header *h, tbr_cursor *c, tbr_rec_quad *q)
+{
+    int64_t p0, pdx, pdy;
+    z_predict(h, q->x, q->y, &p0, &pdx, &pdy);
+    /* corrupt residuals may be any int64: add with wrap-around (no overflow), then
+     * every depth must be a 32-bit value */
+    const int64_t z0 = wrap_add(p0, tbr_cursor_svarint(c));
+    const int64_t dx = wrap_add(pdx, tbr_cursor_svarint(c));
+    const int64_t dy = wrap_add(pdy, tbr_cursor_svarint(c));
+    const int64_t r3 = tbr_cursor_svarint(c);
+    const int64_t z[4] = {z0, wrap_add(z0, dx), wrap_add(z0, dy), wrap_add(wrap_add(wrap_add(z0, dx), dy), r3)};
+    for (int j = 0; j < 4; j++) {
+        if (z[j] < 0 || z[j] > (int64_t)UINT32_MAX) {
+            tbr_cursor_fail(c);
+            return -1;
+        }
+        q->z[j] = (uint32_t)z[j];
+    }
+    z_remember(h, q->x, q->y, q->z);
+    return 0;
+}
+
+static int quad_get_colors(const tbr_rec_quads_header *h, tbr_cursor *c, tbr_rec_quad *q)
+{
+    const uint32_t allowed = lanes_to_bits(q->blend_mask);
+    for (uint32_t cb = 0; cb < h->nr_cbufs; cb++) {
+        if (h->packed_mask & (1u << cb)) {
+            if (!h->computed)
+                for (int j = 0; j < 4; j++)
+                    if (q->blend_mask & (1u << j)) q->packed[cb][j] = tbr_cursor_u32(c);
+            continue;
+        }
+        if (!h->computed)
+            for (int j = 0; j < 4; j++)
+                if (q->blend_mask & (1u << j))
+                    for (int ch = 0; ch < 4; ch++) q->color[cb][ch][j] = get_f(c);
+        q->exact_mask[cb] = get_u(c);
+        if (q->exact_mask[cb] & ~allowed) {
+            tbr_cursor_fail(c);
+            return -1;
+        }
+        for (int j = 0; j < 4; j++)
+            for (int ch = 0; ch < 4; ch++)
+                if (q->exact_mask[cb] & (1u << (4 * j + ch))) q->exact[cb][ch][j] = get_f(c);
+    }
+    return 0;
+}
+
+/* One quad's fields from their streams (all the same cursor in a record without streams,
+ * and while tbr_rec_quads_finish splits a record): 0, or -1 with a cursor failed. */
+static int quad_get(tbr_rec_quads_header *h, tbr_cursor *const in[TBR_REC_QUADS_NSTREAMS], tbr_rec_quad *q)
+{
+    quad_clear(h, q);
+    quad_get_pos(h, in[QS_POS], q);
+    q->prim = get_u(in[QS_PRIM]);
+    uint8_t f = tbr_cursor_u8(in[QS_PRIM]);
+    q->flags = f & 0x3fu;
+    q->prim_kind = f >> 6;
+    if (q->flags & TBR_REC_QUAD_SHADED) q->path = get_u(in[QS_PATH]);
+    uint8_t m1 = tbr_cursor_u8(in[QS_MASKS]);
+    uint8_t m2 = tbr_cursor_u8(in[QS_MASKS]);
+    q->in_mask = m1 & 15u;
+    q->depth_mask = m1 >> 4;
+    q->shade_mask = m2 & 15u;
+    q->blend_mask = m2 >> 4;
+    if ((q->flags & TBR_REC_QUAD_HAS_Z) && quad_get_z(h, in[QS_Z], q)) return -1;
+    if ((q->flags & TBR_REC_QUAD_BLENDED) && quad_get_colors(h, in[QS_COLORS], q)) return -1;
+    for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++)
+        if (!tbr_cursor_ok(in[s])) return -1;
+    return 0;
+}
+
+static int quads_read_header(tbr_cursor *c, tbr_rec_quads_header *h);
+
+/* A streams record was added to quad by quad, every field into the record: split the
+ * fields into their streams (decoding the quads as written, encoding them again apart),
+ * then write `u length` of each stream and the streams after the header. */
+static int quads_split_streams(tbr_buf *b, uint32_t count)
+{
+    tbr_rec_quads_header rh, wh;
+    tbr_cursor hc;
+    tbr_cursor_init(&hc, b->data, b->len);
+    if (quads_read_header(&hc, &rh) || !rh.streams) return -1;
+    wh = rh;
+    tbr_buf sb[TBR_REC_QUADS_NSTREAMS];
+    tbr_buf *out[TBR_REC_QUADS_NSTREAMS];
+    for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++) tbr_buf_init(&sb[s]), out[s] = &sb[s];
+    /* read the quads as added (interleaved), not through the streams open() set up */
+    tbr_rec_quads_header row = rh;
+    tbr_cursor rc;
+    tbr_cursor_init(&rc, b->data + 16, b->len - 16);
+    tbr_cursor *const in[TBR_REC_QUADS_NSTREAMS] = {&rc, &rc, &rc, &rc, &rc, &rc};
+    tbr_rec_quad q;
+    int rc_ = 0;
+    for (uint32_t i = 0; i < count && rc_ == 0; i++) {
+        if (quad_get(&row, in, &q) || quad_put(&wh, out, &q)) rc_ = -1;
+    }
+    if (rc_ == 0 && !tbr_cursor_at_end(&rc)) rc_ = -1;
+    if (rc_ == 0) {
+        b->len = 16;
+        for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++) put_u(b, sb[s].len);
+        for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++) tbr_buf_put_bytes(b, sb[s].data, sb[s].len);
+        for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++)
+            if (!tbr_buf_ok(&sb[s])) rc_ = -1;
+    }
+    for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++) tbr_buf_free(&sb[s]);
+    return rc_ == 0 && tbr_buf_ok(b) ? 0 : -1;
 }
 
 int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
@@ -677,6 +874,8 @@ int tbr_rec_quads_finish(tbr_buf *b, uint32_t count)
     p[1] = (uint8_t)(count >> 8);
     p[2] = (uint8_t)(count >> 16);
     p[3] = (uint8_t)(count >> 24);
+    const uint8_t streams_bit = (uint8_t)(TBR_REC_QUADS_STREAMS >> 24); /* in byte 3 of the packed_mask word */
+    if (b->data[15] & streams_bit) return quads_split_streams(b, count);
     return 0;
 }
 
@@ -689,19 +888,51 @@ int tbr_rec_quads_set_texels_derived(tbr_buf *b, int on)
     return 0;
 }
 
-int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h)
+/* Streams record: the lengths after the header, each stream a cursor of its own; c stays
+ * before them until the last quad was read with every stream used up exactly. */
+static int quads_open_streams(tbr_cursor *c, tbr_rec_quads_header *h)
 {
-    tbr_cursor_init(c, p, n);
+    uint64_t len[TBR_REC_QUADS_NSTREAMS], total = 0;
+    tbr_cursor lc = *c;
+    for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++) {
+        len[s] = tbr_cursor_uvarint(&lc);
+        total += len[s] > SIZE_MAX / 8 ? SIZE_MAX / 8 : len[s]; /* no wrap-around */
+    }
+    if (!tbr_cursor_ok(&lc) || total != tbr_cursor_remaining(&lc)) return -1;
+    const uint8_t *p = lc.data + lc.pos;
+    for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++) {
+        tbr_cursor_init(&h->in[s], p, (size_t)len[s]);
+        p += len[s];
+    }
+    *c = lc;                                                               /* past the lengths */
+    if (h->count == 0) (void)tbr_cursor_bytes(c, tbr_cursor_remaining(c)); /* nothing to read: all lengths 0 */
+    return 0;
+}
+
+/* The fixed-width header and the record's flags; the coding state starts afresh. */
+static int quads_read_header(tbr_cursor *c, tbr_rec_quads_header *h)
+{
     h->draw_seq = tbr_cursor_u32(c);
     h->nr_cbufs = tbr_cursor_u32(c);
     h->count = tbr_cursor_u32(c);
     h->packed_mask = tbr_cursor_u32(c);
     h->computed = (h->packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
     h->texels_derived = (h->packed_mask & TBR_REC_QUADS_TEXELS_DERIVED) != 0;
+    h->streams = (h->packed_mask & TBR_REC_QUADS_STREAMS) != 0;
     h->packed_mask &= ~TBR_REC_QUADS_FLAGS;
     h->have_prev_z = 0;
-    if (!tbr_cursor_ok(c) || h->nr_cbufs > TBR_REC_MAX_CBUFS || h->count > TBR_REC_MAX_QUADS ||
-        (h->packed_mask >> h->nr_cbufs)) {
+    h->prev_qx = h->prev_qy = 0;
+    h->decoded = 0;
+    return tbr_cursor_ok(c) && h->nr_cbufs <= TBR_REC_MAX_CBUFS && h->count <= TBR_REC_MAX_QUADS &&
+                   !(h->packed_mask >> h->nr_cbufs)
+               ? 0
+               : -1;
+}
+
+int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_header *h)
+{
+    tbr_cursor_init(c, p, n);
+    if (quads_read_header(c, h) || (h->streams && quads_open_streams(c, h))) {
         tbr_cursor_fail(c);
         return -1;
     }
@@ -710,71 +941,21 @@ int tbr_rec_quads_open(tbr_cursor *c, const uint8_t *p, size_t n, tbr_rec_quads_
 
 int tbr_rec_quads_next(tbr_cursor *c, tbr_rec_quads_header *h, tbr_rec_quad *q)
 {
-    /* only the color buffers of the record are cleared: the struct is ~1.2 KB and
-     * this runs for every quad of a trace */
-    memset(q, 0, offsetof(tbr_rec_quad, color));
-    for (uint32_t cb = 0; cb < h->nr_cbufs && cb < TBR_REC_MAX_CBUFS; cb++) {
-        memset(q->color[cb], 0, sizeof(q->color[cb]));
-        memset(q->packed[cb], 0, sizeof(q->packed[cb]));
-        q->exact_mask[cb] = 0;
-        memset(q->exact[cb], 0, sizeof(q->exact[cb]));
+    if (!h->streams) {
+        tbr_cursor *const in[TBR_REC_QUADS_NSTREAMS] = {c, c, c, c, c, c};
+        return quad_get(h, in, q) || !tbr_cursor_ok(c) ? -1 : 0;
     }
-    q->x = tbr_cursor_svarint32(c);
-    q->y = tbr_cursor_svarint32(c);
-    q->prim = get_u(c);
-    uint8_t f = tbr_cursor_u8(c);
-    q->flags = f & 0x3fu;
-    q->prim_kind = f >> 6;
-    if (q->flags & TBR_REC_QUAD_SHADED) q->path = get_u(c);
-    uint8_t m1 = tbr_cursor_u8(c);
-    uint8_t m2 = tbr_cursor_u8(c);
-    q->in_mask = m1 & 15u;
-    q->depth_mask = m1 >> 4;
-    q->shade_mask = m2 & 15u;
-    q->blend_mask = m2 >> 4;
-    if (q->flags & TBR_REC_QUAD_HAS_Z) {
-        int64_t p0, pdx, pdy;
-        z_predict(h, q->x, q->y, &p0, &pdx, &pdy);
-        /* corrupt residuals may be any int64: add with wrap-around (no overflow), then
-         * every depth must be a 32-bit value */
-        const int64_t z0 = wrap_add(p0, tbr_cursor_svarint(c));
-        const int64_t dx = wrap_add(pdx, tbr_cursor_svarint(c));
-        const int64_t dy = wrap_add(pdy, tbr_cursor_svarint(c));
-        const int64_t r3 = tbr_cursor_svarint(c);
-        const int64_t z[4] = {z0, wrap_add(z0, dx), wrap_add(z0, dy), wrap_add(wrap_add(wrap_add(z0, dx), dy), r3)};
-        for (int j = 0; j < 4; j++) {
-            if (z[j] < 0 || z[j] > (int64_t)UINT32_MAX) {
-                tbr_cursor_fail(c);
-                return -1;
-            }
-            q->z[j] = (uint32_t)z[j];
-        }
-        z_remember(h, q->x, q->y, q->z);
+    tbr_cursor *const in[TBR_REC_QUADS_NSTREAMS] = {&h->in[0], &h->in[1], &h->in[2], &h->in[3], &h->in[4], &h->in[5]};
+    if (h->decoded >= h->count || quad_get(h, in, q)) {
+        tbr_cursor_fail(c);
+        return -1;
     }
-    if (q->flags & TBR_REC_QUAD_BLENDED) {
-        const uint32_t allowed = lanes_to_bits(q->blend_mask);
-        for (uint32_t cb = 0; cb < h->nr_cbufs; cb++) {
-            if (h->packed_mask & (1u << cb)) {
-                if (!h->computed)
-                    for (int j = 0; j < 4; j++)
-                        if (q->blend_mask & (1u << j)) q->packed[cb][j] = tbr_cursor_u32(c);
-                continue;
-            }
-            if (!h->computed)
-                for (int j = 0; j < 4; j++)
-                    if (q->blend_mask & (1u << j))
-                        for (int ch = 0; ch < 4; ch++) q->color[cb][ch][j] = get_f(c);
-            q->exact_mask[cb] = get_u(c);
-            if (q->exact_mask[cb] & ~allowed) {
-                tbr_cursor_fail(c);
-                return -1;
-            }
-            for (int j = 0; j < 4; j++)
-                for (int ch = 0; ch < 4; ch++)
-                    if (q->exact_mask[cb] & (1u << (4 * j + ch))) q->exact[cb][ch][j] = get_f(c);
-        }
+    if (++h->decoded == h->count) { /* the record is read: c at its end if every stream is */
+        int all = 1;
+        for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++) all &= tbr_cursor_at_end(&h->in[s]);
+        if (all) (void)tbr_cursor_bytes(c, tbr_cursor_remaining(c));
     }
-    return tbr_cursor_ok(c) ? 0 : -1;
+    return 0;
 }
 
 int tbr_rec_quads_close(tbr_cursor *c) { return finish(c); }

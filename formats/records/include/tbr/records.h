@@ -58,7 +58,11 @@ extern "C" {
  * 8: UPLOAD flag TBR_REC_UPLOAD_TILE_CACHE; a minor-7 reader rejects such a record as
  * corrupt. 9: TEXELS span footprints. 10: VERTICES without positions
  * (TBR_REC_VERTICES_NO_POSITIONS, the default); a minor-9 reader rejects such a record as
- * corrupt; records of minors 1-9 decode unchanged. 11: + INVALIDATE (22). */
+ * corrupt; records of minors 1-9 decode unchanged. 11: compact PRIM and QUADS (PRIM without
+ * det when setup's calc_det gives it: TBR_REC_PRIM_DET_DERIVED; QUADS fields in separate
+ * streams, positions as deltas: TBR_REC_QUADS_STREAMS); a minor-10 reader rejects such a
+ * record as corrupt; records of minors 1-10 decode unchanged.
+ * 11 also adds INVALIDATE (22). */
 #define TBR_RECORDS_SCHEMA_MINOR   11
 
 enum tbr_rec_type {
@@ -252,7 +256,12 @@ typedef struct tbr_rec_draw_end {
 } tbr_rec_draw_end;
 
 /* ---- PRIM --------------------------------------------------------------- */
-#define TBR_REC_PRIM_CULLED 0x1u
+#define TBR_REC_PRIM_CULLED      0x1u
+/* A coding bit of the payload's flags (minor 11), never in a decoded or encoded struct: the
+ * triangle's det is left out because setup's calc_det of its window positions gives the
+ * same bits; the decoder computes it (docs/trace-records.md PRIM). The encoder sets it
+ * whenever that holds. */
+#define TBR_REC_PRIM_DET_DERIVED 0x2u
 typedef struct tbr_rec_prim {
     uint32_t draw_seq, index, kind, flags; /* kind: 1 point, 2 line, 3 triangle */
     float det;
@@ -298,18 +307,29 @@ typedef struct tbr_rec_quad {
  * (same fetches, pc, unit, texels, order), so a reader derives them the same way
  * (docs/trace-records.md "Derived texels"). */
 #define TBR_REC_QUADS_TEXELS_DERIVED 0x40000000u
-#define TBR_REC_QUADS_FLAGS          (TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED)
+/* bit 29 of the packed_mask word (minor 11): the quads' fields are in separate streams
+ * (positions as deltas from the previous quad), docs/trace-records.md QUADS "Streams".
+ * The recorder asks for it; the decoded quads are the same either way. */
+#define TBR_REC_QUADS_STREAMS        0x20000000u
+#define TBR_REC_QUADS_FLAGS          (TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED | TBR_REC_QUADS_STREAMS)
+#define TBR_REC_QUADS_NSTREAMS       6u /* positions, prims, paths, masks, depths, colors */
 
 typedef struct tbr_rec_quads_header {
     uint32_t draw_seq, nr_cbufs, count;
     uint32_t packed_mask;    /* bit i: color buffer i's colors are packed (schema 3) */
     uint32_t computed;       /* 1: colors omitted, computed by the reader (minor 5) */
     uint32_t texels_derived; /* 1: texels of the shaded quads omitted, derived (minor 6) */
+    uint32_t streams;        /* 1: fields in streams, positions as deltas (minor 11) */
     /* depth predictor state of the encoder/decoder (schema 3): the previous quad with
      * HAS_Z in this record (docs/trace-records.md QUADS "Depth coding") */
     int have_prev_z;
     int32_t prev_x, prev_y;
     int64_t prev_z0, prev_dx, prev_dy;
+    /* streams layout (minor 11): the previous quad's position, the quads decoded, and
+     * the decoder's cursor over each stream */
+    int32_t prev_qx, prev_qy;
+    uint32_t decoded;
+    tbr_cursor in[TBR_REC_QUADS_NSTREAMS];
 } tbr_rec_quads_header;
 
 /* ---- TILE --------------------------------------------------------------- */
@@ -565,7 +585,9 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
 /* QUADS is streamed: header, then `count` quads.
  * Encode: tbr_rec_quads_begin() writes a header with a count placeholder;
  * append quads with tbr_rec_quads_add(); tbr_rec_quads_finish() patches the
- * count (the header is written as fixed-width u32s so it can be patched).
+ * count (the header is written as fixed-width u32s so it can be patched) and, for a
+ * record begun with TBR_REC_QUADS_STREAMS (minor 11), splits the quads' fields, added
+ * one quad after the other, into their streams.
  * Decode: tbr_rec_quads_open() reads the header into h and sets up cursor c;
  * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
  * checks that the payload was consumed exactly. */

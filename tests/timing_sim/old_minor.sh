@@ -1,0 +1,30 @@
+#!/bin/sh
+# usage: old_minor.sh MESA_PREFIX TRACES_DIR BIN_DIR RECORDS_DOWNGRADE WORK
+# A trace in the layouts of records minor 10 (PRIM with det, QUADS interleaved) still
+# reads to the same results (records minor 11, docs/trace-records.md): per sample, replay,
+# rewrite the trace's PRIM and QUADS records as minor 10 wrote them, then tbr-sim on both:
+# frames bit-exact and stats.json byte-identical.
+prefix=$1 traces=$2 bin=$3 downgrade=$4 work=$5
+if [ -z "$prefix" ]; then echo "FAIL: TBR_MESA_PREFIX is empty" >&2; exit 1; fi
+rm -rf "$work"; mkdir -p "$work"
+fail=0
+for n in depth3d blend; do
+  if ! "$bin/tbr-replay" "$traces/$n.trace" -o "$work/$n.new" -q > "$work/$n.replay.log" 2>&1; then
+    echo "FAIL $n: tbr-replay failed (log: $work/$n.replay.log)" >&2; fail=1; continue
+  fi
+  cp -r "$work/$n.new" "$work/$n.old"
+  rm "$work/$n.old/activity.tbrt"
+  if ! "$downgrade" "$work/$n.new/activity.tbrt" "$work/$n.old/activity.tbrt"; then
+    echo "FAIL $n: records_downgrade found nothing to rewrite or failed" >&2; fail=1; continue
+  fi
+  for v in new old; do
+    if ! "$bin/tbr-sim" "$work/$n.$v" -o "$work/$n.$v.sim" --quiet; then
+      echo "FAIL $n: tbr-sim on the $v layouts failed" >&2; fail=1
+    fi
+  done
+  if ! cmp -s "$work/$n.new.sim/stats.json" "$work/$n.old.sim/stats.json"; then
+    echo "FAIL $n: stats.json differs between the minor-11 and minor-10 layouts" >&2; fail=1; continue
+  fi
+  echo "ok $n: minor-10 layouts read to the same frames and stats.json"
+done
+exit $fail
