@@ -33,8 +33,8 @@ static const char *const k_unmodeled[] = {
     "index buffers are not named by the trace: each draw's indices have their own address window (no sharing "
     "across draws); no index fetch without VERTICES records",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
-    "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush); "
-    "across render passes only with overlap.enabled (off by default)",
+    "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush; "
+    "across the render passes of a frame it is modeled: overlap.enabled, on by default)",
 };
 
 static void usage(FILE *o)
