@@ -54,7 +54,9 @@ static void env_init(gpu *g, const tbr_config *cfg, tbr_stats *st)
 /* Statistics of the pass loop and those shared by several units. */
 static void register_stats(gpu *g, tbr_stats *st)
 {
-    g->cyc_total = tbr_stats_counter(st, "cycles.total", "simulated GPU cycles");
+    g->cyc_total = tbr_stats_counter(st, "cycles.total",
+                                     "simulated GPU cycles: a frame's from its first command to its last tile flush "
+                                     "(frames run one after another: the total is their sum)");
     g->cyc_geom =
         tbr_stats_counter(st, "cycles.geometry", "cycles until Primitive Assembly emitted the pass's last primitive");
     g->cyc_tiling =

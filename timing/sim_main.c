@@ -554,6 +554,9 @@ static int write_summary(const sim_run *run, const check_counts *cc)
     {
         fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, run->trace_path);
         fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->env.now);
+        /* with overlap, a frame's passes overlap each other but not the next frame's */
+        fprintf(o, "cycles: a frame's from its first command to its last tile flush; frames do not overlap, "
+                   "so the total (first command of the first frame to the last flush of the last) is their sum\n");
         print_check_counts(o, run, cc);
         fputc('\n', o);
         {
