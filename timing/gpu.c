@@ -54,7 +54,9 @@ static void env_init(gpu *g, const tbr_config *cfg, tbr_stats *st)
 /* Statistics of the pass loop and those shared by several units. */
 static void register_stats(gpu *g, tbr_stats *st)
 {
-    g->cyc_total = tbr_stats_counter(st, "cycles.total", "simulated GPU cycles");
+    g->cyc_total = tbr_stats_counter(st, "cycles.total",
+                                     "simulated GPU cycles: a frame's from its first command to its last tile flush "
+                                     "(frames run one after another: the total is their sum)");
     g->cyc_geom =
         tbr_stats_counter(st, "cycles.geometry", "cycles until Primitive Assembly emitted the pass's last primitive");
     g->cyc_tiling =
@@ -160,8 +162,10 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
     gpu *g = tbr_xcalloc(1, sizeof *g);
     g->skip_idle = true;
     /* Rendering Elimination signs each pass's tiles during its binning and checks them
-     * during its raster phase: with it, passes stay one at a time */
-    g->overlap = tbr_cfg_bool(cfg, "overlap.enabled") && !tbr_cfg_bool(cfg, "re.enabled");
+     * during its raster phase: with it, passes stay one at a time; IMR has no Parameter
+     * Buffer to overlap through (docs/timing-model.md "Overlapping render passes") */
+    g->overlap = tbr_cfg_bool(cfg, "overlap.enabled") && !tbr_cfg_bool(cfg, "re.enabled") &&
+                 tbr_cfg_enum(cfg, "pipeline.organization") != RU_ORG_IMR;
     g->pb_buffers = (uint32_t)tbr_cfg_uint(cfg, "overlap.pb_buffers");
     g->pb_buffer_bytes = tbr_cfg_uint(cfg, "overlap.pb_buffer_kib") * 1024;
     g->env.mem = memsys_new(cfg, st, err, errlen);
@@ -947,7 +951,7 @@ static int run_overlapped(gpu *g, const sim_frame *f, char *err, size_t errlen)
 
 int gpu_run_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
-    if (g->overlap && !g->imr) return run_overlapped(g, f, err, errlen);
+    if (g->overlap) return run_overlapped(g, f, err, errlen);
     for (size_t p = 0; p < f->npasses; p++)
         if (gpu_run_pass(g, f, p, err, errlen)) return -1;
     return 0;

@@ -31,8 +31,8 @@ static const char *const k_unmodeled[] = {
     "index buffers are not named by the trace: each draw's indices have their own address window (no sharing "
     "across draws); no index fetch without VERTICES records",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
-    "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush); "
-    "across render passes only with overlap.enabled (off by default)",
+    "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush; "
+    "across the render passes of a frame it is modeled: overlap.enabled, on by default)",
 };
 
 /* Added to that list for a trace recorded before INVALIDATE records (records minor < 11). */
@@ -563,6 +563,9 @@ static int write_summary(const sim_run *run, const check_counts *cc)
     {
         fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, run->trace_path);
         fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->env.now);
+        /* with overlap, a frame's passes overlap each other but not the next frame's */
+        fprintf(o, "cycles: a frame's from its first command to its last tile flush; frames do not overlap, "
+                   "so the total (first command of the first frame to the last flush of the last) is their sum\n");
         print_check_counts(o, run, cc);
         fputc('\n', o);
         {

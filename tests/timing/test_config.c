@@ -174,6 +174,18 @@ static void test_validate(void)
     CHECK(parse_validate("l2.line_bytes = 128\n") != 0); /* L2 line must equal the DRAM request */
     CHECK(parse_validate("dram.tRAS = 10\n") != 0);      /* tRAS < tRCD */
     CHECK(parse_validate("l2.banks = 4096\n") != 0);     /* out of range */
+    /* overlap (on by default, and in a dumped file) does not apply to IMR; asked for
+     * with --set it is an error (docs/timing-model.md "Overlapping render passes") */
+    CHECK(parse_validate("pipeline.organization = imr\n") == 0);
+    CHECK(parse_validate("pipeline.organization = imr\noverlap.enabled = true\n") == 0);
+    tbr_config *c = tbr_config_new();
+    CHECK(tbr_config_apply_override(c, "pipeline.organization=imr", err, sizeof err) == 0);
+    CHECK(tbr_config_apply_override(c, "overlap.enabled=true", err, sizeof err) == 0);
+    CHECK(tbr_config_validate(c, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "overlap.enabled");
+    CHECK(tbr_config_apply_override(c, "overlap.enabled=false", err, sizeof err) == 0);
+    CHECK(tbr_config_validate(c, err, sizeof err) == 0);
+    tbr_config_free(c);
 }
 
 /* Case 6: the text and JSON dumps. */

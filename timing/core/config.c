@@ -390,10 +390,12 @@ static const tbr_param_desc k_params[] = {
      "DTM §III-B"},
     /* ---- tbr-sim pipeline units (docs/timing-model.md) ---- */
     /* ---- Geometry/raster overlap across render passes (gpu.c; docs/timing-model.md) ---- */
-    {"overlap.enabled", B, "false", "", NR, NULL,
+    {"overlap.enabled", B, "true", "", NR, NULL,
      "the geometry phase (vertex shading, binning, Parameter Buffer writes) of the next render pass of a frame "
      "runs while the current pass is rastered, as the vertex/tiler and fragment jobs of a tiler do; false = one "
-     "pass at a time (geometry, then raster); with Rendering Elimination on, passes run one at a time",
+     "pass at a time (geometry, then raster: the sequential figures); with Rendering Elimination on, passes run "
+     "one at a time; does not apply to pipeline.organization = imr (no Parameter Buffer: its geometry and raster "
+     "already run together within a pass), where --set overlap.enabled=true is an error",
      "RE sec. II (decoupled Geometry and Raster Pipelines); thesis §2.2"},
     {"overlap.pb_buffers", U, "2", "buffers", 1, 4, NULL,
      "Parameter Buffers with overlap: a pass's geometry needs a free one (it holds it until its last tile "
@@ -1113,13 +1115,21 @@ static int check_cache(const tbr_config *cfg, const char *pfx, char *err, size_t
 static int check_organization(const tbr_config *cfg, char *err, size_t errlen)
 {
     if (tbr_cfg_enum(cfg, "pipeline.organization") != 1) return 0;
-    static const char *tile_only[] = {"hsr.enabled", "re.enabled", "te.enabled", "overlap.enabled"};
+    static const char *tile_only[] = {"hsr.enabled", "re.enabled", "te.enabled"};
     for (size_t i = 0; i < sizeof tile_only / sizeof tile_only[0]; i++)
         if (tbr_cfg_bool(cfg, tile_only[i])) {
             tbr_set_err(err, errlen, "pipeline.organization = imr: %s = true: not modeled yet (a tile-based unit)",
                         tile_only[i]);
             return -1;
         }
+    /* overlap is on by default and in dumped configurations, where it simply does not
+     * apply to IMR; asked for on the command line it would suggest an overlap IMR lacks */
+    if (tbr_cfg_bool(cfg, "overlap.enabled") && !strcmp(tbr_cfg_origin(cfg, "overlap.enabled"), "--set")) {
+        tbr_set_err(err, errlen,
+                    "pipeline.organization = imr: --set overlap.enabled = true: not modeled (overlap across render "
+                    "passes needs a Parameter Buffer; it does not apply to IMR)");
+        return -1;
+    }
     if (tbr_cfg_uint(cfg, "tile.raster_units") != 1) {
         tbr_set_err(err, errlen,
                     "pipeline.organization = imr: tile.raster_units = %llu: not modeled yet (IMR has one Raster Unit)",
