@@ -7,14 +7,7 @@
 
 #include "techniques/dfsl.h"
 
-static int failures;
-#define CHECK(c)                                                                                                       \
-    do {                                                                                                               \
-        if (!(c)) {                                                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                                      \
-            failures++;                                                                                                \
-        }                                                                                                              \
-    } while (0)
+#include "check.h"
 
 /* Candidates 1..4, run phase of 3 frames. Evaluation 1 measures N = 1..4: 1000, 900, 950,
  * 900 cycles: N = 2 is the fastest (N = 4 ties with it; the smaller size stays), so frames
