@@ -440,6 +440,13 @@ static void pass_restore_planes(gpu *g, const sim_frame *f, size_t pass)
         g->env.pass_loads_zs = zs_used;
         g->env.pass_loads_color = ps->ndraws > 0;
     }
+    /* with `used`, nor planes whose contents are undefined (invalidated and not written since:
+     * sim_pass.color_undefined, docs/timing-model.md "Tile buffer loads") */
+    const sim_pass *ps = &f->passes[pass];
+    g->env.pass_undefined_color =
+        g->restore_used && g->env.pass_loads_color ? ps->color_undefined & ~ps->color_cleared : 0;
+    g->env.pass_undefined_zs = g->restore_used && g->env.pass_loads_zs && ps->zs_undefined && !ps->zs_cleared;
+    if (g->env.pass_undefined_zs) g->env.pass_loads_zs = false;
 }
 
 /* ---- The two phases as separately tickable halves (one pass at a time below; both at

@@ -49,6 +49,10 @@ typedef struct sim_env {
     size_t pass;
     unsigned tile_w, tile_h, tiles_x, tiles_y;
     bool pass_loads_color, pass_loads_zs; /* the pass loads uncleared color / zs planes */
+    /* tile.restore=used: planes not loaded because their contents are undefined
+     * (sim_pass.color_undefined: color buffer bits; zs: pass_loads_zs was cleared for it) */
+    uint32_t pass_undefined_color;
+    bool pass_undefined_zs;
     shader_params shader;
     /* shared services */
     memsys *mem;

@@ -1,7 +1,8 @@
 /* Immediate-mode organisation (pipeline.organization = imr; timing/imr/rop_cache.h,
  * docs/organisations.md) on a synthetic scene whose depth and color traffic is worked out
  * by hand; the picture must be the same under TBR and IMR.
- * usage: test_imr TBR_SIM_BINARY WORKDIR   (TBR_SIM_TEST = imr_traffic | imr_reject | imr_hiz | imr_zcomp)
+ * usage: test_imr TBR_SIM_BINARY WORKDIR
+ *        (TBR_SIM_TEST = imr_traffic | imr_reject | imr_hiz | imr_zcomp | imr_invalidate | imr_ccomp)
  * Scene: 48x8 window, B8G8R8A8 color and Z24S8 depth (4 B/pixel), both cleared (color to
  * black, depth to 1.0): a row is 192 B = 3 lines of 64 B, a plane 8 rows x 3 = 24 lines.
  * Draws, depth LESS with writes: red z=0xC00000 on x<16 (32 quads, Early-Z), blue
@@ -40,6 +41,8 @@ static void rect_draw(uint32_t seq, int x0, int x1, const float c[4], uint32_t z
     synth_quads(seq, x0, 0, x1, H, c, z, 1, 0);
 }
 
+static int g_scene_invalidates_color; /* INVALIDATE of the window's color after the draws */
+
 static void gen_scene(const char *dir)
 {
     synth_trace_open(dir, "test_imr");
@@ -59,6 +62,10 @@ static void gen_scene(const char *dir)
     synth_draw_fs_kill = 1; /* depth after shading: late Z */
     rect_draw(2, 16, 24, GREEN, 0x400000);
     synth_draw_fs_kill = 0;
+    if (g_scene_invalidates_color) {
+        tbr_rec_invalidate inv = {1, 4u}; /* color buffer 0 of the pass */
+        SYNTH_EMIT(TBR_REC_INVALIDATE, tbr_rec_invalidate_encode, &inv);
+    }
     synth_tile(TBR_REC_TILE_STORE, 0, 1);
     synth_tile(TBR_REC_TILE_STORE, 1, 2);
     synth_frame_end(0, W, H);
@@ -143,7 +150,7 @@ static void test_traffic(const char *work)
         picture_is_the_scene(work, "tbr");
         free(j);
     }
-    j = run(work, in, "imr", "--set pipeline.organization=imr");
+    j = run(work, in, "imr", "--set pipeline.organization=imr --set depth.store=always");
     if (j) {
         CHECK(sim_stat_value(j, "func.mask_mismatch_quads") == 0);
         CHECK(sim_stat_value(j, "tiles.rendered") == 1);        /* the whole render target */
@@ -158,7 +165,8 @@ static void test_traffic(const char *work)
         picture_is_the_scene(work, "imr");
         free(j);
     }
-    j = run(work, in, "imr_no_fast_clear", "--set pipeline.organization=imr --set imr.fast_clear=false");
+    j = run(work, in, "imr_no_fast_clear",
+            "--set pipeline.organization=imr --set imr.fast_clear=false --set depth.store=always");
     if (j) {
         cache_is(j, "z_cache", 16, 0, 16, 0, 24);
         cache_is(j, "color_cache", 16, 0, 16, 0, 24);
@@ -244,8 +252,10 @@ static void test_hiz(const char *work)
     snprintf(in1, sizeof in1, "%s/hiz1", work);
     gen_hiz_scene(in2, 1);
     gen_hiz_scene(in1, 0);
-    const char *on = "--set pipeline.organization=imr --set imr.hierarchical_z=true";
-    char *j = run(work, in2, "hiz_off", "--set pipeline.organization=imr");
+    /* (depth.store=always: the last pass's window depth is written back, not dropped as
+     * invalidated at the swap, so its flush updates Hi-Z as counted above) */
+    const char *on = "--set pipeline.organization=imr --set imr.hierarchical_z=true --set depth.store=always";
+    char *j = run(work, in2, "hiz_off", "--set pipeline.organization=imr --set depth.store=always");
     if (j) {
         CHECK(sim_stat_value(j, "imr.z_cache.line_accesses") == 384);
         CHECK(sim_stat_value(j, "imr.hiz.quads_rejected") == -1);
@@ -316,14 +326,16 @@ static void test_zcomp(const char *work)
     char in[1024];
     snprintf(in, sizeof in, "%s/zcomp", work);
     gen_zcomp_scene(in);
-    char *j = run(work, in, "zcomp_off", "--set pipeline.organization=imr");
+    /* (depth.store=always: the window depth is written back, not dropped at the swap) */
+    char *j = run(work, in, "zcomp_off", "--set pipeline.organization=imr --set depth.store=always");
     if (j) {
         CHECK(sim_stat_value(j, "mem.ru0.depth.writes") == 16);
         CHECK(sim_stat_value(j, "mem.ru0.depth.reads") == 0);
         CHECK(sim_stat_value(j, "imr.z_cache.compression_bytes_saved") == -1);
         free(j);
     }
-    j = run(work, in, "zcomp_on", "--set pipeline.organization=imr --set imr.z_compression=true");
+    j = run(work, in, "zcomp_on",
+            "--set pipeline.organization=imr --set imr.z_compression=true --set depth.store=always");
     if (j) {
         CHECK(sim_stat_value(j, "imr.z_cache.clear_fills") == 4);
         CHECK(sim_stat_value(j, "imr.z_cache.line_reads") == 0);
@@ -348,6 +360,129 @@ static void test_zcomp(const char *work)
     }
 }
 
+/* IMR honouring invalidation (docs/organisations.md "Invalidation"): the hand-worked scene
+ * above. Its pass is the window's last, so with depth.store=auto the depth plane is
+ * invalidated at the swap (EGL 1.4 sec. 3.9.1, as the TBR store skips it): the Z cache
+ * drops its 16 dirty lines and the 8 fast-clear resolves at the pass end, 24 x 64 =
+ * 1536 B not written. With an INVALIDATE of the window's color after the draws the color
+ * cache drops the same 24 lines. color.store=always and depth.store=always write all
+ * (as Mesa's radeonsi, whose invalidate_resource ignores textures). The picture stays. */
+static void test_invalidate(const char *work)
+{
+    char in[1024], inv[1024];
+    snprintf(in, sizeof in, "%s/scene", work);
+    snprintf(inv, sizeof inv, "%s/scene_inv", work);
+    gen_scene(in);
+    g_scene_invalidates_color = 1;
+    gen_scene(inv);
+    g_scene_invalidates_color = 0;
+    static const struct {
+        const char *name;
+        int inv;
+        const char *set;
+        long long zw, cw, zsaved, csaved;
+    } cases[] = {
+        {"inv_swap", 0, "", 0, 24, 1536, 0},
+        {"inv_color", 1, "", 0, 0, 1536, 1536},
+        {"inv_always", 1, "--set depth.store=always --set color.store=always", 24, 24, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char set[256];
+        snprintf(set, sizeof set, "--set pipeline.organization=imr %s", cases[i].set);
+        char *j = run(work, cases[i].inv ? inv : in, cases[i].name, set);
+        if (!j) continue;
+        long long zw = sim_stat_value(j, "mem.ru0.depth.writes"), cw = sim_stat_value(j, "mem.ru0.color.writes");
+        long long zs = sim_stat_value(j, "imr.z_cache.invalidated_bytes_saved");
+        long long cs = sim_stat_value(j, "imr.color_cache.invalidated_bytes_saved");
+        fprintf(stderr, "%s: depth writes %lld, color writes %lld, saved depth %lld B, color %lld B\n", cases[i].name,
+                zw, cw, zs, cs);
+        CHECK(zw == cases[i].zw && cw == cases[i].cw && zs == cases[i].zsaved && cs == cases[i].csaved);
+        CHECK(sim_stat_value(j, "mem.ru0.depth.reads") == 0 && sim_stat_value(j, "mem.ru0.color.reads") == 0);
+        picture_is_the_scene(work, cases[i].name);
+        free(j);
+    }
+}
+
+/* Color compression (imr.color_compression; raster/imr_blend.c color_block_lines): a 64x4
+ * window, B8G8R8A8, no depth, cleared to black: a row is 256 B, one block, 4 blocks. Red on
+ * x<32 of rows 0-1; on rows 2-3 32 draws of one quad each (x = 2k..2k+1), colors
+ * (k+1, 0, 0). Blocks 0-1 hold {red, black}: d = 2, 2 x 4 B + 64 x 1 bit = 16 B: 64 B.
+ * Blocks 2-3 hold 32 colors: 32 x 4 B + 64 x 5 bits = 168 B: 192 B. Fast clear: 4 clear
+ * fills, 4 write-backs of 1 + 1 + 3 + 3 = 8 memory lines (4 compressed, (3+3+1+1) x 64 =
+ * 512 B saved). Off (64-B lines): 4 red + 8 lines written back, 4 untouched cleared lines
+ * of rows 0-1 resolved: 16 lines. The picture is the same. */
+static void gen_ccomp_scene(const char *dir)
+{
+    synth_trace_open(dir, "test_imr_ccomp");
+    synth_begin_frame(0);
+    synth_resource(1, "PIPE_FORMAT_B8G8R8A8_UNORM", 64, 4, 4, 1);
+    synth_shader(1, 0, 4);
+    synth_shader(2, 1, 8);
+    synth_render_pass(0, 64, 4, 1, 0);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_draw(0, 0, 0, 2);
+    synth_prim(0, 0, 0, 0, 32, 2);
+    synth_quads(0, 0, 0, 32, 2, RED, 0, 0, 0);
+    for (uint32_t k = 0; k < 32; k++) {
+        float c[4] = {(float)(k + 1) / 255.0f, 0, 0, 1};
+        synth_draw(k + 1, 0, 0, 2);
+        synth_prim(k + 1, 0, (float)(2 * k), 2, (float)(2 * k + 2), 4);
+        synth_quads(k + 1, (int)(2 * k), 2, (int)(2 * k + 2), 4, c, 0, 0, 0);
+    }
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
+    synth_frame_end(0, 64, 4);
+    synth_end_frame();
+    synth_trace_close();
+}
+
+static void ccomp_picture(const char *work, const char *name)
+{
+    char out[1024];
+    snprintf(out, sizeof out, "%s/%s", work, name);
+    tbr_image im;
+    if (sim_read_frame_png(out, 0, &im)) {
+        failures++;
+        return;
+    }
+    failures += sim_pixel_mismatch(&im, 0, 0, 255, 0, 0, 255);
+    failures += sim_pixel_mismatch(&im, 40, 1, 0, 0, 0, 255);
+    for (unsigned k = 0; k < 32; k++) failures += sim_pixel_mismatch(&im, 2 * k + 1, 3, (int)k + 1, 0, 0, 255);
+    tbr_image_free(&im);
+}
+
+static void test_ccomp(const char *work)
+{
+    char in[1024];
+    snprintf(in, sizeof in, "%s/ccomp", work);
+    gen_ccomp_scene(in);
+    char *j = run(work, in, "ccomp_off", "--set pipeline.organization=imr");
+    if (j) {
+        CHECK(sim_stat_value(j, "mem.ru0.color.writes") == 16);
+        CHECK(sim_stat_value(j, "imr.color_cache.compression_bytes_saved") == -1);
+        ccomp_picture(work, "ccomp_off");
+        free(j);
+    }
+    j = run(work, in, "ccomp_on", "--set pipeline.organization=imr --set imr.color_compression=true");
+    if (j) {
+        long long w = sim_stat_value(j, "mem.ru0.color.writes");
+        long long saved = sim_stat_value(j, "imr.color_cache.compression_bytes_saved");
+        fprintf(stderr, "ccomp_on: color writes %lld, compressed writes %lld, saved %lld B\n", w,
+                sim_stat_value(j, "imr.color_cache.compressed_writes"), saved);
+        CHECK(sim_stat_value(j, "imr.color_cache.clear_fills") == 4);
+        CHECK(sim_stat_value(j, "imr.color_cache.line_reads") == 0);
+        CHECK(sim_stat_value(j, "imr.color_cache.line_writebacks") == 4);
+        CHECK(sim_stat_value(j, "imr.color_cache.resolve_line_writes") == 0);
+        CHECK(sim_stat_value(j, "imr.color_cache.compressed_writes") == 4);
+        CHECK(saved == 512);
+        CHECK(w == 8);
+        CHECK(sim_stat_value(j, "mem.ru0.color.reads") == 0);
+        ccomp_picture(work, "ccomp_on");
+        free(j);
+    }
+}
+
 /* What IMR cannot be combined with, and the options not modeled yet: exit 2. */
 static void test_reject(const char *work)
 {
@@ -362,7 +497,8 @@ static void test_reject(const char *work)
         "--set pipeline.organization=imr --set imr.hiz.block_size=12",
         "--set pipeline.organization=imr --set imr.z_compression=true --set imr.z_cache.size_kb=1 --set "
         "imr.z_cache.ways=8", /* 4 lines of 256 B */
-        "--set pipeline.organization=imr --set imr.color_compression=true",
+        "--set pipeline.organization=imr --set imr.color_compression=true --set imr.color_cache.size_kb=1 --set "
+        "imr.color_cache.ways=8", /* 4 lines of 256 B */
         "--set pipeline.organization=imr --set imr.z_cache.size_kb=1 --set imr.z_cache.ways=32",
         "--set pipeline.organization=tiled",
     };
@@ -388,6 +524,8 @@ int main(int argc, char **argv)
     if (!which || !strcmp(which, "imr_reject")) test_reject(work);
     if (!which || !strcmp(which, "imr_hiz")) test_hiz(work);
     if (!which || !strcmp(which, "imr_zcomp")) test_zcomp(work);
+    if (!which || !strcmp(which, "imr_invalidate")) test_invalidate(work);
+    if (!which || !strcmp(which, "imr_ccomp")) test_ccomp(work);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

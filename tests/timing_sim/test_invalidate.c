@@ -1,6 +1,6 @@
 /* Tile stores honouring invalidation (INVALIDATE records, records minor 11; depth.store and
  * color.store, docs/timing-model.md "Tile buffer stores") on a synthetic two-pass frame.
- * usage: test_invalidate TBR_SIM_BINARY WORKDIR   (TBR_SIM_TEST = color_invalidate)
+ * usage: test_invalidate TBR_SIM_BINARY WORKDIR   (TBR_SIM_TEST = color_invalidate | undefined_load)
  * Scene (8x8 targets, one 32x32 tile): pass 0 on an FBO (color resource 3 B8G8R8A8, depth
  * resource 4 Z24S8) clears both and draws green with depth writes; then INVALIDATE records
  * as the case says; pass 1 clears the window (resource 1) and draws red: the frame is red.
@@ -128,6 +128,126 @@ static void test_color_invalidate(const char *work)
     }
 }
 
+/* Loads skipped for undefined contents (tile.restore=used; docs/timing-model.md "Tile buffer
+ * loads"): pass 0 renders the FBO (color 3, depth 4: cleared, green drawn with depth), pass 1
+ * another FBO (color 5, cleared), pass 2 the first FBO again without a clear (a green draw
+ * tested and writing depth: it loads both planes, 8 lines each), pass 3 the window (cleared,
+ * red). Between them, as the case says: INVALIDATE of
+ * the FBO's resources while pass 1 binds neither (buffers 0), an UPLOAD to the color
+ * resource after that (written again: defined), or INVALIDATE of the color bound in pass 0
+ * after its last write. By hand (8 lines = 512 B per plane):
+ *   nothing invalidated:                       loads 16, skipped 0
+ *   both invalidated in pass 1 (unbound):      loads 0,  skipped 1024
+ *   the same with tile.restore=always:         loads 16, skipped 0
+ *   only color invalidated in pass 1:          loads 8,  skipped 512
+ *   both invalidated, then color uploaded:     loads 8,  skipped 512
+ *   color invalidated at the end of pass 0:    loads 8,  skipped 512 (and its store, 512 B)
+ * Every run's frame is the red window. */
+enum { UND_BOTH = 1, UND_COLOR = 2, UND_UPLOAD = 4, UND_IN_PASS0 = 8 };
+
+static void gen_undefined(const char *dir, int how)
+{
+    synth_trace_open(dir, "test_invalidate");
+    synth_begin_frame(0);
+    synth_resource(1, BGRA, 8, 8, 4, 1);
+    synth_resource(3, BGRA, 8, 8, 4, 0);
+    synth_resource(4, "PIPE_FORMAT_Z24_UNORM_S8_UINT", 8, 8, 4, 0);
+    synth_resource(5, BGRA, 8, 8, 4, 0);
+    synth_shader(1, 0, 4);
+    synth_shader(2, 1, 2);
+    synth_render_pass_default = 0;
+    synth_render_pass(0, 8, 8, 3, 4);
+    synth_clear(7, 0, 0, 0, 1, 0xffffff);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 3);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 1, 4);
+    synth_draw(0, 0, 1, 2);
+    synth_prim(0, 0, 0, 0, 8, 8);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 3);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 1, 4);
+    synth_quads(0, 0, 0, 8, 8, GREEN, 0x800000, 1, 0);
+    if (how & UND_IN_PASS0) invalidate(3, 4u);
+    synth_tile(TBR_REC_TILE_STORE, 0, 3);
+    synth_tile(TBR_REC_TILE_STORE, 1, 4);
+    synth_render_pass(1, 8, 8, 5, 0);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 5);
+    if (how & (UND_BOTH | UND_COLOR)) invalidate(3, 0u); /* not bound by this pass */
+    if (how & UND_BOTH) invalidate(4, 0u);
+    if (how & UND_UPLOAD) {
+        tbr_rec_upload u = {.resource_id = 3, .box = {0, 0, 0, 8, 8, 1}, .bytes = 256};
+        SYNTH_EMIT(TBR_REC_UPLOAD, tbr_rec_upload_encode, &u);
+    }
+    synth_draw(1, 0, 0, 2);
+    synth_prim(1, 0, 0, 0, 8, 8);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 5);
+    synth_quads(1, 0, 0, 8, 8, GREEN, 0, 0, 0);
+    synth_tile(TBR_REC_TILE_STORE, 0, 5);
+    synth_render_pass(2, 8, 8, 3, 4);
+    synth_draw(2, 0, 1, 2);
+    synth_prim(2, 0, 0, 0, 8, 8);
+    synth_tile(TBR_REC_TILE_LOAD, 0, 3);
+    synth_tile(TBR_REC_TILE_LOAD, 1, 4);
+    synth_quads(2, 0, 0, 8, 8, GREEN, 0x400000, 1, 0);
+    synth_tile(TBR_REC_TILE_STORE, 0, 3);
+    synth_tile(TBR_REC_TILE_STORE, 1, 4);
+    synth_render_pass_default = 1;
+    synth_render_pass(3, 8, 8, 1, 0);
+    synth_clear(4, 0, 0, 0, 1, 0);
+    synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 1);
+    synth_draw(3, 0, 0, 2);
+    synth_prim(3, 0, 0, 0, 8, 8);
+    synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 1);
+    synth_quads(3, 0, 0, 8, 8, RED, 0, 0, 0);
+    synth_tile(TBR_REC_TILE_STORE, 0, 1);
+    synth_frame_end(0, 8, 8);
+    synth_end_frame();
+    synth_trace_close();
+}
+
+static void test_undefined_load(const char *work)
+{
+    static const struct {
+        const char *name;
+        int how;
+        const char *set;
+        long long loads, skipped, store_skipped;
+    } cases[] = {
+        {"und_none", 0, "", 16, 0, 0},
+        {"und_both", UND_BOTH, "", 0, 1024, 0},
+        {"und_both_always", UND_BOTH, "--set tile.restore=always", 16, 0, 0},
+        {"und_color", UND_COLOR, "", 8, 512, 0},
+        {"und_uploaded", UND_BOTH | UND_UPLOAD, "", 8, 512, 0},
+        {"und_in_pass0", UND_IN_PASS0, "", 8, 512, 512},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char in[1024], out[1100], path[1200];
+        snprintf(in, sizeof in, "%s/%s", work, cases[i].name);
+        snprintf(out, sizeof out, "%s.out", in);
+        gen_undefined(in, cases[i].how);
+        char extra[256];
+        snprintf(extra, sizeof extra, "--set overlap.enabled=false %s", cases[i].set);
+        CHECK(sim_run(g_sim, in, out, extra) == 0);
+        tbr_image im;
+        if (sim_read_frame_png(out, 0, &im) == 0) {
+            CHECK(sim_pixel_mismatch(&im, 0, 0, 255, 0, 0, 255) == 0 &&
+                  sim_pixel_mismatch(&im, 7, 7, 255, 0, 0, 255) == 0);
+            tbr_image_free(&im);
+        } else {
+            failures++;
+        }
+        snprintf(path, sizeof path, "%s/stats.json", out);
+        char *j = sim_slurp(path);
+        long long l = j ? sim_stat_value(j, "tiles.buffer_load_lines") : -1;
+        long long s = j ? sim_stat_value(j, "tiles.undefined_load_bytes") : -1;
+        long long st = j ? sim_stat_value(j, "tiles.invalidated_store_bytes") : -1;
+        long long r = j ? sim_stat_value(j, "mem.ru0.color.reads") + sim_stat_value(j, "mem.ru0.depth.reads") : -1;
+        fprintf(stderr, "%s: load lines %lld, skipped %lld B, store skipped %lld B, color+depth port reads %lld\n",
+                cases[i].name, l, s, st, r);
+        CHECK(l == cases[i].loads && s == cases[i].skipped && st == cases[i].store_skipped && r == l);
+        free(j);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -139,6 +259,7 @@ int main(int argc, char **argv)
     mkdir(work, 0777);
     const char *which = getenv("TBR_SIM_TEST");
     if (!which || !strcmp(which, "color_invalidate")) test_color_invalidate(work);
+    if (!which || !strcmp(which, "undefined_load")) test_undefined_load(work);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

@@ -85,7 +85,8 @@ static const tbr_param_desc k_params[] = {
      "Emerald (seeds/002) sec. 6, Fig. 15"},
     {"tile.restore", E, "used", "", NR, "used|always",
      "tile buffer loads of planes not cleared in the pass: used = only planes the pass's draws use (depth/stencil if a "
-     "draw tests depth or stencil, colors if the pass has a draw), always = every bound plane",
+     "draw tests depth or stencil, colors if the pass has a draw) and not undefined (invalidated earlier in the frame "
+     "and not written since: INVALIDATE records), always = every bound plane",
      "Mesa freedreno_draw.c batch_draw_tracking (restore only used buffers); docs/timing-model.md"},
     {"depth.store", E, "auto", "", NR, "auto|always|never",
      "depth/stencil tile buffer written back to memory at tile end: auto = when the pass wrote it (a depth/stencil "
@@ -203,8 +204,12 @@ static const tbr_param_desc k_params[] = {
      "IMR depth compression: the Z cache's lines become 256-B blocks, each written to and read from memory in "
      "64, 128, 192 or 256 B as its depth values allow (imr/hiz.h hiz_block_lines); a cleared block in 64 B",
      "ATTILA sec. 2 (depth compression), sec. 5 (256-B lines with compression); simulator Hilo levels"},
-    {"imr.color_compression", B, "false", "", NR, NULL, "IMR color compression",
-     "ATTILA sec. 2 (not supported by ATTILA's Color Write stage)"},
+    {"imr.color_compression", B, "false", "", NR, NULL,
+     "IMR color compression: the color cache's lines become 256-B blocks, each written to and read from memory in "
+     "64, 128, 192 or 256 B as a palette encoding of its pixels allows (its distinct values plus an index per "
+     "pixel; a uniform or cleared block in 64 B); an assumption (raster/imr_blend.c)",
+     "ATTILA sec. 2, 5 (its depth compression's 256-B blocks and levels, applied to color; its Color Write stage has "
+     "none), refs [18][19] (ATI-style compression)"},
     /* ---- TBDR: Hidden Surface Removal (raster/hsr.h; docs/techniques.md) ---- */
     {"hsr.enabled", B, "false", "", NR, NULL,
      "TBDR: a Hidden Surface Removal stage ahead of each Raster Unit builds the next tile's depth while the "
@@ -600,7 +605,6 @@ static const struct {
     {"dram_power.idd6_vdd1_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vdd2_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vddq_ma", "the DRAM model never enters self-refresh"},
-    {"imr.color_compression", "the IMR color cache moves uncompressed 64-B lines (ATTILA has none either)"},
 };
 
 const char *tbr_param_not_modeled(const char *name)
@@ -1146,7 +1150,7 @@ static int check_organization(const tbr_config *cfg, char *err, size_t errlen)
         char ks[64], kw[64];
         snprintf(ks, sizeof ks, "%s.size_kb", caches[i]);
         snprintf(kw, sizeof kw, "%s.ways", caches[i]);
-        uint64_t lb = i == 0 && tbr_cfg_bool(cfg, "imr.z_compression") ? 256 : 64;
+        uint64_t lb = tbr_cfg_bool(cfg, i == 0 ? "imr.z_compression" : "imr.color_compression") ? 256 : 64;
         if (tbr_cfg_uint(cfg, ks) * 1024 / lb < tbr_cfg_uint(cfg, kw)) {
             tbr_set_err(err, errlen, "%s = %llu KiB holds fewer %llu-B lines than %s = %llu", ks,
                         (unsigned long long)tbr_cfg_uint(cfg, ks), (unsigned long long)lb, kw,

@@ -993,6 +993,52 @@ static int load_vs_texels(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
     return d->bad ? fail_decode(c, d) : 0;
 }
 
+/* ---- Undefined contents (docs/timing-model.md "Tile buffer loads"): a resource the
+ * application invalidated is undefined until something writes it again (GLES 3.0
+ * sec. 4.5 InvalidateFramebuffer; EXT_discard_framebuffer), so a later pass that binds it
+ * without clearing it need not load it. Followed per frame, per resource (what
+ * pipe->invalidate_resource invalidates); writes are clears, draws writing the
+ * attachment, uploads (not softpipe's own tile-cache write-back) and hot-start bands. ---- */
+
+static void undefined_remove(sim_frame *f, uint32_t res)
+{
+    for (uint32_t i = 0; i < f->nundefined; i++)
+        if (f->undefined_res[i] == res) {
+            f->undefined_res[i] = f->undefined_res[--f->nundefined];
+            return;
+        }
+}
+
+static bool undefined_has(const sim_frame *f, uint32_t res)
+{
+    for (uint32_t i = 0; i < f->nundefined; i++)
+        if (f->undefined_res[i] == res) return true;
+    return false;
+}
+
+static void undefined_add(sim_frame *f, uint32_t res)
+{
+    if (!undefined_has(f, res) && f->nundefined < SIM_MAX_UNDEFINED) f->undefined_res[f->nundefined++] = res;
+}
+
+/* A new pass: which of its attachments start undefined. */
+static void pass_mark_undefined(sim_frame *f, sim_pass *ps)
+{
+    if (!f->nundefined) return;
+    for (uint32_t i = 0; i < ps->rp.nr_cbufs && i < TBR_REC_MAX_CBUFS; i++)
+        if (ps->rp.cbufs[i].valid && undefined_has(f, ps->rp.cbufs[i].resource_id)) ps->color_undefined |= 1u << i;
+    ps->zs_undefined = ps->rp.zsbuf.valid && undefined_has(f, ps->rp.zsbuf.resource_id);
+}
+
+/* Pass attachments written by a clear (buffers: CLEAR's bits) or a draw are defined again. */
+static void pass_defines(sim_frame *f, const sim_pass *ps, uint32_t color_bits, bool zs)
+{
+    if (!f->nundefined) return;
+    for (uint32_t i = 0; i < ps->rp.nr_cbufs && i < TBR_REC_MAX_CBUFS; i++)
+        if ((color_bits & (1u << i)) && ps->rp.cbufs[i].valid) undefined_remove(f, ps->rp.cbufs[i].resource_id);
+    if (zs && ps->rp.zsbuf.valid) undefined_remove(f, ps->rp.zsbuf.resource_id);
+}
+
 static void load_clear(sim_frame *f, const tbr_rec_clear *rc)
 {
     GROW(f->clears, f->nclears, f->cap_clears);
@@ -1016,6 +1062,7 @@ static void load_clear(sim_frame *f, const tbr_rec_clear *rc)
         ps->zs_invalidated &= ~(cl->buffers & 3u);
     else if (cl->buffers & 3u)
         ps->zs_invalidated = 0; /* (the other component is kept, so defined) */
+    pass_defines(f, ps, cl->buffers >> 2, (cl->buffers & 3u) != 0);
     ps->clears++;
     push_item(f, SIM_ITEM_CLEAR, (uint32_t)f->nclears);
     f->nclears++;
@@ -1024,23 +1071,27 @@ static void load_clear(sim_frame *f, const tbr_rec_clear *rc)
 /* A draw after an INVALIDATE in the same pass writes what it renders again: its color
  * buffers with a non-zero color mask, the depth/stencil buffer with depth writes or a
  * stencil write mask (freedreno sets the resolve bits at every draw, freedreno_draw.c). */
-static void draw_revalidates(sim_pass *ps, const tbr_rec_draw *d)
+static void draw_revalidates(sim_frame *f, sim_pass *ps, const tbr_rec_draw *d)
 {
-    if (!ps->color_invalidated && !ps->zs_invalidated) return;
+    if (!ps->color_invalidated && !ps->zs_invalidated && !f->nundefined) return;
+    uint32_t colors = 0;
     for (uint32_t i = 0; i < TBR_REC_MAX_CBUFS; i++)
-        if (d->rt[i].colormask) ps->color_invalidated &= ~(1u << i);
-    if ((d->depth_enabled && d->depth_writemask) || (d->stencil[0].enabled && d->stencil[0].writemask) ||
-        (d->stencil[1].enabled && d->stencil[1].writemask))
-        ps->zs_invalidated = 0;
+        if (d->rt[i].colormask) colors |= 1u << i;
+    bool zs = (d->depth_enabled && d->depth_writemask) || (d->stencil[0].enabled && d->stencil[0].writemask) ||
+              (d->stencil[1].enabled && d->stencil[1].writemask);
+    ps->color_invalidated &= ~colors;
+    if (zs) ps->zs_invalidated = 0;
+    pass_defines(f, ps, colors, zs);
 }
 
 /* INVALIDATE (minor 11): the bindings of the current pass it names are undefined from
- * here on, until the pass writes them again. A resource the pass does not bind
- * (buffers 0) changes nothing: a later pass that binds it would not need to load it,
- * which is not modeled (docs/timing-model.md "Tile buffer stores"). */
+ * here on, until the pass writes them again (the pass's stores skip them); the resource,
+ * bound or not (buffers 0), is undefined for the passes that follow until written
+ * (sim_pass.color_undefined: their loads skip it). */
 static void load_invalidate(sim_frame *f, const tbr_rec_invalidate *inv)
 {
     f->invalidations++;
+    undefined_add(f, inv->resource_id);
     if (!f->npasses) return;
     sim_pass *ps = &f->passes[f->npasses - 1];
     for (uint32_t i = 0; i < ps->rp.nr_cbufs && i < TBR_REC_MAX_CBUFS; i++)
@@ -1073,7 +1124,7 @@ static int load_draw(sim_frame *f, const tbr_rec_draw *draw, load_ctx *c)
     d->vs_instructions = shader_instr(f->loader, draw->vs_id);
     d->fs_instructions = shader_instr(f->loader, draw->fs_id);
     d->pass = (uint32_t)f->npasses - 1;
-    draw_revalidates(&f->passes[d->pass], draw);
+    draw_revalidates(f, &f->passes[d->pass], draw);
     d->first_prim = (uint32_t)f->nprims;
     d->first_quad = (uint32_t)f->nquads;
     f->passes[f->npasses - 1].ndraws++;
@@ -1272,6 +1323,8 @@ static int load_record(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
         case TBR_REC_UPLOAD:
             f->uploads++;
             f->upload_bytes += d->u.upload.bytes;
+            /* (softpipe's tile-cache write-back of a pass is not an application write) */
+            if (!(d->u.upload.flags & TBR_REC_UPLOAD_TILE_CACHE)) undefined_remove(f, d->u.upload.resource_id);
             return 0;
         case TBR_REC_SHADER: return load_shader(f, &d->u.shader, c);
         case TBR_REC_PATH: load_path(f, &d->u.path); return 0;
@@ -1285,6 +1338,7 @@ static int load_record(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
             ps->rp = d->u.render_pass;
             ps->first_draw = (uint32_t)f->ndraws;
             ps->first_item = (uint32_t)f->nitems;
+            pass_mark_undefined(f, ps);
             return 0;
         }
         case TBR_REC_CLEAR: load_clear(f, &d->u.clear); return 0;
@@ -1299,7 +1353,9 @@ static int load_record(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
             f->checks[f->nchecks].pass = (uint32_t)f->npasses - 1;
             f->nchecks++;
             return 0;
-        case TBR_REC_SURFACE_INIT: return load_surface_init(f, &d->u.surface_init, c);
+        case TBR_REC_SURFACE_INIT:
+            undefined_remove(f, d->u.surface_init.resource_id);
+            return load_surface_init(f, &d->u.surface_init, c);
         case TBR_REC_INVALIDATE: load_invalidate(f, &d->u.invalidate); return 0;
         default: return 0;
     }
@@ -1323,6 +1379,7 @@ static void frame_reset(sim_frame *f, uint64_t number)
     if (f->path_of_id) memset(f->path_of_id, 0, f->cap_path_of_id * sizeof *f->path_of_id);
     f->uploads = f->upload_bytes = f->unsupported = f->flushes = 0;
     f->invalidations = 0;
+    f->nundefined = 0;
     f->ninits = f->ninit_data = 0;
 }
 

@@ -141,6 +141,12 @@ typedef struct {
      * buffer bit i, the depth/stencil buffer (CLEAR's bits 1 | 2); the tile stores skip
      * them (depth.store / color.store auto) */
     uint32_t color_invalidated, zs_invalidated;
+    /* attachments whose contents are undefined as the pass starts: invalidated (INVALIDATE
+     * of the resource, bound or not) earlier in the frame and not written since (color
+     * buffer bit i; the depth/stencil buffer); tile.restore=used does not load them
+     * (docs/timing-model.md "Tile buffer loads") */
+    uint32_t color_undefined;
+    bool zs_undefined;
 } sim_pass;
 
 typedef struct {
@@ -214,6 +220,12 @@ typedef struct {
     uint64_t compressed_texture_lines; /* lines of TEXELS/VS_TEXELS fetches of block-compressed textures */
     uint64_t uploads, upload_bytes, unsupported, flushes;
     uint64_t invalidations; /* INVALIDATE records (minor 11) */
+    /* resources whose contents are undefined now: invalidated and not written since, in this
+     * frame (sim_pass.color_undefined); at most SIM_MAX_UNDEFINED, further ones are not
+     * followed (they are loaded, as before) */
+#define SIM_MAX_UNDEFINED 16
+    uint32_t undefined_res[SIM_MAX_UNDEFINED];
+    uint32_t nundefined;
     /* latest clear value per surface; kept across frames (a pending clear may outlive a
    * frame boundary only in theory, but costs nothing to keep) */
     struct sim_clear_val {

@@ -47,6 +47,12 @@ void rop_cache_init(rop_cache *c, sim_env *env, const char *name, tbr_memq *req,
     C(clear_fills, "clear_fills", "misses on lines in the fast-cleared state (no read)");
     C(resolves, "resolve_line_writes", "fast-cleared lines never written back, written at the pass end");
     C(wait, "wait_cycles", "cycles a quad waited for this cache (lines in flight, no MSHR or port)");
+    C(undefined_fills, "undefined_fills",
+      "misses on lines of a plane whose contents are undefined (invalidated earlier in the frame, not written "
+      "since; tile.restore=used): no read");
+    C(inval_bytes, "invalidated_bytes_saved",
+      "bytes of dirty lines and fast-clear resolves not written at the pass end because the application invalidated "
+      "the plane after its last write (depth.store / color.store auto)");
     if (c->compress) {
         C(comp_writes, "compressed_writes", "256-B blocks written to memory in fewer than 4 memory lines (compressed)");
         C(comp_reads, "compressed_reads", "256-B blocks read from memory in fewer than 4 memory lines (compressed)");
@@ -100,6 +106,20 @@ void rop_cache_add_plane(rop_cache *c, uint64_t base, uint32_t w, uint32_t h, ui
         c->clr_plane = c->nplanes - 1;
         c->clr_line = 0;
     }
+}
+
+void rop_cache_plane_undefined(rop_cache *c)
+{
+    if (!c->nplanes) return;
+    rop_plane *p = &c->planes[c->nplanes - 1];
+    if (p->cleared || !p->bytes) return; /* (a cleared plane is defined) */
+    p->cleared = tbr_xcalloc(plane_lines(c, p), 1);
+    memset(p->cleared, 2, plane_lines(c, p));
+}
+
+void rop_cache_plane_invalidated(rop_cache *c)
+{
+    if (c->nplanes) c->planes[c->nplanes - 1].invalidated = true;
 }
 
 uint32_t rop_cache_quad_lines(const rop_cache *c, const sim_quad *q, uint64_t *lines)
@@ -166,14 +186,19 @@ static void count_compressed(rop_cache *c, uint32_t n, bool write)
     tbr_stat_add(c->bytes_saved, (uint64_t)(c->mpl - n) * MEM_LINE);
 }
 
+/* The memory lines dirty way i is written as (compressed: by its content). */
+static uint32_t wb_lines(rop_cache *c, uint32_t i, const rop_plane *p)
+{
+    return c->compress && p && c->block_lines ? c->block_lines(c->wb_ctx, c->tag[i] * c->lb) : c->mpl;
+}
+
 /* Writes back way i if dirty (false: the port is full). The line's cleared state ends. */
 static bool write_back(rop_cache *c, uint32_t i)
 {
     if (!(c->state[i] & RC_DIRTY)) return true;
     uint64_t idx;
     rop_plane *p = plane_of(c, c->tag[i], &idx);
-    uint32_t n = c->mpl;
-    if (c->compress && p && c->block_lines) n = c->block_lines(c->wb_ctx, c->tag[i] * c->lb);
+    uint32_t n = wb_lines(c, i, p);
     if (!send(c, c->tag[i], true, n)) return false;
     tbr_stat_inc(c->writebacks);
     count_compressed(c, n, true);
@@ -213,7 +238,7 @@ static bool allocate(rop_cache *c, uint64_t line, bool prefetch)
     c->tag[v] = line;
     c->lru[v] = ++c->stamp;
     if (cleared) {
-        tbr_stat_inc(c->clear_fills);
+        tbr_stat_inc(p->cleared[idx] == 2 ? c->undefined_fills : c->clear_fills);
         c->state[v] = RC_VALID | RC_FRESH;
     } else {
         tbr_stat_inc(c->reads);
@@ -271,6 +296,14 @@ static bool flush_step(rop_cache *c)
     size_t n = (size_t)c->sets * c->ways;
     while (c->fl_way < n) {
         if (c->state[c->fl_way] & RC_DIRTY) {
+            uint64_t idx;
+            rop_plane *p = plane_of(c, c->tag[c->fl_way], &idx);
+            if (p && p->invalidated) { /* dropped, as at the invalidation: no write, no resolve */
+                tbr_stat_add(c->inval_bytes, (uint64_t)wb_lines(c, c->fl_way, p) * MEM_LINE);
+                if (p->cleared) p->cleared[idx] = 0;
+                c->state[c->fl_way++] = 0; /* (the line leaves the cache: its data is undefined) */
+                continue;
+            }
             if (write_back(c, c->fl_way)) c->fl_way++;
             return true;
         }
@@ -279,11 +312,12 @@ static bool flush_step(rop_cache *c)
     while (c->fl_plane < c->nplanes) {
         rop_plane *p = &c->planes[c->fl_plane];
         while (p->cleared && c->fl_line < plane_lines(c, p)) {
-            if (!p->cleared[c->fl_line]) {
-                c->fl_line++;
+            uint32_t n = c->compress ? 1 : c->mpl;               /* a block of one value: the best level */
+            if (p->cleared[c->fl_line] != 1 || p->invalidated) { /* undefined, or dropped */
+                if (p->cleared[c->fl_line] == 1) tbr_stat_add(c->inval_bytes, (uint64_t)n * MEM_LINE);
+                p->cleared[c->fl_line++] = 0;
                 continue;
             }
-            uint32_t n = c->compress ? 1 : c->mpl; /* a block of one value: the best level */
             if (!send(c, p->base / c->lb + c->fl_line, true, n)) return true;
             tbr_stat_inc(c->resolves);
             count_compressed(c, n, true);

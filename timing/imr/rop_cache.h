@@ -13,7 +13,9 @@
  * per-line "cleared" flag (a miss on a cleared line needs no read; a write-back clears
  * the flag; at the pass end lines still cleared are written, the resolve), without fast
  * clear every line of the plane is written at the pass start. At the pass end
- * (rop_cache_begin_flush) every dirty line is written back; clean lines stay. */
+ * (rop_cache_begin_flush) every dirty line is written back, but those of a plane the
+ * application invalidated after its last write (dropped: glInvalidateFramebuffer); clean
+ * lines stay. A plane invalidated before the pass (not written since) is read by no miss. */
 #ifndef TBR_ROP_CACHE_H
 #define TBR_ROP_CACHE_H
 
@@ -28,7 +30,10 @@
 typedef struct {
     uint64_t base, bytes; /* the surface's memory (linear rows, sim_env.h address map) */
     uint32_t w, h, bpp;
-    uint8_t *cleared; /* fast clear: per line 1 = still in the cleared state; NULL: none */
+    /* per line: 1 = still in the fast-cleared state, 2 = undefined (the pass found the
+     * attachment invalidated: a miss reads nothing, nothing is resolved); NULL: none */
+    uint8_t *cleared;
+    bool invalidated; /* invalidated after the pass's last write: the flush drops its dirty lines */
     uint8_t *stored;  /* compression: per line the memory lines it was last written as (0: all); NULL: off */
 } rop_plane;
 
@@ -61,6 +66,7 @@ typedef struct {
     uint64_t fl_line;
     tbr_stat *accesses, *misses, *reads, *writebacks, *clear_writes, *clear_fills, *resolves, *wait;
     tbr_stat *comp_writes, *comp_reads, *bytes_saved; /* compression only */
+    tbr_stat *undefined_fills, *inval_bytes;          /* invalidation: reads and write-backs not made */
     /* told of every dirty line written back (the Z cache's Hierarchical Z update, imr/hiz.h); NULL: none */
     void (*on_writeback)(void *ctx, uint64_t addr, uint32_t bytes);
     void *wb_ctx;
@@ -75,6 +81,13 @@ void rop_cache_begin_pass(rop_cache *c);
 /* Surface (base, w x h pixels of bpp bytes) is a plane of this pass; `cleared`: the pass
  * starts with a clear of it. */
 void rop_cache_add_plane(rop_cache *c, uint64_t base, uint32_t w, uint32_t h, uint32_t bpp, bool cleared);
+/* The plane added last starts undefined (invalidated earlier, not written since): its
+ * misses read nothing (imr.<name>.undefined_fills), it has no resolve. */
+void rop_cache_plane_undefined(rop_cache *c);
+/* The plane added last is invalidated after the pass's last write of it: the pass-end flush
+ * drops its dirty lines and fast-clear resolves instead of writing them
+ * (imr.<name>.invalidated_bytes_saved). Evictions before the flush still write. */
+void rop_cache_plane_invalidated(rop_cache *c);
 /* The lines quad q touches in every plane (at most 2 per plane); returns their count. */
 uint32_t rop_cache_quad_lines(const rop_cache *c, const sim_quad *q, uint64_t *lines);
 /* One access of a quad: true when every line is present (counted, LRU updated, dirty if

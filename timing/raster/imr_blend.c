@@ -3,9 +3,54 @@
 #include "raster/raster_unit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "tiling/tile_tokens.h"
+
+/* Color compression (imr.color_compression; docs/organisations.md "Color compression"):
+ * ATTILA's 256-B compressed blocks and 64/128/192/256-B levels (seeds/004 sec. 2, 5: its
+ * depth scheme) applied to color, the level chosen by the block's content as a palette
+ * (indexed) encoder would store it: its d distinct pixel values once plus ceil(log2 d) bits
+ * per pixel, rounded up to 64-B memory lines (a uniform block, e.g. cleared, takes one). An
+ * assumption: ATTILA's Color Write has no compression; ATI-style color compression is only
+ * cited there ([18][19]). The content is the pass's final image (the functional back end
+ * renders the pass before it is timed), exact for the pass-end write-back. */
+static uint32_t palette_lines(const uint8_t *px, uint32_t n, uint32_t bpp)
+{
+    enum { MAX_PX = 256 };
+    const uint8_t *distinct[MAX_PX];
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < n && i < MAX_PX; i++) {
+        uint32_t k = 0;
+        while (k < d && memcmp(distinct[k], px + (size_t)i * bpp, bpp) != 0) k++;
+        if (k == d) distinct[d++] = px + (size_t)i * bpp;
+    }
+    uint32_t bits = 0;
+    while ((1u << bits) < d) bits++;
+    uint64_t bytes = (uint64_t)d * bpp + ((uint64_t)n * bits + 7) / 8;
+    uint64_t lines = (bytes + 63) / 64;
+    return lines < 4 ? (uint32_t)lines : 4;
+}
+
+static uint32_t color_block_lines(void *ctx, uint64_t a)
+{
+    const raster_unit *r = ctx;
+    const sim_env *env = r->env;
+    const sim_pass *ps = &env->frame->passes[env->pass];
+    for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
+        int si = sim_func_cbuf_surface(env->fn, i);
+        if (si < 0) continue;
+        const sim_surf *s = sim_func_surface(env->fn, si);
+        uint32_t bpp = tbr_format_get_info(s->fmt)->bytes;
+        uint64_t bytes = (uint64_t)s->w * s->h * bpp;
+        if (a < s->base || a >= s->base + bytes) continue;
+        /* a block straddling the surface's end, or pixels not whole in it: uncompressed */
+        if (!s->mem.data || !bpp || a + 256 > s->base + bytes || 256 % bpp || (a - s->base) % bpp) return 4;
+        return palette_lines(s->mem.data + (a - s->base), 256 / bpp, bpp);
+    }
+    return 4;
+}
 
 void imr_ru_init(raster_unit *r)
 {
@@ -16,6 +61,10 @@ void imr_ru_init(raster_unit *r)
     rop_cache_init(r->crop, env, "color_cache", memsys_req(env->mem, r->cport), memsys_resp(env->mem, r->cport));
     r->imr_lookahead = (uint32_t)tbr_cfg_uint(env->cfg, "imr.miss_lookahead");
     early_z_use_rop(&r->ez, r->zrop, r->imr_lookahead);
+    if (r->crop->compress) {
+        r->crop->block_lines = color_block_lines;
+        r->crop->wb_ctx = r;
+    }
     bool test = tbr_cfg_bool(env->cfg, "imr.hierarchical_z");
     if (test || r->zrop->compress) { /* (compression reads Hi-Z's depth image) */
         r->hiz = tbr_xcalloc(1, sizeof *r->hiz);
@@ -50,7 +99,10 @@ static void add_plane(rop_cache *c, const sim_surf *s, bool cleared)
     rop_cache_add_plane(c, s->base, s->w, s->h, tbr_format_get_info(s->fmt)->bytes, cleared);
 }
 
-void imr_ru_begin_pass(raster_unit *r)
+/* Invalidation (docs/timing-model.md "Tile buffer loads", "IMR"): a plane the pass finds
+ * undefined is read by no miss (as the tile load is skipped), a plane invalidated after the
+ * pass's last write is not written back (as the tile store is skipped). */
+void imr_ru_begin_pass(raster_unit *r, bool zs_dropped)
 {
     const sim_env *env = r->env;
     const sim_pass *ps = &env->frame->passes[env->pass];
@@ -58,10 +110,17 @@ void imr_ru_begin_pass(raster_unit *r)
     rop_cache_begin_pass(r->crop);
     r->imr_zdone = 0;
     int zs = sim_func_zs_surface(env->fn);
-    if (zs >= 0) add_plane(r->zrop, sim_func_surface(env->fn, zs), ps->zs_cleared);
+    if (zs >= 0) {
+        add_plane(r->zrop, sim_func_surface(env->fn, zs), ps->zs_cleared);
+        if (env->pass_undefined_zs) rop_cache_plane_undefined(r->zrop);
+        if (zs_dropped) rop_cache_plane_invalidated(r->zrop);
+    }
     for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
         int si = sim_func_cbuf_surface(env->fn, i);
-        if (si >= 0) add_plane(r->crop, sim_func_surface(env->fn, si), (ps->color_cleared >> i) & 1u);
+        if (si < 0) continue;
+        add_plane(r->crop, sim_func_surface(env->fn, si), (ps->color_cleared >> i) & 1u);
+        if (env->pass_undefined_color & (1u << i)) rop_cache_plane_undefined(r->crop);
+        if (r->pass_color_skip & (1u << i)) rop_cache_plane_invalidated(r->crop);
     }
 }
 

@@ -46,6 +46,11 @@ void raster_stats_register(raster_stats *rs, tbr_stats *st)
         st, "tiles.invalidated_store_bytes",
         "bytes of tile stores (color and depth/stencil) skipped because the application invalidated the buffer "
         "after the pass's last write (INVALIDATE records; depth.store / color.store auto)");
+    rs->tile_undefined_load_bytes = tbr_stats_counter(
+        st, "tiles.undefined_load_bytes",
+        "bytes of tile buffer loads (color and depth/stencil) skipped because the plane's contents are undefined: "
+        "invalidated earlier in the frame (INVALIDATE records, bound or not) and not written since "
+        "(tile.restore=used)");
 }
 
 enum { ZS_STORE_AUTO, ZS_STORE_ALWAYS, ZS_STORE_NEVER }; /* depth.store, in the table's order */
@@ -203,7 +208,9 @@ void ru_begin_pass(raster_unit *r)
     r->pass_color_skip = r->color_store_mode == COLOR_STORE_AUTO ? ps->color_invalidated : 0;
     early_z_begin_pass(&r->ez);
     if (r->hsr) hsr_stage_begin_pass(r->hsr);
-    if (r->zrop) imr_ru_begin_pass(r);
+    if (r->zrop) /* IMR: what the Z cache drops at the pass end (as the tile store would skip) */
+        imr_ru_begin_pass(r, r->zs_store_mode == ZS_STORE_AUTO &&
+                                 (ps->zs_invalidated || pass_zs_dropped_at_swap(env->frame, env->pass)));
 }
 
 /* Color surfaces bound in the pass: line j of the tile over all of them (a store leaves
@@ -217,7 +224,9 @@ static uint32_t color_lines(const sim_env *env, uint32_t tile, bool for_load, ui
     for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
         int si = sim_func_cbuf_surface(env->fn, i);
         if (si < 0) continue;
-        if (for_load && ((ps->color_cleared & (1u << i)) || !env->pass_loads_color)) continue;
+        if (for_load &&
+            ((ps->color_cleared & (1u << i)) || !env->pass_loads_color || (env->pass_undefined_color & (1u << i))))
+            continue;
         if (!for_load && (skip & (1u << i))) continue;
         const sim_surf *s = sim_func_surface(env->fn, si);
         surfs[*nsurf] = si;
@@ -272,6 +281,24 @@ static uint64_t next_color_flush_line(const raster_unit *r)
     uint32_t counts[TBR_MAX_COLOR_BUFS], lprs[TBR_MAX_COLOR_BUFS], ns;
     uint32_t total = color_lines(r->env, r->c_tile, false, r->pass_color_skip, surfs, counts, lprs, &ns);
     return color_line_addr(r->env, r->c_tile, total - (r->flush_left - r->flush_zs_lines), surfs, counts, lprs, ns);
+}
+
+/* The bytes of the tile's loads skipped because the planes are undefined (whole lines, as a
+ * load reads them); the depth/stencil load would be Early-Z's or HSR's. */
+static void count_undefined_load(raster_unit *r)
+{
+    const sim_env *env = r->env;
+    const sim_pass *ps = &env->frame->passes[env->pass];
+    uint32_t lpr, lines = 0;
+    for (unsigned i = 0; i < ps->rp.nr_cbufs && i < TBR_MAX_COLOR_BUFS; i++) {
+        int si = sim_func_cbuf_surface(env->fn, i);
+        if (si >= 0 && (env->pass_undefined_color & (1u << i)))
+            lines += tile_line_count(env, sim_func_surface(env->fn, si), r->c_tile, &lpr);
+    }
+    int zs = sim_func_zs_surface(env->fn);
+    if (env->pass_undefined_zs && zs >= 0)
+        lines += tile_line_count(env, sim_func_surface(env->fn, zs), r->c_tile, &lpr);
+    tbr_stat_add(r->stats->tile_undefined_load_bytes, (uint64_t)lines * 64);
 }
 
 /* The bytes of the tile's stores that invalidation skipped (whole lines, as a store
@@ -352,6 +379,7 @@ static inline __attribute__((always_inline)) void blend_tick(raster_unit *r)
             r->c_tile = TOK_VAL(tok);
             simq_pop(&r->color_q);
             r->c_load_left = color_lines(env, r->c_tile, true, 0, surfs, counts, lprs, &ns);
+            if (env->pass_undefined_color || env->pass_undefined_zs) count_undefined_load(r);
             r->c_outstanding = 0;
             r->c_loading = r->c_load_left > 0;
             if (r->c_loading) break;

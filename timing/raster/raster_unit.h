@@ -26,8 +26,9 @@ typedef struct {
     tbr_stat *q_hsr_tested; /* quads tested by the HSR stages (NULL without HSR) */
     tbr_stat *q_raster, *q_ztested, *q_zkilled, *q_late_z, *q_shaded, *q_blended, *frag_blended, *tiles;
     tbr_stat *tile_cycles, *tile_loads, *tile_flush_lines, *tile_zs_store_lines;
-    tbr_stat *tile_invalidated_bytes; /* stores skipped because the application invalidated the buffer */
-    raster_energy en;                 /* the energy structures the stages count inline */
+    tbr_stat *tile_invalidated_bytes;    /* stores skipped because the application invalidated the buffer */
+    tbr_stat *tile_undefined_load_bytes; /* loads skipped: the plane's contents are undefined (invalidated) */
+    raster_energy en;                    /* the energy structures the stages count inline */
 } raster_stats;
 void raster_stats_register(raster_stats *rs, tbr_stats *st);
 
@@ -114,7 +115,9 @@ void imr_ru_init(raster_unit *r);
 void imr_ru_free(raster_unit *r);
 /* The pass's planes: its depth/stencil surface for the Z cache, its color buffers for the
  * color cache (cleared ones as the pass's clears say). */
-void imr_ru_begin_pass(raster_unit *r);
+/* zs_dropped: the pass's depth/stencil is invalidated after its last write (depth.store=auto:
+ * INVALIDATE, or the window's at the swap), so its dirty lines are dropped at the pass end. */
+void imr_ru_begin_pass(raster_unit *r, bool zs_dropped);
 /* The pass starts, before the functional back end renders it: Hierarchical Z reads the
  * depth plane as the pass finds it (imr/hiz.h). */
 void imr_ru_pass_start(raster_unit *r);
