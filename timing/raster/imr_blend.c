@@ -13,8 +13,8 @@
  * depth scheme) applied to color, the level chosen by the block's content as a palette
  * (indexed) encoder would store it: its d distinct pixel values once plus ceil(log2 d) bits
  * per pixel, rounded up to 64-B memory lines (a uniform block, e.g. cleared, takes one). An
- * assumption: ATTILA's Color Write has no compression; ATI-style color compression is only
- * cited there ([18][19]). The content is the pass's final image (the functional back end
+ * assumption: ATTILA's Color Write has no compression (its Z stage's follows ATI's methods,
+ * refs [18] HyperZ, [19] offset compression). The content is the pass's final image (the functional back end
  * renders the pass before it is timed), exact for the pass-end write-back. */
 static uint32_t palette_lines(const uint8_t *px, uint32_t n, uint32_t bpp)
 {
