@@ -1,6 +1,7 @@
 /* Tile stores honouring invalidation (INVALIDATE records, records minor 11; depth.store and
  * color.store, docs/timing-model.md "Tile buffer stores") on a synthetic two-pass frame.
- * usage: test_invalidate TBR_SIM_BINARY WORKDIR   (TBR_SIM_TEST = color_invalidate | undefined_load)
+ * usage: test_invalidate TBR_SIM_BINARY WORKDIR
+ *        (TBR_SIM_TEST = color_invalidate | undefined_load | imr_undefined_load)
  * Scene (8x8 targets, one 32x32 tile): pass 0 on an FBO (color resource 3 B8G8R8A8, depth
  * resource 4 Z24S8) clears both and draws green with depth writes; then INVALIDATE records
  * as the case says; pass 1 clears the window (resource 1) and draws red: the frame is red.
@@ -143,7 +144,7 @@ static void test_color_invalidate(const char *work)
  *   both invalidated, then color uploaded:     loads 8,  skipped 512
  *   color invalidated at the end of pass 0:    loads 8,  skipped 512 (and its store, 512 B)
  * Every run's frame is the red window. */
-enum { UND_BOTH = 1, UND_COLOR = 2, UND_UPLOAD = 4, UND_IN_PASS0 = 8 };
+enum { UND_BOTH = 1, UND_COLOR = 2, UND_UPLOAD = 4, UND_IN_PASS0 = 8, UND_BIG5 = 16 };
 
 static void gen_undefined(const char *dir, int how)
 {
@@ -152,7 +153,8 @@ static void gen_undefined(const char *dir, int how)
     synth_resource(1, BGRA, 8, 8, 4, 1);
     synth_resource(3, BGRA, 8, 8, 4, 0);
     synth_resource(4, "PIPE_FORMAT_Z24_UNORM_S8_UINT", 8, 8, 4, 0);
-    synth_resource(5, BGRA, 8, 8, 4, 0);
+    const int w5 = how & UND_BIG5 ? 64 : 8; /* 64x8: 32 lines, evicting a 1 KiB IMR cache */
+    synth_resource(5, BGRA, (uint32_t)w5, 8, 4, 0);
     synth_shader(1, 0, 4);
     synth_shader(2, 1, 2);
     synth_render_pass_default = 0;
@@ -168,7 +170,7 @@ static void gen_undefined(const char *dir, int how)
     if (how & UND_IN_PASS0) invalidate(3, 4u);
     synth_tile(TBR_REC_TILE_STORE, 0, 3);
     synth_tile(TBR_REC_TILE_STORE, 1, 4);
-    synth_render_pass(1, 8, 8, 5, 0);
+    synth_render_pass(1, (uint32_t)w5, 8, 5, 0);
     synth_clear(4, 0, 0, 0, 1, 0);
     synth_tile(TBR_REC_TILE_CLEAR_ALL, 0, 5);
     if (how & (UND_BOTH | UND_COLOR)) invalidate(3, 0u); /* not bound by this pass */
@@ -178,9 +180,9 @@ static void gen_undefined(const char *dir, int how)
         SYNTH_EMIT(TBR_REC_UPLOAD, tbr_rec_upload_encode, &u);
     }
     synth_draw(1, 0, 0, 2);
-    synth_prim(1, 0, 0, 0, 8, 8);
+    synth_prim(1, 0, 0, 0, (float)w5, 8);
     synth_tile(TBR_REC_TILE_LOAD_CLEAR, 0, 5);
-    synth_quads(1, 0, 0, 8, 8, GREEN, 0, 0, 0);
+    synth_quads(1, 0, 0, w5, 8, GREEN, 0, 0, 0);
     synth_tile(TBR_REC_TILE_STORE, 0, 5);
     synth_render_pass(2, 8, 8, 3, 4);
     synth_draw(2, 0, 1, 2);
@@ -248,6 +250,46 @@ static void test_undefined_load(const char *work)
     }
 }
 
+/* The same under IMR (docs/organisations.md "Invalidation"): with 1 KiB caches (16 lines, 4
+ * sets of 4 ways) and a 64x8 FBO in pass 1 (32 lines: every set sees 8 new lines), the
+ * color lines pass 0 left in the color cache are evicted, so pass 2's draw misses on the 4
+ * lines of the 8x8 color plane (256 B). Nothing invalidated: 4 line reads. Both resources
+ * invalidated in pass 1: the plane starts undefined, its 4 misses read nothing
+ * (imr.color_cache.undefined_fills 4, line reads 0). Pass 2's depth lines are still cached
+ * (no other pass has depth): no depth read either way. */
+static void test_imr_undefined(const char *work)
+{
+    static const struct {
+        const char *name;
+        int how;
+        long long reads, undefined;
+    } cases[] = {{"imr_und_none", UND_BIG5, 4, 0}, {"imr_und_both", UND_BIG5 | UND_BOTH, 0, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char in[1024], out[1100], path[1200];
+        snprintf(in, sizeof in, "%s/%s", work, cases[i].name);
+        snprintf(out, sizeof out, "%s.out", in);
+        gen_undefined(in, cases[i].how);
+        CHECK(sim_run(g_sim, in, out,
+                      "--set pipeline.organization=imr --set imr.color_cache.size_kb=1 --set imr.z_cache.size_kb=1") ==
+              0);
+        tbr_image im;
+        if (sim_read_frame_png(out, 0, &im) == 0) {
+            CHECK(sim_pixel_mismatch(&im, 0, 0, 255, 0, 0, 255) == 0);
+            tbr_image_free(&im);
+        } else {
+            failures++;
+        }
+        snprintf(path, sizeof path, "%s/stats.json", out);
+        char *j = sim_slurp(path);
+        long long r = j ? sim_stat_value(j, "imr.color_cache.line_reads") : -1;
+        long long u = j ? sim_stat_value(j, "imr.color_cache.undefined_fills") : -1;
+        long long zr = j ? sim_stat_value(j, "mem.ru0.depth.reads") : -1;
+        fprintf(stderr, "%s: color line reads %lld, undefined fills %lld, depth reads %lld\n", cases[i].name, r, u, zr);
+        CHECK(r == cases[i].reads && u == cases[i].undefined && zr == 0);
+        free(j);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -260,6 +302,7 @@ int main(int argc, char **argv)
     const char *which = getenv("TBR_SIM_TEST");
     if (!which || !strcmp(which, "color_invalidate")) test_color_invalidate(work);
     if (!which || !strcmp(which, "undefined_load")) test_undefined_load(work);
+    if (!which || !strcmp(which, "imr_undefined_load")) test_imr_undefined(work);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }
