@@ -26,6 +26,12 @@ void tbr_depth_draw_init(tbr_depth_draw *dd, const tbr_rec_draw *d)
         case TBR_PF_Z32_FLOAT_S8X24_UINT: dd->derivable = !d->fs_writes_z; break;
         default: dd->derivable = 0; break;
     }
+    /* softpipe's Z16 fast path (depth_interp_z16_*, chosen as tbr_ds_choose_path does)
+     * steps the depth from a batch's first quad: batches are not in the trace, so a draw
+     * that takes it keeps its depths (glmark2 terrain, sample rtt) */
+    if (dd->fmt == TBR_PF_Z16_UNORM && d->depth_enabled && d->depth_writemask && !d->alpha_enabled &&
+        !d->stencil[0].enabled && !d->depth_bounds_test && d->depth_clip_near && d->depth_func != TBR_FUNC_NEVER)
+        dd->derivable = 0;
     /* sp_quad_depth_test.c: data.clamp = !rasterizer->depth_clip_near, range from viewport 0 */
     dd->st.depth_clamp = !d->depth_clip_near;
     dd->st.viewport_scale_z = d->viewport_scale[2];

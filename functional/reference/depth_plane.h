@@ -21,7 +21,7 @@ extern "C" {
 
 /* The draw's part: depth format, clamp, pixel centre. */
 typedef struct tbr_depth_draw {
-    int derivable; /* 0: fragment shader writes depth, or depth format unknown */
+    int derivable; /* 0: fragment shader writes depth, depth format unknown, or softpipe's Z16 fast path */
     tbr_pixel_format fmt;
     tbr_dsa_state st; /* depth clamp and viewport z only */
     int half_pixel_center;

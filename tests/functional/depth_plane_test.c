@@ -3,7 +3,8 @@
  * - the depth plane of a triangle gives the depths softpipe computes: known values for a
  *   flat triangle in each depth format, the clamp of depth_clip_near = 0, a sloped
  *   triangle against the plane in double precision (within a unit), and no plane where
- *   softpipe's depths do not come from it (shader-written depth, lines, zero area);
+ *   softpipe's depths do not come from it (shader-written depth, lines, zero area, the
+ *   Z16 fast path);
  * - a round trip of derived and stored depths: the quads whose depths the plane gives go
  *   into a DEPTHS_DERIVED record, which carries no depth bytes and decodes to 0 depths
  *   that the plane restores; quads the derivation gets wrong go into a stored record and
@@ -56,6 +57,11 @@ static void check_known_values(void)
     CHECK(z[0] == 8388607 && z[3] == 8388607); /* (unsigned)(0.5f * 16777215.0f) */
     d = draw_with(PIPE_Z16);
     CHECK(plane_of(&d, 3, v, &dd, &p) && tbr_depth_plane_quad(&p, &dd, 10, 20, z) == 0 && z[1] == 32767);
+    d.depth_enabled = d.depth_writemask = 1; /* the Z16 fast path: depths stepped per batch */
+    d.depth_func = 1;
+    CHECK(!plane_of(&d, 3, v, &dd, &p));
+    d.stencil[0].enabled = 1; /* general path again */
+    CHECK(plane_of(&d, 3, v, &dd, &p));
     d = draw_with(PIPE_Z32F);
     const float half = 0.5f;
     uint32_t bits;
