@@ -43,6 +43,12 @@ struct tbr_setup_coefs {
 int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*const v[3])[4], unsigned nr_attrs,
                              struct tbr_setup_coefs *out, char *why, size_t whylen);
 
+/* Only the depth plane (pos.a0[2], dadx[2], dady[2]) of triangle v, as
+ * tbr_setup_triangle_coefs computes it (setup_tri_coefficients' posCoef z): records
+ * minor 12 derive quad depths from it (depth_plane.h). 0, or -1 for a triangle setup
+ * rejects (zero area / NaN). */
+int tbr_setup_triangle_depth_plane(const float (*const v[3])[4], int half_pixel_center, struct tbr_interp_coef *pos);
+
 #ifdef __cplusplus
 }
 #endif

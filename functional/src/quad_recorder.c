@@ -17,6 +17,46 @@ void qr_set_options(struct quad_recorder *qr, int derive_texels, uint32_t texel_
     qr->texel_reject_every = texel_reject_every;
 }
 
+void qr_set_depth_options(struct quad_recorder *qr, int derive_depths, uint32_t depth_reject_every)
+{
+    qr->derive_depths = derive_depths;
+    qr->depth_reject_every = depth_reject_every;
+}
+
+void qr_prim(struct quad_recorder *qr, const struct tbr_hook_prim *p, const struct draw_recorder *dr)
+{
+    if (!qr->derive_depths) return;
+    if (!qr->depth_draw_set || qr->depth_draw_seq != dr->rec.seq) {
+        tbr_depth_draw_init(&qr->depth_draw, &dr->rec);
+        qr->depth_draw_seq = dr->rec.seq;
+        qr->depth_draw_set = 1;
+        for (uint32_t i = 0; i < QR_DEPTH_RING; i++) qr->depth_ring[i].plane.valid = 0;
+    }
+    struct qr_depth_prim *r = &qr->depth_ring[qr->depth_ring_next];
+    qr->depth_ring_next = (qr->depth_ring_next + 1) % QR_DEPTH_RING;
+    r->index = p->index;
+    r->plane.valid = 0;
+    if (!(p->flags & TBR_HOOK_PRIM_CULLED)) tbr_depth_plane_init(&r->plane, &qr->depth_draw, p->kind, p->v);
+}
+
+/* Whether a reader derives quad q's depths exactly (records minor 12): its primitive's
+ * plane gives softpipe's z[] bit for bit. Counted per HAS_Z quad. */
+static int depths_derivable(struct quad_recorder *qr, const struct tbr_hook_quad *q, const struct draw_recorder *dr)
+{
+    if (!qr->derive_depths || !qr->depth_draw_set || qr->depth_draw_seq != dr->rec.seq) return 0;
+    const tbr_depth_plane *pl = NULL;
+    for (uint32_t i = 0; i < QR_DEPTH_RING && !pl; i++)
+        if (qr->depth_ring[i].index == q->prim && qr->depth_ring[i].plane.valid) pl = &qr->depth_ring[i].plane;
+    uint32_t z[4];
+    if (!pl || tbr_depth_plane_quad(pl, &qr->depth_draw, q->x, q->y, z) != 0) return 0;
+    if (memcmp(z, q->z, sizeof(z)) != 0) {
+        qr->depths_mismatched++;
+        return 0;
+    }
+    if (qr->depth_reject_every && ++qr->depth_reject_count % qr->depth_reject_every == 0) return 0;
+    return 1;
+}
+
 void qr_free(struct quad_recorder *qr)
 {
     tbr_buf_free(&qr->quads);
@@ -444,14 +484,25 @@ static void process_quads(struct quad_recorder *qr, const struct tbr_hook_quad *
         }
         if (compare && shaded && !texels_ok && cmp.end > cmp.start)
             note_cause(qr, not_derived_cause(injected, ran, &cmp, cc), 1, cmp.end - cmp.start);
+        /* derived depths (minor 12): a record leaves out all its depths or none */
+        const int has_z = (q->flags & TBR_HOOK_QUAD_HAS_Z) != 0;
+        const int depths_ok = has_z ? depths_derivable(qr, q, dr) : qr->derive_depths;
+        if (has_z) {
+            if (depths_ok)
+                qr->depths_derived++;
+            else
+                qr->depths_recorded++;
+        }
         if (qr->quads_count && (computed != qr->quads_computed ||
-                                (compare && shaded && qr->open_derivable_known && texels_ok != qr->open_derivable)))
+                                (compare && shaded && qr->open_derivable_known && texels_ok != qr->open_derivable) ||
+                                (has_z && depths_ok != qr->open_depths_derived)))
             close_quads_record(qr);
         if (qr->quads_count == 0) {
             /* minor 11: fields in streams, positions as deltas (docs/trace-records.md QUADS) */
+            qr->open_depths_derived = depths_ok;
             if (tbr_rec_quads_begin(&qr->quads, &qr->hdr, dr->end.seq, dr->quads_cbufs,
-                                    dr->quads_packed | TBR_REC_QUADS_STREAMS |
-                                        (computed ? TBR_REC_QUADS_COMPUTED : 0))) {
+                                    dr->quads_packed | TBR_REC_QUADS_STREAMS | (computed ? TBR_REC_QUADS_COMPUTED : 0) |
+                                        (depths_ok ? TBR_REC_QUADS_DEPTHS_DERIVED : 0))) {
                 rec_fail(qr->st, "cannot start a QUADS record");
                 return;
             }

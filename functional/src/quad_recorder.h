@@ -20,6 +20,8 @@
 #include "tbr/trace.h"
 #include "tbr_mesa_hooks.h"
 
+#include "depth_plane.h"
+
 #include "color_shadow.h"
 #include "computed_colors.h"
 #include "draws.h"
@@ -27,11 +29,27 @@
 #include "stream_writer.h"
 
 #define QR_MAX_CAUSES 32 /* distinct causes kept; later ones are counted as "other" */
+#define QR_DEPTH_RING 8  /* primitives whose depth planes are kept (quads follow their PRIM) */
 
 struct quad_recorder {
     struct rec_status *st;
     int derive_texels;
     uint32_t texel_reject_every, texel_reject_count; /* TBR_TEST_TEXEL_REJECT_EVERY */
+    /* derived depths (records minor 12): the current draw's depth state and the planes of
+     * its latest primitives; TBR_TEST_DEPTH_REJECT_EVERY=N treats every N-th derivable quad
+     * as if its depths differed (tests: records of both kinds in one draw) */
+    int derive_depths;
+    uint32_t depth_reject_every, depth_reject_count;
+    tbr_depth_draw depth_draw;
+    uint32_t depth_draw_seq;
+    int depth_draw_set;
+    struct qr_depth_prim {
+        uint32_t index;
+        tbr_depth_plane plane;
+    } depth_ring[QR_DEPTH_RING];
+    uint32_t depth_ring_next;
+    uint64_t depths_derived, depths_recorded, depths_mismatched; /* HAS_Z quads */
+    int open_depths_derived;                                     /* the pending record leaves its depths out */
     /* the pending QUADS record */
     tbr_buf quads;
     uint32_t quads_count;
@@ -75,6 +93,10 @@ struct quad_recorder {
 
 void qr_init(struct quad_recorder *qr, struct rec_status *st);
 void qr_set_options(struct quad_recorder *qr, int derive_texels, uint32_t texel_reject_every);
+/* Derived depths (records minor 12): on unless TBR_RECORD_DEPTHS=1. */
+void qr_set_depth_options(struct quad_recorder *qr, int derive_depths, uint32_t depth_reject_every);
+/* A primitive of the current draw reached setup (its depth plane, for derived depths). */
+void qr_prim(struct quad_recorder *qr, const struct tbr_hook_prim *p, const struct draw_recorder *dr);
 void qr_free(struct quad_recorder *qr);
 /* Writes the causes as "name:quads:texels" items, most texels first, comma-separated. */
 void qr_write_causes(const struct quad_recorder *qr, FILE *f);

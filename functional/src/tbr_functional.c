@@ -159,6 +159,11 @@ static void write_status(const struct recorder *r)
                 "quads_texels_mismatched=%llu\n",
                 r->quads.derive_texels, (unsigned long long)r->quads.texels_derived,
                 (unsigned long long)r->quads.texels_recorded, (unsigned long long)r->quads.texels_mismatched);
+        fprintf(
+            f,
+            "derived_depths=%d\nquads_depths_derived=%llu\nquads_depths_recorded=%llu\nquads_depths_mismatched=%llu\n",
+            r->quads.derive_depths, (unsigned long long)r->quads.depths_derived,
+            (unsigned long long)r->quads.depths_recorded, (unsigned long long)r->quads.depths_mismatched);
         fprintf(f, "texels_not_derived=");
         qr_write_causes(&r->quads, f);
         fprintf(f, "\n");
@@ -284,6 +289,11 @@ static void read_options(struct recorder *r)
      * quad is treated as if its texels differed, so records of both kinds alternate */
     const char *inj = getenv("TBR_TEST_TEXEL_REJECT_EVERY");
     qr_set_options(&r->quads, derive_texels, inj ? (uint32_t)strtoul(inj, NULL, 10) : 0);
+    /* TBR_RECORD_DEPTHS=1: every depth in QUADS, none derived (records minor 12,
+     * docs/trace-records.md QUADS "Derived depths"); TBR_TEST_DEPTH_REJECT_EVERY=N
+     * (tests): every N-th derivable quad is recorded, so records of both kinds alternate */
+    const char *zinj = getenv("TBR_TEST_DEPTH_REJECT_EVERY");
+    qr_set_depth_options(&r->quads, !env_is_1("TBR_RECORD_DEPTHS"), zinj ? (uint32_t)strtoul(zinj, NULL, 10) : 0);
 }
 
 static void init_once(struct recorder *r)
@@ -410,6 +420,7 @@ static void h_draw_begin(const struct tbr_hook_draw *d)
     process_waiting(r);
     if (!recording() || ensure_frame(r) != 0) return;
     dr_begin(&r->draws, d, &r->cs, r->cc, &r->surfaces, &r->resources, &r->counts, r->sw.frame, &r->sink);
+    r->quads.depth_draw_set = 0; /* the new draw's depth state is taken at its first primitive */
 }
 
 static void h_draw_end(void)
@@ -427,6 +438,7 @@ static void h_prim(const struct tbr_hook_prim *p)
     process_waiting(r);
     if (!recording() || !r->draws.in_draw) return;
     dr_prim(&r->draws, p, r->cc, &r->counts, &r->sink);
+    qr_prim(&r->quads, p, &r->draws);
 }
 
 static void h_quads(const struct tbr_hook_quad *qs, uint32_t n)

@@ -19,6 +19,8 @@
 #include "tbr/records.h"
 #include "tbr/trace.h"
 
+#include "depth_plane.h"
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -867,6 +869,10 @@ static void byte_channels(const char *name, uint8_t out[4])
 struct rerender_state {
     tbr_rec_draw draw;
     int have_draw, bad;
+    /* derived depths (records minor 12): the draw's depth state, its primitives' planes */
+    tbr_depth_draw depth_draw;
+    tbr_depth_plane *plane;
+    uint32_t nplanes, cap_planes;
     struct surf *cb, *zs, *last_cb;
     uint64_t depth_checked, depth_mismatch, blended, unsupported, passes;
 };
@@ -999,6 +1005,26 @@ static void rerender_blend(struct rerender_state *s, const tbr_rec_quad *q, cons
     }
 }
 
+static int rerender_prim(struct rerender_state *s, const uint8_t *p, size_t n)
+{
+    static tbr_rec_prim pr; /* large */
+    if (tbr_rec_prim_decode(p, n, &pr) != 0) return -1;
+    if (s->nplanes == s->cap_planes) {
+        uint32_t nc = s->cap_planes ? 2 * s->cap_planes : 1024;
+        tbr_depth_plane *np = realloc(s->plane, nc * sizeof *np);
+        if (!np) return -1;
+        s->plane = np;
+        s->cap_planes = nc;
+    }
+    tbr_depth_plane *pl = &s->plane[s->nplanes++];
+    pl->valid = 0;
+    if (pr.index + 1 == s->nplanes && !(pr.flags & TBR_REC_PRIM_CULLED) && pr.nr_attrs >= 1) {
+        const float(*const v[3])[4] = {pr.v[0], pr.v[1], pr.v[2]};
+        tbr_depth_plane_init(pl, &s->depth_draw, pr.kind, v);
+    }
+    return 0;
+}
+
 static int rerender_quads(struct rerender_state *s, const uint8_t *p, size_t n)
 {
     tbr_cursor c;
@@ -1007,6 +1033,11 @@ static int rerender_quads(struct rerender_state *s, const uint8_t *p, size_t n)
     for (uint32_t qi = 0; qi < h.count; qi++) {
         tbr_rec_quad q;
         if (tbr_rec_quads_next(&c, &h, &q) != 0) return -1;
+        if (h.depths_derived && (q.flags & TBR_REC_QUAD_HAS_Z) &&
+            (q.prim >= s->nplanes || tbr_depth_plane_quad(&s->plane[q.prim], &s->depth_draw, q.x, q.y, q.z) != 0)) {
+            fprintf(stderr, "rerender: derived depths of a quad of primitive %u without a plane\n", q.prim);
+            return -1;
+        }
         if (s->draw.depth_enabled && s->zs && (q.flags & TBR_REC_QUAD_HAS_Z)) rerender_depth(s, &q);
         if (!(q.flags & TBR_REC_QUAD_BLENDED) || !s->cb) continue;
         rerender_blend(s, &q, &h);
@@ -1068,10 +1099,14 @@ static int rerender_record(struct rerender_state *s, uint16_t type, const uint8_
     } else if (type == TBR_REC_DRAW) {
         if (tbr_rec_draw_decode(p, n, &s->draw) != 0) return -1;
         s->have_draw = 1;
+        tbr_depth_draw_init(&s->depth_draw, &s->draw);
+        s->nplanes = 0;
         if (s->draw.stencil[0].enabled || s->draw.alpha_enabled || s->draw.logicop_enable) {
             fprintf(stderr, "rerender: stencil/alpha test/logicop not modelled\n");
             s->unsupported++;
         }
+    } else if (type == TBR_REC_PRIM && s->have_draw) {
+        return rerender_prim(s, p, n);
     } else if (type == TBR_REC_QUADS && s->have_draw) {
         return rerender_quads(s, p, n);
     } else if (type == TBR_REC_FRAME_END) {
@@ -1110,6 +1145,7 @@ static int rerender(const char *trace, const char *refdir)
            "rerender_depth_mismatches=%llu\nrerender_unsupported=%llu\n",
            (unsigned long long)s.blended, (unsigned long long)s.depth_checked, (unsigned long long)s.depth_mismatch,
            (unsigned long long)s.unsupported);
+    free(s.plane);
     if (s.depth_mismatch || s.unsupported) s.bad = 1;
     for (int i = 0; i < nsurfs; i++) {
         free(surfs[i].mem);

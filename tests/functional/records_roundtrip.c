@@ -1210,8 +1210,8 @@ static void check_computed_colors(void)
     }
     CHECK(saw_exact); /* the test quads do carry exact values */
     CHECK(tbr_rec_quads_close(&c) == 0);
-    /* a minor-4 reading (flag ignored) would misparse: the flag is not a color buffer */
-    CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x10000000u) != 0);
+    /* a bit that is no flag (bit 28 is one since minor 12) names a color buffer past nr_cbufs */
+    CHECK(tbr_rec_quads_begin(&comp, &hc, 3, 2, 0x08000000u) != 0);
     tbr_buf_free(&full);
     tbr_buf_free(&comp);
 }
@@ -1262,6 +1262,45 @@ static void check_derived_texels(void)
     tbr_buf_free(&short_buf);
     tbr_buf_free(&plain);
     tbr_buf_free(&der);
+}
+
+/* derived depths (minor 12), interleaved and streams layouts: the record carries no depths
+ * (they decode as 0, the header says derived), everything else reads back unchanged */
+static void check_derived_depths(void)
+{
+    for (int streams = 0; streams < 2; streams++) {
+        tbr_buf plain, der;
+        tbr_buf_init(&plain);
+        tbr_buf_init(&der);
+        tbr_rec_quads_header hp, hd;
+        const uint32_t base = 0x2 | (streams ? TBR_REC_QUADS_STREAMS : 0);
+        CHECK(tbr_rec_quads_begin(&plain, &hp, 3, 2, base) == 0);
+        CHECK(tbr_rec_quads_begin(&der, &hd, 3, 2, base | TBR_REC_QUADS_DEPTHS_DERIVED) == 0);
+        CHECK(hp.depths_derived == 0 && hd.depths_derived == 1 && hd.packed_mask == 0x2);
+        int with_z = 0;
+        for (int i = 0; i < 5; i++) {
+            CHECK(tbr_rec_quads_add(&plain, &hp, &o_q[i]) == 0);
+            CHECK(tbr_rec_quads_add(&der, &hd, &o_q[i]) == 0);
+            with_z += (o_q[i].flags & TBR_REC_QUAD_HAS_Z) != 0;
+        }
+        CHECK(with_z > 0);
+        CHECK(tbr_rec_quads_finish(&plain, 5) == 0 && tbr_rec_quads_finish(&der, 5) == 0);
+        CHECK(der.len + 4 * (size_t)with_z <= plain.len);
+        tbr_cursor c;
+        tbr_rec_quads_header h;
+        CHECK(tbr_rec_quads_open(&c, der.data, der.len, &h) == 0);
+        CHECK(h.depths_derived == 1 && h.streams == (uint32_t)streams && h.count == 5);
+        for (uint32_t i = 0; i < h.count; i++) {
+            tbr_rec_quad q, want = o_q[i];
+            memset(&q, 0, sizeof(q));
+            CHECK(tbr_rec_quads_next(&c, &h, &q) == 0);
+            memset(want.z, 0, sizeof(want.z));
+            CHECK(same_bits(&q, &want, sizeof(q)));
+        }
+        CHECK(tbr_rec_quads_close(&c) == 0);
+        tbr_buf_free(&plain);
+        tbr_buf_free(&der);
+    }
 }
 
 /* Invalid values of the other record types are refused by their encoders. */
@@ -1662,6 +1701,7 @@ int main(void)
     check_quads_streams();
     check_computed_colors();
     check_derived_texels();
+    check_derived_depths();
     check_refused_values(&b);
 
     if (read_records(path, &b) != 0) return 1;

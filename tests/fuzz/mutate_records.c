@@ -148,7 +148,8 @@ static int mutate_quads(mut_ctx *m, const tbr_rec_decoded *d, char *what, size_t
     tbr_rec_quad *q = malloc((n ? n : 1) * sizeof *q);
     memcpy(q, d->u.quads.q, n * sizeof *q);
     uint32_t mask = h.packed_mask | (h.computed ? TBR_REC_QUADS_COMPUTED : 0) |
-                    (h.texels_derived ? TBR_REC_QUADS_TEXELS_DERIVED : 0);
+                    (h.texels_derived ? TBR_REC_QUADS_TEXELS_DERIVED : 0) |
+                    (h.depths_derived ? TBR_REC_QUADS_DEPTHS_DERIVED : 0);
     if (!n || rnd() % 4 == 0) {
         uint32_t hw[3] = {h.draw_seq, h.nr_cbufs, mask};
         size_t off = mutate_word(hw, 0, sizeof hw);

@@ -10,6 +10,8 @@
 
 #include "tbr/record_table.h"
 
+#include "depth_plane.h"
+
 #define GROW(arr, n, cap)                                                                                              \
     do {                                                                                                               \
         if ((n) >= (cap)) {                                                                                            \
@@ -1242,6 +1244,33 @@ static void load_quad(sim_frame *f, uint32_t d, const tbr_rec_quads_header *h, c
     f->nquads++;
 }
 
+/* Derived depths of a QUADS record (records minor 12, docs/trace-records.md QUADS
+ * "Derived depths"): the plane of the quads' primitive from its PRIM window positions,
+ * kept while consecutive quads share the primitive. */
+typedef struct {
+    int on;
+    tbr_depth_draw draw;
+    uint32_t prim; /* draw's primitive index of plane, UINT32_MAX: none yet */
+    tbr_depth_plane plane;
+} derived_depths;
+
+static int derive_depths(const sim_frame *f, const sim_draw *sd, derived_depths *dz, tbr_rec_quad *q)
+{
+    if (q->prim != dz->prim) {
+        dz->prim = q->prim;
+        dz->plane.valid = 0;
+        if (q->prim < sd->nprims) {
+            const sim_prim *sp = &f->prims[sd->first_prim + q->prim];
+            if (sp->first_v != UINT32_MAX && sp->nr_attrs >= 1) {
+                const float(*const v[3])[4] = {&f->prim_v[sp->first_v], &f->prim_v[sp->first_v + sp->nr_attrs],
+                                               &f->prim_v[sp->first_v + 2 * sp->nr_attrs]};
+                tbr_depth_plane_init(&dz->plane, &dz->draw, sp->kind, v);
+            }
+        }
+    }
+    return tbr_depth_plane_quad(&dz->plane, &dz->draw, q->x, q->y, q->z);
+}
+
 static int load_quads(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
 {
     const tbr_rec_quads_header *h = &d->u.quads.h;
@@ -1259,6 +1288,8 @@ static int load_quads(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
     sd->packed_mask = h->packed_mask;
     sd->packed_known = true;
     const uint32_t n = d->bad == TBR_REC_BAD_ITEM ? d->bad_item : h->count;
+    derived_depths dz = {.on = h->depths_derived != 0, .prim = UINT32_MAX};
+    if (dz.on) tbr_depth_draw_init(&dz.draw, &sd->rec);
     for (uint32_t i = 0; i < n; i++) {
         const tbr_rec_quad *q = &d->u.quads.q[i];
         /* a quad lies in a render target: even window coordinates below TBR_REC_MAX_DIM (the
@@ -1267,6 +1298,16 @@ static int load_quads(sim_frame *f, const tbr_rec_decoded *d, load_ctx *c)
             (q->x & 1) || (q->y & 1))
             return fail(c, "quad %u of QUADS of draw %u at (%d, %d): outside a render target", i, h->draw_seq, q->x,
                         q->y);
+        if (dz.on && (q->flags & TBR_REC_QUAD_HAS_Z)) {
+            tbr_rec_quad qz = *q;
+            if (derive_depths(f, sd, &dz, &qz) != 0)
+                return fail(c,
+                            "quad %u of QUADS of draw %u (primitive %u): its depths are derived (records minor 12) "
+                            "but the primitive has no depth plane",
+                            i, h->draw_seq, q->prim);
+            load_quad(f, (uint32_t)di, h, &qz);
+            continue;
+        }
         load_quad(f, (uint32_t)di, h, q);
     }
     return d->bad ? fail_decode(c, d) : 0;

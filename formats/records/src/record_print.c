@@ -255,6 +255,7 @@ void tbr_rec_print_quads(FILE *out, const tbr_rec_decoded *d, int verbose)
     if (h->packed_mask) fprintf(out, " packed=%#" PRIx32, h->packed_mask);
     if (h->computed) fprintf(out, " colors=computed");
     if (h->texels_derived) fprintf(out, " texels=derived");
+    if (h->depths_derived) fprintf(out, " depths=derived");
     fprintf(out, "\n");
     const uint32_t n = tbr_rec_items(d);
     for (uint32_t i = 0; i < n; i++) {
@@ -264,7 +265,9 @@ void tbr_rec_print_quads(FILE *out, const tbr_rec_decoded *d, int verbose)
         if (q->flags & TBR_REC_QUAD_SHADED) fprintf(out, " path=%" PRIu32, q->path);
         fprintf(out, " in=%" PRIx32 " depth=%" PRIx32 " shade=%" PRIx32 " blend=%" PRIx32, q->in_mask, q->depth_mask,
                 q->shade_mask, q->blend_mask);
-        if (q->flags & TBR_REC_QUAD_HAS_Z)
+        if ((q->flags & TBR_REC_QUAD_HAS_Z) && h->depths_derived)
+            fprintf(out, " z=derived");
+        else if (q->flags & TBR_REC_QUAD_HAS_Z)
             fprintf(out, " z=%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32, q->z[0], q->z[1], q->z[2], q->z[3]);
         fprintf(out, "\n");
         if (verbose && (q->flags & TBR_REC_QUAD_BLENDED)) print_quad_colors(out, h, q);

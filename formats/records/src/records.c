@@ -599,6 +599,7 @@ int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, 
     h->computed = (packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
     h->texels_derived = (packed_mask & TBR_REC_QUADS_TEXELS_DERIVED) != 0;
     h->streams = (packed_mask & TBR_REC_QUADS_STREAMS) != 0;
+    h->depths_derived = (packed_mask & TBR_REC_QUADS_DEPTHS_DERIVED) != 0;
     tbr_buf_put_u32(b, draw_seq);
     tbr_buf_put_u32(b, nr_cbufs);
     tbr_buf_put_u32(b, 0); /* count, patched by finish */
@@ -714,7 +715,7 @@ static int quad_put(tbr_rec_quads_header *h, tbr_buf *const out[TBR_REC_QUADS_NS
     if (q->flags & TBR_REC_QUAD_SHADED) put_u(out[QS_PATH], q->path);
     tbr_buf_put_u8(out[QS_MASKS], (uint8_t)(q->in_mask | (q->depth_mask << 4)));
     tbr_buf_put_u8(out[QS_MASKS], (uint8_t)(q->shade_mask | (q->blend_mask << 4)));
-    if (q->flags & TBR_REC_QUAD_HAS_Z) quad_put_z(h, out[QS_Z], q);
+    if ((q->flags & TBR_REC_QUAD_HAS_Z) && !h->depths_derived) quad_put_z(h, out[QS_Z], q);
     if (q->flags & TBR_REC_QUAD_BLENDED) return quad_put_colors(h, out[QS_COLORS], q);
     return 0;
 }
@@ -822,7 +823,7 @@ static int quad_get(tbr_rec_quads_header *h, tbr_cursor *const in[TBR_REC_QUADS_
     q->depth_mask = m1 >> 4;
     q->shade_mask = m2 & 15u;
     q->blend_mask = m2 >> 4;
-    if ((q->flags & TBR_REC_QUAD_HAS_Z) && quad_get_z(h, in[QS_Z], q)) return -1;
+    if ((q->flags & TBR_REC_QUAD_HAS_Z) && !h->depths_derived && quad_get_z(h, in[QS_Z], q)) return -1;
     if ((q->flags & TBR_REC_QUAD_BLENDED) && quad_get_colors(h, in[QS_COLORS], q)) return -1;
     for (uint32_t s = 0; s < TBR_REC_QUADS_NSTREAMS; s++)
         if (!tbr_cursor_ok(in[s])) return -1;
@@ -919,6 +920,7 @@ static int quads_read_header(tbr_cursor *c, tbr_rec_quads_header *h)
     h->computed = (h->packed_mask & TBR_REC_QUADS_COMPUTED) != 0;
     h->texels_derived = (h->packed_mask & TBR_REC_QUADS_TEXELS_DERIVED) != 0;
     h->streams = (h->packed_mask & TBR_REC_QUADS_STREAMS) != 0;
+    h->depths_derived = (h->packed_mask & TBR_REC_QUADS_DEPTHS_DERIVED) != 0;
     h->packed_mask &= ~TBR_REC_QUADS_FLAGS;
     h->have_prev_z = 0;
     h->prev_qx = h->prev_qy = 0;

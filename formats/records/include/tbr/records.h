@@ -63,7 +63,7 @@ extern "C" {
  * streams, positions as deltas: TBR_REC_QUADS_STREAMS); a minor-10 reader rejects such a
  * record as corrupt; records of minors 1-10 decode unchanged.
  * 11 also adds INVALIDATE (22). */
-#define TBR_RECORDS_SCHEMA_MINOR   11
+#define TBR_RECORDS_SCHEMA_MINOR   12
 
 enum tbr_rec_type {
     TBR_REC_FRAME_END = 1,     /* last record of a completed frame (eglSwapBuffers) */
@@ -311,8 +311,15 @@ typedef struct tbr_rec_quad {
  * (positions as deltas from the previous quad), docs/trace-records.md QUADS "Streams".
  * The recorder asks for it; the decoded quads are the same either way. */
 #define TBR_REC_QUADS_STREAMS        0x20000000u
-#define TBR_REC_QUADS_FLAGS          (TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED | TBR_REC_QUADS_STREAMS)
-#define TBR_REC_QUADS_NSTREAMS       6u /* positions, prims, paths, masks, depths, colors */
+/* bit 28 of the packed_mask word (minor 12): the record's HAS_Z quads carry no depths
+ * (they decode as 0): the recorder verified that softpipe's depth plane of the quad's
+ * primitive, computed from its PRIM window positions and the DRAW state
+ * (functional/reference depth_plane.h), gives the 4 depths bit for bit, so a reader
+ * computes them the same way (docs/trace-records.md QUADS "Derived depths"). */
+#define TBR_REC_QUADS_DEPTHS_DERIVED 0x10000000u
+#define TBR_REC_QUADS_FLAGS                                                                                            \
+    (TBR_REC_QUADS_COMPUTED | TBR_REC_QUADS_TEXELS_DERIVED | TBR_REC_QUADS_STREAMS | TBR_REC_QUADS_DEPTHS_DERIVED)
+#define TBR_REC_QUADS_NSTREAMS 6u /* positions, prims, paths, masks, depths, colors */
 
 typedef struct tbr_rec_quads_header {
     uint32_t draw_seq, nr_cbufs, count;
@@ -320,6 +327,7 @@ typedef struct tbr_rec_quads_header {
     uint32_t computed;       /* 1: colors omitted, computed by the reader (minor 5) */
     uint32_t texels_derived; /* 1: texels of the shaded quads omitted, derived (minor 6) */
     uint32_t streams;        /* 1: fields in streams, positions as deltas (minor 11) */
+    uint32_t depths_derived; /* 1: depths omitted (decoded as 0), derived by the reader (minor 12) */
     /* depth predictor state of the encoder/decoder (schema 3): the previous quad with
      * HAS_Z in this record (docs/trace-records.md QUADS "Depth coding") */
     int have_prev_z;
@@ -592,7 +600,8 @@ int tbr_rec_vs_textures_decode(const uint8_t *p, size_t n, tbr_rec_vs_textures *
  * call tbr_rec_quads_next() h->count times; then tbr_rec_quads_close()
  * checks that the payload was consumed exactly. */
 /* h: the record's header and coding state, set by begin, used by add */
-/* packed_mask may carry TBR_REC_QUADS_COMPUTED and TBR_REC_QUADS_TEXELS_DERIVED */
+/* packed_mask may carry TBR_REC_QUADS_COMPUTED, TBR_REC_QUADS_TEXELS_DERIVED,
+ * TBR_REC_QUADS_STREAMS and TBR_REC_QUADS_DEPTHS_DERIVED */
 int tbr_rec_quads_begin(tbr_buf *b, tbr_rec_quads_header *h, uint32_t draw_seq, uint32_t nr_cbufs,
                         uint32_t packed_mask);
 int tbr_rec_quads_add(tbr_buf *b, tbr_rec_quads_header *h, const tbr_rec_quad *q);
