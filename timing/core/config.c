@@ -788,6 +788,10 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
                 return -1;
             }
             out->i = k;
+            /* the value's name, owned by the value, for tbr_cfg_str (no shared name cache) */
+            char name[64];
+            enum_name(d->allowed, k, name, sizeof name);
+            out->s = tbr_xstrdup(name);
             return 0;
         }
         case TBR_P_STRING: out->s = tbr_xstrdup(text); return 0;
@@ -1033,13 +1037,8 @@ int tbr_cfg_enum(const tbr_config *cfg, const char *name)
 }
 const char *tbr_cfg_str(const tbr_config *cfg, const char *name)
 {
-    const value_t *v = get_checked(cfg, name, TBR_P_STRING, TBR_P_ENUM);
-    long i = find_in(cfg, name);
-    if (k_params[i].type == TBR_P_STRING) return v->s;
-    /* enum: return a pointer into a per-parameter static name cache */
-    static char names[NPARAMS][64];
-    enum_name(k_params[i].allowed, (int)v->i, names[i], sizeof names[i]);
-    return names[i];
+    /* an enum's name is kept with its value (parse_value): each configuration owns its names */
+    return get_checked(cfg, name, TBR_P_STRING, TBR_P_ENUM)->s;
 }
 const char *tbr_cfg_origin(const tbr_config *cfg, const char *name)
 {
