@@ -601,6 +601,9 @@ static const struct {
     {"dram_power.idd6_vdd2_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vddq_ma", "the DRAM model never enters self-refresh"},
     {"imr.color_compression", "the IMR color cache moves uncompressed 64-B lines (ATTILA has none either)"},
+    {"vertex_cache.private",
+     "the Vertex Fetcher reads every vertex through one shared vertex cache before a vertex processor takes the "
+     "work, so per-processor caches are not built (nor charged energy)"},
 };
 
 const char *tbr_param_not_modeled(const char *name)
