@@ -614,10 +614,11 @@ const char *tbr_param_not_modeled(const char *name)
 }
 
 typedef struct {
-    int64_t i;    /* INT, UINT (as bits), BOOL, ENUM index */
-    double d;     /* DOUBLE */
-    char *s;      /* STRING */
-    char *origin; /* NULL = default */
+    int64_t i;      /* INT, UINT (as bits), BOOL, ENUM index */
+    double d;       /* DOUBLE */
+    char *s;        /* STRING */
+    char *origin;   /* NULL = default */
+    char ename[24]; /* ENUM: the value's name, owned by the value (tbr_cfg_str; no allocation) */
 } value_t;
 
 /* Parameter names are looked up through a hash of the table (FNV-1a, open addressing, at
@@ -791,10 +792,11 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
                 return -1;
             }
             out->i = k;
-            /* the value's name, owned by the value, for tbr_cfg_str (no shared name cache) */
-            char name[64];
-            enum_name(d->allowed, k, name, sizeof name);
-            out->s = tbr_xstrdup(name);
+            enum_name(d->allowed, k, out->ename, sizeof out->ename);
+            if (strlen(out->ename) != strlen(text)) { /* a table bug: names fit ename */
+                tbr_set_err(err, errlen, "enum name '%s' longer than %zu characters", text, sizeof out->ename - 1);
+                return -1;
+            }
             return 0;
         }
         case TBR_P_STRING: out->s = tbr_xstrdup(text); return 0;
@@ -1041,7 +1043,8 @@ int tbr_cfg_enum(const tbr_config *cfg, const char *name)
 const char *tbr_cfg_str(const tbr_config *cfg, const char *name)
 {
     /* an enum's name is kept with its value (parse_value): each configuration owns its names */
-    return get_checked(cfg, name, TBR_P_STRING, TBR_P_ENUM)->s;
+    const value_t *v = get_checked(cfg, name, TBR_P_STRING, TBR_P_ENUM);
+    return v->s ? v->s : v->ename;
 }
 const char *tbr_cfg_origin(const tbr_config *cfg, const char *name)
 {
