@@ -95,6 +95,9 @@ struct gpu {
     /* gpu_energy.c: the surfaces of the last DRAM lines classified by plane */
     gpu_plane_range plane_memo[GPU_PLANE_MEMO];
     unsigned plane_memo_next;
+    /* gpu_energy.c: the L2's dirty bytes at each frame end and the run end's counted flush,
+     * by what the lines hold (GPU_DIRTY_*; docs/organisations.md "Dirty lines at the end") */
+    tbr_stat *dirty_at_frame_end[4], *end_flush[5];
 };
 
 /* gpu.c */
@@ -121,5 +124,11 @@ void gpu_tiles_write_frame(const gpu *g, FILE *o, uint64_t frame, uint32_t cols,
 int gpu_energy_init(gpu *g, char *err, size_t errlen);
 /* End a frame for the energy model (derived counts, DRAM counts and rank residency). */
 void gpu_energy_frame_end(gpu *g, const char *label);
+/* The dirty lines the L2 holds at a frame's end (one sample of l2.dirty_bytes_at_frame_end.*,
+ * before the frame's statistics are taken) and, after the last frame, the bytes a write-back
+ * of them would move to the DRAM (dram.end_flush_bytes.*): counted, not timed, the lines
+ * stay as they are. */
+void gpu_dirty_lines_frame_end(gpu *g);
+void gpu_dirty_lines_run_end(gpu *g);
 
 #endif

@@ -44,6 +44,78 @@ static bool surface_is_depth(void *ctx, uint64_t a)
     return false;
 }
 
+/* ---- dirty L2 lines at a frame's end and the run's end (docs/organisations.md) ---- */
+
+enum { GPU_DIRTY_DEPTH, GPU_DIRTY_COLOR, GPU_DIRTY_PB, GPU_DIRTY_OTHER, GPU_DIRTY_KINDS };
+static const char *const dirty_kind[GPU_DIRTY_KINDS] = {"depth", "color", "parameter_buffer", "other"};
+
+typedef struct {
+    gpu *g;
+    uint64_t lines[GPU_DIRTY_KINDS];
+} dirty_count;
+
+/* A dirty line by what it holds: a render target's depth/stencil or color plane, the
+ * Parameter Buffer, anything else (vertices or textures the GPU wrote). */
+static void count_dirty(void *ctx, uint64_t a)
+{
+    dirty_count *dc = ctx;
+    tbr_dram_source src = classify(a, true);
+    int k = src == TBR_DSRC_PARAMETER_BUFFER ? GPU_DIRTY_PB
+            : src != TBR_DSRC_COLOR_FLUSH    ? GPU_DIRTY_OTHER
+            : surface_is_depth(dc->g, a)     ? GPU_DIRTY_DEPTH
+                                             : GPU_DIRTY_COLOR;
+    dc->lines[k]++;
+}
+
+static void dirty_stats_init(gpu *g)
+{
+    tbr_stats *st = g->env.st;
+    for (int k = 0; k < GPU_DIRTY_KINDS; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "l2.dirty_bytes_at_frame_end.%s", dirty_kind[k]);
+        g->dirty_at_frame_end[k] = tbr_stats_average(
+            st, name, "bytes of dirty L2 lines at a frame's end (not yet in the DRAM), one sample per frame");
+        g->end_flush[k] = tbr_stats_counterf(
+            st,
+            "bytes a write-back of the L2's dirty lines after the last frame moves to the DRAM (counted, not timed)",
+            "%s.%s", "dram.end_flush_bytes", dirty_kind[k]);
+    }
+    g->end_flush[GPU_DIRTY_KINDS] = tbr_stats_counter(
+        st, "dram.end_flush_bytes",
+        "bytes a write-back of the L2's dirty lines after the last frame moves to the DRAM (counted, not timed; "
+        "dram.bytes + this = every byte the run wrote reaching memory)");
+}
+
+static void dirty_lines(gpu *g, dirty_count *dc)
+{
+    memset(dc, 0, sizeof *dc);
+    dc->g = g;
+    tbr_cache_for_each_dirty(memsys_l2(g->env.mem), count_dirty, dc);
+}
+
+/* One sample per frame: a frame's value is the level at its end; the run's mean, min and max
+ * are over the frames. */
+void gpu_dirty_lines_frame_end(gpu *g)
+{
+    if (!g->end_flush[0]) return;
+    dirty_count dc;
+    dirty_lines(g, &dc);
+    uint64_t line = tbr_cfg_uint(g->env.cfg, "l2.line_bytes");
+    for (int k = 0; k < GPU_DIRTY_KINDS; k++) tbr_stat_hsample(g->dirty_at_frame_end[k], dc.lines[k] * line);
+}
+
+void gpu_dirty_lines_run_end(gpu *g)
+{
+    if (!g->end_flush[0]) return;
+    dirty_count dc;
+    dirty_lines(g, &dc);
+    uint64_t line = tbr_cfg_uint(g->env.cfg, "l2.line_bytes");
+    for (int k = 0; k < GPU_DIRTY_KINDS; k++) {
+        tbr_stat_add(g->end_flush[k], dc.lines[k] * line);
+        tbr_stat_add(g->end_flush[GPU_DIRTY_KINDS], dc.lines[k] * line);
+    }
+}
+
 static void hook(sim_queue *q, tbr_energy_unit *u)
 {
     if (!u) return;
@@ -61,6 +133,7 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     /* baseline: caches bound to <cache>.hits/.misses/.fills/.write_hits; Primitive Table
    * (group "ptr_tf") when the Tile Fetcher is pipelined */
     if (tbr_energy_add_baseline(g->en, cfg, g->env.st, err, errlen)) return -1;
+    dirty_stats_init(g);
     /* the techniques' structures and events (groups "re", "te", ...) */
     if (tbr_techniques_energy(g->env.tech, g->en, cfg, err, errlen)) return -1;
     /* port arbiter <-> L2 interconnect: 128-bit flits, one hop (estimate) */
@@ -79,6 +152,12 @@ int gpu_energy_init(gpu *g, char *err, size_t errlen)
     g->raster.en.depth = FIND("depth_buffer");
     g->raster.en.color = FIND("color_buffer");
     g->raster.en.ztest = FIND("early_z");
+    g->raster.en.hsr_setup = FIND("hsr.prim_setup"); /* TBDR only */
+    g->raster.en.hsr_raster = FIND("hsr.rasterizer");
+    g->raster.en.hsr_depth = FIND("hsr.depth_buffer");
+    g->raster.en.hsr_ztest = FIND("hsr.early_z");
+    g->raster.en.zcache = FIND("imr.z_cache"); /* IMR only */
+    g->raster.en.ccache = FIND("imr.color_cache");
     uint64_t line = tbr_cfg_uint(cfg, "l2.line_bytes");
     uint64_t zb = 4 * tbr_cfg_uint(cfg, "depth_buffer.bytes_per_pixel"),
              cb = 4 * tbr_cfg_uint(cfg, "color_buffer.bytes_per_pixel");

@@ -251,6 +251,7 @@ static int simulate_frame(sim_run *run, uint64_t number)
         return -1;
     }
     tbr_stat_inc(g->frames);
+    gpu_dirty_lines_frame_end(g);
     char label[32];
     snprintf(label, sizeof label, "frame %llu", (unsigned long long)number);
     tbr_stats_snapshot(run->st, label);
@@ -301,6 +302,7 @@ static int run_frames(sim_run *run)
         }
         if (load_frame(run, fi.number) || simulate_frame(run, fi.number)) return 2;
     }
+    gpu_dirty_lines_run_end(run->g); /* what the run leaves in the L2 for the DRAM */
     if (rc < 0) {
         fprintf(stderr, "tbr-sim: %s\n", tbr_trace_reader_error(run->r));
         return 2;

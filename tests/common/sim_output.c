@@ -40,6 +40,21 @@ long long sim_stat_value(const char *json, const char *name)
     return p ? atoll(p + 9) : -1;
 }
 
+long long sim_energy_event_count(const char *json, const char *structure, const char *event)
+{
+    char key[256];
+    const char *p = strstr(json, "\"structures\":{");
+    snprintf(key, sizeof key, "\"%s\":{\"kind\"", structure);
+    if (p) p = strstr(p, key);
+    if (!p) return -1;
+    const char *end = strstr(p, "}}}"); /* the structure's last event closes it */
+    snprintf(key, sizeof key, "\"%s\":{", event);
+    p = strstr(p, key);
+    if (!p || (end && p > end)) return -1;
+    p = strstr(p, "\"count\":");
+    return p ? atoll(p + 8) : -1;
+}
+
 int sim_pixel_mismatch(const tbr_image *im, unsigned x, unsigned y, int r, int g, int bl, int a)
 {
     const uint8_t *p = im->pixels + y * im->stride + x * 4;

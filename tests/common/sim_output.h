@@ -13,6 +13,10 @@ int sim_run(const char *sim, const char *in, const char *out, const char *extra)
 char *sim_slurp(const char *path);
 /* Value of the counter NAME in stats.json ("NAME": {... "value": N}), -1 if absent. */
 long long sim_stat_value(const char *json, const char *name);
+/* Count of EVENT ("read", "write", "quad", ...) of the energy structure STRUCTURE in
+ * stats.json's energy report (compact JSON: "structures":{STRUCTURE:{"kind"... "events":
+ * {EVENT:{... "count":N}}}}), -1 if absent. */
+long long sim_energy_event_count(const char *json, const char *structure, const char *event);
 /* 1 (and a message) if pixel (X,Y) of IM is not (R,G,B,A), else 0. */
 int sim_pixel_mismatch(const tbr_image *im, unsigned x, unsigned y, int r, int g, int b, int a);
 /* Reads OUT/frames/frame_FRAME.png into IM; -1 (and a message) on error. */

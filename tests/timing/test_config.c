@@ -136,6 +136,14 @@ static void test_overrides(void)
     CHECK(tbr_config_apply_override(c, " tile.order = snake ", err, sizeof err) == 0);
     CHECK_EQ_U(tbr_cfg_uint(c, "l2.size_kb"), 512);
     CHECK(strcmp(tbr_cfg_str(c, "tile.order"), "snake") == 0);
+    /* each configuration owns its enum names: reading another configuration's value (or the
+     * same key again after a change) leaves a name already returned as it was (issue #19: a
+     * static name cache shared by all configurations overwrote it) */
+    const char *snake = tbr_cfg_str(c, "tile.order");
+    tbr_config *other = tbr_config_new();
+    CHECK(strcmp(tbr_cfg_str(other, "tile.order"), "scanline") == 0);
+    CHECK(strcmp(snake, "snake") == 0);
+    tbr_config_free(other);
     CHECK(strcmp(tbr_cfg_origin(c, "l2.size_kb"), "--set") == 0);
     CHECK(tbr_config_apply_override(c, "l2.bogus=1", err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "--set");

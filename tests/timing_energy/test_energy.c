@@ -514,6 +514,119 @@ static void test_raster_units(void)
     tbr_stats_free(st2);
 }
 
+/* ---- the organisations' structures (docs/organisations.md, issue #19's fairness review) ----
+ * A model of the defaults with `sets` (KEY=VALUE, NULL-terminated) and statistics `st`, over
+ * 1 ms (800000 cycles at 800 MHz: 1 nW of leakage = 1 pJ). */
+static tbr_energy *model_with(const char *const *sets, tbr_stats *st)
+{
+    tbr_config *cfg = tbr_config_new();
+    char err[256];
+    for (; *sets; sets++) CHECK(tbr_config_apply_override(cfg, *sets, err, sizeof err) == 0);
+    CHECK(tbr_config_validate(cfg, err, sizeof err) == 0);
+    tbr_energy *e = tbr_energy_new(cfg, err, sizeof err);
+    CHECK(e && tbr_energy_add_baseline(e, cfg, st, err, sizeof err) == 0);
+    if (e) tbr_energy_frame_end(e, "f", 800000, NULL, 0, NULL);
+    tbr_config_free(cfg);
+    return e;
+}
+
+#define STATIC(e, n)    tbr_energy_unit_static_pj(e, TBR_ENERGY_TOTAL, tbr_energy_find(e, n))
+#define PRICE(e, n, ev) tbr_energy_unit_costs(e, tbr_energy_find(e, n))->pj[ev]
+
+/* TBDR: the HSR stage's rasterizer, Early-Z and depth buffers are structures of their own,
+ * priced as the Raster Unit's (hsr.tile_buffers = 2 depth buffers of 4 KiB: 2 x 32768 bits
+ * x 1 nW = 65536 pJ); TBR has none of them. Before issue #19's fix HSR had none: its
+ * accesses were charged to the Raster Unit's depth buffer and its leakage to nothing. */
+static void test_org_hsr(void)
+{
+    static const char *const tbdr_sets[] = {"hsr.enabled=true", NULL}, *const none[] = {NULL};
+    tbr_stats *st = tbr_stats_new();
+    tbr_energy *tbr = model_with(none, st), *tbdr = model_with(tbdr_sets, st);
+    CHECK(tbr && tbdr);
+    CHECK(tbr_energy_find(tbr, "hsr.depth_buffer") == NULL && tbr_energy_find(tbr, "hsr.rasterizer") == NULL);
+    CHECK(tbr_energy_find(tbdr, "hsr.depth_buffer") != NULL);
+    if (tbr_energy_find(tbdr, "hsr.depth_buffer")) {
+        CHECK_NEAR(STATIC(tbdr, "hsr.depth_buffer"), 65536.0, 1e-6);
+        CHECK_NEAR(STATIC(tbdr, "hsr.depth_buffer"), 2 * STATIC(tbdr, "depth_buffer"), 1e-6);
+        CHECK_NEAR(PRICE(tbdr, "hsr.depth_buffer", TBR_EV_READ), PRICE(tbdr, "depth_buffer", TBR_EV_READ), 1e-12);
+    }
+    static const char *const twins[][2] = {
+        {"hsr.rasterizer", "rasterizer"}, {"hsr.early_z", "early_z"}, {"hsr.prim_setup", "prim_setup"}};
+    for (size_t i = 0; i < 3; i++) {
+        CHECK(tbr_energy_find(tbdr, twins[i][0]) != NULL);
+        if (tbr_energy_find(tbdr, twins[i][0])) CHECK_NEAR(STATIC(tbdr, twins[i][0]), STATIC(tbdr, twins[i][1]), 1e-9);
+    }
+    CHECK(tbr_energy_group_pj(tbdr, TBR_ENERGY_TOTAL, "hsr") > 0);
+    tbr_energy_free(tbr);
+    tbr_energy_free(tbdr);
+    tbr_stats_free(st);
+}
+
+/* IMR: no tile buffers; the Z and color caches priced as 16 KiB 4-way caches of 64-B lines:
+ * 64 sets, tag 40 - 6 - 6 + 2 = 30 bits, 131072 + 64 x 4 x 30 = 138752 bits (138752 pJ over
+ * 1 ms); with imr.z_compression the Z cache's lines are 256 B: 16 sets, tag 40 - 4 - 8 + 2 =
+ * 30 bits, 131072 + 16 x 4 x 30 = 132992 bits. 10 misses (tag lookup + fill) and 3
+ * write-backs (a read) of the bound statistics. Before issue #19's fix they were charged
+ * as the 4 KiB tile buffers (6.4 pJ per quad access). */
+static void test_org_imr(void)
+{
+    static const char *const imr_sets[] = {"pipeline.organization=imr", NULL};
+    static const char *const comp_sets[] = {"pipeline.organization=imr", "imr.z_compression=true", NULL};
+    tbr_stats *st = tbr_stats_new(), *st2 = tbr_stats_new();
+    tbr_stat_add(tbr_stats_counter(st, "imr.z_cache.line_misses", "test"), 10);
+    tbr_stat_add(tbr_stats_counter(st, "imr.z_cache.line_writebacks", "test"), 3);
+    tbr_energy *imr = model_with(imr_sets, st), *comp = model_with(comp_sets, st2);
+    CHECK(imr && comp);
+    CHECK(tbr_energy_find(imr, "depth_buffer") == NULL && tbr_energy_find(imr, "color_buffer") == NULL);
+    tbr_energy_unit *z = tbr_energy_find(imr, "imr.z_cache");
+    CHECK(z != NULL && tbr_energy_find(imr, "imr.color_cache") != NULL && tbr_energy_find(comp, "imr.z_cache"));
+    if (!z || !tbr_energy_find(imr, "imr.color_cache") || !tbr_energy_find(comp, "imr.z_cache")) goto done;
+    CHECK_NEAR(STATIC(imr, "imr.z_cache"), 138752.0, 1e-6);
+    CHECK_NEAR(STATIC(imr, "imr.color_cache"), 138752.0, 1e-6);
+    CHECK_NEAR(STATIC(comp, "imr.z_cache"), 132992.0, 1e-6);
+    tbr_energy_geom g;
+    memset(&g, 0, sizeof g);
+    g.bytes = 16384;
+    g.ways = 4;
+    g.width_bits = 512;
+    tbr_energy_tech t = tech22();
+    tbr_energy_costs c;
+    char err[128];
+    CHECK(tbr_em_costs(TBR_EK_CACHE, &g, &t, &c, err, sizeof err) == 0);
+    CHECK_NEAR(PRICE(imr, "imr.z_cache", TBR_EV_READ), c.pj[TBR_EV_READ], 1e-9);
+    CHECK_NEAR(PRICE(imr, "imr.z_cache", TBR_EV_WRITE), c.pj[TBR_EV_WRITE], 1e-9);
+    CHECK(c.pj[TBR_EV_READ] > 20 * 6.4); /* a cache access, not a tile-buffer quad access */
+    CHECK_NEAR(tbr_energy_unit_dynamic_pj(imr, TBR_ENERGY_TOTAL, z),
+               10 * (c.pj[TBR_EV_TAG_LOOKUP] + c.pj[TBR_EV_WRITE]) + 3 * c.pj[TBR_EV_READ], 1e-6);
+done:
+    tbr_energy_free(imr);
+    tbr_energy_free(comp);
+    tbr_stats_free(st);
+    tbr_stats_free(st2);
+}
+
+/* vertex_cache.private: the model builds one vertex cache (the Vertex Fetcher's), so one is
+ * charged (4 KiB 2-way 64-B lines: 32 sets, tag 40 - 5 - 6 + 2 = 31 bits, 32768 + 32 x 2 x 31
+ * = 34752 bits), and `true` is rejected as not modeled. Before issue #19's fix `true` was
+ * accepted and charged 4 caches (one per vertex processor). */
+static void test_org_vertex_cache(void)
+{
+    static const char *const none[] = {NULL};
+    tbr_stats *st = tbr_stats_new();
+    tbr_energy *e = model_with(none, st);
+    CHECK(e != NULL);
+    CHECK_NEAR(STATIC(e, "vertex_cache"), 34752.0, 1e-6);
+    tbr_config *cfg = tbr_config_new();
+    char err[256];
+    CHECK(tbr_config_apply_override(cfg, "vertex_cache.private=true", err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "not modeled yet");
+    tbr_config_free(cfg);
+    tbr_energy_free(e);
+    tbr_stats_free(st);
+}
+#undef STATIC
+#undef PRICE
+
 /* ---- presets load and build an energy model; LPDDR3 presets pick the LPDDR3 table ---- */
 static void test_presets(const char *dir)
 {
@@ -572,7 +685,11 @@ int main(int argc, char **argv)
         test_report();
     else if (!strcmp(g, "raster_units"))
         test_raster_units();
-    else if (!strcmp(g, "presets"))
+    else if (!strcmp(g, "organisations")) {
+        test_org_hsr();
+        test_org_imr();
+        test_org_vertex_cache();
+    } else if (!strcmp(g, "presets"))
         test_presets(dir);
     else {
         fprintf(stderr, "unknown group %s\n", g);

@@ -138,8 +138,16 @@ static void test_opaque(const char *work)
             CHECK(sim_stat_value(j, "hsr.quads_removed") == 12);
             CHECK(sim_stat_value(j, "quads.hsr_tested") == 28);
             CHECK(sim_stat_value(j, "hsr.fallback_tiles_shader") == 0);
+            /* HSR's accesses are charged to its own structures (issue #19: they went to the
+             * Raster Unit's depth buffer and its rasterizer cost nothing): each tested quad
+             * is rasterized, read and written in HSR's depth buffer, 4 compares */
+            CHECK(sim_energy_event_count(j, "hsr.rasterizer", "quad") == 28);
+            CHECK(sim_energy_event_count(j, "hsr.depth_buffer", "read") == 28);
+            CHECK(sim_energy_event_count(j, "hsr.depth_buffer", "write") == 28);
+            CHECK(sim_energy_event_count(j, "hsr.early_z", "cmp") == 4 * 28);
         } else {
-            CHECK(sim_stat_value(j, "hsr.fragments_removed") == -1); /* no HSR statistics in TBR */
+            CHECK(sim_stat_value(j, "hsr.fragments_removed") == -1);            /* no HSR statistics in TBR */
+            CHECK(sim_energy_event_count(j, "hsr.depth_buffer", "read") == -1); /* nor HSR structures */
         }
         columns_are(work, "opaque", modes[m], 0, 2, 0, 255, 0, 255);
         columns_are(work, "opaque", modes[m], 2, 4, 0, 0, 255, 255);

@@ -133,6 +133,17 @@ static void ports_are(const char *j, long long reads, long long writes)
     CHECK(sim_stat_value(j, "mem.ru0.color.writes") == writes);
 }
 
+/* The L2's dirty lines after the frame, by plane (docs/organisations.md "Dirty lines at the
+ * end"): the 2 MiB L2 keeps every line the frame wrote, so the run-end flush counts them. */
+static void end_flush_is(const char *j, long long depth, long long color)
+{
+    CHECK(sim_stat_value(j, "dram.end_flush_bytes.depth") == depth);
+    CHECK(sim_stat_value(j, "dram.end_flush_bytes.color") == color);
+    long long pb = sim_stat_value(j, "dram.end_flush_bytes.parameter_buffer");
+    CHECK(sim_stat_value(j, "dram.end_flush_bytes") ==
+          depth + color + pb + sim_stat_value(j, "dram.end_flush_bytes.other"));
+}
+
 static void test_traffic(const char *work)
 {
     char in[1024];
@@ -147,6 +158,8 @@ static void test_traffic(const char *work)
         CHECK(sim_stat_value(j, "mem.ru0.depth.reads") == 0);
         CHECK(sim_stat_value(j, "mem.ru0.depth.writes") == 0);
         CHECK(sim_stat_value(j, "imr.z_cache.line_accesses") == -1); /* no IMR caches under TBR */
+        end_flush_is(j, 0, 24 * 64);                                 /* the flushed color lines; depth never stored */
+        CHECK(sim_stat_value(j, "dram.end_flush_bytes.parameter_buffer") > 0); /* the binned lists */
         picture_is_the_scene(work, "tbr");
         free(j);
     }
@@ -162,6 +175,21 @@ static void test_traffic(const char *work)
         cache_is(j, "z_cache", 0, 16, 16, 8, 0);
         cache_is(j, "color_cache", 0, 16, 16, 8, 0);
         ports_are(j, 0, 24);
+        /* 24 lines written per plane (16 write-backs + 8 resolves), all still in the L2 */
+        end_flush_is(j, 24 * 64, 24 * 64);
+        CHECK(sim_stat_value(j, "dram.end_flush_bytes.parameter_buffer") == 0);
+        /* the caches' energy, per line (issue #19: they were charged as tile-buffer quad
+         * accesses): Z: red + blue 48 early-Z quads and green's 16 late-Z quads, each
+         * reading and writing its 2 lines (128 + 128), + 16 fills (write, tag lookup) and 16
+         * write-backs (read); color: 64 quads writing 2 lines (128) and, as TBR charges its
+         * color buffer, reading them (every quad reaching softpipe's blend stage:
+         * TBR_REC_QUAD_BLENDED), + 16 fills and 16 write-backs */
+        CHECK(sim_energy_event_count(j, "depth_buffer", "read") == -1); /* no tile buffers */
+        CHECK(sim_energy_event_count(j, "imr.z_cache", "read") == 128 + 16);
+        CHECK(sim_energy_event_count(j, "imr.z_cache", "write") == 128 + 16);
+        CHECK(sim_energy_event_count(j, "imr.z_cache", "tag_lookup") == 16);
+        CHECK(sim_energy_event_count(j, "imr.color_cache", "read") == 128 + 16);
+        CHECK(sim_energy_event_count(j, "imr.color_cache", "write") == 128 + 16);
         picture_is_the_scene(work, "imr");
         free(j);
     }

@@ -605,6 +605,9 @@ static const struct {
     {"dram_power.idd6_vdd1_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vdd2_ma", "the DRAM model never enters self-refresh"},
     {"dram_power.idd6_vddq_ma", "the DRAM model never enters self-refresh"},
+    {"vertex_cache.private",
+     "the Vertex Fetcher reads every vertex through one shared vertex cache before a vertex processor takes the "
+     "work, so per-processor caches are not built (nor charged energy)"},
 };
 
 const char *tbr_param_not_modeled(const char *name)
@@ -615,10 +618,11 @@ const char *tbr_param_not_modeled(const char *name)
 }
 
 typedef struct {
-    int64_t i;    /* INT, UINT (as bits), BOOL, ENUM index */
-    double d;     /* DOUBLE */
-    char *s;      /* STRING */
-    char *origin; /* NULL = default */
+    int64_t i;      /* INT, UINT (as bits), BOOL, ENUM index */
+    double d;       /* DOUBLE */
+    char *s;        /* STRING */
+    char *origin;   /* NULL = default */
+    char ename[24]; /* ENUM: the value's name, owned by the value (tbr_cfg_str; no allocation) */
 } value_t;
 
 /* Parameter names are looked up through a hash of the table (FNV-1a, open addressing, at
@@ -792,6 +796,11 @@ static int parse_value(const tbr_param_desc *d, const char *text, value_t *out, 
                 return -1;
             }
             out->i = k;
+            enum_name(d->allowed, k, out->ename, sizeof out->ename);
+            if (strlen(out->ename) != strlen(text)) { /* a table bug: names fit ename */
+                tbr_set_err(err, errlen, "enum name '%s' longer than %zu characters", text, sizeof out->ename - 1);
+                return -1;
+            }
             return 0;
         }
         case TBR_P_STRING: out->s = tbr_xstrdup(text); return 0;
@@ -1037,13 +1046,9 @@ int tbr_cfg_enum(const tbr_config *cfg, const char *name)
 }
 const char *tbr_cfg_str(const tbr_config *cfg, const char *name)
 {
+    /* an enum's name is kept with its value (parse_value): each configuration owns its names */
     const value_t *v = get_checked(cfg, name, TBR_P_STRING, TBR_P_ENUM);
-    long i = find_in(cfg, name);
-    if (k_params[i].type == TBR_P_STRING) return v->s;
-    /* enum: return a pointer into a per-parameter static name cache */
-    static char names[NPARAMS][64];
-    enum_name(k_params[i].allowed, (int)v->i, names[i], sizeof names[i]);
-    return names[i];
+    return v->s ? v->s : v->ename;
 }
 const char *tbr_cfg_origin(const tbr_config *cfg, const char *name)
 {

@@ -417,6 +417,82 @@ static int add_simple(tbr_energy *e, const char *name, const char *group, tbr_en
     return tbr_energy_add(e, name, group, k, g, err, errlen) ? 0 : -1;
 }
 
+/* A tile buffer of the `pfx` geometry (depth_buffer / color_buffer .size_kb, .banks,
+ * .bytes_per_pixel): one quad (4 pixels) per access; `count` instances. */
+static int add_tile_buffer(tbr_energy *e, const tbr_config *cfg, const char *name, const char *pfx, const char *group,
+                           uint32_t count, char *err, size_t errlen)
+{
+    char k[64];
+    tbr_energy_geom g;
+    memset(&g, 0, sizeof g);
+    snprintf(k, sizeof k, "%s.size_kb", pfx);
+    g.bytes = tbr_cfg_uint(cfg, k) * 1024;
+    snprintf(k, sizeof k, "%s.banks", pfx);
+    g.banks = (uint32_t)tbr_cfg_uint(cfg, k);
+    snprintf(k, sizeof k, "%s.bytes_per_pixel", pfx);
+    g.width_bits = 4 * (uint32_t)tbr_cfg_uint(cfg, k) * 8;
+    g.count = count;
+    return add_simple(e, name, group, TBR_EK_SRAM, &g, err, errlen);
+}
+
+/* IMR (docs/organisations.md; ATTILA sec. 2): the Z and color caches priced as the caches
+ * they are (size, associativity, 64-B lines, 256-B Z lines with imr.z_compression; tags and
+ * ways read in parallel like the other small caches). Events: every line a quad accesses
+ * (counted by its stage: a read to test or blend, a write to update), a miss's tag lookup
+ * and its fill (a read or a fast-clear fill: a write), a dirty line written back (a read).
+ */
+static int add_imr_caches(tbr_energy *e, const tbr_config *cfg, tbr_stats *stats, uint32_t rus, char *err,
+                          size_t errlen)
+{
+    static const char *const names[] = {"z_cache", "color_cache"};
+    for (int i = 0; i < 2; i++) {
+        char k[64];
+        tbr_energy_geom g;
+        memset(&g, 0, sizeof g);
+        snprintf(k, sizeof k, "imr.%s.size_kb", names[i]);
+        g.bytes = tbr_cfg_uint(cfg, k) * 1024;
+        snprintf(k, sizeof k, "imr.%s.ways", names[i]);
+        g.ways = (uint32_t)tbr_cfg_uint(cfg, k);
+        g.width_bits = (i == 0 && tbr_cfg_bool(cfg, "imr.z_compression") ? 256 : 64) * 8;
+        g.count = rus;
+        snprintf(k, sizeof k, "imr.%s", names[i]);
+        tbr_energy_unit *u = tbr_energy_add(e, k, "baseline", TBR_EK_CACHE, &g, err, errlen);
+        if (!u) return -1;
+        if (!stats) continue;
+        snprintf(k, sizeof k, "imr.%s.line_misses", names[i]);
+        tbr_energy_bind(e, u, TBR_EV_TAG_LOOKUP, tbr_stats_find(stats, k));
+        tbr_energy_bind(e, u, TBR_EV_WRITE, tbr_stats_find(stats, k));
+        snprintf(k, sizeof k, "imr.%s.line_writebacks", names[i]);
+        tbr_energy_bind(e, u, TBR_EV_READ, tbr_stats_find(stats, k));
+    }
+    return 0;
+}
+
+/* TBDR (seeds/003 sec. II-C, Fig. 2): the HSR stage's own rasterizer, Early-Z and depth
+ * buffers (raster/hsr.h), priced as the Raster Unit's equivalents: hsr.tile_buffers depth
+ * buffers of the tile depth buffer's geometry, a rasterizer and 32-bit comparators at
+ * hsr.quads_per_cycle, a primitive setup; group "hsr" (its share in the report). */
+static int add_hsr(tbr_energy *e, const tbr_config *cfg, uint32_t rus, char *err, size_t errlen)
+{
+    uint32_t qpc = (uint32_t)tbr_cfg_uint(cfg, "hsr.quads_per_cycle");
+    uint32_t bufs = (uint32_t)tbr_cfg_uint(cfg, "hsr.tile_buffers");
+    if (add_tile_buffer(e, cfg, "hsr.depth_buffer", "depth_buffer", "hsr", rus * bufs, err, errlen)) return -1;
+    tbr_energy_geom g;
+    memset(&g, 0, sizeof g);
+    g.op = TBR_EV_PRIM_SETUP;
+    g.lanes = 1;
+    g.count = rus;
+    if (add_simple(e, "hsr.prim_setup", "hsr", TBR_EK_FIXED, &g, err, errlen)) return -1;
+    g.op = TBR_EV_QUAD;
+    g.lanes = qpc;
+    if (add_simple(e, "hsr.rasterizer", "hsr", TBR_EK_FIXED, &g, err, errlen)) return -1;
+    memset(&g, 0, sizeof g);
+    g.width_bits = 32;
+    g.lanes = 4 * qpc;
+    g.count = rus;
+    return add_simple(e, "hsr.early_z", "hsr", TBR_EK_COMPARATOR, &g, err, errlen);
+}
+
 int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *stats, char *err, size_t errlen)
 {
     uint32_t vps = (uint32_t)tbr_cfg_uint(cfg, "vertex.processors");
@@ -443,11 +519,12 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
     const uint32_t per_fp = fps * rus;
     /* instruction caches: the simulator builds one shared or two (gpu.c build_units) */
     const uint32_t icaches = tbr_cfg_uint(cfg, "inst_cache.count") >= 2 ? 2 : 1;
-    bool vpriv = tbr_cfg_bool(cfg, "vertex_cache.private");
     /* vertex.texture_path = cache: one more texture cache (texture_cache.vertex) */
     const bool vtc = tbr_cfg_enum(cfg, "vertex.texture_path") == 1;
     tbr_energy_unit *tcu = NULL;
-    if (!add_cache(e, cfg, stats, "vertex_cache", vpriv ? vps : 1, false, err, errlen) ||
+    /* one vertex cache: the Vertex Fetcher reads through one shared cache (geometry.c;
+     * vertex_cache.private is not modeled, timing/core/config.c) */
+    if (!add_cache(e, cfg, stats, "vertex_cache", 1, false, err, errlen) ||
         !add_cache(e, cfg, stats, "tile_cache", 1, false, err, errlen) ||
         !(tcu = add_cache(e, cfg, stats, "texture_cache", per_fp + (vtc ? 1 : 0), false, err, errlen)) ||
         !add_cache(e, cfg, stats, "inst_cache", icaches, false, err, errlen) ||
@@ -459,19 +536,14 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
         tbr_energy_bind(e, tcu, TBR_EV_WRITE, tbr_stats_find(stats, "texture_cache.vertex.fills"));
     }
     tbr_energy_geom g;
-    /* tile buffers: one quad (4 pixels) per access */
-    static const char *const bufs[] = {"depth_buffer", "color_buffer"};
-    for (int i = 0; i < 2; i++) {
-        char k[64];
-        memset(&g, 0, sizeof g);
-        snprintf(k, sizeof k, "%s.size_kb", bufs[i]);
-        g.bytes = tbr_cfg_uint(cfg, k) * 1024;
-        snprintf(k, sizeof k, "%s.banks", bufs[i]);
-        g.banks = (uint32_t)tbr_cfg_uint(cfg, k);
-        snprintf(k, sizeof k, "%s.bytes_per_pixel", bufs[i]);
-        g.width_bits = 4 * (uint32_t)tbr_cfg_uint(cfg, k) * 8;
-        g.count = rus;
-        if (add_simple(e, bufs[i], "baseline", TBR_EK_SRAM, &g, err, errlen)) return -1;
+    /* tile buffers, which the immediate-mode organisation does not build (its Z and color
+     * caches instead: add_imr_caches) */
+    if (tbr_cfg_enum(cfg, "pipeline.organization") == 1) {
+        if (add_imr_caches(e, cfg, stats, rus, err, errlen)) return -1;
+    } else {
+        if (add_tile_buffer(e, cfg, "depth_buffer", "depth_buffer", "baseline", rus, err, errlen) ||
+            add_tile_buffer(e, cfg, "color_buffer", "color_buffer", "baseline", rus, err, errlen))
+            return -1;
     }
     if (add_queue(e, cfg, "queue.vertex_in", "queue.vertex_in", "queue.vertex_entry_bytes", 1, err, errlen) ||
         add_queue(e, cfg, "queue.vertex_out", "queue.vertex_out", "queue.vertex_entry_bytes", 1, err, errlen) ||
@@ -524,6 +596,7 @@ int tbr_energy_add_baseline(tbr_energy *e, const tbr_config *cfg, tbr_stats *sta
     g.lanes = 4 * (uint32_t)tbr_cfg_uint(cfg, "early_z.quads_per_cycle");
     g.count = rus;
     if (add_simple(e, "early_z", "baseline", TBR_EK_COMPARATOR, &g, err, errlen)) return -1;
+    if (tbr_cfg_bool(cfg, "hsr.enabled") && add_hsr(e, cfg, rus, err, errlen)) return -1;
     /* thesis §4.1.2: Primitive Table of the pipelined Tile Fetcher: 27 bits of
    * metadata + 16 attributes x 3 vertices x vec4 x 32 bit = 6171 bits/entry;
    * one attribute (384 bits) written or read per access */

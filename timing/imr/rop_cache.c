@@ -281,6 +281,15 @@ bool rop_cache_access(rop_cache *c, const sim_quad *q, bool write)
     return true;
 }
 
+void rop_cache_count_energy(const rop_cache *c, const sim_quad *q, tbr_energy_unit *u, bool read, bool write)
+{
+    if (!u) return;
+    uint64_t lines[2 * ROP_MAX_PLANES * 2];
+    uint32_t n = rop_cache_quad_lines(c, q, lines);
+    if (read) tbr_energy_count(u, TBR_EV_READ, n);
+    if (write) tbr_energy_count(u, TBR_EV_WRITE, n);
+}
+
 void rop_cache_prefetch(rop_cache *c, const sim_quad *q)
 {
     if (c->clearing) return;

@@ -93,6 +93,9 @@ uint32_t rop_cache_quad_lines(const rop_cache *c, const sim_quad *q, uint64_t *l
 /* One access of a quad: true when every line is present (counted, LRU updated, dirty if
  * `write`); false while the stage must wait (misses issued as the port and MSHRs allow). */
 bool rop_cache_access(rop_cache *c, const sim_quad *q, bool write);
+/* Energy of one access of quad q (docs/energy-model.md): each line it touches is read
+ * (`read`: a depth test, a blend) and/or written (`write`) once in the cache's array `u`. */
+void rop_cache_count_energy(const rop_cache *c, const sim_quad *q, tbr_energy_unit *u, bool read, bool write);
 /* Issue the misses of a quad that waits behind the current one (no access counted). */
 void rop_cache_prefetch(rop_cache *c, const sim_quad *q);
 /* Memory responses (fills) and the pass start's clear writes / the pass end's flush. */

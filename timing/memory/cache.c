@@ -183,6 +183,18 @@ bool tbr_cache_contains(const tbr_cache *c, uint64_t addr, bool *dirty)
     return l != NULL;
 }
 
+uint64_t tbr_cache_for_each_dirty(const tbr_cache *c, void (*fn)(void *ctx, uint64_t addr), void *ctx)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < (size_t)c->sets * c->p.ways; i++) {
+        const line_t *l = &c->lines[i];
+        if (!l->valid || !l->dirty) continue;
+        n++;
+        if (fn) fn(ctx, l->tag << c->line_shift);
+    }
+    return n;
+}
+
 /* LRU victim: the first invalid way, else the least recently used. */
 static line_t *victim(const tbr_cache *c, uint64_t line)
 {

@@ -80,6 +80,8 @@ void tbr_cache_tick_n(tbr_cache *c, uint64_t now, uint64_t n);
 
 /* Inspection (tests, debugging). */
 bool tbr_cache_contains(const tbr_cache *c, uint64_t addr, bool *dirty);
+/* Calls fn(ctx, line address) for every dirty line; returns their count. */
+uint64_t tbr_cache_for_each_dirty(const tbr_cache *c, void (*fn)(void *ctx, uint64_t addr), void *ctx);
 /* Count of lines installed so far: the set of present lines changes only when it does,
  * so a tbr_cache_contains answer stays valid while this is unchanged. */
 const uint64_t *tbr_cache_installs(const tbr_cache *c);

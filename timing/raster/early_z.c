@@ -87,7 +87,11 @@ static inline bool quad_survives(const early_z *z, const sim_frame *f, const sim
 static __attribute__((noinline, cold)) bool imr_depth_access(early_z *z, const sim_frame *f, const sim_quad *q,
                                                              bool survives)
 {
-    if (rop_cache_access(z->rop, q, survives && f->draws[q->draw].rec.depth_writemask)) return true;
+    bool write = survives && f->draws[q->draw].rec.depth_writemask;
+    if (rop_cache_access(z->rop, q, write)) {
+        rop_cache_count_energy(z->rop, q, z->en->zcache, true, write); /* the test reads, an update writes */
+        return true;
+    }
     for (uint32_t i = 1; i < z->in->count && i <= z->imr_lookahead; i++) {
         uint32_t tok = z->in->buf[(z->in->head + i) % z->in->cap];
         if (TOK_KIND(tok) != TOK_ITEM) break;

@@ -226,9 +226,10 @@ static void test_quads(hsr_stage *h, uint32_t nq, uint32_t setup)
     const sim_env *env = h->env;
     h->busy_until = env->now + setup + (nq + h->quads_per_cycle - 1) / h->quads_per_cycle;
     tbr_stat_add(h->quads_tested, nq);
-    tbr_energy_count(h->en->depth, TBR_EV_READ, nq); /* HSR's depth buffer: read, 4 compares, write */
-    tbr_energy_count(h->en->ztest, TBR_EV_CMP, 4ull * nq);
-    tbr_energy_count(h->en->depth, TBR_EV_WRITE, nq);
+    tbr_energy_count(h->en->hsr_raster, TBR_EV_QUAD, nq); /* HSR's rasterizer: the quad's edge tests */
+    tbr_energy_count(h->en->hsr_depth, TBR_EV_READ, nq);  /* its depth buffer: read, 4 compares, write */
+    tbr_energy_count(h->en->hsr_ztest, TBR_EV_CMP, 4ull * nq);
+    tbr_energy_count(h->en->hsr_depth, TBR_EV_WRITE, nq);
 }
 
 static bool mem_send(tbr_memq *req, uint64_t now, uint64_t addr)
@@ -266,7 +267,7 @@ static void load_depth_line(hsr_stage *h)
         h->z_load_left--;
         h->z_outstanding++;
         tbr_stat_inc(h->tile_loads);
-        tbr_energy_count(h->en->depth, TBR_EV_WRITE, h->en->qpl_z); /* loaded line written into the depth buffer */
+        tbr_energy_count(h->en->hsr_depth, TBR_EV_WRITE, h->en->qpl_z); /* loaded line into HSR's depth buffer */
     }
     if (!h->z_load_left && !h->z_outstanding) {
         h->z_loading = false;
@@ -298,7 +299,7 @@ static bool take_token(hsr_stage *h, uint32_t tok)
     if (!simq_push(&h->out, tok, env->now + 1)) return false;
     if (h->tile_decided) {
         test_quads(h, prim_quads(h, TOK_VAL(tok)), h->setup_cycles);
-        tbr_energy_count(h->en->setup, TBR_EV_PRIM_SETUP, 1);
+        tbr_energy_count(h->en->hsr_setup, TBR_EV_PRIM_SETUP, 1);
     }
     return true;
 }

@@ -160,18 +160,20 @@ static void pass_flushed(raster_unit *r, uint64_t end)
     r->tile_start_cycle = end;
 }
 
-/* Per quad the same counts as Blending under TBR (raster_unit.c blend_tick). */
+/* Per quad the same counts as Blending under TBR (raster_unit.c blend_tick); the energy of
+ * the Z and color caches' line accesses (no tile buffers under IMR). */
 static void count_quad(raster_unit *r, const sim_frame *f, const sim_quad *q)
 {
-    if (!f->draws[q->draw].rec.early_z) {
+    const tbr_rec_draw *d = &f->draws[q->draw].rec;
+    bool blended = (q->flags & TBR_REC_QUAD_BLENDED) && q->blend_mask;
+    if (!d->early_z) {
         tbr_stat_inc(r->stats->q_late_z);
-        tbr_energy_count(r->stats->en.depth, TBR_EV_READ, 1);
-        tbr_energy_count(r->stats->en.depth, TBR_EV_WRITE, 1);
+        if (d->depth_enabled)
+            rop_cache_count_energy(r->zrop, q, r->stats->en.zcache, true, d->depth_writemask && q->depth_mask);
         tbr_energy_count(r->stats->en.ztest, TBR_EV_CMP, 4);
     }
-    tbr_energy_count(r->stats->en.color, TBR_EV_WRITE, 1);
-    if ((q->flags & TBR_REC_QUAD_BLENDED) && q->blend_mask) {
-        tbr_energy_count(r->stats->en.color, TBR_EV_READ, 1);
+    rop_cache_count_energy(r->crop, q, r->stats->en.ccache, blended, true);
+    if (blended) {
         tbr_stat_inc(r->stats->q_blended);
         tbr_stat_add(r->stats->frag_blended, (uint64_t)__builtin_popcount(q->blend_mask));
     }
