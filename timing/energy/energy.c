@@ -436,7 +436,8 @@ static int add_tile_buffer(tbr_energy *e, const tbr_config *cfg, const char *nam
 }
 
 /* IMR (docs/organisations.md; ATTILA sec. 2): the Z and color caches priced as the caches
- * they are (size, associativity, 64-B lines, 256-B Z lines with imr.z_compression; tags and
+ * they are (size, associativity, 64-B lines; 256-B lines with imr.z_compression for the Z
+ * cache, imr.color_compression for the color cache, as rop_cache.c builds them; tags and
  * ways read in parallel like the other small caches). Events: every line a quad accesses
  * (counted by its stage: a read to test or blend, a write to update), a miss's tag lookup
  * and its fill (a read or a fast-clear fill: a write), a dirty line written back (a read).
@@ -453,7 +454,8 @@ static int add_imr_caches(tbr_energy *e, const tbr_config *cfg, tbr_stats *stats
         g.bytes = tbr_cfg_uint(cfg, k) * 1024;
         snprintf(k, sizeof k, "imr.%s.ways", names[i]);
         g.ways = (uint32_t)tbr_cfg_uint(cfg, k);
-        g.width_bits = (i == 0 && tbr_cfg_bool(cfg, "imr.z_compression") ? 256 : 64) * 8;
+        static const char *const compression[] = {"imr.z_compression", "imr.color_compression"};
+        g.width_bits = (tbr_cfg_bool(cfg, compression[i]) ? 256 : 64) * 8;
         g.count = rus;
         snprintf(k, sizeof k, "imr.%s", names[i]);
         tbr_energy_unit *u = tbr_energy_add(e, k, "baseline", TBR_EK_CACHE, &g, err, errlen);
