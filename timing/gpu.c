@@ -56,12 +56,10 @@ static void register_stats(gpu *g, tbr_stats *st)
 {
     g->cyc_total = tbr_stats_counter(
         st, "cycles.total",
-        g->across_frames ? "simulated GPU cycles: a frame's from its first command to its last tile flush; the next "
-                           "frame's geometry may begin during a frame's last raster phase (overlap.across_frames), so "
-                           "the total is the first frame's first command to the last frame's last flush, not the "
-                           "sum of the frames' cycles"
-                         : "simulated GPU cycles: a frame's from its first command to its last tile flush "
-                           "(frames run one after another: the total is their sum)");
+        "simulated GPU cycles, each counted once: from the first frame's first command to the last frame's last tile "
+        "flush; a frame's cycles run from its first command to its last tile flush, and with overlap.across_frames "
+        "the next frame's geometry may begin during a frame's last raster phase, so consecutive frames overlap and "
+        "their sum may exceed this total (without it, it is their sum)");
     g->cyc_geom =
         tbr_stats_counter(st, "cycles.geometry", "cycles until Primitive Assembly emitted the pass's last primitive");
     g->cyc_tiling =
@@ -334,13 +332,19 @@ HOT uint64_t raster_phase_next_event(const gpu *g) { return raster_units_next_ev
 #define PHASE_GEOMETRY 1u
 #define PHASE_RASTER   2u
 
-HOT uint64_t phases_next_event(const gpu *g, unsigned phases)
+/* Both phases: the one that last answered "now" is asked first, as it most likely does
+ * again and the other's question is then skipped (the earliest event does not depend on
+ * the order; overlap's simulator-speed cost, docs/verification.md). */
+HOT uint64_t phases_next_event(gpu *g, unsigned phases)
 {
     if (phases == PHASE_GEOMETRY) return geometry_phase_next_event(g);
     if (phases == PHASE_RASTER) return raster_phase_next_event(g);
-    uint64_t a = geometry_phase_next_event(g);
-    if (a <= g->env.now) return a;
-    uint64_t b = raster_phase_next_event(g);
+    const uint64_t now = g->env.now;
+    bool raster_first = g->probe_raster_first;
+    uint64_t a = raster_first ? raster_phase_next_event(g) : geometry_phase_next_event(g);
+    if (a <= now) return a;
+    uint64_t b = raster_first ? geometry_phase_next_event(g) : raster_phase_next_event(g);
+    if (b <= now) g->probe_raster_first = !raster_first;
     return a < b ? a : b;
 }
 
