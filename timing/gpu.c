@@ -332,19 +332,13 @@ HOT uint64_t raster_phase_next_event(const gpu *g) { return raster_units_next_ev
 #define PHASE_GEOMETRY 1u
 #define PHASE_RASTER   2u
 
-/* Both phases: the one that last answered "now" is asked first, as it most likely does
- * again and the other's question is then skipped (the earliest event does not depend on
- * the order; overlap's simulator-speed cost, docs/verification.md). */
-HOT uint64_t phases_next_event(gpu *g, unsigned phases)
+HOT uint64_t phases_next_event(const gpu *g, unsigned phases)
 {
     if (phases == PHASE_GEOMETRY) return geometry_phase_next_event(g);
     if (phases == PHASE_RASTER) return raster_phase_next_event(g);
-    const uint64_t now = g->env.now;
-    bool raster_first = g->probe_raster_first;
-    uint64_t a = raster_first ? raster_phase_next_event(g) : geometry_phase_next_event(g);
-    if (a <= now) return a;
-    uint64_t b = raster_first ? geometry_phase_next_event(g) : raster_phase_next_event(g);
-    if (b <= now) g->probe_raster_first = !raster_first;
+    uint64_t a = geometry_phase_next_event(g);
+    if (a <= g->env.now) return a;
+    uint64_t b = raster_phase_next_event(g);
     return a < b ? a : b;
 }
 

@@ -58,7 +58,6 @@ struct gpu {
     bool skip_idle;                 /* false: tick every cycle (tbr-sim --no-skip) */
     uint64_t skipped_cycles;        /* cycles simulated as part of a quiescent span (not a statistic) */
     uint32_t probe_gap, probe_wait; /* busy: the next events are asked only every probe_gap cycles */
-    bool probe_raster_first;        /* with both phases: the raster phase answered "now" last */
     shader_pool *pool;              /* shader.organization = unified: the shared cores (NULL: split) */
     geometry_unit geo;
     plb_unit plb;
