@@ -1065,9 +1065,12 @@ static int run_overlapped(gpu *g, const sim_frame *f, char *err, size_t errlen)
         if (r->ras_on && g->env.now - r->rm.start > r->rm.limit) return raster_deadlock(g, f, r->nras, err, errlen);
         ov_ends(g, r);
     }
-    /* the frame's cycles run from its first command; the total counts each cycle once */
+    /* the frame's cycles run from its first command; the total counts each cycle once
+     * (from the previous frame's end when the frames overlapped; a clock set back by a
+     * reset between runs is not an overlap) */
     g->frame_first_cycle = r->frame_start[0];
-    tbr_stat_add(g->cyc_total, g->env.now - (r->last_end > r->frame_start[0] ? r->last_end : r->frame_start[0]));
+    bool overlapped = r->last_end > r->frame_start[0] && r->last_end <= g->env.now;
+    tbr_stat_add(g->cyc_total, g->env.now - (overlapped ? r->last_end : r->frame_start[0]));
     r->last_end = g->env.now;
     return 0;
 }
