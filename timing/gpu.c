@@ -1058,9 +1058,11 @@ static int run_overlapped(gpu *g, const sim_frame *f, char *err, size_t errlen)
                 r->progress = pr;
                 r->idle_since = g->env.now;
             }
-            size_t gp;
-            const sim_frame *gf = ov_pass(r, r->ngeo, &gp);
-            if (g->env.now - r->idle_since > WATCHDOG_CYCLES) return geometry_deadlock(g, gf, gp, err, errlen);
+            if (g->env.now - r->idle_since > WATCHDOG_CYCLES) {
+                size_t gp;
+                const sim_frame *gf = ov_pass(r, r->ngeo, &gp);
+                return geometry_deadlock(g, gf, gp, err, errlen);
+            }
         }
         if (r->ras_on && g->env.now - r->rm.start > r->rm.limit) return raster_deadlock(g, f, r->nras, err, errlen);
         ov_ends(g, r);
