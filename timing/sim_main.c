@@ -613,7 +613,7 @@ static int write_summary(const sim_run *run, const check_counts *cc)
             fprintf(o, "cycles: a frame's from its first command to its last tile flush; the next frame's geometry "
                        "may run during a frame's last raster phase (overlap.across_frames), so consecutive frames "
                        "overlap and the total (first command of the first frame to the last flush of the last) is "
-                       "less than their sum\n");
+                       "at most their sum\n");
         else /* with overlap, a frame's passes overlap each other but not the next frame's */
             fprintf(o, "cycles: a frame's from its first command to its last tile flush; frames do not overlap, "
                        "so the total (first command of the first frame to the last flush of the last) is their sum\n");
