@@ -54,9 +54,12 @@ static void env_init(gpu *g, const tbr_config *cfg, tbr_stats *st)
 /* Statistics of the pass loop and those shared by several units. */
 static void register_stats(gpu *g, tbr_stats *st)
 {
-    g->cyc_total = tbr_stats_counter(st, "cycles.total",
-                                     "simulated GPU cycles: a frame's from its first command to its last tile flush "
-                                     "(frames run one after another: the total is their sum)");
+    g->cyc_total = tbr_stats_counter(
+        st, "cycles.total",
+        "simulated GPU cycles, each counted once: from the first frame's first command to the last frame's last tile "
+        "flush; a frame's cycles run from its first command to its last tile flush, and with overlap.across_frames "
+        "the next frame's geometry may begin during a frame's last raster phase, so consecutive frames overlap and "
+        "their sum may exceed this total (without it, it is their sum)");
     g->cyc_geom =
         tbr_stats_counter(st, "cycles.geometry", "cycles until Primitive Assembly emitted the pass's last primitive");
     g->cyc_tiling =
@@ -93,6 +96,15 @@ static void register_stats(gpu *g, tbr_stats *st)
     g->dep_violations = tbr_stats_counter(
         st, "overlap.dependency_violations",
         "dependent passes whose raster began before the writer's last tile flush (a model error: must be 0)");
+    if (!g->across_frames) return;
+    g->cyc_both_frames =
+        tbr_stats_counter(st, "cycles.overlap_across_frames",
+                          "cycles in which the next frame's geometry phase and this frame's raster phase both ran "
+                          "(part of cycles.overlap_both_busy)");
+    g->frame_dep_passes = tbr_stats_counter(
+        st, "overlap.frame_dependent_passes",
+        "passes that sample or load a render target the previous frame writes (rastered after its last tile flush; "
+        "one rastered before counts in overlap.dependency_violations)");
 }
 
 /* The units, upstream first; each reads its own parameters. -1 with err. */
@@ -157,6 +169,8 @@ static void connect_units(gpu *g)
             .n = g->nru, .tile_q = g->ru_tile_q, .idle = ru_unit_idle, .tiles_done = ru_unit_tiles_done, .ctx = g});
 }
 
+static overlap_run *overlap_run_new(void); /* below, with the overlapped loop */
+
 gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
 {
     gpu *g = tbr_xcalloc(1, sizeof *g);
@@ -166,10 +180,13 @@ gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen)
      * Buffer to overlap through (docs/timing-model.md "Overlapping render passes") */
     g->overlap = tbr_cfg_bool(cfg, "overlap.enabled") && !tbr_cfg_bool(cfg, "re.enabled") &&
                  tbr_cfg_enum(cfg, "pipeline.organization") != RU_ORG_IMR;
+    g->across_frames = g->overlap && tbr_cfg_bool(cfg, "overlap.across_frames");
+    if (g->overlap) g->ov = overlap_run_new();
     g->pb_buffers = (uint32_t)tbr_cfg_uint(cfg, "overlap.pb_buffers");
     g->pb_buffer_bytes = tbr_cfg_uint(cfg, "overlap.pb_buffer_kib") * 1024;
     g->env.mem = memsys_new(cfg, st, err, errlen);
     if (!g->env.mem) {
+        free(g->ov);
         free(g);
         return NULL;
     }
@@ -207,6 +224,7 @@ void gpu_free(gpu *g)
         free(g->pb_store[k].prim_attr_off);
     }
     free(g->pass_pb);
+    free(g->ov);
     geometry_free(&g->geo);
     if (g->pool) shader_pool_free(g->pool);
     free(g->pool);
@@ -718,24 +736,48 @@ int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errl
     return 0;
 }
 
-/* ---- Geometry/raster overlap across a frame's render passes (docs/timing-model.md
- * "Overlapping render passes"; RE sec. II: the Geometry and Raster Pipelines are
- * decoupled, as a tiler's vertex/tiler and fragment jobs). The geometry phase of pass
- * p + 1 runs while pass p is rastered, into another Parameter Buffer; raster phases stay
- * in pass order, each after the previous one's last tile flush, so a pass that samples
- * or loads what an earlier pass wrote always finds it flushed. The functional rendering
- * of a pass happens at its raster phase's start: in pass order, as without overlap. ---- */
+/* ---- Geometry/raster overlap across a frame's render passes and across frames
+ * (docs/timing-model.md "Overlapping render passes"; RE sec. II: the Geometry and Raster
+ * Pipelines are decoupled, as a tiler's vertex/tiler and fragment jobs). The geometry
+ * phase of pass p + 1 runs while pass p is rastered, into another Parameter Buffer; raster
+ * phases stay in pass order, each after the previous one's last tile flush, so a pass that
+ * samples or loads what an earlier pass wrote always finds it flushed. The functional
+ * rendering of a pass happens at its raster phase's start: in pass order, as without
+ * overlap. With overlap.across_frames the passes of the next frame follow those of the
+ * current one in the same queue: the loop's state outlives gpu_run_frame, which returns
+ * when the current frame's last tile is flushed (its picture is then complete). ---- */
 
 #define PB_REGION 0x20000000ull /* each Parameter Buffer slot's share of the list and attribute regions */
 
-typedef struct {
-    const sim_frame *f;
-    size_t n;            /* the frame's passes */
-    size_t ngeo, nras;   /* passes whose geometry / raster phase has ended */
-    bool geo_on, ras_on; /* pass ngeo's geometry / pass nras's raster phase runs */
+/* The passes in flight are numbered across two frames: 0 .. n[0]-1 those of f[0] (the
+ * frame gpu_run_frame completes), then those of f[1] (the next frame, once asked for).
+ * Raster phases only ever run passes of f[0]: f[1]'s first begins after f[0] completed. */
+struct overlap_run {
+    const sim_frame *f[2];
+    size_t n[2];             /* their passes (n[1] = 0 while f[1] is NULL) */
+    uint64_t frame_start[2]; /* each frame's first command: its first geometry phase's start */
+    bool next_asked;         /* f[0]'s next frame was asked for */
+    const sim_frame *prev;   /* the frame before f[0] when f[0] was loaded ahead (valid until f[0]'s
+                              * next frame is loaded, after its last raster phase began), else NULL */
+    size_t ngeo, nras;       /* passes whose geometry / raster phase has ended */
+    bool geo_on, ras_on;     /* pass ngeo's geometry / pass nras's raster phase runs */
     uint64_t geo_start, idle_since, progress;
+    uint64_t last_end; /* the previous frame's last tile flush (cycles.total counts from here) */
     raster_mark rm;
-} overlap_run;
+};
+
+static overlap_run *overlap_run_new(void) { return tbr_xcalloc(1, sizeof(overlap_run)); }
+
+/* The frame and frame-local pass of in-flight pass i. */
+static const sim_frame *ov_pass(const overlap_run *r, size_t i, size_t *pass)
+{
+    if (i < r->n[0]) {
+        *pass = i;
+        return r->f[0];
+    }
+    *pass = i - r->n[0];
+    return r->f[1];
+}
 
 /* Pass q writes resource res (as a color or depth/stencil buffer). */
 static bool pass_writes(const sim_pass *q, uint32_t res)
@@ -745,13 +787,14 @@ static bool pass_writes(const sim_pass *q, uint32_t res)
     return q->rp.zsbuf.valid && q->rp.zsbuf.resource_id == res;
 }
 
-/* Pass p reads what pass q writes: a texture its draws sample (vertex_only: draws whose
- * vertex shaders sample textures; all their textures count, as the trace does not say
- * which units the vertex shader uses) or, unless vertex_only, a render target it loads
- * (not cleared at its start). */
-static bool pass_reads_from(const sim_frame *f, size_t p, size_t q, bool vertex_only)
+/* Pass p of f reads what pass q (of f or an earlier frame) writes: a texture its draws
+ * sample (vertex_only: draws whose vertex shaders sample textures; all their textures
+ * count, as the trace does not say which units the vertex shader uses) or, unless
+ * vertex_only, a render target it loads (not cleared at its start). The window's back
+ * buffer of the next frame is loaded only if that frame's first pass does not clear it. */
+static bool pass_reads_from(const sim_frame *f, size_t p, const sim_pass *pq, bool vertex_only)
 {
-    const sim_pass *pp = &f->passes[p], *pq = &f->passes[q];
+    const sim_pass *pp = &f->passes[p];
     for (uint32_t k = 0; k < pp->ndraws; k++) {
         const tbr_rec_draw *d = &f->draws[pp->first_draw + k].rec;
         if (vertex_only && !d->num_vs_textures) continue;
@@ -763,6 +806,14 @@ static bool pass_reads_from(const sim_frame *f, size_t p, size_t q, bool vertex_
         if (pp->rp.cbufs[i].valid && !(pp->color_cleared & (1u << i)) && pass_writes(pq, pp->rp.cbufs[i].resource_id))
             return true;
     return pp->rp.zsbuf.valid && !pp->zs_cleared && pass_writes(pq, pp->rp.zsbuf.resource_id);
+}
+
+/* In-flight pass i reads what in-flight pass q writes. */
+static bool ov_reads_from(const overlap_run *r, size_t i, size_t q, bool vertex_only)
+{
+    size_t p, pq;
+    const sim_frame *f = ov_pass(r, i, &p), *fq = ov_pass(r, q, &pq);
+    return pass_reads_from(f, p, &fq->passes[pq], vertex_only);
 }
 
 /* Parameter Buffers held by the passes binned but not yet rastered to the end. */
@@ -779,7 +830,7 @@ static int geometry_blocked(const gpu *g, const overlap_run *r)
 {
     if (pb_held_by_binned(g, r) >= g->pb_buffers) return 1;
     for (size_t q = r->nras; q < r->ngeo; q++)
-        if (pass_reads_from(r->f, r->ngeo, q, true)) return 2;
+        if (ov_reads_from(r, r->ngeo, q, true)) return 2;
     return 0;
 }
 
@@ -798,21 +849,23 @@ static uint32_t free_slot(const gpu *g, const overlap_run *r)
  * the render pass's size, as the functional back end computes it), its buffer. */
 static void ov_geometry_begin(gpu *g, overlap_run *r)
 {
-    size_t p = r->ngeo;
-    const sim_pass *ps = &r->f->passes[p];
+    size_t p;
+    const sim_frame *f = ov_pass(r, r->ngeo, &p);
+    const sim_pass *ps = &f->passes[p];
     g->genv = g->env;
-    g->genv.frame = r->f;
+    g->genv.frame = f;
     g->genv.pass = p;
     unsigned w = ps->rp.width, h = ps->rp.height, tw = g->env.tile_w, th = g->env.tile_h;
     g->genv.tiles_x = w && h ? (w + tw - 1) / tw : 0;
     g->genv.tiles_y = w && h ? (h + th - 1) / th : 0;
     uint32_t slot = free_slot(g, r);
-    g->pass_pb[p].slot = slot;
+    g->pass_pb[r->ngeo].slot = slot;
     g->plb.pb.list_base = ADDR_PB_LIST_BASE + slot * PB_REGION;
     g->plb.pb.attr_base = ADDR_PB_ATTR_BASE + slot * PB_REGION;
-    count_pass(g, r->f, p);
+    count_pass(g, f, p);
+    if (p == 0) r->frame_start[r->ngeo < r->n[0] ? 0 : 1] = g->env.now;
     geometry_begin(g);
-    g->pass_pb[p].held = 1;
+    g->pass_pb[r->ngeo].held = 1;
     r->geo_on = true;
     r->geo_start = r->idle_since = g->env.now;
     r->progress = geometry_progress(g);
@@ -829,30 +882,62 @@ static void ov_geometry_end(gpu *g, overlap_run *r)
     r->geo_on = false;
 }
 
+/* Room for n in-flight passes' buffer records. */
+static void pass_pb_reserve(gpu *g, size_t n)
+{
+    if (n <= g->pass_pb_cap) return;
+    g->pass_pb = tbr_xrealloc(g->pass_pb, n * sizeof *g->pass_pb);
+    g->pass_pb_cap = n;
+}
+
+/* overlap.across_frames: f[0]'s last pass begins its raster phase, its functional
+ * rendering done, so the driver may load the next frame now (frames are loaded, rendered
+ * and checked in order); only after a swap (FRAME_END), as a frame ended otherwise may
+ * be read back. */
+static void ask_next_frame(gpu *g, overlap_run *r)
+{
+    if (r->next_asked || r->nras + 1 != r->n[0]) return;
+    r->next_asked = true;
+    if (!g->across_frames || !g->next_frame || !r->f[0]->has_end) return;
+    r->f[1] = g->next_frame(g->next_frame_ctx);
+    r->n[1] = r->f[1] ? r->f[1]->npasses : 0;
+    pass_pb_reserve(g, r->n[0] + r->n[1]);
+}
+
 /* Pass nras's raster phase begins (its geometry has ended, the previous pass's raster
  * too): the functional pass, its tiles rendered, the Tile Fetcher on its buffer. */
 static int ov_raster_begin(gpu *g, overlap_run *r, char *err, size_t errlen)
 {
     size_t p = r->nras;
+    const sim_frame *f = r->f[0];
     const param_buffer *pb = &g->pb_store[g->pass_pb[p].slot];
-    if (pass_begin(g, r->f, p, err, errlen)) return -1;
+    if (pass_begin(g, f, p, err, errlen)) return -1;
     if (g->env.tiles_x * g->env.tiles_y != pb->ntiles) {
         snprintf(err, errlen, "frame %llu pass %zu: %ux%u tiles, but %u were binned (model error)",
-                 (unsigned long long)r->f->number, p, g->env.tiles_x, g->env.tiles_y, pb->ntiles);
+                 (unsigned long long)f->number, p, g->env.tiles_x, g->env.tiles_y, pb->ntiles);
         return -1;
     }
-    pass_restore_planes(g, r->f, p);
+    pass_restore_planes(g, f, p);
     bool dependent = false;
     for (size_t q = 0; q < p; q++)
-        if (pass_reads_from(r->f, p, q, false)) {
+        if (pass_reads_from(f, p, &f->passes[q], false)) {
             dependent = true;
             if (q >= r->nras) tbr_stat_inc(g->dep_violations); /* the writer is not flushed */
         }
     if (dependent) tbr_stat_inc(g->dep_passes);
+    /* a pass reading the previous frame (loaded ahead): that frame's last flush is behind */
+    bool reads_prev = false;
+    for (size_t q = 0; r->prev && q < r->prev->npasses && !reads_prev; q++)
+        reads_prev = pass_reads_from(f, p, &r->prev->passes[q], false);
+    if (reads_prev) {
+        tbr_stat_inc(g->frame_dep_passes);
+        if (g->env.now < r->last_end) tbr_stat_inc(g->dep_violations);
+    }
     g->tf.pb = pb;
     render_pass_tiles(g, pb);
-    raster_begin(g, r->f, &r->rm);
+    raster_begin(g, f, &r->rm);
     r->ras_on = true;
+    ask_next_frame(g, r);
     return 0;
 }
 
@@ -878,19 +963,24 @@ static bool pb_full(gpu *g, const overlap_run *r)
     return false;
 }
 
-/* The phase transitions at cycle now: ends first, then begins. -1 with err. */
-static int ov_transitions(gpu *g, overlap_run *r, int *geo_wait, char *err, size_t errlen)
+/* The phase ends at cycle now (before the begins): a phase ends when its units have; with
+ * the other phase running, the memory system need not be idle, only the Parameter Buffer
+ * writes handed to it. */
+static void ov_ends(gpu *g, overlap_run *r)
 {
     bool mem_idle = memsys_idle(g->env.mem);
-    /* a phase ends when its units have; with the other phase running, the memory system
-     * need not be idle, only the Parameter Buffer writes handed to it */
     if (r->geo_on && geometry_units_done(g, g->nicu == 2 || !r->ras_on) &&
         (r->ras_on ? tbr_memq_empty(memsys_req(g->env.mem, g->plb.port)) : mem_idle))
         ov_geometry_end(g, r);
     if (r->ras_on && raster_units_done(g, g->nicu == 2 || !r->geo_on) && (r->geo_on || mem_idle)) ov_raster_end(g, r);
+}
+
+/* The phase begins at cycle now. -1 with err. */
+static int ov_begins(gpu *g, overlap_run *r, int *geo_wait, char *err, size_t errlen)
+{
     if (!r->ras_on && r->nras < r->ngeo && ov_raster_begin(g, r, err, errlen)) return -1;
     *geo_wait = 0;
-    if (!r->geo_on && r->ngeo < r->n) {
+    if (!r->geo_on && r->ngeo < r->n[0] + r->n[1]) {
         *geo_wait = geometry_blocked(g, r);
         if (!*geo_wait) ov_geometry_begin(g, r);
     }
@@ -911,54 +1001,99 @@ static void ov_tick(gpu *g, const overlap_run *r, bool plb_waits)
 static void ov_account(gpu *g, const overlap_run *r, bool plb_waits, int geo_wait)
 {
     uint64_t n = g->env.ncyc;
-    if (r->geo_on && r->ras_on && !plb_waits) tbr_stat_add(g->cyc_both, n);
+    if (r->geo_on && r->ras_on && !plb_waits) {
+        tbr_stat_add(g->cyc_both, n);
+        if (r->ngeo >= r->n[0]) tbr_stat_add(g->cyc_both_frames, n); /* the next frame's geometry */
+    }
     if (plb_waits || geo_wait == 1) tbr_stat_add(g->cyc_pb_stall, n);
     if (geo_wait == 2) tbr_stat_add(g->cyc_dep_wait, n);
 }
 
-static int run_overlapped(gpu *g, const sim_frame *f, char *err, size_t errlen)
+/* gpu_run_frame is given frame f: the frame loaded ahead (its passes move to the front of
+ * the queue), else a new one on an idle GPU. -1 with err when f is neither. */
+static int ov_enter(gpu *g, overlap_run *r, const sim_frame *f, char *err, size_t errlen)
 {
-    overlap_run r = {.f = f, .n = f->npasses};
-    if (r.n > g->pass_pb_cap) {
-        g->pass_pb = tbr_xrealloc(g->pass_pb, r.n * sizeof *g->pass_pb);
-        g->pass_pb_cap = r.n;
-    }
-    uint64_t start = g->env.now;
-    for (;;) {
-        int geo_wait;
-        if (ov_transitions(g, &r, &geo_wait, err, errlen)) return -1;
-        if (!r.geo_on && !r.ras_on) {
-            if (r.nras == r.n) break;
-            snprintf(err, errlen, "frame %llu: pass %zu waits for nothing (model error)", (unsigned long long)f->number,
-                     r.nras);
+    if (r->f[1]) {
+        if (r->f[1] != f) {
+            snprintf(err, errlen, "frame %llu simulated while frame %llu was loaded ahead (driver error)",
+                     (unsigned long long)f->number, (unsigned long long)r->f[1]->number);
             return -1;
         }
-        bool plb_waits = r.geo_on && pb_full(g, &r);
+        size_t n0 = r->n[0];
+        if (r->n[1]) memmove(g->pass_pb, g->pass_pb + n0, r->n[1] * sizeof *g->pass_pb);
+        r->ngeo -= n0;
+        r->nras -= n0;
+        r->prev = r->f[0];
+        r->f[0] = f;
+        r->n[0] = r->n[1];
+        r->frame_start[0] = r->ngeo || r->geo_on ? r->frame_start[1] : g->env.now;
+    } else {
+        *r = (overlap_run){.f = {f, NULL}, .n = {f->npasses, 0}, .last_end = r->last_end};
+        r->frame_start[0] = g->env.now;
+        pass_pb_reserve(g, f->npasses);
+    }
+    r->f[1] = NULL;
+    r->n[1] = 0;
+    r->next_asked = false;
+    return 0;
+}
+
+static int run_overlapped(gpu *g, const sim_frame *f, char *err, size_t errlen)
+{
+    overlap_run *r = g->ov;
+    if (ov_enter(g, r, f, err, errlen)) return -1;
+    while (r->nras < r->n[0]) {
+        int geo_wait;
+        if (ov_begins(g, r, &geo_wait, err, errlen)) return -1;
+        if (!r->geo_on && !r->ras_on) {
+            snprintf(err, errlen, "frame %llu: pass %zu waits for nothing (model error)", (unsigned long long)f->number,
+                     r->nras);
+            return -1;
+        }
+        bool plb_waits = r->geo_on && pb_full(g, r);
         uint64_t limit = UINT64_MAX;
-        if (r.geo_on) limit = r.idle_since + WATCHDOG_CYCLES + 1;
-        if (r.ras_on && r.rm.start + r.rm.limit + 1 < limit) limit = r.rm.start + r.rm.limit + 1;
-        g->env.ncyc = next_span(g, (r.geo_on ? PHASE_GEOMETRY : 0) | (r.ras_on ? PHASE_RASTER : 0), limit);
-        ov_tick(g, &r, plb_waits);
-        ov_account(g, &r, plb_waits, geo_wait);
+        if (r->geo_on) limit = r->idle_since + WATCHDOG_CYCLES + 1;
+        if (r->ras_on && r->rm.start + r->rm.limit + 1 < limit) limit = r->rm.start + r->rm.limit + 1;
+        g->env.ncyc = next_span(g, (r->geo_on ? PHASE_GEOMETRY : 0) | (r->ras_on ? PHASE_RASTER : 0), limit);
+        ov_tick(g, r, plb_waits);
+        ov_account(g, r, plb_waits, geo_wait);
         if (g->env.ncyc > 1) g->skipped_cycles += g->env.ncyc;
         g->env.now += g->env.ncyc;
-        if (r.geo_on) {
+        if (r->geo_on) {
             uint64_t pr = geometry_progress(g);
-            if (pr != r.progress || plb_waits) { /* waiting for the raster phase is not a deadlock */
-                r.progress = pr;
-                r.idle_since = g->env.now;
+            if (pr != r->progress || plb_waits) { /* waiting for the raster phase is not a deadlock */
+                r->progress = pr;
+                r->idle_since = g->env.now;
             }
-            if (g->env.now - r.idle_since > WATCHDOG_CYCLES) return geometry_deadlock(g, f, r.ngeo, err, errlen);
+            if (g->env.now - r->idle_since > WATCHDOG_CYCLES) {
+                size_t gp;
+                const sim_frame *gf = ov_pass(r, r->ngeo, &gp);
+                return geometry_deadlock(g, gf, gp, err, errlen);
+            }
         }
-        if (r.ras_on && g->env.now - r.rm.start > r.rm.limit) return raster_deadlock(g, f, r.nras, err, errlen);
+        if (r->ras_on && g->env.now - r->rm.start > r->rm.limit) return raster_deadlock(g, f, r->nras, err, errlen);
+        ov_ends(g, r);
     }
-    tbr_stat_add(g->cyc_total, g->env.now - start);
+    /* the frame's cycles run from its first command; the total counts each cycle once
+     * (from the previous frame's end when the frames overlapped; a clock set back by a
+     * reset between runs is not an overlap) */
+    g->frame_first_cycle = r->frame_start[0];
+    bool overlapped = r->last_end > r->frame_start[0] && r->last_end <= g->env.now;
+    tbr_stat_add(g->cyc_total, g->env.now - (overlapped ? r->last_end : r->frame_start[0]));
+    r->last_end = g->env.now;
     return 0;
+}
+
+void gpu_set_frame_source(gpu *g, gpu_next_frame_fn next, void *ctx)
+{
+    g->next_frame = next;
+    g->next_frame_ctx = ctx;
 }
 
 int gpu_run_frame(gpu *g, const sim_frame *f, char *err, size_t errlen)
 {
     if (g->overlap) return run_overlapped(g, f, err, errlen);
+    g->frame_first_cycle = g->env.now;
     for (size_t p = 0; p < f->npasses; p++)
         if (gpu_run_pass(g, f, p, err, errlen)) return -1;
     return 0;

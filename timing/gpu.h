@@ -44,6 +44,12 @@ typedef struct {
 
 #define GPU_MAX_PB 4 /* overlap.pb_buffers' maximum */
 
+/* The frame after the one being simulated, loaded by the driver when the GPU asks for it
+ * (gpu_set_frame_source); NULL: none (the trace or the --frames window ends, or it failed
+ * to load: the driver notes which). */
+typedef const sim_frame *(*gpu_next_frame_fn)(void *ctx);
+typedef struct overlap_run overlap_run; /* gpu.c: the overlapped loop's state */
+
 struct gpu {
     sim_env env; /* the clock, the pass, the shared services the units see */
     sim_func fn; /* the services env points to */
@@ -82,9 +88,17 @@ struct gpu {
     param_buffer pb_store[GPU_MAX_PB]; /* binned passes' Parameter Buffers, by slot */
     struct {
         uint32_t held, slot; /* buffers it holds (0: none), the slot of its lists */
-    } * pass_pb;             /* per pass of the frame */
+    } * pass_pb;             /* per pass of the frame (then of the next frame, with across_frames) */
     size_t pass_pb_cap;
     tbr_stat *cyc_both, *cyc_pb_stall, *cyc_dep_wait, *dep_passes, *dep_violations;
+    /* overlap.across_frames: the next frame's geometry during the current frame's last raster
+     * phase; the loop's state (overlap_run) then outlives gpu_run_frame */
+    bool across_frames;
+    overlap_run *ov;
+    gpu_next_frame_fn next_frame;
+    void *next_frame_ctx;
+    uint64_t frame_first_cycle; /* the last frame gpu_run_frame completed: its first command's cycle */
+    tbr_stat *cyc_both_frames, *frame_dep_passes;
     /* Energy accounting (gpu_energy.c, docs/energy-model.md) */
     tbr_energy *en;
     tbr_energy_unit *eu_noc;
@@ -107,8 +121,16 @@ void gpu_free(gpu *g);
  * deadlock (watchdog) or unusable pass, with err. */
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);
 /* Simulates every pass of the loaded frame: one at a time (gpu_run_pass), or with
- * overlap.enabled the geometry of a pass while the previous one is rastered. -1 with err. */
+ * overlap.enabled the geometry of a pass while the previous one is rastered. Returns when
+ * the frame's last tile is flushed (frame_first_cycle: its first command's cycle); with
+ * overlap.across_frames and a frame source, the next frame's geometry may have begun, and
+ * the next call must simulate that frame. -1 with err. */
 int gpu_run_frame(gpu *g, const sim_frame *f, char *err, size_t errlen);
+/* With overlap.across_frames: when a frame that ends with a swap (FRAME_END) begins its
+ * last pass's raster phase (its functional rendering done), the GPU asks next(ctx) for
+ * the following frame, so that frame's geometry can overlap. Without a source (or with
+ * across_frames off) each frame ends with an idle GPU, as before. */
+void gpu_set_frame_source(gpu *g, gpu_next_frame_fn next, void *ctx);
 /* Renders every pass of the frame functionally only (no cycles, statistics or energy):
  * frames before a --frames window, so the window starts from their render targets. */
 int gpu_fast_forward_frame(gpu *g, const sim_frame *f, char *err, size_t errlen);

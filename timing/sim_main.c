@@ -31,8 +31,6 @@ static const char *const k_unmodeled[] = {
     "index buffers are not named by the trace: each draw's indices have their own address window (no sharing "
     "across draws); no index fetch without VERTICES records",
     "clipping/culling cost before setup (primitives removed by the draw module are invisible)",
-    "geometry/raster overlap across frames (a frame's geometry waits for the previous frame's last tile flush; "
-    "across the render passes of a frame it is modeled: overlap.enabled, on by default)",
 };
 
 /* Added to that list for a trace recorded before INVALIDATE records (records minor < 11). */
@@ -106,7 +104,14 @@ typedef struct {
     tbr_config *cfg;
     tbr_stats *st;
     gpu *g;
-    sim_frame fr;
+    /* the frame simulated (fr[cur]) and, with overlap.across_frames, the next one, loaded
+     * when the GPU asks for it (load_ahead) */
+    sim_frame fr[2];
+    unsigned cur;
+    int ahead;        /* fr[cur ^ 1] holds frame ahead_number, whose geometry may have begun */
+    int ahead_failed; /* loading it failed (message printed) */
+    int trace_ended;  /* the reader returned no further frame */
+    uint64_t ahead_number;
     const sim_record_observer *re_obs; /* the RE (or TE: uploads only) scan, NULL when both are off */
     su_scan scan;
     su_frame_data sfd;
@@ -128,7 +133,7 @@ static void check_reference(const sim_run *run, frame_out *o, const uint8_t *px,
         o->ref = REF_NOT_CHECKED;
         return;
     }
-    if (!run->fr.end.png[0]) {
+    if (!run->fr[run->cur].end.png[0]) {
         o->ref = REF_MISSING;
         fprintf(stderr,
                 "tbr-sim: frame %llu: the trace names no reference PNG: not checked (a failed check; "
@@ -136,7 +141,7 @@ static void check_reference(const sim_run *run, frame_out *o, const uint8_t *px,
                 (unsigned long long)o->frame);
         return;
     }
-    snprintf(ref, sizeof ref, "%s/%s", run->ref_dir, run->fr.end.png);
+    snprintf(ref, sizeof ref, "%s/%s", run->ref_dir, run->fr[run->cur].end.png);
     tbr_image ri;
     if (tbr_png_read_frame(ref, &ri, perr, sizeof perr) != 0) {
         struct stat sb;
@@ -181,7 +186,7 @@ static int frame_picture(sim_run *run, frame_out *o, uint64_t number)
     char err[4096], path[4600], perr[TBR_PNG_ERR_SIZE];
     uint8_t *px;
     uint32_t w, h;
-    if (sim_func_frame_rgba8(run->g->env.fn, &run->fr, &px, &w, &h, err, sizeof err)) {
+    if (sim_func_frame_rgba8(run->g->env.fn, &run->fr[run->cur], &px, &w, &h, err, sizeof err)) {
         fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
         return -1;
     }
@@ -218,11 +223,11 @@ static int frame_picture(sim_run *run, frame_out *o, uint64_t number)
 
 /* Loads a frame to simulate, each record decoded once: the front end and, with RE on, the
  * Signature Unit's scan in the same pass. 0, or -1 (message printed). */
-static int load_frame(sim_run *run, uint64_t number)
+static int load_frame(sim_run *run, unsigned slot, uint64_t number)
 {
     char err[4096];
     if (run->re_obs) su_scan_begin(&run->scan, &run->sfd);
-    int lrc = sim_frame_load(&run->fr, run->r, number, run->re_obs, err, sizeof err);
+    int lrc = sim_frame_load(&run->fr[slot], run->r, number, run->re_obs, err, sizeof err);
     if (lrc) {
         if (lrc == SIM_LOAD_OBSERVER_FAILED) /* the RE scan's error */
             fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
@@ -233,7 +238,7 @@ static int load_frame(sim_run *run, uint64_t number)
     run->g->sufd = NULL;
     if (run->re_obs) {
         su_scan_end(&run->scan);
-        run->sfd.valid = run->sfd.nprims == run->fr.nprims && run->sfd.ndraws == run->fr.ndraws;
+        run->sfd.valid = run->sfd.nprims == run->fr[slot].nprims && run->sfd.ndraws == run->fr[slot].ndraws;
         run->g->sufd = &run->sfd;
     }
     return 0;
@@ -244,9 +249,8 @@ static int simulate_frame(sim_run *run, uint64_t number)
 {
     char err[4096];
     gpu *g = run->g;
-    uint64_t c0 = g->env.now;
     gpu_tiles_frame_begin(g);
-    if (gpu_run_frame(g, &run->fr, err, sizeof err)) {
+    if (gpu_run_frame(g, &run->fr[run->cur], err, sizeof err)) {
         fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
         return -1;
     }
@@ -261,14 +265,15 @@ static int simulate_frame(sim_run *run, uint64_t number)
     memset(o, 0, sizeof *o);
     o->frame = number;
     o->ref = REF_NO_PICTURE;
-    o->cycles = g->env.now - c0;
-    if (run->fr.has_end && frame_picture(run, o, number)) return -1;
+    o->cycles = g->env.now - g->frame_first_cycle; /* from its first command */
+    if (run->fr[run->cur].has_end && frame_picture(run, o, number)) return -1;
     if (!run->quiet) {
         struct timespec t1;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double s = (double)(t1.tv_sec - run->t0.tv_sec) + (double)(t1.tv_nsec - run->t0.tv_nsec) * 1e-9;
         fprintf(stderr, "tbr-sim: frame %llu: %llu cycles, %zu passes, %zu quads%s; %.0f cycles/s\n",
-                (unsigned long long)number, (unsigned long long)o->cycles, run->fr.npasses, run->fr.nquads,
+                (unsigned long long)number, (unsigned long long)o->cycles, run->fr[run->cur].npasses,
+                run->fr[run->cur].nquads,
                 o->ref == REF_BIT_EXACT                             ? ", matches reference"
                 : o->ref == REF_DIFFERS                             ? ", DIFFERS from reference"
                 : o->ref == REF_MISSING || o->ref == REF_UNREADABLE ? ", NO usable reference"
@@ -278,14 +283,55 @@ static int simulate_frame(sim_run *run, uint64_t number)
     return 0;
 }
 
+/* The GPU asks for the frame after fr[cur] (overlap.across_frames, gpu_set_frame_source):
+ * the trace's next frame if it is in the --frames window, into the other sim_frame. Frames
+ * are read in trace order, and the GPU asks only once fr[cur] is rendered functionally. */
+static const sim_frame *load_ahead(void *ctx)
+{
+    sim_run *run = ctx;
+    tbr_trace_frame_info fi;
+    int rc = tbr_trace_reader_next_frame(run->r, &fi);
+    if (rc <= 0) {
+        run->trace_ended = 1;
+        if (rc < 0) {
+            fprintf(stderr, "tbr-sim: %s\n", tbr_trace_reader_error(run->r));
+            run->ahead_failed = 1;
+        }
+        return NULL;
+    }
+    if (fi.number > run->fb || fi.number < run->fa) return NULL; /* the frame loop skips what follows */
+    unsigned next = run->cur ^ 1;
+    sim_frame_carry_over(&run->fr[next], &run->fr[run->cur]);
+    if (load_frame(run, next, fi.number)) {
+        run->ahead_failed = 1;
+        return NULL;
+    }
+    run->ahead = 1;
+    run->ahead_number = fi.number;
+    return &run->fr[next];
+}
+
+/* Simulates the loaded frame `number` and every frame loaded ahead after it. 0, or -1
+ * (message printed). */
+static int simulate_frames_from(sim_run *run, uint64_t number)
+{
+    for (;;) {
+        run->ahead = 0;
+        if (simulate_frame(run, number) || run->ahead_failed) return -1;
+        if (!run->ahead) return 0;
+        run->cur ^= 1;
+        number = run->ahead_number;
+    }
+}
+
 /* The frame loop: frames before --frames A fast-forwarded (functional only), A..B
  * simulated. Returns 0, or 2 (message printed). */
 static int run_frames(sim_run *run)
 {
     char err[4096];
     tbr_trace_frame_info fi;
-    int rc;
-    while ((rc = tbr_trace_reader_next_frame(run->r, &fi)) > 0) {
+    int rc = 0;
+    while (!run->trace_ended && (rc = tbr_trace_reader_next_frame(run->r, &fi)) > 0) {
         if (fi.number > run->fb) continue;
         if (fi.number < run->fa) {
             /* Fast-forward (docs/timing-model.md "Frames"): the frame's functional effect on the
@@ -293,14 +339,14 @@ static int run_frames(sim_run *run)
             if (run->no_fast_forward) continue;
             if (!run->quiet)
                 fprintf(stderr, "tbr-sim: frame %llu: fast-forward (functional only)\n", (unsigned long long)fi.number);
-            if (sim_frame_load(&run->fr, run->r, fi.number, NULL, err, sizeof err) ||
-                gpu_fast_forward_frame(run->g, &run->fr, err, sizeof err)) {
+            if (sim_frame_load(&run->fr[run->cur], run->r, fi.number, NULL, err, sizeof err) ||
+                gpu_fast_forward_frame(run->g, &run->fr[run->cur], err, sizeof err)) {
                 fprintf(stderr, "tbr-sim: %s: %s\n", run->trace_path, err);
                 return 2;
             }
             continue;
         }
-        if (load_frame(run, fi.number) || simulate_frame(run, fi.number)) return 2;
+        if (load_frame(run, run->cur, fi.number) || simulate_frames_from(run, fi.number)) return 2;
     }
     gpu_dirty_lines_run_end(run->g); /* what the run leaves in the L2 for the DRAM */
     if (rc < 0) {
@@ -565,9 +611,14 @@ static int write_summary(const sim_run *run, const check_counts *cc)
     {
         fprintf(o, "tbr-sim %s: %s\n", TBR_VERSION, run->trace_path);
         fprintf(o, "frames simulated: %zu, total cycles: %llu\n", nfo, (unsigned long long)g->env.now);
-        /* with overlap, a frame's passes overlap each other but not the next frame's */
-        fprintf(o, "cycles: a frame's from its first command to its last tile flush; frames do not overlap, "
-                   "so the total (first command of the first frame to the last flush of the last) is their sum\n");
+        if (g->across_frames)
+            fprintf(o, "cycles: a frame's from its first command to its last tile flush; the next frame's geometry "
+                       "may run during a frame's last raster phase (overlap.across_frames), so consecutive frames "
+                       "overlap and the total (first command of the first frame to the last flush of the last) is "
+                       "at most their sum\n");
+        else /* with overlap, a frame's passes overlap each other but not the next frame's */
+            fprintf(o, "cycles: a frame's from its first command to its last tile flush; frames do not overlap, "
+                       "so the total (first command of the first frame to the last flush of the last) is their sum\n");
         print_check_counts(o, run, cc);
         fputc('\n', o);
         {
@@ -764,7 +815,9 @@ static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, co
     /* Transaction Elimination alone needs only the frame's uploads (render-target writes) */
     const sim_record_observer te_scan = {SU_SCAN_WRITE_TYPES, su_scan_record, &run.scan};
     run.re_obs = tbr_cfg_bool(cfg, "re.enabled") ? &re_scan : tbr_cfg_bool(cfg, "te.enabled") ? &te_scan : NULL;
-    sim_frame_init(&run.fr, ld);
+    sim_frame_init(&run.fr[0], ld);
+    sim_frame_init(&run.fr[1], ld);
+    gpu_set_frame_source(g, load_ahead, &run);
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &run.t0);
     int status = run_frames(&run);
@@ -785,7 +838,8 @@ static int simulate(const options *opt, tbr_config *cfg, tbr_trace_reader *r, co
     free(run.fo);
     su_frame_data_free(&run.sfd);
     su_scan_free(&run.scan);
-    sim_frame_free(&run.fr);
+    sim_frame_free(&run.fr[0]);
+    sim_frame_free(&run.fr[1]);
     sim_loader_free(ld);
     gpu_free(g);
     tbr_stats_free(st);

@@ -1,6 +1,8 @@
 /* Geometry/raster overlap across render passes (overlap.enabled; gpu.c, docs/timing-model.md
- * "Overlapping render passes") on synthetic two-pass traces, each run with overlap off and on.
- * usage: test_overlap TBR_SIM_BINARY WORKDIR   (TBR_SIM_TEST = overlap_two_pass | overlap_rtt)
+ * "Overlapping render passes") on synthetic two-pass traces, each run with overlap off and on,
+ * and across frames (overlap.across_frames) on two-frame traces, each run with it off and on.
+ * usage: test_overlap TBR_SIM_BINARY WORKDIR
+ *        (TBR_SIM_TEST = overlap_two_pass | overlap_rtt | overlap_two_frame | overlap_frame_rtt)
  * Scene (32x32 B8G8R8A8 window = one 32x32 tile, 256 quads): pass 0 clears an offscreen
  * target T (resource 3) and draws one full-screen triangle pair into it; pass 1 clears the
  * window and draws the same into it. Each pass: one draw of 6 vertices, its geometry phase
@@ -54,6 +56,37 @@ static void pass(uint32_t seq, uint32_t res, const float c[4], int sample, int e
     synth_tile(TBR_REC_TILE_STORE, 0, res);
 }
 
+/* Frame 0's resources and shaders, in each frame (a frame's RESOURCE records are its own). */
+static void frame_setup(void)
+{
+    synth_resource(1, BGRA, 32, 32, 4, 1);
+    synth_resource(3, BGRA, 32, 32, 4, 0);
+    synth_shader(1, 0, 4);
+    synth_shader(2, 1, FS_INSTR);
+    synth_prim_color = NULL;
+}
+
+/* Two frames. two_frame (sample < 0): each frame one pass on the window (frame 0 green,
+ * frame 1 red). frame_rtt: frame 0 draws the window green, then renders T; frame 1 draws
+ * the window red sampling T (SAMPLE_FS / SAMPLE_VS): it reads what frame 0's last pass
+ * wrote. */
+static void gen_two_frame(const char *dir, int sample)
+{
+    synth_trace_open(dir, "test_overlap");
+    synth_begin_frame(0);
+    frame_setup();
+    pass(0, 1, GREEN, SAMPLE_NONE, 0);
+    if (sample >= 0) pass(1, 3, GREEN, SAMPLE_NONE, 0);
+    synth_frame_end(0, 32, 32);
+    synth_end_frame();
+    synth_begin_frame(1);
+    frame_setup();
+    pass(2, 1, RED, sample >= 0 ? sample : SAMPLE_NONE, 0);
+    synth_frame_end(1, 32, 32);
+    synth_end_frame();
+    synth_trace_close();
+}
+
 static void gen_two_pass(const char *dir, int sample, int extra)
 {
     synth_trace_open(dir, "test_overlap");
@@ -72,7 +105,17 @@ static void gen_two_pass(const char *dir, int sample, int extra)
 
 typedef struct {
     long long total, geom, raster, both, dep_wait, dep_passes, violations, pb_stall;
+    long long both_frames, frame_dep_passes, frame_cycles[2]; /* across frames */
 } run_figures;
+
+/* The "cycles" of frame N in stats.json's "frames" array, -1 if absent. */
+static long long frame_cycles(const char *json, unsigned n)
+{
+    char key[64];
+    snprintf(key, sizeof key, "{\"frame\": %u, \"cycles\": ", n);
+    const char *p = strstr(json, key);
+    return p ? atoll(p + strlen(key)) : -1;
+}
 
 /* Runs tbr-sim with cp.cycles_per_draw=CP, overlap.enabled=OVERLAP and MORE (NULL: none);
  * 0 and its figures. */
@@ -93,30 +136,41 @@ static int run(const char *in, const char *out, int overlap, const char *more, r
     r->dep_passes = sim_stat_value(j, "overlap.dependent_passes");
     r->violations = sim_stat_value(j, "overlap.dependency_violations");
     r->pb_stall = sim_stat_value(j, "cycles.overlap_pb_stall");
+    r->both_frames = sim_stat_value(j, "cycles.overlap_across_frames");
+    r->frame_dep_passes = sim_stat_value(j, "overlap.frame_dependent_passes");
+    r->frame_cycles[0] = frame_cycles(j, 0);
+    r->frame_cycles[1] = frame_cycles(j, 1);
+    long long total_cycles = -1;
+    const char *t = strstr(j, "\"total_cycles\": ");
+    if (t) total_cycles = atoll(t + strlen("\"total_cycles\": "));
+    CHECK(total_cycles == r->total); /* the clock at the end = the counted cycles */
     free(j);
     return 0;
 }
 
-/* The frame PNGs of two runs are the same picture; pixel (0,0) is red. */
-static void same_frames(const char *a, const char *b)
+/* Frame N of two runs is the same picture, red at pixel (0,0) unless green. */
+static void same_frame(const char *a, const char *b, unsigned n, int green)
 {
     tbr_image ia, ib;
-    if (sim_read_frame_png(a, 0, &ia)) {
+    if (sim_read_frame_png(a, n, &ia)) {
         failures++;
         return;
     }
-    if (sim_read_frame_png(b, 0, &ib)) {
+    if (sim_read_frame_png(b, n, &ib)) {
         failures++;
         tbr_image_free(&ia);
         return;
     }
     CHECK(ia.width == ib.width && ia.height == ib.height && ia.stride == ib.stride &&
           memcmp(ia.pixels, ib.pixels, (size_t)ia.height * ia.stride) == 0);
-    CHECK(sim_pixel_mismatch(&ib, 0, 0, 255, 0, 0, 255) == 0);
-    CHECK(sim_pixel_mismatch(&ib, 31, 31, 255, 0, 0, 255) == 0);
+    CHECK(sim_pixel_mismatch(&ib, 0, 0, green ? 0 : 255, green ? 255 : 0, 0, 255) == 0);
+    CHECK(sim_pixel_mismatch(&ib, 31, 31, green ? 0 : 255, green ? 255 : 0, 0, 255) == 0);
     tbr_image_free(&ia);
     tbr_image_free(&ib);
 }
+
+/* The frame PNGs of two one-frame runs are the same picture; pixel (0,0) is red. */
+static void same_frames(const char *a, const char *b) { same_frame(a, b, 0, 0); }
 
 static long long max_ll(long long a, long long b) { return a > b ? a : b; }
 
@@ -208,6 +262,91 @@ static void test_rtt(const char *work)
     same_frames(off, on);
 }
 
+/* Runs tbr-sim on the two-frame trace IN with overlap on, across frames ACROSS. */
+static int run_frames(const char *in, const char *out, int across, run_figures *r)
+{
+    return run(in, out, 1, across ? "--set overlap.across_frames=true" : "--set overlap.across_frames=false", r);
+}
+
+/* One pass per frame, geometry G and raster R by hand as in two_pass:
+ *   frame by frame:  G + R + G + R
+ *   across frames:   G + max(R, G) + R (frame 1's geometry under frame 0's raster);
+ *   frame 0's cycles G + R, frame 1's from its first command (at G) to its last flush:
+ *   max(R, G) + R; their sum exceeds the total by the overlap. */
+static void test_two_frame(const char *work)
+{
+    char in[1024], off[1024], on[1024];
+    snprintf(in, sizeof in, "%s/two_frame", work);
+    snprintf(off, sizeof off, "%s/two_frame_off.out", work);
+    snprintf(on, sizeof on, "%s/two_frame_on.out", work);
+    gen_two_frame(in, -1);
+    run_figures s = {0}, o = {0};
+    CHECK(run_frames(in, off, 0, &s) == 0);
+    CHECK(run_frames(in, on, 1, &o) == 0);
+    long long g = s.geom / 2, r = s.raster / 2;
+    long long hand = g + max_ll(r, g) + r;
+    fprintf(stderr,
+            "two_frame: G %lld R %lld; frame by frame %lld (G+R+G+R %lld); across frames %lld (G+max(R,G)+R %lld), "
+            "both busy %lld; frame cycles %lld + %lld\n",
+            g, r, s.total, 2 * (g + r), o.total, hand, o.both_frames, o.frame_cycles[0], o.frame_cycles[1]);
+    CHECK(g >= CP && g < CP + 2000);
+    CHECK(r >= 256 * FS_INSTR / 4 && r < 256 * FS_INSTR / 4 + 2000);
+    CHECK(s.total == s.geom + s.raster && s.both == 0 && s.both_frames == -1);
+    CHECK(s.frame_cycles[0] + s.frame_cycles[1] == s.total);
+    CHECK(close_to(o.total, hand, 0.01));
+    CHECK(o.total < s.total);
+    CHECK(close_to(o.both_frames, g < r ? g : r, 0.05) && o.both == o.both_frames);
+    /* frame 0's raster shares the memory system with frame 1's geometry: 2% */
+    CHECK(close_to(o.frame_cycles[0], g + r, 0.02) && close_to(o.frame_cycles[1], max_ll(r, g) + r, 0.02));
+    CHECK(o.frame_cycles[0] + o.frame_cycles[1] > o.total);
+    CHECK(o.frame_dep_passes == 0 && o.violations == 0 && o.dep_wait == 0);
+    same_frame(off, on, 0, 1);
+    same_frame(off, on, 1, 0);
+    /* one Parameter Buffer: frame 1's geometry waits for frame 0's last flush */
+    run_figures o1 = {0};
+    snprintf(on, sizeof on, "%s/two_frame_pb1.out", work);
+    CHECK(run(in, on, 1, "--set overlap.pb_buffers=1", &o1) == 0);
+    CHECK(o1.total == s.total && o1.both == 0 && o1.pb_stall > 0);
+    same_frame(off, on, 1, 0);
+}
+
+/* Frame 1 samples T, which frame 0's last pass renders. From the fragment shader: frame
+ * 1's raster follows frame 0's last flush (raster order), its geometry still overlaps.
+ * From the vertex shader: frame 1's geometry waits for that flush, nothing of frame 1
+ * overlaps frame 0, the total equals the frame-by-frame one. */
+static void test_frame_rtt(const char *work)
+{
+    char in[1024], off[1024], on[1024];
+    run_figures s = {0}, o = {0};
+    snprintf(in, sizeof in, "%s/frame_rtt_fs", work);
+    snprintf(off, sizeof off, "%s/frame_rtt_fs_off.out", work);
+    snprintf(on, sizeof on, "%s/frame_rtt_fs_on.out", work);
+    gen_two_frame(in, SAMPLE_FS);
+    CHECK(run_frames(in, off, 0, &s) == 0);
+    CHECK(run_frames(in, on, 1, &o) == 0);
+    fprintf(stderr,
+            "frame_rtt (fragment shader samples T): frame by frame %lld, across frames %lld, both busy %lld, "
+            "dependent passes %lld\n",
+            s.total, o.total, o.both_frames, o.frame_dep_passes);
+    CHECK(o.frame_dep_passes == 1 && o.violations == 0 && o.dep_wait == 0);
+    CHECK(o.both_frames > 0 && o.total < s.total);
+    same_frame(off, on, 0, 1);
+    same_frame(off, on, 1, 0);
+    snprintf(in, sizeof in, "%s/frame_rtt_vs", work);
+    snprintf(off, sizeof off, "%s/frame_rtt_vs_off.out", work);
+    snprintf(on, sizeof on, "%s/frame_rtt_vs_on.out", work);
+    gen_two_frame(in, SAMPLE_VS);
+    CHECK(run_frames(in, off, 0, &s) == 0);
+    CHECK(run_frames(in, on, 1, &o) == 0);
+    fprintf(stderr, "frame_rtt (vertex shader samples T): frame by frame %lld, across frames %lld, wait %lld\n",
+            s.total, o.total, o.dep_wait);
+    CHECK(o.frame_dep_passes == 1 && o.violations == 0);
+    CHECK(o.both_frames == 0 && o.dep_wait > 0);
+    CHECK(o.total == s.total);
+    same_frame(off, on, 0, 1);
+    same_frame(off, on, 1, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -220,6 +359,8 @@ int main(int argc, char **argv)
     const char *which = getenv("TBR_SIM_TEST");
     if (!which || !strcmp(which, "overlap_two_pass")) test_two_pass(work);
     if (!which || !strcmp(which, "overlap_rtt")) test_rtt(work);
+    if (!which || !strcmp(which, "overlap_two_frame")) test_two_frame(work);
+    if (!which || !strcmp(which, "overlap_frame_rtt")) test_frame_rtt(work);
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

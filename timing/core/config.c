@@ -402,6 +402,11 @@ static const tbr_param_desc k_params[] = {
      "one at a time; does not apply to pipeline.organization = imr (no Parameter Buffer: its geometry and raster "
      "already run together within a pass), where --set overlap.enabled=true is an error",
      "RE sec. II (decoupled Geometry and Raster Pipelines); thesis §2.2"},
+    {"overlap.across_frames", B, "true", "", NR, NULL,
+     "with overlap: the next frame's geometry phase runs during the current frame's last raster phase (after a "
+     "swap; the next frame's back buffer is a new buffer), with the same Parameter Buffers; false = each frame "
+     "begins after the previous frame's last tile flush",
+     "RE sec. II (decoupled Geometry and Raster Pipelines); thesis §2.2"},
     {"overlap.pb_buffers", U, "2", "buffers", 1, 4, NULL,
      "Parameter Buffers with overlap: a pass's geometry needs a free one (it holds it until its last tile "
      "is flushed); 1 = no overlap",

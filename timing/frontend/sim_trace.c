@@ -168,6 +168,17 @@ void sim_frame_free(sim_frame *f)
     memset(f, 0, sizeof *f);
 }
 
+void sim_frame_carry_over(sim_frame *dst, const sim_frame *src)
+{
+    if (dst == src) return;
+    if (src->ncvals > dst->cap_cvals) {
+        dst->cvals = tbr_xrealloc(dst->cvals, src->ncvals * sizeof *dst->cvals);
+        dst->cap_cvals = src->ncvals;
+    }
+    if (src->ncvals) memcpy(dst->cvals, src->cvals, src->ncvals * sizeof *dst->cvals);
+    dst->ncvals = src->ncvals;
+}
+
 const sim_resource *sim_frame_resource(const sim_frame *f, uint32_t id)
 {
     for (size_t i = 0; i < f->nres; i++)

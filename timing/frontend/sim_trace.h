@@ -257,6 +257,10 @@ uint64_t sim_loader_shader_code_addr(sim_loader *ld, uint32_t shader_id);
 /* A frame with no content, loaded with ld (sim_frame_load). */
 void sim_frame_init(sim_frame *f, sim_loader *ld);
 void sim_frame_free(sim_frame *f);
+/* Before loading the frame after src into another sim_frame dst (tbr-sim loads a frame
+ * ahead with overlap.across_frames): what a frame keeps for the next (the latest clear
+ * values) copied from src. */
+void sim_frame_carry_over(sim_frame *dst, const sim_frame *src);
 
 /* Another reader of the same records in the same pass (tbr-sim's Rendering Elimination
  * scan, techniques/signature_unit.h): record() is called for every record of a type in
