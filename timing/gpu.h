@@ -117,6 +117,12 @@ struct gpu {
 /* gpu.c */
 gpu *gpu_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen);
 void gpu_free(gpu *g);
+/* gpu_reset.c: back to the state gpu_new left (caches, DRAM, queues, techniques, the
+ * functional back end, energy counts; statistics zero, their registrations kept), for
+ * callers that simulate many unrelated frames with one configuration. -1 (nothing
+ * changed) for an organisation with units that have no reset yet (TBDR, IMR, unified
+ * shader cores, NUCA texture caches, DFSL): build a new GPU instead. */
+int gpu_reset(gpu *g);
 /* Simulates one pass of the loaded frame (functional rendering included). -1 on a
  * deadlock (watchdog) or unusable pass, with err. */
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);

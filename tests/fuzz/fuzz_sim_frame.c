@@ -4,7 +4,10 @@
  * with the Rendering Elimination scan as tbr-sim does, and, if the frame is small, run
  * through gpu_run_frame (tbr-sim's entry point: the overlapped loop or pass by pass) and
  * the frame image made. A loader or simulator error is fine; a crash, sanitizer report,
- * leak or hang is a bug. */
+ * leak or hang is a bug. The GPU of each configuration is built once and reset between
+ * inputs (gpu_reset; tests/fuzz/fuzz_sim_frame_reset.c checks that an input gives the same
+ * result after others as on a new GPU). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,13 +56,116 @@ static int small_frame(const sim_frame *f, int large)
     return (uint64_t)f->end.width * f->end.height <= max_pixels;
 }
 
-static void simulate(tbr_config *cfg, tbr_trace_reader *r, int large)
+/* The harness's state across inputs (libFuzzer's entry point has no context): the scratch
+ * container's name and one GPU per configuration the configuration byte selects (its bits
+ * 0-4), built at the first input that selects it and reset (gpu_reset) before each later
+ * one. Building a GPU was half of each input's time (issue 22: ~450 statistics, caches,
+ * DRAM, allocations under ASan). */
+#define FUZZ_CONFIGS 32
+typedef struct {
+    tbr_config *cfg;
+    tbr_stats *st;
+    gpu *g;
+    bool used; /* simulated since it was built or reset */
+} fuzz_gpu;
+typedef struct {
+    char path[64];
+    fuzz_gpu gpus[FUZZ_CONFIGS];
+    uint64_t builds, resets; /* (the reset check counts them) */
+} fuzz_state;
+
+/* The configuration of a configuration byte: the techniques and the Raster Units that
+ * read the frame differently; both of gpu_run_frame's loops, whatever overlap's default. */
+static tbr_config *fuzz_config(uint8_t bits)
+{
+    tbr_config *cfg = tbr_config_new();
+    char err[256];
+    if (bits & 1) tbr_config_set(cfg, "re.enabled", "true", "fuzz", err, sizeof err);
+    if (bits & 2) tbr_config_set(cfg, "te.enabled", "true", "fuzz", err, sizeof err);
+    if (bits & 4) tbr_config_set(cfg, "tile.raster_units", "2", "fuzz", err, sizeof err);
+    if (bits & 8) tbr_config_set(cfg, "texture.layout", "tiled", "fuzz", err, sizeof err);
+    tbr_config_set(cfg, "overlap.enabled", bits & 16 ? "true" : "false", "fuzz", err, sizeof err);
+    return cfg;
+}
+
+static void fuzz_gpu_drop(fuzz_gpu *c)
+{
+    gpu_free(c->g);
+    tbr_stats_free(c->st);
+    tbr_config_free(c->cfg);
+    memset(c, 0, sizeof *c);
+}
+
+/* The GPU of configuration `bits`, as gpu_new leaves it: the cached one reset, or a new
+ * one when there is none or its organisation has no reset. */
+static gpu *fuzz_gpu_get(fuzz_state *s, uint8_t bits)
+{
+    fuzz_gpu *c = &s->gpus[bits % FUZZ_CONFIGS];
+    if (c->g && c->used) {
+        if (gpu_reset(c->g) == 0)
+            s->resets++;
+        else
+            fuzz_gpu_drop(c);
+    }
+    if (!c->g) {
+        char err[4096];
+        c->cfg = fuzz_config(bits);
+        c->st = tbr_stats_new();
+        c->g = gpu_new(c->cfg, c->st, err, sizeof err);
+        if (!c->g) abort();
+        s->builds++;
+    }
+    c->used = true;
+    return c->g;
+}
+
+/* (unused by the fuzzer, which never ends; the reset check frees its state) */
+static void __attribute__((unused)) fuzz_state_free(fuzz_state *s)
+{
+    for (uint32_t k = 0; k < FUZZ_CONFIGS; k++)
+        if (s->gpus[k].g) fuzz_gpu_drop(&s->gpus[k]);
+}
+
+/* What a simulation produced, for the reset check (fuzz_sim_frame_reset.c): every
+ * statistic, the energy counts, the run's outcome and the frame's pixels, written to
+ * `digest`. The fuzzer passes NULL: nothing is formatted. */
+static void write_digest(FILE *digest, gpu *g, tbr_stats *st, int rc, const char *err, const uint8_t *px, uint32_t w,
+                         uint32_t h)
+{
+    fprintf(digest, "rc %d %s\n", rc, rc ? err : "");
+    tbr_stats_dump_text(st, digest);
+    gpu_energy_frame_end(g, "frame");
+    tbr_energy_report_text(g->en, digest);
+    fprintf(digest, "frame %ux%u\n", px ? w : 0, px ? h : 0);
+    if (px) fwrite(px, 4, (size_t)w * h, digest);
+}
+
+/* Runs the loaded frame on the GPU of configuration `bits`. */
+static void simulate_frame(fuzz_state *s, uint8_t bits, sim_frame *fr, su_frame_data *sfd, bool signed_frame,
+                           FILE *digest)
+{
+    gpu *g = fuzz_gpu_get(s, bits);
+    fuzz_gpu *c = &s->gpus[bits % FUZZ_CONFIGS];
+    char err[4096] = "";
+    if (signed_frame) g->sufd = sfd;
+    gpu_tiles_frame_begin(g);
+    int rc = gpu_run_frame(g, fr, err, sizeof err);
+    uint8_t *px = NULL;
+    uint32_t w = 0, h = 0;
+    if (rc == 0 && fr->has_end && sim_func_frame_rgba8(g->env.fn, fr, &px, &w, &h, err, sizeof err)) px = NULL;
+    if (digest) write_digest(digest, g, c->st, rc, err, px, w, h);
+    free(px);
+    g->sufd = NULL;
+    /* a failed run may leave work in flight: build this configuration's GPU anew rather
+     * than trust the reset with a state no successful frame ends in */
+    if (rc) fuzz_gpu_drop(c);
+}
+
+static void simulate(fuzz_state *s, uint8_t bits, tbr_trace_reader *r, FILE *digest)
 {
     char err[4096];
-    tbr_stats *st = tbr_stats_new();
-    gpu *g = gpu_new(cfg, st, err, sizeof err);
     sim_loader *ld = sim_loader_new();
-    if (!g || !ld) abort();
+    if (!ld) abort();
     sim_loader_set_texture_layout(ld, 0, 64, 64);
     sim_frame fr;
     sim_frame_init(&fr, ld);
@@ -68,7 +174,7 @@ static void simulate(tbr_config *cfg, tbr_trace_reader *r, int large)
     memset(&scan, 0, sizeof scan);
     memset(&sfd, 0, sizeof sfd);
     const sim_record_observer re_scan = {SU_SCAN_TYPES, su_scan_record, &scan};
-    const sim_record_observer *obs = tbr_cfg_bool(cfg, "re.enabled") ? &re_scan : NULL;
+    const sim_record_observer *obs = bits & 1 ? &re_scan : NULL; /* re.enabled */
     tbr_trace_frame_info fi;
     if (tbr_trace_reader_next_frame(r, &fi) > 0) {
         if (obs) su_scan_begin(&scan, &sfd);
@@ -76,45 +182,32 @@ static void simulate(tbr_config *cfg, tbr_trace_reader *r, int large)
         if (obs && lrc == 0) {
             su_scan_end(&scan);
             sfd.valid = sfd.nprims == fr.nprims && sfd.ndraws == fr.ndraws;
-            g->sufd = &sfd;
         }
-        if (lrc == 0 && small_frame(&fr, large)) {
-            gpu_tiles_frame_begin(g);
-            int ok = gpu_run_frame(g, &fr, err, sizeof err) == 0;
-            uint8_t *px;
-            uint32_t w, h;
-            if (ok && fr.has_end && sim_func_frame_rgba8(g->env.fn, &fr, &px, &w, &h, err, sizeof err) == 0) free(px);
-        }
+        if (lrc == 0 && small_frame(&fr, bits & 32)) simulate_frame(s, bits & 31, &fr, &sfd, obs != NULL, digest);
     }
     su_frame_data_free(&sfd);
     su_scan_free(&scan);
     sim_frame_free(&fr);
     sim_loader_free(ld);
-    gpu_free(g);
-    tbr_stats_free(st);
+}
+
+/* One input (the configuration byte, then the frame's records; fuzz_input.h). */
+static void fuzz_sim_frame_run(fuzz_state *s, const uint8_t *data, size_t size, FILE *digest)
+{
+    if (!s->path[0]) fuzz_scratch_path(s->path, sizeof s->path, "sim.tbrt");
+    if (size < 1) return;
+    tbr_trace_error e;
+    tbr_trace_reader *r = write_container(s->path, data, size) ? NULL : tbr_trace_reader_open(s->path, &e);
+    unlink(s->path); /* the reader has it open; nothing is left in /dev/shm, even after a crash */
+    if (!r) return;
+    simulate(s, data[0], r, digest);
+    tbr_trace_reader_close(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0]) fuzz_scratch_path(path, sizeof path, "sim.tbrt");
-    if (size < 1) return 0;
-    tbr_trace_error e;
-    tbr_trace_reader *r = write_container(path, data, size) ? NULL : tbr_trace_reader_open(path, &e);
-    unlink(path); /* the reader has it open; nothing is left in /dev/shm, even after a crash */
-    if (!r) return 0;
-    tbr_config *cfg = tbr_config_new();
-    char err[256];
-    /* configuration byte: the techniques and the Raster Units that read the frame differently */
-    if (data[0] & 1) tbr_config_set(cfg, "re.enabled", "true", "fuzz", err, sizeof err);
-    if (data[0] & 2) tbr_config_set(cfg, "te.enabled", "true", "fuzz", err, sizeof err);
-    if (data[0] & 4) tbr_config_set(cfg, "tile.raster_units", "2", "fuzz", err, sizeof err);
-    if (data[0] & 8) tbr_config_set(cfg, "texture.layout", "tiled", "fuzz", err, sizeof err);
-    /* both of gpu_run_frame's loops, whatever overlap's default */
-    tbr_config_set(cfg, "overlap.enabled", data[0] & 16 ? "true" : "false", "fuzz", err, sizeof err);
-    simulate(cfg, r, data[0] & 32);
-    tbr_config_free(cfg);
-    tbr_trace_reader_close(r);
+    static fuzz_state state; /* lives as long as the process: its GPUs stay reachable */
+    fuzz_sim_frame_run(&state, data, size, NULL);
     return 0;
 }

@@ -35,6 +35,8 @@ static inline void simq_free(sim_queue *q)
     q->buf = NULL;
     q->ready = NULL;
 }
+/* Empty again (gpu_reset); capacity and energy counters stay. */
+static inline void simq_reset(sim_queue *q) { q->head = q->count = 0; }
 static inline bool simq_full(const sim_queue *q) { return q->count == q->cap; }
 static inline bool simq_empty(const sim_queue *q) { return q->count == 0; }
 static inline bool simq_push(sim_queue *q, uint32_t v, uint64_t ready)

@@ -63,6 +63,24 @@ void tbr_stats_free(tbr_stats *s)
     free(s);
 }
 
+void tbr_stats_reset(tbr_stats *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->nframes; i++) {
+        for (size_t j = 0; j < s->frames[i].nstats; j++) free(s->frames[i].vals[j].buckets);
+        free(s->frames[i].vals);
+        free(s->frames[i].label);
+    }
+    s->nframes = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        tbr_stat *st = s->v[i];
+        st->count = st->fcount = st->prev_count = 0;
+        st->sum = st->min = st->max = st->fmin = st->fmax = st->prev_sum = 0;
+        if (st->buckets) memset(st->buckets, 0, ((size_t)st->nb + 1) * sizeof *st->buckets);
+        if (st->prev_buckets) memset(st->prev_buckets, 0, ((size_t)st->nb + 1) * sizeof *st->prev_buckets);
+    }
+}
+
 static bool valid_name(const char *n)
 {
     if (!*n || *n == '.') return false;

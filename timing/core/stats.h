@@ -28,6 +28,9 @@ typedef struct tbr_stat tbr_stat;
 
 tbr_stats *tbr_stats_new(void);
 void tbr_stats_free(tbr_stats *s);
+/* Every statistic back to its value at registration and no frame snapshot; the
+ * registrations (names, handles) stay (gpu_reset). */
+void tbr_stats_reset(tbr_stats *s);
 
 /* Registration. Names are [a-z0-9_.] with no empty component; a duplicate
  * or malformed name is a programming error and aborts. */
@@ -123,6 +126,8 @@ typedef struct {
 } tbr_occupancy;
 
 void tbr_occupancy_init(tbr_occupancy *o, tbr_stat *average);
+/* No sample since the last fold (gpu_reset). */
+static inline void tbr_occupancy_reset(tbr_occupancy *o) { tbr_occupancy_init(o, o->st); }
 static inline __attribute__((always_inline)) void tbr_occupancy_sample_n(tbr_occupancy *o, uint32_t v, uint64_t n)
 {
     if (v < o->min) o->min = v;

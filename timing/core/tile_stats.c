@@ -4,6 +4,13 @@
 #include "core/util.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+void tile_stats_reset(tile_stats *ts)
+{
+    tile_stats_free(ts);
+    memset(ts, 0, sizeof *ts);
+}
 
 void tile_stats_free(tile_stats *ts)
 {

@@ -25,6 +25,8 @@ typedef struct {
 } tile_stats;
 
 void tile_stats_free(tile_stats *ts);
+/* No data, as a zeroed tile_stats (gpu_reset). */
+void tile_stats_reset(tile_stats *ts);
 /* Forget the previous frame's (before the frame's first pass). */
 static inline void tile_stats_frame_begin(tile_stats *ts) { ts->valid = false; }
 void tile_stats_pass_begin(tile_stats *ts, uint32_t ntiles);

@@ -92,6 +92,30 @@ void tbr_energy_free(tbr_energy *e)
     free(e);
 }
 
+void tbr_energy_reset(tbr_energy *e)
+{
+    if (!e) return;
+    for (size_t i = 0; i < e->nu; i++) {
+        memset(e->u[i].h->ev, 0, sizeof e->u[i].h->ev);
+        memset(e->u[i].last, 0, sizeof e->u[i].last);
+        memset(e->u[i].tot, 0, sizeof e->u[i].tot);
+    }
+    for (size_t i = 0; i < e->nf; i++) {
+        free(e->f[i].label);
+        free(e->f[i].dyn);
+        free(e->f[i].stat);
+    }
+    e->nf = 0;
+    e->last_gpu = e->last_dram_cycles = 0;
+    memset(&e->last_dram, 0, sizeof e->last_dram);
+    memset(&e->last_res, 0, sizeof e->last_res);
+    memset(e->src_rd, 0, sizeof e->src_rd);
+    memset(e->src_wr, 0, sizeof e->src_wr);
+    memset(e->last_src_rd, 0, sizeof e->last_src_rd);
+    memset(e->last_src_wr, 0, sizeof e->last_src_wr);
+    e->warned_unpriced = 0;
+}
+
 static unit_t *unit_of(const tbr_energy *e, const tbr_energy_unit *h)
 {
     for (size_t i = 0; i < e->nu; i++)

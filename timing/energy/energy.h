@@ -53,6 +53,8 @@ typedef struct tbr_energy tbr_energy;
  * dram_power.* from a validated config. */
 tbr_energy *tbr_energy_new(const tbr_config *cfg, char *err, size_t errlen);
 void tbr_energy_free(tbr_energy *e);
+/* Every count zero and no frame ended; the structures and prices stay (gpu_reset). */
+void tbr_energy_reset(tbr_energy *e);
 
 /* Register a structure. `group` is "baseline" or the technique that adds
  * it ("re", "ptr", "dtm", ...); overheads are reported per group. Names are

@@ -93,6 +93,34 @@ void geometry_free(geometry_unit *ge)
     tbr_cache_free(ge->vcache);
 }
 
+void geometry_reset(geometry_unit *ge)
+{
+    geometry_begin_pass(ge);
+    ge->cp_busy_until = 0;
+    ge->vf_draw = ge->vf_nverts = ge->vf_sent_lines = ge->vf_lines_per_vert = 0;
+    ge->vf_done_head = ge->vf_outstanding = ge->vf_pushed = 0;
+    ge->vf_groups = false;
+    ge->vf_first_group = ge->vf_g = ge->vf_l = 0;
+    if (ge->vf_lines_left) memset(ge->vf_lines_left, 0, ge->vf_cap * sizeof *ge->vf_lines_left);
+    ge->vf_idx_lines = ge->vf_idx_period = 0;
+    ge->vf_idx_base = 0;
+    tbr_cache_reset(ge->vcache);
+    simq_reset(&ge->vertex_in);
+    simq_reset(&ge->vertex_out);
+    simq_reset(&ge->prim_q);
+    simq_reset(&ge->vp_order);
+    if (!ge->pool) /* (the pool resets its own) */
+        for (uint32_t i = 0; i < ge->nvp; i++) sc_reset(&ge->vp[i]);
+    ge->vp_rr = 0;
+    vtex_unit_reset(&ge->vt);
+    ge->pa_need_prims = ge->pa_need_nv = ge->pa_need_nprims = 0;
+    ge->pa_need = 0;
+    ge->last_prim_cycle = ge->progress = 0;
+    tbr_occupancy_reset(&ge->qocc_vin);
+    tbr_occupancy_reset(&ge->qocc_vout);
+    tbr_occupancy_reset(&ge->qocc_prim);
+}
+
 void geometry_begin_pass(geometry_unit *ge)
 {
     ge->next_draw = 0;

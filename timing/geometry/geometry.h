@@ -68,6 +68,8 @@ typedef struct {
 int geometry_init(geometry_unit *ge, sim_env *env, icache_unit *icache, shader_pool *pool, char *err, size_t errlen);
 void geometry_free(geometry_unit *ge);
 void geometry_begin_pass(geometry_unit *ge);
+/* Nothing in flight, caches and queues empty: the state geometry_init left (gpu_reset). */
+void geometry_reset(geometry_unit *ge);
 void geometry_tick(geometry_unit *ge);
 /* end of the geometry phase: queue occupancies into their statistics */
 void geometry_fold_stats(geometry_unit *ge);

@@ -136,6 +136,26 @@ tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err,
     return c;
 }
 
+void tbr_cache_reset(tbr_cache *c)
+{
+    size_t nlines = (size_t)c->sets * c->p.ways;
+    memset(c->lines, 0, nlines * sizeof *c->lines);
+    memset(c->key, 0, nlines * sizeof *c->key);
+    for (uint32_t i = 0; i < c->p.mshrs; i++) {
+        target_t *t = c->mshr[i].targets;
+        memset(&c->mshr[i], 0, sizeof c->mshr[i]);
+        c->mshr[i].targets = t;
+    }
+    for (uint32_t i = 0; i <= c->index_mask; i++) c->mshr_index[i] = -1;
+    c->mshrs_used = 0;
+    c->stamp = c->installs = 0;
+    c->head_waits_mshr = false;
+    tbr_memq_reset(&c->req_in);
+    tbr_memq_reset(&c->resp_out);
+    tbr_memq_reset(&c->miss_out);
+    tbr_memq_reset(&c->fill_in);
+}
+
 void tbr_cache_free(tbr_cache *c)
 {
     if (!c) return;

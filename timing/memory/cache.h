@@ -62,6 +62,8 @@ void tbr_cache_params_from_config(const tbr_config *cfg, const char *prefix, con
 /* NULL with a message in err when the geometry is invalid. */
 tbr_cache *tbr_cache_new(const tbr_cache_params *p, tbr_stats *stats, char *err, size_t errlen);
 void tbr_cache_free(tbr_cache *c);
+/* Empty (no valid line, MSHR or queued message), as tbr_cache_new made it (gpu_reset). */
+void tbr_cache_reset(tbr_cache *c);
 
 tbr_memq *tbr_cache_req_in(tbr_cache *c);
 tbr_memq *tbr_cache_resp_out(tbr_cache *c);

@@ -211,9 +211,6 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
     d->fd = fd / g;
     d->fd_q = d->fd / d->fg;
     d->fd_r = d->fd % d->fg;
-    d->adv_g = 0; /* N(0) = fd + fg - 1 */
-    d->adv_end = (d->fd + d->fg - 1) / d->fg;
-    d->adv_rem = (d->fd + d->fg - 1) % d->fg;
 
     uint32_t burst_bytes = d->bus_bytes * d->bl;
     d->bursts_per_req = d->req_bytes / burst_bytes;
@@ -249,29 +246,12 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
         ch->busy = tbr_xcalloc(d->busy_words, sizeof *ch->busy);
         ch->q = tbr_xcalloc(d->qsize, sizeof *ch->q);
         ch->free_slots = tbr_xcalloc(d->qsize, sizeof *ch->free_slots);
-        for (uint32_t i = 0; i < d->qsize; i++) ch->free_slots[i] = (int32_t)(d->qsize - 1 - i);
-        ch->ghead = ch->gtail = -1;
         if (d->structure != QS_UNIFIED) {
             ch->rdq = tbr_xcalloc(d->qsize, sizeof *ch->rdq);
             ch->wrb = tbr_xcalloc(d->qsize, sizeof *ch->wrb);
             ch->cq = tbr_xcalloc((size_t)d->nqueues * d->cmdq_size, sizeof *ch->cq);
             ch->cqn = tbr_xcalloc(d->nqueues, sizeof *ch->cqn);
             ch->cq_hits = tbr_xcalloc(2 * (size_t)d->nqueues, sizeof *ch->cq_hits);
-            ch->rr = d->nqueues - 1; /* the first search starts at queue 0 */
-        }
-        for (uint32_t r = 0; r < d->ranks; r++) {
-            rank_t *rk = &ch->ranks[r];
-            rk->banks = ch->banks + (size_t)r * d->banks;
-            for (uint32_t b = 0; b < d->banks; b++) {
-                bank_t *bk = &rk->banks[b];
-                bk->open_row = -1;
-                bk->rank = r;
-                bk->bg = b / d->banks_per_group;
-                bk->head = bk->tail = bk->hit_rd = bk->hit_wr = bk->miss = -1;
-            }
-            /* ranks are staggered so that their refreshes do not coincide */
-            rk->refresh_due = d->tREFI * (r + 1) / d->ranks;
-            rk->last_ref = NONE;
         }
 #define CS(f, what, desc) ch->st.f = tbr_stats_counterf(stats, desc, "dram.ch%u." what, c)
         CS(act, "act", "ACT commands");
@@ -312,7 +292,56 @@ tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_
         tbr_stats_average(stats, "dram.write_latency", "write latency in DRAM cycles, arrival to completion");
     tbr_memq_init(&d->req_cdc, cdc_depth);
     tbr_memq_init(&d->resp_cdc, cdc_depth);
+    tbr_dram_reset(d);
     return d;
+}
+
+/* A channel's state at power-up: no request, every bank precharged, refreshes staggered. */
+static void chan_reset(const tbr_dram *d, chan_t *ch)
+{
+    memset(ch->ranks, 0, d->ranks * sizeof *ch->ranks);
+    memset(ch->banks, 0, d->nbanks * sizeof *ch->banks);
+    memset(ch->busy, 0, d->busy_words * sizeof *ch->busy);
+    memset(ch->q, 0, d->qsize * sizeof *ch->q);
+    for (uint32_t i = 0; i < d->qsize; i++) ch->free_slots[i] = (int32_t)(d->qsize - 1 - i);
+    ch->qn = 0;
+    ch->ghead = ch->gtail = -1;
+    ch->next_col = ch->bus_free = ch->wake = 0;
+    ch->last_dir = 0;
+    ch->last_rank = 0;
+    ch->rdn = ch->wrn = ch->cq_total = ch->rr = ch->drain_left = 0;
+    if (d->structure != QS_UNIFIED) {
+        memset(ch->cqn, 0, d->nqueues * sizeof *ch->cqn);
+        memset(ch->cq_hits, 0, 2 * (size_t)d->nqueues * sizeof *ch->cq_hits);
+        ch->rr = d->nqueues - 1; /* the first search starts at queue 0 */
+    }
+    for (uint32_t r = 0; r < d->ranks; r++) {
+        rank_t *rk = &ch->ranks[r];
+        rk->banks = ch->banks + (size_t)r * d->banks;
+        for (uint32_t b = 0; b < d->banks; b++) {
+            bank_t *bk = &rk->banks[b];
+            bk->open_row = -1;
+            bk->rank = r;
+            bk->bg = b / d->banks_per_group;
+            bk->head = bk->tail = bk->hit_rd = bk->hit_wr = bk->miss = -1;
+        }
+        /* ranks are staggered so that their refreshes do not coincide */
+        rk->refresh_due = d->tREFI * (r + 1) / d->ranks;
+        rk->last_ref = NONE;
+    }
+}
+
+void tbr_dram_reset(tbr_dram *d)
+{
+    for (uint32_t c = 0; c < d->channels; c++) chan_reset(d, &d->ch[c]);
+    d->now = d->seq = 0;
+    d->ndone = 0;
+    memset(&d->tot, 0, sizeof d->tot);
+    d->adv_g = 0; /* N(0) = fd + fg - 1 */
+    d->adv_end = (d->fd + d->fg - 1) / d->fg;
+    d->adv_rem = (d->fd + d->fg - 1) % d->fg;
+    tbr_memq_reset(&d->req_cdc);
+    tbr_memq_reset(&d->resp_cdc);
 }
 
 void tbr_dram_free(tbr_dram *d)

@@ -51,6 +51,8 @@ typedef struct tbr_dram tbr_dram;
 /* Reads the dram.* parameters (and gpu.clock_mhz) from a validated config. */
 tbr_dram *tbr_dram_new(const tbr_config *cfg, tbr_stats *stats, char *err, size_t errlen);
 void tbr_dram_free(tbr_dram *d);
+/* Back to the state tbr_dram_new gave it: no request, banks precharged, cycle 0 (gpu_reset). */
+void tbr_dram_reset(tbr_dram *d);
 
 void tbr_dram_decode(const tbr_dram *d, uint64_t addr, tbr_dram_coord *out);
 

@@ -14,6 +14,12 @@ void tbr_memq_init(tbr_memq *q, uint32_t capacity)
     q->buf = tbr_xcalloc(q->cap, sizeof *q->buf);
 }
 
+void tbr_memq_reset(tbr_memq *q)
+{
+    q->head = q->count = 0;
+    q->head_ready = UINT64_MAX;
+}
+
 void tbr_memq_free(tbr_memq *q)
 {
     free(q->buf);

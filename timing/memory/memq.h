@@ -39,6 +39,8 @@ typedef struct {
 
 void tbr_memq_init(tbr_memq *q, uint32_t capacity);
 void tbr_memq_free(tbr_memq *q);
+/* Empty again, as after tbr_memq_init (the wake pointer stays: it is wiring). */
+void tbr_memq_reset(tbr_memq *q);
 
 static inline bool tbr_memq_full(const tbr_memq *q) { return q->count == q->cap; }
 static inline bool tbr_memq_empty(const tbr_memq *q) { return q->count == 0; }

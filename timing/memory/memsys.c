@@ -105,6 +105,20 @@ void memsys_free(memsys *m)
     free(m);
 }
 
+void memsys_reset(memsys *m)
+{
+    tbr_cache_reset(m->l2);
+    tbr_dram_reset(m->dram);
+    for (int i = 0; i < m->nports; i++)
+        if (m->ports[i].owned) { /* a cache port's queues are its cache's, reset by it */
+            tbr_memq_reset(&m->ports[i].own_out);
+            tbr_memq_reset(&m->ports[i].own_in);
+        }
+    m->rr = m->rr_aux = 0;
+    m->port_wake = 0; /* recomputed by the next arbitration */
+    m->have_pending = false;
+}
+
 static void refresh_outq(memsys *m)
 {
     for (int k = 0; k < m->nbase; k++) m->base_out[k] = m->ports[m->base[k]].out;

@@ -25,6 +25,9 @@ typedef struct memsys memsys;
 
 memsys *memsys_new(const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen);
 void memsys_free(memsys *m);
+/* Back to its state after construction and wiring: L2 and DRAM empty, no request queued,
+ * the arbiter at its first port (gpu_reset). */
+void memsys_reset(memsys *m);
 /* Port for an upper-level cache: reads its miss_out, writes its fill_in. */
 /* The memsys_add_* functions return the port's index, or -1 when every port is taken
  * (memsys_port_error writes the message and returns -1). */

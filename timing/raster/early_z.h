@@ -84,6 +84,15 @@ static inline void early_z_begin_pass(early_z *z)
     z->memo_quad = 0;
     z->hiz_memo = 0;
 }
+/* No tile loading, no quad remembered (gpu_reset). */
+static inline void early_z_reset(early_z *z)
+{
+    early_z_begin_pass(z);
+    z->fp_rr = 0;
+    z->z_tile = z->z_load_left = z->z_outstanding = 0;
+    z->z_loading = false;
+    z->tile = z->memo_fp = 0;
+}
 void early_z_tick(early_z *z);
 uint64_t early_z_next_event(const early_z *z);
 static inline bool early_z_idle(const early_z *z) { return !z->z_loading; }

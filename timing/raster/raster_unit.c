@@ -138,6 +138,38 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
     return 0;
 }
 
+int ru_reset(raster_unit *r)
+{
+    if (r->hsr || r->zrop || r->pool) return -1; /* TBDR, IMR, unified shaders: no reset yet */
+    simq_reset(&r->tile_q);
+    simq_reset(&r->post_raster);
+    simq_reset(&r->order);
+    simq_reset(&r->color_q);
+    for (uint32_t i = 0; i < r->nfp; i++) {
+        simq_reset(&r->fp_in[i]);
+        sc_reset(&r->fp[i]);
+        tex_unit_reset(&r->tu[i]);
+    }
+    r->r_has_prim = r->r_in_tile = r->r_flushing = false;
+    r->r_prim = r->r_tile = r->r_nitems = r->r_cursor = r->pend_end = 0;
+    r->r_ready = 0;
+    r->r_items = NULL;
+    if (r->r_emitted) memset(r->r_emitted, 0, r->cap_emitted);
+    early_z_reset(&r->ez);
+    r->r_tiles_begun = r->r_tiles_passed = 0;
+    r->c_tile = r->c_load_left = r->c_outstanding = 0;
+    r->c_loading = r->flushing = false;
+    r->flush_left = 0;
+    r->pass_stores_zs = r->pass_zs_invalidated = false;
+    r->pass_color_skip = r->flush_zs_lines = r->flush_zs_lpr = 0;
+    r->tile_start_cycle = 0;
+    r->tiles_done = 0;
+    tbr_occupancy_reset(&r->qocc_tile);
+    tbr_occupancy_reset(&r->qocc_post);
+    tbr_occupancy_reset(&r->qocc_color);
+    return 0;
+}
+
 void ru_free(raster_unit *r)
 {
     for (uint32_t i = 0; i < r->nfp; i++) {

@@ -97,6 +97,9 @@ int ru_init(raster_unit *r, sim_env *env, uint32_t id, const raster_stats *stats
 /* a new pass (its quad indices) */
 void ru_begin_pass(raster_unit *r);
 void ru_free(raster_unit *r);
+/* Nothing in flight, queues and caches empty, counters at ru_init's values (gpu_reset).
+ * -1: an organisation it has no reset for (HSR stage, IMR caches, unified shader cores). */
+int ru_reset(raster_unit *r);
 void ru_tick(raster_unit *r);
 /* end of the raster phase: queue occupancies into their statistics */
 void ru_fold_stats(raster_unit *r);

@@ -17,6 +17,12 @@ void sim_func_init(sim_func *fn, uint64_t surface_base)
     fn->next_addr = surface_base;
 }
 
+void sim_func_reset(sim_func *fn, uint64_t surface_base)
+{
+    sim_func_free(fn);
+    sim_func_init(fn, surface_base);
+}
+
 void sim_func_free(sim_func *fn)
 {
     for (size_t i = 0; i < fn->nsurfs; i++) {

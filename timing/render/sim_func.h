@@ -111,6 +111,8 @@ typedef struct sim_func {
 
 void sim_func_init(sim_func *fn, uint64_t surface_base);
 void sim_func_free(sim_func *fn);
+/* No surface, program or pass: sim_func_init's state (gpu_reset). */
+void sim_func_reset(sim_func *fn, uint64_t surface_base);
 
 /* Starts a pass: creates/binds its surfaces, applies the pass's tile events of surfaces
  * that are not bound (they do not interleave with its quads), bins its items into

@@ -67,6 +67,14 @@ int icache_init(icache_unit *u, sim_env *e, uint32_t idx, char *err, size_t errl
     return 0;
 }
 
+void icache_reset(icache_unit *u)
+{
+    tbr_cache_reset(u->ic);
+    u->nw = 0;
+    memset(u->memo, 0, sizeof u->memo);
+    u->memo_installs = 0;
+}
+
 void icache_free(icache_unit *u)
 {
     tbr_cache_free(u->ic);

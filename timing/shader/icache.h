@@ -30,6 +30,8 @@ typedef struct {
 /* inst_cache.<idx>: its cache, its memory-system port and statistics. -1 with err. */
 int icache_init(icache_unit *u, sim_env *e, uint32_t idx, char *err, size_t errlen);
 void icache_free(icache_unit *u);
+/* Its cache empty, no fetch waiting (gpu_reset). */
+void icache_reset(icache_unit *u);
 /* The core's instruction fetches go through this cache. */
 void icache_attach(icache_unit *u, shader_core *core);
 void icache_tick(icache_unit *u);

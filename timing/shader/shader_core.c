@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t lat, tbr_stats *st, const char *prefix)
 {
@@ -17,13 +18,9 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
     c->pos_ready = tbr_xcalloc(c->threads, sizeof *c->pos_ready);
     c->pos_of = tbr_xcalloc(c->threads, sizeof *c->pos_of);
     c->pos_live = tbr_xcalloc((c->threads + 63) / 64, sizeof *c->pos_live);
-    for (uint32_t i = 0; i < c->threads; i++) c->pos_ready[i] = UINT64_MAX;
-    c->head = c->count = 0;
-    c->nwork = c->ntexwait = 0;
-    c->nfree = c->threads;
     c->tex = NULL;
     c->ifetch = NULL;
-    for (uint32_t i = 0; i < c->threads; i++) c->free_slots[i] = c->threads - 1 - i;
+    sc_reset(c);
     c->busy = tbr_stats_counterf(st, "cycles with at least one instruction issued", "%s.busy_cycles", prefix);
     c->stall =
         tbr_stats_counterf(st, "cycles with resident work but nothing issued (latency)", "%s.stall_cycles", prefix);
@@ -39,6 +36,20 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
                                       "%s.tex_stall_cycles", prefix);
     c->streams =
         tbr_stats_counterf(st, "work items run from an executed instruction stream (PATH)", "%s.stream_items", prefix);
+}
+
+void sc_reset(shader_core *c)
+{
+    memset(c->t, 0, c->threads * sizeof *c->t);
+    memset(c->order, 0, c->threads * sizeof *c->order);
+    memset(c->pos_of, 0, c->threads * sizeof *c->pos_of);
+    memset(c->pos_live, 0, (c->threads + 63) / 64 * sizeof *c->pos_live);
+    for (uint32_t i = 0; i < c->threads; i++) c->pos_ready[i] = UINT64_MAX;
+    c->head = c->count = 0;
+    c->nwork = c->ntexwait = 0;
+    c->next_ready = 0;
+    c->nfree = c->threads;
+    for (uint32_t i = 0; i < c->threads; i++) c->free_slots[i] = c->threads - 1 - i;
 }
 
 void sc_set_latencies(shader_core *c, const uint32_t lat[SC_NCLASS])

@@ -69,6 +69,8 @@ void sc_init(shader_core *c, uint32_t threads, uint32_t issue_width, uint32_t la
 /* Per-class latencies (ALU, SFU, TEX, CTRL) for executed streams. */
 void sc_set_latencies(shader_core *c, const uint32_t lat[SC_NCLASS]);
 void sc_free(shader_core *c);
+/* No thread resident, every slot free (sc_init's state; gpu_reset). */
+void sc_reset(shader_core *c);
 bool sc_can_accept(const shader_core *c);
 void sc_dispatch(shader_core *c, uint32_t token, uint32_t ninstr, uint64_t now);
 /* Dispatch an executed stream of n instructions (classes cls, pcs pc). */

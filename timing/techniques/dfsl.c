@@ -226,7 +226,8 @@ static const tbr_technique_ops dfsl_on = {.destroy = dfsl_destroy,
                                           .tile_order = dfsl_tile_order,
                                           .tile_assign = dfsl_assign,
                                           .pass_end = dfsl_pass_end};
-static const tbr_technique_ops dfsl_off = {.destroy = dfsl_destroy};
+/* off, no hook but destroy is ever called: nothing changes to reset */
+static const tbr_technique_ops dfsl_off = {.destroy = dfsl_destroy, .reset = tbr_technique_reset_nothing};
 
 static void register_stats(dfsl_tech *d, tbr_stats *st)
 {

@@ -7,6 +7,7 @@
  * - mixed: fastest, ties broken round robin after the last chosen unit.
  * Statistic ptr.tile_imbalance: per pass, tiles of the busiest minus the least busy unit. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "techniques/technique.h"
 
@@ -59,9 +60,16 @@ static void ptr_destroy(void *self)
     free(p);
 }
 
-static const tbr_technique_ops ptr_static = {.destroy = ptr_destroy, .pass_end = ptr_pass_end};
+static void ptr_reset(void *self)
+{
+    ptr_policy *p = self;
+    memset(p->assigned, 0, p->nunits * sizeof *p->assigned);
+    p->last = 0;
+}
+
+static const tbr_technique_ops ptr_static = {.destroy = ptr_destroy, .pass_end = ptr_pass_end, .reset = ptr_reset};
 static const tbr_technique_ops ptr_balanced = {
-    .destroy = ptr_destroy, .pass_end = ptr_pass_end, .tile_assign = ptr_assign};
+    .destroy = ptr_destroy, .pass_end = ptr_pass_end, .tile_assign = ptr_assign, .reset = ptr_reset};
 
 /* Parameters: tile.ru_assignment, tile.raster_units. */
 static void *ptr_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique_ops **ops, char *err, size_t errlen)

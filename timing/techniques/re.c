@@ -284,8 +284,29 @@ static void re_destroy(void *self)
     free(re);
 }
 
+/* The state re_create left: no reference frame, no history (gpu_reset). */
+static void re_reset(void *self)
+{
+    rendering_elim *re = self;
+    su_reset(&re->su);
+    bool dbl = re->sb.dbl;
+    sigbuf_free(&re->sb);
+    re->sb.dbl = dbl;
+    rth_free(&re->hist);
+    re->frame_index = 0;
+    re->fd = NULL;
+    re->sign_frame = re->skip_frame = re->ref_invalid = false;
+    re->frame_signed = re->frame_had_ref = re->pass_on = re->onscreen = re->last_pass = false;
+    re->pass_tiles = re->pass_skipped = 0;
+    re->slot = NULL;
+    re->ref = NULL;
+    re->sig = 0;
+    re->eligible = false;
+}
+
 static const tbr_technique_ops re_on = {
     .destroy = re_destroy,
+    .reset = re_reset,
     .frame_begin = re_frame_begin,
     .pass_begin = re_pass_begin,
     .pass_render_end = re_pass_render_end,
@@ -304,7 +325,7 @@ static const tbr_technique_ops re_on = {
     .tile_dispatch_cycles = re_dispatch_cycles,
     .energy = re_energy,
 };
-static const tbr_technique_ops re_off = {.destroy = re_destroy};
+static const tbr_technique_ops re_off = {.destroy = re_destroy, .reset = re_reset};
 
 /* Parameters: re.* (core/config.c's table; RE paper sec. III-IV). */
 static void *re_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique_ops **ops, char *err, size_t errlen)

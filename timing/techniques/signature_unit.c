@@ -282,6 +282,24 @@ void su_scan_free(su_scan *s)
 
 /* ---------------- Signature Unit timing (sec. III-F, Fig. 7) ---------------- */
 
+void su_reset(sig_unit *u)
+{
+    u->on = false;
+    u->jhead = u->jcount = 0;
+    u->ot_head = u->ot_count = 0;
+    u->acc_left = 0;
+    u->acc_busy = false;
+    u->progress = 0;
+    if (u->ndcap) {
+        memset(u->dcyc, 0, u->ndcap * sizeof *u->dcyc);
+        memset(u->dprims, 0, u->ndcap * sizeof *u->dprims);
+    }
+    u->dissued = u->dsigned = u->first_draw = u->const_live = 0;
+    if (u->bitmap) memset(u->bitmap, 0, u->nbitmap * sizeof *u->bitmap);
+    u->fd = NULL;
+    u->frame = NULL;
+}
+
 void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy, uint32_t ot_cap, tbr_stats *st)
 {
     memset(u, 0, sizeof *u);

@@ -117,6 +117,8 @@ typedef struct sig_unit {
  * cycles per shift step (iterative) or per combine (combine); ot_cap: OT queue entries. */
 void su_init(sig_unit *u, uint32_t cps, bool combine, uint32_t aps, uint32_t ccy, uint32_t ot_cap, tbr_stats *st);
 void su_free(sig_unit *u);
+/* Empty: no primitive, OT entry or draw in the unit (gpu_reset). */
+void su_reset(sig_unit *u);
 /* first_draw, ndraws: the pass's draws (frame draw indices). */
 void su_begin_pass(sig_unit *u, bool on, const sim_frame *f, const su_frame_data *fd, uint32_t ntiles,
                    uint32_t first_draw, uint32_t ndraws);

@@ -135,8 +135,23 @@ static void te_destroy(void *self)
     free(te);
 }
 
+/* The state te_create left: no reference frame, no history (gpu_reset). */
+static void te_reset(void *self)
+{
+    transaction_elim *te = self;
+    bool dbl = te->sb.dbl;
+    sigbuf_free(&te->sb);
+    te->sb.dbl = dbl;
+    rth_free(&te->hist);
+    te->pass_on = false;
+    te->pass_tiles = te->pass_skipped = 0;
+    te->slot = NULL;
+    te->ref = NULL;
+}
+
 static const tbr_technique_ops te_on = {
     .destroy = te_destroy,
+    .reset = te_reset,
     .frame_begin = te_frame_begin,
     .pass_begin = te_pass_begin,
     .pass_render_end = te_pass_render_end,
@@ -144,7 +159,7 @@ static const tbr_technique_ops te_on = {
     .flush_dropped = te_flush_dropped,
     .energy = te_energy,
 };
-static const tbr_technique_ops te_off = {.destroy = te_destroy};
+static const tbr_technique_ops te_off = {.destroy = te_destroy, .reset = te_reset};
 
 /* Parameters: te.* (core/config.c's table). */
 static void *te_create(const tbr_config *cfg, tbr_stats *st, const tbr_technique_ops **ops, char *err, size_t errlen)

@@ -106,6 +106,9 @@ typedef struct {
     /* Raster Unit for the schedule's index-th tile; one technique may provide it */
     uint32_t (*tile_assign)(void *self, uint32_t index, uint32_t nunits, tbr_tiles_done_fn done, const void *ctx);
     int (*energy)(void *self, tbr_energy *en, const tbr_config *cfg, char *err, size_t errlen);
+    /* back to the state create left, statistics aside (gpu_reset); NULL: the technique
+     * has no reset, and a GPU with it is rebuilt instead */
+    void (*reset)(void *self);
 } tbr_technique_ops;
 
 typedef struct {
@@ -128,6 +131,10 @@ typedef struct {
 } tbr_techniques;
 
 int tbr_techniques_init(tbr_techniques *h, const tbr_config *cfg, tbr_stats *st, char *err, size_t errlen);
+/* Every technique back to the state its create left (gpu_reset); -1 if one has no reset. */
+int tbr_techniques_reset(tbr_techniques *h);
+/* The reset of a technique whose ops call no hook but destroy (it is off). */
+void tbr_technique_reset_nothing(void *self);
 void tbr_techniques_free(tbr_techniques *h);
 void tbr_techniques_frame_begin(tbr_techniques *h, const tbr_frame_info *fi);
 void tbr_techniques_pass_begin(tbr_techniques *h, const tbr_pass_info *pi);

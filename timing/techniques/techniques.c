@@ -52,6 +52,22 @@ int tbr_techniques_init(tbr_techniques *h, const tbr_config *cfg, tbr_stats *st,
     return 0;
 }
 
+void tbr_technique_reset_nothing(void *self) { (void)self; }
+
+int tbr_techniques_reset(tbr_techniques *h)
+{
+    for (uint32_t i = 0; i < h->n; i++)
+        if (!h->ops[i]->reset) return -1;
+    EACH(h, reset) h->ops[i_]->reset(h->self[i_]);
+    h->pass_flags = 0;
+    h->ntiles = 0;
+    if (h->cap) {
+        memset(h->skip, 0, h->cap);
+        memset(h->flush_elim, 0, h->cap);
+    }
+    return 0;
+}
+
 void tbr_techniques_free(tbr_techniques *h)
 {
     EACH(h, destroy) h->ops[i_]->destroy(h->self[i_]);

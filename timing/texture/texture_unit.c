@@ -103,6 +103,16 @@ int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stat
     return 0;
 }
 
+void tex_unit_reset(tex_unit *u)
+{
+    tbr_cache_reset(u->tc);
+    u->seen_installs = 0;
+    tbr_occupancy_reset(&u->line_lat);
+    memset(u->req, 0, u->cap * sizeof *u->req);
+    memset(u->fifo, 0, u->cap * sizeof *u->fifo);
+    u->head = u->count = u->outstanding = 0;
+}
+
 void tex_unit_free(tex_unit *u)
 {
     tbr_cache_free(u->tc);

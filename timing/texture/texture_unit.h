@@ -44,6 +44,8 @@ typedef struct {
 int tex_unit_init(tex_unit *u, sim_env *e, shader_core *core, const texture_stats *stats, uint32_t index, char *err,
                   size_t errlen);
 void tex_unit_free(tex_unit *u);
+/* No access outstanding, its Texture Cache empty (gpu_reset; private caches only). */
+void tex_unit_reset(tex_unit *u);
 void tex_unit_tick(tex_unit *u);
 bool tex_unit_idle(const tex_unit *u);
 uint64_t tex_unit_next_event(const tex_unit *u);

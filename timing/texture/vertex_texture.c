@@ -90,6 +90,14 @@ int vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncores
     return 0;
 }
 
+void vtex_unit_reset(vtex_unit *u)
+{
+    if (u->tc) tbr_cache_reset(u->tc);
+    memset(u->req, 0, u->cap * sizeof *u->req);
+    memset(u->fifo, 0, u->cap * sizeof *u->fifo);
+    u->head = u->count = u->outstanding = 0;
+}
+
 void vtex_unit_free(vtex_unit *u)
 {
     tbr_cache_free(u->tc);

@@ -33,6 +33,8 @@ typedef struct {
 int vtex_unit_init(vtex_unit *u, sim_env *e, shader_core *cores, uint32_t ncores, uint32_t threads, char *err,
                    size_t errlen);
 void vtex_unit_free(vtex_unit *u);
+/* No access outstanding, its cache (if any) empty (gpu_reset). */
+void vtex_unit_reset(vtex_unit *u);
 void vtex_unit_tick(vtex_unit *u);
 bool vtex_unit_idle(const vtex_unit *u);
 uint64_t vtex_unit_next_event(const vtex_unit *u);

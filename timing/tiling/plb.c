@@ -48,6 +48,18 @@ void plb_free(plb_unit *p)
     free(p->pb.prim_attr_off);
 }
 
+void plb_reset(plb_unit *p)
+{
+    p->has_prim = false;
+    p->prim = p->tx0 = p->ty0 = p->tx1 = p->ty1 = p->cx = p->cy = 0;
+    p->attr_lines_left = 0;
+    p->attr_addr = p->attr_line_open = 0;
+    for (uint32_t i = 0; i < p->pb.cap_tiles; i++) p->pb.lists[i].n = 0;
+    p->pb.ntiles = 0;
+    if (p->pb.prim_attr_off) memset(p->pb.prim_attr_off, 0, p->pb.cap_prim * sizeof *p->pb.prim_attr_off);
+    p->progress = p->pass_bytes = 0;
+}
+
 void plb_begin_pass(plb_unit *p)
 {
     const sim_env *env = p->env;

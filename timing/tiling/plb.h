@@ -37,6 +37,8 @@ int plb_init(plb_unit *p, sim_env *env, char *err, size_t errlen);
 void plb_connect(plb_unit *p, sim_queue *in, bool (*upstream_done)(const void *ctx), const void *upstream);
 void plb_free(plb_unit *p);
 void plb_begin_pass(plb_unit *p);
+/* No primitive in flight, empty lists (gpu_reset). */
+void plb_reset(plb_unit *p);
 void plb_tick(plb_unit *p);
 bool plb_done(const plb_unit *p);
 uint64_t plb_next_event(const plb_unit *p);

@@ -64,6 +64,20 @@ void tf_free(tile_fetcher *t)
     tbr_cache_free(t->tcache);
 }
 
+void tf_reset(tile_fetcher *t)
+{
+    if (t->order) memset(t->order, 0, t->cap_order * sizeof *t->order);
+    t->norder = t->cur = t->pos = 0;
+    t->began = false;
+    memset(t->pt, 0, t->ring_cap * sizeof *t->pt);
+    t->pt_head = t->pt_count = t->pt_prims = 0;
+    t->ru_of_cur = t->dispatch_wait = 0;
+    t->ptr_reg = 0; /* as tf_init left it; tf_begin_pass sets -1 */
+    simq_reset(&t->attr_wait);
+    tbr_cache_reset(t->tcache);
+    t->next_id = 0;
+}
+
 void tf_begin_pass(tile_fetcher *t)
 {
     const sim_env *env = t->env;

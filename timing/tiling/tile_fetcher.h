@@ -58,6 +58,8 @@ int tf_init(tile_fetcher *t, sim_env *env, const param_buffer *pb, char *err, si
 void tf_connect(tile_fetcher *t, const tf_raster_units *rus);
 void tf_free(tile_fetcher *t);
 void tf_begin_pass(tile_fetcher *t);
+/* Nothing in flight, its Tile Cache empty (gpu_reset). */
+void tf_reset(tile_fetcher *t);
 void tf_tick(tile_fetcher *t);
 bool tf_done(const tile_fetcher *t);
 uint64_t tf_next_event(const tile_fetcher *t);
