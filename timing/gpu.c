@@ -768,6 +768,13 @@ struct overlap_run {
 
 static overlap_run *overlap_run_new(void) { return tbr_xcalloc(1, sizeof(overlap_run)); }
 
+/* gpu_reset (gpu_reset.c): the overlapped loop's state, as overlap_run_new left it. */
+void gpu_overlap_reset(gpu *g)
+{
+    if (g->ov) memset(g->ov, 0, sizeof *g->ov);
+    g->frame_first_cycle = 0;
+}
+
 /* The frame and frame-local pass of in-flight pass i. */
 static const sim_frame *ov_pass(const overlap_run *r, size_t i, size_t *pass)
 {

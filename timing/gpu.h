@@ -123,6 +123,8 @@ void gpu_free(gpu *g);
  * changed) for an organisation with units that have no reset yet (TBDR, IMR, unified
  * shader cores, NUCA texture caches, DFSL): build a new GPU instead. */
 int gpu_reset(gpu *g);
+/* gpu.c: the overlapped loop's state (it outlives gpu_run_frame) back to its start */
+void gpu_overlap_reset(gpu *g);
 /* Simulates one pass of the loaded frame (functional rendering included). -1 on a
  * deadlock (watchdog) or unusable pass, with err. */
 int gpu_run_pass(gpu *g, const sim_frame *f, size_t pass, char *err, size_t errlen);

@@ -53,6 +53,7 @@ int gpu_reset(gpu *g)
     plb_reset(&g->plb);
     tf_reset(&g->tf);
     pb_store_reset(g);
+    gpu_overlap_reset(g);
     tbr_energy_reset(g->en);
     memset(g->plane_memo, 0, sizeof g->plane_memo);
     g->plane_memo_next = 0;
