@@ -9,9 +9,14 @@
 # explicit false has neither), geometry overlapped rasters (cycles.overlap_both_busy > 0), the
 # passes that sample or load an earlier pass's target were seen and none was rastered
 # before that pass's last flush, one buffer reproduces the sequential statistics exactly,
-# --no-skip gives the same statistics (mipmap), and the overlapped total is at most 0.1%
-# above the sequential one (rtt -0.34%, mipmap -0.62%; rtt was +0.022% before main's index
-# fetch lengthened its geometry: docs/verification.md "Geometry/raster overlap").
+# --no-skip gives the same statistics (mipmap); overlap across passes alone
+# (overlap.across_frames=false) is at most 0.1% above the sequential total (rtt +0.04%,
+# mipmap -0.62%; docs/verification.md "Geometry/raster overlap"), and the default (across
+# frames too) at most 0.5% above it: on these two-pass samples the next frame's geometry
+# starts under the last raster phase and its vertex fetch and Parameter Buffer writes
+# compete with that raster phase for the L2 and DRAM, which costs more than the little
+# geometry it hides (rtt +0.23%, mipmap -0.17% against sequential; docs/verification.md
+# "Geometry/raster overlap across frames").
 set -u
 prefix=$1 traces=$2 bin=$3 work=$4
 fail() { echo "FAIL samples_overlap: $*" >&2; exit 1; }
@@ -23,6 +28,8 @@ for n in rtt mipmap; do
   "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.off" --set overlap.enabled=false ||
     fail "tbr-sim $n overlap.enabled=false: exit $? (frames differ?)"
   "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.on" || fail "tbr-sim $n (default): exit $? (frames differ?)"
+  "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.passes" --set overlap.across_frames=false ||
+    fail "tbr-sim $n overlap.across_frames=false: exit $? (frames differ?)"
   "$bin/tbr-sim" --quiet "$work/$n.replay" -o "$work/$n.one" --set overlap.enabled=true --set overlap.pb_buffers=1 ||
     fail "tbr-sim $n overlap.pb_buffers=1: exit $? (frames differ?)"
 done
@@ -36,7 +43,7 @@ def S(n, m): return json.load(open("%s/%s.%s/stats.json" % (work, n, m)))
 def ok(cond, msg):
     if not cond: print("FAIL:", msg); sys.exit(1)
 for n in ("rtt", "mipmap"):
-    off, on, one = S(n, "off"), S(n, "on"), S(n, "one")
+    off, on, one, passes = S(n, "off"), S(n, "on"), S(n, "one"), S(n, "passes")
     so, sn, s1 = (d["stats"]["stats"] for d in (off, on, one))
     v = lambda d, k: d[k]["value"]
     ok("cycles.overlap_both_busy" in sn and "cycles.overlap_both_busy" not in so,
@@ -46,12 +53,15 @@ for n in ("rtt", "mipmap"):
     print("%s: sequential %d, overlapped %d cycles (%+.3f%%), both busy %d, dependent passes %d" % (
         n, off["total_cycles"], on["total_cycles"], 100.0 * (on["total_cycles"] / off["total_cycles"] - 1),
         v(sn, "cycles.overlap_both_busy"), v(sn, "overlap.dependent_passes")))
-    for d in (off, on, one):
+    print("%s: across passes only %d cycles (%+.3f%%)" % (
+        n, passes["total_cycles"], 100.0 * (passes["total_cycles"] / off["total_cycles"] - 1)))
+    for d in (off, on, one, passes):
         ok(d["frames_bit_exact"] == d["frames_checked"] > 0, "%s: not every frame bit-exact" % n)
     ok(v(sn, "cycles.overlap_both_busy") > 0, "%s: no geometry ran under a raster phase" % n)
     ok(v(sn, "overlap.dependent_passes") > 0, "%s: no dependent pass seen" % n)
     ok(v(sn, "overlap.dependency_violations") == 0, "%s: a pass rastered before its writer's flush" % n)
-    ok(on["total_cycles"] <= off["total_cycles"] * 1.001, "%s: overlap more than 0.1%% slower" % n)
+    ok(passes["total_cycles"] <= off["total_cycles"] * 1.001, "%s: overlap across passes more than 0.1%% slower" % n)
+    ok(on["total_cycles"] <= off["total_cycles"] * 1.005, "%s: overlap across frames more than 0.5%% slower" % n)
     same = [k for k in so if so[k] != s1.get(k)]
     ok(not same, "%s: one Parameter Buffer differs from sequential in %s" % (n, same[:5]))
     ok(v(s1, "cycles.overlap_both_busy") == 0, "%s: overlap with one buffer" % n)
