@@ -83,6 +83,9 @@ static const char *const k_ref_result_name[] = {"no_picture", "not_checked", "bi
 
 typedef struct {
     uint64_t frame, cycles;
+    uint64_t end_cycle; /* its last tile flush, counted from the run's start: with frames
+                         * overlapping, end_cycle minus the previous frame's is the frame's
+                         * share of total_cycles (tbr-sweep sums those for shards) */
     ref_result ref;
     uint64_t diff_pixels;
     unsigned max_diff;
@@ -266,6 +269,7 @@ static int simulate_frame(sim_run *run, uint64_t number)
     o->frame = number;
     o->ref = REF_NO_PICTURE;
     o->cycles = g->env.now - g->frame_first_cycle; /* from its first command */
+    o->end_cycle = g->env.now;
     if (run->fr[run->cur].has_end && frame_picture(run, o, number)) return -1;
     if (!run->quiet) {
         struct timespec t1;
@@ -518,10 +522,11 @@ static int write_stats_json(const sim_run *run, const check_counts *cc)
         for (size_t i = 0; i < nfo; i++) {
             const int checked = fo[i].ref == REF_BIT_EXACT || fo[i].ref == REF_DIFFERS;
             fprintf(o,
-                    "%s\n  {\"frame\": %llu, \"cycles\": %llu, \"reference\": \"%s\", \"reference_checked\": %s, "
+                    "%s\n  {\"frame\": %llu, \"cycles\": %llu, \"end_cycle\": %llu, \"reference\": \"%s\", "
+                    "\"reference_checked\": %s, "
                     "\"bit_exact\": %s, \"diff_pixels\": %llu, \"max_diff\": %u}",
                     i ? "," : "", (unsigned long long)fo[i].frame, (unsigned long long)fo[i].cycles,
-                    k_ref_result_name[fo[i].ref], checked ? "true" : "false",
+                    (unsigned long long)fo[i].end_cycle, k_ref_result_name[fo[i].ref], checked ? "true" : "false",
                     fo[i].ref == REF_BIT_EXACT ? "true" : "false", (unsigned long long)fo[i].diff_pixels,
                     fo[i].max_diff);
         }

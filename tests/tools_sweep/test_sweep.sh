@@ -339,9 +339,12 @@ def shard_sum(cfg, shards):
         d = json.load(open(f"{out}/cells/sh/{cfg}/shard-{a}-{b}/stats.json"))
         frames = [f["frame"] for f in d["frames"]]
         assert frames == list(range(first_sim, b + 1)), frames  # warm-up simulated too
+        # cycles: the span from the previous frame's last flush (0 without warm-up) to the
+        # last counted frame's (frames overlap, so their own cycles add up to more)
+        ends = {f["frame"]: f["end_cycle"] for f in d["frames"]}
+        tot["total_cycles"] += ends[b] - (ends[a - 1] if a > first_sim else 0)
         for i, f in enumerate(d["frames"]):
             if f["frame"] < a: continue
-            tot["total_cycles"] += f["cycles"]
             sf = d["stats"]["frames"][i]["stats"]
             tot["dram.bytes"] += sf["dram.bytes"]
             tot["cycles.raster"] += sf["cycles.raster"]

@@ -154,6 +154,14 @@ int pic_run_metric(const pic_run *r, const char *name, long frame, double *out, 
             snprintf(err, err_size, "%s: no frame %ld", r->stats_path, frame);
             return -1;
         }
+        if (!strcmp(name, "end_cycle")) { /* the frame's last flush, from the run's start */
+            const pj_value *fr = pj_get(r->stats, "frames");
+            if (fr && fr->type == PJ_ARR && (size_t)idx < fr->n &&
+                !pj_number(pj_get(&fr->items[idx], "end_cycle"), out))
+                return 0;
+            snprintf(err, err_size, "%s: frame %ld has no end_cycle", r->stats_path, frame);
+            return -1;
+        }
         if (!strcmp(name, "total_cycles") || !strcmp(name, "cycles")) {
             double c;
             pic_run_frame_info(r, (size_t)idx, NULL, &c, NULL);

@@ -23,10 +23,24 @@ void sw_format_number(double v, char *out, size_t n)
     }
 }
 
+/* A shard's cycles: from the last flush of the frame before its first counted one (0 when
+ * it simulates no warm-up frame) to its last counted frame's last flush. Frames overlap
+ * (overlap.across_frames), so their own cycles add up to more than the run's total; these
+ * spans add up to it exactly. -1 for a run whose stats.json has no end_cycle (older). */
+static int shard_cycles(const pic_run *r, const sweep_task *t, double *out, char *err, size_t n)
+{
+    double end, base = 0;
+    if (pic_run_metric(r, "end_cycle", (long)t->last, &end, err, n)) return -1;
+    if (t->first > t->sim_first && pic_run_metric(r, "end_cycle", (long)t->first - 1, &base, err, n)) return -1;
+    *out = end - base;
+    return 0;
+}
+
 /* A task's statistic: the run's total, or the sum over the frames the shard counts. */
 static int task_metric(const pic_run *r, const sweep_task *t, const char *name, double *out, char *err, size_t n)
 {
     if (!t->sharded) return pic_run_metric(r, name, -1, out, err, n);
+    if ((!strcmp(name, "total_cycles") || !strcmp(name, "cycles")) && !shard_cycles(r, t, out, err, n)) return 0;
     *out = 0;
     for (uint64_t f = t->first; f <= t->last; f++) {
         double v;
