@@ -84,18 +84,25 @@ static void persp_coef(const struct tri_setup *s, struct tbr_interp_coef *c, uns
     c->a0[ch] = mina - (dadx * (s->vmin[0][0] - s->pixel_offset) + dady * (s->vmin[0][1] - s->pixel_offset));
 }
 
+/* setup_sort_vertices and softpipe's edge setup: the bottom and major edges and 1/area
+ * (sp_setup.c setup_sort_vertices); -1 for a zero-area or NaN triangle. */
+static int setup_edges(struct tri_setup *s, const float (*const v[3])[4])
+{
+    sort_vertices(s, v[0], v[1], v[2]);
+    s->ebot_dx = s->vmid[0][0] - s->vmin[0][0];
+    s->ebot_dy = s->vmid[0][1] - s->vmin[0][1];
+    s->emaj_dx = s->vmax[0][0] - s->vmin[0][0];
+    s->emaj_dy = s->vmax[0][1] - s->vmin[0][1];
+    float area = s->emaj_dx * s->ebot_dy - s->ebot_dx * s->emaj_dy;
+    s->oneoverarea = 1.0f / area;
+    return isinf(s->oneoverarea) || isnan(s->oneoverarea) ? -1 : 0;
+}
+
 int tbr_setup_triangle_depth_plane(const float (*const v[3])[4], int half_pixel_center, struct tbr_interp_coef *pos)
 {
     struct tri_setup s;
     memset(pos, 0, sizeof(*pos));
-    sort_vertices(&s, v[0], v[1], v[2]);
-    s.ebot_dx = s.vmid[0][0] - s.vmin[0][0];
-    s.ebot_dy = s.vmid[0][1] - s.vmin[0][1];
-    s.emaj_dx = s.vmax[0][0] - s.vmin[0][0];
-    s.emaj_dy = s.vmax[0][1] - s.vmin[0][1];
-    float area = s.emaj_dx * s.ebot_dy - s.ebot_dx * s.emaj_dy;
-    s.oneoverarea = 1.0f / area;
-    if (isinf(s.oneoverarea) || isnan(s.oneoverarea)) return -1;
+    if (setup_edges(&s, v)) return -1;
     s.pixel_offset = half_pixel_center ? 0.5f : 0.0f;
     const float vv[3] = {s.vmin[0][2], s.vmid[0][2], s.vmax[0][2]};
     linear_coef(&s, pos, 2, vv);
@@ -117,14 +124,7 @@ int tbr_setup_triangle_coefs(const struct tbr_setup_fs_info *fs, const float (*c
     float det = ex * fy - ey * fx;
 
     s.vprovoke = fs->flatshade_first ? v[0] : v[2];
-    sort_vertices(&s, v[0], v[1], v[2]);
-    s.ebot_dx = s.vmid[0][0] - s.vmin[0][0];
-    s.ebot_dy = s.vmid[0][1] - s.vmin[0][1];
-    s.emaj_dx = s.vmax[0][0] - s.vmin[0][0];
-    s.emaj_dy = s.vmax[0][1] - s.vmin[0][1];
-    float area = s.emaj_dx * s.ebot_dy - s.ebot_dx * s.emaj_dy;
-    s.oneoverarea = 1.0f / area;
-    if (isinf(s.oneoverarea) || isnan(s.oneoverarea)) return fail(why, whylen, "zero-area or NaN triangle");
+    if (setup_edges(&s, v)) return fail(why, whylen, "zero-area or NaN triangle");
     s.pixel_offset = fs->half_pixel_center ? 0.5f : 0.0f;
     /* 0 front, 1 back (setup->facing) */
     unsigned facing = (unsigned)((det < 0.0) ^ (fs->front_ccw != 0));
